@@ -1,0 +1,5 @@
+//! The `regula` command-line program.
+
+fn main() {
+    println!("regula: not yet");
+}
