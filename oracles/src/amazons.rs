@@ -1,0 +1,1 @@
+//! Independent amazons implementation (not yet written).

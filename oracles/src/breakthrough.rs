@@ -1,0 +1,1 @@
+//! Independent breakthrough implementation (not yet written).

@@ -1,0 +1,1 @@
+//! Independent chess implementation (not yet written).

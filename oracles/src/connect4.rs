@@ -1,0 +1,1 @@
+//! Independent connect4 implementation (not yet written).

@@ -1,0 +1,1 @@
+//! Independent dice implementation (not yet written).

@@ -1,0 +1,1 @@
+//! Independent draughts implementation (not yet written).

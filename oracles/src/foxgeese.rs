@@ -1,0 +1,1 @@
+//! Independent foxgeese implementation (not yet written).

@@ -1,0 +1,1 @@
+//! Independent gomoku implementation (not yet written).

@@ -1,0 +1,1 @@
+//! Independent hex implementation (not yet written).

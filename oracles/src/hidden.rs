@@ -1,0 +1,1 @@
+//! Independent hidden implementation (not yet written).

@@ -1,0 +1,22 @@
+//! Independent implementations of corpus games in plain Rust, used only to cross-check perft counts.
+//!
+//! Each module is written from the game rules, not from our automata, and exposes
+//! `pub fn perft(depth: usize) -> Vec<u64>` (counts at depths 0..=depth, with the conventions of
+//! `spec/perft.md`: chance outcomes cost a depth, terminal states stop counting).
+
+pub mod perft_file;
+pub mod tictactoe;
+pub mod connect4;
+pub mod breakthrough;
+pub mod reversi;
+pub mod chess;
+pub mod draughts;
+pub mod hex;
+pub mod gomoku;
+pub mod amazons;
+pub mod pentago;
+pub mod morris;
+pub mod foxgeese;
+pub mod dice;
+pub mod hidden;
+pub mod stochastic;

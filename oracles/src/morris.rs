@@ -1,0 +1,1 @@
+//! Independent morris implementation (not yet written).

@@ -1,0 +1,1 @@
+//! Independent pentago implementation (not yet written).

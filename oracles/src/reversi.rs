@@ -1,0 +1,1 @@
+//! Independent reversi implementation (not yet written).

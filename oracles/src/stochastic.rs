@@ -1,0 +1,1 @@
+//! Independent stochastic implementation (not yet written).

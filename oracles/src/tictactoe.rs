@@ -1,0 +1,1 @@
+//! Independent tictactoe implementation (not yet written).
