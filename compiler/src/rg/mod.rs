@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod lexer;
 pub mod parser;
+pub mod printer;
 
 use crate::diagnostics::Diagnostic;
 use crate::Loaded;
@@ -51,6 +52,5 @@ pub fn lower(game: &ast::Game) -> Automaton {
 
 /// Prints a syntax tree as canonical RG text; `parse(&print(g)) == Ok(g)`.
 pub fn print(game: &ast::Game) -> String {
-    let _ = game;
-    String::new()
+    printer::print_game(game)
 }
