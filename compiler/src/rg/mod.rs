@@ -1,7 +1,10 @@
 //! RG's low-level text format: syntax tree, lexer, parser, printer, validator and lowering.
 
 pub mod ast;
+pub mod builtins;
+pub mod check;
 pub mod lexer;
+pub mod lower;
 pub mod parser;
 pub mod printer;
 
@@ -36,18 +39,12 @@ pub fn parse(source: &str) -> Result<ast::Game, Vec<Diagnostic>> {
 /// Validates a syntax tree: names, types, maps, built-ins, reachability of `end`. Returns errors
 /// and warnings.
 pub fn check(game: &ast::Game) -> Vec<Diagnostic> {
-    let _ = game;
-    vec![Diagnostic::error(
-        "E0002",
-        "the RG validator is not built yet",
-        ast::Span::default(),
-    )]
+    check::check(game)
 }
 
 /// Lowers a validated syntax tree to runtime tables. Precondition: `check(game)` has no errors.
 pub fn lower(game: &ast::Game) -> Automaton {
-    let _ = game;
-    unimplemented!("RG lowering is not built yet")
+    lower::lower(game)
 }
 
 /// Prints a syntax tree as canonical RG text; `parse(&print(g)) == Ok(g)`.
