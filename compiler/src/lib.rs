@@ -48,9 +48,6 @@ pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
             format!("unknown source format for `{file_name}`"),
             rg::ast::Span::default(),
         )
-        .with_help(format!(
-            "use one of the extensions: {}",
-            SourceFormat::EXTENSIONS.join(", ")
-        ))]),
+        .with_help(format!("use one of the extensions: {}", SourceFormat::EXTENSIONS.join(", ")))]),
     }
 }

@@ -32,9 +32,7 @@ pub fn set_members<'g>(game: &'g Game, name: &str) -> Option<Vec<&'g str>> {
     for _ in 0..=game.decls.len() {
         let typedef = game.typedefs().find(|t| t.name.name == current)?;
         match &typedef.ty {
-            TypeExpr::Set { members, .. } => {
-                return Some(members.iter().map(|m| m.name.as_str()).collect())
-            }
+            TypeExpr::Set { members, .. } => return Some(members.iter().map(|m| m.name.as_str()).collect()),
             TypeExpr::Name(next) => current = &next.name,
             TypeExpr::Arrow { .. } => return None,
         }
@@ -43,10 +41,7 @@ pub fn set_members<'g>(game: &'g Game, name: &str) -> Option<Vec<&'g str>> {
 }
 
 fn set_of(names: &[&str]) -> TypeExpr {
-    TypeExpr::Set {
-        members: names.iter().map(|n| Ident::synthetic(*n)).collect(),
-        span: Span::default(),
-    }
+    TypeExpr::Set { members: names.iter().map(|n| Ident::synthetic(*n)).collect(), span: Span::default() }
 }
 
 fn named(name: &str) -> TypeExpr {
@@ -54,11 +49,7 @@ fn named(name: &str) -> TypeExpr {
 }
 
 fn arrow(from: &str, to: &str) -> TypeExpr {
-    TypeExpr::Arrow {
-        from: Box::new(named(from)),
-        to: Box::new(named(to)),
-        span: Span::default(),
-    }
+    TypeExpr::Arrow { from: Box::new(named(from)), to: Box::new(named(to)), span: Span::default() }
 }
 
 fn all_to(value: &str) -> ValueExpr {
@@ -111,32 +102,18 @@ pub fn complete(game: &Game) -> Completed {
     for name in [BOOL, GOALS_TYPE, VISIBILITY, PLAYER_OR_SYSTEM] {
         if game.typedefs().all(|t| t.name.name != name) {
             if let Some(ty) = expected_typedef(game, name) {
-                completed.decls.push(Decl::Type(Typedef {
-                    name: Ident::synthetic(name),
-                    ty,
-                    span: Span::default(),
-                }));
+                completed.decls.push(Decl::Type(Typedef { name: Ident::synthetic(name), ty, span: Span::default() }));
             }
         }
     }
     let first_score = set_members(game, SCORE_TYPE).and_then(|m| m.first().map(|s| s.to_string()));
     let initial_values = [
-        (
-            GOALS_VAR,
-            GOALS_TYPE,
-            all_to(first_score.as_deref().unwrap_or("0")),
-        ),
-        (
-            PLAYER_VAR,
-            PLAYER_OR_SYSTEM,
-            ValueExpr::Ident(Ident::synthetic(KEEPER)),
-        ),
+        (GOALS_VAR, GOALS_TYPE, all_to(first_score.as_deref().unwrap_or("0"))),
+        (PLAYER_VAR, PLAYER_OR_SYSTEM, ValueExpr::Ident(Ident::synthetic(KEEPER))),
         (VISIBLE_VAR, VISIBILITY, all_to("1")),
     ];
     for (name, ty, value) in initial_values {
-        if game.variables().all(|v| v.name.name != name)
-            && game.constants().all(|c| c.name.name != name)
-        {
+        if game.variables().all(|v| v.name.name != name) && game.constants().all(|c| c.name.name != name) {
             completed.decls.push(Decl::Var(Variable {
                 name: Ident::synthetic(name),
                 ty: named(ty),
@@ -145,10 +122,7 @@ pub fn complete(game: &Game) -> Completed {
             }));
         }
     }
-    Completed {
-        game: completed,
-        user_decls,
-    }
+    Completed { game: completed, user_decls }
 }
 
 #[cfg(test)]
@@ -159,13 +133,14 @@ mod tests {
 
     #[test]
     fn adds_exactly_the_missing_builtins() {
-        let game = parse("type Player = {x, keeper}; type Score = {50, 0}; type Bool = {0, 1}; var visible : Visibility = {:0};").unwrap();
+        let game = parse(
+            "type Player = {x, keeper}; type Score = {50, 0}; type Bool = {0, 1}; var visible : Visibility = {:0};",
+        )
+        .unwrap();
         let completed = complete(&game);
         assert_eq!(completed.user_decls, 4);
-        let added: String = completed.game.decls[4..]
-            .iter()
-            .map(|d| crate::rg::printer::print_decl(d) + "\n")
-            .collect();
+        let added: String =
+            completed.game.decls[4..].iter().map(|d| crate::rg::printer::print_decl(d) + "\n").collect();
         assert_eq!(
             added,
             "type Goals = Player -> Score;\ntype Visibility = Player -> Bool;\n\

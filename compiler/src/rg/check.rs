@@ -78,9 +78,7 @@ pub fn show(ty: &Ty) -> String {
 /// The `@disjoint n : m1 m2 ...;` shape (also `@disjointExhaustive`): the node and its targets.
 pub fn disjoint_parts(pragma: &Pragma) -> Option<(&str, Vec<&str>)> {
     match pragma.tokens.as_slice() {
-        [node, colon, targets @ ..]
-            if colon == ":" && targets.iter().all(|t| is_name(t)) && is_name(node) =>
-        {
+        [node, colon, targets @ ..] if colon == ":" && targets.iter().all(|t| is_name(t)) && is_name(node) => {
             Some((node.as_str(), targets.iter().map(String::as_str).collect()))
         }
         _ => None,
@@ -89,11 +87,7 @@ pub fn disjoint_parts(pragma: &Pragma) -> Option<(&str, Vec<&str>)> {
 
 /// The names listed by `@unique n1 n2 ...;` or `@artificialTag t1 t2 ...;`.
 pub fn listed_names(pragma: &Pragma) -> Option<Vec<&str>> {
-    pragma
-        .tokens
-        .iter()
-        .all(|t| is_name(t))
-        .then(|| pragma.tokens.iter().map(String::as_str).collect())
+    pragma.tokens.iter().all(|t| is_name(t)).then(|| pragma.tokens.iter().map(String::as_str).collect())
 }
 
 fn is_name(token: &str) -> bool {
@@ -129,10 +123,7 @@ struct Checker<'g> {
 
 /// Validates a game; returns every error and warning, in source order.
 pub fn check(game: &Game) -> Vec<Diagnostic> {
-    let Completed {
-        game: completed,
-        user_decls,
-    } = builtins::complete(game);
+    let Completed { game: completed, user_decls } = builtins::complete(game);
     let mut checker = Checker {
         game: &completed,
         user_decls,
@@ -209,21 +200,13 @@ impl<'g> Checker<'g> {
             .constants
             .get(name.name.as_str())
             .map(|(_, c)| (c.name.span, "constant"))
-            .or_else(|| {
-                self.variables
-                    .get(name.name.as_str())
-                    .map(|(_, v)| (v.name.span, "variable"))
-            });
+            .or_else(|| self.variables.get(name.name.as_str()).map(|(_, v)| (v.name.span, "variable")));
         if let Some((first_span, kind)) = first {
             self.emit(
-                Diagnostic::error(
-                    "E0203",
-                    format!("`{}` is declared twice", name.name),
-                    name.span,
-                )
-                .label("declared again here")
-                .with_secondary(first_span, format!("first declared here as a {kind}"))
-                .with_help("constants and variables share one namespace: rename one of them"),
+                Diagnostic::error("E0203", format!("`{}` is declared twice", name.name), name.span)
+                    .label("declared again here")
+                    .with_secondary(first_span, format!("first declared here as a {kind}"))
+                    .with_help("constants and variables share one namespace: rename one of them"),
             );
             return;
         }
@@ -247,16 +230,9 @@ impl<'g> Checker<'g> {
     fn resolve_typedef(&mut self, name: &Ident) -> Ty {
         let Some(&(index, typedef)) = self.typedefs.get(name.name.as_str()) else {
             self.emit(
-                Diagnostic::error(
-                    "E0201",
-                    format!("undefined type `{}`", name.name),
-                    name.span,
-                )
-                .label("no type has this name")
-                .with_help(format!(
-                    "declare it, e.g. `type {} = {{a, b}};`, or use a declared type",
-                    name.name
-                )),
+                Diagnostic::error("E0201", format!("undefined type `{}`", name.name), name.span)
+                    .label("no type has this name")
+                    .with_help(format!("declare it, e.g. `type {} = {{a, b}};`, or use a declared type", name.name)),
             );
             return Ty::Unknown;
         };
@@ -271,22 +247,18 @@ impl<'g> Checker<'g> {
                     )
                     .label("this use closes a cycle")
                     .with_secondary(typedef.name.span, "the type is declared here")
-                    .with_help(
-                        "RG types are finite: define the type from set types and other types only",
-                    ),
+                    .with_help("RG types are finite: define the type from set types and other types only"),
                 );
                 return Ty::Unknown;
             }
             None => {}
         }
-        self.type_states
-            .insert(&typedef.name.name, TypeState::InProgress);
+        self.type_states.insert(&typedef.name.name, TypeState::InProgress);
         let was_quiet = self.quiet;
         self.quiet = was_quiet || index >= self.user_decls;
         let ty = self.resolve_type(&typedef.ty);
         self.quiet = was_quiet;
-        self.type_states
-            .insert(&typedef.name.name, TypeState::Done(ty.clone()));
+        self.type_states.insert(&typedef.name.name, TypeState::Done(ty.clone()));
         ty
     }
 
@@ -318,15 +290,9 @@ impl<'g> Checker<'g> {
                 let value = self.resolve_type(to);
                 if key.is_map() {
                     self.emit(
-                        Diagnostic::error(
-                            "E0205",
-                            "the key type of a map must be a set type",
-                            type_span(from),
-                        )
-                        .label(format!("this is the map type {}", show(&key)))
-                        .with_help(
-                            "index maps by a set type; nest maps on the value side (`A -> B -> C`)",
-                        ),
+                        Diagnostic::error("E0205", "the key type of a map must be a set type", type_span(from))
+                            .label(format!("this is the map type {}", show(&key)))
+                            .with_help("index maps by a set type; nest maps on the value side (`A -> B -> C`)"),
                     );
                     return Ty::Unknown;
                 }
@@ -339,17 +305,13 @@ impl<'g> Checker<'g> {
         for name in [builtins::PLAYER_TYPE, builtins::SCORE_TYPE] {
             match self.typedefs.get(name).copied() {
                 None => self.emit(
-                    Diagnostic::error(
-                        "E0206",
-                        format!("the game does not declare the type `{name}`"),
-                        Span::default(),
-                    )
-                    .label("expected in this file")
-                    .with_help(if name == builtins::PLAYER_TYPE {
-                        "declare the players, e.g. `type Player = {white, black};`"
-                    } else {
-                        "declare the scores, e.g. `type Score = {0, 50, 100};`"
-                    }),
+                    Diagnostic::error("E0206", format!("the game does not declare the type `{name}`"), Span::default())
+                        .label("expected in this file")
+                        .with_help(if name == builtins::PLAYER_TYPE {
+                            "declare the players, e.g. `type Player = {white, black};`"
+                        } else {
+                            "declare the scores, e.g. `type Score = {0, 50, 100};`"
+                        }),
                 ),
                 Some((_, typedef)) => {
                     let ty = self.type_states.get(name).and_then(|s| match s {
@@ -358,16 +320,16 @@ impl<'g> Checker<'g> {
                     });
                     let problem = match ty {
                         Some(Ty::Map(..)) => Some("must be a set type"),
-                        Some(Ty::Set(members)) if members.is_empty() => {
-                            Some("must have at least one member")
-                        }
+                        Some(Ty::Set(members)) if members.is_empty() => Some("must have at least one member"),
                         _ => None,
                     };
                     if let Some(problem) = problem {
                         self.emit(
                             Diagnostic::error("E0206", format!("the type `{name}` {problem}"), type_span(&typedef.ty))
                                 .label("declared here")
-                                .with_help(format!("declare `{name}` as a non-empty set, e.g. `type {name} = {{a, b}};`")),
+                                .with_help(format!(
+                                    "declare `{name}` as a non-empty set, e.g. `type {name} = {{a, b}};`"
+                                )),
                         );
                     }
                 }
@@ -377,12 +339,7 @@ impl<'g> Checker<'g> {
 
     fn check_builtin_typedefs(&mut self) {
         let game = self.game;
-        for name in [
-            builtins::BOOL,
-            builtins::GOALS_TYPE,
-            builtins::VISIBILITY,
-            builtins::PLAYER_OR_SYSTEM,
-        ] {
+        for name in [builtins::BOOL, builtins::GOALS_TYPE, builtins::VISIBILITY, builtins::PLAYER_OR_SYSTEM] {
             let Some(&(index, typedef)) = self.typedefs.get(name) else {
                 continue;
             };
@@ -398,12 +355,16 @@ impl<'g> Checker<'g> {
             self.quiet = false;
             if !same_type(&declared, &expected) {
                 self.emit(
-                    Diagnostic::error("E0207", format!("built-in type `{name}` is redeclared with another type"), type_span(&typedef.ty))
-                        .label(format!("this is {}, the built-in is {}", show(&declared), show(&expected)))
-                        .with_help(format!(
-                            "declare it as `type {name} = {};` or remove the declaration (it is built in)",
-                            crate::rg::printer::print_type(&expected_expr)
-                        )),
+                    Diagnostic::error(
+                        "E0207",
+                        format!("built-in type `{name}` is redeclared with another type"),
+                        type_span(&typedef.ty),
+                    )
+                    .label(format!("this is {}, the built-in is {}", show(&declared), show(&expected)))
+                    .with_help(format!(
+                        "declare it as `type {name} = {};` or remove the declaration (it is built in)",
+                        crate::rg::printer::print_type(&expected_expr)
+                    )),
                 );
             }
         }
@@ -417,22 +378,14 @@ impl<'g> Checker<'g> {
                 Decl::Const(c) => {
                     let ty = self.resolve_type(&c.ty);
                     self.check_value(&c.value, &ty, ValueContext::Constant(index));
-                    if self
-                        .constants
-                        .get(c.name.name.as_str())
-                        .is_some_and(|(i, _)| *i == index)
-                    {
+                    if self.constants.get(c.name.name.as_str()).is_some_and(|(i, _)| *i == index) {
                         self.constant_types.insert(&c.name.name, ty);
                     }
                 }
                 Decl::Var(v) => {
                     let ty = self.resolve_type(&v.ty);
                     self.check_value(&v.value, &ty, ValueContext::Variable);
-                    if self
-                        .variables
-                        .get(v.name.name.as_str())
-                        .is_some_and(|(i, _)| *i == index)
-                    {
+                    if self.variables.get(v.name.name.as_str()).is_some_and(|(i, _)| *i == index) {
                         self.variable_types.insert(&v.name.name, ty);
                     }
                 }
@@ -448,44 +401,25 @@ impl<'g> Checker<'g> {
                 if let Some(&(index, constant)) = self.constants.get(name.name.as_str()) {
                     if let ValueContext::Constant(current) = context {
                         if index >= current {
-                            let which = if index == current {
-                                "itself"
-                            } else {
-                                "a constant declared later"
-                            };
+                            let which = if index == current { "itself" } else { "a constant declared later" };
                             self.emit(
-                                Diagnostic::error(
-                                    "E0213",
-                                    format!("a constant refers to {which}"),
-                                    name.span,
-                                )
-                                .label(format!("`{}` is not declared yet here", name.name))
-                                .with_secondary(constant.name.span, "declared here")
-                                .with_help("move the constant this one uses above it"),
+                                Diagnostic::error("E0213", format!("a constant refers to {which}"), name.span)
+                                    .label(format!("`{}` is not declared yet here", name.name))
+                                    .with_secondary(constant.name.span, "declared here")
+                                    .with_help("move the constant this one uses above it"),
                             );
                             return;
                         }
                     }
-                    let ty = self
-                        .constant_types
-                        .get(name.name.as_str())
-                        .cloned()
-                        .unwrap_or(Ty::Unknown);
+                    let ty = self.constant_types.get(name.name.as_str()).cloned().unwrap_or(Ty::Unknown);
                     if !assignable(expected, &ty) {
                         self.emit(
                             Diagnostic::error(
                                 "E0208",
-                                format!(
-                                    "the constant `{}` does not fit the declared type",
-                                    name.name
-                                ),
+                                format!("the constant `{}` does not fit the declared type", name.name),
                                 name.span,
                             )
-                            .label(format!(
-                                "its type is {}, expected {}",
-                                show(&ty),
-                                show(expected)
-                            ))
+                            .label(format!("its type is {}, expected {}", show(&ty), show(expected)))
                             .with_help("use a value of the declared type"),
                         );
                     }
@@ -516,42 +450,28 @@ impl<'g> Checker<'g> {
                             name.span,
                         )
                         .label(format!("expected one of {}", show(expected)))
-                        .with_help(
-                            "use a member of the type, or the name of a constant declared earlier",
-                        ),
+                        .with_help("use a member of the type, or the name of a constant declared earlier"),
                     ),
                     Ty::Map(..) => self.emit(
-                        Diagnostic::error(
-                            "E0208",
-                            format!("a symbol is given where a map is expected"),
-                            name.span,
-                        )
-                        .label(format!("expected a map of type {}", show(expected)))
-                        .with_help(format!(
-                            "a map that answers `{}` everywhere is written `{{:{}}}`",
-                            name.name, name.name
-                        )),
+                        Diagnostic::error("E0208", format!("a symbol is given where a map is expected"), name.span)
+                            .label(format!("expected a map of type {}", show(expected)))
+                            .with_help(format!(
+                                "a map that answers `{}` everywhere is written `{{:{}}}`",
+                                name.name, name.name
+                            )),
                     ),
                     _ => {}
                 }
             }
-            ValueExpr::Map {
-                entries,
-                default,
-                span,
-            } => {
+            ValueExpr::Map { entries, default, span } => {
                 let (key_ty, value_ty) = match expected {
                     Ty::Map(key, value) => ((**key).clone(), (**value).clone()),
                     Ty::Unknown => (Ty::Unknown, Ty::Unknown),
                     Ty::Set(_) => {
                         self.emit(
-                            Diagnostic::error(
-                                "E0208",
-                                "a map literal is given where a symbol is expected",
-                                *span,
-                            )
-                            .label(format!("expected a member of {}", show(expected)))
-                            .with_help("write one symbol of the type here"),
+                            Diagnostic::error("E0208", "a map literal is given where a symbol is expected", *span)
+                                .label(format!("expected a member of {}", show(expected)))
+                                .with_help("write one symbol of the type here"),
                         );
                         return;
                     }
@@ -591,11 +511,7 @@ impl<'g> Checker<'g> {
                     Some(default) => self.check_value(default, &value_ty, context),
                     None => {
                         let example = match &value_ty {
-                            Ty::Set(members) => members
-                                .iter()
-                                .next()
-                                .cloned()
-                                .unwrap_or_else(|| "v".to_string()),
+                            Ty::Set(members) => members.iter().next().cloned().unwrap_or_else(|| "v".to_string()),
                             _ => "v".to_string(),
                         };
                         self.emit(
@@ -615,11 +531,7 @@ impl<'g> Checker<'g> {
             let Some(type_name) = builtins::expected_variable_type(&variable.name.name) else {
                 continue;
             };
-            let Some(declared) = self
-                .variable_types
-                .get(variable.name.name.as_str())
-                .cloned()
-            else {
+            let Some(declared) = self.variable_types.get(variable.name.name.as_str()).cloned() else {
                 continue;
             };
             self.quiet = true;
@@ -629,17 +541,10 @@ impl<'g> Checker<'g> {
                 self.emit(
                     Diagnostic::error(
                         "E0207",
-                        format!(
-                            "built-in variable `{}` is redeclared with another type",
-                            variable.name.name
-                        ),
+                        format!("built-in variable `{}` is redeclared with another type", variable.name.name),
                         type_span(&variable.ty),
                     )
-                    .label(format!(
-                        "this is {}, the built-in is {}",
-                        show(&declared),
-                        show(&expected)
-                    ))
+                    .label(format!("this is {}, the built-in is {}", show(&declared), show(&expected)))
                     .with_help(format!("declare it with the type `{type_name}`")),
                 );
             }
@@ -662,23 +567,15 @@ impl<'g> Checker<'g> {
     fn expr_type(&mut self, expr: &Expr) -> Ty {
         match expr {
             Expr::Ident(name) => self.name_type(&name.name),
-            Expr::Cast {
-                ty,
-                expr: inner,
-                span,
-            } => {
+            Expr::Cast { ty, expr: inner, span } => {
                 let inner_ty = self.expr_type(inner);
                 let target = if self.typedefs.contains_key(ty.name.as_str()) {
                     self.resolve_typedef(ty)
                 } else {
                     self.emit(
-                        Diagnostic::error(
-                            "E0201",
-                            format!("undefined type `{}` in a cast", ty.name),
-                            ty.span,
-                        )
-                        .label("no type has this name")
-                        .with_help("cast to a declared type, e.g. `PlayerOrSystem(x)`"),
+                        Diagnostic::error("E0201", format!("undefined type `{}` in a cast", ty.name), ty.span)
+                            .label("no type has this name")
+                            .with_help("cast to a declared type, e.g. `PlayerOrSystem(x)`"),
                     );
                     Ty::Unknown
                 };
@@ -689,12 +586,7 @@ impl<'g> Checker<'g> {
                             format!("`{}` cannot be cast to `{}`", print_expr(inner), ty.name),
                             *span,
                         )
-                        .label(format!(
-                            "its type is {}, `{}` is {}",
-                            show(&inner_ty),
-                            ty.name,
-                            show(&target)
-                        ))
+                        .label(format!("its type is {}, `{}` is {}", show(&inner_ty), ty.name, show(&target)))
                         .with_help("a cast only states the type: the value must already fit it"),
                     );
                 }
@@ -709,18 +601,10 @@ impl<'g> Checker<'g> {
                             self.emit(
                                 Diagnostic::error(
                                     "E0222",
-                                    format!(
-                                        "`{}` is not a key of `{}`",
-                                        print_expr(key),
-                                        print_expr(map)
-                                    ),
+                                    format!("`{}` is not a key of `{}`", print_expr(key), print_expr(map)),
                                     expr_span(key),
                                 )
-                                .label(format!(
-                                    "its type is {}, the keys are {}",
-                                    show(&key_ty),
-                                    show(&expected_key)
-                                ))
+                                .label(format!("its type is {}, the keys are {}", show(&key_ty), show(&expected_key)))
                                 .with_help("index the map with an expression of its key type"),
                             );
                         }
@@ -728,13 +612,9 @@ impl<'g> Checker<'g> {
                     }
                     Ty::Set(_) => {
                         self.emit(
-                            Diagnostic::error(
-                                "E0221",
-                                format!("`{}` is not a map", print_expr(map)),
-                                expr_span(map),
-                            )
-                            .label(format!("its type is {}", show(&map_ty)))
-                            .with_help("only map-typed expressions can be indexed with `[...]`"),
+                            Diagnostic::error("E0221", format!("`{}` is not a map", print_expr(map)), expr_span(map))
+                                .label(format!("its type is {}", show(&map_ty)))
+                                .with_help("only map-typed expressions can be indexed with `[...]`"),
                         );
                         Ty::Unknown
                     }
@@ -752,28 +632,17 @@ impl<'g> Checker<'g> {
                     true
                 } else if let Some(&(_, constant)) = self.constants.get(name.name.as_str()) {
                     self.emit(
-                        Diagnostic::error(
-                            "E0215",
-                            format!("cannot assign to the constant `{}`", name.name),
-                            name.span,
-                        )
-                        .label("a constant, not a variable")
-                        .with_secondary(constant.name.span, "declared as a constant here")
-                        .with_help(format!(
-                            "declare `{}` with `var` to change it during play",
-                            name.name
-                        )),
+                        Diagnostic::error("E0215", format!("cannot assign to the constant `{}`", name.name), name.span)
+                            .label("a constant, not a variable")
+                            .with_secondary(constant.name.span, "declared as a constant here")
+                            .with_help(format!("declare `{}` with `var` to change it during play", name.name)),
                     );
                     false
                 } else {
                     self.emit(
-                        Diagnostic::error(
-                            "E0216",
-                            format!("undefined variable `{}`", name.name),
-                            name.span,
-                        )
-                        .label("assigned here but never declared")
-                        .with_help(format!("declare it, e.g. `var {} : T = v;`", name.name)),
+                        Diagnostic::error("E0216", format!("undefined variable `{}`", name.name), name.span)
+                            .label("assigned here but never declared")
+                            .with_help(format!("declare it, e.g. `var {} : T = v;`", name.name)),
                     );
                     false
                 }
@@ -781,9 +650,9 @@ impl<'g> Checker<'g> {
             Expr::Access { map, .. } => self.check_assignable_target(map),
             Expr::Cast { span, .. } => {
                 self.emit(
-                    Diagnostic::error("E0215", "cannot assign to a cast", *span)
-                        .label("not a variable")
-                        .with_help("assign to a variable or a map access such as `board[x]`; casts belong on the right"),
+                    Diagnostic::error("E0215", "cannot assign to a cast", *span).label("not a variable").with_help(
+                        "assign to a variable or a map access such as `board[x]`; casts belong on the right",
+                    ),
                 );
                 false
             }
@@ -799,18 +668,18 @@ impl<'g> Checker<'g> {
                 Label::Skip | Label::Reach { .. } => {}
                 Label::Assign { lhs, rhs } => {
                     let target_ok = self.check_assignable_target(lhs);
-                    let lhs_ty = if target_ok {
-                        self.expr_type(lhs)
-                    } else {
-                        Ty::Unknown
-                    };
+                    let lhs_ty = if target_ok { self.expr_type(lhs) } else { Ty::Unknown };
                     let rhs_ty = self.expr_type(rhs);
                     if !assignable(&lhs_ty, &rhs_ty) {
                         self.emit(
-                            Diagnostic::error("E0219", format!("`{}` cannot be assigned to `{}`", print_expr(rhs), print_expr(lhs)), expr_span(rhs))
-                                .label(format!("its type is {}", show(&rhs_ty)))
-                                .with_secondary(expr_span(lhs), format!("the target's type is {}", show(&lhs_ty)))
-                                .with_help("assign a value of the target's type (set types must share a member)"),
+                            Diagnostic::error(
+                                "E0219",
+                                format!("`{}` cannot be assigned to `{}`", print_expr(rhs), print_expr(lhs)),
+                                expr_span(rhs),
+                            )
+                            .label(format!("its type is {}", show(&rhs_ty)))
+                            .with_secondary(expr_span(lhs), format!("the target's type is {}", show(&lhs_ty)))
+                            .with_help("assign a value of the target's type (set types must share a member)"),
                         );
                     }
                 }
@@ -824,38 +693,23 @@ impl<'g> Checker<'g> {
                         continue;
                     }
                     let target_ok = self.check_assignable_target(lhs);
-                    let lhs_ty = if target_ok {
-                        self.expr_type(lhs)
-                    } else {
-                        Ty::Unknown
-                    };
+                    let lhs_ty = if target_ok { self.expr_type(lhs) } else { Ty::Unknown };
                     let any_ty = self.resolve_typedef(ty);
                     if any_ty.is_map() {
                         self.emit(
-                            Diagnostic::error(
-                                "E0218",
-                                format!("`{}(*)` needs a set type", ty.name),
-                                ty.span,
-                            )
-                            .label(format!("`{}` is the map type {}", ty.name, show(&any_ty)))
-                            .with_help("branch over a set type: one branch per member"),
+                            Diagnostic::error("E0218", format!("`{}(*)` needs a set type", ty.name), ty.span)
+                                .label(format!("`{}` is the map type {}", ty.name, show(&any_ty)))
+                                .with_help("branch over a set type: one branch per member"),
                         );
                     } else if !assignable(&lhs_ty, &any_ty) {
                         self.emit(
                             Diagnostic::error(
                                 "E0219",
-                                format!(
-                                    "`{}` values cannot be assigned to `{}`",
-                                    ty.name,
-                                    print_expr(lhs)
-                                ),
+                                format!("`{}` values cannot be assigned to `{}`", ty.name, print_expr(lhs)),
                                 ty.span,
                             )
                             .label(format!("`{}` is {}", ty.name, show(&any_ty)))
-                            .with_secondary(
-                                expr_span(lhs),
-                                format!("the target's type is {}", show(&lhs_ty)),
-                            )
+                            .with_secondary(expr_span(lhs), format!("the target's type is {}", show(&lhs_ty)))
                             .with_help("branch over a type that fits the target"),
                         );
                     }
@@ -887,17 +741,11 @@ impl<'g> Checker<'g> {
                     }
                 }
             }
-            if edge.from.name == edge.to.name
-                && matches!(edge.label, Label::Tag(_) | Label::TagVar(_))
-            {
+            if edge.from.name == edge.to.name && matches!(edge.label, Label::Tag(_) | Label::TagVar(_)) {
                 self.emit(
-                    Diagnostic::error(
-                        "E0224",
-                        format!("tag edge loops on the node `{}`", edge.from.name),
-                        edge.span,
-                    )
-                    .label("a move could repeat this tag forever")
-                    .with_help("move the tag to an edge between two different nodes"),
+                    Diagnostic::error("E0224", format!("tag edge loops on the node `{}`", edge.from.name), edge.span)
+                        .label("a move could repeat this tag forever")
+                        .with_help("move the tag to an edge between two different nodes"),
                 );
             }
         }
@@ -947,17 +795,15 @@ impl<'g> Checker<'g> {
                     )
                     .label("no path of edges leads here")
                     .with_secondary(from.span, "the search starts here")
-                    .with_help(
-                        "this check always has the same outcome: fix the edges or remove the check",
-                    ),
+                    .with_help("this check always has the same outcome: fix the edges or remove the check"),
                 );
-            } else if from.name != to.name
-                && graph.reachable(&from.name, &edge.from.name, Some(&to.name))
-            {
+            } else if from.name != to.name && graph.reachable(&from.name, &edge.from.name, Some(&to.name)) {
                 self.emit(
                     Diagnostic::warning("W0202", "this reachability check can reach its own edge", label_span)
                         .label(format!("searching from `{}` can come back to `{}`", from.name, edge.from.name))
-                        .with_help("a check that runs inside its own search recurses: move it out of the searched part"),
+                        .with_help(
+                            "a check that runs inside its own search recurses: move it out of the searched part",
+                        ),
                 );
             }
         }
@@ -987,13 +833,9 @@ impl<'g> Checker<'g> {
                     Some(nodes) => nodes,
                     None => {
                         self.emit(
-                            Diagnostic::warning(
-                                "W0205",
-                                "`@unique` is malformed and is ignored",
-                                pragma.span,
-                            )
-                            .label("expected node names")
-                            .with_help("write `@unique n1 n2;`"),
+                            Diagnostic::warning("W0205", "`@unique` is malformed and is ignored", pragma.span)
+                                .label("expected node names")
+                                .with_help("write `@unique n1 n2;`"),
                         );
                         continue;
                     }
@@ -1003,9 +845,13 @@ impl<'g> Checker<'g> {
             for node in nodes {
                 if !graph.first_mention.contains_key(node) {
                     self.emit(
-                        Diagnostic::warning("W0204", format!("`@{}` names `{node}`, which is not a node", pragma.name.name), pragma.span)
-                            .label("no edge mentions this node")
-                            .with_help("pragmas are hints about existing nodes: fix the name or remove the pragma"),
+                        Diagnostic::warning(
+                            "W0204",
+                            format!("`@{}` names `{node}`, which is not a node", pragma.name.name),
+                            pragma.span,
+                        )
+                        .label("no edge mentions this node")
+                        .with_help("pragmas are hints about existing nodes: fix the name or remove the pragma"),
                     );
                 }
             }
@@ -1021,10 +867,7 @@ pub struct Graph<'g> {
 
 impl<'g> Graph<'g> {
     pub fn of(game: &'g Game) -> Graph<'g> {
-        let mut graph = Graph {
-            successors: HashMap::new(),
-            first_mention: HashMap::new(),
-        };
+        let mut graph = Graph { successors: HashMap::new(), first_mention: HashMap::new() };
         for edge in game.edges() {
             graph.mention(&edge.from);
             graph.mention(&edge.to);
@@ -1032,11 +875,7 @@ impl<'g> Graph<'g> {
                 graph.mention(from);
                 graph.mention(to);
             }
-            graph
-                .successors
-                .entry(&edge.from.name)
-                .or_default()
-                .push(&edge.to.name);
+            graph.successors.entry(&edge.from.name).or_default().push(&edge.to.name);
         }
         graph
     }

@@ -105,9 +105,7 @@ impl fmt::Display for Token<'_> {
 /// Whether `name` lexes as exactly one identifier token (and is not a keyword).
 pub fn is_identifier(name: &str) -> bool {
     let mut lexer = Token::lexer(name);
-    matches!(lexer.next(), Some(Ok(Token::Ident(_))))
-        && lexer.next().is_none()
-        && lexer.span().end == name.len()
+    matches!(lexer.next(), Some(Ok(Token::Ident(_)))) && lexer.next().is_none() && lexer.span().end == name.len()
 }
 
 /// Splits a source text into tokens with their spans. Unknown characters are reported (runs of
@@ -128,20 +126,12 @@ pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
         .into_iter()
         .map(|span| {
             let text = &source[span.range()];
-            Diagnostic::error(
-                "E0101",
-                format!(
-                    "unexpected character{} `{}`",
-                    plural(text),
-                    text.escape_debug()
-                ),
-                span,
-            )
-            .label("not part of RG's syntax")
-            .with_help(
-                "identifiers are made of letters, digits and `_`; punctuation is one of \
+            Diagnostic::error("E0101", format!("unexpected character{} `{}`", plural(text), text.escape_debug()), span)
+                .label("not part of RG's syntax")
+                .with_help(
+                    "identifiers are made of letters, digits and `_`; punctuation is one of \
                      `; : , = == != -> ? ! $ $$ @ { } ( ) [ ] *`; comments start with `//`",
-            )
+                )
         })
         .collect();
     (tokens, diagnostics)
@@ -160,11 +150,7 @@ mod tests {
     use super::*;
 
     fn kinds(source: &str) -> Vec<String> {
-        lex(source)
-            .0
-            .iter()
-            .map(|(t, _)| t.text().to_string())
-            .collect()
+        lex(source).0.iter().map(|(t, _)| t.text().to_string()).collect()
     }
 
     #[test]

@@ -12,9 +12,7 @@
 use crate::rg::ast::{self, Decl, Game, Label, TypeExpr, ValueExpr};
 use crate::rg::builtins::{self, Completed};
 use crate::rg::check::{disjoint_parts, listed_names};
-use regula_runtime::automaton::{
-    self as rt, Automaton, ConstId, Hints, NodeId, SymbolId, Type, TypeId, Value, VarId,
-};
+use regula_runtime::automaton::{self as rt, Automaton, ConstId, Hints, NodeId, SymbolId, Type, TypeId, Value, VarId};
 use std::collections::{HashMap, HashSet};
 
 struct Lowering<'g> {
@@ -36,9 +34,7 @@ struct Lowering<'g> {
 /// Lowers a game to runtime tables. Precondition for a meaningful result: `check(game)` reports
 /// no error.
 pub fn lower(game: &Game) -> Automaton {
-    let Completed {
-        game: completed, ..
-    } = builtins::complete(game);
+    let Completed { game: completed, .. } = builtins::complete(game);
     let game = &completed;
     let mut lowering = Lowering {
         symbols: Vec::new(),
@@ -56,10 +52,7 @@ pub fn lower(game: &Game) -> Automaton {
         node_names: Vec::new(),
     };
     for typedef in game.typedefs() {
-        lowering
-            .typedefs
-            .entry(&typedef.name.name)
-            .or_insert(&typedef.ty);
+        lowering.typedefs.entry(&typedef.name.name).or_insert(&typedef.ty);
     }
 
     for type_name in [builtins::PLAYER_TYPE, builtins::SCORE_TYPE] {
@@ -81,38 +74,22 @@ pub fn lower(game: &Game) -> Automaton {
             Decl::Const(c) if !lowering.constant_ids.contains_key(c.name.name.as_str()) => {
                 let ty = lowering.type_expr(&c.ty);
                 let value = lowering.value(&c.value);
-                lowering
-                    .constant_ids
-                    .insert(&c.name.name, lowering.constants.len() as ConstId);
-                lowering.constants.push(rt::Constant {
-                    name: c.name.name.clone(),
-                    ty,
-                    value,
-                });
+                lowering.constant_ids.insert(&c.name.name, lowering.constants.len() as ConstId);
+                lowering.constants.push(rt::Constant { name: c.name.name.clone(), ty, value });
             }
             _ => {}
         }
     }
     for variable in game.variables() {
-        if lowering
-            .variable_ids
-            .contains_key(variable.name.name.as_str())
-            || lowering
-                .constant_ids
-                .contains_key(variable.name.name.as_str())
+        if lowering.variable_ids.contains_key(variable.name.name.as_str())
+            || lowering.constant_ids.contains_key(variable.name.name.as_str())
         {
             continue;
         }
         let ty = lowering.type_expr(&variable.ty);
         let initial = lowering.value(&variable.value);
-        lowering
-            .variable_ids
-            .insert(&variable.name.name, lowering.variables.len() as VarId);
-        lowering.variables.push(rt::Variable {
-            name: variable.name.name.clone(),
-            ty,
-            initial,
-        });
+        lowering.variable_ids.insert(&variable.name.name, lowering.variables.len() as VarId);
+        lowering.variables.push(rt::Variable { name: variable.name.name.clone(), ty, initial });
     }
 
     for edge in game.edges() {
@@ -136,22 +113,12 @@ pub fn lower(game: &Game) -> Automaton {
         .collect();
     // A stable sort keeps declaration order among one node's out-edges.
     edges.sort_by_key(|edge| edge.source);
-    let mut nodes: Vec<rt::Node> = lowering
-        .node_names
-        .iter()
-        .map(|name| rt::Node {
-            name: name.clone(),
-            edges: 0..0,
-        })
-        .collect();
+    let mut nodes: Vec<rt::Node> =
+        lowering.node_names.iter().map(|name| rt::Node { name: name.clone(), edges: 0..0 }).collect();
     let mut start = 0;
     while start < edges.len() {
         let source = edges[start].source;
-        let stop = start
-            + edges[start..]
-                .iter()
-                .take_while(|e| e.source == source)
-                .count();
+        let stop = start + edges[start..].iter().take_while(|e| e.source == source).count();
         nodes[source as usize].edges = start as u32..stop as u32;
         start = stop;
     }
@@ -164,8 +131,7 @@ pub fn lower(game: &Game) -> Automaton {
     }
 
     let hints = lowering.hints(game);
-    let variable =
-        |lowering: &Lowering, name: &str| lowering.variable_ids.get(name).copied().unwrap_or(0);
+    let variable = |lowering: &Lowering, name: &str| lowering.variable_ids.get(name).copied().unwrap_or(0);
     let player_var = variable(&lowering, builtins::PLAYER_VAR);
     let goals_var = variable(&lowering, builtins::GOALS_VAR);
     let visible_var = variable(&lowering, builtins::VISIBLE_VAR);
@@ -303,9 +269,7 @@ impl<'g> Lowering<'g> {
                 Some(&id) => self.constants[id as usize].value.clone(),
                 None => Value::Symbol(self.intern(&name.name)),
             },
-            ValueExpr::Map {
-                entries, default, ..
-            } => {
+            ValueExpr::Map { entries, default, .. } => {
                 let mut lowered: Vec<(SymbolId, Value)> = Vec::with_capacity(entries.len());
                 for (key, entry) in entries {
                     let key = self.intern(&key.name);
@@ -319,10 +283,7 @@ impl<'g> Lowering<'g> {
                     // Unreachable after validation (E0210); a symbol keeps lowering total.
                     None => Value::Symbol(self.intern("0")),
                 };
-                Value::Map {
-                    entries: lowered,
-                    default: Box::new(default),
-                }
+                Value::Map { entries: lowered, default: Box::new(default) }
             }
         }
     }
@@ -339,20 +300,16 @@ impl<'g> Lowering<'g> {
                 }
             }
             ast::Expr::Cast { expr, .. } => self.expr(expr),
-            ast::Expr::Access { map, key, .. } => rt::Expr::Access {
-                map: Box::new(self.expr(map)),
-                key: Box::new(self.expr(key)),
-            },
+            ast::Expr::Access { map, key, .. } => {
+                rt::Expr::Access { map: Box::new(self.expr(map)), key: Box::new(self.expr(key)) }
+            }
         }
     }
 
     fn label(&mut self, label: &Label) -> rt::Label {
         match label {
             Label::Skip => rt::Label::Skip,
-            Label::Assign { lhs, rhs } => rt::Label::Assign {
-                lhs: self.expr(lhs),
-                rhs: self.expr(rhs),
-            },
+            Label::Assign { lhs, rhs } => rt::Label::Assign { lhs: self.expr(lhs), rhs: self.expr(rhs) },
             Label::AssignAny { lhs, ty } => {
                 let lhs = self.expr(lhs);
                 let mut ty = self.typedef(&ty.name);
@@ -361,11 +318,9 @@ impl<'g> Lowering<'g> {
                 }
                 rt::Label::AssignAny { lhs, ty }
             }
-            Label::Compare { lhs, rhs, negated } => rt::Label::Compare {
-                lhs: self.expr(lhs),
-                rhs: self.expr(rhs),
-                equal: !negated,
-            },
+            Label::Compare { lhs, rhs, negated } => {
+                rt::Label::Compare { lhs: self.expr(lhs), rhs: self.expr(rhs), equal: !negated }
+            }
             Label::Reach { from, to, negated } => rt::Label::Reach {
                 from: self.node_ids[from.name.as_str()],
                 to: self.node_ids[to.name.as_str()],
@@ -383,10 +338,7 @@ impl<'g> Lowering<'g> {
                 "disjoint" | "disjointExhaustive" => {
                     if let Some((node, targets)) = disjoint_parts(pragma) {
                         if let Some(&node) = self.node_ids.get(node) {
-                            let targets = targets
-                                .iter()
-                                .filter_map(|t| self.node_ids.get(t).copied())
-                                .collect();
+                            let targets = targets.iter().filter_map(|t| self.node_ids.get(t).copied()).collect();
                             hints.disjoint.push((node, targets));
                         }
                     }

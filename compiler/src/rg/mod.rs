@@ -24,11 +24,7 @@ pub fn compile_game(game: ast::Game) -> Result<Loaded, Vec<Diagnostic>> {
         return Err(diagnostics);
     }
     let automaton = lower(&game);
-    Ok(Loaded {
-        rg: game,
-        automaton,
-        warnings: diagnostics,
-    })
+    Ok(Loaded { rg: game, automaton, warnings: diagnostics })
 }
 
 /// Parses an RG text into its syntax tree, reporting every syntax error found.

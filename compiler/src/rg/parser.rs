@@ -65,8 +65,7 @@ where
         .labelled("identifier")
 }
 
-fn type_expr<'tokens, 'src: 'tokens, I>(
-) -> impl Parser<'tokens, I, TypeExpr, Extra<'tokens, 'src>> + Clone
+fn type_expr<'tokens, 'src: 'tokens, I>() -> impl Parser<'tokens, I, TypeExpr, Extra<'tokens, 'src>> + Clone
 where
     I: ValueInput<'tokens, Token = Token<'src>, Span = SimpleSpan>,
 {
@@ -75,26 +74,17 @@ where
             .separated_by(just(Token::Comma))
             .collect::<Vec<_>>()
             .delimited_by(just(Token::LBrace), just(Token::RBrace))
-            .map_with(|members, extra| TypeExpr::Set {
-                members,
-                span: span_of(extra.span()),
-            });
+            .map_with(|members, extra| TypeExpr::Set { members, span: span_of(extra.span()) });
         let atom = set.or(ident().map(TypeExpr::Name));
-        atom.then(just(Token::Arrow).ignore_then(type_expr).or_not())
-            .map_with(|(from, to), extra| match to {
-                Some(to) => TypeExpr::Arrow {
-                    from: Box::new(from),
-                    to: Box::new(to),
-                    span: span_of(extra.span()),
-                },
-                None => from,
-            })
+        atom.then(just(Token::Arrow).ignore_then(type_expr).or_not()).map_with(|(from, to), extra| match to {
+            Some(to) => TypeExpr::Arrow { from: Box::new(from), to: Box::new(to), span: span_of(extra.span()) },
+            None => from,
+        })
     })
     .labelled("type")
 }
 
-fn value_expr<'tokens, 'src: 'tokens, I>(
-) -> impl Parser<'tokens, I, ValueExpr, Extra<'tokens, 'src>> + Clone
+fn value_expr<'tokens, 'src: 'tokens, I>() -> impl Parser<'tokens, I, ValueExpr, Extra<'tokens, 'src>> + Clone
 where
     I: ValueInput<'tokens, Token = Token<'src>, Span = SimpleSpan>,
 {
@@ -102,10 +92,7 @@ where
         let default = just(Token::Colon)
             .ignore_then(value.clone())
             .map_with(|v, extra| MapEntry::Default(v, span_of(extra.span())));
-        let keyed = ident()
-            .then_ignore(just(Token::Colon))
-            .then(value)
-            .map(|(k, v)| MapEntry::Keyed(k, v));
+        let keyed = ident().then_ignore(just(Token::Colon)).then(value).map(|(k, v)| MapEntry::Keyed(k, v));
         let map = default
             .or(keyed)
             .separated_by(just(Token::Comma))
@@ -129,11 +116,7 @@ where
                         }
                     }
                 }
-                ValueExpr::Map {
-                    entries,
-                    default,
-                    span: span_of(extra.span()),
-                }
+                ValueExpr::Map { entries, default, span: span_of(extra.span()) }
             });
         ident().map(ValueExpr::Ident).or(map)
     })
@@ -145,30 +128,18 @@ where
     I: ValueInput<'tokens, Token = Token<'src>, Span = SimpleSpan>,
 {
     recursive(|expr| {
-        let atom = ident()
-            .then(
-                expr.clone()
-                    .delimited_by(just(Token::LParen), just(Token::RParen))
-                    .or_not(),
-            )
-            .map_with(|(name, inner), extra| match inner {
-                Some(inner) => Expr::Cast {
-                    ty: name,
-                    expr: Box::new(inner),
-                    span: span_of(extra.span()),
-                },
+        let atom = ident().then(expr.clone().delimited_by(just(Token::LParen), just(Token::RParen)).or_not()).map_with(
+            |(name, inner), extra| match inner {
+                Some(inner) => Expr::Cast { ty: name, expr: Box::new(inner), span: span_of(extra.span()) },
                 None => Expr::Ident(name),
-            });
+            },
+        );
         let key = expr
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .map_with(|key, extra| (key, span_of(extra.span())));
         atom.foldl(key.repeated(), |map, (key, key_span)| {
             let span = expr_span(&map).join(key_span);
-            Expr::Access {
-                map: Box::new(map),
-                key: Box::new(key),
-                span,
-            }
+            Expr::Access { map: Box::new(map), key: Box::new(key), span }
         })
     })
     .labelled("expression")
@@ -185,35 +156,21 @@ where
         .then_ignore(just(Token::Arrow))
         .then(ident())
         .map(|((negated, from), to)| Label::Reach { from, to, negated });
-    let tag_expr = just(Token::DoubleDollar)
-        .ignore_then(expr())
-        .map(Label::TagVar);
+    let tag_expr = just(Token::DoubleDollar).ignore_then(expr()).map(Label::TagVar);
     let tag = just(Token::Dollar).ignore_then(ident()).map(Label::Tag);
-    let any_value = ident()
-        .then_ignore(just(Token::LParen))
-        .then_ignore(just(Token::Star))
-        .then_ignore(just(Token::RParen));
+    let any_value =
+        ident().then_ignore(just(Token::LParen)).then_ignore(just(Token::Star)).then_ignore(just(Token::RParen));
     let operation = choice((
-        just(Token::Assign)
-            .ignore_then(any_value)
-            .map(Operation::AssignAny),
-        just(Token::Assign)
-            .ignore_then(expr())
-            .map(Operation::Assign),
-        just(Token::Eq)
-            .ignore_then(expr())
-            .map(|rhs| Operation::Compare(rhs, false)),
-        just(Token::NotEq)
-            .ignore_then(expr())
-            .map(|rhs| Operation::Compare(rhs, true)),
+        just(Token::Assign).ignore_then(any_value).map(Operation::AssignAny),
+        just(Token::Assign).ignore_then(expr()).map(Operation::Assign),
+        just(Token::Eq).ignore_then(expr()).map(|rhs| Operation::Compare(rhs, false)),
+        just(Token::NotEq).ignore_then(expr()).map(|rhs| Operation::Compare(rhs, true)),
     ));
-    let statement = expr()
-        .then(operation)
-        .map(|(lhs, operation)| match operation {
-            Operation::AssignAny(ty) => Label::AssignAny { lhs, ty },
-            Operation::Assign(rhs) => Label::Assign { lhs, rhs },
-            Operation::Compare(rhs, negated) => Label::Compare { lhs, rhs, negated },
-        });
+    let statement = expr().then(operation).map(|(lhs, operation)| match operation {
+        Operation::AssignAny(ty) => Label::AssignAny { lhs, ty },
+        Operation::Assign(rhs) => Label::Assign { lhs, rhs },
+        Operation::Compare(rhs, negated) => Label::Compare { lhs, rhs, negated },
+    });
     choice((reach, tag_expr, tag, statement, empty().to(Label::Skip))).labelled("edge label")
 }
 
@@ -227,13 +184,7 @@ where
         .then_ignore(just(Token::Assign))
         .then(type_expr())
         .then_ignore(semi.clone())
-        .map_with(|(name, ty), extra| {
-            Decl::Type(Typedef {
-                name,
-                ty,
-                span: span_of(extra.span()),
-            })
-        });
+        .map_with(|(name, ty), extra| Decl::Type(Typedef { name, ty, span: span_of(extra.span()) }));
     let typed_value = ident()
         .then_ignore(just(Token::Colon))
         .then(type_expr())
@@ -242,58 +193,27 @@ where
         .then_ignore(semi.clone());
     let constant = just(Token::Const)
         .ignore_then(typed_value.clone())
-        .map_with(|((name, ty), value), extra| {
-            Decl::Const(Constant {
-                name,
-                ty,
-                value,
-                span: span_of(extra.span()),
-            })
-        });
-    let variable =
-        just(Token::Var)
-            .ignore_then(typed_value)
-            .map_with(|((name, ty), value), extra| {
-                Decl::Var(Variable {
-                    name,
-                    ty,
-                    value,
-                    span: span_of(extra.span()),
-                })
-            });
-    let pragma_token = any()
-        .filter(|token: &Token| *token != Token::Semi)
-        .map(|token: Token| token.text().to_string());
+        .map_with(|((name, ty), value), extra| Decl::Const(Constant { name, ty, value, span: span_of(extra.span()) }));
+    let variable = just(Token::Var)
+        .ignore_then(typed_value)
+        .map_with(|((name, ty), value), extra| Decl::Var(Variable { name, ty, value, span: span_of(extra.span()) }));
+    let pragma_token = any().filter(|token: &Token| *token != Token::Semi).map(|token: Token| token.text().to_string());
     let pragma = just(Token::At)
         .ignore_then(ident())
         .then(pragma_token.repeated().collect::<Vec<_>>())
         .then_ignore(semi.clone())
-        .map_with(|(name, tokens), extra| {
-            Decl::Pragma(Pragma {
-                name,
-                tokens,
-                span: span_of(extra.span()),
-            })
-        });
+        .map_with(|(name, tokens), extra| Decl::Pragma(Pragma { name, tokens, span: span_of(extra.span()) }));
     let edge = ident()
         .then_ignore(just(Token::Comma))
         .then(ident())
         .then_ignore(just(Token::Colon))
         .then(label())
         .then_ignore(semi)
-        .map_with(|((from, to), label), extra| {
-            Decl::Edge(Edge {
-                from,
-                to,
-                label,
-                span: span_of(extra.span()),
-            })
-        });
+        .map_with(|((from, to), label), extra| Decl::Edge(Edge { from, to, label, span: span_of(extra.span()) }));
     choice((typedef, constant, variable, pragma, edge)).labelled("declaration")
 }
 
-fn game<'tokens, 'src: 'tokens, I>(
-) -> impl Parser<'tokens, I, Vec<Option<Decl>>, Extra<'tokens, 'src>>
+fn game<'tokens, 'src: 'tokens, I>() -> impl Parser<'tokens, I, Vec<Option<Decl>>, Extra<'tokens, 'src>>
 where
     I: ValueInput<'tokens, Token = Token<'src>, Span = SimpleSpan>,
 {
@@ -307,37 +227,24 @@ where
         .ignored()
         .or(just(Token::Semi).ignored())
         .to(None);
-    decl()
-        .map(Some)
-        .recover_with(via_parser(skip_declaration))
-        .repeated()
-        .collect::<Vec<_>>()
-        .then_ignore(end())
+    decl().map(Some).recover_with(via_parser(skip_declaration)).repeated().collect::<Vec<_>>().then_ignore(end())
 }
 
 /// Parses an RG text; every lexical and syntax error is reported.
 pub fn parse(source: &str) -> Result<Game, Vec<Diagnostic>> {
     let (tokens, mut diagnostics) = lex(source);
-    let tokens: Vec<(Token, SimpleSpan)> = tokens
-        .into_iter()
-        .map(|(token, span)| (token, SimpleSpan::from(span.start..span.end)))
-        .collect();
+    let tokens: Vec<(Token, SimpleSpan)> =
+        tokens.into_iter().map(|(token, span)| (token, SimpleSpan::from(span.start..span.end))).collect();
     let end_of_input = SimpleSpan::from(source.len()..source.len());
     let input = tokens.as_slice().split_token_span(end_of_input);
     let (output, errors) = game().parse(input).into_output_errors();
     diagnostics.extend(errors.iter().map(syntax_diagnostic));
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     match output {
-        Some(decls) if diagnostics.is_empty() => Ok(Game {
-            decls: decls.into_iter().flatten().collect(),
-        }),
+        Some(decls) if diagnostics.is_empty() => Ok(Game { decls: decls.into_iter().flatten().collect() }),
         _ => {
             if diagnostics.is_empty() {
-                diagnostics.push(Diagnostic::error(
-                    "E0102",
-                    "the text is not an RG game",
-                    Span::new(0, source.len()),
-                ));
+                diagnostics.push(Diagnostic::error("E0102", "the text is not an RG game", Span::new(0, source.len())));
             }
             Err(diagnostics)
         }
@@ -360,9 +267,7 @@ fn syntax_diagnostic(error: &Rich<'_, Token<'_>, SimpleSpan>) -> Diagnostic {
     let span = span_of(*error.span());
     match error.reason() {
         RichReason::Custom(message) => {
-            let (code, message) = message
-                .split_once('|')
-                .unwrap_or(("E0102", message.as_str()));
+            let (code, message) = message.split_once('|').unwrap_or(("E0102", message.as_str()));
             let code = if code == "E0104" { "E0104" } else { "E0102" };
             Diagnostic::error(code, message, span)
                 .label("only one `:default` entry is allowed")
@@ -383,20 +288,14 @@ fn syntax_diagnostic(error: &Rich<'_, Token<'_>, SimpleSpan>) -> Diagnostic {
                     .with_help(syntax_help(expected)),
                 None => Diagnostic::error("E0103", "unexpected end of input", span)
                     .label(format!("expected {wanted}"))
-                    .with_help(
-                        "the last declaration is unfinished: complete it and end it with `;`",
-                    ),
+                    .with_help("the last declaration is unfinished: complete it and end it with `;`"),
             }
         }
     }
 }
 
 fn syntax_help(expected: &[RichPattern<'_, Token<'_>>]) -> String {
-    let wants = |token: Token| {
-        expected
-            .iter()
-            .any(|p| matches!(p, RichPattern::Token(t) if **t == token))
-    };
+    let wants = |token: Token| expected.iter().any(|p| matches!(p, RichPattern::Token(t) if **t == token));
     if wants(Token::Semi) {
         "every declaration ends with `;`".to_string()
     } else if wants(Token::RBrace) {
@@ -431,18 +330,13 @@ mod tests {
             game.decls[0],
             Decl::Type(Typedef {
                 name: id("Player"),
-                ty: TypeExpr::Set {
-                    members: vec![id("x"), id("o")],
-                    span: Span::default()
-                },
+                ty: TypeExpr::Set { members: vec![id("x"), id("o")], span: Span::default() },
                 span: Span::default()
             })
         );
         match &game.decls[1] {
             Decl::Const(c) => match &c.value {
-                ValueExpr::Map {
-                    entries, default, ..
-                } => {
+                ValueExpr::Map { entries, default, .. } => {
                     assert_eq!(entries.len(), 2);
                     assert_eq!(**default.as_ref().unwrap(), ValueExpr::Ident(id("x")));
                 }
@@ -459,12 +353,8 @@ mod tests {
     #[test]
     fn arrows_associate_to_the_right() {
         let game = parse("type M = A -> B -> C;").unwrap();
-        let Decl::Type(t) = &game.decls[0] else {
-            panic!()
-        };
-        let TypeExpr::Arrow { from, to, .. } = &t.ty else {
-            panic!()
-        };
+        let Decl::Type(t) = &game.decls[0] else { panic!() };
+        let TypeExpr::Arrow { from, to, .. } = &t.ty else { panic!() };
         assert_eq!(**from, TypeExpr::Name(id("A")));
         assert!(matches!(**to, TypeExpr::Arrow { .. }));
     }
@@ -478,19 +368,9 @@ mod tests {
         .unwrap();
         let labels: Vec<_> = game.edges().map(|e| e.label.clone()).collect();
         assert_eq!(labels[0], Label::Skip);
-        assert_eq!(
-            labels[1],
-            Label::AssignAny {
-                lhs: Expr::Ident(id("x")),
-                ty: id("T")
-            }
-        );
-        let Label::Assign { lhs, rhs } = &labels[2] else {
-            panic!()
-        };
-        let Expr::Access { map, key, .. } = lhs else {
-            panic!()
-        };
+        assert_eq!(labels[1], Label::AssignAny { lhs: Expr::Ident(id("x")), ty: id("T") });
+        let Label::Assign { lhs, rhs } = &labels[2] else { panic!() };
+        let Expr::Access { map, key, .. } = lhs else { panic!() };
         assert_eq!(**key, Expr::Ident(id("j")));
         assert!(matches!(**map, Expr::Access { .. }));
         assert!(matches!(rhs, Expr::Cast { .. }));
@@ -506,20 +386,15 @@ mod tests {
     fn spans_point_into_the_source() {
         let source = "a, b: board[x] == e;";
         let game = parse(source).unwrap();
-        let Some(Decl::Edge(edge)) = game.decls.first() else {
-            panic!()
-        };
-        let Label::Compare { lhs, .. } = &edge.label else {
-            panic!()
-        };
+        let Some(Decl::Edge(edge)) = game.decls.first() else { panic!() };
+        let Label::Compare { lhs, .. } = &edge.label else { panic!() };
         assert_eq!(&source[expr_span(lhs).range()], "board[x]");
         assert_eq!(&source[edge.span.range()], source);
     }
 
     #[test]
     fn reports_one_error_per_broken_declaration() {
-        let errors =
-            parse("type A = {a, b;\nvar x A = a;\nbegin, end: ;\nbegin end: ;").unwrap_err();
+        let errors = parse("type A = {a, b;\nvar x A = a;\nbegin, end: ;\nbegin end: ;").unwrap_err();
         assert_eq!(errors.len(), 3, "{errors:#?}");
         assert!(errors.iter().all(|e| e.code == "E0102"));
     }

@@ -22,18 +22,8 @@ pub fn print_game(game: &Game) -> String {
 pub fn print_decl(decl: &Decl) -> String {
     match decl {
         Decl::Type(t) => format!("type {} = {};", t.name.name, print_type(&t.ty)),
-        Decl::Const(c) => format!(
-            "const {} : {} = {};",
-            c.name.name,
-            print_type(&c.ty),
-            print_value(&c.value)
-        ),
-        Decl::Var(v) => format!(
-            "var {} : {} = {};",
-            v.name.name,
-            print_type(&v.ty),
-            print_value(&v.value)
-        ),
+        Decl::Const(c) => format!("const {} : {} = {};", c.name.name, print_type(&c.ty), print_value(&c.value)),
+        Decl::Var(v) => format!("var {} : {} = {};", v.name.name, print_type(&v.ty), print_value(&v.value)),
         Decl::Edge(e) => match &e.label {
             Label::Skip => format!("{}, {}: ;", e.from.name, e.to.name),
             label => format!("{}, {}: {};", e.from.name, e.to.name, print_label(label)),
@@ -58,13 +48,9 @@ pub fn print_type(ty: &TypeExpr) -> String {
 pub fn print_value(value: &ValueExpr) -> String {
     match value {
         ValueExpr::Ident(name) => name.name.clone(),
-        ValueExpr::Map {
-            entries, default, ..
-        } => {
-            let mut parts: Vec<String> = entries
-                .iter()
-                .map(|(key, v)| format!("{}: {}", key.name, print_value(v)))
-                .collect();
+        ValueExpr::Map { entries, default, .. } => {
+            let mut parts: Vec<String> =
+                entries.iter().map(|(key, v)| format!("{}: {}", key.name, print_value(v))).collect();
             if let Some(default) = default {
                 parts.push(format!(":{}", print_value(default)));
             }
@@ -89,20 +75,10 @@ pub fn print_label(label: &Label) -> String {
         Label::Assign { lhs, rhs } => format!("{} = {}", print_expr(lhs), print_expr(rhs)),
         Label::AssignAny { lhs, ty } => format!("{} = {}(*)", print_expr(lhs), ty.name),
         Label::Compare { lhs, rhs, negated } => {
-            format!(
-                "{} {} {}",
-                print_expr(lhs),
-                if *negated { "!=" } else { "==" },
-                print_expr(rhs)
-            )
+            format!("{} {} {}", print_expr(lhs), if *negated { "!=" } else { "==" }, print_expr(rhs))
         }
         Label::Reach { from, to, negated } => {
-            format!(
-                "{} {} -> {}",
-                if *negated { "!" } else { "?" },
-                from.name,
-                to.name
-            )
+            format!("{} {} -> {}", if *negated { "!" } else { "?" }, from.name, to.name)
         }
         Label::Tag(symbol) => format!("$ {}", symbol.name),
         Label::TagVar(expr) => format!("$$ {}", print_expr(expr)),
@@ -116,8 +92,7 @@ pub fn print_pragma(pragma: &Pragma) -> String {
     let mut out = format!("@{}", pragma.name.name);
     let mut previous: Option<&str> = None;
     for token in &pragma.tokens {
-        let tight = matches!(token.as_str(), "," | ":" | "]" | ")")
-            || matches!(previous, Some("[") | Some("("));
+        let tight = matches!(token.as_str(), "," | ":" | "]" | ")") || matches!(previous, Some("[") | Some("("));
         if !tight {
             out.push(' ');
         }
@@ -150,10 +125,7 @@ mod tests {
     #[test]
     fn map_default_prints_last_whatever_its_position() {
         let game = parse("const c : A -> B = {:z, a: {:q, r: s}, b: y};").unwrap();
-        assert_eq!(
-            print_game(&game),
-            "const c : A -> B = {a: {r: s, :q}, b: y, :z};\n"
-        );
+        assert_eq!(print_game(&game), "const c : A -> B = {a: {r: s, :q}, b: y, :z};\n");
     }
 
     #[test]
