@@ -757,17 +757,19 @@ impl<'g> Checker<'g> {
         let graph = Graph::of(game);
         let begin = graph.first_mention.get("begin").copied();
         let end = graph.first_mention.get("end").copied();
+        // Without the node there is nowhere precise to point: the first edge is where it belongs.
+        let first_edge = game.edges().next().map_or(Span::default(), |e| e.span);
         if begin.is_none() {
             self.emit(
-                Diagnostic::error("E0226", "the game has no `begin` node", Span::default())
-                    .label("play starts at `begin`")
+                Diagnostic::error("E0226", "the game has no `begin` node", first_edge)
+                    .label("no edge mentions `begin`; play starts there")
                     .with_help("add an edge leaving `begin`, e.g. `begin, turn: ;`"),
             );
         }
         if end.is_none() {
             self.emit(
-                Diagnostic::error("E0227", "the game has no `end` node", Span::default())
-                    .label("play stops at `end`")
+                Diagnostic::error("E0227", "the game has no `end` node", first_edge)
+                    .label("no edge mentions `end`; play stops there")
                     .with_help("add an edge into `end`, e.g. `over, end: player = keeper;`"),
             );
         }

@@ -235,7 +235,9 @@ pub fn parse(source: &str) -> Result<Game, Vec<Diagnostic>> {
     let (tokens, mut diagnostics) = lex(source);
     let tokens: Vec<(Token, SimpleSpan)> =
         tokens.into_iter().map(|(token, span)| (token, SimpleSpan::from(span.start..span.end))).collect();
-    let end_of_input = SimpleSpan::from(source.len()..source.len());
+    // Errors at the end of the text point just after its last token, not at trailing blank lines.
+    let last_end = tokens.last().map_or(0, |(_, span)| span.end);
+    let end_of_input = SimpleSpan::from(last_end..last_end);
     let input = tokens.as_slice().split_token_span(end_of_input);
     let (output, errors) = game().parse(input).into_output_errors();
     diagnostics.extend(errors.iter().map(syntax_diagnostic));
@@ -295,14 +297,15 @@ fn syntax_diagnostic(error: &Rich<'_, Token<'_>, SimpleSpan>) -> Diagnostic {
 }
 
 fn syntax_help(expected: &[RichPattern<'_, Token<'_>>]) -> String {
-    let wants = |token: Token| expected.iter().any(|p| matches!(p, RichPattern::Token(t) if **t == token));
-    if wants(Token::Semi) {
-        "every declaration ends with `;`".to_string()
-    } else if wants(Token::RBrace) {
+    let described: Vec<String> = expected.iter().map(describe_pattern).collect();
+    let wants = |text: &str| described.iter().any(|d| d == text);
+    if wants("`;`") {
+        "every declaration ends with `;`: is one missing before this?".to_string()
+    } else if wants("`}`") {
         "close the `{` with `}`".to_string()
-    } else if wants(Token::RBracket) {
+    } else if wants("`]`") {
         "close the `[` with `]`".to_string()
-    } else if wants(Token::RParen) {
+    } else if wants("`)`") {
         "close the `(` with `)`".to_string()
     } else {
         "declarations are `type X = T;`, `const X : T = V;`, `var X : T = V;`, `a, b : label;` or `@pragma ...;`"
