@@ -233,6 +233,10 @@ where
 /// Parses an RG text; every lexical and syntax error is reported.
 pub fn parse(source: &str) -> Result<Game, Vec<Diagnostic>> {
     let (tokens, mut diagnostics) = lex(source);
+    if let Some(too_deep) = nesting_limit_exceeded(&tokens) {
+        diagnostics.push(too_deep);
+        return Err(diagnostics);
+    }
     let tokens: Vec<(Token, SimpleSpan)> =
         tokens.into_iter().map(|(token, span)| (token, SimpleSpan::from(span.start..span.end))).collect();
     // Errors at the end of the text point just after its last token, not at trailing blank lines.
@@ -251,6 +255,37 @@ pub fn parse(source: &str) -> Result<Game, Vec<Diagnostic>> {
             Err(diagnostics)
         }
     }
+}
+
+/// How deeply one declaration may nest brackets, arrows and map accesses. The parser, the
+/// validator and the printer recurse on these; the limit keeps hostile input from exhausting the
+/// stack, and is far above anything a game needs.
+pub const MAX_NESTING: usize = 256;
+
+fn nesting_limit_exceeded(tokens: &[(Token, Span)]) -> Option<Diagnostic> {
+    let mut depth = 0usize;
+    let mut arrows = 0usize;
+    let mut accesses = 0usize;
+    for (token, span) in tokens {
+        match token {
+            Token::LBrace | Token::LParen | Token::LBracket => {
+                depth += 1;
+                accesses += usize::from(*token == Token::LBracket);
+            }
+            Token::RBrace | Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
+            Token::Arrow => arrows += 1,
+            Token::Semi => (depth, arrows, accesses) = (0, 0, 0),
+            _ => {}
+        }
+        if depth > MAX_NESTING || arrows > MAX_NESTING || accesses > MAX_NESTING {
+            return Some(
+                Diagnostic::error("E0105", "this declaration nests too deeply", *span)
+                    .label(format!("more than {MAX_NESTING} levels of brackets, arrows or accesses"))
+                    .with_help("split the declaration; no game needs this much nesting"),
+            );
+        }
+    }
+    None
 }
 
 fn describe_pattern(pattern: &RichPattern<'_, Token<'_>>) -> String {
