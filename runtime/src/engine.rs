@@ -462,7 +462,7 @@ pub trait ForwardModel: Send + Sync {
             })
             .collect();
         // Longest shared prefix first; the search order breaks ties.
-        ranked.sort_by(|a, b| b.0.cmp(&a.0));
+        ranked.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         EngineError::IllegalMove {
             node: self.node_name(state),
             mover: self.mover_name(self.to_move(state)),

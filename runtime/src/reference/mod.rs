@@ -79,6 +79,8 @@ pub struct ReferenceEngine {
     ops: Vec<Op>,
     /// Nodes where the search records visited states: two or more in-edges.
     merge_node: Vec<bool>,
+    /// Nodes with at least one in-edge (a search starting there may come back).
+    has_in_edge: Vec<bool>,
     player_slot: u32,
     /// Indexed by symbol: may this symbol be the value of `player`?
     valid_player: Vec<bool>,
@@ -107,6 +109,7 @@ impl ReferenceEngine {
             in_degree[edge.target as usize] += 1;
         }
         let merge_node = in_degree.iter().map(|&d| d >= 2).collect();
+        let has_in_edge = in_degree.iter().map(|&d| d >= 1).collect();
 
         let symbol_ok = |s: SymbolId| (s as usize) < automaton.symbols.len();
         if !symbol_ok(automaton.keeper)
@@ -134,6 +137,7 @@ impl ReferenceEngine {
             layout,
             ops,
             merge_node,
+            has_in_edge,
             player_slot,
             valid_player,
             goal_slots,

@@ -89,6 +89,19 @@ enum Goal<'a> {
     Reach { to: NodeId },
 }
 
+/// Buffers a search needs, kept per thread between searches so that their capacity is reused.
+#[derive(Default)]
+struct Buffers {
+    values: Vec<SymbolId>,
+    undo: Vec<(u32, SymbolId)>,
+    levels: Vec<Level>,
+    tags: Vec<SymbolId>,
+}
+
+thread_local! {
+    static SPARE_BUFFERS: std::cell::Cell<Option<Buffers>> = const { std::cell::Cell::new(None) };
+}
+
 /// The mutable side of a search: the working state and its undo log.
 pub(crate) struct Searcher<'e> {
     engine: &'e ReferenceEngine,
@@ -98,14 +111,31 @@ pub(crate) struct Searcher<'e> {
     tags: Vec<SymbolId>,
 }
 
+impl Drop for Searcher<'_> {
+    fn drop(&mut self) {
+        let buffers = Buffers {
+            values: std::mem::take(&mut self.values),
+            undo: std::mem::take(&mut self.undo),
+            levels: std::mem::take(&mut self.levels),
+            tags: std::mem::take(&mut self.tags),
+        };
+        SPARE_BUFFERS.with(|spare| spare.set(Some(buffers)));
+    }
+}
+
 impl<'e> Searcher<'e> {
     pub fn new(engine: &'e ReferenceEngine, state: &ReferenceState) -> Self {
+        let mut buffers = SPARE_BUFFERS.with(|spare| spare.take()).unwrap_or_default();
+        buffers.values.clear();
+        buffers.values.extend_from_slice(&state.values);
+        buffers.undo.clear();
+        buffers.tags.clear();
         Searcher {
             engine,
-            values: state.values.to_vec(),
-            undo: Vec::new(),
-            levels: Vec::new(),
-            tags: Vec::new(),
+            values: buffers.values,
+            undo: buffers.undo,
+            levels: buffers.levels,
+            tags: buffers.tags,
         }
     }
 
@@ -396,17 +426,31 @@ impl<'e> Searcher<'e> {
             self.levels.resize_with(level + 1, Level::default);
         }
         self.levels[level].frames.clear();
-        self.levels[level].visited.clear();
+        // A huge set left by an earlier search would make every later clear slow; drop it instead.
+        let visited = &mut self.levels[level].visited;
+        if visited.capacity() > 1 << 14 {
+            *visited = FastSet::default();
+        } else {
+            visited.clear();
+        }
         let tags_base = self.tags.len();
         let is_moves = matches!(goal, Goal::Moves { .. });
-        let start_key = self.visit_key(start, &self.tags[tags_base..]);
-        self.levels[level].visited.insert(start_key);
+        // The start node needs a visited entry only if a path can come back to it.
+        if engine.has_in_edge[start as usize] {
+            let start_key = self.visit_key(start, &self.tags[tags_base..]);
+            self.levels[level].visited.insert(start_key);
+        }
         self.push_frame(level, start, tags_base);
+        // The last reachability result, valid while the frame it was computed in is on top: every
+        // out-edge of a frame starts from the same restored state, and `? a -> b` / `! a -> b`
+        // pairs on sibling edges are the common pattern. Cleared on every push and pop.
+        let mut reach_memo: Option<(NodeId, NodeId, bool)> = None;
 
         while let Some(frame) = self.levels[level].frames.last_mut() {
             let (undo_mark, tags_len) = (frame.undo_mark, frame.tags_len);
             if frame.next_edge == frame.end_edge {
                 self.levels[level].frames.pop();
+                reach_memo = None;
                 continue;
             }
             let edge_id = frame.next_edge as usize;
@@ -460,7 +504,17 @@ impl<'e> Searcher<'e> {
                     transfer,
                     equal,
                 } => self.compare(lhs, rhs, *transfer) == *equal,
-                Op::Reach { from, to, negated } => self.reach(*from, *to, level + 1)? != *negated,
+                Op::Reach { from, to, negated } => {
+                    let reachable = match reach_memo {
+                        Some((f, t, result)) if (f, t) == (*from, *to) => result,
+                        _ => {
+                            let result = self.reach(*from, *to, level + 1)?;
+                            reach_memo = Some((*from, *to, result));
+                            result
+                        }
+                    };
+                    reachable != *negated
+                }
                 Op::Tag(_) | Op::TagExpr(_) if !is_moves => true,
                 Op::Tag(_) | Op::TagExpr(_) => {
                     let tag = match op {
@@ -534,6 +588,7 @@ impl<'e> Searcher<'e> {
             }
             let tags_len = self.tags.len();
             self.push_frame(level, target, tags_len);
+            reach_memo = None;
         }
         self.tags.truncate(tags_base);
         Ok(false)
