@@ -75,11 +75,7 @@ pub enum Label {
     /// `lhs == rhs` (or `!=` when `equal` is false): a guard.
     Compare { lhs: Expr, rhs: Expr, equal: bool },
     /// `? from -> to` (or `! from -> to` when `negated`): a guard whose side effects are discarded.
-    Reach {
-        from: NodeId,
-        to: NodeId,
-        negated: bool,
-    },
+    Reach { from: NodeId, to: NodeId, negated: bool },
     /// `$ symbol`: appends a tag to the current move.
     Tag(SymbolId),
     /// `$$ expr`: appends the current value of a set-typed expression to the current move.
@@ -161,26 +157,17 @@ impl Automaton {
 
     /// Looks a symbol up by name (linear; for tools and tests, not hot paths).
     pub fn symbol_id(&self, name: &str) -> Option<SymbolId> {
-        self.symbols
-            .iter()
-            .position(|s| s == name)
-            .map(|i| i as SymbolId)
+        self.symbols.iter().position(|s| s == name).map(|i| i as SymbolId)
     }
 
     /// Looks a node up by name (linear; for tools and tests, not hot paths).
     pub fn node_id(&self, name: &str) -> Option<NodeId> {
-        self.nodes
-            .iter()
-            .position(|n| n.name == name)
-            .map(|i| i as NodeId)
+        self.nodes.iter().position(|n| n.name == name).map(|i| i as NodeId)
     }
 
     /// Looks a variable up by name (linear; for tools and tests, not hot paths).
     pub fn variable_id(&self, name: &str) -> Option<VarId> {
-        self.variables
-            .iter()
-            .position(|v| v.name == name)
-            .map(|i| i as VarId)
+        self.variables.iter().position(|v| v.name == name).map(|i| i as VarId)
     }
 
     /// The out-edges of a node.

@@ -89,19 +89,9 @@ pub enum EngineError {
     /// Two paths with the same tags lead to different states.
     AmbiguousMove { node: String, tags: String },
     /// `m[k] = v` with `k` outside `m`'s key type.
-    KeyOutsideDomain {
-        key: String,
-        map_type: String,
-        edge: String,
-    },
+    KeyOutsideDomain { key: String, map_type: String, edge: String },
     /// A move that is not legal in the state; `nearby` lists some legal moves sharing its prefix.
-    IllegalMove {
-        node: String,
-        mover: String,
-        requested: String,
-        nearby: Vec<String>,
-        legal_count: usize,
-    },
+    IllegalMove { node: String, mover: String, requested: String, nearby: Vec<String>, legal_count: usize },
     /// A move or history names a symbol the game does not have.
     UnknownTag { name: String },
     /// `player` was given a value that is neither a player nor `keeper` or `random`.
@@ -121,10 +111,9 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::KeeperMoveCount { node, count } => write!(
-                f,
-                "the keeper must have exactly one legal move, but has {count} at node `{node}`"
-            ),
+            EngineError::KeeperMoveCount { node, count } => {
+                write!(f, "the keeper must have exactly one legal move, but has {count} at node `{node}`")
+            }
             EngineError::UnexpectedEnd { node } => {
                 write!(f, "game unexpectedly ended at node `{node}`: no legal moves and the node is not `end`")
             }
@@ -150,7 +139,10 @@ impl fmt::Display for EngineError {
                 "`player` set to `{value}` on the way to node `{node}`, which is not a player, `keeper` or `random`"
             ),
             EngineError::TagCycle { node } => {
-                write!(f, "move search emits tags around a cycle through node `{node}`: the game has infinitely many moves")
+                write!(
+                    f,
+                    "move search emits tags around a cycle through node `{node}`: the game has infinitely many moves"
+                )
             }
             EngineError::KeeperCycle { node } => {
                 write!(f, "keeper moves loop forever: node `{node}` was reached twice with the same state")
@@ -202,16 +194,8 @@ pub trait ForwardModel: Send + Sync {
 
     /// The successor of one move, keeper moves not applied; `Ok(None)` when the move is not legal.
     /// Engines may override this with a search restricted to the move's tags.
-    fn raw_apply(
-        &self,
-        state: &Self::State,
-        tags: &[SymbolId],
-    ) -> Result<Option<Self::State>, EngineError> {
-        Ok(self
-            .raw_successors(state)?
-            .into_iter()
-            .find(|(m, _)| m == tags)
-            .map(|(_, s)| s))
+    fn raw_apply(&self, state: &Self::State, tags: &[SymbolId]) -> Result<Option<Self::State>, EngineError> {
+        Ok(self.raw_successors(state)?.into_iter().find(|(m, _)| m == tags).map(|(_, s)| s))
     }
 
     // ----------------------------------------------------------------------------------------
@@ -254,24 +238,15 @@ pub trait ForwardModel: Send + Sync {
         while self.to_move(&state) == Mover::Keeper {
             let mut successors = self.raw_successors(&state)?;
             if successors.len() != 1 {
-                return Err(EngineError::KeeperMoveCount {
-                    node: self.node_name(&state),
-                    count: successors.len(),
-                });
+                return Err(EngineError::KeeperMoveCount { node: self.node_name(&state), count: successors.len() });
             }
             let (tags, next) = successors.pop().expect("length checked above");
             if let Some(trace) = trace.as_deref_mut() {
-                trace.push(TraceStep {
-                    mover: Mover::Keeper,
-                    observers: self.observers(&state, Mover::Keeper),
-                    tags,
-                });
+                trace.push(TraceStep { mover: Mover::Keeper, observers: self.observers(&state, Mover::Keeper), tags });
             }
             steps += 1;
             if steps > KEEPER_CYCLE_CHECK_AFTER && !seen.insert(state.clone()) {
-                return Err(EngineError::KeeperCycle {
-                    node: self.node_name(&state),
-                });
+                return Err(EngineError::KeeperCycle { node: self.node_name(&state) });
             }
             state = next;
         }
@@ -285,11 +260,7 @@ pub trait ForwardModel: Send + Sync {
 
     /// The legal moves of the player (or `random`) to move; empty in a terminal state.
     fn moves(&self, state: &Self::State) -> Result<Vec<Move>, EngineError> {
-        Ok(self
-            .successors(state)?
-            .into_iter()
-            .map(|(m, _)| m)
-            .collect())
+        Ok(self.successors(state)?.into_iter().map(|(m, _)| m).collect())
     }
 
     /// Every legal move with its successor, keeper moves applied; empty in a terminal state and an
@@ -300,13 +271,9 @@ pub trait ForwardModel: Send + Sync {
         }
         let raw = self.raw_successors(state)?;
         if raw.is_empty() {
-            return Err(EngineError::UnexpectedEnd {
-                node: self.node_name(state),
-            });
+            return Err(EngineError::UnexpectedEnd { node: self.node_name(state) });
         }
-        raw.into_iter()
-            .map(|(m, s)| Ok((m, self.settle(s)?)))
-            .collect()
+        raw.into_iter().map(|(m, s)| Ok((m, self.settle(s)?))).collect()
     }
 
     /// Plays one move (keeper moves applied after it); an illegal move is an error.
@@ -341,13 +308,7 @@ pub trait ForwardModel: Send + Sync {
                     .symbol_name(symbol)
                     .parse::<i64>()
                     .ok()
-                    .unwrap_or_else(|| {
-                        automaton
-                            .scores
-                            .iter()
-                            .position(|&s| s == symbol)
-                            .map_or(-1, |i| i as i64)
-                    });
+                    .unwrap_or_else(|| automaton.scores.iter().position(|&s| s == symbol).map_or(-1, |i| i as i64));
                 Score { symbol, value }
             })
             .collect()
@@ -369,19 +330,11 @@ pub trait ForwardModel: Send + Sync {
         let mut state = self.settle_traced(self.initial(), Some(&mut trace))?;
         for tags in history {
             let mover = self.to_move(&state);
-            let next = if mover == Mover::Terminal {
-                None
-            } else {
-                self.raw_apply(&state, tags)?
-            };
+            let next = if mover == Mover::Terminal { None } else { self.raw_apply(&state, tags)? };
             let Some(next) = next else {
                 return Err(self.illegal_move(&state, tags));
             };
-            trace.push(TraceStep {
-                mover,
-                tags: tags.clone(),
-                observers: self.observers(&state, mover),
-            });
+            trace.push(TraceStep { mover, tags: tags.clone(), observers: self.observers(&state, mover) });
             state = self.settle_traced(next, Some(&mut trace))?;
         }
         Ok((trace, state))
@@ -404,10 +357,7 @@ pub trait ForwardModel: Send + Sync {
             .into_iter()
             .map(|step| {
                 if step.observers.contains(&player) {
-                    Observed::Seen {
-                        mover: step.mover,
-                        tags: step.tags,
-                    }
+                    Observed::Seen { mover: step.mover, tags: step.tags }
                 } else {
                     Observed::Hidden { mover: step.mover }
                 }
@@ -420,9 +370,7 @@ pub trait ForwardModel: Send + Sync {
 
     /// The name of the state's node.
     fn node_name(&self, state: &Self::State) -> String {
-        self.automaton().nodes[self.node(state) as usize]
-            .name
-            .clone()
+        self.automaton().nodes[self.node(state) as usize].name.clone()
     }
 
     /// A move's tags separated by spaces (`"P__1_1"`, `"a b"`; the empty move is `""`).
@@ -447,19 +395,10 @@ pub trait ForwardModel: Send + Sync {
 
     /// The error for a move that is not legal in `state`, listing the legal moves closest to it.
     fn illegal_move(&self, state: &Self::State, tags: &[SymbolId]) -> EngineError {
-        let legal = if self.is_terminal(state) {
-            Vec::new()
-        } else {
-            self.raw_successors(state).unwrap_or_default()
-        };
+        let legal = if self.is_terminal(state) { Vec::new() } else { self.raw_successors(state).unwrap_or_default() };
         let mut ranked: Vec<(usize, String)> = legal
             .iter()
-            .map(|(m, _)| {
-                (
-                    m.iter().zip(tags).take_while(|(a, b)| a == b).count(),
-                    self.format_move(m),
-                )
-            })
+            .map(|(m, _)| (m.iter().zip(tags).take_while(|(a, b)| a == b).count(), self.format_move(m)))
             .collect();
         // Longest shared prefix first; the search order breaks ties.
         ranked.sort_by_key(|entry| std::cmp::Reverse(entry.0));
@@ -467,11 +406,7 @@ pub trait ForwardModel: Send + Sync {
             node: self.node_name(state),
             mover: self.mover_name(self.to_move(state)),
             requested: self.format_move(tags),
-            nearby: ranked
-                .into_iter()
-                .take(NEARBY_MOVES)
-                .map(|(_, m)| m)
-                .collect(),
+            nearby: ranked.into_iter().take(NEARBY_MOVES).map(|(_, m)| m).collect(),
             legal_count: legal.len(),
         }
     }
@@ -479,22 +414,13 @@ pub trait ForwardModel: Send + Sync {
 
 /// A move's tags separated by spaces.
 pub fn format_move(automaton: &Automaton, tags: &[SymbolId]) -> String {
-    tags.iter()
-        .map(|&t| automaton.symbol_name(t))
-        .collect::<Vec<_>>()
-        .join(" ")
+    tags.iter().map(|&t| automaton.symbol_name(t)).collect::<Vec<_>>().join(" ")
 }
 
 /// Parses tag names separated by whitespace into a move.
 pub fn parse_move(automaton: &Automaton, text: &str) -> Result<Move, EngineError> {
     text.split_whitespace()
-        .map(|name| {
-            automaton
-                .symbol_id(name)
-                .ok_or_else(|| EngineError::UnknownTag {
-                    name: name.to_string(),
-                })
-        })
+        .map(|name| automaton.symbol_id(name).ok_or_else(|| EngineError::UnknownTag { name: name.to_string() }))
         .collect()
 }
 
@@ -522,10 +448,7 @@ pub fn parse_history(automaton: &Automaton, text: &str) -> Result<Vec<Move>, Eng
     if text.is_empty() || text == "/" {
         return Ok(Vec::new());
     }
-    inner
-        .split('/')
-        .map(|segment| parse_move(automaton, segment))
-        .collect()
+    inner.split('/').map(|segment| parse_move(automaton, segment)).collect()
 }
 
 /// Writes a history as `/m1/m2/.../` (`/` for the empty history).

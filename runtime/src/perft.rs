@@ -40,10 +40,7 @@ pub fn perft_children<M: ForwardModel + ?Sized>(
         return Ok(successors);
     }
     let mut seen = HashSet::new();
-    Ok(successors
-        .into_iter()
-        .filter(|(_, s)| seen.insert(s.clone()))
-        .collect())
+    Ok(successors.into_iter().filter(|(_, s)| seen.insert(s.clone())).collect())
 }
 
 fn count_below<M: ForwardModel + ?Sized>(
@@ -64,10 +61,7 @@ fn count_below<M: ForwardModel + ?Sized>(
 }
 
 /// Perft counts at depths `0..=depth`, computed on one thread.
-pub fn perft_sequential<M: ForwardModel + ?Sized>(
-    model: &M,
-    depth: usize,
-) -> Result<Vec<u64>, EngineError> {
+pub fn perft_sequential<M: ForwardModel + ?Sized>(model: &M, depth: usize) -> Result<Vec<u64>, EngineError> {
     let mut counts = vec![0; depth + 1];
     count_below(model, &model.start()?, 0, depth, &mut counts)?;
     Ok(counts)

@@ -65,14 +65,7 @@ impl Xoshiro256 {
     /// A generator whose state is filled from SplitMix64 (never all zero).
     pub fn from_seed(seed: u64) -> Self {
         let mut mixer = SplitMix64::new(seed);
-        Xoshiro256 {
-            state: [
-                mixer.next_u64(),
-                mixer.next_u64(),
-                mixer.next_u64(),
-                mixer.next_u64(),
-            ],
-        }
+        Xoshiro256 { state: [mixer.next_u64(), mixer.next_u64(), mixer.next_u64(), mixer.next_u64()] }
     }
 
     /// The generator of playout `index` in a run seeded with `seed`.
@@ -121,12 +114,7 @@ pub struct PlayoutConfig {
 
 impl Default for PlayoutConfig {
     fn default() -> Self {
-        PlayoutConfig {
-            count: 1000,
-            seed: 0,
-            threads: 1,
-            max_moves: 1_000_000,
-        }
+        PlayoutConfig { count: 1000, seed: 0, threads: 1, max_moves: 1_000_000 }
     }
 }
 
@@ -192,10 +180,7 @@ fn one_playout<M: ForwardModel + ?Sized>(
             break;
         }
         if moves_made >= config.max_moves {
-            return Err(fail(EngineError::PlayoutTooLong {
-                playout: index,
-                limit: config.max_moves,
-            }));
+            return Err(fail(EngineError::PlayoutTooLong { playout: index, limit: config.max_moves }));
         }
         let mut successors = model.successors(&state).map_err(fail)?;
         let pick = rng.below(successors.len() as u64) as usize;
@@ -210,17 +195,12 @@ fn one_playout<M: ForwardModel + ?Sized>(
         state = successors.swap_remove(pick).1;
     }
     let scores = model.scores(&state);
-    totals
-        .scores
-        .insert(scores.iter().map(|s| s.symbol).collect(), (scores, 1));
+    totals.scores.insert(scores.iter().map(|s| s.symbol).collect(), (scores, 1));
     Ok(totals)
 }
 
 /// Runs `config.count` uniform random playouts.
-pub fn run_playouts<M: ForwardModel + ?Sized>(
-    model: &M,
-    config: &PlayoutConfig,
-) -> Result<PlayoutReport, EngineError> {
+pub fn run_playouts<M: ForwardModel + ?Sized>(model: &M, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
     run_playouts_with_progress(model, config, &|_, _| {})
 }
 
@@ -234,9 +214,7 @@ pub fn run_playouts_with_progress<M: ForwardModel + ?Sized>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
-        .map_err(|e| EngineError::Malformed {
-            message: format!("cannot start playout threads: {e}"),
-        })?;
+        .map_err(|e| EngineError::Malformed { message: format!("cannot start playout threads: {e}") })?;
     let done = AtomicU64::new(0);
     let started = Instant::now();
     let result = pool.install(|| {
@@ -263,19 +241,11 @@ pub fn run_playouts_with_progress<M: ForwardModel + ?Sized>(
     Ok(PlayoutReport {
         playouts,
         elapsed_seconds,
-        playouts_per_second: if elapsed_seconds > 0.0 {
-            playouts as f64 / elapsed_seconds
-        } else {
-            0.0
-        },
+        playouts_per_second: if elapsed_seconds > 0.0 { playouts as f64 / elapsed_seconds } else { 0.0 },
         mean_plies: ratio(totals.plies, playouts),
         mean_legal_moves: ratio(totals.legal_moves, totals.plies),
         total_plies: totals.plies,
         total_chance_moves: totals.chance_moves,
-        score_distribution: totals
-            .scores
-            .into_values()
-            .map(|(scores, count)| ScoreCount { scores, count })
-            .collect(),
+        score_distribution: totals.scores.into_values().map(|(scores, count)| ScoreCount { scores, count }).collect(),
     })
 }

@@ -60,11 +60,7 @@ fn tictactoe() -> Automaton {
     for (line, cells) in LINES.iter().enumerate() {
         let mut from = "lineStart".to_string();
         for (i, (r, c)) in cells.iter().enumerate() {
-            let to = if i == 2 {
-                "lineDone".to_string()
-            } else {
-                format!("line{line}_{i}")
-            };
+            let to = if i == 2 { "lineDone".to_string() } else { format!("line{line}_{i}") };
             b.edge(&from, &to, &format!("board[{r}][{c}] == me"));
             from = to;
         }
@@ -93,10 +89,7 @@ impl Plain {
 
     /// Moves as (row, column) in row-major order.
     fn moves(&self) -> Vec<(usize, usize)> {
-        (0..9)
-            .filter(|&i| self.cells[i] == 0)
-            .map(|i| (i / 3, i % 3))
-            .collect()
+        (0..9).filter(|&i| self.cells[i] == 0).map(|i| (i / 3, i % 3)).collect()
     }
 
     fn play(&self, (r, c): (usize, usize)) -> Plain {
@@ -122,11 +115,7 @@ const PUBLISHED: [u64; 10] = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448,
 #[test]
 fn independent_implementation_gives_the_published_counts() {
     let mut counts = vec![0; 10];
-    Plain {
-        cells: [0; 9],
-        to_move: 1,
-    }
-    .perft(9, 0, &mut counts);
+    Plain { cells: [0; 9], to_move: 1 }.perft(9, 0, &mut counts);
     assert_eq!(counts, PUBLISHED);
 }
 
@@ -149,10 +138,7 @@ fn parallel_and_sequential_perft_agree_and_divide_sums_up() {
     assert_eq!(total, parallel[4]);
     // By symmetry, the centre has 8 * 7 * 6 = 336 continuations, like every other cell.
     let centre = engine.parse_move("1 1").unwrap();
-    assert_eq!(
-        divided.iter().find(|(m, _)| *m == centre).unwrap().1,
-        [1, 8, 56, 336]
-    );
+    assert_eq!(divided.iter().find(|(m, _)| *m == centre).unwrap().1, [1, 8, 56, 336]);
 }
 
 /// Walks both games in lockstep along pseudo-random lines, comparing moves, terminal flags and scores.
@@ -162,10 +148,7 @@ fn engine_agrees_with_the_independent_game_move_by_move() {
     let mut rng = regula_runtime::playout::Xoshiro256::from_seed(42);
     for _ in 0..300 {
         let mut state = engine.start().unwrap();
-        let mut plain = Plain {
-            cells: [0; 9],
-            to_move: 1,
-        };
+        let mut plain = Plain { cells: [0; 9], to_move: 1 };
         loop {
             assert_eq!(engine.is_terminal(&state), plain.terminal());
             if plain.terminal() {
@@ -178,26 +161,12 @@ fn engine_agrees_with_the_independent_game_move_by_move() {
                 assert_eq!(scores, expected);
                 break;
             }
-            assert_eq!(
-                engine.to_move(&state),
-                Mover::Player(plain.to_move as usize - 1)
-            );
+            assert_eq!(engine.to_move(&state), Mover::Player(plain.to_move as usize - 1));
             let names = engine.format_moves(&engine.moves(&state).unwrap());
-            let expected: Vec<String> = plain
-                .moves()
-                .iter()
-                .map(|(r, c)| format!("{r} {c}"))
-                .collect();
+            let expected: Vec<String> = plain.moves().iter().map(|(r, c)| format!("{r} {c}")).collect();
             assert_eq!(names, expected);
             let pick = plain.moves()[rng.below(expected.len() as u64) as usize];
-            state = engine
-                .apply(
-                    &state,
-                    &engine
-                        .parse_move(&format!("{} {}", pick.0, pick.1))
-                        .unwrap(),
-                )
-                .unwrap();
+            state = engine.apply(&state, &engine.parse_move(&format!("{} {}", pick.0, pick.1)).unwrap()).unwrap();
             plain = plain.play(pick);
         }
     }
@@ -206,34 +175,16 @@ fn engine_agrees_with_the_independent_game_move_by_move() {
 #[test]
 fn playouts_are_identical_for_any_thread_count() {
     let engine = ReferenceEngine::new(tictactoe()).unwrap();
-    let config = |threads| PlayoutConfig {
-        count: 400,
-        seed: 2024,
-        threads,
-        ..Default::default()
-    };
+    let config = |threads| PlayoutConfig { count: 400, seed: 2024, threads, ..Default::default() };
     let one = run_playouts(&engine, &config(1)).unwrap();
     let three = run_playouts(&engine, &config(3)).unwrap();
     assert_eq!(one.score_distribution, three.score_distribution);
-    assert_eq!(
-        (one.total_plies, one.mean_legal_moves),
-        (three.total_plies, three.mean_legal_moves)
-    );
-    assert_eq!(
-        one.score_distribution.iter().map(|e| e.count).sum::<u64>(),
-        400
-    );
+    assert_eq!((one.total_plies, one.mean_legal_moves), (three.total_plies, three.mean_legal_moves));
+    assert_eq!(one.score_distribution.iter().map(|e| e.count).sum::<u64>(), 400);
     // Every game lasts 5 to 9 plies, and decisions offer between 1 and 9 moves.
     assert!((5.0..=9.0).contains(&one.mean_plies), "{}", one.mean_plies);
     assert!((1.0..=9.0).contains(&one.mean_legal_moves));
     // A different seed gives a different sample (with overwhelming probability).
-    let other = run_playouts(
-        &engine,
-        &PlayoutConfig {
-            seed: 7,
-            ..config(2)
-        },
-    )
-    .unwrap();
+    let other = run_playouts(&engine, &PlayoutConfig { seed: 7, ..config(2) }).unwrap();
     assert_ne!(one.total_plies, other.total_plies);
 }

@@ -47,9 +47,7 @@ impl fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 fn error<T>(message: impl Into<String>) -> Result<T, BuildError> {
-    Err(BuildError {
-        message: message.into(),
-    })
+    Err(BuildError { message: message.into() })
 }
 
 /// Collects declarations; [`AutomatonBuilder::build`] turns them into an [`Automaton`].
@@ -75,22 +73,19 @@ impl AutomatonBuilder {
 
     /// `const name: ty = value;` (the value may name earlier constants).
     pub fn constant(&mut self, name: &str, ty: &str, value: &str) -> &mut Self {
-        self.constants
-            .push((name.to_string(), ty.to_string(), value.to_string()));
+        self.constants.push((name.to_string(), ty.to_string(), value.to_string()));
         self
     }
 
     /// `var name: ty = value;` (the value may name constants).
     pub fn variable(&mut self, name: &str, ty: &str, value: &str) -> &mut Self {
-        self.variables
-            .push((name.to_string(), ty.to_string(), value.to_string()));
+        self.variables.push((name.to_string(), ty.to_string(), value.to_string()));
         self
     }
 
     /// `from, to: label;` with the label in RG notation (empty for a skip edge).
     pub fn edge(&mut self, from: &str, to: &str, label: &str) -> &mut Self {
-        self.edges
-            .push((from.to_string(), to.to_string(), label.to_string()));
+        self.edges.push((from.to_string(), to.to_string(), label.to_string()));
         self
     }
 
@@ -115,9 +110,7 @@ enum Token {
     Punct(&'static str),
 }
 
-const PUNCTUATION: [&str; 16] = [
-    "$$", "->", "==", "!=", "{", "}", "[", "]", "(", ")", ":", ",", "=", "?", "!", "$",
-];
+const PUNCTUATION: [&str; 16] = ["$$", "->", "==", "!=", "{", "}", "[", "]", "(", ")", ":", ",", "=", "?", "!", "$"];
 
 fn tokenize(text: &str) -> Result<Vec<Token>, BuildError> {
     let mut tokens = Vec::new();
@@ -128,9 +121,7 @@ fn tokenize(text: &str) -> Result<Vec<Token>, BuildError> {
             continue;
         }
         if c.is_alphanumeric() || c == '_' {
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
+            let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
             tokens.push(Token::Ident(rest[..end].to_string()));
             rest = &rest[end..];
             continue;
@@ -190,11 +181,7 @@ struct Parser<'t> {
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str) -> Result<Self, BuildError> {
-        Ok(Parser {
-            tokens: tokenize(text)?,
-            position: 0,
-            text,
-        })
+        Ok(Parser { tokens: tokenize(text)?, position: 0, text })
     }
 
     fn peek(&self) -> Option<&Token> {
@@ -236,10 +223,7 @@ impl<'t> Parser<'t> {
         if self.position == self.tokens.len() {
             Ok(())
         } else {
-            error(format!(
-                "unexpected text after position {} in `{}`",
-                self.position, self.text
-            ))
+            error(format!("unexpected text after position {} in `{}`", self.position, self.text))
         }
     }
 
@@ -260,10 +244,7 @@ impl<'t> Parser<'t> {
             TypeText::Name(self.ident()?)
         };
         if self.eat("->") {
-            Ok(TypeText::Arrow(
-                Box::new(first),
-                Box::new(self.type_text()?),
-            ))
+            Ok(TypeText::Arrow(Box::new(first), Box::new(self.type_text()?)))
         } else {
             Ok(first)
         }
@@ -338,11 +319,9 @@ impl<'t> Parser<'t> {
         }
         self.expect("=")?;
         // `T(*)` is the any-assignment; anything else is an ordinary right-hand side.
-        if let (Some(Token::Ident(ty)), Some(Token::Punct("(")), Some(Token::Punct("*"))) = (
-            self.tokens.get(self.position),
-            self.tokens.get(self.position + 1),
-            self.tokens.get(self.position + 2),
-        ) {
+        if let (Some(Token::Ident(ty)), Some(Token::Punct("(")), Some(Token::Punct("*"))) =
+            (self.tokens.get(self.position), self.tokens.get(self.position + 1), self.tokens.get(self.position + 2))
+        {
             let ty = ty.clone();
             self.position += 3;
             self.expect(")")?;
@@ -380,9 +359,7 @@ struct Resolver<'b> {
 }
 
 fn in_context<T>(result: Result<T, BuildError>, context: &str) -> Result<T, BuildError> {
-    result.map_err(|e| BuildError {
-        message: format!("{context}: {}", e.message),
-    })
+    result.map_err(|e| BuildError { message: format!("{context}: {}", e.message) })
 }
 
 impl<'b> Resolver<'b> {
@@ -439,11 +416,7 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    fn resolve_type_text(
-        &mut self,
-        text: &TypeText,
-        name: Option<&str>,
-    ) -> Result<TypeId, BuildError> {
+    fn resolve_type_text(&mut self, text: &TypeText, name: Option<&str>) -> Result<TypeId, BuildError> {
         match text {
             TypeText::Set(members) => {
                 let mut ids: Vec<u32> = Vec::new();
@@ -494,21 +467,16 @@ impl<'b> Resolver<'b> {
         }
         let builtin = match name {
             "Bool" => TypeText::Set(vec!["0".into(), "1".into()]),
-            "Goals" => TypeText::Arrow(
-                Box::new(TypeText::Name("Player".into())),
-                Box::new(TypeText::Name("Score".into())),
-            ),
-            "Visibility" => TypeText::Arrow(
-                Box::new(TypeText::Name("Player".into())),
-                Box::new(TypeText::Name("Bool".into())),
-            ),
+            "Goals" => {
+                TypeText::Arrow(Box::new(TypeText::Name("Player".into())), Box::new(TypeText::Name("Score".into())))
+            }
+            "Visibility" => {
+                TypeText::Arrow(Box::new(TypeText::Name("Player".into())), Box::new(TypeText::Name("Bool".into())))
+            }
             "PlayerOrSystem" => {
                 let player = self.named_type("Player")?;
                 let mut members: Vec<String> = match self.set_members(player) {
-                    Some(m) => m
-                        .iter()
-                        .map(|&s| self.symbols[s as usize].clone())
-                        .collect(),
+                    Some(m) => m.iter().map(|&s| self.symbols[s as usize].clone()).collect(),
                     None => return error("`Player` must be a set type"),
                 };
                 for system in ["keeper", "random"] {
@@ -544,10 +512,7 @@ impl<'b> Resolver<'b> {
                 let mut resolved = Vec::new();
                 for (key_name, entry) in entries {
                     let key_symbol = self.symbol(key_name);
-                    if !self
-                        .set_members(key)
-                        .is_some_and(|m| m.contains(&key_symbol))
-                    {
+                    if !self.set_members(key).is_some_and(|m| m.contains(&key_symbol)) {
                         return error(format!("map key `{key_name}` is outside the key type"));
                     }
                     if resolved.iter().any(|(k, _)| *k == key_symbol) {
@@ -557,10 +522,7 @@ impl<'b> Resolver<'b> {
                     resolved.push((key_symbol, entry));
                 }
                 let default = Box::new(self.resolve_value(default, value)?);
-                Ok(Value::Map {
-                    entries: resolved,
-                    default,
-                })
+                Ok(Value::Map { entries: resolved, default })
             }
         }
     }
@@ -579,10 +541,7 @@ impl<'b> Resolver<'b> {
             ExprText::Access(map, key) => {
                 let map = self.resolve_expr(map)?;
                 let key = self.resolve_expr(key)?;
-                Ok(Expr::Access {
-                    map: Box::new(map),
-                    key: Box::new(key),
-                })
+                Ok(Expr::Access { map: Box::new(map), key: Box::new(key) })
             }
         }
     }
@@ -651,17 +610,11 @@ impl<'b> Resolver<'b> {
                 let rhs = self.resolve_expr(rhs)?;
                 self.check_expr(&lhs)?;
                 self.check_expr(&rhs)?;
-                Label::Compare {
-                    lhs,
-                    rhs,
-                    equal: *equal,
-                }
+                Label::Compare { lhs, rhs, equal: *equal }
             }
-            LabelText::Reach(from, to, negated) => Label::Reach {
-                from: self.node(from),
-                to: self.node(to),
-                negated: *negated,
-            },
+            LabelText::Reach(from, to, negated) => {
+                Label::Reach { from: self.node(from), to: self.node(to), negated: *negated }
+            }
             LabelText::Tag(name) => Label::Tag(self.symbol(name)),
             LabelText::TagExpr(expr) => {
                 let expr = self.resolve_expr(expr)?;
@@ -676,19 +629,11 @@ impl<'b> Resolver<'b> {
         })
     }
 
-    fn declare_value(
-        &mut self,
-        name: &str,
-        ty: &str,
-        value: &str,
-    ) -> Result<(TypeId, Value), BuildError> {
+    fn declare_value(&mut self, name: &str, ty: &str, value: &str) -> Result<(TypeId, Value), BuildError> {
         let ty_text = parse_all(ty, Parser::type_text)?;
         let ty = self.resolve_type_text(&ty_text, None)?;
         let value_text = parse_all(value, Parser::value_text)?;
-        let value = in_context(
-            self.resolve_value(&value_text, ty),
-            &format!("value of `{name}`"),
-        )?;
+        let value = in_context(self.resolve_value(&value_text, ty), &format!("value of `{name}`"))?;
         Ok((ty, value))
     }
 
@@ -701,9 +646,9 @@ impl<'b> Resolver<'b> {
             self.named_type(name)?;
         }
         for required in ["Player", "Score"] {
-            let id = self.named_type(required).map_err(|_| BuildError {
-                message: format!("the game must declare the set type `{required}`"),
-            })?;
+            let id = self
+                .named_type(required)
+                .map_err(|_| BuildError { message: format!("the game must declare the set type `{required}`") })?;
             if self.set_members(id).is_none() {
                 return error(format!("`{required}` must be a set type"));
             }
@@ -711,52 +656,25 @@ impl<'b> Resolver<'b> {
         for builtin in ["Bool", "Goals", "Visibility", "PlayerOrSystem"] {
             self.named_type(builtin)?;
         }
-        let players = self
-            .set_members(self.named_types["Player"])
-            .unwrap_or(&[])
-            .to_vec();
-        let scores = self
-            .set_members(self.named_types["Score"])
-            .unwrap_or(&[])
-            .to_vec();
+        let players = self.set_members(self.named_types["Player"]).unwrap_or(&[]).to_vec();
+        let scores = self.set_members(self.named_types["Score"]).unwrap_or(&[]).to_vec();
         if scores.is_empty() {
             return error("`Score` must have at least one member");
         }
         let keeper = self.symbol("keeper");
         let random = self.symbol("random");
-        let system = self
-            .set_members(self.named_types["PlayerOrSystem"])
-            .unwrap_or(&[])
-            .to_vec();
-        if !players
-            .iter()
-            .chain([&keeper, &random])
-            .all(|s| system.contains(s))
-        {
+        let system = self.set_members(self.named_types["PlayerOrSystem"]).unwrap_or(&[]).to_vec();
+        if !players.iter().chain([&keeper, &random]).all(|s| system.contains(s)) {
             return error("`PlayerOrSystem` must contain every player, `keeper` and `random`");
         }
 
         for (name, ty, value) in &builder.constants {
-            let (ty, value) = in_context(
-                self.declare_value(name, ty, value),
-                &format!("constant `{name}`"),
-            )?;
-            self.constants.push(Constant {
-                name: name.clone(),
-                ty,
-                value,
-            });
+            let (ty, value) = in_context(self.declare_value(name, ty, value), &format!("constant `{name}`"))?;
+            self.constants.push(Constant { name: name.clone(), ty, value });
         }
         for (name, ty, value) in &builder.variables {
-            let (ty, value) = in_context(
-                self.declare_value(name, ty, value),
-                &format!("variable `{name}`"),
-            )?;
-            self.variables.push(Variable {
-                name: name.clone(),
-                ty,
-                initial: value,
-            });
+            let (ty, value) = in_context(self.declare_value(name, ty, value), &format!("variable `{name}`"))?;
+            self.variables.push(Variable { name: name.clone(), ty, initial: value });
         }
         let first_score = self.symbols[scores[0] as usize].clone();
         let builtin_variables = [
@@ -767,25 +685,13 @@ impl<'b> Resolver<'b> {
         for (name, ty, value) in &builtin_variables {
             if !self.variables.iter().any(|v| v.name == *name) {
                 let (ty, value) = self.declare_value(name, ty, value)?;
-                self.variables.push(Variable {
-                    name: name.to_string(),
-                    ty,
-                    initial: value,
-                });
+                self.variables.push(Variable { name: name.to_string(), ty, initial: value });
             }
         }
-        let variable = |resolver: &Self, name: &str| {
-            resolver
-                .variables
-                .iter()
-                .position(|v| v.name == name)
-                .unwrap_or(0) as u32
-        };
-        let (player_var, goals_var, visible_var) = (
-            variable(&self, "player"),
-            variable(&self, "goals"),
-            variable(&self, "visible"),
-        );
+        let variable =
+            |resolver: &Self, name: &str| resolver.variables.iter().position(|v| v.name == name).unwrap_or(0) as u32;
+        let (player_var, goals_var, visible_var) =
+            (variable(&self, "player"), variable(&self, "goals"), variable(&self, "visible"));
 
         let mut edges = Vec::new();
         for (from, to, label) in &builder.edges {
@@ -794,32 +700,18 @@ impl<'b> Resolver<'b> {
             let source = self.node(from);
             let target = self.node(to);
             let label = in_context(self.resolve_label(&label_text), &context)?;
-            edges.push(Edge {
-                source,
-                target,
-                label,
-            });
+            edges.push(Edge { source, target, label });
         }
         // A stable sort keeps declaration order among each node's out-edges.
         edges.sort_by_key(|e| e.source);
         let mut nodes = Vec::new();
         let mut start = 0;
         for (id, name) in self.nodes.iter().enumerate() {
-            let count = edges[start..]
-                .iter()
-                .take_while(|e| e.source == id as u32)
-                .count();
-            nodes.push(Node {
-                name: name.clone(),
-                edges: start as u32..(start + count) as u32,
-            });
+            let count = edges[start..].iter().take_while(|e| e.source == id as u32).count();
+            nodes.push(Node { name: name.clone(), edges: start as u32..(start + count) as u32 });
             start += count;
         }
-        let artificial_tags = builder
-            .artificial_tags
-            .iter()
-            .map(|t| self.symbol(t))
-            .collect();
+        let artificial_tags = builder.artificial_tags.iter().map(|t| self.symbol(t)).collect();
 
         Ok(Automaton {
             symbols: self.symbols,
@@ -838,10 +730,7 @@ impl<'b> Resolver<'b> {
             scores,
             keeper,
             random,
-            hints: Hints {
-                artificial_tags,
-                ..Hints::default()
-            },
+            hints: Hints { artificial_tags, ..Hints::default() },
         })
     }
 }
@@ -852,34 +741,19 @@ mod tests {
 
     fn minimal() -> AutomatonBuilder {
         let mut builder = AutomatonBuilder::new();
-        builder
-            .typedef("Player", "{x, o}")
-            .typedef("Score", "{0, 50, 100}");
+        builder.typedef("Player", "{x, o}").typedef("Score", "{0, 50, 100}");
         builder
     }
 
     #[test]
     fn adds_builtins_with_the_contract_defaults() {
-        let automaton = minimal()
-            .edge("begin", "end", "player = keeper")
-            .build()
-            .unwrap();
+        let automaton = minimal().edge("begin", "end", "player = keeper").build().unwrap();
         let goals = &automaton.variables[automaton.goals_var as usize];
         let zero = automaton.symbol_id("0").unwrap();
-        assert_eq!(
-            goals.initial,
-            Value::Map {
-                entries: vec![],
-                default: Box::new(Value::Symbol(zero))
-            }
-        );
+        assert_eq!(goals.initial, Value::Map { entries: vec![], default: Box::new(Value::Symbol(zero)) });
         let player = &automaton.variables[automaton.player_var as usize];
         assert_eq!(player.initial, Value::Symbol(automaton.keeper));
-        let system = automaton
-            .type_names
-            .iter()
-            .position(|n| n.as_deref() == Some("PlayerOrSystem"))
-            .unwrap();
+        let system = automaton.type_names.iter().position(|n| n.as_deref() == Some("PlayerOrSystem")).unwrap();
         let names: Vec<&str> = match &automaton.types[system] {
             Type::Set(members) => members.iter().map(|&s| automaton.symbol_name(s)).collect(),
             _ => vec![],
@@ -887,13 +761,7 @@ mod tests {
         assert_eq!(names, ["x", "o", "keeper", "random"]);
         let one = automaton.symbol_id("1").unwrap();
         let visible = &automaton.variables[automaton.visible_var as usize];
-        assert_eq!(
-            visible.initial,
-            Value::Map {
-                entries: vec![],
-                default: Box::new(Value::Symbol(one))
-            }
-        );
+        assert_eq!(visible.initial, Value::Map { entries: vec![], default: Box::new(Value::Symbol(one)) });
     }
 
     #[test]
@@ -930,63 +798,29 @@ mod tests {
         let c1 = automaton.symbol_id("c1").unwrap();
         let e = automaton.symbol_id("e").unwrap();
         let expected_lhs = Expr::Access {
-            map: Box::new(Expr::Access {
-                map: Box::new(Expr::Var(board)),
-                key: Box::new(Expr::Var(at)),
-            }),
+            map: Box::new(Expr::Access { map: Box::new(Expr::Var(board)), key: Box::new(Expr::Var(at)) }),
             key: Box::new(Expr::Symbol(c1)),
         };
         assert_eq!(
             automaton.out_edges(a)[0].label,
-            Label::Compare {
-                lhs: expected_lhs,
-                rhs: Expr::Symbol(e),
-                equal: true
-            }
+            Label::Compare { lhs: expected_lhs, rhs: Expr::Symbol(e), equal: true }
         );
-        assert!(matches!(
-            automaton.out_edges(automaton.begin)[0].label,
-            Label::AssignAny { .. }
-        ));
+        assert!(matches!(automaton.out_edges(automaton.begin)[0].label, Label::AssignAny { .. }));
     }
 
     #[test]
     fn reports_bad_declarations() {
-        let missing_score = AutomatonBuilder::new()
-            .typedef("Player", "{x}")
-            .build()
-            .unwrap_err();
+        let missing_score = AutomatonBuilder::new().typedef("Player", "{x}").build().unwrap_err();
         assert!(missing_score.message.contains("`Score`"), "{missing_score}");
-        let bad_key = minimal()
-            .typedef("M", "{a} -> {b}")
-            .variable("m", "M", "{z: b, :b}")
-            .build()
-            .unwrap_err();
-        assert!(
-            bad_key.message.contains("outside the key type"),
-            "{bad_key}"
-        );
-        let no_default = minimal()
-            .typedef("M", "{a} -> {b}")
-            .variable("m", "M", "{a: b}")
-            .build()
-            .unwrap_err();
+        let bad_key = minimal().typedef("M", "{a} -> {b}").variable("m", "M", "{z: b, :b}").build().unwrap_err();
+        assert!(bad_key.message.contains("outside the key type"), "{bad_key}");
+        let no_default = minimal().typedef("M", "{a} -> {b}").variable("m", "M", "{a: b}").build().unwrap_err();
         assert!(no_default.message.contains("default"), "{no_default}");
         let bad_lhs = minimal().edge("begin", "end", "x = o").build().unwrap_err();
         assert!(bad_lhs.message.contains("left side"), "{bad_lhs}");
-        let cyclic = minimal()
-            .typedef("A", "B")
-            .typedef("B", "A")
-            .build()
-            .unwrap_err();
+        let cyclic = minimal().typedef("A", "B").typedef("B", "A").build().unwrap_err();
         assert!(cyclic.message.contains("itself"), "{cyclic}");
-        let garbage = minimal()
-            .edge("begin", "end", "x == %")
-            .build()
-            .unwrap_err();
-        assert!(
-            garbage.message.contains("unexpected character"),
-            "{garbage}"
-        );
+        let garbage = minimal().edge("begin", "end", "x == %").build().unwrap_err();
+        assert!(garbage.message.contains("unexpected character"), "{garbage}");
     }
 }

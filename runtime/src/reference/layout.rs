@@ -19,9 +19,7 @@ use std::collections::HashMap;
 pub(crate) const NOT_A_KEY: u32 = u32::MAX;
 
 fn malformed<T>(message: impl Into<String>) -> Result<T, EngineError> {
-    Err(EngineError::Malformed {
-        message: message.into(),
-    })
+    Err(EngineError::Malformed { message: message.into() })
 }
 
 /// Where every type, variable and constant lives.
@@ -71,41 +69,23 @@ impl Layout {
             let (size, key) = match automaton.types.get(t) {
                 None => return malformed(format!("type {t} does not exist")),
                 Some(Type::Set(members)) => {
-                    if members
-                        .iter()
-                        .any(|&s| s as usize >= automaton.symbols.len())
-                    {
-                        return malformed(format!(
-                            "set type {t} names a symbol that does not exist"
-                        ));
+                    if members.iter().any(|&s| s as usize >= automaton.symbols.len()) {
+                        return malformed(format!("set type {t} names a symbol that does not exist"));
                     }
                     (1u64, ShapeKey::Slot)
                 }
                 Some(Type::Map { key, value }) => {
                     let members = match automaton.types.get(*key as usize) {
                         Some(Type::Set(members)) => members.clone(),
-                        _ => {
-                            return malformed(format!(
-                                "map type {t} has a key type that is not a set"
-                            ))
-                        }
+                        _ => return malformed(format!("map type {t} has a key type that is not a set")),
                     };
-                    resolve(
-                        *value as usize,
-                        automaton,
-                        sizes,
-                        shapes,
-                        shape_ids,
-                        depth + 1,
-                    )?;
+                    resolve(*value as usize, automaton, sizes, shapes, shape_ids, depth + 1)?;
                     let size = (members.len() as u64 + 1) * sizes[*value as usize] as u64;
                     (size, ShapeKey::Map(members, shapes[*value as usize]))
                 }
             };
             if size > u32::MAX as u64 / 4 {
-                return malformed(format!(
-                    "type {t} needs {size} slots, too many for one state"
-                ));
+                return malformed(format!("type {t} needs {size} slots, too many for one state"));
             }
             sizes[t] = size as u32;
             let next = shape_ids.len() as u32;
@@ -142,25 +122,13 @@ impl Layout {
         for constant in &automaton.constants {
             layout.const_offsets.push(layout.const_values.len() as u32);
             let mut buffer = std::mem::take(&mut layout.const_values);
-            layout.flatten(
-                automaton,
-                &constant.value,
-                constant.ty,
-                &mut buffer,
-                &constant.name,
-            )?;
+            layout.flatten(automaton, &constant.value, constant.ty, &mut buffer, &constant.name)?;
             layout.const_values = buffer;
         }
         for variable in &automaton.variables {
             layout.var_offsets.push(layout.initial_values.len() as u32);
             let mut buffer = std::mem::take(&mut layout.initial_values);
-            layout.flatten(
-                automaton,
-                &variable.initial,
-                variable.ty,
-                &mut buffer,
-                &variable.name,
-            )?;
+            layout.flatten(automaton, &variable.initial, variable.ty, &mut buffer, &variable.name)?;
             layout.initial_values = buffer;
         }
         layout.state_len = layout.initial_values.len();
@@ -181,31 +149,18 @@ impl Layout {
         owner: &str,
     ) -> Result<(), EngineError> {
         match (&automaton.types[ty as usize], value) {
-            (Type::Set(_), Value::Symbol(s)) if (*s as usize) < automaton.symbols.len() => {
-                out.push(*s)
-            }
-            (
-                Type::Map {
-                    key,
-                    value: value_ty,
-                },
-                Value::Map { entries, default },
-            ) => {
+            (Type::Set(_), Value::Symbol(s)) if (*s as usize) < automaton.symbols.len() => out.push(*s),
+            (Type::Map { key, value: value_ty }, Value::Map { entries, default }) => {
                 let Type::Set(members) = &automaton.types[*key as usize] else {
                     return malformed("map key type is not a set");
                 };
                 for (k, _) in entries {
                     if !members.contains(k) {
-                        return malformed(format!(
-                            "the value of `{owner}` has a key outside its map type"
-                        ));
+                        return malformed(format!("the value of `{owner}` has a key outside its map type"));
                     }
                 }
                 for member in members {
-                    let entry = entries
-                        .iter()
-                        .find(|(k, _)| k == member)
-                        .map_or(&**default, |(_, v)| v);
+                    let entry = entries.iter().find(|(k, _)| k == member).map_or(&**default, |(_, v)| v);
                     self.flatten(automaton, entry, *value_ty, out, owner)?;
                 }
                 self.flatten(automaton, default, *value_ty, out, owner)?;
@@ -269,28 +224,10 @@ pub(crate) enum Transfer {
 #[derive(Clone, Debug)]
 pub(crate) enum Op {
     Skip,
-    Assign {
-        lhs: Place,
-        rhs: Operand,
-        transfer: Transfer,
-        sets_player: bool,
-    },
-    AssignAny {
-        lhs: Place,
-        members: Box<[SymbolId]>,
-        sets_player: bool,
-    },
-    Compare {
-        lhs: Operand,
-        rhs: Operand,
-        transfer: Transfer,
-        equal: bool,
-    },
-    Reach {
-        from: NodeId,
-        to: NodeId,
-        negated: bool,
-    },
+    Assign { lhs: Place, rhs: Operand, transfer: Transfer, sets_player: bool },
+    AssignAny { lhs: Place, members: Box<[SymbolId]>, sets_player: bool },
+    Compare { lhs: Operand, rhs: Operand, transfer: Transfer, equal: bool },
+    Reach { from: NodeId, to: NodeId, negated: bool },
     Tag(SymbolId),
     TagExpr(Operand),
 }
@@ -341,11 +278,7 @@ impl Compiler<'_> {
                 let Operand::Place(map) = self.operand(map)? else {
                     return malformed("a symbol literal indexed as a map");
                 };
-                let Type::Map {
-                    key: key_type,
-                    value,
-                } = automaton.types[map.ty as usize]
-                else {
+                let Type::Map { key: key_type, value } = automaton.types[map.ty as usize] else {
                     return malformed("an access into a value that is not a map");
                 };
                 let key = self.operand(key)?;
@@ -357,54 +290,31 @@ impl Compiler<'_> {
                     Type::Map { .. } => return malformed("a map type whose key type is not a set"),
                 };
                 let mut steps = map.steps.into_vec();
-                steps.push(Step {
-                    key,
-                    key_type,
-                    key_count,
-                    map_type: map.ty,
-                    stride: self.layout.size(value),
-                });
-                Ok(Operand::Place(Place {
-                    in_state: map.in_state,
-                    base: map.base,
-                    ty: value,
-                    steps: steps.into(),
-                }))
+                steps.push(Step { key, key_type, key_count, map_type: map.ty, stride: self.layout.size(value) });
+                Ok(Operand::Place(Place { in_state: map.in_state, base: map.base, ty: value, steps: steps.into() }))
             }
         }
     }
 
     /// Whether values of the two types can be converted key by key (same nesting of maps).
     fn compatible(&self, a: TypeId, b: TypeId) -> bool {
-        match (
-            &self.automaton.types[a as usize],
-            &self.automaton.types[b as usize],
-        ) {
+        match (&self.automaton.types[a as usize], &self.automaton.types[b as usize]) {
             (Type::Set(_), Type::Set(_)) => true,
             (Type::Map { value: va, .. }, Type::Map { value: vb, .. }) => self.compatible(*va, *vb),
             _ => false,
         }
     }
 
-    fn transfer(
-        &self,
-        lhs: Option<TypeId>,
-        rhs: Option<TypeId>,
-        what: &str,
-    ) -> Result<Transfer, EngineError> {
+    fn transfer(&self, lhs: Option<TypeId>, rhs: Option<TypeId>, what: &str) -> Result<Transfer, EngineError> {
         if self.is_set(lhs) && self.is_set(rhs) {
             return Ok(Transfer::Slot);
         }
         match (lhs, rhs) {
-            (Some(a), Some(b))
-                if self.layout.shapes[a as usize] == self.layout.shapes[b as usize] =>
-            {
+            (Some(a), Some(b)) if self.layout.shapes[a as usize] == self.layout.shapes[b as usize] => {
                 Ok(Transfer::Block(self.layout.size(a)))
             }
             (Some(a), Some(b)) if self.compatible(a, b) => Ok(Transfer::Convert),
-            _ => malformed(format!(
-                "{what} between a map and a value of a different structure"
-            )),
+            _ => malformed(format!("{what} between a map and a value of a different structure")),
         }
     }
 
@@ -428,14 +338,8 @@ impl Compiler<'_> {
                 let sets_player = self.sets_player(lhs);
                 let lhs = self.place(lhs)?;
                 let rhs = self.operand(rhs)?;
-                let transfer =
-                    self.transfer(Some(lhs.ty), Self::operand_type(&rhs), "an assignment")?;
-                Op::Assign {
-                    lhs,
-                    rhs,
-                    transfer,
-                    sets_player,
-                }
+                let transfer = self.transfer(Some(lhs.ty), Self::operand_type(&rhs), "an assignment")?;
+                Op::Assign { lhs, rhs, transfer, sets_player }
             }
             Label::AssignAny { lhs, ty } => {
                 let sets_player = self.sets_player(lhs);
@@ -447,36 +351,19 @@ impl Compiler<'_> {
                 if !self.is_set(Some(lhs.ty)) {
                     return malformed("`x = T(*)` where `x` is a map");
                 }
-                Op::AssignAny {
-                    lhs,
-                    members,
-                    sets_player,
-                }
+                Op::AssignAny { lhs, members, sets_player }
             }
             Label::Compare { lhs, rhs, equal } => {
                 let lhs = self.operand(lhs)?;
                 let rhs = self.operand(rhs)?;
-                let transfer = self.transfer(
-                    Self::operand_type(&lhs),
-                    Self::operand_type(&rhs),
-                    "a comparison",
-                )?;
-                Op::Compare {
-                    lhs,
-                    rhs,
-                    transfer,
-                    equal: *equal,
-                }
+                let transfer = self.transfer(Self::operand_type(&lhs), Self::operand_type(&rhs), "a comparison")?;
+                Op::Compare { lhs, rhs, transfer, equal: *equal }
             }
             Label::Reach { from, to, negated } => {
                 if !node_exists(*from) || !node_exists(*to) {
                     return malformed("a reachability check names a node that does not exist");
                 }
-                Op::Reach {
-                    from: *from,
-                    to: *to,
-                    negated: *negated,
-                }
+                Op::Reach { from: *from, to: *to, negated: *negated }
             }
             Label::Tag(s) if (*s as usize) < automaton.symbols.len() => Op::Tag(*s),
             Label::Tag(s) => return malformed(format!("tag symbol {s} does not exist")),

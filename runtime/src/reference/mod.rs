@@ -95,15 +95,8 @@ impl ReferenceEngine {
         let malformed = |message: String| EngineError::Malformed { message };
         check_graph(&automaton).map_err(malformed)?;
         let layout = Layout::new(&automaton)?;
-        let compiler = Compiler {
-            automaton: &automaton,
-            layout: &layout,
-        };
-        let ops = automaton
-            .edges
-            .iter()
-            .map(|e| compiler.label(&e.label))
-            .collect::<Result<Vec<_>, _>>()?;
+        let compiler = Compiler { automaton: &automaton, layout: &layout };
+        let ops = automaton.edges.iter().map(|e| compiler.label(&e.label)).collect::<Result<Vec<_>, _>>()?;
         let mut in_degree = vec![0u32; automaton.nodes.len()];
         for edge in &automaton.edges {
             in_degree[edge.target as usize] += 1;
@@ -118,20 +111,14 @@ impl ReferenceEngine {
         {
             return Err(malformed("a system or player symbol does not exist".into()));
         }
-        let player_slot = set_variable_slot(&automaton, &layout, automaton.player_var, "player")
-            .map_err(malformed)?;
+        let player_slot = set_variable_slot(&automaton, &layout, automaton.player_var, "player").map_err(malformed)?;
         let mut valid_player = vec![false; automaton.symbols.len()];
-        for &p in automaton
-            .players
-            .iter()
-            .chain([&automaton.keeper, &automaton.random])
-        {
+        for &p in automaton.players.iter().chain([&automaton.keeper, &automaton.random]) {
             valid_player[p as usize] = true;
         }
-        let goal_slots = player_map_slots(&automaton, &layout, automaton.goals_var, "goals")
-            .map_err(malformed)?;
-        let visible_slots = player_map_slots(&automaton, &layout, automaton.visible_var, "visible")
-            .map_err(malformed)?;
+        let goal_slots = player_map_slots(&automaton, &layout, automaton.goals_var, "goals").map_err(malformed)?;
+        let visible_slots =
+            player_map_slots(&automaton, &layout, automaton.visible_var, "visible").map_err(malformed)?;
         Ok(ReferenceEngine {
             automaton,
             layout,
@@ -148,9 +135,7 @@ impl ReferenceEngine {
     /// The slots of a variable in a state (one slot for a set-typed variable).
     pub fn variable_slots<'s>(&self, state: &'s ReferenceState, variable: VarId) -> &'s [SymbolId] {
         let start = self.layout.var_offsets[variable as usize] as usize;
-        let size = self
-            .layout
-            .size(self.automaton.variables[variable as usize].ty) as usize;
+        let size = self.layout.size(self.automaton.variables[variable as usize].ty) as usize;
         &state.values[start..start + size]
     }
 
@@ -167,13 +152,8 @@ impl ReferenceEngine {
     pub fn state_from_parts(&self, node: NodeId, values: Vec<SymbolId>) -> Option<ReferenceState> {
         let fits = values.len() == self.layout.state_len
             && (node as usize) < self.automaton.nodes.len()
-            && values
-                .iter()
-                .all(|&v| (v as usize) < self.automaton.symbols.len());
-        fits.then(|| ReferenceState {
-            node,
-            values: values.into_boxed_slice(),
-        })
+            && values.iter().all(|&v| (v as usize) < self.automaton.symbols.len());
+        fits.then(|| ReferenceState { node, values: values.into_boxed_slice() })
     }
 
     fn type_name(&self, ty: TypeId) -> String {
@@ -182,10 +162,7 @@ impl ReferenceEngine {
         }
         match &self.automaton.types[ty as usize] {
             Type::Set(members) => {
-                let names: Vec<&str> = members
-                    .iter()
-                    .map(|&s| self.automaton.symbol_name(s))
-                    .collect();
+                let names: Vec<&str> = members.iter().map(|&s| self.automaton.symbol_name(s)).collect();
                 format!("{{{}}}", names.join(", "))
             }
             Type::Map { key, value } => {
@@ -224,30 +201,16 @@ fn check_graph(automaton: &Automaton) -> Result<(), String> {
     for (id, node) in automaton.nodes.iter().enumerate() {
         let range = &node.edges;
         if range.start > range.end || range.end as usize > automaton.edges.len() {
-            return Err(format!(
-                "node `{}` has an edge range outside the edge table",
-                node.name
-            ));
+            return Err(format!("node `{}` has an edge range outside the edge table", node.name));
         }
-        if automaton.edges[range.start as usize..range.end as usize]
-            .iter()
-            .any(|e| e.source as usize != id)
-        {
-            return Err(format!(
-                "node `{}` lists edges that leave another node",
-                node.name
-            ));
+        if automaton.edges[range.start as usize..range.end as usize].iter().any(|e| e.source as usize != id) {
+            return Err(format!("node `{}` lists edges that leave another node", node.name));
         }
     }
     Ok(())
 }
 
-fn set_variable_slot(
-    automaton: &Automaton,
-    layout: &Layout,
-    variable: VarId,
-    what: &str,
-) -> Result<u32, String> {
+fn set_variable_slot(automaton: &Automaton, layout: &Layout, variable: VarId, what: &str) -> Result<u32, String> {
     let Some(v) = automaton.variables.get(variable as usize) else {
         return Err(format!("the `{what}` variable does not exist"));
     };
@@ -258,12 +221,7 @@ fn set_variable_slot(
 }
 
 /// The slot of `variable[p]` for every player `p` (`variable` a map from players to a set).
-fn player_map_slots(
-    automaton: &Automaton,
-    layout: &Layout,
-    variable: VarId,
-    what: &str,
-) -> Result<Vec<u32>, String> {
+fn player_map_slots(automaton: &Automaton, layout: &Layout, variable: VarId, what: &str) -> Result<Vec<u32>, String> {
     let Some(v) = automaton.variables.get(variable as usize) else {
         return Err(format!("the `{what}` variable does not exist"));
     };
@@ -278,11 +236,7 @@ fn player_map_slots(
         Type::Map { .. } => return Err(format!("`{what}` has a key type that is not a set")),
     };
     let base = layout.var_offsets[variable as usize];
-    Ok(automaton
-        .players
-        .iter()
-        .map(|&p| base + layout.block_of(key, p, key_count))
-        .collect())
+    Ok(automaton.players.iter().map(|&p| base + layout.block_of(key, p, key_count)).collect())
 }
 
 impl ForwardModel for ReferenceEngine {
@@ -293,10 +247,7 @@ impl ForwardModel for ReferenceEngine {
     }
 
     fn initial(&self) -> ReferenceState {
-        ReferenceState {
-            node: self.automaton.begin,
-            values: self.layout.initial_values.clone().into_boxed_slice(),
-        }
+        ReferenceState { node: self.automaton.begin, values: self.layout.initial_values.clone().into_boxed_slice() }
     }
 
     fn node(&self, state: &ReferenceState) -> NodeId {
@@ -315,18 +266,11 @@ impl ForwardModel for ReferenceEngine {
         state.values[self.goal_slots[player] as usize]
     }
 
-    fn raw_successors(
-        &self,
-        state: &ReferenceState,
-    ) -> Result<Vec<(Move, ReferenceState)>, EngineError> {
+    fn raw_successors(&self, state: &ReferenceState) -> Result<Vec<(Move, ReferenceState)>, EngineError> {
         Searcher::new(self, state).moves(state.node, None)
     }
 
-    fn raw_apply(
-        &self,
-        state: &ReferenceState,
-        tags: &[SymbolId],
-    ) -> Result<Option<ReferenceState>, EngineError> {
+    fn raw_apply(&self, state: &ReferenceState, tags: &[SymbolId]) -> Result<Option<ReferenceState>, EngineError> {
         let found = Searcher::new(self, state).moves(state.node, Some(tags))?;
         Ok(found.into_iter().next().map(|(_, s)| s))
     }

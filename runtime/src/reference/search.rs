@@ -80,11 +80,7 @@ struct Level {
 /// What a search is for.
 enum Goal<'a> {
     /// Collect moves; when `only` is set, follow only paths whose tags are a prefix of it.
-    Moves {
-        only: Option<&'a [SymbolId]>,
-        found: Vec<(Move, ReferenceState)>,
-        index: FastMap<Move, usize>,
-    },
+    Moves { only: Option<&'a [SymbolId]>, found: Vec<(Move, ReferenceState)>, index: FastMap<Move, usize> },
     /// Decide whether `to` can be reached.
     Reach { to: NodeId },
 }
@@ -130,13 +126,7 @@ impl<'e> Searcher<'e> {
         buffers.values.extend_from_slice(&state.values);
         buffers.undo.clear();
         buffers.tags.clear();
-        Searcher {
-            engine,
-            values: buffers.values,
-            undo: buffers.undo,
-            levels: buffers.levels,
-            tags: buffers.tags,
-        }
+        Searcher { engine, values: buffers.values, undo: buffers.undo, levels: buffers.levels, tags: buffers.tags }
     }
 
     /// Every move from `node` (restricted to `only` when given) with its raw successor.
@@ -145,11 +135,7 @@ impl<'e> Searcher<'e> {
         node: NodeId,
         only: Option<&[SymbolId]>,
     ) -> Result<Vec<(Move, ReferenceState)>, EngineError> {
-        let mut goal = Goal::Moves {
-            only,
-            found: Vec::new(),
-            index: FastMap::default(),
-        };
+        let mut goal = Goal::Moves { only, found: Vec::new(), index: FastMap::default() };
         self.explore(node, 0, &mut goal)?;
         match goal {
             Goal::Moves { found, .. } => Ok(found),
@@ -209,8 +195,7 @@ impl<'e> Searcher<'e> {
                     map_type: self.engine.type_name(step.map_type),
                     edge: format!(
                         "`{}` -> `{}`",
-                        automaton.nodes[edge.source as usize].name,
-                        automaton.nodes[edge.target as usize].name
+                        automaton.nodes[edge.source as usize].name, automaton.nodes[edge.target as usize].name
                     ),
                 });
             }
@@ -228,13 +213,7 @@ impl<'e> Searcher<'e> {
         }
     }
 
-    fn assign(
-        &mut self,
-        lhs: &Place,
-        rhs: &Operand,
-        transfer: Transfer,
-        edge: usize,
-    ) -> Result<(), EngineError> {
+    fn assign(&mut self, lhs: &Place, rhs: &Operand, transfer: Transfer, edge: usize) -> Result<(), EngineError> {
         let target = self.target_offset(lhs, edge)?;
         match (transfer, rhs) {
             (Transfer::Slot, _) => {
@@ -251,14 +230,7 @@ impl<'e> Searcher<'e> {
             (Transfer::Convert, Operand::Place(source)) => {
                 let from = self.offset(source);
                 let mut writes = Vec::new();
-                self.convert(
-                    source.in_state,
-                    from,
-                    source.ty,
-                    target,
-                    lhs.ty,
-                    &mut writes,
-                );
+                self.convert(source.in_state, from, source.ty, target, lhs.ty, &mut writes);
                 for (slot, value) in writes {
                     self.write(slot, value);
                 }
@@ -289,39 +261,17 @@ impl<'e> Searcher<'e> {
                 let to_members = engine.set_members(*tk);
                 for (i, &key) in to_members.iter().enumerate() {
                     let block = engine.layout.block_of(*fk, key, from_count);
-                    self.convert(
-                        in_state,
-                        from + block * fsize,
-                        *fv,
-                        to + i as u32 * tsize,
-                        *tv,
-                        writes,
-                    );
+                    self.convert(in_state, from + block * fsize, *fv, to + i as u32 * tsize, *tv, writes);
                 }
                 let default_to = to + to_members.len() as u32 * tsize;
-                self.convert(
-                    in_state,
-                    from + from_count * fsize,
-                    *fv,
-                    default_to,
-                    *tv,
-                    writes,
-                );
+                self.convert(in_state, from + from_count * fsize, *fv, default_to, *tv, writes);
             }
             _ => writes.push((to, self.read(in_state, from))),
         }
     }
 
     /// Structural equality of two maps of different key orders, key by key of `a`'s key type.
-    fn equal_converted(
-        &self,
-        a_in: bool,
-        a: u32,
-        a_ty: TypeId,
-        b_in: bool,
-        b: u32,
-        b_ty: TypeId,
-    ) -> bool {
+    fn equal_converted(&self, a_in: bool, a: u32, a_ty: TypeId, b_in: bool, b: u32, b_ty: TypeId) -> bool {
         let engine = self.engine;
         let types = &engine.automaton.types;
         match (&types[a_ty as usize], &types[b_ty as usize]) {
@@ -331,14 +281,7 @@ impl<'e> Searcher<'e> {
                 let a_members = engine.set_members(*ak);
                 a_members.iter().enumerate().all(|(i, &key)| {
                     let block = engine.layout.block_of(*bk, key, b_count);
-                    self.equal_converted(
-                        a_in,
-                        a + i as u32 * asize,
-                        *av,
-                        b_in,
-                        b + block * bsize,
-                        *bv,
-                    )
+                    self.equal_converted(a_in, a + i as u32 * asize, *av, b_in, b + block * bsize, *bv)
                 }) && self.equal_converted(
                     a_in,
                     a + a_members.len() as u32 * asize,
@@ -357,17 +300,11 @@ impl<'e> Searcher<'e> {
             (Transfer::Slot, _, _) => self.symbol(lhs) == self.symbol(rhs),
             (Transfer::Block(size), Operand::Place(a), Operand::Place(b)) => {
                 let (a_off, b_off) = (self.offset(a), self.offset(b));
-                (0..size)
-                    .all(|i| self.read(a.in_state, a_off + i) == self.read(b.in_state, b_off + i))
+                (0..size).all(|i| self.read(a.in_state, a_off + i) == self.read(b.in_state, b_off + i))
             }
-            (Transfer::Convert, Operand::Place(a), Operand::Place(b)) => self.equal_converted(
-                a.in_state,
-                self.offset(a),
-                a.ty,
-                b.in_state,
-                self.offset(b),
-                b.ty,
-            ),
+            (Transfer::Convert, Operand::Place(a), Operand::Place(b)) => {
+                self.equal_converted(a.in_state, self.offset(a), a.ty, b.in_state, self.offset(b), b.ty)
+            }
             _ => unreachable!("map transfers are compiled only between places"),
         }
     }
@@ -403,24 +340,14 @@ impl<'e> Searcher<'e> {
 
     fn push_frame(&mut self, level: usize, node: NodeId, tags_len: usize) {
         let range = &self.engine.automaton.nodes[node as usize].edges;
-        let frame = Frame {
-            next_edge: range.start,
-            end_edge: range.end,
-            member: 0,
-            undo_mark: self.undo.len(),
-            tags_len,
-        };
+        let frame =
+            Frame { next_edge: range.start, end_edge: range.end, member: 0, undo_mark: self.undo.len(), tags_len };
         self.levels[level].frames.push(frame);
     }
 
     /// The search proper. For `Goal::Reach` it returns whether the target was found; for
     /// `Goal::Moves` it fills the goal and returns `false`.
-    fn explore(
-        &mut self,
-        start: NodeId,
-        level: usize,
-        goal: &mut Goal,
-    ) -> Result<bool, EngineError> {
+    fn explore(&mut self, start: NodeId, level: usize, goal: &mut Goal) -> Result<bool, EngineError> {
         let engine = self.engine;
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Level::default);
@@ -478,32 +405,18 @@ impl<'e> Searcher<'e> {
             let mut completes_move = false;
             let passes = match op {
                 Op::Skip => true,
-                Op::Assign {
-                    lhs,
-                    rhs,
-                    transfer,
-                    sets_player,
-                } => {
+                Op::Assign { lhs, rhs, transfer, sets_player } => {
                     self.assign(lhs, rhs, *transfer, edge_id)?;
                     completes_move = *sets_player;
                     true
                 }
-                Op::AssignAny {
-                    lhs,
-                    members,
-                    sets_player,
-                } => {
+                Op::AssignAny { lhs, members, sets_player } => {
                     let offset = self.target_offset(lhs, edge_id)?;
                     self.write(offset, members[member]);
                     completes_move = *sets_player;
                     true
                 }
-                Op::Compare {
-                    lhs,
-                    rhs,
-                    transfer,
-                    equal,
-                } => self.compare(lhs, rhs, *transfer) == *equal,
+                Op::Compare { lhs, rhs, transfer, equal } => self.compare(lhs, rhs, *transfer) == *equal,
                 Op::Reach { from, to, negated } => {
                     let reachable = match reach_memo {
                         Some((f, t, result)) if (f, t) == (*from, *to) => result,
@@ -524,9 +437,7 @@ impl<'e> Searcher<'e> {
                     };
                     let position = self.tags.len() - tags_base;
                     let allowed = match goal {
-                        Goal::Moves {
-                            only: Some(only), ..
-                        } => only.get(position) == Some(&tag),
+                        Goal::Moves { only: Some(only), .. } => only.get(position) == Some(&tag),
                         _ => true,
                     };
                     if position >= MAX_MOVE_TAGS {
@@ -559,10 +470,7 @@ impl<'e> Searcher<'e> {
                             value: engine.automaton.symbol_name(player).to_string(),
                         });
                     }
-                    let successor = ReferenceState {
-                        node: target,
-                        values: self.values.clone().into_boxed_slice(),
-                    };
+                    let successor = ReferenceState { node: target, values: self.values.clone().into_boxed_slice() };
                     match index.get(tags) {
                         Some(&i) if found[i].1 == successor => {}
                         Some(_) => {
