@@ -45,6 +45,7 @@
 
 pub(crate) mod layout;
 mod search;
+mod visited;
 
 use crate::automaton::{Automaton, NodeId, SymbolId, Type, TypeId, VarId};
 use crate::engine::{EngineError, ForwardModel, Move};

@@ -14,10 +14,11 @@
 //! tags and successor anyway).
 
 use super::layout::{Op, Operand, Place, Transfer};
+use super::visited::{key_hash, slot_hash, state_hash, VisitedSet};
 use super::{ReferenceEngine, ReferenceState};
 use crate::automaton::{NodeId, SymbolId, Type, TypeId};
 use crate::engine::{EngineError, Move};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Nested reachability checks deeper than this are an error (a check that recurses into itself).
@@ -57,7 +58,6 @@ impl Hasher for SlotHasher {
     }
 }
 
-pub(crate) type FastSet<T> = HashSet<T, BuildHasherDefault<SlotHasher>>;
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<SlotHasher>>;
 
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +74,7 @@ struct Frame {
 #[derive(Default)]
 struct Level {
     frames: Vec<Frame>,
-    visited: FastSet<Box<[u32]>>,
+    visited: VisitedSet,
 }
 
 /// What a search is for.
@@ -102,6 +102,8 @@ thread_local! {
 pub(crate) struct Searcher<'e> {
     engine: &'e ReferenceEngine,
     values: Vec<SymbolId>,
+    /// `state_hash(values)`, kept up to date by every write and undo.
+    hash: u64,
     undo: Vec<(u32, SymbolId)>,
     levels: Vec<Level>,
     tags: Vec<SymbolId>,
@@ -126,7 +128,14 @@ impl<'e> Searcher<'e> {
         buffers.values.extend_from_slice(&state.values);
         buffers.undo.clear();
         buffers.tags.clear();
-        Searcher { engine, values: buffers.values, undo: buffers.undo, levels: buffers.levels, tags: buffers.tags }
+        Searcher {
+            engine,
+            hash: state_hash(&buffers.values),
+            values: buffers.values,
+            undo: buffers.undo,
+            levels: buffers.levels,
+            tags: buffers.tags,
+        }
     }
 
     /// Every move from `node` (restricted to `only` when given) with its raw successor.
@@ -158,12 +167,14 @@ impl<'e> Searcher<'e> {
         if old != value {
             self.undo.push((slot, old));
             self.values[slot as usize] = value;
+            self.hash ^= slot_hash(slot, old) ^ slot_hash(slot, value);
         }
     }
 
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
             let (slot, old) = self.undo.pop().expect("length checked");
+            self.hash ^= slot_hash(slot, self.values[slot as usize]) ^ slot_hash(slot, old);
             self.values[slot as usize] = old;
         }
     }
@@ -329,13 +340,12 @@ impl<'e> Searcher<'e> {
         result
     }
 
-    fn visit_key(&self, node: NodeId, tags: &[SymbolId]) -> Box<[u32]> {
-        let mut key = Vec::with_capacity(2 + tags.len() + self.values.len());
-        key.push(node);
-        key.push(tags.len() as u32);
-        key.extend_from_slice(tags);
-        key.extend_from_slice(&self.values);
-        key.into_boxed_slice()
+    /// Records (node, tags since `tags_base`, state) in the level's visited set; `false` when it
+    /// was already there.
+    fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {
+        let tags = &self.tags[tags_base..];
+        let hash = key_hash(node, tags, self.hash);
+        self.levels[level].visited.insert(hash, node, tags, &self.values)
     }
 
     fn push_frame(&mut self, level: usize, node: NodeId, tags_len: usize) {
@@ -353,19 +363,12 @@ impl<'e> Searcher<'e> {
             self.levels.resize_with(level + 1, Level::default);
         }
         self.levels[level].frames.clear();
-        // A huge set left by an earlier search would make every later clear slow; drop it instead.
-        let visited = &mut self.levels[level].visited;
-        if visited.capacity() > 1 << 14 {
-            *visited = FastSet::default();
-        } else {
-            visited.clear();
-        }
+        self.levels[level].visited.clear();
         let tags_base = self.tags.len();
         let is_moves = matches!(goal, Goal::Moves { .. });
         // The start node needs a visited entry only if a path can come back to it.
         if engine.has_in_edge[start as usize] {
-            let start_key = self.visit_key(start, &self.tags[tags_base..]);
-            self.levels[level].visited.insert(start_key);
+            self.mark_visited(level, start, tags_base);
         }
         self.push_frame(level, start, tags_base);
         // The last reachability result, valid while the frame it was computed in is on top: every
@@ -489,8 +492,7 @@ impl<'e> Searcher<'e> {
                 Goal::Moves { .. } => {}
             }
             if engine.merge_node[target as usize] {
-                let key = self.visit_key(target, &self.tags[tags_base..]);
-                if !self.levels[level].visited.insert(key) {
+                if !self.mark_visited(level, target, tags_base) {
                     continue;
                 }
             }
