@@ -491,10 +491,8 @@ impl<'e> Searcher<'e> {
                 }
                 Goal::Moves { .. } => {}
             }
-            if engine.merge_node[target as usize] {
-                if !self.mark_visited(level, target, tags_base) {
-                    continue;
-                }
+            if engine.merge_node[target as usize] && !self.mark_visited(level, target, tags_base) {
+                continue;
             }
             let tags_len = self.tags.len();
             self.push_frame(level, target, tags_len);
