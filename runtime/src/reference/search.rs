@@ -102,8 +102,10 @@ thread_local! {
 pub(crate) struct Searcher<'e> {
     engine: &'e ReferenceEngine,
     values: Vec<SymbolId>,
-    /// `state_hash(values)`, kept up to date by every write and undo.
+    /// `state_hash(values)` when `hash_valid`, then kept up to date by every write and undo. It is
+    /// computed on first use because many searches (short keeper moves) never record a key.
     hash: u64,
+    hash_valid: bool,
     undo: Vec<(u32, SymbolId)>,
     levels: Vec<Level>,
     tags: Vec<SymbolId>,
@@ -130,7 +132,8 @@ impl<'e> Searcher<'e> {
         buffers.tags.clear();
         Searcher {
             engine,
-            hash: state_hash(&buffers.values),
+            hash: 0,
+            hash_valid: false,
             values: buffers.values,
             undo: buffers.undo,
             levels: buffers.levels,
@@ -167,14 +170,18 @@ impl<'e> Searcher<'e> {
         if old != value {
             self.undo.push((slot, old));
             self.values[slot as usize] = value;
-            self.hash ^= slot_hash(slot, old) ^ slot_hash(slot, value);
+            if self.hash_valid {
+                self.hash ^= slot_hash(slot, old) ^ slot_hash(slot, value);
+            }
         }
     }
 
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
             let (slot, old) = self.undo.pop().expect("length checked");
-            self.hash ^= slot_hash(slot, self.values[slot as usize]) ^ slot_hash(slot, old);
+            if self.hash_valid {
+                self.hash ^= slot_hash(slot, self.values[slot as usize]) ^ slot_hash(slot, old);
+            }
             self.values[slot as usize] = old;
         }
     }
@@ -343,6 +350,10 @@ impl<'e> Searcher<'e> {
     /// Records (node, tags since `tags_base`, state) in the level's visited set; `false` when it
     /// was already there.
     fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {
+        if !self.hash_valid {
+            self.hash = state_hash(&self.values);
+            self.hash_valid = true;
+        }
         let tags = &self.tags[tags_base..];
         let hash = key_hash(node, tags, self.hash);
         self.levels[level].visited.insert(hash, node, tags, &self.values)
