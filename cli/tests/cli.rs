@@ -235,3 +235,23 @@ fn tictactoe_random_play_matches_the_known_outcome_figures() {
     let plies = report["mean_plies"].as_f64().unwrap();
     assert!((5.0..=9.0).contains(&plies), "{plies}");
 }
+
+/// Checks `run`'s per-player figures against exact probabilities computed by an oracle.
+fn assert_outcomes_close(game: &str, exact: (f64, f64, f64)) {
+    // 20,000 playouts: one standard error is at most 0.36 points; allow four.
+    let report = run_json(&["run", game, "--playouts", "20000", "--seed", "99", "--json", "--threads", "2"]);
+    let players = report["players"].as_array().unwrap();
+    let figure = |p: usize, key: &str| players[p][key].as_f64().unwrap();
+    let (first, second, draw) = exact;
+    for (actual, expected) in
+        [(figure(0, "win_percent"), first), (figure(1, "win_percent"), second), (figure(0, "draw_percent"), draw)]
+    {
+        assert!((actual - 100.0 * expected).abs() < 1.45, "{game}: {actual} vs {expected}\n{report}");
+    }
+}
+
+#[test]
+fn dice_and_hidden_random_play_agree_with_the_oracles() {
+    assert_outcomes_close(DICE, regula_oracles::dice::random_play_outcomes());
+    assert_outcomes_close(HIDDEN, regula_oracles::hidden::random_play_outcomes());
+}
