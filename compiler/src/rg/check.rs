@@ -453,7 +453,7 @@ impl<'g> Checker<'g> {
                         .with_help("use a member of the type, or the name of a constant declared earlier"),
                     ),
                     Ty::Map(..) => self.emit(
-                        Diagnostic::error("E0208", format!("a symbol is given where a map is expected"), name.span)
+                        Diagnostic::error("E0209", "a symbol is given where a map is expected", name.span)
                             .label(format!("expected a map of type {}", show(expected)))
                             .with_help(format!(
                                 "a map that answers `{}` everywhere is written `{{:{}}}`",
@@ -469,7 +469,7 @@ impl<'g> Checker<'g> {
                     Ty::Unknown => (Ty::Unknown, Ty::Unknown),
                     Ty::Set(_) => {
                         self.emit(
-                            Diagnostic::error("E0208", "a map literal is given where a symbol is expected", *span)
+                            Diagnostic::error("E0209", "a map literal is given where a symbol is expected", *span)
                                 .label(format!("expected a member of {}", show(expected)))
                                 .with_help("write one symbol of the type here"),
                         );
