@@ -183,14 +183,14 @@ where
         .ignore_then(ident())
         .then_ignore(just(Token::Assign))
         .then(type_expr())
-        .then_ignore(semi.clone())
+        .then_ignore(semi)
         .map_with(|(name, ty), extra| Decl::Type(Typedef { name, ty, span: span_of(extra.span()) }));
     let typed_value = ident()
         .then_ignore(just(Token::Colon))
         .then(type_expr())
         .then_ignore(just(Token::Assign))
         .then(value_expr())
-        .then_ignore(semi.clone());
+        .then_ignore(semi);
     let constant = just(Token::Const)
         .ignore_then(typed_value.clone())
         .map_with(|((name, ty), value), extra| Decl::Const(Constant { name, ty, value, span: span_of(extra.span()) }));
@@ -201,7 +201,7 @@ where
     let pragma = just(Token::At)
         .ignore_then(ident())
         .then(pragma_token.repeated().collect::<Vec<_>>())
-        .then_ignore(semi.clone())
+        .then_ignore(semi)
         .map_with(|(name, tokens), extra| Decl::Pragma(Pragma { name, tokens, span: span_of(extra.span()) }));
     let edge = ident()
         .then_ignore(just(Token::Comma))
