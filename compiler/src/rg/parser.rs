@@ -342,6 +342,14 @@ fn syntax_help(expected: &[RichPattern<'_, Token<'_>>]) -> String {
         "close the `[` with `]`".to_string()
     } else if wants("`)`") {
         "close the `(` with `)`".to_string()
+    } else if wants("expression") {
+        "an expression is a name, a cast `T(e)` or a map access `m[k]`".to_string()
+    } else if wants("`->`") {
+        "reachability is written `? from -> to` or `! from -> to`".to_string()
+    } else if wants("`{`") && wants("identifier") {
+        "write a name, a set `{a, b}` (types) or a map literal `{k: v, :default}` (values)".to_string()
+    } else if wants("`,`") && !wants("`}`") {
+        "an edge is written `source, target: label;`".to_string()
     } else {
         "declarations are `type X = T;`, `const X : T = V;`, `var X : T = V;`, `a, b : label;` or `@pragma ...;`"
             .to_string()
