@@ -106,6 +106,8 @@ pub enum EngineError {
     PlayoutTooLong { playout: u64, limit: u64 },
     /// The automaton breaks the compiler->runtime contract (a compiler bug or a hand-made table).
     Malformed { message: String },
+    /// Worker threads could not be started.
+    Threads { message: String },
 }
 
 impl fmt::Display for EngineError {
@@ -154,6 +156,7 @@ impl fmt::Display for EngineError {
                 write!(f, "playout {playout} made more than {limit} moves without ending")
             }
             EngineError::Malformed { message } => write!(f, "malformed automaton: {message}"),
+            EngineError::Threads { message } => write!(f, "cannot start worker threads: {message}"),
         }
     }
 }
