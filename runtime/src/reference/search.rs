@@ -28,7 +28,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Nested reachability checks deeper than this are an error (a check that recurses into itself).
 pub(crate) const MAX_REACH_DEPTH: usize = 64;
 /// A move longer than this many tags means the search is going around a tag-emitting cycle.
-pub(crate) const MAX_MOVE_TAGS: usize = 4096;
+pub(crate) const MAX_MOVE_TAGS: usize = 1024;
 
 /// A small, fast, non-cryptographic hasher for visited-set keys (multiply-rotate, as in FxHash).
 #[derive(Default, Clone, Copy)]
@@ -506,7 +506,8 @@ impl<'e> Searcher<'e> {
                 }
                 Goal::Moves { .. } => {}
             }
-            if engine.merge_node[target as usize] && !self.mark_visited(level, target, tags_base) {
+            let meeting_point = engine.merge_node[target as usize] || target == start;
+            if meeting_point && !self.mark_visited(level, target, tags_base) {
                 continue;
             }
             let tags_len = self.tags.len();
