@@ -119,7 +119,13 @@ struct Checker<'g> {
     variables: HashMap<&'g str, (usize, &'g Variable)>,
     constant_types: HashMap<&'g str, Ty>,
     variable_types: HashMap<&'g str, Ty>,
+    /// How many typedefs are being resolved inside one another.
+    type_depth: usize,
 }
+
+/// How deeply typedefs may be defined through other typedefs; resolution recurses on them, and
+/// the limit keeps hostile input from exhausting the stack.
+pub const MAX_TYPE_DEPTH: usize = 256;
 
 /// Validates a game; returns every error and warning, in source order.
 pub fn check(game: &Game) -> Vec<Diagnostic> {
@@ -135,6 +141,7 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
         variables: HashMap::new(),
         constant_types: HashMap::new(),
         variable_types: HashMap::new(),
+        type_depth: 0,
     };
     checker.collect_names();
     checker.resolve_typedefs();
@@ -253,10 +260,20 @@ impl<'g> Checker<'g> {
             }
             None => {}
         }
+        if self.type_depth >= MAX_TYPE_DEPTH {
+            self.emit(
+                Diagnostic::error("E0229", "type definitions nest too deeply", name.span)
+                    .label(format!("this type is defined through more than {MAX_TYPE_DEPTH} other types"))
+                    .with_help("define the type more directly, e.g. as a set `{a, b}`"),
+            );
+            return Ty::Unknown;
+        }
         self.type_states.insert(&typedef.name.name, TypeState::InProgress);
         let was_quiet = self.quiet;
         self.quiet = was_quiet || index >= self.user_decls;
+        self.type_depth += 1;
         let ty = self.resolve_type(&typedef.ty);
+        self.type_depth -= 1;
         self.quiet = was_quiet;
         self.type_states.insert(&typedef.name.name, TypeState::Done(ty.clone()));
         ty

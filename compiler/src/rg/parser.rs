@@ -17,28 +17,19 @@ fn span_of(span: SimpleSpan) -> Span {
     Span::new(span.start, span.end)
 }
 
-/// The span of an expression, from its first to its last token.
+/// The span of an expression (same as [`Expr::span`]).
 pub fn expr_span(expr: &Expr) -> Span {
-    match expr {
-        Expr::Ident(ident) => ident.span,
-        Expr::Cast { span, .. } | Expr::Access { span, .. } => *span,
-    }
+    expr.span()
 }
 
-/// The span of a value.
+/// The span of a value (same as [`ValueExpr::span`]).
 pub fn value_span(value: &ValueExpr) -> Span {
-    match value {
-        ValueExpr::Ident(ident) => ident.span,
-        ValueExpr::Map { span, .. } => *span,
-    }
+    value.span()
 }
 
-/// The span of a type expression.
+/// The span of a type expression (same as [`TypeExpr::span`]).
 pub fn type_span(ty: &TypeExpr) -> Span {
-    match ty {
-        TypeExpr::Name(ident) => ident.span,
-        TypeExpr::Set { span, .. } | TypeExpr::Arrow { span, .. } => *span,
-    }
+    ty.span()
 }
 
 /// What follows the left-hand expression of a label.
