@@ -80,10 +80,11 @@ pub fn run(path: &Path, options: RunOptions) -> Result<(), Failure> {
     let config =
         PlayoutConfig { count: options.playouts, seed: options.seed, threads: options.threads, ..Default::default() };
     let bar = (!options.json && std::io::stdout().is_terminal()).then(|| progress_bar(options.playouts));
+    // Redrawing on every playout would cost more than fast playouts themselves: about 200 steps.
+    let step = (options.playouts / 200).max(1);
     let report = match &bar {
         Some(bar) => run_playouts_with_progress(&engine, &config, &|done, total| {
-            // Redrawing on every playout would cost more than fast playouts themselves.
-            if done % 1024 == 0 || done == total {
+            if done % step == 0 || done == total {
                 bar.set_position(done);
             }
         }),
