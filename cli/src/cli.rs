@@ -61,6 +61,9 @@ pub enum Command {
         /// Worker threads (the first ply is split among them); 0 = one per core.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Also count each first move's subtree at the deepest depth (`move: count` lines).
+        #[arg(long)]
+        divide: bool,
     },
     /// Play uniform random playouts and report speed, lengths and final scores.
     Run {

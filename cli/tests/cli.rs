@@ -296,3 +296,20 @@ fn runtime_errors_exit_one_with_the_node_named() {
         assert!(text.contains("`begin`"), "{text}");
     }
 }
+
+#[test]
+fn perft_divide_splits_the_count_by_first_move() {
+    let output = regula(&["perft", TICTACTOE, "--depth", "2", "--divide"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let divide: Vec<&str> = text.lines().take(9).collect();
+    assert_eq!(divide, ["a1: 8", "b1: 8", "c1: 8", "a2: 8", "b2: 8", "c2: 8", "a3: 8", "b3: 8", "c3: 8"]);
+    assert!(text.ends_with("0 1\n1 9\n2 72\n"), "{text}");
+
+    // In Pig the first roll's subtree at depth 3: after a 1 the second player chooses (2), after
+    // 2..6 the first player chooses again (5 x 2); the first hold leads to 6 + 2.
+    let json = regula(&["perft", DICE, "--depth", "3", "--divide", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(value["divide"], serde_json::json!([{"move": "roll", "count": 12}, {"move": "hold", "count": 8}]));
+    assert_eq!(value["counts"], serde_json::json!([1, 2, 8, 20]));
+}
