@@ -110,7 +110,9 @@ pub fn render(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> Stri
             .with_config(Config::default().with_color(false))
             .with_code(diagnostic.code)
             .with_message(&diagnostic.message)
-            .with_label(AriadneLabel::new(char_span(diagnostic.primary.span)).with_message(&diagnostic.primary.message));
+            .with_label(
+                AriadneLabel::new(char_span(diagnostic.primary.span)).with_message(&diagnostic.primary.message),
+            );
         for note in &diagnostic.secondary {
             report = report.with_label(AriadneLabel::new(char_span(note.span)).with_message(&note.message));
         }

@@ -55,7 +55,10 @@ pub enum Expr {
     Const(ConstId),
     Var(VarId),
     /// `map[key]`: `map` has a map type; a key outside the key type yields the map's default.
-    Access { map: Box<Expr>, key: Box<Expr> },
+    Access {
+        map: Box<Expr>,
+        key: Box<Expr>,
+    },
 }
 
 /// What traversing an edge does.
