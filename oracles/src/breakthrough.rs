@@ -28,11 +28,7 @@ impl Position {
             cells[cell] = 1;
             cells[63 - cell] = 2;
         }
-        Position {
-            cells,
-            to_move: 1,
-            finished: false,
-        }
+        Position { cells, to_move: 1, finished: false }
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
@@ -88,9 +84,14 @@ fn count(position: &Position, depth: usize, counts: &mut [u64]) {
     }
 }
 
+/// perft counts at depths 0..=depth from `position`.
+pub fn perft_from(position: &Position, depth: usize) -> Vec<u64> {
+    let mut counts = vec![0; depth + 1];
+    count(position, 0, &mut counts);
+    counts
+}
+
 /// perft counts at depths 0..=depth from the initial position.
 pub fn perft(depth: usize) -> Vec<u64> {
-    let mut counts = vec![0; depth + 1];
-    count(&Position::initial(), 0, &mut counts);
-    counts
+    perft_from(&Position::initial(), depth)
 }

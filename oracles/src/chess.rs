@@ -20,26 +20,8 @@ const CASTLE_WHITE_QUEENSIDE: u8 = 2;
 const CASTLE_BLACK_KINGSIDE: u8 = 4;
 const CASTLE_BLACK_QUEENSIDE: u8 = 8;
 
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
 
@@ -134,13 +116,7 @@ impl Position {
             square(bytes[0] as i8 - b'a' as i8, bytes[1] as i8 - b'1' as i8)
         };
         let halfmove_clock = fields.get(4).and_then(|f| f.parse().ok()).unwrap_or(0);
-        Ok(Position {
-            board,
-            white_to_move,
-            castling,
-            en_passant,
-            halfmove_clock,
-        })
+        Ok(Position { board, white_to_move, castling, en_passant, halfmove_clock })
     }
 
     fn side_sign(&self) -> i8 {
@@ -196,10 +172,7 @@ impl Position {
     }
 
     fn king_square(&self, sign: i8) -> Option<u8> {
-        self.board
-            .iter()
-            .position(|&p| p == sign * KING)
-            .map(|s| s as u8)
+        self.board.iter().position(|&p| p == sign * KING).map(|s| s as u8)
     }
 
     /// Whether the side to move is in check.
@@ -221,11 +194,7 @@ impl Position {
             let push_target = |to: u8, moves: &mut Vec<Move>| {
                 let target = self.board[to as usize];
                 if target * me <= 0 {
-                    moves.push(Move {
-                        from,
-                        to,
-                        promotion: 0,
-                    });
+                    moves.push(Move { from, to, promotion: 0 });
                 }
             };
             match kind {
@@ -235,18 +204,10 @@ impl Position {
                     let add_pawn = |to: u8, moves: &mut Vec<Move>| {
                         if file_rank(to).1 == last_rank {
                             for promotion in [QUEEN, ROOK, BISHOP, KNIGHT] {
-                                moves.push(Move {
-                                    from,
-                                    to,
-                                    promotion,
-                                });
+                                moves.push(Move { from, to, promotion });
                             }
                         } else {
-                            moves.push(Move {
-                                from,
-                                to,
-                                promotion: 0,
-                            });
+                            moves.push(Move { from, to, promotion: 0 });
                         }
                     };
                     if let Some(one) = square(f, r + me) {
@@ -255,11 +216,7 @@ impl Position {
                             if r == start_rank {
                                 if let Some(two) = square(f, r + 2 * me) {
                                     if self.board[two as usize] == 0 {
-                                        moves.push(Move {
-                                            from,
-                                            to: two,
-                                            promotion: 0,
-                                        });
+                                        moves.push(Move { from, to: two, promotion: 0 });
                                     }
                                 }
                             }
@@ -274,11 +231,7 @@ impl Position {
                     }
                 }
                 KNIGHT | KING => {
-                    let steps = if kind == KNIGHT {
-                        KNIGHT_STEPS
-                    } else {
-                        KING_STEPS
-                    };
+                    let steps = if kind == KNIGHT { KNIGHT_STEPS } else { KING_STEPS };
                     for (df, dr) in steps {
                         if let Some(to) = square(f + df, r + dr) {
                             push_target(to, &mut moves);
@@ -289,16 +242,7 @@ impl Position {
                     let dirs: &[(i8, i8)] = match kind {
                         BISHOP => &BISHOP_DIRS,
                         ROOK => &ROOK_DIRS,
-                        _ => &[
-                            (1, 0),
-                            (0, 1),
-                            (-1, 0),
-                            (0, -1),
-                            (1, 1),
-                            (-1, 1),
-                            (-1, -1),
-                            (1, -1),
-                        ],
+                        _ => &[(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)],
                     };
                     for &(df, dr) in dirs {
                         let (mut cf, mut cr) = (f + df, r + dr);
@@ -307,11 +251,7 @@ impl Position {
                             if target * me > 0 {
                                 break;
                             }
-                            moves.push(Move {
-                                from,
-                                to,
-                                promotion: 0,
-                            });
+                            moves.push(Move { from, to, promotion: 0 });
                             if target != 0 {
                                 break;
                             }
@@ -345,11 +285,7 @@ impl Position {
             && !self.attacked(at(5), -me)
             && !self.attacked(at(6), -me)
         {
-            moves.push(Move {
-                from: king_from,
-                to: at(6),
-                promotion: 0,
-            });
+            moves.push(Move { from: king_from, to: at(6), promotion: 0 });
         }
         if self.castling & queenside != 0
             && self.board[at(0) as usize] == me * ROOK
@@ -359,11 +295,7 @@ impl Position {
             && !self.attacked(at(3), -me)
             && !self.attacked(at(2), -me)
         {
-            moves.push(Move {
-                from: king_from,
-                to: at(2),
-                promotion: 0,
-            });
+            moves.push(Move { from: king_from, to: at(2), promotion: 0 });
         }
     }
 
@@ -374,11 +306,7 @@ impl Position {
         let piece = self.board[mv.from as usize];
         let captured = self.board[mv.to as usize];
         next.board[mv.from as usize] = 0;
-        next.board[mv.to as usize] = if mv.promotion != 0 {
-            me * mv.promotion
-        } else {
-            piece
-        };
+        next.board[mv.to as usize] = if mv.promotion != 0 { me * mv.promotion } else { piece };
         next.en_passant = None;
         let (from_file, from_rank) = file_rank(mv.from);
         let (to_file, to_rank) = file_rank(mv.to);
@@ -411,11 +339,7 @@ impl Position {
                 next.castling &= !right;
             }
         }
-        next.halfmove_clock = if piece.abs() == PAWN || captured != 0 {
-            0
-        } else {
-            self.halfmove_clock + 1
-        };
+        next.halfmove_clock = if piece.abs() == PAWN || captured != 0 { 0 } else { self.halfmove_clock + 1 };
         next.white_to_move = !self.white_to_move;
         next
     }

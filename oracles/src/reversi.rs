@@ -9,16 +9,7 @@
 //! count wins (100/0), equal counts draw (50/50).
 
 const SIZE: i32 = 8;
-const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+const DIRECTIONS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 /// A position: cells hold 0 (empty), 1 (black) or 2 (white); `to_move` is 1 or 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,11 +34,7 @@ impl Position {
         cells[4 * 8 + 4] = 2;
         cells[3 * 8 + 4] = 1;
         cells[4 * 8 + 3] = 1;
-        Position {
-            cells,
-            to_move: 1,
-            consecutive_passes: 0,
-        }
+        Position { cells, to_move: 1, consecutive_passes: 0 }
     }
 
     fn flips(&self, cell: usize, player: u8) -> Vec<usize> {
@@ -78,9 +65,7 @@ impl Position {
     }
 
     fn placements(&self, player: u8) -> Vec<usize> {
-        (0..64)
-            .filter(|&cell| !self.flips(cell, player).is_empty())
-            .collect()
+        (0..64).filter(|&cell| !self.flips(cell, player).is_empty()).collect()
     }
 
     /// Legal moves of the player to move; empty when the game is over.
@@ -123,9 +108,14 @@ fn count(position: &Position, depth: usize, counts: &mut [u64]) {
     }
 }
 
+/// perft counts at depths 0..=depth from `position`.
+pub fn perft_from(position: &Position, depth: usize) -> Vec<u64> {
+    let mut counts = vec![0; depth + 1];
+    count(position, 0, &mut counts);
+    counts
+}
+
 /// perft counts at depths 0..=depth from the initial position.
 pub fn perft(depth: usize) -> Vec<u64> {
-    let mut counts = vec![0; depth + 1];
-    count(&Position::initial(), 0, &mut counts);
-    counts
+    perft_from(&Position::initial(), depth)
 }
