@@ -39,6 +39,14 @@ fn positions_four_and_five_match_published_counts() {
 }
 
 #[test]
+fn fifty_move_rule_prunes_the_tree() {
+    // Halfmove clock at 99: only the two pawn moves keep the game going. games/chess/chess.hrg
+    // started from this position (its board and clock edited) gave the same counts.
+    let position = Position::from_fen("r3k3/1p6/8/8/8/8/4P3/4K2R w Kq - 99 80").unwrap();
+    assert_eq!(perft_from(&position, 3), vec![1, 16, 36, 536]);
+}
+
+#[test]
 fn fifty_move_rule_ends_the_game() {
     let position = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 100 80").unwrap();
     assert!(position.legal_moves().is_empty());
