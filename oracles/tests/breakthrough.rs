@@ -14,7 +14,7 @@ fn first_plies_match_hand_counts() {
 fn reaching_the_last_row_ends_the_game() {
     let mut cells = [0u8; 64];
     cells[6 * 8 + 2] = 1;
-    cells[1 * 8 + 5] = 2;
+    cells[8 + 5] = 2;
     let position = Position { cells, to_move: 1, finished: false };
     // The white pawn on row 6, column 2 has three moves, each reaching row 7.
     let moves = position.legal_moves();
