@@ -4,19 +4,19 @@
 //! `pub fn perft(depth: usize) -> Vec<u64>` (counts at depths 0..=depth, with the conventions of
 //! `spec/perft.md`: chance outcomes cost a depth, terminal states stop counting).
 
-pub mod perft_file;
-pub mod tictactoe;
-pub mod connect4;
-pub mod breakthrough;
-pub mod reversi;
-pub mod chess;
-pub mod draughts;
-pub mod hex;
-pub mod gomoku;
 pub mod amazons;
-pub mod pentago;
-pub mod morris;
-pub mod foxgeese;
+pub mod breakthrough;
+pub mod chess;
+pub mod connect4;
 pub mod dice;
+pub mod draughts;
+pub mod foxgeese;
+pub mod gomoku;
+pub mod hex;
 pub mod hidden;
+pub mod morris;
+pub mod pentago;
+pub mod perft_file;
+pub mod reversi;
 pub mod stochastic;
+pub mod tictactoe;
