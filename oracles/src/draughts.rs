@@ -70,43 +70,37 @@ fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Succes
     let piece = board[at];
     let (row, col) = ((at / 8) as i32, (at % 8) as i32);
     let mut extended = false;
-    {
-        for &dr in row_steps(piece) {
-            for dc in [-1, 1] {
-                let (over_r, over_c, land_r, land_c) =
-                    (row + dr, col + dc, row + 2 * dr, col + 2 * dc);
-                if !on_board(land_r, land_c) {
-                    continue;
-                }
-                let (over, land) = (
-                    (over_r * 8 + over_c) as usize,
-                    (land_r * 8 + land_c) as usize,
-                );
-                let victim = board[over];
-                if colour_of(victim) == 0
-                    || colour_of(victim) == colour_of(piece)
-                    || board[land] != 0
-                {
-                    continue;
-                }
-                extended = true;
-                board[at] = 0;
-                board[over] = 0;
-                // A man landing on the far row is crowned and the move ends.
-                let crowned = crowning_row(piece) == Some(land_r);
-                board[land] = if crowned { piece + 1 } else { piece };
-                if crowned {
-                    out.push(Successor {
-                        board: *board,
-                        resets_quiet: true,
-                    });
-                } else {
-                    extend_jumps(board, land, true, out);
-                }
-                board[land] = 0;
-                board[over] = victim;
-                board[at] = piece;
+    for &dr in row_steps(piece) {
+        for dc in [-1, 1] {
+            let (over_r, over_c, land_r, land_c) = (row + dr, col + dc, row + 2 * dr, col + 2 * dc);
+            if !on_board(land_r, land_c) {
+                continue;
             }
+            let (over, land) = (
+                (over_r * 8 + over_c) as usize,
+                (land_r * 8 + land_c) as usize,
+            );
+            let victim = board[over];
+            if colour_of(victim) == 0 || colour_of(victim) == colour_of(piece) || board[land] != 0 {
+                continue;
+            }
+            extended = true;
+            board[at] = 0;
+            board[over] = 0;
+            // A man landing on the far row is crowned and the move ends.
+            let crowned = crowning_row(piece) == Some(land_r);
+            board[land] = if crowned { piece + 1 } else { piece };
+            if crowned {
+                out.push(Successor {
+                    board: *board,
+                    resets_quiet: true,
+                });
+            } else {
+                extend_jumps(board, land, true, out);
+            }
+            board[land] = 0;
+            board[over] = victim;
+            board[at] = piece;
         }
     }
     if jumped && !extended {
@@ -120,11 +114,10 @@ fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Succes
 fn successors(board: &Board, mover: u8) -> Vec<Successor> {
     let mut captures = Vec::new();
     let mut scratch = *board;
-    for from in 0..64 {
-        if colour_of(board[from]) != mover {
-            continue;
+    for (from, &piece) in board.iter().enumerate() {
+        if colour_of(piece) == mover {
+            extend_jumps(&mut scratch, from, false, &mut captures);
         }
-        extend_jumps(&mut scratch, from, false, &mut captures);
     }
     if !captures.is_empty() {
         return captures;

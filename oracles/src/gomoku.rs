@@ -75,9 +75,8 @@ mod tests {
     #[test]
     fn a_line_does_not_wrap_around_the_edge() {
         let mut cells = [0u8; CELLS];
-        for cell in 12..17 {
-            cells[cell] = 2; // columns 12, 13, 14 of row 0 and columns 0, 1 of row 1
-        }
+        // Columns 12, 13, 14 of row 0 and columns 0, 1 of row 1.
+        cells[12..17].fill(2);
         assert!(!makes_five(&cells, 14));
         assert!(!makes_five(&cells, 15));
     }
