@@ -18,20 +18,32 @@ pub fn compile_game(game: ast::Game) -> Result<Loaded, Vec<Diagnostic>> {
         return Err(diagnostics);
     }
     let automaton = lower(&game);
-    Ok(Loaded { rg: game, automaton, warnings: diagnostics })
+    Ok(Loaded {
+        rg: game,
+        automaton,
+        warnings: diagnostics,
+    })
 }
 
 /// Parses an RG text into its syntax tree, reporting every syntax error found.
 pub fn parse(source: &str) -> Result<ast::Game, Vec<Diagnostic>> {
     let _ = source;
-    Err(vec![Diagnostic::error("E0002", "the RG parser is not built yet", ast::Span::default())])
+    Err(vec![Diagnostic::error(
+        "E0002",
+        "the RG parser is not built yet",
+        ast::Span::default(),
+    )])
 }
 
 /// Validates a syntax tree: names, types, maps, built-ins, reachability of `end`. Returns errors
 /// and warnings.
 pub fn check(game: &ast::Game) -> Vec<Diagnostic> {
     let _ = game;
-    vec![Diagnostic::error("E0002", "the RG validator is not built yet", ast::Span::default())]
+    vec![Diagnostic::error(
+        "E0002",
+        "the RG validator is not built yet",
+        ast::Span::default(),
+    )]
 }
 
 /// Lowers a validated syntax tree to runtime tables. Precondition: `check(game)` has no errors.
