@@ -41,20 +41,14 @@ impl Diagnostic {
             severity: Severity::Error,
             code,
             message: message.into(),
-            primary: Note {
-                span,
-                message: String::new(),
-            },
+            primary: Note { span, message: String::new() },
             secondary: Vec::new(),
             help: None,
         }
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message, span)
-        }
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message, span) }
     }
 
     /// Sets the text under the primary span.
@@ -64,10 +58,7 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.secondary.push(Note {
-            span,
-            message: message.into(),
-        });
+        self.secondary.push(Note { span, message: message.into() });
         self
     }
 
@@ -101,11 +92,7 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 pub fn render(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> String {
     use ariadne::{Config, Label as AriadneLabel, Report, ReportKind, Source};
     let mut out = Vec::new();
-    let char_offset = |byte: usize| {
-        source[..floor_char_boundary(source, byte.min(source.len()))]
-            .chars()
-            .count()
-    };
+    let char_offset = |byte: usize| source[..floor_char_boundary(source, byte.min(source.len()))].chars().count();
     let char_span = |span: Span| {
         let start = char_offset(span.start);
         let end = char_offset(span.end).max(start);
@@ -124,19 +111,15 @@ pub fn render(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> Stri
             .with_code(diagnostic.code)
             .with_message(&diagnostic.message)
             .with_label(
-                AriadneLabel::new(char_span(diagnostic.primary.span))
-                    .with_message(&diagnostic.primary.message),
+                AriadneLabel::new(char_span(diagnostic.primary.span)).with_message(&diagnostic.primary.message),
             );
         for note in &diagnostic.secondary {
-            report = report
-                .with_label(AriadneLabel::new(char_span(note.span)).with_message(&note.message));
+            report = report.with_label(AriadneLabel::new(char_span(note.span)).with_message(&note.message));
         }
         if let Some(help) = &diagnostic.help {
             report = report.with_help(help);
         }
-        let _ = report
-            .finish()
-            .write((file_name, Source::from(source)), &mut out);
+        let _ = report.finish().write((file_name, Source::from(source)), &mut out);
     }
     String::from_utf8_lossy(&out).into_owned()
 }

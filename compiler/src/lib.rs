@@ -2,7 +2,6 @@
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
 pub mod diagnostics;
-pub mod hrg;
 pub mod rg;
 
 use diagnostics::Diagnostic;
@@ -49,9 +48,6 @@ pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
             format!("unknown source format for `{file_name}`"),
             rg::ast::Span::default(),
         )
-        .with_help(format!(
-            "use one of the extensions: {}",
-            SourceFormat::EXTENSIONS.join(", ")
-        ))]),
+        .with_help(format!("use one of the extensions: {}", SourceFormat::EXTENSIONS.join(", ")))]),
     }
 }

@@ -14,6 +14,8 @@
 
 use std::ops::Range;
 
+pub mod builder;
+
 /// Index into [`Automaton::symbols`].
 pub type SymbolId = u32;
 /// Index into [`Automaton::types`].
@@ -55,7 +57,10 @@ pub enum Expr {
     Const(ConstId),
     Var(VarId),
     /// `map[key]`: `map` has a map type; a key outside the key type yields the map's default.
-    Access { map: Box<Expr>, key: Box<Expr> },
+    Access {
+        map: Box<Expr>,
+        key: Box<Expr>,
+    },
 }
 
 /// What traversing an edge does.

@@ -58,33 +58,20 @@ pub struct Ident {
 
 impl Ident {
     pub fn new(name: impl Into<String>, span: Span) -> Self {
-        Ident {
-            name: name.into(),
-            span,
-        }
+        Ident { name: name.into(), span }
     }
 
     /// An identifier made by a generator (a front end or a pass) rather than read from text.
     pub fn synthetic(name: impl Into<String>) -> Self {
-        Ident {
-            name: name.into(),
-            span: Span::default(),
-        }
+        Ident { name: name.into(), span: Span::default() }
     }
 }
 
 /// A type: `{a, b}`, `A -> B` (right-associative), or the name of a typedef.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeExpr {
-    Set {
-        members: Vec<Ident>,
-        span: Span,
-    },
-    Arrow {
-        from: Box<TypeExpr>,
-        to: Box<TypeExpr>,
-        span: Span,
-    },
+    Set { members: Vec<Ident>, span: Span },
+    Arrow { from: Box<TypeExpr>, to: Box<TypeExpr>, span: Span },
     Name(Ident),
 }
 
@@ -95,11 +82,7 @@ pub enum ValueExpr {
     Ident(Ident),
     /// Entries in source order. `default` is mandatory in valid programs; the parser accepts its
     /// absence so that the validator can report it with a fix.
-    Map {
-        entries: Vec<(Ident, ValueExpr)>,
-        default: Option<Box<ValueExpr>>,
-        span: Span,
-    },
+    Map { entries: Vec<(Ident, ValueExpr)>, default: Option<Box<ValueExpr>>, span: Span },
 }
 
 /// An automaton expression.
@@ -108,17 +91,9 @@ pub enum Expr {
     /// A variable, a constant, or a symbol literal.
     Ident(Ident),
     /// `T(e)`: states the type of `e`; no runtime effect.
-    Cast {
-        ty: Ident,
-        expr: Box<Expr>,
-        span: Span,
-    },
+    Cast { ty: Ident, expr: Box<Expr>, span: Span },
     /// `map[key]`.
-    Access {
-        map: Box<Expr>,
-        key: Box<Expr>,
-        span: Span,
-    },
+    Access { map: Box<Expr>, key: Box<Expr>, span: Span },
 }
 
 /// An edge label.
@@ -133,11 +108,7 @@ pub enum Label {
     /// `lhs == rhs;` or `lhs != rhs;` (`negated`).
     Compare { lhs: Expr, rhs: Expr, negated: bool },
     /// `? from -> to;` or `! from -> to;` (`negated`).
-    Reach {
-        from: Ident,
-        to: Ident,
-        negated: bool,
-    },
+    Reach { from: Ident, to: Ident, negated: bool },
     /// `$ symbol;`
     Tag(Ident),
     /// `$$ expr;`
