@@ -5,16 +5,7 @@
 
 const SIZE: i32 = 10;
 const CELLS: usize = (SIZE * SIZE) as usize;
-const DIRECTIONS: [(i32, i32); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
 
 /// Square contents: 0 empty, 1 white amazon, 2 black amazon, 3 arrow.
 type Board = [u8; CELLS];

@@ -76,10 +76,7 @@ fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Succes
             if !on_board(land_r, land_c) {
                 continue;
             }
-            let (over, land) = (
-                (over_r * 8 + over_c) as usize,
-                (land_r * 8 + land_c) as usize,
-            );
+            let (over, land) = ((over_r * 8 + over_c) as usize, (land_r * 8 + land_c) as usize);
             let victim = board[over];
             if colour_of(victim) == 0 || colour_of(victim) == colour_of(piece) || board[land] != 0 {
                 continue;
@@ -91,10 +88,7 @@ fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Succes
             let crowned = crowning_row(piece) == Some(land_r);
             board[land] = if crowned { piece + 1 } else { piece };
             if crowned {
-                out.push(Successor {
-                    board: *board,
-                    resets_quiet: true,
-                });
+                out.push(Successor { board: *board, resets_quiet: true });
             } else {
                 extend_jumps(board, land, true, out);
             }
@@ -104,10 +98,7 @@ fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Succes
         }
     }
     if jumped && !extended {
-        out.push(Successor {
-            board: *board,
-            resets_quiet: true,
-        });
+        out.push(Successor { board: *board, resets_quiet: true });
     }
 }
 
@@ -137,15 +128,8 @@ fn successors(board: &Board, mover: u8) -> Vec<Successor> {
                 }
                 let mut next = *board;
                 next[from] = 0;
-                next[(r * 8 + c) as usize] = if crowning_row(piece) == Some(r) {
-                    piece + 1
-                } else {
-                    piece
-                };
-                slides.push(Successor {
-                    board: next,
-                    resets_quiet: piece == 1 || piece == 3,
-                });
+                next[(r * 8 + c) as usize] = if crowning_row(piece) == Some(r) { piece + 1 } else { piece };
+                slides.push(Successor { board: next, resets_quiet: piece == 1 || piece == 3 });
             }
         }
     }

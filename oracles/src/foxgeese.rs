@@ -17,9 +17,7 @@ pub const GEESE_NEEDED: u32 = 4;
 const STEPS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
 fn exists(row: i32, col: i32) -> bool {
-    (1..=7).contains(&row)
-        && (1..=7).contains(&col)
-        && ((3..=5).contains(&row) || (3..=5).contains(&col))
+    (1..=7).contains(&row) && (1..=7).contains(&col) && ((3..=5).contains(&row) || (3..=5).contains(&col))
 }
 
 fn index(row: i32, col: i32) -> usize {
@@ -66,10 +64,7 @@ fn fox_jumps(state: &State, out: &mut Vec<State>) {
     let (row, col) = state.fox;
     for (dr, dc) in STEPS {
         let (over_r, over_c, land_r, land_c) = (row + dr, col + dc, row + 2 * dr, col + 2 * dc);
-        if exists(over_r, over_c)
-            && state.geese[index(over_r, over_c)]
-            && state.empty(land_r, land_c)
-        {
+        if exists(over_r, over_c) && state.geese[index(over_r, over_c)] && state.empty(land_r, land_c) {
             let mut next = *state;
             next.geese[index(over_r, over_c)] = false;
             next.geese_left -= 1;
@@ -94,23 +89,12 @@ fn fox_moves(state: &State) -> Vec<State> {
     out
 }
 
-fn count(
-    state: &State,
-    geese_to_move: bool,
-    ply: usize,
-    depth: usize,
-    level: usize,
-    counts: &mut [u64],
-) {
+fn count(state: &State, geese_to_move: bool, ply: usize, depth: usize, level: usize, counts: &mut [u64]) {
     counts[level] += 1;
     if level == depth || ply >= PLY_CAP || state.geese_left < GEESE_NEEDED {
         return;
     }
-    let moves = if geese_to_move {
-        goose_moves(state)
-    } else {
-        fox_moves(state)
-    };
+    let moves = if geese_to_move { goose_moves(state) } else { fox_moves(state) };
     for next in moves {
         count(&next, !geese_to_move, ply + 1, depth, level + 1, counts);
     }
@@ -125,11 +109,7 @@ fn start() -> State {
             }
         }
     }
-    State {
-        geese,
-        fox: (4, 4),
-        geese_left: 13,
-    }
+    State { geese, fox: (4, 4), geese_left: 13 }
 }
 
 /// Perft counts at depths 0..=depth from the start (geese to move).
@@ -145,10 +125,7 @@ mod tests {
 
     #[test]
     fn the_board_has_33_points_and_13_geese() {
-        let points = (1..=7)
-            .flat_map(|r| (1..=7).map(move |c| (r, c)))
-            .filter(|&(r, c)| exists(r, c))
-            .count();
+        let points = (1..=7).flat_map(|r| (1..=7).map(move |c| (r, c))).filter(|&(r, c)| exists(r, c)).count();
         assert_eq!(points, 33);
         assert_eq!(start().geese.iter().filter(|&&g| g).count(), 13);
     }
@@ -160,11 +137,7 @@ mod tests {
         let mut geese = [false; 64];
         geese[index(4, 3)] = true;
         geese[index(4, 5)] = true;
-        let state = State {
-            geese,
-            fox: (4, 2),
-            geese_left: 2,
-        };
+        let state = State { geese, fox: (4, 2), geese_left: 2 };
         let moves = fox_moves(&state);
         assert_eq!(moves.len(), 5);
         assert!(moves.iter().any(|s| s.fox == (4, 6) && s.geese_left == 0));
@@ -174,11 +147,7 @@ mod tests {
     fn geese_never_step_backwards() {
         let mut geese = [false; 64];
         geese[index(4, 1)] = true;
-        let state = State {
-            geese,
-            fox: (7, 4),
-            geese_left: 1,
-        };
+        let state = State { geese, fox: (7, 4), geese_left: 1 };
         // (5, 1) forward and (4, 2) sideways; (3, 1) is backwards, (4, 0) is off the board.
         assert_eq!(goose_moves(&state).len(), 2);
     }

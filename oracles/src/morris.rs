@@ -41,11 +41,7 @@ fn mills() -> Vec<[usize; 3]> {
     let mut mills = Vec::new();
     for ring in 0..3 {
         for corner in [0, 2, 4, 6] {
-            mills.push([
-                point(ring, corner),
-                point(ring, corner + 1),
-                point(ring, corner + 2),
-            ]);
+            mills.push([point(ring, corner), point(ring, corner + 1), point(ring, corner + 2)]);
         }
     }
     for side in [1, 3, 5, 7] {
@@ -70,11 +66,7 @@ struct Rules {
 impl Rules {
     fn in_mill(&self, board: &[u8; 24], p: usize) -> bool {
         let colour = board[p];
-        colour != 0
-            && self
-                .mills
-                .iter()
-                .any(|m| m.contains(&p) && m.iter().all(|&q| board[q] == colour))
+        colour != 0 && self.mills.iter().any(|m| m.contains(&p) && m.iter().all(|&q| board[q] == colour))
     }
 
     /// Successors after the mover's piece arrived on `arrived` (already on `state.board`).
@@ -115,11 +107,7 @@ impl Rules {
             if state.board[from] != mover {
                 continue;
             }
-            let targets: Vec<usize> = if flying {
-                (0..24).collect()
-            } else {
-                self.neighbours[from].clone()
-            };
+            let targets: Vec<usize> = if flying { (0..24).collect() } else { self.neighbours[from].clone() };
             for to in targets {
                 if state.board[to] == 0 {
                     let mut next = *state;
@@ -132,15 +120,7 @@ impl Rules {
         out
     }
 
-    fn count(
-        &self,
-        state: &State,
-        mover: u8,
-        ply: usize,
-        depth: usize,
-        level: usize,
-        counts: &mut [u64],
-    ) {
+    fn count(&self, state: &State, mover: u8, ply: usize, depth: usize, level: usize, counts: &mut [u64]) {
         counts[level] += 1;
         if level == depth || ply >= PLY_CAP {
             return;
@@ -157,15 +137,8 @@ impl Rules {
 
 /// Perft counts at depths 0..=depth from the empty board with 9 pieces in each hand.
 pub fn perft(depth: usize) -> Vec<u64> {
-    let rules = Rules {
-        neighbours: neighbours(),
-        mills: mills(),
-    };
-    let start = State {
-        board: [0; 24],
-        in_hand: [0, 9, 9],
-        total: [0, 9, 9],
-    };
+    let rules = Rules { neighbours: neighbours(), mills: mills() };
+    let start = State { board: [0; 24], in_hand: [0, 9, 9], total: [0, 9, 9] };
     let mut counts = vec![0; depth + 1];
     rules.count(&start, 1, 0, depth, 0, &mut counts);
     counts
@@ -184,10 +157,7 @@ mod tests {
 
     #[test]
     fn a_mill_removes_only_pieces_outside_mills() {
-        let rules = Rules {
-            neighbours: neighbours(),
-            mills: mills(),
-        };
+        let rules = Rules { neighbours: neighbours(), mills: mills() };
         let mut board = [0u8; 24];
         board[0] = 1;
         board[1] = 1;
@@ -195,11 +165,7 @@ mod tests {
         for p in [16, 17, 18, 12] {
             board[p] = 2;
         }
-        let state = State {
-            board,
-            in_hand: [0, 5, 5],
-            total: [0, 7, 9],
-        };
+        let state = State { board, in_hand: [0, 5, 5], total: [0, 7, 9] };
         let next = rules.successors(&state, 1);
         // 18 empty points; placing on 2 makes a mill and leaves one removable piece, the rest are plain.
         assert_eq!(next.len(), 18);

@@ -15,9 +15,7 @@ fn lines_of_five() -> Vec<[usize; 5]> {
             for col in 0..6i32 {
                 let (end_r, end_c) = (row + 4 * dr, col + 4 * dc);
                 if (0..6).contains(&end_r) && (0..6).contains(&end_c) {
-                    lines.push(std::array::from_fn(|i| {
-                        ((row + i as i32 * dr) * 6 + col + i as i32 * dc) as usize
-                    }));
+                    lines.push(std::array::from_fn(|i| ((row + i as i32 * dr) * 6 + col + i as i32 * dc) as usize));
                 }
             }
         }
@@ -41,19 +39,10 @@ fn rotate(board: &Board, quadrant: usize, clockwise: bool) -> Board {
 }
 
 fn has_five(board: &Board, lines: &[[usize; 5]], colour: u8) -> bool {
-    lines
-        .iter()
-        .any(|line| line.iter().all(|&cell| board[cell] == colour))
+    lines.iter().any(|line| line.iter().all(|&cell| board[cell] == colour))
 }
 
-fn count(
-    board: &Board,
-    mover: u8,
-    lines: &[[usize; 5]],
-    depth: usize,
-    level: usize,
-    counts: &mut [u64],
-) {
+fn count(board: &Board, mover: u8, lines: &[[usize; 5]], depth: usize, level: usize, counts: &mut [u64]) {
     counts[level] += 1;
     if level == depth {
         return;
@@ -67,9 +56,7 @@ fn count(
         for quadrant in 0..4 {
             for clockwise in [true, false] {
                 let next = rotate(&placed, quadrant, clockwise);
-                let finished = has_five(&next, lines, 1)
-                    || has_five(&next, lines, 2)
-                    || next.iter().all(|&v| v != 0);
+                let finished = has_five(&next, lines, 1) || has_five(&next, lines, 2) || next.iter().all(|&v| v != 0);
                 if finished {
                     counts[level + 1] += 1;
                 } else {
@@ -101,10 +88,7 @@ mod tests {
         let mut board = [0u8; 36];
         board[0] = 1; // top-left corner of quadrant 0
         let once = rotate(&board, 0, true);
-        assert_eq!(
-            once[2], 1,
-            "clockwise takes the top-left corner to the top-right corner"
-        );
+        assert_eq!(once[2], 1, "clockwise takes the top-left corner to the top-right corner");
         assert_eq!(rotate(&once, 0, false), board);
         let four = (0..4).fold(board, |b, _| rotate(&b, 0, true));
         assert_eq!(four, board);

@@ -47,9 +47,7 @@ impl Counts {
 
 /// The `games/` folder of this repository.
 pub fn games_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("games")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("games")
 }
 
 /// Reads and parses one `perft.toml`.

@@ -42,10 +42,7 @@ fn player_moves(state: &State) -> Vec<State> {
             continue; // home tokens do not move; a shared spot gives one move
         }
         let dest = (origin + state.roll).min(HOME);
-        let opponents_there = state.tokens[other]
-            .iter()
-            .filter(|&&spot| spot == dest)
-            .count();
+        let opponents_there = state.tokens[other].iter().filter(|&&spot| spot == dest).count();
         if dest != HOME && opponents_there == 2 {
             continue;
         }
@@ -77,11 +74,7 @@ fn children(state: &State) -> Vec<State> {
     if state.rolling {
         let mut outcomes: Vec<State> = Vec::new();
         for roll in 1..=6 {
-            let next = State {
-                roll,
-                rolling: false,
-                ..*state
-            };
+            let next = State { roll, rolling: false, ..*state };
             if !outcomes.contains(&next) {
                 outcomes.push(next); // equal chance outcomes count once
             }
@@ -108,13 +101,7 @@ fn count(state: &State, depth: usize, level: usize, counts: &mut [u64]) {
 
 /// Perft counts at depths 0..=depth from the start (red about to roll).
 pub fn perft(depth: usize) -> Vec<u64> {
-    let start = State {
-        tokens: [[0, 0], [0, 0]],
-        mover: 0,
-        roll: 0,
-        moves: 0,
-        rolling: true,
-    };
+    let start = State { tokens: [[0, 0], [0, 0]], mover: 0, roll: 0, moves: 0, rolling: true };
     let mut counts = vec![0; depth + 1];
     count(&start, depth, 0, &mut counts);
     counts
@@ -125,13 +112,7 @@ mod tests {
     use super::*;
 
     fn position(red: [u8; 2], blue: [u8; 2], roll: u8) -> State {
-        State {
-            tokens: [red, blue],
-            mover: 0,
-            roll,
-            moves: 0,
-            rolling: false,
-        }
+        State { tokens: [red, blue], mover: 0, roll, moves: 0, rolling: false }
     }
 
     #[test]
