@@ -5,13 +5,10 @@ use regula_oracles::{amazons, perft_file};
 /// Every `independent: oracles/src/amazons.rs` entry of perft.toml must be reproduced by the oracle.
 #[test]
 fn oracle_reproduces_the_perft_file() {
-    let file = perft_file::read(&perft_file::games_dir().join("amazons").join("perft.toml"))
-        .expect("perft.toml");
+    let file = perft_file::read(&perft_file::games_dir().join("amazons").join("perft.toml")).expect("perft.toml");
     let mut checked = 0;
     for counts in &file.counts {
-        if counts.source != "independent: oracles/src/amazons.rs"
-            || (counts.is_slow() && !perft_file::slow_enabled())
-        {
+        if counts.source != "independent: oracles/src/amazons.rs" || (counts.is_slow() && !perft_file::slow_enabled()) {
             continue;
         }
         assert_eq!(amazons::perft(counts.expected.len() - 1), counts.expected);
@@ -24,4 +21,16 @@ fn oracle_reproduces_the_perft_file() {
 #[test]
 fn oracle_matches_the_published_first_ply() {
     assert_eq!(amazons::perft(1), vec![1, 2176]);
+}
+
+/// games/amazons/variants/perft.toml (3x3, white a1, black c3; the HRG variant reproduces it) matches the oracle.
+#[test]
+fn oracle_reproduces_the_three_by_three_variant() {
+    let path = perft_file::games_dir().join("amazons").join("variants").join("perft.toml");
+    for counts in &perft_file::read(&path).unwrap().counts {
+        if counts.is_slow() && !perft_file::slow_enabled() {
+            continue;
+        }
+        assert_eq!(amazons::perft_on(3, &[(0, 0)], &[(2, 2)], counts.expected.len() - 1), counts.expected);
+    }
 }
