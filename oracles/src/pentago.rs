@@ -94,3 +94,59 @@ mod tests {
         assert_eq!(four, board);
     }
 }
+
+/// A position for step-by-step play, so that another implementation can be replayed against this one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    board: Board,
+    /// 1 white, 2 black.
+    mover: u8,
+    /// Scores (white, black) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+const QUADRANT_NAMES: [&str; 4] = ["topLeft", "topRight", "bottomLeft", "bottomRight"];
+
+impl Position {
+    /// The empty board, white to move.
+    pub fn start() -> Position {
+        Position { board: [0; 36], mover: 1, scores: None }
+    }
+
+    /// (white, black) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tags (`C__r_q quadrant spin`, 1-based), with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        let lines = lines_of_five();
+        let mut out = Vec::new();
+        for cell in 0..36 {
+            if self.board[cell] != 0 {
+                continue;
+            }
+            let mut placed = self.board;
+            placed[cell] = self.mover;
+            for (quadrant, quadrant_name) in QUADRANT_NAMES.iter().enumerate() {
+                for (clockwise, spin_name) in [(true, "clockwise"), (false, "anticlockwise")] {
+                    let board = rotate(&placed, quadrant, clockwise);
+                    let (white, black) = (has_five(&board, &lines, 1), has_five(&board, &lines, 2));
+                    let scores = match (white, black) {
+                        (true, true) => Some([50, 50]),
+                        (true, false) => Some([100, 0]),
+                        (false, true) => Some([0, 100]),
+                        _ if board.iter().all(|&v| v != 0) => Some([50, 50]),
+                        _ => None,
+                    };
+                    let name = format!("C__{}_{} {quadrant_name} {spin_name}", cell / 6 + 1, cell % 6 + 1);
+                    out.push((name, Position { board, mover: 3 - self.mover, scores }));
+                }
+            }
+        }
+        out
+    }
+}
