@@ -58,15 +58,18 @@ fn crowning_row(piece: u8) -> Option<i32> {
     }
 }
 
-/// A legal move's result: the board after it, and whether it resets the quiet-ply counter.
+/// A legal move's result: the board after it, whether it resets the quiet-ply counter, and the squares it
+/// names (start square, then every landing square).
 struct Successor {
     board: Board,
     resets_quiet: bool,
+    path: Vec<usize>,
 }
 
 /// Extends a jump sequence of the piece now standing on `at` (`jumped`: whether it has jumped already),
 /// pushing every completed sequence of at least one jump.
-fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Successor>) {
+fn extend_jumps(board: &mut Board, at: usize, path: &mut Vec<usize>, out: &mut Vec<Successor>) {
+    let jumped = path.len() > 1;
     let piece = board[at];
     let (row, col) = ((at / 8) as i32, (at % 8) as i32);
     let mut extended = false;
@@ -87,18 +90,20 @@ fn extend_jumps(board: &mut Board, at: usize, jumped: bool, out: &mut Vec<Succes
             // A man landing on the far row is crowned and the move ends.
             let crowned = crowning_row(piece) == Some(land_r);
             board[land] = if crowned { piece + 1 } else { piece };
+            path.push(land);
             if crowned {
-                out.push(Successor { board: *board, resets_quiet: true });
+                out.push(Successor { board: *board, resets_quiet: true, path: path.clone() });
             } else {
-                extend_jumps(board, land, true, out);
+                extend_jumps(board, land, path, out);
             }
+            path.pop();
             board[land] = 0;
             board[over] = victim;
             board[at] = piece;
         }
     }
     if jumped && !extended {
-        out.push(Successor { board: *board, resets_quiet: true });
+        out.push(Successor { board: *board, resets_quiet: true, path: path.clone() });
     }
 }
 
@@ -107,7 +112,7 @@ fn successors(board: &Board, mover: u8) -> Vec<Successor> {
     let mut scratch = *board;
     for (from, &piece) in board.iter().enumerate() {
         if colour_of(piece) == mover {
-            extend_jumps(&mut scratch, from, false, &mut captures);
+            extend_jumps(&mut scratch, from, &mut vec![from], &mut captures);
         }
     }
     if !captures.is_empty() {
@@ -129,7 +134,11 @@ fn successors(board: &Board, mover: u8) -> Vec<Successor> {
                 let mut next = *board;
                 next[from] = 0;
                 next[(r * 8 + c) as usize] = if crowning_row(piece) == Some(r) { piece + 1 } else { piece };
-                slides.push(Successor { board: next, resets_quiet: piece == 1 || piece == 3 });
+                slides.push(Successor {
+                    board: next,
+                    resets_quiet: piece == 1 || piece == 3,
+                    path: vec![from, (r * 8 + c) as usize],
+                });
             }
         }
     }
@@ -181,5 +190,53 @@ mod tests {
         assert_eq!(moves.len(), 1);
         assert_eq!(moves[0].board[7 * 8 + 3], 2);
         assert_eq!(moves[0].board[6 * 8 + 4], 3);
+    }
+}
+
+/// A position for step-by-step play, so that another implementation can be replayed against this one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    board: Board,
+    /// 1 black, 2 white.
+    mover: u8,
+    quiet: u32,
+    /// Scores (black, white) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+impl Position {
+    /// The standard start, black to move.
+    pub fn start() -> Position {
+        Position { board: start(), mover: 1, quiet: 0, scores: None }
+    }
+
+    /// (black, white) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tags (`S__rank_file` of the start and each landing,
+    /// 1-based), with its result; the game ends when the next player cannot move or at the quiet-ply limit.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        successors(&self.board, self.mover)
+            .into_iter()
+            .map(|successor| {
+                let names: Vec<String> =
+                    successor.path.iter().map(|&sq| format!("S__{}_{}", sq / 8 + 1, sq % 8 + 1)).collect();
+                let quiet = if successor.resets_quiet { 0 } else { self.quiet + 1 };
+                let next_mover = 3 - self.mover;
+                let scores = if successors(&successor.board, next_mover).is_empty() {
+                    Some(if self.mover == 1 { [100, 0] } else { [0, 100] })
+                } else if quiet >= QUIET_PLY_LIMIT {
+                    Some([50, 50])
+                } else {
+                    None
+                };
+                (names.join(" "), Position { board: successor.board, mover: next_mover, quiet, scores })
+            })
+            .collect()
     }
 }
