@@ -50,7 +50,7 @@ fn mills() -> Vec<[usize; 3]> {
     mills
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     /// 0 empty, 1 white, 2 black.
     board: [u8; 24],
@@ -69,10 +69,11 @@ impl Rules {
         colour != 0 && self.mills.iter().any(|m| m.contains(&p) && m.iter().all(|&q| board[q] == colour))
     }
 
-    /// Successors after the mover's piece arrived on `arrived` (already on `state.board`).
-    fn finish(&self, state: State, mover: u8, arrived: usize, out: &mut Vec<State>) {
+    /// Successors after the mover's piece arrived on `arrived` (already on `state.board`), each with the
+    /// points its move names (`named` so far, then the removed piece's point, if any).
+    fn finish(&self, state: State, mover: u8, arrived: usize, named: Vec<usize>, out: &mut Vec<(Vec<usize>, State)>) {
         if !self.in_mill(&state.board, arrived) {
-            out.push(state);
+            out.push((named, state));
             return;
         }
         let other = 3 - mover;
@@ -83,12 +84,14 @@ impl Rules {
                 let mut next = state;
                 next.board[victim] = 0;
                 next.total[other as usize] -= 1;
-                out.push(next);
+                let mut names = named.clone();
+                names.push(victim);
+                out.push((names, next));
             }
         }
     }
 
-    fn successors(&self, state: &State, mover: u8) -> Vec<State> {
+    fn successors(&self, state: &State, mover: u8) -> Vec<(Vec<usize>, State)> {
         let mut out = Vec::new();
         let m = mover as usize;
         if state.in_hand[m] > 0 {
@@ -97,7 +100,7 @@ impl Rules {
                     let mut next = *state;
                     next.board[p] = mover;
                     next.in_hand[m] -= 1;
-                    self.finish(next, mover, p, &mut out);
+                    self.finish(next, mover, p, vec![p], &mut out);
                 }
             }
             return out;
@@ -113,7 +116,7 @@ impl Rules {
                     let mut next = *state;
                     next.board[from] = 0;
                     next.board[to] = mover;
-                    self.finish(next, mover, to, &mut out);
+                    self.finish(next, mover, to, vec![from, to], &mut out);
                 }
             }
         }
@@ -125,7 +128,7 @@ impl Rules {
         if level == depth || ply >= PLY_CAP {
             return;
         }
-        for next in self.successors(state, mover) {
+        for (_, next) in self.successors(state, mover) {
             if next.total[(3 - mover) as usize] < 3 {
                 counts[level + 1] += 1;
             } else {
@@ -169,6 +172,57 @@ mod tests {
         let next = rules.successors(&state, 1);
         // 18 empty points; placing on 2 makes a mill and leaves one removable piece, the rest are plain.
         assert_eq!(next.len(), 18);
-        assert!(next.iter().any(|s| s.board[12] == 0 && s.total[2] == 8));
+        assert!(next.iter().any(|(names, s)| s.board[12] == 0 && s.total[2] == 8 && names == &[2, 12]));
+    }
+}
+
+/// A position for step-by-step play, so that another implementation can be replayed against this one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    state: State,
+    /// 1 white, 2 black.
+    mover: u8,
+    ply: usize,
+    /// Scores (white, black) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+impl Position {
+    /// The empty board, nine pieces in each hand, white to move.
+    pub fn start() -> Position {
+        let state = State { board: [0; 24], in_hand: [0, 9, 9], total: [0, 9, 9] };
+        Position { state, mover: 1, ply: 0, scores: None }
+    }
+
+    /// (white, black) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tags (`P__ring_index` of the placed point, or of the
+    /// origin and the destination, then of the removed piece), with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        let rules = Rules { neighbours: neighbours(), mills: mills() };
+        let other = 3 - self.mover;
+        let win = if self.mover == 1 { [100, 0] } else { [0, 100] };
+        rules
+            .successors(&self.state, self.mover)
+            .into_iter()
+            .map(|(points, state)| {
+                let names: Vec<String> = points.iter().map(|&p| format!("P__{}_{}", p / 8, p % 8)).collect();
+                let ply = self.ply + 1;
+                let scores = if state.total[other as usize] < 3 || rules.successors(&state, other).is_empty() {
+                    Some(win)
+                } else if ply >= PLY_CAP {
+                    Some([50, 50])
+                } else {
+                    None
+                };
+                (names.join(" "), Position { state, mover: other, ply, scores })
+            })
+            .collect()
     }
 }
