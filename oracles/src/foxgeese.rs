@@ -24,7 +24,7 @@ fn index(row: i32, col: i32) -> usize {
     (row * 8 + col) as usize
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     /// Geese by index(row, col).
     geese: [bool; 64],
@@ -38,7 +38,10 @@ impl State {
     }
 }
 
-fn goose_moves(state: &State) -> Vec<State> {
+/// A move: the points it names (as the HRG program's tags) and the resulting state.
+type Named = (Vec<(i32, i32)>, State);
+
+fn goose_moves(state: &State) -> Vec<Named> {
     let mut out = Vec::new();
     for row in 1..=7 {
         for col in 1..=7 {
@@ -51,7 +54,7 @@ fn goose_moves(state: &State) -> Vec<State> {
                     let mut next = *state;
                     next.geese[index(row, col)] = false;
                     next.geese[index(row + dr, col + dc)] = true;
-                    out.push(next);
+                    out.push((vec![(row, col), (row + dr, col + dc)], next));
                 }
             }
         }
@@ -60,7 +63,7 @@ fn goose_moves(state: &State) -> Vec<State> {
 }
 
 /// Jump chains continuing from `state` (the fox has just landed), each chain end being a successor.
-fn fox_jumps(state: &State, out: &mut Vec<State>) {
+fn fox_jumps(state: &State, path: &mut Vec<(i32, i32)>, out: &mut Vec<Named>) {
     let (row, col) = state.fox;
     for (dr, dc) in STEPS {
         let (over_r, over_c, land_r, land_c) = (row + dr, col + dc, row + 2 * dr, col + 2 * dc);
@@ -69,23 +72,25 @@ fn fox_jumps(state: &State, out: &mut Vec<State>) {
             next.geese[index(over_r, over_c)] = false;
             next.geese_left -= 1;
             next.fox = (land_r, land_c);
-            out.push(next);
-            fox_jumps(&next, out);
+            path.push(next.fox);
+            out.push((path.clone(), next));
+            fox_jumps(&next, path, out);
+            path.pop();
         }
     }
 }
 
-fn fox_moves(state: &State) -> Vec<State> {
+fn fox_moves(state: &State) -> Vec<Named> {
     let mut out = Vec::new();
     let (row, col) = state.fox;
     for (dr, dc) in STEPS {
         if state.empty(row + dr, col + dc) {
             let mut next = *state;
             next.fox = (row + dr, col + dc);
-            out.push(next);
+            out.push((vec![next.fox], next));
         }
     }
-    fox_jumps(state, &mut out);
+    fox_jumps(state, &mut Vec::new(), &mut out);
     out
 }
 
@@ -95,7 +100,7 @@ fn count(state: &State, geese_to_move: bool, ply: usize, depth: usize, level: us
         return;
     }
     let moves = if geese_to_move { goose_moves(state) } else { fox_moves(state) };
-    for next in moves {
+    for (_, next) in moves {
         count(&next, !geese_to_move, ply + 1, depth, level + 1, counts);
     }
 }
@@ -140,7 +145,7 @@ mod tests {
         let state = State { geese, fox: (4, 2), geese_left: 2 };
         let moves = fox_moves(&state);
         assert_eq!(moves.len(), 5);
-        assert!(moves.iter().any(|s| s.fox == (4, 6) && s.geese_left == 0));
+        assert!(moves.iter().any(|(path, s)| s.fox == (4, 6) && s.geese_left == 0 && path == &[(4, 4), (4, 6)]));
     }
 
     #[test]
@@ -150,5 +155,53 @@ mod tests {
         let state = State { geese, fox: (7, 4), geese_left: 1 };
         // (5, 1) forward and (4, 2) sideways; (3, 1) is backwards, (4, 0) is off the board.
         assert_eq!(goose_moves(&state).len(), 2);
+    }
+}
+
+/// A position for step-by-step play, so that another implementation can be replayed against this one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    state: State,
+    geese_to_move: bool,
+    ply: usize,
+    /// Scores (geese, fox) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+impl Position {
+    /// The start, geese to move.
+    pub fn start() -> Position {
+        Position { state: start(), geese_to_move: true, ply: 0, scores: None }
+    }
+
+    /// (geese, fox) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tags (`P__row_col`: a goose's origin and destination;
+    /// the fox's destination or every landing point of its jumps), with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        let moves = if self.geese_to_move { goose_moves(&self.state) } else { fox_moves(&self.state) };
+        moves
+            .into_iter()
+            .map(|(points, state)| {
+                let names: Vec<String> = points.iter().map(|(r, c)| format!("P__{r}_{c}")).collect();
+                let ply = self.ply + 1;
+                let scores = if self.geese_to_move && fox_moves(&state).is_empty() {
+                    Some([100, 0])
+                } else if !self.geese_to_move && (state.geese_left < GEESE_NEEDED || goose_moves(&state).is_empty()) {
+                    Some([0, 100])
+                } else if ply >= PLY_CAP {
+                    Some([50, 50])
+                } else {
+                    None
+                };
+                (names.join(" "), Position { state, geese_to_move: !self.geese_to_move, ply, scores })
+            })
+            .collect()
     }
 }
