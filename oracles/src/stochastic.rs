@@ -33,7 +33,8 @@ fn won(tokens: &[u8; 2]) -> bool {
     tokens.iter().all(|&spot| spot == HOME)
 }
 
-fn player_moves(state: &State) -> Vec<State> {
+/// The player's moves, each named like the HRG program's tag (`S__spot` left, or `pass`).
+fn named_player_moves(state: &State) -> Vec<(String, State)> {
     let (me, other) = (state.mover, 1 - state.mover);
     let mut out = Vec::new();
     for k in 0..2 {
@@ -57,17 +58,21 @@ fn player_moves(state: &State) -> Vec<State> {
         }
         next.tokens[me].sort_unstable();
         next.tokens[other].sort_unstable();
-        out.push(next);
+        out.push((format!("S__{origin}"), next));
     }
     if out.is_empty() {
-        out.push(*state); // the forced `pass`
+        out.push(("pass".to_string(), *state)); // the forced `pass`
     }
-    for next in &mut out {
+    for (_, next) in &mut out {
         next.moves += 1;
         next.rolling = true;
         next.mover = other;
     }
     out
+}
+
+fn player_moves(state: &State) -> Vec<State> {
+    named_player_moves(state).into_iter().map(|(_, next)| next).collect()
 }
 
 fn children(state: &State) -> Vec<State> {
@@ -129,5 +134,46 @@ mod tests {
         let moves = player_moves(&position([14, 16], [0, 0], 6));
         assert_eq!(moves.len(), 1);
         assert_eq!(moves[0].tokens[0], [16, 16]);
+    }
+}
+
+/// A position for step-by-step play, so that another implementation can be replayed against this one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    state: State,
+}
+
+impl Position {
+    /// Red about to roll.
+    pub fn start() -> Position {
+        Position { state: State { tokens: [[0, 0], [0, 0]], mover: 0, roll: 0, moves: 0, rolling: true } }
+    }
+
+    /// (red, blue) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        let state = &self.state;
+        if won(&state.tokens[0]) {
+            Some([100, 0])
+        } else if won(&state.tokens[1]) {
+            Some([0, 100])
+        } else if state.moves >= MOVE_CAP {
+            Some([50, 50])
+        } else {
+            None
+        }
+    }
+
+    /// Every legal move (the rolls `D__1`..`D__6` when rolling, else `S__spot` or `pass`) with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores().is_some() {
+            return Vec::new();
+        }
+        if self.state.rolling {
+            (1..=6)
+                .map(|roll| (format!("D__{roll}"), Position { state: State { roll, rolling: false, ..self.state } }))
+                .collect()
+        } else {
+            named_player_moves(&self.state).into_iter().map(|(name, state)| (name, Position { state })).collect()
+        }
     }
 }
