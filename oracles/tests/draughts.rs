@@ -5,12 +5,10 @@ use regula_oracles::{draughts, perft_file};
 /// Every `independent: oracles/src/draughts.rs` entry of perft.toml must be reproduced by the oracle.
 #[test]
 fn oracle_reproduces_the_perft_file() {
-    let file = perft_file::read(&perft_file::games_dir().join("draughts").join("perft.toml"))
-        .expect("perft.toml");
+    let file = perft_file::read(&perft_file::games_dir().join("draughts").join("perft.toml")).expect("perft.toml");
     let mut checked = 0;
     for counts in &file.counts {
-        if counts.source != "independent: oracles/src/draughts.rs"
-            || (counts.is_slow() && !perft_file::slow_enabled())
+        if counts.source != "independent: oracles/src/draughts.rs" || (counts.is_slow() && !perft_file::slow_enabled())
         {
             continue;
         }
@@ -23,8 +21,5 @@ fn oracle_reproduces_the_perft_file() {
 /// Published: Aart Bik, checkers perft from the initial position (a multi-jump is one move).
 #[test]
 fn oracle_matches_published_checkers_perft() {
-    assert_eq!(
-        draughts::perft(7),
-        vec![1, 7, 49, 302, 1469, 7361, 36768, 179740]
-    );
+    assert_eq!(draughts::perft(7), vec![1, 7, 49, 302, 1469, 7361, 36768, 179740]);
 }

@@ -5,12 +5,10 @@ use regula_oracles::{foxgeese, perft_file};
 /// Every `independent: oracles/src/foxgeese.rs` entry of perft.toml must be reproduced by the oracle.
 #[test]
 fn oracle_reproduces_the_perft_file() {
-    let file = perft_file::read(&perft_file::games_dir().join("foxgeese").join("perft.toml"))
-        .expect("perft.toml");
+    let file = perft_file::read(&perft_file::games_dir().join("foxgeese").join("perft.toml")).expect("perft.toml");
     let mut checked = 0;
     for counts in &file.counts {
-        if counts.source != "independent: oracles/src/foxgeese.rs"
-            || (counts.is_slow() && !perft_file::slow_enabled())
+        if counts.source != "independent: oracles/src/foxgeese.rs" || (counts.is_slow() && !perft_file::slow_enabled())
         {
             continue;
         }

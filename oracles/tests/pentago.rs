@@ -5,13 +5,10 @@ use regula_oracles::{pentago, perft_file};
 /// Every `independent: oracles/src/pentago.rs` entry of perft.toml must be reproduced by the oracle.
 #[test]
 fn oracle_reproduces_the_perft_file() {
-    let file = perft_file::read(&perft_file::games_dir().join("pentago").join("perft.toml"))
-        .expect("perft.toml");
+    let file = perft_file::read(&perft_file::games_dir().join("pentago").join("perft.toml")).expect("perft.toml");
     let mut checked = 0;
     for counts in &file.counts {
-        if counts.source != "independent: oracles/src/pentago.rs"
-            || (counts.is_slow() && !perft_file::slow_enabled())
-        {
+        if counts.source != "independent: oracles/src/pentago.rs" || (counts.is_slow() && !perft_file::slow_enabled()) {
             continue;
         }
         assert_eq!(pentago::perft(counts.expected.len() - 1), counts.expected);

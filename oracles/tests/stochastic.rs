@@ -5,8 +5,7 @@ use regula_oracles::{perft_file, stochastic};
 /// Every `independent: oracles/src/stochastic.rs` entry of perft.toml must be reproduced by the oracle.
 #[test]
 fn oracle_reproduces_the_perft_file() {
-    let file = perft_file::read(&perft_file::games_dir().join("dicerace").join("perft.toml"))
-        .expect("perft.toml");
+    let file = perft_file::read(&perft_file::games_dir().join("dicerace").join("perft.toml")).expect("perft.toml");
     let mut checked = 0;
     for counts in &file.counts {
         if counts.source != "independent: oracles/src/stochastic.rs"
@@ -14,10 +13,7 @@ fn oracle_reproduces_the_perft_file() {
         {
             continue;
         }
-        assert_eq!(
-            stochastic::perft(counts.expected.len() - 1),
-            counts.expected
-        );
+        assert_eq!(stochastic::perft(counts.expected.len() - 1), counts.expected);
         checked += 1;
     }
     assert!(checked > 0);
