@@ -95,3 +95,50 @@ mod tests {
         assert!(!STANDARD.makes_row(&cells, 15));
     }
 }
+
+/// A position for step-by-step play on the 15x15 board, so that another implementation can be replayed
+/// against this one.
+#[derive(Clone, Debug)]
+pub struct Position {
+    cells: Vec<u8>,
+    /// 1 black, 2 white.
+    mover: u8,
+    /// Scores (black, white) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+impl Position {
+    /// The empty board, black to move.
+    pub fn start() -> Position {
+        Position { cells: vec![0; SIZE * SIZE], mover: 1, scores: None }
+    }
+
+    /// (black, white) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tag (`C__row_col`, 1-based), with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        let rules = Rules { size: SIZE as i32, row: ROW };
+        (0..SIZE * SIZE)
+            .filter(|&cell| self.cells[cell] == 0)
+            .map(|cell| {
+                let mut cells = self.cells.clone();
+                cells[cell] = self.mover;
+                let scores = if rules.makes_row(&cells, cell) {
+                    Some(if self.mover == 1 { [100, 0] } else { [0, 100] })
+                } else if cells.iter().all(|&c| c != 0) {
+                    Some([50, 50])
+                } else {
+                    None
+                };
+                let name = format!("C__{}_{}", cell / SIZE + 1, cell % SIZE + 1);
+                (name, Position { cells, mover: 3 - self.mover, scores })
+            })
+            .collect()
+    }
+}

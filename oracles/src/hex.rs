@@ -8,7 +8,7 @@
 pub const SIZE: usize = 11;
 
 /// Cell contents: 0 empty, 1 red (first player), 2 blue.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Board {
     size: usize,
     cells: Vec<u8>,
@@ -122,5 +122,46 @@ mod tests {
         assert_eq!(perft_sized(2, 4), vec![1, 4, 12, 24, 12]);
         // A 1x1 board: red's only stone touches both sides.
         assert_eq!(perft_sized(1, 3), vec![1, 1, 0, 0]);
+    }
+}
+
+/// A position for step-by-step play on the 11x11 board, so that another implementation can be replayed
+/// against this one.
+#[derive(Clone, Debug)]
+pub struct Position {
+    board: Board,
+    /// 1 red, 2 blue.
+    mover: u8,
+    /// Scores (red, blue) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+impl Position {
+    /// The empty board, red to move.
+    pub fn start() -> Position {
+        Position { board: Board::empty(SIZE), mover: 1, scores: None }
+    }
+
+    /// (red, blue) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tag (`C__row_col`, 1-based), with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        let size = self.board.size;
+        (0..size * size)
+            .filter(|&cell| self.board.cells[cell] == 0)
+            .map(|cell| {
+                let mut board = self.board.clone();
+                board.cells[cell] = self.mover;
+                let scores = board.connects(self.mover).then_some(if self.mover == 1 { [100, 0] } else { [0, 100] });
+                let name = format!("C__{}_{}", cell / size + 1, cell % size + 1);
+                (name, Position { board, mover: 3 - self.mover, scores })
+            })
+            .collect()
     }
 }
