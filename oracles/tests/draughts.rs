@@ -23,3 +23,20 @@ fn oracle_reproduces_the_perft_file() {
 fn oracle_matches_published_checkers_perft() {
     assert_eq!(draughts::perft(7), vec![1, 7, 49, 302, 1469, 7361, 36768, 179740]);
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) span the same
+/// tree as perft, terminal positions included.
+#[test]
+fn positions_span_the_perft_tree() {
+    fn walk(position: &draughts::Position, level: usize, counts: &mut [u64]) {
+        counts[level] += 1;
+        if level + 1 < counts.len() {
+            for (_, next) in position.moves() {
+                walk(&next, level + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; 5 + 1];
+    walk(&draughts::Position::start(), 0, &mut counts);
+    assert_eq!(counts, draughts::perft(5));
+}

@@ -24,3 +24,20 @@ fn oracle_reproduces_the_perft_file() {
 fn oracle_matches_hand_counted_first_plies() {
     assert_eq!(foxgeese::perft(2), vec![1, 6, 18]);
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) span the same
+/// tree as perft, terminal positions included.
+#[test]
+fn positions_span_the_perft_tree() {
+    fn walk(position: &foxgeese::Position, level: usize, counts: &mut [u64]) {
+        counts[level] += 1;
+        if level + 1 < counts.len() {
+            for (_, next) in position.moves() {
+                walk(&next, level + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; 6 + 1];
+    walk(&foxgeese::Position::start(), 0, &mut counts);
+    assert_eq!(counts, foxgeese::perft(6));
+}

@@ -32,3 +32,20 @@ fn oracle_reproduces_the_three_by_three_variant() {
         assert_eq!(hex::perft_sized(3, counts.expected.len() - 1), counts.expected);
     }
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) span the same
+/// tree as perft, terminal positions included.
+#[test]
+fn positions_span_the_perft_tree() {
+    fn walk(position: &hex::Position, level: usize, counts: &mut [u64]) {
+        counts[level] += 1;
+        if level + 1 < counts.len() {
+            for (_, next) in position.moves() {
+                walk(&next, level + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; 2 + 1];
+    walk(&hex::Position::start(), 0, &mut counts);
+    assert_eq!(counts, hex::perft(2));
+}

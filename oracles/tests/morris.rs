@@ -22,3 +22,20 @@ fn oracle_reproduces_the_perft_file() {
 fn oracle_matches_the_product_of_free_points() {
     assert_eq!(morris::perft(4), vec![1, 24, 24 * 23, 24 * 23 * 22, 24 * 23 * 22 * 21]);
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) span the same
+/// tree as perft, terminal positions included.
+#[test]
+fn positions_span_the_perft_tree() {
+    fn walk(position: &morris::Position, level: usize, counts: &mut [u64]) {
+        counts[level] += 1;
+        if level + 1 < counts.len() {
+            for (_, next) in position.moves() {
+                walk(&next, level + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; 4 + 1];
+    walk(&morris::Position::start(), 0, &mut counts);
+    assert_eq!(counts, morris::perft(4));
+}

@@ -22,3 +22,20 @@ fn oracle_reproduces_the_perft_file() {
 fn oracle_matches_the_product_of_free_cells_and_rotations() {
     assert_eq!(pentago::perft(2), vec![1, 288, 288 * 35 * 8]);
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) span the same
+/// tree as perft, terminal positions included.
+#[test]
+fn positions_span_the_perft_tree() {
+    fn walk(position: &pentago::Position, level: usize, counts: &mut [u64]) {
+        counts[level] += 1;
+        if level + 1 < counts.len() {
+            for (_, next) in position.moves() {
+                walk(&next, level + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; 2 + 1];
+    walk(&pentago::Position::start(), 0, &mut counts);
+    assert_eq!(counts, pentago::perft(2));
+}

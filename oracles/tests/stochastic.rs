@@ -24,3 +24,20 @@ fn oracle_reproduces_the_perft_file() {
 fn first_plies_match_hand_counts() {
     assert_eq!(stochastic::perft(5), vec![1, 6, 6, 36, 36, 216]);
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) span the same
+/// tree as perft, terminal positions included.
+#[test]
+fn positions_span_the_perft_tree() {
+    fn walk(position: &stochastic::Position, level: usize, counts: &mut [u64]) {
+        counts[level] += 1;
+        if level + 1 < counts.len() {
+            for (_, next) in position.moves() {
+                walk(&next, level + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; 8 + 1];
+    walk(&stochastic::Position::start(), 0, &mut counts);
+    assert_eq!(counts, stochastic::perft(8));
+}
