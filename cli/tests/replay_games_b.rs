@@ -129,3 +129,33 @@ fn dicerace_games_agree_with_the_oracle() {
     use regula_oracles::stochastic::Position;
     assert!(replay("dicerace", Position::start(), Position::moves, Position::scores) > 0);
 }
+
+/// The small-board variants under `games/<game>/variants/` (the same programs with a smaller board, so that
+/// whole trees with wins can be counted) give their perft.toml counts; the corpus runner only reads
+/// `games/*/perft.toml`, so they are checked here.
+#[test]
+fn small_board_variants_give_their_expected_perft_counts() {
+    let mut checked = 0;
+    for game in ["hex", "gomoku", "amazons"] {
+        let folder = perft_file::games_dir().join(game).join("variants");
+        let expectations = perft_file::read(&folder.join("perft.toml")).expect("variants/perft.toml");
+        for source in &expectations.sources {
+            let path = folder.join(source);
+            let file_name = path.display().to_string();
+            let text = std::fs::read_to_string(&path).expect("variant source");
+            let loaded = regula_compiler::load(&file_name, &text).unwrap_or_else(|errors| {
+                panic!("{}", regula_compiler::diagnostics::render(&errors, &file_name, &text))
+            });
+            let engine = ReferenceEngine::new(loaded.automaton).expect("engine");
+            for counts in &expectations.counts {
+                if counts.is_slow() && !perft_file::slow_enabled() {
+                    continue;
+                }
+                let got = regula_runtime::perft::perft(&engine, counts.expected.len() - 1).expect("perft");
+                assert_eq!(got, counts.expected, "{file_name} ({})", counts.source);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3);
+}
