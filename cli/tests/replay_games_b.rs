@@ -159,3 +159,9 @@ fn small_board_variants_give_their_expected_perft_counts() {
     }
     assert!(checked >= 3);
 }
+
+#[test]
+fn amazons_games_agree_with_the_oracle() {
+    use regula_oracles::amazons::Position;
+    assert!(replay("amazons", Position::start(), Position::moves, Position::scores) > 0);
+}

@@ -7,6 +7,7 @@
 const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
 
 /// Square contents, row-major: 0 empty, 1 white amazon, 2 black amazon, 3 arrow.
+#[derive(Clone, Debug)]
 struct Board {
     size: i32,
     squares: Vec<u8>,
@@ -82,6 +83,94 @@ pub fn perft_on(size: usize, white: &[(i32, i32)], black: &[(i32, i32)], depth: 
     let mut counts = vec![0; depth + 1];
     count(&mut board, 1, depth, 0, &mut counts);
     counts
+}
+
+/// A position for step-by-step play on the standard board, so that another implementation can be replayed
+/// against this one.
+#[derive(Clone, Debug)]
+pub struct Position {
+    board: Board,
+    /// 1 white, 2 black.
+    mover: u8,
+    /// Scores (white, black) once the game is over.
+    scores: Option<[i64; 2]>,
+}
+
+impl Board {
+    /// Whether `mover` has a move: an amazon with an empty neighbour can step there and shoot back.
+    fn can_move(&self, mover: u8) -> bool {
+        let mut targets = Vec::new();
+        (0..self.squares.len()).any(|from| {
+            self.squares[from] == mover && {
+                self.queen_targets(from, &mut targets);
+                !targets.is_empty()
+            }
+        })
+    }
+
+    /// Every (from, to, arrow) move of `mover`.
+    fn moves(&mut self, mover: u8) -> Vec<[usize; 3]> {
+        let (mut targets, mut shots, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        for from in 0..self.squares.len() {
+            if self.squares[from] != mover {
+                continue;
+            }
+            self.queen_targets(from, &mut targets);
+            for &to in &targets.clone() {
+                self.squares[from] = 0;
+                self.squares[to] = mover;
+                self.queen_targets(to, &mut shots);
+                out.extend(shots.iter().map(|&arrow| [from, to, arrow]));
+                self.squares[to] = 0;
+                self.squares[from] = mover;
+            }
+        }
+        out
+    }
+}
+
+impl Position {
+    /// The standard start, white to move.
+    pub fn start() -> Position {
+        let mut board = Board { size: 10, squares: vec![0; 100] };
+        for (colour, squares) in [(1, [(3, 0), (0, 3), (0, 6), (3, 9)]), (2, [(6, 0), (9, 3), (9, 6), (6, 9)])] {
+            for (row, col) in squares {
+                let square = board.square(row, col);
+                board.squares[square] = colour;
+            }
+        }
+        Position { board, mover: 1, scores: None }
+    }
+
+    /// (white, black) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        self.scores
+    }
+
+    /// Every legal move, named like the HRG program's tags (`S__rank_file` of the amazon, its destination
+    /// and the arrow, 1-based), with its result; the game ends when the next player cannot move.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores.is_some() {
+            return Vec::new();
+        }
+        let size = self.board.size as usize;
+        let name = |square: usize| format!("S__{}_{}", square / size + 1, square % size + 1);
+        let mut board = self.board.clone();
+        board
+            .moves(self.mover)
+            .into_iter()
+            .map(|[from, to, arrow]| {
+                let mut next = self.board.clone();
+                next.squares[from] = 0;
+                next.squares[to] = self.mover;
+                next.squares[arrow] = 3;
+                let other = 3 - self.mover;
+                let scores = (!next.can_move(other)).then_some(if self.mover == 1 { [100, 0] } else { [0, 100] });
+                let names = format!("{} {} {}", name(from), name(to), name(arrow));
+                (names, Position { board: next, mover: other, scores })
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -34,3 +34,16 @@ fn oracle_reproduces_the_three_by_three_variant() {
         assert_eq!(amazons::perft_on(3, &[(0, 0)], &[(2, 2)], counts.expected.len() - 1), counts.expected);
     }
 }
+
+/// The step-by-step positions (used to replay random games of the HRG program move by move) give the first
+/// ply's 2176 moves, all distinct and none ending the game.
+#[test]
+fn positions_give_the_first_ply() {
+    let first = amazons::Position::start().moves();
+    assert_eq!(first.len() as u64, amazons::perft(1)[1]);
+    let mut names: Vec<&String> = first.iter().map(|(name, _)| name).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), first.len());
+    assert!(first.iter().all(|(_, next)| next.scores().is_none()));
+}
