@@ -169,7 +169,11 @@ pub enum EvalError {
 }
 
 fn err(message: impl Into<String>, span: Span) -> EvalError {
-    EvalError::Error(Diagnostic::error("E0407", message, span).label("cannot be evaluated at compile time"))
+    EvalError::Error(
+        Diagnostic::error("E0407", message, span)
+            .label("cannot be evaluated at compile time")
+            .with_help("compile-time expressions combine numerals, symbols, constructors and functions (spec/hrg.md)"),
+    )
 }
 
 pub type Env = HashMap<String, Term>;
@@ -425,6 +429,7 @@ impl World {
             return Ty::Unknown;
         }
         building.push(name.to_string());
+        let errors_before = self.diagnostics.borrow().len();
         let mut members: Vec<Term> = Vec::new();
         let mut integer = None;
         for element in &decl.elements {
@@ -474,7 +479,7 @@ impl World {
                 break;
             }
         }
-        if members.is_empty() {
+        if members.is_empty() && self.diagnostics.borrow().len() == errors_before {
             self.report(
                 Diagnostic::error("E0421", format!("domain `{}` is empty", decl.name.name), decl.span)
                     .label("no members")
@@ -793,6 +798,12 @@ impl World {
 
     /// Applies a function value, a map, or a partial application to arguments.
     pub fn apply(&self, function: &Term, args: &[Term], span: Span) -> Result<Term, EvalError> {
+        self.apply_with(function, args, span, true)
+    }
+
+    /// `fallback`: whether unmatched arguments take the tabulated default (as at run time) or
+    /// report [`EvalError::NoMatch`] (while tabulating).
+    fn apply_with(&self, function: &Term, args: &[Term], span: Span, fallback: bool) -> Result<Term, EvalError> {
         if args.is_empty() {
             return Ok(function.clone());
         }
@@ -801,7 +812,7 @@ impl World {
                 let mut all = applied.clone();
                 all.extend(args.iter().cloned());
                 match self.call(name, &all, span) {
-                    Err(EvalError::NoMatch(_)) => {
+                    Err(EvalError::NoMatch(_)) if fallback => {
                         // Like the tabulated map at run time: unmatched arguments take the default.
                         let table = self.table(name, span)?;
                         self.apply(&table, &all, span)
@@ -815,7 +826,7 @@ impl World {
                     Some(value) => value.clone(),
                     None => return Err(EvalError::NoMatch(format!("no entry for `{key}`"))),
                 };
-                self.apply(&value, &args[1..], span)
+                self.apply_with(&value, &args[1..], span, fallback)
             }
             other => Err(err(format!("{} is not a function", other.describe()), span)),
         }
@@ -889,7 +900,7 @@ impl World {
         let mut entries = BTreeMap::new();
         let mut counts: Vec<(Term, usize)> = Vec::new();
         for key in &keys.members {
-            match self.apply(value, std::slice::from_ref(key), Span::default()) {
+            match self.apply_with(value, std::slice::from_ref(key), Span::default(), false) {
                 Ok(result) => {
                     let result = self.tabulate(&result, value_ty, uncovered)?;
                     match counts.iter_mut().find(|(t, _)| *t == result) {
@@ -924,7 +935,11 @@ impl World {
                 return None;
             }
             Err(EvalError::NoMatch(message)) => {
-                self.report(Diagnostic::error("E0407", message, span).label(what.to_string()));
+                self.report(
+                    Diagnostic::error("E0407", message, span)
+                        .label(what.to_string())
+                        .with_help("add a case that covers these arguments, e.g. `f(_) = value`"),
+                );
                 return None;
             }
         };
@@ -1077,7 +1092,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     candidates
         .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
+        .filter(|(d, c)| *d <= name.len().max(c.len()).div_ceil(3))
         .min()
         .map(|(_, c)| c)
 }

@@ -143,7 +143,11 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
                         None
                     }
                     Err(super::eval::EvalError::NoMatch(message)) => {
-                        world.report(Diagnostic::error("E0407", message, init.span()).label(what));
+                        world.report(
+                            Diagnostic::error("E0407", message, init.span())
+                                .label(what)
+                                .with_help("give the map a default: `{ :value; ... }` or `{ _ = value }`"),
+                        );
                         None
                     }
                 }
@@ -464,6 +468,7 @@ impl<'w> Lowering<'w> {
             );
             return None;
         };
+        self.used.insert(name.name.clone());
         if graph.params.len() != args.len() {
             self.report(
                 Diagnostic::error(
