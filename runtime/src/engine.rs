@@ -56,7 +56,8 @@ pub enum Mover {
 pub struct Score {
     /// The `Score` symbol in `goals[p]`.
     pub symbol: SymbolId,
-    /// The symbol read as an integer if it is one (`"100"` is 100), otherwise its index in `Score`.
+    /// The symbol read as an integer if it is one (`"100"` is 100), otherwise its index in `Score`
+    /// (-1 for a symbol outside `Score`, which loose typing allows).
     pub value: i64,
 }
 
@@ -106,6 +107,8 @@ pub enum EngineError {
     PlayoutTooLong { playout: u64, limit: u64 },
     /// The automaton breaks the compiler->runtime contract (a compiler bug or a hand-made table).
     Malformed { message: String },
+    /// Worker threads could not be started.
+    Threads { message: String },
 }
 
 impl fmt::Display for EngineError {
@@ -154,6 +157,7 @@ impl fmt::Display for EngineError {
                 write!(f, "playout {playout} made more than {limit} moves without ending")
             }
             EngineError::Malformed { message } => write!(f, "malformed automaton: {message}"),
+            EngineError::Threads { message } => write!(f, "cannot start worker threads: {message}"),
         }
     }
 }
@@ -277,6 +281,10 @@ pub trait ForwardModel: Send + Sync {
     }
 
     /// Plays one move (keeper moves applied after it); an illegal move is an error.
+    ///
+    /// Whenever [`ForwardModel::successors`] succeeds, `apply` returns exactly the successor it
+    /// lists for these tags. An engine may search only the paths whose tags fit the move, so an
+    /// error on an unrelated path (an ambiguity between other moves, say) need not stop `apply`.
     fn apply(&self, state: &Self::State, tags: &[SymbolId]) -> Result<Self::State, EngineError> {
         if !self.is_terminal(state) {
             if let Some(next) = self.raw_apply(state, tags)? {

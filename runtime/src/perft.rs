@@ -120,6 +120,19 @@ pub fn perft<M: ForwardModel + ?Sized>(model: &M, depth: usize) -> Result<Vec<u6
     Ok(counts)
 }
 
+/// [`perft`] on a dedicated pool of `threads` worker threads (0: one per core).
+pub fn perft_with_threads<M: ForwardModel + ?Sized>(
+    model: &M,
+    depth: usize,
+    threads: usize,
+) -> Result<Vec<u64>, EngineError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| EngineError::Threads { message: e.to_string() })?;
+    pool.install(|| perft(model, depth))
+}
+
 /// Perft split by first move: for each move counted at depth 1, the counts of its subtree at
 /// depths `1..=depth` (index 0 is depth 1). For locating where two engines disagree.
 pub fn perft_divide<M: ForwardModel + ?Sized>(

@@ -244,7 +244,7 @@ pub fn run_playouts_with_progress<M: ForwardModel + ?Sized>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
-        .map_err(|e| EngineError::Malformed { message: format!("cannot start playout threads: {e}") })?;
+        .map_err(|e| EngineError::Threads { message: e.to_string() })?;
     let done = AtomicU64::new(0);
     let started = Instant::now();
     let result = pool.install(|| {

@@ -4,7 +4,7 @@
 use regula_runtime::automaton::builder::AutomatonBuilder;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::engine::{ForwardModel, Mover};
-use regula_runtime::perft::{perft, perft_divide, perft_sequential};
+use regula_runtime::perft::{perft, perft_divide, perft_sequential, perft_with_threads};
 use regula_runtime::playout::{run_playouts, PlayoutConfig};
 use regula_runtime::reference::ReferenceEngine;
 
@@ -132,6 +132,7 @@ fn parallel_and_sequential_perft_agree_and_divide_sums_up() {
     let engine = ReferenceEngine::new(tictactoe()).unwrap();
     let parallel = perft(&engine, 4).unwrap();
     assert_eq!(parallel, perft_sequential(&engine, 4).unwrap());
+    assert_eq!(parallel, perft_with_threads(&engine, 4, 3).unwrap());
     let divided = perft_divide(&engine, 4).unwrap();
     assert_eq!(divided.len(), 9);
     let total: u64 = divided.iter().map(|(_, counts)| counts[3]).sum();

@@ -506,7 +506,8 @@ impl<'e> Searcher<'e> {
                 }
                 Goal::Moves { .. } => {}
             }
-            if engine.merge_node[target as usize] && !self.mark_visited(level, target, tags_base) {
+            let meeting_point = engine.merge_node[target as usize] || target == start;
+            if meeting_point && !self.mark_visited(level, target, tags_base) {
                 continue;
             }
             let tags_len = self.tags.len();
