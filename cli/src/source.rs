@@ -51,10 +51,11 @@ pub fn write_output(output: Option<&Path>, text: &str) -> Result<(), Failure> {
         None => {
             use std::io::Write;
             let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .and_then(|()| stdout.flush())
-                .map_err(|e| Failure::new(format!("standard output: {e}")))
+            match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+                // A reader that stopped early (`regula moves ... | head`) is not a failure.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                result => result.map_err(|e| Failure::new(format!("standard output: {e}"))),
+            }
         }
     }
 }

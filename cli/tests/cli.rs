@@ -235,3 +235,64 @@ fn tictactoe_random_play_matches_the_known_outcome_figures() {
     let plies = report["mean_plies"].as_f64().unwrap();
     assert!((5.0..=9.0).contains(&plies), "{plies}");
 }
+
+/// Checks `run`'s per-player figures against exact probabilities computed by an oracle.
+fn assert_outcomes_close(game: &str, exact: (f64, f64, f64)) {
+    // 20,000 playouts: one standard error is at most 0.36 points; allow four.
+    let report = run_json(&["run", game, "--playouts", "20000", "--seed", "99", "--json", "--threads", "2"]);
+    let players = report["players"].as_array().unwrap();
+    let figure = |p: usize, key: &str| players[p][key].as_f64().unwrap();
+    let (first, second, draw) = exact;
+    for (actual, expected) in
+        [(figure(0, "win_percent"), first), (figure(1, "win_percent"), second), (figure(0, "draw_percent"), draw)]
+    {
+        assert!((actual - 100.0 * expected).abs() < 1.45, "{game}: {actual} vs {expected}\n{report}");
+    }
+}
+
+#[test]
+fn dice_and_hidden_random_play_agree_with_the_oracles() {
+    assert_outcomes_close(DICE, regula_oracles::dice::random_play_outcomes());
+    assert_outcomes_close(HIDDEN, regula_oracles::hidden::random_play_outcomes());
+}
+
+#[test]
+fn warnings_are_shown_but_do_not_fail() {
+    let dir = scratch("warning");
+    let game = dir.join("warned.rg");
+    std::fs::write(
+        &game,
+        "type Player = {x};\ntype Score = {0};\ntype Twice = {a, a};\nbegin, end: player = keeper;\n",
+    )
+    .unwrap();
+    let output = regula(&["check", game.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("W0203"), "{}", stderr(&output));
+    assert!(stdout(&output).ends_with("warned.rg: ok (1 warning)\n"), "{}", stdout(&output));
+    // The game ends at once: perft counts only the start state.
+    let perft = regula(&["perft", game.to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(stdout(&perft), "0 1\n1 0\n2 0\n");
+    let over = regula(&["moves", game.to_str().unwrap()]);
+    assert_eq!(stdout(&over), "# game over: x=0\n");
+}
+
+#[test]
+fn runtime_errors_exit_one_with_the_node_named() {
+    // The keeper has two moves (`left`, `right`) at `begin`: an error naming the node, not a panic.
+    let dir = scratch("keeper");
+    let game = dir.join("keeper.rg");
+    std::fs::write(
+        &game,
+        "type Player = {x};\ntype Score = {0};\nbegin, a: $ left;\nbegin, b: $ right;\na, end: player = keeper;\nb, end: player = keeper;\n",
+    )
+    .unwrap();
+    for args in [vec!["moves"], vec!["perft", "--depth", "1"], vec!["run", "--playouts", "3"]] {
+        let mut full = args.clone();
+        full.insert(1, game.to_str().unwrap());
+        let output = regula(&full);
+        assert_eq!(output.status.code(), Some(1), "{full:?}");
+        let text = stderr(&output);
+        assert!(text.starts_with("error: runtime error:"), "{text}");
+        assert!(text.contains("`begin`"), "{text}");
+    }
+}

@@ -54,13 +54,7 @@ pub enum Move {
 
 impl State {
     pub fn start() -> State {
-        State {
-            banked: [0, 0],
-            total: 0,
-            me: 0,
-            turns_left: TURNS,
-            phase: Phase::Choose,
-        }
+        State { banked: [0, 0], total: 0, me: 0, turns_left: TURNS, phase: Phase::Choose }
     }
 
     pub fn moves(&self) -> Vec<Move> {
@@ -139,4 +133,34 @@ fn count(state: &State, ply: usize, counts: &mut [u64]) {
             count(&child, ply + 1, counts);
         }
     }
+}
+
+/// Exact outcome probabilities (first wins, second wins, draw) when both players choose uniformly
+/// at random between `roll` and `hold` and the die is fair.
+pub fn random_play_outcomes() -> (f64, f64, f64) {
+    fn walk(state: &State, memo: &mut std::collections::HashMap<State, [f64; 3]>) -> [f64; 3] {
+        if let Phase::Over(goals) = state.phase {
+            return match goals {
+                [100, 0] => [1.0, 0.0, 0.0],
+                [0, 100] => [0.0, 1.0, 0.0],
+                _ => [0.0, 0.0, 1.0],
+            };
+        }
+        if let Some(known) = memo.get(state) {
+            return *known;
+        }
+        let moves = state.moves();
+        let share = 1.0 / moves.len() as f64;
+        let mut total = [0.0; 3];
+        for mv in moves {
+            let outcome = walk(&state.play(mv), memo);
+            for (sum, part) in total.iter_mut().zip(outcome) {
+                *sum += share * part;
+            }
+        }
+        memo.insert(*state, total);
+        total
+    }
+    let [first, second, draw] = walk(&State::start(), &mut std::collections::HashMap::new());
+    (first, second, draw)
 }

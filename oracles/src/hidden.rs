@@ -29,14 +29,7 @@ pub struct State {
 impl State {
     pub fn start() -> State {
         let all = (1u8 << CARDS) - 1;
-        State {
-            deck: all,
-            hands: [all, all],
-            prize: 0,
-            bid: 0,
-            points: [0, 0],
-            step: 0,
-        }
+        State { deck: all, hands: [all, all], prize: 0, bid: 0, points: [0, 0], step: 0 }
     }
 
     /// The cards (1..=CARDS) available to the one who moves next.
@@ -102,4 +95,27 @@ fn count(state: &State, ply: usize, counts: &mut [u64]) {
             count(&state.play(card), ply + 1, counts);
         }
     }
+}
+
+/// Exact outcome probabilities (first wins, second wins, draw) when every draw and every bid is
+/// uniformly random among the cards available.
+pub fn random_play_outcomes() -> (f64, f64, f64) {
+    fn walk(state: &State, weight: f64, totals: &mut (f64, f64, f64)) {
+        if state.step == 3 {
+            match state.scores() {
+                (100, _) => totals.0 += weight,
+                (_, 100) => totals.1 += weight,
+                _ => totals.2 += weight,
+            }
+            return;
+        }
+        let cards = state.moves();
+        let share = weight / cards.len() as f64;
+        for card in cards {
+            walk(&state.play(card), share, totals);
+        }
+    }
+    let mut totals = (0.0, 0.0, 0.0);
+    walk(&State::start(), 1.0, &mut totals);
+    totals
 }

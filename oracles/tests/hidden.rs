@@ -7,20 +7,11 @@ fn reproduces_the_independent_perft_entries() {
     let path = perft_file::games_dir().join("hidden").join("perft.toml");
     let file = perft_file::read(&path).expect("perft.toml reads");
     let mut checked = 0;
-    for counts in file
-        .counts
-        .iter()
-        .filter(|c| c.source == "independent: oracles/src/hidden.rs")
-    {
+    for counts in file.counts.iter().filter(|c| c.source == "independent: oracles/src/hidden.rs") {
         if counts.is_slow() && !perft_file::slow_enabled() {
             continue;
         }
-        assert_eq!(
-            hidden::perft(counts.expected.len() - 1),
-            counts.expected,
-            "{}",
-            counts.source
-        );
+        assert_eq!(hidden::perft(counts.expected.len() - 1), counts.expected, "{}", counts.source);
         checked += 1;
     }
     assert!(checked > 0, "no independent entry of hidden was checked");
@@ -43,4 +34,12 @@ fn higher_bid_takes_the_prize() {
     // Equal bids take nothing.
     let state = state.play(1).play(3).play(3);
     assert_eq!(state.points, [0, 4]);
+}
+
+#[test]
+fn random_play_is_symmetric() {
+    // Both players bid uniformly at random, so neither is favoured.
+    let (first, second, draw) = hidden::random_play_outcomes();
+    assert!((first - second).abs() < 1e-9, "{first} {second}");
+    assert!((first + second + draw - 1.0).abs() < 1e-9);
 }

@@ -7,20 +7,11 @@ fn reproduces_the_independent_perft_entries() {
     let path = perft_file::games_dir().join("tictactoe").join("perft.toml");
     let file = perft_file::read(&path).expect("perft.toml reads");
     let mut checked = 0;
-    for counts in file
-        .counts
-        .iter()
-        .filter(|c| c.source == "independent: oracles/src/tictactoe.rs")
-    {
+    for counts in file.counts.iter().filter(|c| c.source == "independent: oracles/src/tictactoe.rs") {
         if counts.is_slow() && !perft_file::slow_enabled() {
             continue;
         }
-        assert_eq!(
-            tictactoe::perft(counts.expected.len() - 1),
-            counts.expected,
-            "{}",
-            counts.source
-        );
+        assert_eq!(tictactoe::perft(counts.expected.len() - 1), counts.expected, "{}", counts.source);
         checked += 1;
     }
     assert!(checked > 0, "no independent entry of tictactoe was checked");

@@ -81,7 +81,12 @@ pub fn run(path: &Path, options: RunOptions) -> Result<(), Failure> {
         PlayoutConfig { count: options.playouts, seed: options.seed, threads: options.threads, ..Default::default() };
     let bar = (!options.json && std::io::stdout().is_terminal()).then(|| progress_bar(options.playouts));
     let report = match &bar {
-        Some(bar) => run_playouts_with_progress(&engine, &config, &|done, _| bar.set_position(done)),
+        Some(bar) => run_playouts_with_progress(&engine, &config, &|done, total| {
+            // Redrawing on every playout would cost more than fast playouts themselves.
+            if done % 1024 == 0 || done == total {
+                bar.set_position(done);
+            }
+        }),
         None => run_playouts_with_progress(&engine, &config, &|_, _| {}),
     };
     if let Some(bar) = bar {
