@@ -3,6 +3,8 @@
 //! Each source is compiled with `regula_compiler::load` and run on the reference engine; its
 //! perft counts must equal every `default` entry (and every `slow` entry when `REGULA_SLOW=1`).
 //! A source whose format the compiler does not know yet is reported as skipped, never as passed.
+//! Every source also makes the round trip source -> automaton -> RG text -> automaton, and the
+//! reloaded game must give the same counts (so `regula compile` output is as good as its input).
 //! Run with `--nocapture` to see the table of results.
 
 use regula_compiler::SourceFormat;
@@ -109,6 +111,7 @@ fn check_source(path: &Path, expectations: &perft_file::PerftFile, slow: bool) -
             ))
         }
     };
+    let rg_text = regula_compiler::rg::print(&loaded.rg);
     let engine = match ReferenceEngine::new(loaded.automaton) {
         Ok(engine) => engine,
         Err(e) => return Outcome::Failed(format!("the engine rejects it: {e}")),
@@ -131,6 +134,28 @@ fn check_source(path: &Path, expectations: &perft_file::PerftFile, slow: bool) -
             return Outcome::Failed(format!("perft {shown:?}, expected {:?} ({})", counts.expected, counts.source));
         }
     }
+    if let Err(why) = round_trip_agrees(&name, &rg_text, depth, &actual) {
+        return Outcome::Failed(why);
+    }
     let checks = applicable.len();
     Outcome::Passed { checks, seconds: started.elapsed().as_secs_f64() }
+}
+
+/// Reloads the game from its printed RG text and checks it gives the same perft counts.
+fn round_trip_agrees(name: &str, rg_text: &str, depth: usize, expected: &[u64]) -> Result<(), String> {
+    let printed_name = format!("{name}.printed.rg");
+    let reloaded = regula_compiler::load(&printed_name, rg_text).map_err(|diagnostics| {
+        format!(
+            "its printed RG text does not compile:\n{}",
+            regula_compiler::diagnostics::render(&diagnostics, &printed_name, rg_text)
+        )
+    })?;
+    let engine =
+        ReferenceEngine::new(reloaded.automaton).map_err(|e| format!("the engine rejects its printed RG text: {e}"))?;
+    let actual = regula_runtime::perft::perft(&engine, depth)
+        .map_err(|e| format!("its printed RG text fails within depth {depth}: {e}"))?;
+    if actual != expected {
+        return Err(format!("its printed RG text gives perft {actual:?}, the source gives {expected:?}"));
+    }
+    Ok(())
 }
