@@ -2,6 +2,7 @@
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
 pub mod diagnostics;
+pub mod optimize;
 pub mod rg;
 
 use diagnostics::Diagnostic;

@@ -1,0 +1,96 @@
+//! `prune_unused_variables`: removes variables that nothing reads (no expression outside their own
+//! assignment targets, no pragma), turning their assignments into skips. Preserves moves, keeper
+//! behaviour, visibility and scores; successor states lose only the removed variables. Never
+//! touches `player`, `goals` or `visible`, which the runtime reads itself.
+
+use super::graph::{assigned_root, expr_idents, Automaton, RESERVED_VARIABLES};
+use crate::rg::ast::{Decl, Expr, Label};
+use std::collections::HashSet;
+
+pub fn run(automaton: &mut Automaton) -> usize {
+    let read = read_names(automaton);
+    let unused: HashSet<String> = automaton
+        .decls
+        .iter()
+        .filter_map(|(_, decl)| match decl {
+            Decl::Var(variable) => Some(variable.name.name.clone()),
+            _ => None,
+        })
+        .filter(|name| !RESERVED_VARIABLES.contains(&name.as_str()) && !read.contains(name))
+        .collect();
+    if unused.is_empty() {
+        return 0;
+    }
+    automaton.decls.retain(|(_, decl)| !matches!(decl, Decl::Var(v) if unused.contains(&v.name.name)));
+    for edge in automaton.edges_in_order() {
+        if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = automaton.label(edge) {
+            if assigned_root(lhs).is_some_and(|root| unused.contains(root)) {
+                automaton.graph[edge].label = Label::Skip;
+            }
+        }
+    }
+    unused.len()
+}
+
+/// Every identifier that is read somewhere: in an expression other than an assignment's root
+/// variable, or in a pragma. (Over-approximates: symbols with a variable's name count too.)
+fn read_names(automaton: &Automaton) -> HashSet<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for edge in automaton.graph.edge_weights() {
+        match &edge.label {
+            Label::Assign { lhs, rhs } => {
+                target_reads(lhs, &mut names);
+                expr_idents(rhs, &mut names);
+            }
+            Label::AssignAny { lhs, .. } => target_reads(lhs, &mut names),
+            Label::Compare { lhs, rhs, .. } => {
+                expr_idents(lhs, &mut names);
+                expr_idents(rhs, &mut names);
+            }
+            Label::TagVar(expr) => expr_idents(expr, &mut names),
+            Label::Skip | Label::Reach { .. } | Label::Tag(_) => {}
+        }
+    }
+    let mut read: HashSet<String> = names.into_iter().map(str::to_string).collect();
+    for (_, decl) in &automaton.decls {
+        if let Decl::Pragma(pragma) = decl {
+            read.extend(pragma.tokens.iter().cloned());
+        }
+    }
+    read
+}
+
+/// The names an assignment target reads: its keys (and casts), not its root variable.
+fn target_reads<'a>(lhs: &'a Expr, out: &mut Vec<&'a str>) {
+    match lhs {
+        Expr::Ident(_) => {}
+        Expr::Cast { expr, .. } => target_reads(expr, out),
+        Expr::Access { map, key, .. } => {
+            target_reads(map, out);
+            expr_idents(key, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::optimize::testing::{parse, print};
+    use crate::optimize::{run_pass, Pass};
+
+    #[test]
+    fn write_only_variables_go_with_their_assignments() {
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type C = {a, b}; type M = C -> C;
+             var written: C = a; var read: C = a; var keyed: M = {:a}; var key: C = b;
+             var visible: Visibility = {:1};
+             begin, n1: written = b;
+             n1, n2: written = C(*);
+             n2, n3: keyed[key] = read;
+             n3, end: player = keeper;",
+        );
+        let (game, changes) = run_pass(&game, Pass::PruneUnusedVariables);
+        // `written` and `keyed` are never read; `key` is read as a key, `read` on a right side.
+        assert_eq!(changes, 2);
+        insta::assert_snapshot!(print(&game));
+    }
+}
