@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// A constant value: a symbol, or a map with its non-default entries and its default.
 /// Entries equal to the default are never stored, so `==` on values is structural equality.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {
     Symbol(String),
     Map { entries: BTreeMap<String, Value>, default: Box<Value> },

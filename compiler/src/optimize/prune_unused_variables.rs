@@ -1,14 +1,19 @@
 //! `prune_unused_variables`: removes variables that nothing reads (no expression outside their own
 //! assignment targets, no pragma), turning their assignments into skips. Preserves moves, keeper
 //! behaviour, visibility and scores; successor states lose only the removed variables. Never
-//! touches `player`, `goals` or `visible`, which the runtime reads itself.
+//! touches `player`, `goals` or `visible`, which the runtime reads itself, nor a variable that a
+//! `random` move may assign: perft counts `random`'s distinct successor states, and such a
+//! variable could be what tells two of them apart.
 
-use super::graph::{assigned_root, expr_idents, Automaton, RESERVED_VARIABLES};
+use super::env::Env;
+use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
 use crate::rg::ast::{Decl, Expr, Label};
-use std::collections::HashSet;
+use petgraph::stable_graph::NodeIndex;
+use std::collections::{HashMap, HashSet};
 
 pub fn run(automaton: &mut Automaton) -> usize {
-    let read = read_names(automaton);
+    let mut read = read_names(automaton);
+    read.extend(assigned_in_random_moves(automaton));
     let unused: HashSet<String> = automaton
         .decls
         .iter()
@@ -30,6 +35,42 @@ pub fn run(automaton: &mut Automaton) -> usize {
         }
     }
     unused.len()
+}
+
+/// Variables assigned on some edge that a `random` move's search may take: everything reachable
+/// from the target of a `player =` edge that may give the turn to `random`, up to the next
+/// `player =` edge.
+fn assigned_in_random_moves(automaton: &Automaton) -> HashSet<String> {
+    let env = Env::new(automaton);
+    let mut stack: Vec<NodeIndex> = automaton
+        .graph
+        .edge_indices()
+        .filter(|&edge| match automaton.label(edge) {
+            Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
+                env.fold(rhs, &HashMap::new()).and_then(|v| v.as_symbol().map(str::to_string)).is_none_or(|s| s == "random")
+            }
+            _ => false,
+        })
+        .map(|edge| automaton.endpoints(edge).1)
+        .collect();
+    let mut seen = HashSet::new();
+    let mut assigned = HashSet::new();
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node) {
+            continue;
+        }
+        for edge in automaton.out_edges(node) {
+            let label = automaton.label(edge);
+            if assigns_player(label) {
+                continue;
+            }
+            if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = label {
+                assigned.extend(assigned_root(lhs).map(str::to_string));
+            }
+            stack.push(automaton.endpoints(edge).1);
+        }
+    }
+    assigned
 }
 
 /// Every identifier that is read somewhere: in an expression other than an assignment's root
@@ -76,6 +117,22 @@ fn target_reads<'a>(lhs: &'a Expr, out: &mut Vec<&'a str>) {
 mod tests {
     use crate::optimize::testing::{parse, print};
     use crate::optimize::{run_pass, Pass};
+
+    #[test]
+    fn variables_a_random_move_assigns_stay() {
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type D = {d1, d2}; var log: D = d1; var last: D = d1;
+             begin, r: player = random;
+             r, r1: log = D(*);
+             r1, k: player = keeper;
+             k, k1: last = d2;
+             k1, end: player = keeper;",
+        );
+        let (game, changes) = run_pass(&game, Pass::PruneUnusedVariables);
+        assert_eq!(changes, 1, "only `last`, assigned in a keeper move, goes");
+        assert!(print(&game).contains("var log"));
+        assert!(!print(&game).contains("var last"));
+    }
 
     #[test]
     fn write_only_variables_go_with_their_assignments() {

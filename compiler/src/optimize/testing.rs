@@ -293,3 +293,240 @@ impl Parser {
         }
     }
 }
+
+/// A deliberately plain interpreter of RG semantics (the shared contract in
+/// `/work/prompts/semantics.md`), used to check that passes keep perft counts. Slow and simple;
+/// errors (`Err`) stand for the runtime errors the contract names.
+pub mod interpreter {
+    use crate::optimize::env::{Env, NameKind, Value};
+    use crate::optimize::graph::Automaton;
+    use crate::rg::ast::{Expr, Game, Label};
+    use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+    type Vars = BTreeMap<String, Value>;
+
+    #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub struct State {
+        pub node: String,
+        pub vars: Vars,
+    }
+
+    struct Edge {
+        to: String,
+        label: Label,
+    }
+
+    pub struct Interpreter {
+        env: Env,
+        out: HashMap<String, Vec<Edge>>,
+        initial: State,
+    }
+
+    impl Interpreter {
+        pub fn new(game: &Game) -> Interpreter {
+            let automaton = Automaton::from_game(game);
+            let env = Env::new(&automaton);
+            let mut out: HashMap<String, Vec<Edge>> = HashMap::new();
+            for edge in game.edges() {
+                out.entry(edge.from.name.clone())
+                    .or_default()
+                    .push(Edge { to: edge.to.name.clone(), label: edge.label.clone() });
+            }
+            let vars = env
+                .variables()
+                .map(|(name, _)| (name.clone(), env.variable_initial_value(name).expect("initial value").clone()))
+                .collect();
+            Interpreter { env, out, initial: State { node: "begin".into(), vars } }
+        }
+
+        fn eval(&self, expr: &Expr, vars: &Vars) -> Value {
+            match expr {
+                Expr::Ident(ident) => match self.env.kind(&ident.name) {
+                    NameKind::Variable => vars[&ident.name].clone(),
+                    NameKind::Constant => self.env.constant_value(&ident.name).expect("constant").clone(),
+                    NameKind::Symbol => Value::Symbol(ident.name.clone()),
+                },
+                Expr::Cast { expr, .. } => self.eval(expr, vars),
+                Expr::Access { map, key, .. } => {
+                    let key = self.eval(key, vars);
+                    self.eval(map, vars).lookup(key.as_symbol().expect("symbol key")).expect("map").clone()
+                }
+            }
+        }
+
+        fn assign(&self, lhs: &Expr, value: Value, vars: &mut Vars) {
+            fn set(target: &mut Value, keys: &[String], value: Value) {
+                let Some((first, rest)) = keys.split_first() else {
+                    *target = value;
+                    return;
+                };
+                let Value::Map { entries, default } = target else { panic!("assignment into a symbol") };
+                let mut inner = entries.get(first).unwrap_or(default).clone();
+                set(&mut inner, rest, value);
+                if inner == **default {
+                    entries.remove(first);
+                } else {
+                    entries.insert(first.clone(), inner);
+                }
+            }
+            let mut keys = Vec::new();
+            let mut root = lhs;
+            loop {
+                match root {
+                    Expr::Ident(_) => break,
+                    Expr::Cast { expr, .. } => root = expr,
+                    Expr::Access { map, key, .. } => {
+                        keys.push(self.eval(key, vars).as_symbol().expect("symbol key").to_string());
+                        root = map;
+                    }
+                }
+            }
+            keys.reverse();
+            let Expr::Ident(name) = root else { unreachable!() };
+            set(vars.get_mut(&name.name).expect("variable"), &keys, value);
+        }
+
+        /// Every way one edge can be taken: the new variable values (empty if the guard fails).
+        fn step(&self, label: &Label, vars: &Vars) -> Vec<Vars> {
+            match label {
+                Label::Skip | Label::Tag(_) | Label::TagVar(_) => vec![vars.clone()],
+                Label::Assign { lhs, rhs } => {
+                    let mut next = vars.clone();
+                    self.assign(lhs, self.eval(rhs, vars), &mut next);
+                    vec![next]
+                }
+                Label::AssignAny { lhs, ty } => {
+                    let members = self.env.set_members(&crate::rg::ast::TypeExpr::Name(ty.clone())).expect("set type");
+                    members
+                        .into_iter()
+                        .map(|member| {
+                            let mut next = vars.clone();
+                            self.assign(lhs, Value::Symbol(member), &mut next);
+                            next
+                        })
+                        .collect()
+                }
+                Label::Compare { lhs, rhs, negated } => {
+                    if (self.eval(lhs, vars) == self.eval(rhs, vars)) != *negated {
+                        vec![vars.clone()]
+                    } else {
+                        vec![]
+                    }
+                }
+                Label::Reach { from, to, negated } => {
+                    if self.reachable(&from.name, &to.name, vars) != *negated {
+                        vec![vars.clone()]
+                    } else {
+                        vec![]
+                    }
+                }
+            }
+        }
+
+        fn reachable(&self, from: &str, to: &str, vars: &Vars) -> bool {
+            let mut seen = HashSet::new();
+            let mut stack = vec![(from.to_string(), vars.clone())];
+            while let Some((node, vars)) = stack.pop() {
+                if node == to {
+                    return true;
+                }
+                if !seen.insert((node.clone(), vars.clone())) {
+                    continue;
+                }
+                for edge in self.out.get(&node).into_iter().flatten() {
+                    for next in self.step(&edge.label, &vars) {
+                        stack.push((edge.to.clone(), next));
+                    }
+                }
+            }
+            false
+        }
+
+        /// The legal moves from a state: tag sequences with their successors, in discovery order.
+        pub fn moves(&self, state: &State) -> Result<Vec<(Vec<String>, State)>, String> {
+            let mut found: Vec<(Vec<String>, State)> = Vec::new();
+            let mut seen = HashSet::new();
+            self.search(&state.node, &state.vars, Vec::new(), &mut seen, &mut found)?;
+            Ok(found)
+        }
+
+        fn search(
+            &self,
+            node: &str,
+            vars: &Vars,
+            tags: Vec<String>,
+            seen: &mut HashSet<(String, Vars, Vec<String>)>,
+            found: &mut Vec<(Vec<String>, State)>,
+        ) -> Result<(), String> {
+            if !seen.insert((node.to_string(), vars.clone(), tags.clone())) {
+                return Ok(());
+            }
+            for edge in self.out.get(node).into_iter().flatten() {
+                let mut tags = tags.clone();
+                match &edge.label {
+                    Label::Tag(symbol) => tags.push(symbol.name.clone()),
+                    Label::TagVar(expr) => tags.push(self.eval(expr, vars).as_symbol().expect("symbol").to_string()),
+                    _ => {}
+                }
+                for next in self.step(&edge.label, vars) {
+                    if crate::optimize::graph::assigns_player(&edge.label) {
+                        let successor = State { node: edge.to.clone(), vars: next };
+                        match found.iter().find(|(t, _)| *t == tags) {
+                            Some((_, existing)) if *existing != successor => {
+                                return Err(format!("ambiguous move {tags:?}"));
+                            }
+                            Some(_) => {}
+                            None => found.push((tags.clone(), successor)),
+                        }
+                    } else {
+                        self.search(&edge.to, &next, tags.clone(), seen, found)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        /// Applies keeper moves until a player, `random` or the end is to move.
+        fn settle(&self, mut state: State) -> Result<State, String> {
+            while state.node != "end" && state.vars["player"] == Value::Symbol("keeper".into()) {
+                let mut moves = self.moves(&state)?;
+                if moves.len() != 1 {
+                    return Err(format!("keeper has {} moves at {}", moves.len(), state.node));
+                }
+                state = moves.pop().unwrap().1;
+            }
+            Ok(state)
+        }
+
+        pub fn perft(&self, depth: usize) -> Result<u64, String> {
+            let start = self.settle(self.initial.clone())?;
+            self.perft_from(&start, depth)
+        }
+
+        fn perft_from(&self, state: &State, depth: usize) -> Result<u64, String> {
+            if state.node == "end" {
+                return Ok(u64::from(depth == 0));
+            }
+            if depth == 0 {
+                return Ok(1);
+            }
+            let moves = self.moves(state)?;
+            if moves.is_empty() {
+                return Err(format!("game unexpectedly ended at node {}", state.node));
+            }
+            let is_random = state.vars["player"] == Value::Symbol("random".into());
+            let mut children: Vec<State> = Vec::new();
+            let mut distinct = BTreeSet::new();
+            for (_, successor) in moves {
+                if !is_random || distinct.insert(successor.clone()) {
+                    children.push(successor);
+                }
+            }
+            let mut total = 0;
+            for child in children {
+                total += self.perft_from(&self.settle(child)?, depth - 1)?;
+            }
+            Ok(total)
+        }
+    }
+}
