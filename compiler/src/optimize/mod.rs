@@ -9,6 +9,7 @@
 pub mod env;
 pub mod graph;
 pub mod stats;
+pub mod value_sets;
 
 mod calculate_disjoints;
 mod calculate_uniques;

@@ -5,11 +5,12 @@
 //! `random` move may assign: perft counts `random`'s distinct successor states, and such a
 //! variable could be what tells two of them apart.
 
-use super::env::Env;
+use super::env::{Env, Value};
 use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
+use super::value_sets::ValueSets;
 use crate::rg::ast::{Decl, Expr, Label};
 use petgraph::stable_graph::NodeIndex;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 pub fn run(automaton: &mut Automaton) -> usize {
     let mut read = read_names(automaton);
@@ -42,12 +43,14 @@ pub fn run(automaton: &mut Automaton) -> usize {
 /// `player =` edge.
 fn assigned_in_random_moves(automaton: &Automaton) -> HashSet<String> {
     let env = Env::new(automaton);
+    let value_sets = ValueSets::new(automaton, &env);
+    let random = Value::Symbol("random".to_string());
     let mut stack: Vec<NodeIndex> = automaton
         .graph
         .edge_indices()
         .filter(|&edge| match automaton.label(edge) {
             Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
-                env.fold(rhs, &HashMap::new()).and_then(|v| v.as_symbol().map(str::to_string)).is_none_or(|s| s == "random")
+                value_sets.values(rhs).is_none_or(|values| values.contains(&random))
             }
             _ => false,
         })
