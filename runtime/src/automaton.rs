@@ -14,6 +14,8 @@
 
 use std::ops::Range;
 
+pub mod builder;
+
 /// Index into [`Automaton::symbols`].
 pub type SymbolId = u32;
 /// Index into [`Automaton::types`].

@@ -2,5 +2,14 @@
 //!
 //! This crate depends on nothing else of Regula's: the compiler produces an [`automaton::Automaton`]
 //! and every engine here consumes it.
+//!
+//! - [`automaton`]: the tables (and [`automaton::builder`] to make them by hand);
+//! - [`engine`]: the [`engine::ForwardModel`] trait, moves, histories, errors, observations;
+//! - [`reference`]: the reference engine every other engine is checked against;
+//! - [`perft`] and [`playout`]: counting and random play over any forward model.
 
 pub mod automaton;
+pub mod engine;
+pub mod perft;
+pub mod playout;
+pub mod reference;

@@ -1,0 +1,251 @@
+//! Uniform random playouts over any forward model, reproducible for any number of threads.
+//!
+//! Playout `i` draws from its own generator seeded from `(seed, i)`, so its result does not depend
+//! on which thread runs it; totals are integers merged by addition and the score distribution is
+//! an ordered map, so the whole report (except timings) is identical for every thread count.
+//! At each state every legal move of the player to move is listed (for `random` too) and one is
+//! picked uniformly; keeper moves are applied as they come and are not counted.
+//!
+//! ```
+//! use regula_runtime::automaton::builder::AutomatonBuilder;
+//! use regula_runtime::playout::{run_playouts, PlayoutConfig};
+//! use regula_runtime::reference::ReferenceEngine;
+//!
+//! let automaton = AutomatonBuilder::new()
+//!     .typedef("Player", "{x}").typedef("Score", "{0, 1}").typedef("Coin", "{heads, tails}")
+//!     .variable("coin", "Coin", "heads")
+//!     .edge("begin", "toss", "player = random")
+//!     .edge("toss", "tossed", "coin = Coin(*)")
+//!     .edge("tossed", "judge", "$$ coin")
+//!     .edge("judge", "win", "coin == heads")
+//!     .edge("judge", "done", "coin == tails")
+//!     .edge("win", "done", "goals[x] = 1")
+//!     .edge("done", "end", "player = keeper")
+//!     .build().unwrap();
+//! let engine = ReferenceEngine::new(automaton).unwrap();
+//! let report = run_playouts(&engine, &PlayoutConfig { count: 1000, seed: 7, threads: 2, ..Default::default() }).unwrap();
+//! assert_eq!(report.playouts, 1000);
+//! assert_eq!(report.mean_plies, 0.0); // only chance moved
+//! let wins = report.score_distribution.iter().find(|e| e.scores[0].value == 1).unwrap().count;
+//! assert!((400..600).contains(&wins));
+//! ```
+
+use crate::automaton::SymbolId;
+use crate::engine::{EngineError, ForwardModel, Mover, Score};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// SplitMix64: used to derive seeds (one step mixes 64 bits thoroughly).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// xoshiro256**: the playouts' generator (fast, 256-bit state, passes standard test batteries).
+#[derive(Clone, Debug)]
+pub struct Xoshiro256 {
+    state: [u64; 4],
+}
+
+impl Xoshiro256 {
+    /// A generator whose state is filled from SplitMix64 (never all zero).
+    pub fn from_seed(seed: u64) -> Self {
+        let mut mixer = SplitMix64::new(seed);
+        Xoshiro256 { state: [mixer.next_u64(), mixer.next_u64(), mixer.next_u64(), mixer.next_u64()] }
+    }
+
+    /// The generator of playout `index` in a run seeded with `seed`.
+    pub fn for_playout(seed: u64, index: u64) -> Self {
+        let mut mixer = SplitMix64::new(seed);
+        let base = mixer.next_u64();
+        Self::from_seed(base ^ SplitMix64::new(index).next_u64())
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let [s0, s1, s2, s3] = &mut self.state;
+        let result = s1.wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = *s1 << 17;
+        *s2 ^= *s0;
+        *s3 ^= *s1;
+        *s1 ^= *s2;
+        *s0 ^= *s3;
+        *s2 ^= t;
+        *s3 = s3.rotate_left(45);
+        result
+    }
+
+    /// A uniform integer in `0..bound` (`bound > 0`), without modulo bias (Lemire's method).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        let threshold = bound.wrapping_neg() % bound;
+        loop {
+            let product = (self.next_u64() as u128) * (bound as u128);
+            if (product as u64) >= threshold {
+                return (product >> 64) as u64;
+            }
+        }
+    }
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct PlayoutConfig {
+    /// Number of playouts.
+    pub count: u64,
+    pub seed: u64,
+    /// Worker threads (0 means rayon's default, the number of cores).
+    pub threads: usize,
+    /// A playout making more moves than this (keeper moves included) is an error.
+    pub max_moves: u64,
+}
+
+impl Default for PlayoutConfig {
+    fn default() -> Self {
+        PlayoutConfig { count: 1000, seed: 0, threads: 1, max_moves: 1_000_000 }
+    }
+}
+
+/// How often a final score vector occurred.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreCount {
+    /// One score per player, in `Player` order.
+    pub scores: Vec<Score>,
+    pub count: u64,
+}
+
+/// The results of a run. Everything except the timings is independent of `threads`.
+#[derive(Clone, Debug)]
+pub struct PlayoutReport {
+    pub playouts: u64,
+    pub elapsed_seconds: f64,
+    pub playouts_per_second: f64,
+    /// Real-player moves per playout, on average.
+    pub mean_plies: f64,
+    /// Legal moves per real-player decision, on average.
+    pub mean_legal_moves: f64,
+    /// Total real-player moves and `random` moves over all playouts.
+    pub total_plies: u64,
+    pub total_chance_moves: u64,
+    /// Final score vectors, ordered by their symbols.
+    pub score_distribution: Vec<ScoreCount>,
+}
+
+#[derive(Default)]
+struct Totals {
+    plies: u64,
+    legal_moves: u64,
+    chance_moves: u64,
+    scores: BTreeMap<Vec<SymbolId>, (Vec<Score>, u64)>,
+}
+
+impl Totals {
+    fn merge(mut self, other: Totals) -> Totals {
+        self.plies += other.plies;
+        self.legal_moves += other.legal_moves;
+        self.chance_moves += other.chance_moves;
+        for (key, (scores, count)) in other.scores {
+            self.scores.entry(key).or_insert((scores, 0)).1 += count;
+        }
+        self
+    }
+}
+
+/// One playout's contribution, or the error it hit (with its index, so the earliest is reported).
+fn one_playout<M: ForwardModel + ?Sized>(
+    model: &M,
+    config: &PlayoutConfig,
+    index: u64,
+) -> Result<Totals, (u64, EngineError)> {
+    let fail = |e| (index, e);
+    let mut rng = Xoshiro256::for_playout(config.seed, index);
+    let mut totals = Totals::default();
+    let mut state = model.start().map_err(fail)?;
+    let mut moves_made = 0u64;
+    loop {
+        let mover = model.to_move(&state);
+        if mover == Mover::Terminal {
+            break;
+        }
+        if moves_made >= config.max_moves {
+            return Err(fail(EngineError::PlayoutTooLong { playout: index, limit: config.max_moves }));
+        }
+        let mut successors = model.successors(&state).map_err(fail)?;
+        let pick = rng.below(successors.len() as u64) as usize;
+        match mover {
+            Mover::Random => totals.chance_moves += 1,
+            _ => {
+                totals.plies += 1;
+                totals.legal_moves += successors.len() as u64;
+            }
+        }
+        moves_made += 1;
+        state = successors.swap_remove(pick).1;
+    }
+    let scores = model.scores(&state);
+    totals.scores.insert(scores.iter().map(|s| s.symbol).collect(), (scores, 1));
+    Ok(totals)
+}
+
+/// Runs `config.count` uniform random playouts.
+pub fn run_playouts<M: ForwardModel + ?Sized>(model: &M, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
+    run_playouts_with_progress(model, config, &|_, _| {})
+}
+
+/// [`run_playouts`], calling `progress(done, total)` after each playout (from worker threads; the
+/// runtime never prints, the caller draws whatever it likes).
+pub fn run_playouts_with_progress<M: ForwardModel + ?Sized>(
+    model: &M,
+    config: &PlayoutConfig,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<PlayoutReport, EngineError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|e| EngineError::Malformed { message: format!("cannot start playout threads: {e}") })?;
+    let done = AtomicU64::new(0);
+    let started = Instant::now();
+    let result = pool.install(|| {
+        (0..config.count)
+            .into_par_iter()
+            .map(|i| {
+                let totals = one_playout(model, config, i);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, config.count);
+                totals
+            })
+            .reduce(
+                || Ok(Totals::default()),
+                |a, b| match (a, b) {
+                    (Ok(a), Ok(b)) => Ok(a.merge(b)),
+                    (Err(a), Err(b)) => Err(if a.0 <= b.0 { a } else { b }),
+                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                },
+            )
+    });
+    let elapsed_seconds = started.elapsed().as_secs_f64();
+    let totals = result.map_err(|(_, e)| e)?;
+    let playouts = config.count;
+    let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    Ok(PlayoutReport {
+        playouts,
+        elapsed_seconds,
+        playouts_per_second: if elapsed_seconds > 0.0 { playouts as f64 / elapsed_seconds } else { 0.0 },
+        mean_plies: ratio(totals.plies, playouts),
+        mean_legal_moves: ratio(totals.legal_moves, totals.plies),
+        total_plies: totals.plies,
+        total_chance_moves: totals.chance_moves,
+        score_distribution: totals.scores.into_values().map(|(scores, count)| ScoreCount { scores, count }).collect(),
+    })
+}

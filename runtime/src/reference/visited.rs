@@ -1,0 +1,148 @@
+//! The visited set of a search: exact (node, tags, state) keys stored in one arena, found through
+//! an open-addressing table keyed by a hash the searcher maintains incrementally.
+//!
+//! Why not a `HashSet<Box<[u32]>>`: a search may record thousands of keys, each a copy of the
+//! whole state; one arena avoids an allocation per key, and an incremental state hash (see
+//! [`slot_hash`]) avoids rehashing the state on every lookup. Membership stays exact: a hash match
+//! is confirmed by comparing the stored key with the current one.
+
+/// The hash contribution of `value` stored in `slot`. The state hash is the XOR of these over all
+/// slots, so a write updates it with two calls (remove the old value, add the new one).
+#[inline]
+pub(crate) fn slot_hash(slot: u32, value: u32) -> u64 {
+    // SplitMix64's finaliser: every input bit affects every output bit.
+    let mut z = ((slot as u64) << 32 | value as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The full-state hash, computed from scratch.
+pub(crate) fn state_hash(values: &[u32]) -> u64 {
+    values.iter().enumerate().fold(0, |hash, (slot, &value)| hash ^ slot_hash(slot as u32, value))
+}
+
+/// The hash of a visited key from its parts.
+#[inline]
+pub(crate) fn key_hash(node: u32, tags: &[u32], state: u64) -> u64 {
+    let mut hash = state ^ (node as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    for &tag in tags {
+        hash = (hash.rotate_left(5) ^ tag as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    hash ^ (tags.len() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+/// A set of (node, tags, values) keys. Values all have the same length within one search.
+#[derive(Default)]
+pub(crate) struct VisitedSet {
+    /// Open addressing, linear probing: 0 is empty, otherwise an index + 1 into `entries`.
+    table: Vec<u32>,
+    /// Per key: its hash and where it starts in `arena`.
+    entries: Vec<(u64, u32)>,
+    /// Keys laid out as `node, tags_len, tags..., values...`.
+    arena: Vec<u32>,
+}
+
+/// Tables larger than this are dropped rather than cleared, so one huge search does not slow the
+/// many small ones after it.
+const KEEP_TABLE_AT_MOST: usize = 1 << 16;
+
+impl VisitedSet {
+    pub fn clear(&mut self) {
+        if self.table.len() > KEEP_TABLE_AT_MOST {
+            *self = VisitedSet::default();
+        } else {
+            self.table.fill(0);
+            self.entries.clear();
+            self.arena.clear();
+        }
+    }
+
+    fn matches(&self, entry: usize, node: u32, tags: &[u32], values: &[u32]) -> bool {
+        let start = self.entries[entry].1 as usize;
+        let arena = &self.arena;
+        arena[start] == node
+            && arena[start + 1] as usize == tags.len()
+            && arena[start + 2..start + 2 + tags.len()] == *tags
+            && arena[start + 2 + tags.len()..start + 2 + tags.len() + values.len()] == *values
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        self.table = vec![0; size];
+        let mask = size - 1;
+        for (index, &(hash, _)) in self.entries.iter().enumerate() {
+            let mut position = hash as usize & mask;
+            while self.table[position] != 0 {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = index as u32 + 1;
+        }
+    }
+
+    /// Records the key; `false` when it was already present. `hash` must be
+    /// `key_hash(node, tags, state_hash(values))`.
+    pub fn insert(&mut self, hash: u64, node: u32, tags: &[u32], values: &[u32]) -> bool {
+        if (self.entries.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = hash as usize & mask;
+        loop {
+            match self.table[position] {
+                0 => break,
+                slot => {
+                    let entry = slot as usize - 1;
+                    if self.entries[entry].0 == hash && self.matches(entry, node, tags, values) {
+                        return false;
+                    }
+                }
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = self.entries.len() as u32 + 1;
+        self.entries.push((hash, self.arena.len() as u32));
+        self.arena.push(node);
+        self.arena.push(tags.len() as u32);
+        self.arena.extend_from_slice(tags);
+        self.arena.extend_from_slice(values);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_hash_equals_recomputed_hash() {
+        let mut values = vec![3, 1, 4, 1, 5];
+        let mut hash = state_hash(&values);
+        for (slot, new) in [(0u32, 9u32), (4, 2), (0, 3)] {
+            hash ^= slot_hash(slot, values[slot as usize]) ^ slot_hash(slot, new);
+            values[slot as usize] = new;
+        }
+        assert_eq!(hash, state_hash(&values));
+        assert_eq!(values, [3, 1, 4, 1, 2]);
+    }
+
+    #[test]
+    fn set_is_exact_even_when_hashes_collide() {
+        let mut set = VisitedSet::default();
+        // Force every key into one hash to exercise the exact comparison.
+        assert!(set.insert(7, 1, &[], &[1, 2]));
+        assert!(set.insert(7, 1, &[], &[2, 1]));
+        assert!(set.insert(7, 1, &[5], &[1, 2]));
+        assert!(set.insert(7, 2, &[], &[1, 2]));
+        assert!(!set.insert(7, 1, &[], &[2, 1]));
+        assert!(!set.insert(7, 1, &[5], &[1, 2]));
+        for i in 0..1000u32 {
+            assert!(set.insert(key_hash(i, &[], i as u64), i, &[], &[i, i]));
+        }
+        for i in 0..1000u32 {
+            assert!(!set.insert(key_hash(i, &[], i as u64), i, &[], &[i, i]));
+        }
+        set.clear();
+        assert!(set.insert(7, 1, &[], &[1, 2]));
+    }
+}
