@@ -368,6 +368,13 @@ pub trait ForwardModel: Send + Sync {
     // ----------------------------------------------------------------------------------------
     // Provided: names.
 
+    /// A human-readable description of a state, for tools and debugging. Engines that know the
+    /// variables' values list them; the default gives the node and the mover.
+    fn describe_state(&self, state: &Self::State) -> String {
+        let automaton = self.automaton();
+        format!("node: {}\nplayer = {}\n", self.node_name(state), automaton.symbol_name(self.player_symbol(state)))
+    }
+
     /// The name of the state's node.
     fn node_name(&self, state: &Self::State) -> String {
         self.automaton().nodes[self.node(state) as usize].name.clone()

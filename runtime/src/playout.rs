@@ -4,7 +4,8 @@
 //! on which thread runs it; totals are integers merged by addition and the score distribution is
 //! an ordered map, so the whole report (except timings) is identical for every thread count.
 //! At each state every legal move of the player to move is listed (for `random` too) and one is
-//! picked uniformly; keeper moves are applied as they come and are not counted.
+//! picked uniformly; keeper moves are applied as they come (to the picked successor only, the
+//! only one the playout reaches) and are not counted.
 //!
 //! ```
 //! use regula_runtime::automaton::builder::AutomatonBuilder;
@@ -182,7 +183,11 @@ fn one_playout<M: ForwardModel + ?Sized>(
         if moves_made >= config.max_moves {
             return Err(fail(EngineError::PlayoutTooLong { playout: index, limit: config.max_moves }));
         }
-        let mut successors = model.successors(&state).map_err(fail)?;
+        // Keeper moves are applied to the chosen successor only: the others are never reached.
+        let mut successors = model.raw_successors(&state).map_err(fail)?;
+        if successors.is_empty() {
+            return Err(fail(EngineError::UnexpectedEnd { node: model.node_name(&state) }));
+        }
         let pick = rng.below(successors.len() as u64) as usize;
         match mover {
             Mover::Random => totals.chance_moves += 1,
@@ -192,7 +197,7 @@ fn one_playout<M: ForwardModel + ?Sized>(
             }
         }
         moves_made += 1;
-        state = successors.swap_remove(pick).1;
+        state = model.settle(successors.swap_remove(pick).1).map_err(fail)?;
     }
     let scores = model.scores(&state);
     totals.scores.insert(scores.iter().map(|s| s.symbol).collect(), (scores, 1));

@@ -157,6 +157,40 @@ impl ReferenceEngine {
         fits.then(|| ReferenceState { node, values: values.into_boxed_slice() })
     }
 
+    /// The value stored at `offset` as RG text; map entries equal to the default are left out,
+    /// so an empty board prints as `{:{:e}}`.
+    fn value_text(&self, values: &[SymbolId], offset: usize, ty: TypeId) -> String {
+        match &self.automaton.types[ty as usize] {
+            Type::Set(_) => self.automaton.symbol_name(values[offset]).to_string(),
+            Type::Map { key, value } => {
+                let size = self.layout.size(*value) as usize;
+                let members = self.set_members(*key);
+                let default_at = offset + members.len() * size;
+                let default = &values[default_at..default_at + size];
+                let mut parts: Vec<String> = members
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| values[offset + i * size..offset + (i + 1) * size] != *default)
+                    .map(|(i, &k)| {
+                        format!(
+                            "{}: {}",
+                            self.automaton.symbol_name(k),
+                            self.value_text(values, offset + i * size, *value)
+                        )
+                    })
+                    .collect();
+                parts.push(format!(":{}", self.value_text(values, default_at, *value)));
+                format!("{{{}}}", parts.join(", "))
+            }
+        }
+    }
+
+    /// The value of a variable in a state as RG text (`{c0: {r0: x, :e}, :{:e}}`).
+    pub fn variable_text(&self, state: &ReferenceState, variable: VarId) -> String {
+        let ty = self.automaton.variables[variable as usize].ty;
+        self.value_text(&state.values, self.layout.var_offsets[variable as usize] as usize, ty)
+    }
+
     fn type_name(&self, ty: TypeId) -> String {
         if let Some(Some(name)) = self.automaton.type_names.get(ty as usize) {
             return name.clone();
@@ -265,6 +299,15 @@ impl ForwardModel for ReferenceEngine {
 
     fn goal_symbol(&self, state: &ReferenceState, player: usize) -> SymbolId {
         state.values[self.goal_slots[player] as usize]
+    }
+
+    /// The node, then every variable as `name = value` in declaration order, one per line.
+    fn describe_state(&self, state: &ReferenceState) -> String {
+        let mut text = format!("node: {}\n", self.automaton.nodes[state.node as usize].name);
+        for (id, variable) in self.automaton.variables.iter().enumerate() {
+            text.push_str(&format!("{} = {}\n", variable.name, self.variable_text(state, id as VarId)));
+        }
+        text
     }
 
     fn raw_successors(&self, state: &ReferenceState) -> Result<Vec<(Move, ReferenceState)>, EngineError> {
