@@ -25,8 +25,6 @@ mod skip_self_assignments;
 mod skip_self_comparisons;
 
 #[cfg(test)]
-mod equivalence_tests;
-#[cfg(test)]
 pub(crate) mod testing;
 
 pub use graph::Automaton;
