@@ -292,29 +292,6 @@ pub fn symbol_expr(symbol: &str) -> Expr {
     Expr::Ident(Ident::synthetic(symbol))
 }
 
-impl Env {
-    /// Whether writing to `lhs` can never fail: it is a variable, or an access chain on a variable
-    /// whose every key is a constant inside its map's key type (a key outside it is a runtime
-    /// error, which a pass must not remove).
-    pub fn assignment_target_always_in_domain(&self, lhs: &Expr) -> bool {
-        self.target_type(lhs).is_some()
-    }
-
-    /// The type of an assignment target whose keys are all statically in their domains.
-    fn target_type(&self, lhs: &Expr) -> Option<&TypeExpr> {
-        match lhs {
-            Expr::Ident(ident) => self.variable_type(&ident.name),
-            Expr::Cast { expr, .. } => self.target_type(expr),
-            Expr::Access { map, key, .. } => {
-                let (from, to) = self.arrow(self.target_type(map)?)?;
-                let key = self.fold(key, &HashMap::new())?;
-                let members = self.set_members(from)?;
-                members.iter().any(|m| Some(m.as_str()) == key.as_symbol()).then_some(to)
-            }
-        }
-    }
-}
-
 /// The expression without casts at its top.
 pub fn strip_casts(expr: &Expr) -> &Expr {
     match expr {

@@ -1,7 +1,8 @@
 //! `prune_unused_variables`: removes variables that nothing reads (no expression outside their own
 //! assignment targets, no pragma), turning their assignments into skips. Preserves moves, keeper
 //! behaviour, visibility and scores; successor states lose only the removed variables. Never
-//! touches `player`, `goals` or `visible`, which the runtime reads itself, nor a variable that a
+//! touches `player`, `goals` or `visible`, which the runtime reads itself, nor a variable written
+//! through a key that may lie outside its domain (a runtime error to keep), nor a variable that a
 //! `random` move may assign: perft counts `random`'s distinct successor states, and such a
 //! variable could be what tells two of them apart.
 
@@ -15,6 +16,7 @@ use std::collections::HashSet;
 pub fn run(automaton: &mut Automaton) -> usize {
     let mut read = read_names(automaton);
     read.extend(assigned_in_random_moves(automaton));
+    read.extend(written_with_possibly_bad_keys(automaton));
     let unused: HashSet<String> = automaton
         .decls
         .iter()
@@ -74,6 +76,25 @@ fn assigned_in_random_moves(automaton: &Automaton) -> HashSet<String> {
         }
     }
     assigned
+}
+
+/// Variables written through a key that may fall outside its map's domain: that write is a
+/// runtime error, which removing the variable would hide.
+fn written_with_possibly_bad_keys(automaton: &Automaton) -> Vec<String> {
+    let env = Env::new(automaton);
+    let value_sets = ValueSets::new(automaton, &env);
+    automaton
+        .graph
+        .edge_weights()
+        .filter_map(|edge| match &edge.label {
+            Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. }
+                if !value_sets.assignment_target_always_in_domain(lhs) =>
+            {
+                assigned_root(lhs).map(str::to_string)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every identifier that is read somewhere: in an expression other than an assignment's root
@@ -142,14 +163,18 @@ mod tests {
         let game = parse(
             "type Player = {x}; type Score = {0}; type C = {a, b}; type M = C -> C;
              var written: C = a; var read: C = a; var keyed: M = {:a}; var key: C = b;
+             var risky: M = {:a}; var badKey: D = z; type D = {a, z};
              var visible: Visibility = {:1};
              begin, n1: written = b;
              n1, n2: written = C(*);
-             n2, n3: keyed[key] = read;
+             n2, n3: keyed[a] = read;
+             n2, n3: risky[badKey] = a;
+             n2, n3: keyed[key] = a;
              n3, end: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneUnusedVariables);
-        // `written` and `keyed` are never read; `key` is read as a key, `read` on a right side.
+        // `written` and `keyed` are never read; `key` is read as a key, `read` on a right side;
+        // `risky` is written at a key that may be outside its domain (`badKey` may be `z`).
         assert_eq!(changes, 2);
         insta::assert_snapshot!(print(&game));
     }

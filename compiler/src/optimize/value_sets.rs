@@ -69,6 +69,25 @@ impl<'a> ValueSets<'a> {
         analysis
     }
 
+    /// Whether writing to `lhs` can never be a "key outside the map's domain" error: every key's
+    /// possible values lie inside its map's key type.
+    pub fn assignment_target_always_in_domain(&self, lhs: &Expr) -> bool {
+        self.target_type(lhs).is_some()
+    }
+
+    fn target_type(&self, lhs: &Expr) -> Option<&'a TypeExpr> {
+        match lhs {
+            Expr::Ident(ident) => self.env.variable_type(&ident.name),
+            Expr::Cast { expr, .. } => self.target_type(expr),
+            Expr::Access { map, key, .. } => {
+                let (from, to) = self.env.arrow(self.target_type(map)?)?;
+                let members = self.env.set_members(from)?;
+                let keys = self.values(key)?;
+                keys.iter().all(|k| k.as_symbol().is_some_and(|k| members.iter().any(|m| m == k))).then_some(to)
+            }
+        }
+    }
+
     /// The values an expression may have in any state.
     pub fn values(&self, expr: &Expr) -> Option<BTreeSet<Value>> {
         if let Some(value) = self.env.fold(expr, &HashMap::new()) {
