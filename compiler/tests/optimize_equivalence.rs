@@ -116,6 +116,10 @@ fn all_passes_do_not_grow_any_game() {
             (regula_compiler::optimize::stats(&loaded.rg), regula_compiler::optimize::stats(&optimized));
         assert!(after.nodes <= before.nodes && after.edges <= before.edges, "{name}:\n{before}\n---\n{after}");
         assert!(after.state_slots <= before.state_slots, "{name}");
+        eprintln!(
+            "{name}: nodes {} -> {}, edges {} -> {}, state slots {:?} -> {:?}",
+            before.nodes, after.nodes, before.edges, after.edges, before.state_slots, after.state_slots
+        );
     }
 }
 

@@ -7,10 +7,10 @@
 //! - bypass: a node `y` whose only out-edge is the skip `y -> z` disappears; every `w -> y` edge
 //!   becomes `w -> z` with the same label (allowed only when no such edge assigns `player`, since
 //!   that would move a state from `y` to `z`).
-//! - merge: a node `x` whose only out-edge is the skip `x -> y`, where that edge is `y`'s only
-//!   in-edge, takes over `y`'s out-edges, and `y` disappears.
+//! - splice: when a skip `x -> y` is `y`'s only in-edge, `y`'s out-edges replace that skip among
+//!   `x`'s out-edges (in the skip's place, keeping the search order), and `y` disappears.
 
-use super::graph::{assigns_player, Automaton};
+use super::graph::{assigns_player, derived_key, Automaton};
 use crate::rg::ast::Label;
 use petgraph::stable_graph::NodeIndex;
 use std::collections::HashSet;
@@ -65,26 +65,39 @@ fn try_bypass(automaton: &mut Automaton, node: NodeIndex, protected: &HashSet<No
     true
 }
 
+/// Splices into `node`, in place of a skip edge `node -> y`, the out-edges of `y` when that skip
+/// is `y`'s only in-edge; `y` disappears. The search at `node` then tries exactly the edges it
+/// tried before, in the same order.
 fn try_merge_successor(automaton: &mut Automaton, node: NodeIndex, protected: &HashSet<NodeIndex>) -> bool {
-    let Some(successor) = only_skip_successor(automaton, node) else {
-        return false;
-    };
-    if protected.contains(&successor) || automaton.is_named_by_pragma(node) {
+    if automaton.is_named_by_pragma(node) {
         return false;
     }
-    if automaton.in_edges(successor).len() != 1 {
-        return false;
+    for skip in automaton.out_edges(node) {
+        let (_, successor) = automaton.endpoints(skip);
+        if !matches!(automaton.label(skip), Label::Skip) || successor == node || protected.contains(&successor) {
+            continue;
+        }
+        if automaton.in_edges(successor).len() != 1 {
+            continue;
+        }
+        let successor_out = automaton.out_edges(successor);
+        if successor_out.iter().any(|&edge| automaton.endpoints(edge).1 == node) {
+            continue;
+        }
+        let skip_key = automaton.graph[skip].key.clone();
+        let only_edge = automaton.out_edges(node).len() == 1;
+        for (index, edge) in successor_out.into_iter().enumerate() {
+            let (_, target) = automaton.endpoints(edge);
+            let moved = automaton.reconnect(edge, node, target);
+            // With other out-edges around, the spliced edges take the skip's place in the order.
+            if !only_edge {
+                automaton.graph[moved].key = derived_key(&skip_key, index as u32);
+            }
+        }
+        automaton.remove_node(successor);
+        return true;
     }
-    let successor_out = automaton.out_edges(successor);
-    if successor_out.iter().any(|&edge| automaton.endpoints(edge).1 == node) {
-        return false;
-    }
-    for edge in successor_out {
-        let (_, target) = automaton.endpoints(edge);
-        automaton.reconnect(edge, node, target);
-    }
-    automaton.remove_node(successor);
-    true
+    false
 }
 
 #[cfg(test)]
@@ -124,6 +137,27 @@ mod tests {
         );
         let (game, changes) = run_pass(&game, Pass::CompactSkipEdges);
         assert_eq!(changes, 2, "m2 merges into m, q is bypassed");
+        insta::assert_snapshot!(print(&game));
+    }
+
+    #[test]
+    fn a_skip_among_other_edges_is_spliced_in_place() {
+        let game = parse(
+            "type Player = {x}; type Score = {0};
+             begin, m: player = x;
+             m, a: $ first;
+             m, y: ;
+             m, b: $ last;
+             y, c: $ second;
+             y, d: $ third;
+             a, end: player = keeper;
+             b, end: player = keeper;
+             c, end: player = keeper;
+             d, end: player = keeper;",
+        );
+        let (game, changes) = run_pass(&game, Pass::CompactSkipEdges);
+        assert_eq!(changes, 1);
+        // m's edges in search order: first, second, third, last.
         insta::assert_snapshot!(print(&game));
     }
 
