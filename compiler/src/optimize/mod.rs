@@ -14,6 +14,7 @@ pub mod value_sets;
 mod calculate_disjoints;
 mod calculate_uniques;
 mod compact_skip_edges;
+mod inline_reachability;
 mod join_fork_prefixes;
 mod join_fork_suffixes;
 mod merge_accesses;
@@ -39,6 +40,7 @@ pub enum Pass {
     SkipSelfAssignments,
     SkipSelfComparisons,
     PropagateConstants,
+    InlineReachability,
     MergeAccesses,
     PruneUnreachableNodes,
     CompactSkipEdges,
@@ -52,10 +54,11 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order the driver runs them.
-    pub const ALL: [Pass; 12] = [
+    pub const ALL: [Pass; 13] = [
         Pass::SkipSelfAssignments,
         Pass::SkipSelfComparisons,
         Pass::PropagateConstants,
+        Pass::InlineReachability,
         Pass::MergeAccesses,
         Pass::PruneUnreachableNodes,
         Pass::CompactSkipEdges,
@@ -73,6 +76,7 @@ impl Pass {
             Pass::SkipSelfAssignments => "skip_self_assignments",
             Pass::SkipSelfComparisons => "skip_self_comparisons",
             Pass::PropagateConstants => "propagate_constants",
+            Pass::InlineReachability => "inline_reachability",
             Pass::MergeAccesses => "merge_accesses",
             Pass::PruneUnreachableNodes => "prune_unreachable_nodes",
             Pass::CompactSkipEdges => "compact_skip_edges",
@@ -100,6 +104,7 @@ impl Pass {
             Pass::SkipSelfAssignments => skip_self_assignments::run(automaton),
             Pass::SkipSelfComparisons => skip_self_comparisons::run(automaton),
             Pass::PropagateConstants => propagate_constants::run(automaton),
+            Pass::InlineReachability => inline_reachability::run(automaton),
             Pass::MergeAccesses => merge_accesses::run(automaton),
             Pass::PruneUnreachableNodes => prune_unreachable_nodes::run(automaton),
             Pass::CompactSkipEdges => compact_skip_edges::run(automaton),
