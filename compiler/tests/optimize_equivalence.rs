@@ -176,3 +176,20 @@ fn every_pass_keeps_moves_visibility_and_scores_along_playouts() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The optimiser's precondition is a validated game, but a caller's mistake must not crash it:
+/// every program in the error corpus that parses goes through every pass and `stats` unharmed.
+#[test]
+fn invalid_games_do_not_crash_the_passes() {
+    let dir = workspace_root().join("compiler/test_data/rg/err");
+    let mut parsed = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(game) = rg::parse(&std::fs::read_to_string(&path).unwrap()) else { continue };
+        parsed += 1;
+        let (optimized, _) = optimize(&game, &PassSet::all());
+        let _ = regula_compiler::optimize::stats(&optimized);
+        let _ = rg::print(&optimized);
+    }
+    assert!(parsed > 10, "only {parsed} error-corpus programs parse");
+}
