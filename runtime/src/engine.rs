@@ -350,7 +350,29 @@ pub trait ForwardModel: Send + Sync {
     }
 
     /// What player number `player` perceives of a history: one entry per move (keeper moves
-    /// included), with tags only for the moves it observes.
+    /// included), with tags only for the moves it observes (spec/visibility.md).
+    ///
+    /// ```
+    /// use regula_runtime::automaton::builder::AutomatonBuilder;
+    /// use regula_runtime::engine::{parse_history, ForwardModel, Mover, Observed};
+    /// use regula_runtime::reference::ReferenceEngine;
+    ///
+    /// // x picks a card in secret (o cannot see x's move), then the game ends.
+    /// let automaton = AutomatonBuilder::new()
+    ///     .typedef("Player", "{x, o}").typedef("Score", "{0}").typedef("Card", "{ace, king}")
+    ///     .variable("card", "Card", "ace")
+    ///     .edge("begin", "hide", "visible[o] = 0").edge("hide", "pick", "player = x")
+    ///     .edge("pick", "picked", "card = Card(*)").edge("picked", "done", "$$ card")
+    ///     .edge("done", "end", "player = keeper")
+    ///     .build().unwrap();
+    /// let engine = ReferenceEngine::new(automaton).unwrap();
+    /// let history = parse_history(engine.automaton(), "/king/").unwrap();
+    /// let king = engine.automaton().symbol_id("king").unwrap();
+    /// let x_sees = engine.observation(&history, 0).unwrap();
+    /// assert_eq!(x_sees[1], Observed::Seen { mover: Mover::Player(0), tags: vec![king] });
+    /// let o_sees = engine.observation(&history, 1).unwrap();
+    /// assert_eq!(o_sees[1], Observed::Hidden { mover: Mover::Player(0) });
+    /// ```
     fn observation(&self, history: &[Move], player: usize) -> Result<Vec<Observed>, EngineError> {
         let (trace, _) = self.trace(history)?;
         Ok(trace

@@ -205,6 +205,31 @@ fn one_playout<M: ForwardModel + ?Sized>(
 }
 
 /// Runs `config.count` uniform random playouts.
+///
+/// ```
+/// use regula_runtime::automaton::builder::AutomatonBuilder;
+/// use regula_runtime::playout::{run_playouts, PlayoutConfig};
+/// use regula_runtime::reference::ReferenceEngine;
+///
+/// // x chooses between a win and a loss; random play wins about half the time.
+/// let automaton = AutomatonBuilder::new()
+///     .typedef("Player", "{x}").typedef("Score", "{0, 100}")
+///     .edge("begin", "choose", "player = x")
+///     .edge("choose", "good", "$ win").edge("good", "scored", "goals[x] = 100")
+///     .edge("scored", "end", "player = keeper")
+///     .edge("choose", "bad", "$ lose").edge("bad", "end", "player = keeper")
+///     .build().unwrap();
+/// let engine = ReferenceEngine::new(automaton).unwrap();
+/// let config = PlayoutConfig { count: 200, seed: 1, threads: 2, ..Default::default() };
+/// let report = run_playouts(&engine, &config).unwrap();
+/// assert_eq!(report.mean_plies, 1.0);
+/// assert_eq!(report.mean_legal_moves, 2.0);
+/// let total: u64 = report.score_distribution.iter().map(|e| e.count).sum();
+/// assert_eq!(total, 200);
+/// // Identical whatever the thread count.
+/// let again = run_playouts(&engine, &PlayoutConfig { threads: 1, ..config }).unwrap();
+/// assert_eq!(report.score_distribution, again.score_distribution);
+/// ```
 pub fn run_playouts<M: ForwardModel + ?Sized>(model: &M, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
     run_playouts_with_progress(model, config, &|_, _| {})
 }

@@ -342,6 +342,9 @@ fn malformed_tables_are_rejected_at_construction() {
     automaton.edges[0].label = Label::Compare { lhs: bad, rhs: Expr::Symbol(a), equal: true };
     let error = ReferenceEngine::new(automaton.clone()).unwrap_err();
     assert!(matches!(error, EngineError::Malformed { .. }), "{error}");
+    let mut bad_type = automaton.clone();
+    bad_type.variables[v as usize].ty = 1000;
+    assert!(matches!(ReferenceEngine::new(bad_type), Err(EngineError::Malformed { .. })));
     automaton.edges[0].target = 99;
     assert!(ReferenceEngine::new(automaton).is_err());
 }

@@ -128,6 +128,12 @@ impl Layout {
             const_offsets: Vec::new(),
             initial_values: Vec::new(),
         };
+        let declared_types = automaton.constants.iter().map(|c| (&c.name, c.ty));
+        for (name, ty) in declared_types.chain(automaton.variables.iter().map(|v| (&v.name, v.ty))) {
+            if ty as usize >= type_count {
+                return malformed(format!("`{name}` has a type that does not exist"));
+            }
+        }
         for constant in &automaton.constants {
             layout.const_offsets.push(layout.const_values.len() as u32);
             let mut buffer = std::mem::take(&mut layout.const_values);

@@ -2,7 +2,7 @@
 //! faster engine is tested against.
 //!
 //! **State.** A [`ReferenceState`] is the current node plus a flat buffer of symbol ids, one run
-//! of slots per variable (layout in [`layout`]: a set value is one slot, a map `K -> V` is
+//! of slots per variable (module `layout`: a set value is one slot, a map `K -> V` is
 //! `(|K| + 1) × size(V)` slots, the last block being the default). Constants live in one shared
 //! buffer with the same layout. Expressions are compiled once, at construction, into a base offset
 //! plus one `index(key) × stride` term per access, so evaluating `board[x][y]` is two table
@@ -92,6 +92,21 @@ pub struct ReferenceEngine {
 impl ReferenceEngine {
     /// Prepares an automaton for running; an automaton that breaks the compiler->runtime contract
     /// is an [`EngineError::Malformed`].
+    ///
+    /// ```
+    /// use regula_runtime::automaton::builder::AutomatonBuilder;
+    /// use regula_runtime::engine::{EngineError, ForwardModel};
+    /// use regula_runtime::reference::ReferenceEngine;
+    ///
+    /// let mut automaton = AutomatonBuilder::new()
+    ///     .typedef("Player", "{x}").typedef("Score", "{0}")
+    ///     .edge("begin", "end", "player = keeper")
+    ///     .build().unwrap();
+    /// let engine = ReferenceEngine::new(automaton.clone()).unwrap();
+    /// assert!(engine.is_terminal(&engine.start().unwrap()));
+    /// automaton.edges[0].target = 42; // no such node
+    /// assert!(matches!(ReferenceEngine::new(automaton), Err(EngineError::Malformed { .. })));
+    /// ```
     pub fn new(automaton: Automaton) -> Result<Self, EngineError> {
         let malformed = |message: String| EngineError::Malformed { message };
         check_graph(&automaton).map_err(malformed)?;
