@@ -10,9 +10,14 @@ use regula_runtime::perft::perft;
 use regula_runtime::reference::ReferenceEngine;
 use std::path::{Path, PathBuf};
 
-/// Depth grows until a level holds more states than this (or reaches `MAX_DEPTH`).
-const STATE_BUDGET: u64 = 4_000;
+/// Depth grows until a level holds more states than this, or the next level is estimated (from
+/// the growth so far) to hold more than `NEXT_LEVEL_LIMIT`, or `MAX_DEPTH` is reached.
+const STATE_BUDGET: u64 = 2_000;
+const NEXT_LEVEL_LIMIT: u64 = 8_000;
 const MAX_DEPTH: usize = 5;
+/// Seeded playouts per game and pass set, and their length limit in moves.
+const PLAYOUTS: u64 = 4;
+const PLAYOUT_STEPS: usize = 150;
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -51,7 +56,8 @@ fn engine_for(game: &rg::ast::Game) -> Result<ReferenceEngine, String> {
 fn reference_counts(engine: &ReferenceEngine) -> Vec<u64> {
     let mut counts = perft(engine, 1).unwrap();
     for depth in 2..=MAX_DEPTH {
-        if *counts.last().unwrap() > STATE_BUDGET || *counts.last().unwrap() == 0 {
+        let (previous, last) = (counts[counts.len() - 2].max(1), counts[counts.len() - 1]);
+        if last > STATE_BUDGET || last == 0 || last.saturating_mul(last) / previous > NEXT_LEVEL_LIMIT {
             break;
         }
         counts = perft(engine, depth).unwrap();
@@ -164,10 +170,10 @@ fn every_pass_keeps_moves_visibility_and_scores_along_playouts() {
             .iter()
             .filter_map(|(set_name, passes)| Some((set_name, engine_for(&optimize(&loaded.rg, passes).0).ok()?)))
             .collect();
-        for seed in 0..12 {
-            let expected = playout_log(&engine, seed, 200);
+        for seed in 0..PLAYOUTS {
+            let expected = playout_log(&engine, seed, PLAYOUT_STEPS);
             for (set_name, optimized) in &optimized_engines {
-                let actual = playout_log(optimized, seed, 200);
+                let actual = playout_log(optimized, seed, PLAYOUT_STEPS);
                 if actual != expected {
                     failures.push(format!("{name} / {set_name} / seed {seed}:\n{expected:#?}\n{actual:#?}"));
                 }

@@ -85,9 +85,9 @@ fn exclusive(env: &Env, first: &Label, second: &Label) -> bool {
 /// Splits `e == c` into the non-constant side and the constant's value.
 fn subject_and_constant<'a>(env: &Env, lhs: &'a Expr, rhs: &'a Expr) -> Option<(&'a Expr, Value)> {
     let no_variables = HashMap::new();
-    match (env.fold(lhs, &no_variables), env.fold(rhs, &no_variables)) {
-        (None, Some(value)) => Some((lhs, value)),
-        (Some(value), None) => Some((rhs, value)),
+    match (env.fold_ref(lhs, &no_variables), env.fold_ref(rhs, &no_variables)) {
+        (None, Some(value)) => Some((lhs, value.into_owned())),
+        (Some(value), None) => Some((rhs, value.into_owned())),
         _ => None,
     }
 }

@@ -7,6 +7,7 @@
 
 use super::graph::Automaton;
 use crate::rg::ast::{Decl, Expr, Ident, Span, TypeExpr, ValueExpr};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 /// A constant value: a symbol, or a map with its non-default entries and its default.
@@ -227,17 +228,25 @@ impl Env {
     /// The value of an expression that reads no variable, or that reads only variables in
     /// `known` (with the values given there).
     pub fn fold(&self, expr: &Expr, known: &HashMap<String, Value>) -> Option<Value> {
+        self.fold_ref(expr, known).map(Cow::into_owned)
+    }
+
+    /// [`Env::fold`] without copying the tables it looks into (constants can be large maps).
+    pub fn fold_ref<'s>(&'s self, expr: &Expr, known: &'s HashMap<String, Value>) -> Option<Cow<'s, Value>> {
         match expr {
             Expr::Ident(ident) => match self.kind(&ident.name) {
-                NameKind::Variable => known.get(&ident.name).cloned(),
-                NameKind::Constant => self.constant_values.get(&ident.name).cloned(),
-                NameKind::Symbol => Some(Value::Symbol(ident.name.clone())),
+                NameKind::Variable => known.get(&ident.name).map(Cow::Borrowed),
+                NameKind::Constant => self.constant_values.get(&ident.name).map(Cow::Borrowed),
+                NameKind::Symbol => Some(Cow::Owned(Value::Symbol(ident.name.clone()))),
             },
-            Expr::Cast { expr, .. } => self.fold(expr, known),
+            Expr::Cast { expr, .. } => self.fold_ref(expr, known),
             Expr::Access { map, key, .. } => {
-                let map = self.fold(map, known)?;
-                let key = self.fold(key, known)?;
-                map.lookup(key.as_symbol()?).cloned()
+                let key = self.fold_ref(key, known)?;
+                let key = key.as_symbol()?;
+                match self.fold_ref(map, known)? {
+                    Cow::Borrowed(map) => map.lookup(key).map(Cow::Borrowed),
+                    Cow::Owned(map) => map.lookup(key).cloned().map(Cow::Owned),
+                }
             }
         }
     }

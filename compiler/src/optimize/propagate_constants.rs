@@ -61,16 +61,17 @@ impl Folder<'_> {
     fn fold_label(&self, label: &Label) -> Folded {
         let new_label = match label {
             Label::Compare { lhs, rhs, negated } => {
-                if let (Some(left), Some(right)) = (self.value(lhs), self.value(rhs)) {
+                let no_copy = |e| self.env.fold_ref(e, self.known);
+                if let (Some(left), Some(right)) = (no_copy(lhs), no_copy(rhs)) {
                     return if (left == right) != *negated { Folded::Replace(Label::Skip) } else { Folded::Remove };
                 }
                 Label::Compare { lhs: self.simplify(lhs), rhs: self.simplify(rhs), negated: *negated }
             }
             Label::Assign { lhs, rhs } => Label::Assign { lhs: self.simplify_target(lhs), rhs: self.simplify(rhs) },
             Label::AssignAny { lhs, ty } => Label::AssignAny { lhs: self.simplify_target(lhs), ty: ty.clone() },
-            Label::TagVar(expr) => match self.value(expr) {
-                Some(Value::Symbol(symbol)) => Label::Tag(Ident::synthetic(symbol)),
-                _ => Label::TagVar(self.simplify(expr)),
+            Label::TagVar(expr) => match self.symbol(expr) {
+                Some(symbol) => Label::Tag(Ident::synthetic(symbol)),
+                None => Label::TagVar(self.simplify(expr)),
             },
             Label::Skip | Label::Reach { .. } | Label::Tag(_) => return Folded::Keep,
         };
@@ -81,14 +82,15 @@ impl Folder<'_> {
         }
     }
 
-    fn value(&self, expr: &Expr) -> Option<Value> {
-        self.env.fold(expr, self.known)
+    /// The symbol an expression always has, if it has a known symbol value.
+    fn symbol(&self, expr: &Expr) -> Option<String> {
+        self.env.fold_ref(expr, self.known)?.as_symbol().map(str::to_string)
     }
 
     /// The expression with every foldable symbol-valued part written as that symbol. A bare
     /// symbol that would read as a variable or constant name is left unfolded.
     fn simplify(&self, expr: &Expr) -> Expr {
-        if let Some(Value::Symbol(symbol)) = self.value(expr) {
+        if let Some(symbol) = self.symbol(expr) {
             if self.env.writable_as_symbol(&symbol) {
                 let literal = Expr::Ident(Ident::synthetic(symbol));
                 // Keep an outer cast: it documents the type for readers and the validator.

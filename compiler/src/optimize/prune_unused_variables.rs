@@ -14,10 +14,8 @@ use petgraph::stable_graph::NodeIndex;
 use std::collections::HashSet;
 
 pub fn run(automaton: &mut Automaton) -> usize {
-    let mut read = read_names(automaton);
-    read.extend(assigned_in_random_moves(automaton));
-    read.extend(written_with_possibly_bad_keys(automaton));
-    let unused: HashSet<String> = automaton
+    let read = read_names(automaton);
+    let mut unused: HashSet<String> = automaton
         .decls
         .iter()
         .filter_map(|(_, decl)| match decl {
@@ -26,6 +24,18 @@ pub fn run(automaton: &mut Automaton) -> usize {
         })
         .filter(|name| !RESERVED_VARIABLES.contains(&name.as_str()) && !read.contains(name))
         .collect();
+    if unused.is_empty() {
+        // The analyses below are the expensive part; most runs stop here.
+        return 0;
+    }
+    let env = Env::new(automaton);
+    let value_sets = ValueSets::new(automaton, &env);
+    for name in assigned_in_random_moves(automaton, &value_sets)
+        .into_iter()
+        .chain(written_with_possibly_bad_keys(automaton, &value_sets))
+    {
+        unused.remove(&name);
+    }
     if unused.is_empty() {
         return 0;
     }
@@ -43,9 +53,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
 /// Variables assigned on some edge that a `random` move's search may take: everything reachable
 /// from the target of a `player =` edge that may give the turn to `random`, up to the next
 /// `player =` edge.
-fn assigned_in_random_moves(automaton: &Automaton) -> HashSet<String> {
-    let env = Env::new(automaton);
-    let value_sets = ValueSets::new(automaton, &env);
+fn assigned_in_random_moves(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
     let random = Value::Symbol("random".to_string());
     let mut stack: Vec<NodeIndex> = automaton
         .graph
@@ -80,9 +88,7 @@ fn assigned_in_random_moves(automaton: &Automaton) -> HashSet<String> {
 
 /// Variables written through a key that may fall outside its map's domain: that write is a
 /// runtime error, which removing the variable would hide.
-fn written_with_possibly_bad_keys(automaton: &Automaton) -> Vec<String> {
-    let env = Env::new(automaton);
-    let value_sets = ValueSets::new(automaton, &env);
+fn written_with_possibly_bad_keys(automaton: &Automaton, value_sets: &ValueSets) -> Vec<String> {
     automaton
         .graph
         .edge_weights()

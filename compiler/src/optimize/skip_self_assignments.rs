@@ -8,25 +8,31 @@ use super::value_sets::ValueSets;
 use crate::rg::ast::Label;
 
 pub fn run(automaton: &mut Automaton) -> usize {
+    let candidates: Vec<_> = automaton
+        .edges_in_order()
+        .into_iter()
+        .filter(|&edge| {
+            let label = automaton.label(edge);
+            matches!(label, Label::Assign { lhs, rhs } if strip_casts(lhs) == strip_casts(rhs) && !assigns_player(label))
+        })
+        .collect();
+    if candidates.is_empty() {
+        // Building the value sets is the expensive part; most runs stop here.
+        return 0;
+    }
     let env = Env::new(automaton);
     let value_sets = ValueSets::new(automaton, &env);
-    let mut changes = 0;
-    for edge in automaton.edges_in_order() {
-        let label = automaton.label(edge);
-        let is_self_assignment = match label {
-            Label::Assign { lhs, rhs } => {
-                strip_casts(lhs) == strip_casts(rhs)
-                    && !assigns_player(label)
-                    && value_sets.assignment_target_always_in_domain(lhs)
-            }
+    let safe: Vec<_> = candidates
+        .into_iter()
+        .filter(|&edge| match automaton.label(edge) {
+            Label::Assign { lhs, .. } => value_sets.assignment_target_always_in_domain(lhs),
             _ => false,
-        };
-        if is_self_assignment {
-            automaton.graph[edge].label = Label::Skip;
-            changes += 1;
-        }
+        })
+        .collect();
+    for &edge in &safe {
+        automaton.graph[edge].label = Label::Skip;
     }
-    changes
+    safe.len()
 }
 
 #[cfg(test)]

@@ -5,13 +5,19 @@
 use super::env::{strip_casts, Env, NameKind, Value};
 use super::graph::Automaton;
 use crate::rg::ast::{Expr, Label, TypeExpr};
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 /// Possible values per variable (`None`: unknown).
 pub struct ValueSets<'a> {
     env: &'a Env,
     sets: HashMap<String, Option<BTreeSet<Value>>>,
+    /// An empty variable environment for constant folding.
+    no_variables: HashMap<String, Value>,
 }
+
+/// Value sets larger than this are treated as unknown (keeps the analysis cheap).
+const MAX_VALUES: usize = 4096;
 
 /// Bound on fixed-point rounds; every round adds a value or makes a set unknown, so this is only a
 /// guard against sets that keep growing (each set is finite, but there may be many).
@@ -19,14 +25,17 @@ const MAX_ROUNDS: usize = 256;
 
 impl<'a> ValueSets<'a> {
     pub fn new(automaton: &Automaton, env: &'a Env) -> ValueSets<'a> {
-        let mut sets: HashMap<String, Option<BTreeSet<Value>>> = env
+        // Only symbol-valued variables are tracked; map-valued ones are unknown from the start.
+        let sets = env
             .variables()
-            .map(|(name, _)| (name.clone(), env.variable_initial_value(name).map(|v| BTreeSet::from([v.clone()]))))
+            .map(|(name, _)| {
+                let initial = env.variable_initial_value(name).filter(|v| v.as_symbol().is_some());
+                (name.clone(), initial.map(|v| BTreeSet::from([v.clone()])))
+            })
             .collect();
-        let mut analysis = ValueSets { env, sets: HashMap::new() };
+        let mut analysis = ValueSets { env, sets, no_variables: HashMap::new() };
         for _ in 0..MAX_ROUNDS {
-            analysis.sets = sets.clone();
-            let mut changed = false;
+            let mut updates: Vec<(String, Option<BTreeSet<Value>>)> = Vec::new();
             for edge in automaton.graph.edge_weights() {
                 let (lhs, values) = match &edge.label {
                     Label::Assign { lhs, rhs } => (lhs, analysis.values(rhs)),
@@ -37,15 +46,15 @@ impl<'a> ValueSets<'a> {
                     ),
                     _ => continue,
                 };
-                let (name, values) = match strip_casts(lhs) {
-                    Expr::Ident(ident) => (&ident.name, values),
+                match strip_casts(lhs) {
+                    Expr::Ident(ident) => updates.push((ident.name.clone(), values)),
                     // Written through a key: the whole value is no longer tracked.
-                    other => match super::graph::assigned_root(other) {
-                        Some(root) => (&root.to_string(), None),
-                        None => continue,
-                    },
-                };
-                let slot = sets.entry(name.clone()).or_insert(None);
+                    other => updates.extend(super::graph::assigned_root(other).map(|root| (root.to_string(), None))),
+                }
+            }
+            let mut changed = false;
+            for (name, values) in updates {
+                let slot = analysis.sets.entry(name).or_insert(None);
                 match (slot.as_mut(), values) {
                     (Some(set), Some(values)) => {
                         let before = set.len();
@@ -60,12 +69,13 @@ impl<'a> ValueSets<'a> {
                 }
             }
             if !changed {
-                analysis.sets = sets;
                 return analysis;
             }
         }
         // Did not settle: claim nothing.
-        analysis.sets = sets.into_keys().map(|name| (name, None)).collect();
+        for set in analysis.sets.values_mut() {
+            *set = None;
+        }
         analysis
     }
 
@@ -90,38 +100,51 @@ impl<'a> ValueSets<'a> {
 
     /// The values an expression may have in any state.
     pub fn values(&self, expr: &Expr) -> Option<BTreeSet<Value>> {
-        if let Some(value) = self.env.fold(expr, &HashMap::new()) {
-            return Some(BTreeSet::from([value]));
+        Some(self.values_ref(expr)?.into_iter().map(Cow::into_owned).collect())
+    }
+
+    /// [`ValueSets::values`] without copying the tables looked into (they can be large).
+    fn values_ref<'s>(&'s self, expr: &Expr) -> Option<Vec<Cow<'s, Value>>> {
+        if let Some(value) = self.env.fold_ref(expr, &self.no_variables) {
+            return Some(vec![value]);
         }
         match expr {
             Expr::Ident(ident) => match self.env.kind(&ident.name) {
-                NameKind::Variable => self.sets.get(&ident.name).cloned().flatten(),
+                NameKind::Variable => Some(self.sets.get(&ident.name)?.as_ref()?.iter().map(Cow::Borrowed).collect()),
                 NameKind::Constant | NameKind::Symbol => None,
             },
-            Expr::Cast { expr, .. } => self.values(expr),
+            Expr::Cast { expr, .. } => self.values_ref(expr),
             Expr::Access { map, key, .. } => {
-                let maps = self.values(map)?;
-                let keys = self.values(key);
-                let mut out = BTreeSet::new();
+                let maps = self.values_ref(map)?;
+                let keys = self.values_ref(key);
+                let mut out: Vec<Cow<'s, Value>> = Vec::new();
                 for map in maps {
-                    let Value::Map { entries, default } = map else {
+                    match map {
+                        Cow::Borrowed(table) => {
+                            out.extend(pick(table, keys.as_deref())?.into_iter().map(Cow::Borrowed))
+                        }
+                        Cow::Owned(table) => {
+                            out.extend(pick(&table, keys.as_deref())?.into_iter().map(|v| Cow::Owned(v.clone())))
+                        }
+                    }
+                    if out.len() > MAX_VALUES {
                         return None;
-                    };
-                    match &keys {
-                        Some(keys) => {
-                            for key in keys {
-                                out.insert(entries.get(key.as_symbol()?).unwrap_or(&default).clone());
-                            }
-                        }
-                        None => {
-                            out.extend(entries.into_values());
-                            out.insert(*default);
-                        }
                     }
                 }
                 Some(out)
             }
         }
+    }
+}
+
+/// The entries of `map` at `keys`, or all its entries and its default when the keys are unknown.
+fn pick<'v>(map: &'v Value, keys: Option<&[Cow<'_, Value>]>) -> Option<Vec<&'v Value>> {
+    let Value::Map { entries, default } = map else {
+        return None;
+    };
+    match keys {
+        Some(keys) => keys.iter().map(|key| Some(entries.get(key.as_symbol()?).unwrap_or(default))).collect(),
+        None => Some(entries.values().chain(std::iter::once(&**default)).collect()),
     }
 }
 
