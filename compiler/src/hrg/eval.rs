@@ -165,11 +165,19 @@ pub struct Variable {
 pub enum EvalError {
     /// No case of the function matched (the tabulated map's default applies).
     NoMatch(String),
-    Error(Diagnostic),
+    Error(Box<Diagnostic>),
+}
+
+fn fail(diagnostic: Diagnostic) -> EvalError {
+    EvalError::Error(Box::new(diagnostic))
 }
 
 fn err(message: impl Into<String>, span: Span) -> EvalError {
-    EvalError::Error(Diagnostic::error("E0407", message, span).label("cannot be evaluated at compile time"))
+    fail(
+        Diagnostic::error("E0407", message, span)
+            .label("cannot be evaluated at compile time")
+            .with_help("compile-time expressions combine numerals, symbols, constructors and functions (spec/hrg.md)"),
+    )
 }
 
 pub type Env = HashMap<String, Term>;
@@ -346,7 +354,9 @@ impl World {
                 }
             }
         }
-        let arities: Vec<(String, usize, Vec<(Span, usize)>)> = world
+        // (function, arity, (span, pattern count) of each case)
+        type Arities = Vec<(String, usize, Vec<(Span, usize)>)>;
+        let arities: Arities = world
             .functions
             .values()
             .map(|f| {
@@ -425,6 +435,7 @@ impl World {
             return Ty::Unknown;
         }
         building.push(name.to_string());
+        let errors_before = self.diagnostics.borrow().len();
         let mut members: Vec<Term> = Vec::new();
         let mut integer = None;
         for element in &decl.elements {
@@ -434,9 +445,8 @@ impl World {
                         || self.builtin_types.contains_key(&element.name.name)
                         || element.name.name == "PlayerOrSystem";
                     if is_domain {
-                        match self.build_domain(decls, &element.name.name, building) {
-                            Ty::Set(set) => members.extend(set.members.iter().cloned()),
-                            _ => {}
+                        if let Ty::Set(set) = self.build_domain(decls, &element.name.name, building) {
+                            members.extend(set.members.iter().cloned());
                         }
                     } else {
                         members.push(Term::literal(&element.name.name));
@@ -474,7 +484,7 @@ impl World {
                 break;
             }
         }
-        if members.is_empty() {
+        if members.is_empty() && self.diagnostics.borrow().len() == errors_before {
             self.report(
                 Diagnostic::error("E0421", format!("domain `{}` is empty", decl.name.name), decl.span)
                     .label("no members")
@@ -603,7 +613,7 @@ impl World {
                 if self.variable_index.contains_key(&name.name)
                     || matches!(name.name.as_str(), "player" | "goals" | "visible")
                 {
-                    return Err(EvalError::Error(
+                    return Err(fail(
                         Diagnostic::error("E0407", format!("variable `{}` used at compile time", name.name), name.span)
                             .label("variables have no value at compile time")
                             .with_help(
@@ -615,7 +625,7 @@ impl World {
                     return Err(err(format!("domain `{}` is not a value", name.name), name.span));
                 }
                 if is_variable(&name.name) {
-                    return Err(EvalError::Error(
+                    return Err(fail(
                         Diagnostic::error("E0401", format!("unbound pattern variable `{}`", name.name), name.span)
                             .label("not bound by a pattern or `where`")
                             .with_help("uppercase names are pattern variables; bind it in the case's patterns"),
@@ -704,7 +714,7 @@ impl World {
                 match self.lookup_type(&domain.name) {
                     Some(Ty::Set(set)) => Ok(Term::Bool(value.render().is_some_and(|r| set.names.contains(&r)))),
                     Some(_) => Ok(Term::Bool(false)),
-                    None => Err(EvalError::Error(unknown_type(self, domain))),
+                    None => Err(EvalError::Error(Box::new(unknown_type(self, domain)))),
                 }
             }
             Expr::If { cond, then, otherwise, .. } => {
@@ -773,7 +783,7 @@ impl World {
     fn bindings_hold(&self, bindings: &[Binding], env: &Env) -> Result<bool, EvalError> {
         for binding in bindings {
             let Some(value) = env.get(&binding.var.name) else {
-                return Err(EvalError::Error(
+                return Err(fail(
                     Diagnostic::error(
                         "E0421",
                         format!("`{}` does not occur in the pattern", binding.var.name),
@@ -793,6 +803,12 @@ impl World {
 
     /// Applies a function value, a map, or a partial application to arguments.
     pub fn apply(&self, function: &Term, args: &[Term], span: Span) -> Result<Term, EvalError> {
+        self.apply_with(function, args, span, true)
+    }
+
+    /// `fallback`: whether unmatched arguments take the tabulated default (as at run time) or
+    /// report [`EvalError::NoMatch`] (while tabulating).
+    fn apply_with(&self, function: &Term, args: &[Term], span: Span, fallback: bool) -> Result<Term, EvalError> {
         if args.is_empty() {
             return Ok(function.clone());
         }
@@ -801,7 +817,7 @@ impl World {
                 let mut all = applied.clone();
                 all.extend(args.iter().cloned());
                 match self.call(name, &all, span) {
-                    Err(EvalError::NoMatch(_)) => {
+                    Err(EvalError::NoMatch(_)) if fallback => {
                         // Like the tabulated map at run time: unmatched arguments take the default.
                         let table = self.table(name, span)?;
                         self.apply(&table, &all, span)
@@ -815,7 +831,7 @@ impl World {
                     Some(value) => value.clone(),
                     None => return Err(EvalError::NoMatch(format!("no entry for `{key}`"))),
                 };
-                self.apply(&value, &args[1..], span)
+                self.apply_with(&value, &args[1..], span, fallback)
             }
             other => Err(err(format!("{} is not a function", other.describe()), span)),
         }
@@ -889,7 +905,7 @@ impl World {
         let mut entries = BTreeMap::new();
         let mut counts: Vec<(Term, usize)> = Vec::new();
         for key in &keys.members {
-            match self.apply(value, std::slice::from_ref(key), Span::default()) {
+            match self.apply_with(value, std::slice::from_ref(key), Span::default(), false) {
                 Ok(result) => {
                     let result = self.tabulate(&result, value_ty, uncovered)?;
                     match counts.iter_mut().find(|(t, _)| *t == result) {
@@ -920,11 +936,15 @@ impl World {
         let value = match self.tabulate(value, ty, &mut uncovered) {
             Ok(v) => v,
             Err(EvalError::Error(d)) => {
-                self.report(d);
+                self.report(*d);
                 return None;
             }
             Err(EvalError::NoMatch(message)) => {
-                self.report(Diagnostic::error("E0407", message, span).label(what.to_string()));
+                self.report(
+                    Diagnostic::error("E0407", message, span)
+                        .label(what.to_string())
+                        .with_help("add a case that covers these arguments, e.g. `f(_) = value`"),
+                );
                 return None;
             }
         };
@@ -1077,7 +1097,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     candidates
         .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
+        .filter(|(d, c)| *d <= name.len().max(c.len()).div_ceil(3))
         .min()
         .map(|(_, c)| c)
 }

@@ -80,7 +80,7 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
     let world = World::build(program);
     let mut decls: Vec<rg::Decl> = Vec::new();
     for required in ["Player", "Score"] {
-        if world.lookup_type(required).is_none() || world.domain_index.get(required).is_none() {
+        if world.lookup_type(required).is_none() || !world.domain_index.contains_key(required) {
             world.report(
                 Diagnostic::error(
                     "E0417",
@@ -139,11 +139,15 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
                 match world.eval(init, &Env::new(), Some(&variable.ty)) {
                     Ok(term) => world.to_value(&term, &variable.ty, init.span(), &what),
                     Err(super::eval::EvalError::Error(d)) => {
-                        world.report(d);
+                        world.report(*d);
                         None
                     }
                     Err(super::eval::EvalError::NoMatch(message)) => {
-                        world.report(Diagnostic::error("E0407", message, init.span()).label(what));
+                        world.report(
+                            Diagnostic::error("E0407", message, init.span())
+                                .label(what)
+                                .with_help("give the map a default: `{ :value; ... }` or `{ _ = value }`"),
+                        );
                         None
                     }
                 }
@@ -464,6 +468,7 @@ impl<'w> Lowering<'w> {
             );
             return None;
         };
+        self.used.insert(name.name.clone());
         if graph.params.len() != args.len() {
             self.report(
                 Diagnostic::error(

@@ -7,6 +7,9 @@ use crate::diagnostics::Diagnostic;
 use chumsky::input::{Input as _, ValueInput};
 use chumsky::prelude::*;
 
+/// The deepest bracket nesting accepted.
+const MAX_NESTING: usize = 128;
+
 type Extra<'src> = extra::Err<Rich<'src, Token<'src>, SimpleSpan>>;
 
 fn span_of(span: SimpleSpan) -> Span {
@@ -26,56 +29,83 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
 /// Parses as much as possible: the (partial) tree plus every diagnostic.
 pub fn parse_with_recovery(source: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let (tokens, mut diagnostics) = lex(source);
+    // Deeply nested brackets would exhaust the stack of the recursive parser and lowering.
+    let mut depth = 0usize;
+    for (token, span) in &tokens {
+        match token {
+            Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
+            Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_NESTING {
+            diagnostics.push(
+                Diagnostic::error("E0303", format!("brackets nested more than {MAX_NESTING} deep"), *span)
+                    .label("too deep")
+                    .with_help("split the expression or block into smaller functions or graphs"),
+            );
+            return (None, diagnostics);
+        }
+    }
     let tokens: Vec<(Token<'_>, SimpleSpan)> =
         tokens.into_iter().map(|(token, span)| (token, SimpleSpan::from(span.start..span.end))).collect();
     let eoi = SimpleSpan::from(source.len()..source.len());
     let (program, errors) = program_parser().parse(tokens.as_slice().split_token_span(eoi)).into_output_errors();
-    diagnostics.extend(errors.into_iter().map(|error| syntax_diagnostic(&error)));
+    diagnostics.extend(errors.into_iter().map(|error| syntax_diagnostic(&error, source.len())));
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     diagnostics.dedup_by(|a, b| a.primary.span.start == b.primary.span.start && a.code == b.code);
     (program, diagnostics)
 }
 
-fn syntax_diagnostic(error: &Rich<'_, Token<'_>, SimpleSpan>) -> Diagnostic {
+fn syntax_diagnostic(error: &Rich<'_, Token<'_>, SimpleSpan>, source_len: usize) -> Diagnostic {
     let span = span_of(*error.span());
     match error.reason() {
-        chumsky::error::RichReason::Custom(message) => Diagnostic::error("E0302", message.clone(), span).label("here"),
+        chumsky::error::RichReason::Custom(message) => Diagnostic::error("E0302", message.clone(), span)
+            .label("here")
+            .with_help("see spec/hrg.md for the statement forms"),
         chumsky::error::RichReason::ExpectedFound { expected, found } => {
-            let found_text = match found {
-                Some(token) => format!("{}", **token),
-                None => "the end of the file".to_string(),
-            };
             let mut expected_texts: Vec<String> = expected
                 .iter()
                 .map(|pattern| match pattern {
                     chumsky::error::RichPattern::Token(token) => format!("{}", **token),
                     chumsky::error::RichPattern::Label(label) => label.to_string(),
                     chumsky::error::RichPattern::Identifier(name) => format!("`{name}`"),
-                    chumsky::error::RichPattern::Any => "something".to_string(),
                     chumsky::error::RichPattern::EndOfInput => "the end of the file".to_string(),
                     _ => "something else".to_string(),
                 })
                 .collect();
+            expected_texts.retain(|t| t != "something else");
             expected_texts.sort();
             expected_texts.dedup();
-            let help = match expected_texts.len() {
-                0 => "remove or fix this".to_string(),
-                1 => format!("expected {}", expected_texts[0]),
-                _ => format!("expected one of {}", expected_texts.join(", ")),
-            };
-            let mut diagnostic = Diagnostic::error("E0302", format!("unexpected {found_text}"), span)
-                .label(format!("unexpected {found_text}"))
-                .with_help(help);
-            if matches!(found.as_deref(), Some(Token::Ident(name)) if is_reserved_looking(name)) {
-                diagnostic = diagnostic.with_help("this word is reserved in HRG; rename it");
+            // Operators that could continue an expression crowd out the useful alternatives.
+            const CONTINUATIONS: &[&str] = &[
+                "`!=`", "`%`", "`&&`", "`+`", "`-`", "`<=`", "`<`", "`==`", "`>=`", "`>`", "`||`", "`in`", "`(`", "`[`",
+            ];
+            if expected_texts.len() > 4 && expected_texts.iter().any(|t| CONTINUATIONS.contains(&t.as_str())) {
+                expected_texts.retain(|t| !CONTINUATIONS.contains(&t.as_str()));
+                expected_texts.push("an operator".to_string());
             }
-            diagnostic
+            let expected_text = match expected_texts.len() {
+                0 => None,
+                1 => Some(expected_texts[0].clone()),
+                _ => Some(format!("one of {}", expected_texts.join(", "))),
+            };
+            let (message, label) = match found {
+                Some(token) => (format!("unexpected {}", **token), format!("unexpected {}", **token)),
+                None if span.start >= source_len => {
+                    ("unexpected end of file".to_string(), "the file ends here".to_string())
+                }
+                None => match &expected_text {
+                    Some(text) => (format!("expected {text}"), "cannot be read here".to_string()),
+                    None => ("unexpected input".to_string(), "cannot be read here".to_string()),
+                },
+            };
+            let help = match expected_text {
+                Some(text) => format!("expected {text}"),
+                None => "remove or fix this".to_string(),
+            };
+            Diagnostic::error("E0302", message, span).label(label).with_help(help)
         }
     }
-}
-
-fn is_reserved_looking(_name: &str) -> bool {
-    false
 }
 
 fn is_pattern_variable(name: &str) -> bool {
