@@ -1,7 +1,7 @@
 //! Every optimisation pass, alone and all together, over every game the repository has (`games/`,
-//! `compiler/test_data/**/ok`, `compiler/test_data/optimize`): the optimised game must validate,
-//! print and re-parse to itself, and have the same perft counts on the reference engine as the
-//! unoptimised one.
+//! `compiler/test_data/**/ok`, `compiler/test_data/optimize`): the optimised game must validate
+//! without new diagnostics, print and re-parse to itself, and have the same perft counts on the
+//! reference engine as the unoptimised one.
 
 use regula_compiler::optimize::{optimize, Pass, PassSet};
 use regula_compiler::{load, rg, SourceFormat};
@@ -94,6 +94,12 @@ fn every_pass_keeps_every_game_valid_and_its_perft() {
         for (set_name, passes) in &sets {
             let (optimized, _) = optimize(&loaded.rg, passes);
             let printed = rg::print(&optimized);
+            let before: std::collections::BTreeSet<&str> = rg::check(&loaded.rg).iter().map(|d| d.code).collect();
+            let new_codes: Vec<&str> =
+                rg::check(&optimized).iter().map(|d| d.code).filter(|code| !before.contains(code)).collect();
+            if !new_codes.is_empty() {
+                failures.push(format!("{name} / {set_name}: new diagnostics {new_codes:?}"));
+            }
             match rg::parse(&printed) {
                 Ok(reparsed) if reparsed == optimized => {}
                 Ok(_) => failures.push(format!("{name} / {set_name}: print-parse round trip differs")),

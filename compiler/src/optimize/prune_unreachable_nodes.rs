@@ -1,10 +1,11 @@
 //! `prune_unreachable_nodes`: removes nodes that no play can visit, and settles reachability checks
 //! whose target the graph cannot reach at all (`?` edges removed, `!` edges become skips).
 //! Preserves every state and move exactly: a node unreachable in the graph is unreachable in
-//! every state, from `begin` and from every reachability check's start node.
+//! every state, from `begin` and from every reachability check's start node. Nodes named by a
+//! pragma, and what they reach, are kept.
 
 use super::graph::{Automaton, BEGIN};
-use crate::rg::ast::Label;
+use crate::rg::ast::{Decl, Label};
 use petgraph::stable_graph::NodeIndex;
 use std::collections::HashSet;
 
@@ -13,9 +14,15 @@ pub fn run(automaton: &mut Automaton) -> usize {
     let Some(begin) = automaton.node(BEGIN) else {
         return changes;
     };
-    // Searches start at `begin` and at every reachability check met on the way.
-    let mut seen: HashSet<NodeIndex> = HashSet::from([begin]);
-    let mut stack = vec![begin];
+    // Searches start at `begin` and at every reachability check met on the way. Nodes a pragma
+    // names are kept too (with what they reach), so that no pragma is left naming a missing node.
+    let mut stack: Vec<NodeIndex> = vec![begin];
+    for (_, decl) in &automaton.decls {
+        if let Decl::Pragma(pragma) = decl {
+            stack.extend(pragma.tokens.iter().filter_map(|token| automaton.node(token)));
+        }
+    }
+    let mut seen: HashSet<NodeIndex> = stack.iter().copied().collect();
     while let Some(node) = stack.pop() {
         for edge in automaton.out_edges(node) {
             let (_, target) = automaton.endpoints(edge);
@@ -80,7 +87,9 @@ mod tests {
              b, end: player = keeper;
              c1, c2: ;
              island1, island2: ;
-             island2, end: ;",
+             island2, end: ;
+             kept, end: ;
+             @unique kept;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneUnreachableNodes);
         // `! c1 -> island2` is settled to a skip, then both island nodes go.
