@@ -3,6 +3,7 @@
 
 pub mod diagnostics;
 pub mod hrg;
+pub mod optimize;
 pub mod rg;
 
 use diagnostics::Diagnostic;

@@ -108,3 +108,12 @@ fn every_statement_kind_runs_as_worked_by_hand() {
     assert_eq!(scores_after(&engine, "/red/blue/"), [0, 1]);
     assert_eq!(scores_after(&engine, "/keep__colour/keep__colour/"), [0, 1]);
 }
+
+#[test]
+fn regular_games_idioms_play_as_worked_by_hand() {
+    let engine = engine(include_str!("../test_data/hrg/ok/strip.hrg"));
+    // White slides 1 or 2; after 2, black is stuck (white wins); after 1, black has one move, and so on.
+    assert_eq!(perft(&engine, 5).unwrap(), [1, 2, 1, 1, 2, 0]);
+    assert_eq!(scores_after(&engine, "/right S S V__2/"), [100, 0]);
+    assert_eq!(scores_after(&engine, "/right S V__1/left S V__2/left S V__0/right S V__3/"), [50, 50]);
+}

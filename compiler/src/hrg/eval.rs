@@ -165,11 +165,15 @@ pub struct Variable {
 pub enum EvalError {
     /// No case of the function matched (the tabulated map's default applies).
     NoMatch(String),
-    Error(Diagnostic),
+    Error(Box<Diagnostic>),
+}
+
+fn fail(diagnostic: Diagnostic) -> EvalError {
+    EvalError::Error(Box::new(diagnostic))
 }
 
 fn err(message: impl Into<String>, span: Span) -> EvalError {
-    EvalError::Error(
+    fail(
         Diagnostic::error("E0407", message, span)
             .label("cannot be evaluated at compile time")
             .with_help("compile-time expressions combine numerals, symbols, constructors and functions (spec/hrg.md)"),
@@ -350,7 +354,9 @@ impl World {
                 }
             }
         }
-        let arities: Vec<(String, usize, Vec<(Span, usize)>)> = world
+        // (function, arity, (span, pattern count) of each case)
+        type Arities = Vec<(String, usize, Vec<(Span, usize)>)>;
+        let arities: Arities = world
             .functions
             .values()
             .map(|f| {
@@ -439,9 +445,8 @@ impl World {
                         || self.builtin_types.contains_key(&element.name.name)
                         || element.name.name == "PlayerOrSystem";
                     if is_domain {
-                        match self.build_domain(decls, &element.name.name, building) {
-                            Ty::Set(set) => members.extend(set.members.iter().cloned()),
-                            _ => {}
+                        if let Ty::Set(set) = self.build_domain(decls, &element.name.name, building) {
+                            members.extend(set.members.iter().cloned());
                         }
                     } else {
                         members.push(Term::literal(&element.name.name));
@@ -608,7 +613,7 @@ impl World {
                 if self.variable_index.contains_key(&name.name)
                     || matches!(name.name.as_str(), "player" | "goals" | "visible")
                 {
-                    return Err(EvalError::Error(
+                    return Err(fail(
                         Diagnostic::error("E0407", format!("variable `{}` used at compile time", name.name), name.span)
                             .label("variables have no value at compile time")
                             .with_help(
@@ -620,7 +625,7 @@ impl World {
                     return Err(err(format!("domain `{}` is not a value", name.name), name.span));
                 }
                 if is_variable(&name.name) {
-                    return Err(EvalError::Error(
+                    return Err(fail(
                         Diagnostic::error("E0401", format!("unbound pattern variable `{}`", name.name), name.span)
                             .label("not bound by a pattern or `where`")
                             .with_help("uppercase names are pattern variables; bind it in the case's patterns"),
@@ -709,7 +714,7 @@ impl World {
                 match self.lookup_type(&domain.name) {
                     Some(Ty::Set(set)) => Ok(Term::Bool(value.render().is_some_and(|r| set.names.contains(&r)))),
                     Some(_) => Ok(Term::Bool(false)),
-                    None => Err(EvalError::Error(unknown_type(self, domain))),
+                    None => Err(EvalError::Error(Box::new(unknown_type(self, domain)))),
                 }
             }
             Expr::If { cond, then, otherwise, .. } => {
@@ -778,7 +783,7 @@ impl World {
     fn bindings_hold(&self, bindings: &[Binding], env: &Env) -> Result<bool, EvalError> {
         for binding in bindings {
             let Some(value) = env.get(&binding.var.name) else {
-                return Err(EvalError::Error(
+                return Err(fail(
                     Diagnostic::error(
                         "E0421",
                         format!("`{}` does not occur in the pattern", binding.var.name),
@@ -931,7 +936,7 @@ impl World {
         let value = match self.tabulate(value, ty, &mut uncovered) {
             Ok(v) => v,
             Err(EvalError::Error(d)) => {
-                self.report(d);
+                self.report(*d);
                 return None;
             }
             Err(EvalError::NoMatch(message)) => {

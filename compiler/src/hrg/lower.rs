@@ -80,7 +80,7 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
     let world = World::build(program);
     let mut decls: Vec<rg::Decl> = Vec::new();
     for required in ["Player", "Score"] {
-        if world.lookup_type(required).is_none() || world.domain_index.get(required).is_none() {
+        if world.lookup_type(required).is_none() || !world.domain_index.contains_key(required) {
             world.report(
                 Diagnostic::error(
                     "E0417",
@@ -139,7 +139,7 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
                 match world.eval(init, &Env::new(), Some(&variable.ty)) {
                     Ok(term) => world.to_value(&term, &variable.ty, init.span(), &what),
                     Err(super::eval::EvalError::Error(d)) => {
-                        world.report(d);
+                        world.report(*d);
                         None
                     }
                     Err(super::eval::EvalError::NoMatch(message)) => {

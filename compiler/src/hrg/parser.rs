@@ -7,6 +7,9 @@ use crate::diagnostics::Diagnostic;
 use chumsky::input::{Input as _, ValueInput};
 use chumsky::prelude::*;
 
+/// The deepest bracket nesting accepted.
+const MAX_NESTING: usize = 128;
+
 type Extra<'src> = extra::Err<Rich<'src, Token<'src>, SimpleSpan>>;
 
 fn span_of(span: SimpleSpan) -> Span {
@@ -26,6 +29,23 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
 /// Parses as much as possible: the (partial) tree plus every diagnostic.
 pub fn parse_with_recovery(source: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let (tokens, mut diagnostics) = lex(source);
+    // Deeply nested brackets would exhaust the stack of the recursive parser and lowering.
+    let mut depth = 0usize;
+    for (token, span) in &tokens {
+        match token {
+            Token::LParen | Token::LBracket | Token::LBrace => depth += 1,
+            Token::RParen | Token::RBracket | Token::RBrace => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_NESTING {
+            diagnostics.push(
+                Diagnostic::error("E0303", format!("brackets nested more than {MAX_NESTING} deep"), *span)
+                    .label("too deep")
+                    .with_help("split the expression or block into smaller functions or graphs"),
+            );
+            return (None, diagnostics);
+        }
+    }
     let tokens: Vec<(Token<'_>, SimpleSpan)> =
         tokens.into_iter().map(|(token, span)| (token, SimpleSpan::from(span.start..span.end))).collect();
     let eoi = SimpleSpan::from(source.len()..source.len());
