@@ -28,12 +28,30 @@ pub enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
     },
-    /// Compile a game file of any source format to RG text.
+    /// Compile a game file of any source format to RG text, optimised unless told otherwise.
     Compile {
         file: PathBuf,
         /// Write the RG text to this file instead of standard output.
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
+        /// Print the game as lowered, with no optimisation pass.
+        #[arg(long, conflicts_with = "passes")]
+        no_opt: bool,
+        /// Run only these passes (comma-separated names; `regula stats --list-passes` lists them).
+        #[arg(long, value_name = "PASSES")]
+        passes: Option<String>,
+    },
+    /// Print a game's size (nodes, edges by kind, variables, state size) before and after optimisation.
+    Stats {
+        /// The game file (required unless --list-passes).
+        #[arg(required_unless_present = "list_passes")]
+        file: Option<PathBuf>,
+        /// Measure after these passes instead of all of them.
+        #[arg(long, value_name = "PASSES")]
+        passes: Option<String>,
+        /// List the optimisation passes and exit.
+        #[arg(long)]
+        list_passes: bool,
     },
     /// List the legal moves of the player to move, one a line.
     Moves {

@@ -95,11 +95,11 @@ fn fmt_is_a_fixed_point_and_keeps_the_game() {
     let perft = regula(&["perft", formatted, "--depth", "4"]);
     assert_eq!(stdout(&perft), "0 1\n1 9\n2 72\n3 504\n4 3024\n");
 
-    // `fmt -o` and `compile -o` write the same canonical text.
+    // `fmt -o` and `compile --no-opt -o` write the same canonical text.
     let via_fmt = dir.join("via-fmt.rg");
     let via_compile = dir.join("via-compile.rg");
     assert_eq!(regula(&["fmt", TICTACTOE, "-o", via_fmt.to_str().unwrap()]).status.code(), Some(0));
-    assert_eq!(regula(&["compile", TICTACTOE, "-o", via_compile.to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(regula(&["compile", TICTACTOE, "--no-opt", "-o", via_compile.to_str().unwrap()]).status.code(), Some(0));
     let written = std::fs::read_to_string(&via_fmt).unwrap();
     assert_eq!(written, stdout(&first));
     assert_eq!(std::fs::read_to_string(&via_compile).unwrap(), written);
@@ -312,4 +312,52 @@ fn perft_divide_splits_the_count_by_first_move() {
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(value["divide"], serde_json::json!([{"move": "roll", "count": 12}, {"move": "hold", "count": 8}]));
     assert_eq!(value["counts"], serde_json::json!([1, 2, 8, 20]));
+}
+
+/// perft lines `depth count` as numbers.
+fn perft_counts(text: &str) -> Vec<u64> {
+    text.lines().filter_map(|line| line.split_whitespace().nth(1)?.parse().ok()).collect()
+}
+
+#[test]
+fn compile_optimises_by_default_and_every_pass_choice_keeps_perft() {
+    let dir = scratch("compile-passes");
+    let game = "games/connect4/connect4.hrg";
+    let mut sizes = Vec::new();
+    for (name, flags) in [
+        ("all", vec![]),
+        ("none", vec!["--no-opt"]),
+        ("some", vec!["--passes", "compact_skip_edges,prune_unreachable_nodes"]),
+    ] {
+        let out = dir.join(format!("{name}.rg"));
+        let mut args = vec!["compile", game, "-o", out.to_str().unwrap()];
+        args.extend(flags);
+        let output = regula(&args);
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+        sizes.push(std::fs::read_to_string(&out).unwrap().lines().count());
+        let perft = regula(&["perft", out.to_str().unwrap(), "--depth", "4"]);
+        assert_eq!(perft_counts(&stdout(&perft)), [1, 7, 49, 343, 2401], "{name}");
+    }
+    assert!(sizes[0] < sizes[1], "optimised text ({}) is not smaller than unoptimised ({})", sizes[0], sizes[1]);
+}
+
+#[test]
+fn compile_rejects_an_unknown_pass_with_the_list_of_known_ones() {
+    let output = regula(&["compile", TICTACTOE, "--passes", "compact_skip_edgez"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("compact_skip_edges"), "{}", stderr(&output));
+}
+
+#[test]
+fn stats_shows_sizes_before_and_after_optimisation() {
+    let output = regula(&["stats", "games/chess/chess.hrg"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let row = |name: &str| -> Vec<u64> {
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no `{name}` row in:\n{text}"));
+        line[name.len()..].split_whitespace().map(|n| n.parse().unwrap()).collect()
+    };
+    let nodes = row("nodes");
+    assert!(nodes[1] < nodes[0], "optimisation did not shrink chess: {nodes:?}");
+    assert!(row("state bytes (reference)")[0] > 0);
 }

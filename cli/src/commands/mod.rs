@@ -6,6 +6,7 @@ mod fmt;
 mod moves;
 mod perft;
 mod run;
+mod stats;
 
 use crate::cli::Command;
 use crate::failure::Failure;
@@ -15,7 +16,12 @@ pub fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::Check { file } => check::check(&file),
         Command::Fmt { file, check, output } => fmt::fmt(&file, check, output.as_deref()),
-        Command::Compile { file, output } => compile::compile(&file, output.as_deref()),
+        Command::Compile { file, output, no_opt, passes } => {
+            compile::compile(&file, output.as_deref(), compile::pass_set(no_opt, passes.as_deref())?)
+        }
+        Command::Stats { file, passes, list_passes } => {
+            stats::stats(file.as_deref(), compile::pass_set(false, passes.as_deref())?, list_passes)
+        }
         Command::Moves { file, after, player, observe } => {
             moves::moves(&file, &after, player.as_deref(), observe.as_deref())
         }
