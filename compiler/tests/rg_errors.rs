@@ -74,3 +74,29 @@ fn several_syntax_errors_are_reported_in_one_run() {
     let lines: Vec<usize> = diagnostics.iter().map(|d| line_column(source, d.primary.span.start).0).collect();
     assert_eq!(lines, [1, 3, 4], "{diagnostics:#?}");
 }
+
+#[test]
+fn every_code_the_rg_front_end_emits_is_documented() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let index = std::fs::read_to_string(root.join("../spec/errors.md")).unwrap();
+    let mut missing = Vec::new();
+    let mut found = 0;
+    for entry in std::fs::read_dir(root.join("src/rg")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for (at, _) in text.match_indices('"') {
+            let code = text.get(at + 1..at + 6).unwrap_or_default();
+            let is_code = code.len() == 5
+                && (code.starts_with("E0") || code.starts_with("W0"))
+                && code[1..].chars().all(|c| c.is_ascii_digit())
+                && text.get(at + 6..at + 7) == Some("\"");
+            if is_code {
+                found += 1;
+                if !index.contains(&format!("| {code} |")) {
+                    missing.push(code.to_string());
+                }
+            }
+        }
+    }
+    assert!(found > 30, "only {found} codes found in compiler/src/rg");
+    assert!(missing.is_empty(), "codes missing from spec/errors.md: {missing:?}");
+}

@@ -196,3 +196,32 @@ fn nesting_just_under_the_limit_is_fine() {
     let automaton = rg::lower(&game);
     assert_eq!(automaton.edges.len(), 1);
 }
+
+#[test]
+fn hostile_typedef_chains_are_an_error_not_a_stack_overflow() {
+    let mut source = String::from("type Player = {x}; type Score = {0};\nbegin, end: player = keeper;\n");
+    for i in 0..20_000 {
+        source.push_str(&format!("type T{i} = T{};\n", i + 1));
+    }
+    source.push_str("type T20000 = {a};\nvar v : T0 = a;\n");
+    let game = rg::parse(&source).unwrap();
+    let diagnostics = rg::check(&game);
+    assert!(diagnostics.iter().any(|d| d.code == "E0229"), "{:?}", &diagnostics[..diagnostics.len().min(3)]);
+    let _ = rg::lower(&game);
+}
+
+#[test]
+fn many_typedefs_side_by_side_are_fine() {
+    let mut source = String::from("type Player = {x}; type Score = {0};\nbegin, end: player = keeper;\n");
+    for i in 0..1_000 {
+        source.push_str(&format!("type T{i} = {{a{i}}};\ntype U{i} = T{i} -> T{i};\n"));
+    }
+    let game = rg::parse(&source).unwrap();
+    assert!(rg::check(&game).is_empty());
+    let automaton = rg::lower(&game);
+    let named = automaton.type_names.iter().filter(|n| n.is_some()).count();
+    assert_eq!(named, 2 + 2_000 + 4, "Player, Score, T*, U* and the four built-in types");
+    let u999 = automaton.type_names.iter().position(|n| n.as_deref() == Some("U999")).unwrap();
+    let regula_runtime::automaton::Type::Map { key, .. } = automaton.types[u999] else { panic!("U999 is a map") };
+    assert_eq!(automaton.type_names[key as usize].as_deref(), Some("T999"));
+}

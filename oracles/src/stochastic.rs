@@ -1,1 +1,179 @@
-//! Independent stochastic implementation (not yet written).
+//! Independent oracle for the corpus's dice game, "two-token race" (games/dicerace).
+//!
+//! Rules as implemented: a shared track of spots 0 (start) .. 16 (home); each player (red first, then blue)
+//! has two tokens on spot 0. A turn is a die roll (a chance move, 1..6 uniform) followed by the player's move:
+//! one token not yet home advances by the roll, stopping at home if it would pass it. The move is named by
+//! the spot the token leaves, so two tokens on one spot give one move. A token may not land on a spot 1..15
+//! holding both opponent tokens (a block); landing on a spot 1..15 holding exactly one opponent token sends
+//! that token back to spot 0 (a hit). When no token can move, the player's move is the explicit `pass`.
+//! The first player with both tokens home wins (100-0). Cap: after 100 player moves the game is drawn 50-50.
+//! Perft conventions: the roll and the player's move each cost one depth; distinct rolls leading to equal
+//! states would count once (they never do here, as the state remembers the roll).
+
+/// Spot index of home.
+pub const HOME: u8 = 16;
+/// Player moves after which the game is drawn.
+pub const MOVE_CAP: u32 = 100;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct State {
+    /// tokens[player][k]: spots of the two tokens, kept sorted.
+    tokens: [[u8; 2]; 2],
+    /// The player to move (0 red, 1 blue).
+    mover: usize,
+    /// The last roll (0 before the first).
+    roll: u8,
+    /// Player moves made so far.
+    moves: u32,
+    /// Whether the next move is the roll (true) or the player's move (false).
+    rolling: bool,
+}
+
+fn won(tokens: &[u8; 2]) -> bool {
+    tokens.iter().all(|&spot| spot == HOME)
+}
+
+/// The player's moves, each named like the HRG program's tag (`S__spot` left, or `pass`).
+fn named_player_moves(state: &State) -> Vec<(String, State)> {
+    let (me, other) = (state.mover, 1 - state.mover);
+    let mut out = Vec::new();
+    for k in 0..2 {
+        let origin = state.tokens[me][k];
+        if origin == HOME || (k == 1 && state.tokens[me][0] == origin) {
+            continue; // home tokens do not move; a shared spot gives one move
+        }
+        let dest = (origin + state.roll).min(HOME);
+        let opponents_there = state.tokens[other].iter().filter(|&&spot| spot == dest).count();
+        if dest != HOME && opponents_there == 2 {
+            continue;
+        }
+        let mut next = *state;
+        next.tokens[me][k] = dest;
+        if dest != HOME && opponents_there == 1 {
+            for spot in next.tokens[other].iter_mut() {
+                if *spot == dest {
+                    *spot = 0;
+                }
+            }
+        }
+        next.tokens[me].sort_unstable();
+        next.tokens[other].sort_unstable();
+        out.push((format!("S__{origin}"), next));
+    }
+    if out.is_empty() {
+        out.push(("pass".to_string(), *state)); // the forced `pass`
+    }
+    for (_, next) in &mut out {
+        next.moves += 1;
+        next.rolling = true;
+        next.mover = other;
+    }
+    out
+}
+
+fn player_moves(state: &State) -> Vec<State> {
+    named_player_moves(state).into_iter().map(|(_, next)| next).collect()
+}
+
+fn children(state: &State) -> Vec<State> {
+    if state.rolling {
+        let mut outcomes: Vec<State> = Vec::new();
+        for roll in 1..=6 {
+            let next = State { roll, rolling: false, ..*state };
+            if !outcomes.contains(&next) {
+                outcomes.push(next); // equal chance outcomes count once
+            }
+        }
+        outcomes
+    } else {
+        player_moves(state)
+    }
+}
+
+fn terminal(state: &State) -> bool {
+    won(&state.tokens[0]) || won(&state.tokens[1]) || state.moves >= MOVE_CAP
+}
+
+fn count(state: &State, depth: usize, level: usize, counts: &mut [u64]) {
+    counts[level] += 1;
+    if level == depth || terminal(state) {
+        return;
+    }
+    for next in children(state) {
+        count(&next, depth, level + 1, counts);
+    }
+}
+
+/// Perft counts at depths 0..=depth from the start (red about to roll).
+pub fn perft(depth: usize) -> Vec<u64> {
+    let start = State { tokens: [[0, 0], [0, 0]], mover: 0, roll: 0, moves: 0, rolling: true };
+    let mut counts = vec![0; depth + 1];
+    count(&start, depth, 0, &mut counts);
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(red: [u8; 2], blue: [u8; 2], roll: u8) -> State {
+        State { tokens: [red, blue], mover: 0, roll, moves: 0, rolling: false }
+    }
+
+    #[test]
+    fn a_single_opponent_token_is_hit_and_a_pair_blocks() {
+        let hit = player_moves(&position([0, 3], [5, 9], 2));
+        assert!(hit.iter().any(|s| s.tokens == [[0, 5], [0, 9]]));
+        let blocked = player_moves(&position([0, 16], [4, 4], 4));
+        assert_eq!(blocked.len(), 1, "the only move is the pass");
+        assert_eq!(blocked[0].tokens, [[0, 16], [4, 4]]);
+    }
+
+    #[test]
+    fn tokens_stop_at_home_and_home_tokens_stay() {
+        let moves = player_moves(&position([14, 16], [0, 0], 6));
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].tokens[0], [16, 16]);
+    }
+}
+
+/// A position for step-by-step play, so that another implementation can be replayed against this one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    state: State,
+}
+
+impl Position {
+    /// Red about to roll.
+    pub fn start() -> Position {
+        Position { state: State { tokens: [[0, 0], [0, 0]], mover: 0, roll: 0, moves: 0, rolling: true } }
+    }
+
+    /// (red, blue) scores when the game is over.
+    pub fn scores(&self) -> Option<[i64; 2]> {
+        let state = &self.state;
+        if won(&state.tokens[0]) {
+            Some([100, 0])
+        } else if won(&state.tokens[1]) {
+            Some([0, 100])
+        } else if state.moves >= MOVE_CAP {
+            Some([50, 50])
+        } else {
+            None
+        }
+    }
+
+    /// Every legal move (the rolls `D__1`..`D__6` when rolling, else `S__spot` or `pass`) with its result.
+    pub fn moves(&self) -> Vec<(String, Position)> {
+        if self.scores().is_some() {
+            return Vec::new();
+        }
+        if self.state.rolling {
+            (1..=6)
+                .map(|roll| (format!("D__{roll}"), Position { state: State { roll, rolling: false, ..self.state } }))
+                .collect()
+        } else {
+            named_player_moves(&self.state).into_iter().map(|(name, state)| (name, Position { state })).collect()
+        }
+    }
+}

@@ -56,7 +56,8 @@ pub enum Mover {
 pub struct Score {
     /// The `Score` symbol in `goals[p]`.
     pub symbol: SymbolId,
-    /// The symbol read as an integer if it is one (`"100"` is 100), otherwise its index in `Score`.
+    /// The symbol read as an integer if it is one (`"100"` is 100), otherwise its index in `Score`
+    /// (-1 for a symbol outside `Score`, which loose typing allows).
     pub value: i64,
 }
 
@@ -106,6 +107,8 @@ pub enum EngineError {
     PlayoutTooLong { playout: u64, limit: u64 },
     /// The automaton breaks the compiler->runtime contract (a compiler bug or a hand-made table).
     Malformed { message: String },
+    /// Worker threads could not be started.
+    Threads { message: String },
 }
 
 impl fmt::Display for EngineError {
@@ -154,6 +157,7 @@ impl fmt::Display for EngineError {
                 write!(f, "playout {playout} made more than {limit} moves without ending")
             }
             EngineError::Malformed { message } => write!(f, "malformed automaton: {message}"),
+            EngineError::Threads { message } => write!(f, "cannot start worker threads: {message}"),
         }
     }
 }
@@ -277,6 +281,10 @@ pub trait ForwardModel: Send + Sync {
     }
 
     /// Plays one move (keeper moves applied after it); an illegal move is an error.
+    ///
+    /// Whenever [`ForwardModel::successors`] succeeds, `apply` returns exactly the successor it
+    /// lists for these tags. An engine may search only the paths whose tags fit the move, so an
+    /// error on an unrelated path (an ambiguity between other moves, say) need not stop `apply`.
     fn apply(&self, state: &Self::State, tags: &[SymbolId]) -> Result<Self::State, EngineError> {
         if !self.is_terminal(state) {
             if let Some(next) = self.raw_apply(state, tags)? {
@@ -350,7 +358,29 @@ pub trait ForwardModel: Send + Sync {
     }
 
     /// What player number `player` perceives of a history: one entry per move (keeper moves
-    /// included), with tags only for the moves it observes.
+    /// included), with tags only for the moves it observes (spec/visibility.md).
+    ///
+    /// ```
+    /// use regula_runtime::automaton::builder::AutomatonBuilder;
+    /// use regula_runtime::engine::{parse_history, ForwardModel, Mover, Observed};
+    /// use regula_runtime::reference::ReferenceEngine;
+    ///
+    /// // x picks a card in secret (o cannot see x's move), then the game ends.
+    /// let automaton = AutomatonBuilder::new()
+    ///     .typedef("Player", "{x, o}").typedef("Score", "{0}").typedef("Card", "{ace, king}")
+    ///     .variable("card", "Card", "ace")
+    ///     .edge("begin", "hide", "visible[o] = 0").edge("hide", "pick", "player = x")
+    ///     .edge("pick", "picked", "card = Card(*)").edge("picked", "done", "$$ card")
+    ///     .edge("done", "end", "player = keeper")
+    ///     .build().unwrap();
+    /// let engine = ReferenceEngine::new(automaton).unwrap();
+    /// let history = parse_history(engine.automaton(), "/king/").unwrap();
+    /// let king = engine.automaton().symbol_id("king").unwrap();
+    /// let x_sees = engine.observation(&history, 0).unwrap();
+    /// assert_eq!(x_sees[1], Observed::Seen { mover: Mover::Player(0), tags: vec![king] });
+    /// let o_sees = engine.observation(&history, 1).unwrap();
+    /// assert_eq!(o_sees[1], Observed::Hidden { mover: Mover::Player(0) });
+    /// ```
     fn observation(&self, history: &[Move], player: usize) -> Result<Vec<Observed>, EngineError> {
         let (trace, _) = self.trace(history)?;
         Ok(trace
@@ -367,6 +397,13 @@ pub trait ForwardModel: Send + Sync {
 
     // ----------------------------------------------------------------------------------------
     // Provided: names.
+
+    /// A human-readable description of a state, for tools and debugging. Engines that know the
+    /// variables' values list them; the default gives the node and the mover.
+    fn describe_state(&self, state: &Self::State) -> String {
+        let automaton = self.automaton();
+        format!("node: {}\nplayer = {}\n", self.node_name(state), automaton.symbol_name(self.player_symbol(state)))
+    }
 
     /// The name of the state's node.
     fn node_name(&self, state: &Self::State) -> String {

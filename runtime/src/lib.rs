@@ -5,7 +5,7 @@
 //!
 //! - [`automaton`]: the tables (and [`automaton::builder`] to make them by hand);
 //! - [`engine`]: the [`engine::ForwardModel`] trait, moves, histories, errors, observations;
-//! - [`reference`]: the reference engine every other engine is checked against;
+//! - [`mod@reference`]: the reference engine every other engine is checked against;
 //! - [`perft`] and [`playout`]: counting and random play over any forward model.
 
 pub mod automaton;

@@ -70,6 +70,32 @@ pub fn perft_sequential<M: ForwardModel + ?Sized>(model: &M, depth: usize) -> Re
 /// Perft counts at depths `0..=depth`, the first ply's subtrees counted in parallel on the current
 /// rayon pool (use `ThreadPool::install` to choose the threads). Equal to [`perft_sequential`];
 /// when several subtrees fail, the error of the earliest move is returned.
+///
+/// ```
+/// use regula_runtime::automaton::builder::AutomatonBuilder;
+/// use regula_runtime::perft::{perft, perft_sequential};
+/// use regula_runtime::reference::ReferenceEngine;
+///
+/// // Two players alternately pick one of three colours, twice each, then the game ends.
+/// let automaton = AutomatonBuilder::new()
+///     .typedef("Player", "{x, o}").typedef("Score", "{0}").typedef("Colour", "{red, green, blue}")
+///     .typedef("Round", "{r0, r1, r2}")
+///     .constant("nextRound", "Round -> Round", "{r0: r1, :r2}")
+///     .constant("other", "Player -> Player", "{x: o, :x}")
+///     .variable("colour", "Colour", "red").variable("round", "Round", "r0").variable("me", "Player", "x")
+///     .edge("begin", "turn", "")
+///     .edge("turn", "pick", "player = me")
+///     .edge("pick", "picked", "colour = Colour(*)").edge("picked", "said", "$$ colour")
+///     .edge("said", "count", "player = keeper")
+///     .edge("count", "counted", "me == o").edge("counted", "check", "round = nextRound[round]")
+///     .edge("count", "check", "me == x")
+///     .edge("check", "over", "round == r2").edge("over", "end", "player = keeper")
+///     .edge("check", "swap", "round != r2").edge("swap", "turn", "me = other[me]")
+///     .build().unwrap();
+/// let engine = ReferenceEngine::new(automaton).unwrap();
+/// assert_eq!(perft(&engine, 5).unwrap(), [1, 3, 9, 27, 81, 0]);
+/// assert_eq!(perft(&engine, 5).unwrap(), perft_sequential(&engine, 5).unwrap());
+/// ```
 pub fn perft<M: ForwardModel + ?Sized>(model: &M, depth: usize) -> Result<Vec<u64>, EngineError> {
     let start = model.start()?;
     let mut counts = vec![0; depth + 1];
@@ -92,6 +118,19 @@ pub fn perft<M: ForwardModel + ?Sized>(model: &M, depth: usize) -> Result<Vec<u6
         }
     }
     Ok(counts)
+}
+
+/// [`perft`] on a dedicated pool of `threads` worker threads (0: one per core).
+pub fn perft_with_threads<M: ForwardModel + ?Sized>(
+    model: &M,
+    depth: usize,
+    threads: usize,
+) -> Result<Vec<u64>, EngineError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| EngineError::Threads { message: e.to_string() })?;
+    pool.install(|| perft(model, depth))
 }
 
 /// Perft split by first move: for each move counted at depth 1, the counts of its subtree at

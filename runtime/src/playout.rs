@@ -4,7 +4,8 @@
 //! on which thread runs it; totals are integers merged by addition and the score distribution is
 //! an ordered map, so the whole report (except timings) is identical for every thread count.
 //! At each state every legal move of the player to move is listed (for `random` too) and one is
-//! picked uniformly; keeper moves are applied as they come and are not counted.
+//! picked uniformly; keeper moves are applied as they come (to the picked successor only, the
+//! only one the playout reaches) and are not counted.
 //!
 //! ```
 //! use regula_runtime::automaton::builder::AutomatonBuilder;
@@ -182,7 +183,11 @@ fn one_playout<M: ForwardModel + ?Sized>(
         if moves_made >= config.max_moves {
             return Err(fail(EngineError::PlayoutTooLong { playout: index, limit: config.max_moves }));
         }
-        let mut successors = model.successors(&state).map_err(fail)?;
+        // Keeper moves are applied to the chosen successor only: the others are never reached.
+        let mut successors = model.raw_successors(&state).map_err(fail)?;
+        if successors.is_empty() {
+            return Err(fail(EngineError::UnexpectedEnd { node: model.node_name(&state) }));
+        }
         let pick = rng.below(successors.len() as u64) as usize;
         match mover {
             Mover::Random => totals.chance_moves += 1,
@@ -192,7 +197,7 @@ fn one_playout<M: ForwardModel + ?Sized>(
             }
         }
         moves_made += 1;
-        state = successors.swap_remove(pick).1;
+        state = model.settle(successors.swap_remove(pick).1).map_err(fail)?;
     }
     let scores = model.scores(&state);
     totals.scores.insert(scores.iter().map(|s| s.symbol).collect(), (scores, 1));
@@ -200,6 +205,31 @@ fn one_playout<M: ForwardModel + ?Sized>(
 }
 
 /// Runs `config.count` uniform random playouts.
+///
+/// ```
+/// use regula_runtime::automaton::builder::AutomatonBuilder;
+/// use regula_runtime::playout::{run_playouts, PlayoutConfig};
+/// use regula_runtime::reference::ReferenceEngine;
+///
+/// // x chooses between a win and a loss; random play wins about half the time.
+/// let automaton = AutomatonBuilder::new()
+///     .typedef("Player", "{x}").typedef("Score", "{0, 100}")
+///     .edge("begin", "choose", "player = x")
+///     .edge("choose", "good", "$ win").edge("good", "scored", "goals[x] = 100")
+///     .edge("scored", "end", "player = keeper")
+///     .edge("choose", "bad", "$ lose").edge("bad", "end", "player = keeper")
+///     .build().unwrap();
+/// let engine = ReferenceEngine::new(automaton).unwrap();
+/// let config = PlayoutConfig { count: 200, seed: 1, threads: 2, ..Default::default() };
+/// let report = run_playouts(&engine, &config).unwrap();
+/// assert_eq!(report.mean_plies, 1.0);
+/// assert_eq!(report.mean_legal_moves, 2.0);
+/// let total: u64 = report.score_distribution.iter().map(|e| e.count).sum();
+/// assert_eq!(total, 200);
+/// // Identical whatever the thread count.
+/// let again = run_playouts(&engine, &PlayoutConfig { threads: 1, ..config }).unwrap();
+/// assert_eq!(report.score_distribution, again.score_distribution);
+/// ```
 pub fn run_playouts<M: ForwardModel + ?Sized>(model: &M, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
     run_playouts_with_progress(model, config, &|_, _| {})
 }
@@ -214,7 +244,7 @@ pub fn run_playouts_with_progress<M: ForwardModel + ?Sized>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
-        .map_err(|e| EngineError::Malformed { message: format!("cannot start playout threads: {e}") })?;
+        .map_err(|e| EngineError::Threads { message: e.to_string() })?;
     let done = AtomicU64::new(0);
     let started = Instant::now();
     let result = pool.install(|| {

@@ -218,6 +218,14 @@ fn a_vertical_four_ends_the_game() {
     let last = engine.play(&history).unwrap();
     assert!(engine.is_terminal(&last));
     assert_eq!(engine.scores(&last).iter().map(|s| s.value).collect::<Vec<_>>(), [100, 0]);
+    let description = engine.describe_state(&last);
+    assert!(description.starts_with("node: end\n"), "{description}");
+    assert!(
+        description
+            .contains("\nboard = {c0: {r0: x, r1: x, r2: x, r3: x, :e}, c1: {r0: o, r1: o, r2: o, :e}, :{:e}}\n"),
+        "{description}"
+    );
+    assert!(description.contains("\ngoals = {x: 100, :0}\n"), "{description}");
     // One move earlier the game is still on.
     let before = engine.play(&history[..6]).unwrap();
     assert!(!engine.is_terminal(&before));

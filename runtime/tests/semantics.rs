@@ -138,6 +138,32 @@ fn reachability_checks() {
     assert_eq!(move_names(&engine), ["self", "discarded", "negated", "through_player", "nested", "current"]);
 }
 
+/// A search that starts at a node whose only in-edge is its own self-loop must still notice it
+/// has come back (regression: this looped forever).
+#[test]
+fn self_loops_on_a_search_start_terminate() {
+    let engine = engine(|b| {
+        b.typedef("V", "{a, b}").variable("v", "V", "a");
+        // The keeper's search starts at `begin`, whose only in-edge is this self-loop.
+        b.edge("begin", "begin", "v = b").edge("begin", "t", "player = x");
+        // The reachability check starts at `spin`, likewise.
+        b.edge("spin", "spin", "v = a").edge("spin", "out", "v == a");
+        b.edge("t", "u", "? spin -> out");
+        finish(b, "u", "checked");
+    });
+    // The keeper can go straight on (v = a) or around the loop first (v = b): two paths with the
+    // same (empty) tags and different successors.
+    assert_eq!(engine.start().unwrap_err(), EngineError::AmbiguousMove { node: "begin".into(), tags: "".into() });
+    let single = self::engine(|b| {
+        b.typedef("V", "{a, b}").variable("v", "V", "a");
+        b.edge("begin", "t", "player = x");
+        b.edge("spin", "spin", "v = b").edge("spin", "out", "v == b");
+        b.edge("t", "u", "? spin -> out");
+        finish(b, "u", "checked");
+    });
+    assert_eq!(move_names(&single), ["checked"]);
+}
+
 #[test]
 fn maps_defaults_equality_and_copies() {
     let engine = engine(|b| {
@@ -342,6 +368,9 @@ fn malformed_tables_are_rejected_at_construction() {
     automaton.edges[0].label = Label::Compare { lhs: bad, rhs: Expr::Symbol(a), equal: true };
     let error = ReferenceEngine::new(automaton.clone()).unwrap_err();
     assert!(matches!(error, EngineError::Malformed { .. }), "{error}");
+    let mut bad_type = automaton.clone();
+    bad_type.variables[v as usize].ty = 1000;
+    assert!(matches!(ReferenceEngine::new(bad_type), Err(EngineError::Malformed { .. })));
     automaton.edges[0].target = 99;
     assert!(ReferenceEngine::new(automaton).is_err());
 }

@@ -4,7 +4,7 @@
 use regula_runtime::automaton::builder::AutomatonBuilder;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::engine::{ForwardModel, Mover};
-use regula_runtime::perft::{perft, perft_divide, perft_sequential};
+use regula_runtime::perft::{perft, perft_divide, perft_sequential, perft_with_threads};
 use regula_runtime::playout::{run_playouts, PlayoutConfig};
 use regula_runtime::reference::ReferenceEngine;
 
@@ -132,6 +132,7 @@ fn parallel_and_sequential_perft_agree_and_divide_sums_up() {
     let engine = ReferenceEngine::new(tictactoe()).unwrap();
     let parallel = perft(&engine, 4).unwrap();
     assert_eq!(parallel, perft_sequential(&engine, 4).unwrap());
+    assert_eq!(parallel, perft_with_threads(&engine, 4, 3).unwrap());
     let divided = perft_divide(&engine, 4).unwrap();
     assert_eq!(divided.len(), 9);
     let total: u64 = divided.iter().map(|(_, counts)| counts[3]).sum();
@@ -187,4 +188,45 @@ fn playouts_are_identical_for_any_thread_count() {
     // A different seed gives a different sample (with overwhelming probability).
     let other = run_playouts(&engine, &PlayoutConfig { seed: 7, ..config(2) }).unwrap();
     assert_ne!(one.total_plies, other.total_plies);
+}
+
+impl Plain {
+    /// Exact probabilities of (x wins, o wins, draw) when both sides play uniformly at random.
+    fn outcome_probabilities(&self) -> [f64; 3] {
+        match self.winner() {
+            Some(1) => return [1.0, 0.0, 0.0],
+            Some(_) => return [0.0, 1.0, 0.0],
+            None if self.terminal() => return [0.0, 0.0, 1.0],
+            None => {}
+        }
+        let moves = self.moves();
+        let mut total = [0.0; 3];
+        for m in &moves {
+            let sub = self.play(*m).outcome_probabilities();
+            for (t, s) in total.iter_mut().zip(sub) {
+                *t += s / moves.len() as f64;
+            }
+        }
+        total
+    }
+}
+
+#[test]
+fn playout_outcomes_match_the_exact_random_play_probabilities() {
+    let exact = Plain { cells: [0; 9], to_move: 1 }.outcome_probabilities();
+    // The well-known figures for random tic-tac-toe: x wins 58.5%, o 28.8%, draws 12.7%.
+    assert!((exact[0] - 0.585).abs() < 0.001 && (exact[1] - 0.288).abs() < 0.001, "{exact:?}");
+    let engine = ReferenceEngine::new(tictactoe()).unwrap();
+    let count = 4000;
+    let report = run_playouts(&engine, &PlayoutConfig { count, seed: 11, threads: 2, ..Default::default() }).unwrap();
+    let frequency = |values: [i64; 2]| {
+        let hits = report.score_distribution.iter().find(|e| e.scores.iter().map(|s| s.value).eq(values));
+        hits.map_or(0, |e| e.count) as f64 / count as f64
+    };
+    let observed = [frequency([100, 0]), frequency([0, 100]), frequency([50, 50])];
+    for (p, f) in exact.iter().zip(observed) {
+        // Four standard deviations of a binomial proportion.
+        let tolerance = 4.0 * (p * (1.0 - p) / count as f64).sqrt();
+        assert!((p - f).abs() < tolerance, "exact {exact:?}, observed {observed:?}");
+    }
 }

@@ -96,6 +96,36 @@ pub enum Expr {
     Access { map: Box<Expr>, key: Box<Expr>, span: Span },
 }
 
+impl TypeExpr {
+    /// Where the type is written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Name(ident) => ident.span,
+            TypeExpr::Set { span, .. } | TypeExpr::Arrow { span, .. } => *span,
+        }
+    }
+}
+
+impl ValueExpr {
+    /// Where the value is written.
+    pub fn span(&self) -> Span {
+        match self {
+            ValueExpr::Ident(ident) => ident.span,
+            ValueExpr::Map { span, .. } => *span,
+        }
+    }
+}
+
+impl Expr {
+    /// Where the expression is written, from its first to its last token.
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Ident(ident) => ident.span,
+            Expr::Cast { span, .. } | Expr::Access { span, .. } => *span,
+        }
+    }
+}
+
 /// An edge label.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {

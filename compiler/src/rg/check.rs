@@ -119,7 +119,13 @@ struct Checker<'g> {
     variables: HashMap<&'g str, (usize, &'g Variable)>,
     constant_types: HashMap<&'g str, Ty>,
     variable_types: HashMap<&'g str, Ty>,
+    /// How many typedefs are being resolved inside one another.
+    type_depth: usize,
 }
+
+/// How deeply typedefs may be defined through other typedefs; resolution recurses on them, and
+/// the limit keeps hostile input from exhausting the stack.
+pub const MAX_TYPE_DEPTH: usize = 256;
 
 /// Validates a game; returns every error and warning, in source order.
 pub fn check(game: &Game) -> Vec<Diagnostic> {
@@ -135,6 +141,7 @@ pub fn check(game: &Game) -> Vec<Diagnostic> {
         variables: HashMap::new(),
         constant_types: HashMap::new(),
         variable_types: HashMap::new(),
+        type_depth: 0,
     };
     checker.collect_names();
     checker.resolve_typedefs();
@@ -253,10 +260,20 @@ impl<'g> Checker<'g> {
             }
             None => {}
         }
+        if self.type_depth >= MAX_TYPE_DEPTH {
+            self.emit(
+                Diagnostic::error("E0229", "type definitions nest too deeply", name.span)
+                    .label(format!("this type is defined through more than {MAX_TYPE_DEPTH} other types"))
+                    .with_help("define the type more directly, e.g. as a set `{a, b}`"),
+            );
+            return Ty::Unknown;
+        }
         self.type_states.insert(&typedef.name.name, TypeState::InProgress);
         let was_quiet = self.quiet;
         self.quiet = was_quiet || index >= self.user_decls;
+        self.type_depth += 1;
         let ty = self.resolve_type(&typedef.ty);
+        self.type_depth -= 1;
         self.quiet = was_quiet;
         self.type_states.insert(&typedef.name.name, TypeState::Done(ty.clone()));
         ty
@@ -453,7 +470,7 @@ impl<'g> Checker<'g> {
                         .with_help("use a member of the type, or the name of a constant declared earlier"),
                     ),
                     Ty::Map(..) => self.emit(
-                        Diagnostic::error("E0208", format!("a symbol is given where a map is expected"), name.span)
+                        Diagnostic::error("E0209", "a symbol is given where a map is expected", name.span)
                             .label(format!("expected a map of type {}", show(expected)))
                             .with_help(format!(
                                 "a map that answers `{}` everywhere is written `{{:{}}}`",
@@ -469,7 +486,7 @@ impl<'g> Checker<'g> {
                     Ty::Unknown => (Ty::Unknown, Ty::Unknown),
                     Ty::Set(_) => {
                         self.emit(
-                            Diagnostic::error("E0208", "a map literal is given where a symbol is expected", *span)
+                            Diagnostic::error("E0209", "a map literal is given where a symbol is expected", *span)
                                 .label(format!("expected a member of {}", show(expected)))
                                 .with_help("write one symbol of the type here"),
                         );
@@ -906,5 +923,92 @@ impl<'g> Graph<'g> {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rg::parser::parse;
+
+    fn set(members: &[&str]) -> Ty {
+        Ty::Set(Rc::new(members.iter().map(|m| m.to_string()).collect()))
+    }
+
+    fn map(key: Ty, value: Ty) -> Ty {
+        Ty::Map(Rc::new(key), Rc::new(value))
+    }
+
+    fn codes(source: &str) -> Vec<&'static str> {
+        check(&parse(source).unwrap()).iter().map(|d| d.code).collect()
+    }
+
+    const HEADER: &str = "type Player = {x, o}; type Score = {0, 1}; type Cell = {a, b, c};\n";
+
+    #[test]
+    fn loose_typing_shares_a_member_and_maps_need_equal_keys() {
+        assert!(assignable(&set(&["a", "b"]), &set(&["b", "c"])));
+        assert!(!assignable(&set(&["a"]), &set(&["c"])));
+        assert!(assignable(&map(set(&["a", "b"]), set(&["0"])), &map(set(&["b", "a"]), set(&["0", "1"]))));
+        assert!(!assignable(&map(set(&["a", "b"]), set(&["0"])), &map(set(&["a"]), set(&["0"]))));
+        assert!(!assignable(&set(&["a"]), &map(set(&["a"]), set(&["a"]))));
+        assert!(assignable(&Ty::Unknown, &set(&["z"])));
+        assert!(!same_type(&set(&["a", "b"]), &set(&["a"])));
+        assert_eq!(show(&map(set(&["a", "b"]), set(&["0"]))), "{a, b} -> {0}");
+    }
+
+    #[test]
+    fn a_clean_game_has_no_diagnostics() {
+        let source = format!(
+            "{HEADER}const other : Player -> Player = {{x: o, :x}}; var board : Cell -> Player = {{:x}};\n\
+             var me : Player = x;\nbegin, turn: ;\nturn, move: ? probe -> found;\nturn, over: ! probe -> found;\n\
+             probe, found: board[a] == Player(x);\nmove, pick: player = PlayerOrSystem(me);\npick, picked: $ go;\n\
+             picked, next: board[b] = me;\nnext, turn: me = other[me];\nover, end: player = keeper;"
+        );
+        assert_eq!(codes(&source), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn every_independent_mistake_is_reported() {
+        let source = format!(
+            "{HEADER}var board : Cell -> Score = {{a: 0}};\nvar here : Cell = d;\nbegin, m1: there = a;\n\
+             m1, m2: board[x] == 0;\nm2, m3: here == Score(1);\nm3, m3: $ loop;\nm3, end: player = Actor(keeper);"
+        );
+        assert_eq!(codes(&source), ["E0210", "E0208", "E0216", "E0222", "E0220", "E0224", "E0201"]);
+    }
+
+    #[test]
+    fn a_check_outside_its_searched_subgraph_does_not_warn() {
+        let source = format!(
+            "{HEADER}begin, turn: ;\nturn, move: ? move -> moved;\nturn, lose: ! move -> moved;\n\
+             move, moved: ;\nmoved, turn: ;\nlose, end: player = keeper;"
+        );
+        assert_eq!(codes(&source), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn synthetic_trees_are_checked_too() {
+        let mut game = parse(&format!("{HEADER}begin, end: player = keeper;")).unwrap();
+        game.decls.push(Decl::Var(Variable {
+            name: Ident::synthetic("v"),
+            ty: TypeExpr::Name(Ident::synthetic("Missing")),
+            value: ValueExpr::Ident(Ident::synthetic("a")),
+            span: Span::default(),
+        }));
+        let diagnostics = check(&game);
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, "E0201");
+    }
+
+    #[test]
+    fn matching_builtin_declarations_are_accepted_in_any_member_order() {
+        let source = format!(
+            "{HEADER}type PlayerOrSystem = {{random, o, keeper, x}}; type Bool = {{1, 0}};\n\
+             type Goals = Player -> Score; var goals : Goals = {{x: 1, :0}}; var visible : Player -> Bool = {{:0}};\n\
+             begin, end: player = keeper;"
+        );
+        assert_eq!(codes(&source), Vec::<&str>::new());
+        let wrong = format!("{HEADER}type PlayerOrSystem = {{x, o, keeper}};\nbegin, end: player = keeper;");
+        assert_eq!(codes(&wrong), ["E0207"]);
     }
 }

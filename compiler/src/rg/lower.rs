@@ -11,7 +11,7 @@
 
 use crate::rg::ast::{self, Decl, Game, Label, TypeExpr, ValueExpr};
 use crate::rg::builtins::{self, Completed};
-use crate::rg::check::{disjoint_parts, listed_names};
+use crate::rg::check::{disjoint_parts, listed_names, MAX_TYPE_DEPTH};
 use regula_runtime::automaton::{self as rt, Automaton, ConstId, Hints, NodeId, SymbolId, Type, TypeId, Value, VarId};
 use std::collections::{HashMap, HashSet};
 
@@ -202,7 +202,8 @@ impl<'g> Lowering<'g> {
         let Some((&key, &body)) = self.typedefs.get_key_value(name) else {
             return self.empty_set();
         };
-        if !self.typedefs_in_progress.insert(key) {
+        // A cycle, or a chain deeper than the validator accepts: both are rejected by `check`.
+        if self.typedefs_in_progress.len() > MAX_TYPE_DEPTH || !self.typedefs_in_progress.insert(key) {
             return self.empty_set();
         }
         let ty = match body {
@@ -212,6 +213,7 @@ impl<'g> Lowering<'g> {
             }
             structural => self.structure(structural),
         };
+        self.typedefs_in_progress.remove(key);
         let id = self.named(ty, Some(key.to_string()));
         self.typedef_ids.insert(key, id);
         id

@@ -17,28 +17,19 @@ fn span_of(span: SimpleSpan) -> Span {
     Span::new(span.start, span.end)
 }
 
-/// The span of an expression, from its first to its last token.
+/// The span of an expression (same as [`Expr::span`]).
 pub fn expr_span(expr: &Expr) -> Span {
-    match expr {
-        Expr::Ident(ident) => ident.span,
-        Expr::Cast { span, .. } | Expr::Access { span, .. } => *span,
-    }
+    expr.span()
 }
 
-/// The span of a value.
+/// The span of a value (same as [`ValueExpr::span`]).
 pub fn value_span(value: &ValueExpr) -> Span {
-    match value {
-        ValueExpr::Ident(ident) => ident.span,
-        ValueExpr::Map { span, .. } => *span,
-    }
+    value.span()
 }
 
-/// The span of a type expression.
+/// The span of a type expression (same as [`TypeExpr::span`]).
 pub fn type_span(ty: &TypeExpr) -> Span {
-    match ty {
-        TypeExpr::Name(ident) => ident.span,
-        TypeExpr::Set { span, .. } | TypeExpr::Arrow { span, .. } => *span,
-    }
+    ty.span()
 }
 
 /// What follows the left-hand expression of a label.
@@ -183,14 +174,14 @@ where
         .ignore_then(ident())
         .then_ignore(just(Token::Assign))
         .then(type_expr())
-        .then_ignore(semi.clone())
+        .then_ignore(semi)
         .map_with(|(name, ty), extra| Decl::Type(Typedef { name, ty, span: span_of(extra.span()) }));
     let typed_value = ident()
         .then_ignore(just(Token::Colon))
         .then(type_expr())
         .then_ignore(just(Token::Assign))
         .then(value_expr())
-        .then_ignore(semi.clone());
+        .then_ignore(semi);
     let constant = just(Token::Const)
         .ignore_then(typed_value.clone())
         .map_with(|((name, ty), value), extra| Decl::Const(Constant { name, ty, value, span: span_of(extra.span()) }));
@@ -201,7 +192,7 @@ where
     let pragma = just(Token::At)
         .ignore_then(ident())
         .then(pragma_token.repeated().collect::<Vec<_>>())
-        .then_ignore(semi.clone())
+        .then_ignore(semi)
         .map_with(|(name, tokens), extra| Decl::Pragma(Pragma { name, tokens, span: span_of(extra.span()) }));
     let edge = ident()
         .then_ignore(just(Token::Comma))
@@ -342,6 +333,14 @@ fn syntax_help(expected: &[RichPattern<'_, Token<'_>>]) -> String {
         "close the `[` with `]`".to_string()
     } else if wants("`)`") {
         "close the `(` with `)`".to_string()
+    } else if wants("expression") {
+        "an expression is a name, a cast `T(e)` or a map access `m[k]`".to_string()
+    } else if wants("`->`") {
+        "reachability is written `? from -> to` or `! from -> to`".to_string()
+    } else if wants("`{`") && wants("identifier") {
+        "write a name, a set `{a, b}` (types) or a map literal `{k: v, :default}` (values)".to_string()
+    } else if wants("`,`") && !wants("`}`") {
+        "an edge is written `source, target: label;`".to_string()
     } else {
         "declarations are `type X = T;`, `const X : T = V;`, `var X : T = V;`, `a, b : label;` or `@pragma ...;`"
             .to_string()

@@ -29,7 +29,8 @@ pub(crate) struct Layout {
     pub sizes: Vec<u32>,
     /// Canonical shape per type: equal shapes have identical slot layouts.
     pub shapes: Vec<u32>,
-    /// For set types: symbol id -> position in the set ([`NOT_A_KEY`] when absent). Empty for maps.
+    /// For set types that key a map: symbol id -> position in the set ([`NOT_A_KEY`] when absent).
+    /// Empty for every other type.
     pub key_index: Vec<Box<[u32]>>,
     pub var_offsets: Vec<u32>,
     pub state_len: usize,
@@ -95,18 +96,26 @@ impl Layout {
         for t in 0..type_count {
             resolve(t, automaton, &mut sizes, &mut shapes, &mut shape_ids, 0)?;
         }
+        // Lookup tables only for types that key some map: one table is as long as the symbol list.
+        let mut is_key_type = vec![false; type_count];
+        for ty in &automaton.types {
+            if let Type::Map { key, .. } = ty {
+                is_key_type[*key as usize] = true;
+            }
+        }
         let key_index = automaton
             .types
             .iter()
-            .map(|ty| match ty {
-                Type::Set(members) => {
+            .zip(&is_key_type)
+            .map(|(ty, &is_key)| match ty {
+                Type::Set(members) if is_key => {
                     let mut index = vec![NOT_A_KEY; symbol_count];
                     for (position, &symbol) in members.iter().enumerate() {
                         index[symbol as usize] = position as u32;
                     }
                     index.into_boxed_slice()
                 }
-                Type::Map { .. } => Box::default(),
+                _ => Box::default(),
             })
             .collect();
         let mut layout = Layout {
@@ -119,6 +128,12 @@ impl Layout {
             const_offsets: Vec::new(),
             initial_values: Vec::new(),
         };
+        let declared_types = automaton.constants.iter().map(|c| (&c.name, c.ty));
+        for (name, ty) in declared_types.chain(automaton.variables.iter().map(|v| (&v.name, v.ty))) {
+            if ty as usize >= type_count {
+                return malformed(format!("`{name}` has a type that does not exist"));
+            }
+        }
         for constant in &automaton.constants {
             layout.const_offsets.push(layout.const_values.len() as u32);
             let mut buffer = std::mem::take(&mut layout.const_values);

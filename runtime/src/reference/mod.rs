@@ -2,7 +2,7 @@
 //! faster engine is tested against.
 //!
 //! **State.** A [`ReferenceState`] is the current node plus a flat buffer of symbol ids, one run
-//! of slots per variable (layout in [`layout`]: a set value is one slot, a map `K -> V` is
+//! of slots per variable (module `layout`: a set value is one slot, a map `K -> V` is
 //! `(|K| + 1) × size(V)` slots, the last block being the default). Constants live in one shared
 //! buffer with the same layout. Expressions are compiled once, at construction, into a base offset
 //! plus one `index(key) × stride` term per access, so evaluating `board[x][y]` is two table
@@ -92,6 +92,21 @@ pub struct ReferenceEngine {
 impl ReferenceEngine {
     /// Prepares an automaton for running; an automaton that breaks the compiler->runtime contract
     /// is an [`EngineError::Malformed`].
+    ///
+    /// ```
+    /// use regula_runtime::automaton::builder::AutomatonBuilder;
+    /// use regula_runtime::engine::{EngineError, ForwardModel};
+    /// use regula_runtime::reference::ReferenceEngine;
+    ///
+    /// let mut automaton = AutomatonBuilder::new()
+    ///     .typedef("Player", "{x}").typedef("Score", "{0}")
+    ///     .edge("begin", "end", "player = keeper")
+    ///     .build().unwrap();
+    /// let engine = ReferenceEngine::new(automaton.clone()).unwrap();
+    /// assert!(engine.is_terminal(&engine.start().unwrap()));
+    /// automaton.edges[0].target = 42; // no such node
+    /// assert!(matches!(ReferenceEngine::new(automaton), Err(EngineError::Malformed { .. })));
+    /// ```
     pub fn new(automaton: Automaton) -> Result<Self, EngineError> {
         let malformed = |message: String| EngineError::Malformed { message };
         check_graph(&automaton).map_err(malformed)?;
@@ -155,6 +170,40 @@ impl ReferenceEngine {
             && (node as usize) < self.automaton.nodes.len()
             && values.iter().all(|&v| (v as usize) < self.automaton.symbols.len());
         fits.then(|| ReferenceState { node, values: values.into_boxed_slice() })
+    }
+
+    /// The value stored at `offset` as RG text; map entries equal to the default are left out,
+    /// so an empty board prints as `{:{:e}}`.
+    fn value_text(&self, values: &[SymbolId], offset: usize, ty: TypeId) -> String {
+        match &self.automaton.types[ty as usize] {
+            Type::Set(_) => self.automaton.symbol_name(values[offset]).to_string(),
+            Type::Map { key, value } => {
+                let size = self.layout.size(*value) as usize;
+                let members = self.set_members(*key);
+                let default_at = offset + members.len() * size;
+                let default = &values[default_at..default_at + size];
+                let mut parts: Vec<String> = members
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| values[offset + i * size..offset + (i + 1) * size] != *default)
+                    .map(|(i, &k)| {
+                        format!(
+                            "{}: {}",
+                            self.automaton.symbol_name(k),
+                            self.value_text(values, offset + i * size, *value)
+                        )
+                    })
+                    .collect();
+                parts.push(format!(":{}", self.value_text(values, default_at, *value)));
+                format!("{{{}}}", parts.join(", "))
+            }
+        }
+    }
+
+    /// The value of a variable in a state as RG text (`{c0: {r0: x, :e}, :{:e}}`).
+    pub fn variable_text(&self, state: &ReferenceState, variable: VarId) -> String {
+        let ty = self.automaton.variables[variable as usize].ty;
+        self.value_text(&state.values, self.layout.var_offsets[variable as usize] as usize, ty)
     }
 
     fn type_name(&self, ty: TypeId) -> String {
@@ -265,6 +314,15 @@ impl ForwardModel for ReferenceEngine {
 
     fn goal_symbol(&self, state: &ReferenceState, player: usize) -> SymbolId {
         state.values[self.goal_slots[player] as usize]
+    }
+
+    /// The node, then every variable as `name = value` in declaration order, one per line.
+    fn describe_state(&self, state: &ReferenceState) -> String {
+        let mut text = format!("node: {}\n", self.automaton.nodes[state.node as usize].name);
+        for (id, variable) in self.automaton.variables.iter().enumerate() {
+            text.push_str(&format!("{} = {}\n", variable.name, self.variable_text(state, id as VarId)));
+        }
+        text
     }
 
     fn raw_successors(&self, state: &ReferenceState) -> Result<Vec<(Move, ReferenceState)>, EngineError> {

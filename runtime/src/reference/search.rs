@@ -7,11 +7,15 @@
 //! by [`MAX_REACH_DEPTH`].
 //!
 //! Visited sets: a search records (node, state, tags) — (node, state) for reachability — only at
-//! the nodes where two paths can meet: the start node and nodes with two or more in-edges. Every
-//! cycle passes through such a node, so the search terminates; a node with one in-edge is reached
-//! again with the same key only through its single predecessor, so skipping the check there can
-//! repeat work inside a tree of such nodes but never changes the result (moves are de-duplicated by
-//! tags and successor anyway).
+//! the nodes where two paths can meet: nodes with two or more in-edges, and the start node when it
+//! has any in-edge. Every cycle passes through such a node, so the search terminates; a node with
+//! one in-edge is reached again with the same key only through its single predecessor, so skipping
+//! the check there can repeat work inside a tree of such nodes but never changes the result (moves
+//! are de-duplicated by tags and successor anyway). Keys live in an arena and are found through a
+//! state hash that writes and undos keep up to date (module `visited`).
+//!
+//! Reachability results are memoised between sibling edges: every out-edge of a node is tried
+//! from the same restored state, so `? a -> b` followed by `! a -> b` runs one sub-search.
 
 use super::layout::{Op, Operand, Place, Transfer};
 use super::visited::{key_hash, slot_hash, state_hash, VisitedSet};
@@ -24,7 +28,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Nested reachability checks deeper than this are an error (a check that recurses into itself).
 pub(crate) const MAX_REACH_DEPTH: usize = 64;
 /// A move longer than this many tags means the search is going around a tag-emitting cycle.
-pub(crate) const MAX_MOVE_TAGS: usize = 4096;
+pub(crate) const MAX_MOVE_TAGS: usize = 1024;
 
 /// A small, fast, non-cryptographic hasher for visited-set keys (multiply-rotate, as in FxHash).
 #[derive(Default, Clone, Copy)]
@@ -502,7 +506,8 @@ impl<'e> Searcher<'e> {
                 }
                 Goal::Moves { .. } => {}
             }
-            if engine.merge_node[target as usize] && !self.mark_visited(level, target, tags_base) {
+            let meeting_point = engine.merge_node[target as usize] || target == start;
+            if meeting_point && !self.mark_visited(level, target, tags_base) {
                 continue;
             }
             let tags_len = self.tags.len();

@@ -35,26 +35,33 @@ pub(crate) fn key_hash(node: u32, tags: &[u32], state: u64) -> u64 {
 /// A set of (node, tags, values) keys. Values all have the same length within one search.
 #[derive(Default)]
 pub(crate) struct VisitedSet {
-    /// Open addressing, linear probing: 0 is empty, otherwise an index + 1 into `entries`.
-    table: Vec<u32>,
+    /// Open addressing, linear probing: `(generation, index into entries)`; a slot whose
+    /// generation is not the current one is empty, so clearing is O(1).
+    table: Vec<(u32, u32)>,
+    generation: u32,
     /// Per key: its hash and where it starts in `arena`.
     entries: Vec<(u64, u32)>,
     /// Keys laid out as `node, tags_len, tags..., values...`.
     arena: Vec<u32>,
 }
 
-/// Tables larger than this are dropped rather than cleared, so one huge search does not slow the
-/// many small ones after it.
+/// Tables larger than this are dropped rather than kept for reuse, so one huge search does not
+/// hold its memory for the rest of the thread's life.
 const KEEP_TABLE_AT_MOST: usize = 1 << 16;
 
 impl VisitedSet {
     pub fn clear(&mut self) {
         if self.table.len() > KEEP_TABLE_AT_MOST {
             *self = VisitedSet::default();
-        } else {
-            self.table.fill(0);
-            self.entries.clear();
-            self.arena.clear();
+            return;
+        }
+        self.entries.clear();
+        self.arena.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Stamps wrapped around: old slots could look current, so empty them for real.
+            self.table.fill((0, 0));
+            self.generation = 1;
         }
     }
 
@@ -69,14 +76,15 @@ impl VisitedSet {
 
     fn grow(&mut self) {
         let size = (self.table.len() * 2).max(64);
-        self.table = vec![0; size];
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
         let mask = size - 1;
         for (index, &(hash, _)) in self.entries.iter().enumerate() {
             let mut position = hash as usize & mask;
-            while self.table[position] != 0 {
+            while self.table[position].0 == self.generation {
                 position = (position + 1) & mask;
             }
-            self.table[position] = index as u32 + 1;
+            self.table[position] = (self.generation, index as u32);
         }
     }
 
@@ -89,18 +97,17 @@ impl VisitedSet {
         let mask = self.table.len() - 1;
         let mut position = hash as usize & mask;
         loop {
-            match self.table[position] {
-                0 => break,
-                slot => {
-                    let entry = slot as usize - 1;
-                    if self.entries[entry].0 == hash && self.matches(entry, node, tags, values) {
-                        return false;
-                    }
-                }
+            let (generation, entry) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let entry = entry as usize;
+            if self.entries[entry].0 == hash && self.matches(entry, node, tags, values) {
+                return false;
             }
             position = (position + 1) & mask;
         }
-        self.table[position] = self.entries.len() as u32 + 1;
+        self.table[position] = (self.generation, self.entries.len() as u32);
         self.entries.push((hash, self.arena.len() as u32));
         self.arena.push(node);
         self.arena.push(tags.len() as u32);
@@ -144,5 +151,13 @@ mod tests {
         }
         set.clear();
         assert!(set.insert(7, 1, &[], &[1, 2]));
+        assert!(!set.insert(7, 1, &[], &[1, 2]));
+        // Many clears in a row keep the set exact.
+        for round in 0..100u32 {
+            set.clear();
+            assert!(set.insert(key_hash(round, &[], 1), round, &[], &[1, 2]));
+            assert!(!set.insert(key_hash(round, &[], 1), round, &[], &[1, 2]));
+            assert!(set.insert(key_hash(round, &[], 2), round, &[], &[2, 1]));
+        }
     }
 }

@@ -1,4 +1,4 @@
-// expect: E0208
+// expect: E0209
 type Player = {x};
 type Score = {0};
 type Cell = {a, b};
