@@ -624,7 +624,7 @@ impl World {
                 if self.lookup_type(&name.name).is_some() {
                     return Err(err(format!("domain `{}` is not a value", name.name), name.span));
                 }
-                if is_variable(&name.name) {
+                if is_variable(&name.name) && !self.symbols.contains(&name.name) {
                     return Err(fail(
                         Diagnostic::error("E0401", format!("unbound pattern variable `{}`", name.name), name.span)
                             .label("not bound by a pattern or `where`")

@@ -38,7 +38,7 @@ pub enum Token<'src> {
     Then,
     #[token("else")]
     Else,
-    #[regex(r"[A-Za-z0-9_]+")]
+    #[regex(r"[\p{L}\p{N}_]+")]
     Ident(&'src str),
     #[token("..")]
     DotDot,

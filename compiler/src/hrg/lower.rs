@@ -512,7 +512,8 @@ impl<'w> Lowering<'w> {
         let mut current = from.to_string();
         for (i, (param, arg)) in graph.params.iter().zip(args).enumerate() {
             let ty = self.world.resolve_type(&param.ty);
-            if let Some(term) = self.static_value(arg, caller) {
+            let assigned = block_assigns(&graph.body, &param.name.name);
+            if let Some(term) = self.static_value(arg, caller).filter(|_| !assigned) {
                 if !Ty::singleton(term.clone()).compatible(&ty) {
                     self.type_mismatch(arg.span(), &Ty::singleton(term.clone()), &ty, "argument", Some(param.span));
                 }
@@ -759,6 +760,11 @@ impl<'w> Lowering<'w> {
             }
             StmtKind::TagVar(expr) => {
                 let target = self.fresh(&frame.prefix);
+                // A substituted parameter is a symbol, not a variable: tag it directly.
+                if let Some(symbol) = self.static_value(expr, frame).and_then(|t| t.render()) {
+                    self.edge(from, &target, rg::Label::Tag(ident(symbol, expr.span())), span);
+                    return Some(target);
+                }
                 let (value, ty) = self.aexpr(expr, frame)?;
                 if matches!(ty, Ty::Map(..)) {
                     self.report(
@@ -1387,11 +1393,12 @@ impl<'w> Lowering<'w> {
             Expr::Name(name) => {
                 let is_variable = self.world.variable_index.contains_key(&name.name)
                     || matches!(name.name.as_str(), "player" | "goals" | "visible");
-                if is_variable && !frame.subst.contains_key(&name.name) {
+                let is_hoisted_parameter = matches!(frame.subst.get(&name.name), Some(Bound::Var(..)));
+                if (is_variable && !frame.subst.contains_key(&name.name)) || is_hoisted_parameter {
                     return self.name(name, frame);
                 }
                 let what = if frame.subst.contains_key(&name.name) {
-                    "a graph parameter"
+                    "a `branch`/`repeat` variable, fixed at compile time"
                 } else if self.world.is_function(&name.name) {
                     "a function (functions are constant)"
                 } else {
@@ -1425,6 +1432,33 @@ impl<'w> Lowering<'w> {
             }
         }
     }
+}
+
+/// Whether a block assigns to `name` (or an entry of it), so that a parameter of that name must
+/// be a real variable rather than a substituted constant.
+fn block_assigns(block: &Block, name: &str) -> bool {
+    fn root(expr: &Expr) -> Option<&str> {
+        match expr {
+            Expr::Name(n) => Some(&n.name),
+            Expr::Access { map, .. } => root(map),
+            Expr::Call { callee, .. } => root(callee),
+            _ => None,
+        }
+    }
+    block.stmts.iter().any(|stmt| match &stmt.kind {
+        StmtKind::Assign { lhs, .. } => root(lhs) == Some(name),
+        StmtKind::Branch(arms) => arms.iter().any(|a| block_assigns(a, name)),
+        StmtKind::BranchIn { var, body, .. } | StmtKind::RepeatIn { var, body, .. } => {
+            var.name != name && block_assigns(body, name)
+        }
+        StmtKind::Repeat { body, .. } | StmtKind::Loop(body) | StmtKind::While { body, .. } => {
+            block_assigns(body, name)
+        }
+        StmtKind::If { then, otherwise, .. } => {
+            block_assigns(then, name) || otherwise.as_ref().is_some_and(|o| block_assigns(o, name))
+        }
+        _ => false,
+    })
 }
 
 fn restore_binding(frame: &mut Frame, name: &str, previous: Option<Bound>) {
