@@ -128,7 +128,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
@@ -224,4 +224,9 @@ fn many_typedefs_side_by_side_are_fine() {
     let u999 = automaton.type_names.iter().position(|n| n.as_deref() == Some("U999")).unwrap();
     let regula_runtime::automaton::Type::Map { key, .. } = automaton.types[u999] else { panic!("U999 is a map") };
     assert_eq!(automaton.type_names[key as usize].as_deref(), Some("T999"));
+}
+
+/// Cases per property: 300 in the test command; `REGULA_FUZZ_CASES=N` for long fuzzing runs.
+fn fuzz_cases() -> u32 {
+    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300)
 }
