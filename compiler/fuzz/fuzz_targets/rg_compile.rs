@@ -1,6 +1,6 @@
 //! cargo-fuzz target: any bytes through the RG front end (parse, check, lower, print, render)
 //! must neither panic nor break the print/parse round trip.
-//! Run from `compiler/fuzz` with `cargo +nightly fuzz run rg_compile` (seed it with `../test_data/rg`).
+//! Run from `compiler/fuzz` with `RUSTC_BOOTSTRAP=1 cargo fuzz run rg_compile corpus/rg ../test_data/rg/ok`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
