@@ -1,6 +1,12 @@
 //! RG's low-level text format: syntax tree, lexer, parser, printer, validator and lowering.
 
 pub mod ast;
+pub mod builtins;
+pub mod check;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+pub mod printer;
 
 use crate::diagnostics::Diagnostic;
 use crate::Loaded;
@@ -23,25 +29,21 @@ pub fn compile_game(game: ast::Game) -> Result<Loaded, Vec<Diagnostic>> {
 
 /// Parses an RG text into its syntax tree, reporting every syntax error found.
 pub fn parse(source: &str) -> Result<ast::Game, Vec<Diagnostic>> {
-    let _ = source;
-    Err(vec![Diagnostic::error("E0002", "the RG parser is not built yet", ast::Span::default())])
+    parser::parse(source)
 }
 
 /// Validates a syntax tree: names, types, maps, built-ins, reachability of `end`. Returns errors
 /// and warnings.
 pub fn check(game: &ast::Game) -> Vec<Diagnostic> {
-    let _ = game;
-    vec![Diagnostic::error("E0002", "the RG validator is not built yet", ast::Span::default())]
+    check::check(game)
 }
 
 /// Lowers a validated syntax tree to runtime tables. Precondition: `check(game)` has no errors.
 pub fn lower(game: &ast::Game) -> Automaton {
-    let _ = game;
-    unimplemented!("RG lowering is not built yet")
+    lower::lower(game)
 }
 
 /// Prints a syntax tree as canonical RG text; `parse(&print(g)) == Ok(g)`.
 pub fn print(game: &ast::Game) -> String {
-    let _ = game;
-    String::new()
+    printer::print_game(game)
 }

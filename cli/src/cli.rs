@@ -1,0 +1,84 @@
+//! The command line, declared with clap's derive API (`regula --help` is generated from it).
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Regula: compile games to automata and run them as fast forward models.
+#[derive(Debug, Parser)]
+#[command(name = "regula", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a game file and report its errors and warnings (exit 1 on any error).
+    Check {
+        /// The game file (any source format Regula reads, chosen by extension).
+        file: PathBuf,
+    },
+    /// Print a game file as canonical RG text.
+    Fmt {
+        file: PathBuf,
+        /// Print nothing; exit 1 if the file is not already in canonical form.
+        #[arg(long)]
+        check: bool,
+        /// Write the text to this file instead of standard output.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Compile a game file of any source format to RG text.
+    Compile {
+        file: PathBuf,
+        /// Write the RG text to this file instead of standard output.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// List the legal moves of the player to move, one a line.
+    Moves {
+        file: PathBuf,
+        /// Play this history first: real-player and random moves as `/m1/m2/`, tags separated by
+        /// spaces (keeper moves are implicit).
+        #[arg(long, value_name = "PATH", default_value = "/")]
+        after: String,
+        /// Fail unless this player is the one to move.
+        #[arg(long, value_name = "PLAYER")]
+        player: Option<String>,
+        /// Also print what this player has observed of the history (hidden moves without tags).
+        #[arg(long, value_name = "PLAYER")]
+        observe: Option<String>,
+    },
+    /// Count the states at each depth from the start (perft).
+    Perft {
+        file: PathBuf,
+        /// The deepest depth counted.
+        #[arg(long, short)]
+        depth: usize,
+        /// Print a JSON object instead of `depth count` lines.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (the first ply is split among them); 0 = one per core.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Play uniform random playouts and report speed, lengths and final scores.
+    Run {
+        file: PathBuf,
+        /// How many playouts.
+        #[arg(long, short = 'n', default_value_t = 1000)]
+        playouts: u64,
+        /// The random seed; the same seed gives the same results with any thread count.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads; 0 = one per core.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print a JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Leave out the timing figures, so the output depends only on the game and the seed.
+        #[arg(long)]
+        no_timing: bool,
+    },
+}

@@ -1,0 +1,37 @@
+//! Building the runtime's reference engine from a game file, and helpers shared by the commands
+//! that play games.
+
+use crate::failure::Failure;
+use crate::source::SourceFile;
+use regula_runtime::automaton::Automaton;
+use regula_runtime::engine::EngineError;
+use regula_runtime::reference::ReferenceEngine;
+use std::path::Path;
+
+/// Reads, compiles and loads a game into the reference engine.
+pub fn load_engine(path: &Path) -> Result<ReferenceEngine, Failure> {
+    let source = SourceFile::read(path)?;
+    let loaded = source.load()?;
+    ReferenceEngine::new(loaded.automaton).map_err(runtime_failure)
+}
+
+/// A runtime error as a failure.
+pub fn runtime_failure(error: EngineError) -> Failure {
+    Failure::new(format!("runtime error: {error}"))
+}
+
+/// The number of a player named on the command line.
+pub fn player_number(automaton: &Automaton, name: &str) -> Result<usize, Failure> {
+    automaton.players.iter().position(|&p| automaton.symbol_name(p) == name).ok_or_else(|| {
+        let names: Vec<&str> = automaton.players.iter().map(|&p| automaton.symbol_name(p)).collect();
+        Failure::new(format!("`{name}` is not a player of this game (players: {})", names.join(", ")))
+    })
+}
+
+/// A rayon pool with `threads` workers (0 = one per core).
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::new(format!("cannot start {threads} threads: {e}")))
+}

@@ -1,0 +1,3 @@
+// expect: E0206
+type Score = {0};
+begin, end: player = keeper;

@@ -1,0 +1,4 @@
+// expect: E0102
+type Player = {x};
+type Score = {0}
+begin, end: player = keeper;

@@ -1,0 +1,5 @@
+// expect: E0204
+type Player = {x};
+type Score = {0};
+type Tree = Player -> Tree;
+begin, end: player = keeper;
