@@ -35,12 +35,7 @@ fn has_four(discs: u64) -> bool {
 
 impl Position {
     pub fn start() -> Position {
-        Position {
-            mover: 0,
-            both: 0,
-            plies: 0,
-            won: false,
-        }
+        Position { mover: 0, both: 0, plies: 0, won: false }
     }
 
     pub fn is_terminal(&self) -> bool {
@@ -52,9 +47,7 @@ impl Position {
         if self.is_terminal() {
             return Vec::new();
         }
-        (0..COLUMNS)
-            .filter(|&c| self.both & top_bit(c) == 0)
-            .collect()
+        (0..COLUMNS).filter(|&c| self.both & top_bit(c) == 0).collect()
     }
 
     pub fn play(&self, column: usize) -> Position {

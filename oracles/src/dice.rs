@@ -54,13 +54,7 @@ pub enum Move {
 
 impl State {
     pub fn start() -> State {
-        State {
-            banked: [0, 0],
-            total: 0,
-            me: 0,
-            turns_left: TURNS,
-            phase: Phase::Choose,
-        }
+        State { banked: [0, 0], total: 0, me: 0, turns_left: TURNS, phase: Phase::Choose }
     }
 
     pub fn moves(&self) -> Vec<Move> {

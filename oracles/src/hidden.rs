@@ -29,14 +29,7 @@ pub struct State {
 impl State {
     pub fn start() -> State {
         let all = (1u8 << CARDS) - 1;
-        State {
-            deck: all,
-            hands: [all, all],
-            prize: 0,
-            bid: 0,
-            points: [0, 0],
-            step: 0,
-        }
+        State { deck: all, hands: [all, all], prize: 0, bid: 0, points: [0, 0], step: 0 }
     }
 
     /// The cards (1..=CARDS) available to the one who moves next.

@@ -5,16 +5,7 @@
 //! draw 50 each.
 
 /// The eight lines of three, as cell indices (row-major, 0..9).
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
+const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
 /// A position: cell marks (0 empty, 1 = x, 2 = o) and the mark of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,10 +16,7 @@ pub struct Board {
 
 impl Board {
     pub fn start() -> Board {
-        Board {
-            cells: [0; 9],
-            to_move: 1,
-        }
+        Board { cells: [0; 9], to_move: 1 }
     }
 
     /// The mark that completed a line, if any.
