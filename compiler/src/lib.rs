@@ -2,6 +2,7 @@
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
 pub mod diagnostics;
+pub mod hrg;
 pub mod rg;
 
 use diagnostics::Diagnostic;
@@ -23,6 +24,8 @@ pub struct Loaded {
 pub enum SourceFormat {
     /// RG's low-level automaton text (`.rg`).
     Rg,
+    /// The high-level language, compatible with Regular Games' HRG (`.hrg`).
+    Hrg,
 }
 
 impl SourceFormat {
@@ -30,12 +33,13 @@ impl SourceFormat {
     pub fn from_file_name(file_name: &str) -> Option<SourceFormat> {
         match file_name.rsplit_once('.').map(|(_, ext)| ext) {
             Some("rg") => Some(SourceFormat::Rg),
+            Some("hrg") => Some(SourceFormat::Hrg),
             _ => None,
         }
     }
 
     /// Every extension the compiler accepts, for messages.
-    pub const EXTENSIONS: &'static [&'static str] = &["rg"];
+    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg"];
 }
 
 /// Compiles a source text of the format its file name says. Errors come back as diagnostics
@@ -43,6 +47,7 @@ impl SourceFormat {
 pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
     match SourceFormat::from_file_name(file_name) {
         Some(SourceFormat::Rg) => rg::compile(source),
+        Some(SourceFormat::Hrg) => hrg::compile(source),
         None => Err(vec![Diagnostic::error(
             "E0001",
             format!("unknown source format for `{file_name}`"),

@@ -61,15 +61,8 @@ pub enum Range {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeRef {
     Name(Ident),
-    Set {
-        members: Vec<Ident>,
-        span: Span,
-    },
-    Arrow {
-        from: Box<TypeRef>,
-        to: Box<TypeRef>,
-        span: Span,
-    },
+    Set { members: Vec<Ident>, span: Span },
+    Arrow { from: Box<TypeRef>, to: Box<TypeRef>, span: Span },
 }
 
 impl TypeRef {
@@ -107,11 +100,7 @@ pub enum Pattern {
     /// Any other identifier: a symbol or numeral.
     Literal(Ident),
     /// `C(p1, p2)`
-    Ctor {
-        name: Ident,
-        args: Vec<Pattern>,
-        span: Span,
-    },
+    Ctor { name: Ident, args: Vec<Pattern>, span: Span },
 }
 
 impl Pattern {

@@ -92,11 +92,7 @@ pub struct SetTy {
 impl Ty {
     pub fn set(name: impl Into<String>, members: Vec<Term>) -> Ty {
         let names = members.iter().filter_map(Term::render).collect();
-        Ty::Set(Rc::new(SetTy {
-            name: name.into(),
-            members,
-            names,
-        }))
+        Ty::Set(Rc::new(SetTy { name: name.into(), members, names }))
     }
 
     pub fn singleton(term: Term) -> Ty {
@@ -128,9 +124,7 @@ impl Ty {
     /// The default initial value: the first member, or a map of defaults.
     pub fn default_value(&self) -> Option<rg::ValueExpr> {
         match self {
-            Ty::Set(set) => Some(rg::ValueExpr::Ident(rg::Ident::synthetic(
-                set.members.first()?.render()?,
-            ))),
+            Ty::Set(set) => Some(rg::ValueExpr::Ident(rg::Ident::synthetic(set.members.first()?.render()?))),
             Ty::Map(_, v) => Some(rg::ValueExpr::Map {
                 entries: Vec::new(),
                 default: Some(Box::new(v.default_value()?)),
@@ -175,9 +169,7 @@ pub enum EvalError {
 }
 
 fn err(message: impl Into<String>, span: Span) -> EvalError {
-    EvalError::Error(
-        Diagnostic::error("E0407", message, span).label("cannot be evaluated at compile time"),
-    )
+    EvalError::Error(Diagnostic::error("E0407", message, span).label("cannot be evaluated at compile time"))
 }
 
 pub type Env = HashMap<String, Term>;
@@ -231,16 +223,10 @@ impl World {
         let mut declare = |world: &World, name: &Ident| -> bool {
             if let Some(previous) = declared.get(&name.name) {
                 world.report(
-                    Diagnostic::error(
-                        "E0402",
-                        format!("`{}` is declared twice", name.name),
-                        name.span,
-                    )
-                    .label("second declaration")
-                    .with_secondary(*previous, "first declared here")
-                    .with_help(
-                        "domains, functions, variables and graphs share one namespace; rename one",
-                    ),
+                    Diagnostic::error("E0402", format!("`{}` is declared twice", name.name), name.span)
+                        .label("second declaration")
+                        .with_secondary(*previous, "first declared here")
+                        .with_help("domains, functions, variables and graphs share one namespace; rename one"),
                 );
                 false
             } else {
@@ -267,9 +253,7 @@ impl World {
             .collect();
         for decl in &domain_decls {
             if declare(&world, &decl.name) {
-                world
-                    .domain_index
-                    .insert(decl.name.name.clone(), usize::MAX);
+                world.domain_index.insert(decl.name.name.clone(), usize::MAX);
             }
         }
         for decl in &domain_decls {
@@ -321,21 +305,14 @@ impl World {
                         continue;
                     }
                     let ty = world.resolve_type(&decl.ty);
-                    world
-                        .variable_index
-                        .insert(decl.name.name.clone(), world.variables.len());
-                    world.variables.push(Variable {
-                        decl: decl.clone(),
-                        ty,
-                    });
+                    world.variable_index.insert(decl.name.name.clone(), world.variables.len());
+                    world.variables.push(Variable { decl: decl.clone(), ty });
                 }
                 Item::Graph(graph) => {
                     if !declare(&world, &graph.name) {
                         continue;
                     }
-                    world
-                        .graph_index
-                        .insert(graph.name.name.clone(), world.graphs.len());
+                    world.graph_index.insert(graph.name.name.clone(), world.graphs.len());
                     world.graphs.push(graph.clone());
                 }
                 _ => {}
@@ -352,15 +329,9 @@ impl World {
                         let help = if world.graph_index.contains_key(&case.name.name)
                             || world.variable_index.contains_key(&case.name.name)
                         {
-                            format!(
-                                "`{}` is not a function; rename the case or the declaration",
-                                case.name.name
-                            )
+                            format!("`{}` is not a function; rename the case or the declaration", case.name.name)
                         } else {
-                            format!(
-                                "declare the function first: `{} : Domain -> Domain`",
-                                case.name.name
-                            )
+                            format!("declare the function first: `{} : Domain -> Domain`", case.name.name)
                         };
                         world.report(
                             Diagnostic::error(
@@ -379,11 +350,7 @@ impl World {
             .functions
             .values()
             .map(|f| {
-                (
-                    f.name.name.clone(),
-                    arity(&f.signature),
-                    f.cases.iter().map(|c| (c.span, c.patterns.len())).collect(),
-                )
+                (f.name.name.clone(), arity(&f.signature), f.cases.iter().map(|c| (c.span, c.patterns.len())).collect())
             })
             .collect();
         for (name, arity, cases) in arities {
@@ -406,10 +373,7 @@ impl World {
 
     fn add_builtin_types(&mut self) {
         if !self.domain_index.contains_key("Bool") {
-            self.builtin_types.insert(
-                "Bool".into(),
-                Ty::set("Bool", vec![Term::Int(0), Term::Int(1)]),
-            );
+            self.builtin_types.insert("Bool".into(), Ty::set("Bool", vec![Term::Int(0), Term::Int(1)]));
         }
         if !self.domain_index.contains_key("PlayerOrSystem") {
             let mut members = match self.lookup_type("Player") {
@@ -417,30 +381,20 @@ impl World {
                 _ => Vec::new(),
             };
             for system in ["keeper", "random"] {
-                if !members
-                    .iter()
-                    .any(|m| m.render().as_deref() == Some(system))
-                {
+                if !members.iter().any(|m| m.render().as_deref() == Some(system)) {
                     members.push(Term::Sym(system.into()));
                 }
             }
-            self.builtin_types
-                .insert("PlayerOrSystem".into(), Ty::set("PlayerOrSystem", members));
+            self.builtin_types.insert("PlayerOrSystem".into(), Ty::set("PlayerOrSystem", members));
         }
         let player = self.lookup_type("Player").unwrap_or(Ty::Unknown);
         let score = self.lookup_type("Score").unwrap_or(Ty::Unknown);
         let bool_ty = self.lookup_type("Bool").unwrap_or(Ty::Unknown);
         if !self.domain_index.contains_key("Goals") {
-            self.builtin_types.insert(
-                "Goals".into(),
-                Ty::Map(Box::new(player.clone()), Box::new(score)),
-            );
+            self.builtin_types.insert("Goals".into(), Ty::Map(Box::new(player.clone()), Box::new(score)));
         }
         if !self.domain_index.contains_key("Visibility") {
-            self.builtin_types.insert(
-                "Visibility".into(),
-                Ty::Map(Box::new(player), Box::new(bool_ty)),
-            );
+            self.builtin_types.insert("Visibility".into(), Ty::Map(Box::new(player), Box::new(bool_ty)));
         }
     }
 
@@ -453,12 +407,7 @@ impl World {
         }
     }
 
-    fn build_domain(
-        &mut self,
-        decls: &[&DomainDecl],
-        name: &str,
-        building: &mut Vec<String>,
-    ) -> Ty {
+    fn build_domain(&mut self, decls: &[&DomainDecl], name: &str, building: &mut Vec<String>) -> Ty {
         if let Some(&index) = self.domain_index.get(name) {
             if index != usize::MAX {
                 return self.domains[index].ty.clone();
@@ -469,13 +418,9 @@ impl World {
         };
         if building.iter().any(|b| b == name) {
             self.report(
-                Diagnostic::error(
-                    "E0421",
-                    format!("domain `{name}` includes itself"),
-                    decl.name.span,
-                )
-                .label("cyclic union")
-                .with_help("a domain may include only other, non-cyclic domains"),
+                Diagnostic::error("E0421", format!("domain `{name}` includes itself"), decl.name.span)
+                    .label("cyclic union")
+                    .with_help("a domain may include only other, non-cyclic domains"),
             );
             return Ty::Unknown;
         }
@@ -503,10 +448,7 @@ impl World {
                         if let Range::Interval { low, .. } = &element.bindings[0].range {
                             if let Ok(low) = low.name.parse::<i64>() {
                                 if params[0].name == element.bindings[0].var.name {
-                                    integer = Some((
-                                        low,
-                                        generated.iter().filter_map(Term::render).collect(),
-                                    ));
+                                    integer = Some((low, generated.iter().filter_map(Term::render).collect()));
                                 }
                             }
                         }
@@ -521,61 +463,52 @@ impl World {
         for member in &members {
             if let Some(name) = member.render().filter(|n| !is_valid_symbol(n)) {
                 self.report(
-                    Diagnostic::error("E0421", format!("domain `{}` has the invalid symbol `{name}`", decl.name.name), decl.span)
-                        .label("generated here")
-                        .with_help("symbols may contain only letters, digits and `_`; keep generator ranges non-negative"),
+                    Diagnostic::error(
+                        "E0421",
+                        format!("domain `{}` has the invalid symbol `{name}`", decl.name.name),
+                        decl.span,
+                    )
+                    .label("generated here")
+                    .with_help("symbols may contain only letters, digits and `_`; keep generator ranges non-negative"),
                 );
                 break;
             }
         }
         if members.is_empty() {
             self.report(
-                Diagnostic::error(
-                    "E0421",
-                    format!("domain `{}` is empty", decl.name.name),
-                    decl.span,
-                )
-                .label("no members")
-                .with_help("list at least one symbol"),
+                Diagnostic::error("E0421", format!("domain `{}` is empty", decl.name.name), decl.span)
+                    .label("no members")
+                    .with_help("list at least one symbol"),
             );
         }
         let ty = Ty::set(decl.name.name.clone(), members);
-        self.domain_index
-            .insert(decl.name.name.clone(), self.domains.len());
-        self.domains.push(Domain {
-            decl: decl.clone(),
-            ty: ty.clone(),
-            integer,
-        });
+        self.domain_index.insert(decl.name.name.clone(), self.domains.len());
+        self.domains.push(Domain { decl: decl.clone(), ty: ty.clone(), integer });
         ty
     }
 
     /// The values a `where` binding ranges over.
     pub fn range_values(&self, range: &Range, span: Span) -> Vec<Term> {
         match range {
-            Range::Interval { low, high } => {
-                match (low.name.parse::<i64>(), high.name.parse::<i64>()) {
-                    (Ok(low), Ok(high)) if high - low <= 100_000 => {
-                        (low..=high).map(Term::Int).collect()
-                    }
-                    (Ok(_), Ok(_)) => {
-                        self.report(
-                            Diagnostic::error("E0421", "range too large", span)
-                                .label("more than 100000 values")
-                                .with_help("use a smaller range"),
-                        );
-                        Vec::new()
-                    }
-                    _ => {
-                        self.report(
-                            Diagnostic::error("E0421", "a range needs two numerals", span)
-                                .label("not `low..high` with numerals")
-                                .with_help("write e.g. `I in 0..7`"),
-                        );
-                        Vec::new()
-                    }
+            Range::Interval { low, high } => match (low.name.parse::<i64>(), high.name.parse::<i64>()) {
+                (Ok(low), Ok(high)) if high - low <= 100_000 => (low..=high).map(Term::Int).collect(),
+                (Ok(_), Ok(_)) => {
+                    self.report(
+                        Diagnostic::error("E0421", "range too large", span)
+                            .label("more than 100000 values")
+                            .with_help("use a smaller range"),
+                    );
+                    Vec::new()
                 }
-            }
+                _ => {
+                    self.report(
+                        Diagnostic::error("E0421", "a range needs two numerals", span)
+                            .label("not `low..high` with numerals")
+                            .with_help("write e.g. `I in 0..7`"),
+                    );
+                    Vec::new()
+                }
+            },
             Range::Set(members) => members.iter().map(|m| Term::literal(&m.name)).collect(),
             Range::Domain(name) => match self.lookup_type(&name.name) {
                 Some(Ty::Set(set)) => set.members.clone(),
@@ -590,9 +523,7 @@ impl World {
 
     fn generate(&self, element: &DomainElement, params: &[Ident]) -> Vec<Term> {
         for param in params {
-            if is_variable(&param.name)
-                && !element.bindings.iter().any(|b| b.var.name == param.name)
-            {
+            if is_variable(&param.name) && !element.bindings.iter().any(|b| b.var.name == param.name) {
                 self.report(
                     Diagnostic::error(
                         "E0421",
@@ -600,19 +531,13 @@ impl World {
                         param.span,
                     )
                     .label("unbound generator variable")
-                    .with_help(format!(
-                        "add `where {} in 0..N` (or a set `{{a, b}}`)",
-                        param.name
-                    )),
+                    .with_help(format!("add `where {} in 0..N` (or a set `{{a, b}}`)", param.name)),
                 );
                 return Vec::new();
             }
         }
-        let ranges: Vec<(String, Vec<Term>)> = element
-            .bindings
-            .iter()
-            .map(|b| (b.var.name.clone(), self.range_values(&b.range, b.span)))
-            .collect();
+        let ranges: Vec<(String, Vec<Term>)> =
+            element.bindings.iter().map(|b| (b.var.name.clone(), self.range_values(&b.range, b.span))).collect();
         let mut out = Vec::new();
         let mut env = Env::new();
         fn product(ranges: &[(String, Vec<Term>)], env: &mut Env, emit: &mut dyn FnMut(&Env)) {
@@ -627,14 +552,8 @@ impl World {
             }
         }
         product(&ranges, &mut env, &mut |env| {
-            let args = params
-                .iter()
-                .map(|p| {
-                    env.get(&p.name)
-                        .cloned()
-                        .unwrap_or_else(|| Term::literal(&p.name))
-                })
-                .collect();
+            let args =
+                params.iter().map(|p| env.get(&p.name).cloned().unwrap_or_else(|| Term::literal(&p.name))).collect();
             out.push(Term::Ctor(element.name.name.clone(), args));
         });
         out
@@ -648,14 +567,7 @@ impl World {
                 Ty::Unknown
             }),
             TypeRef::Set { members, .. } => Ty::set(
-                format!(
-                    "{{{}}}",
-                    members
-                        .iter()
-                        .map(|m| m.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                format!("{{{}}}", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")),
                 members.iter().map(|m| Term::literal(&m.name)).collect(),
             ),
             TypeRef::Arrow { from, to, .. } => {
@@ -694,43 +606,31 @@ impl World {
                     return Err(EvalError::Error(
                         Diagnostic::error("E0407", format!("variable `{}` used at compile time", name.name), name.span)
                             .label("variables have no value at compile time")
-                            .with_help("functions, domains and initialisers may use only constants and pattern variables"),
+                            .with_help(
+                                "functions, domains and initialisers may use only constants and pattern variables",
+                            ),
                     ));
                 }
                 if self.lookup_type(&name.name).is_some() {
-                    return Err(err(
-                        format!("domain `{}` is not a value", name.name),
-                        name.span,
-                    ));
+                    return Err(err(format!("domain `{}` is not a value", name.name), name.span));
                 }
                 if is_variable(&name.name) {
                     return Err(EvalError::Error(
-                        Diagnostic::error(
-                            "E0401",
-                            format!("unbound pattern variable `{}`", name.name),
-                            name.span,
-                        )
-                        .label("not bound by a pattern or `where`")
-                        .with_help(
-                            "uppercase names are pattern variables; bind it in the case's patterns",
-                        ),
+                        Diagnostic::error("E0401", format!("unbound pattern variable `{}`", name.name), name.span)
+                            .label("not bound by a pattern or `where`")
+                            .with_help("uppercase names are pattern variables; bind it in the case's patterns"),
                     ));
                 }
                 match name.name.as_str() {
                     // `true`/`false` are booleans unless a domain declares them as symbols.
-                    "true" | "false" if !self.symbols.contains(&name.name) => {
-                        Ok(Term::Bool(name.name == "true"))
-                    }
+                    "true" | "false" if !self.symbols.contains(&name.name) => Ok(Term::Bool(name.name == "true")),
                     _ => Ok(Term::literal(&name.name)),
                 }
             }
             Expr::Call { callee, args, span } => {
                 if let Expr::Name(name) = &**callee {
                     if is_variable(&name.name) && !env.contains_key(&name.name) {
-                        let args = args
-                            .iter()
-                            .map(|a| self.eval(a, env, None))
-                            .collect::<Result<Vec<_>, _>>()?;
+                        let args = args.iter().map(|a| self.eval(a, env, None)).collect::<Result<Vec<_>, _>>()?;
                         return Ok(Term::Ctor(name.name.clone(), args));
                     }
                     if matches!(name.name.as_str(), "true" | "false")
@@ -742,18 +642,14 @@ impl World {
                     if name.name == "not" && args.len() == 1 && !self.is_function("not") {
                         return match self.eval(&args[0], env, None)? {
                             Term::Bool(b) => Ok(Term::Bool(!b)),
-                            other => Err(err(
-                                format!("`not` needs a condition, found {}", other.describe()),
-                                args[0].span(),
-                            )),
+                            other => {
+                                Err(err(format!("`not` needs a condition, found {}", other.describe()), args[0].span()))
+                            }
                         };
                     }
                 }
                 let function = self.eval(callee, env, None)?;
-                let args = args
-                    .iter()
-                    .map(|a| self.eval(a, env, None))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let args = args.iter().map(|a| self.eval(a, env, None)).collect::<Result<Vec<_>, _>>()?;
                 self.apply(&function, &args, *span)
             }
             Expr::Access { map, key, span } => {
@@ -788,11 +684,7 @@ impl World {
                         match self.eval(e, env, None)? {
                             Term::Int(n) => Ok(n),
                             other => Err(err(
-                                format!(
-                                    "`{}` needs numbers, found {}",
-                                    op.symbol(),
-                                    other.describe()
-                                ),
+                                format!("`{}` needs numbers, found {}", op.symbol(), other.describe()),
                                 e.span(),
                             )),
                         }
@@ -804,38 +696,25 @@ impl World {
                         _ if b == 0 => return Err(err("remainder by zero", *span)),
                         _ => Some(((a % b) + b) % b),
                     };
-                    value
-                        .map(Term::Int)
-                        .ok_or_else(|| err("arithmetic overflow", *span))
+                    value.map(Term::Int).ok_or_else(|| err("arithmetic overflow", *span))
                 }
             },
             Expr::In { expr, domain, .. } => {
                 let value = self.eval(expr, env, None)?;
                 match self.lookup_type(&domain.name) {
-                    Some(Ty::Set(set)) => Ok(Term::Bool(
-                        value.render().is_some_and(|r| set.names.contains(&r)),
-                    )),
+                    Some(Ty::Set(set)) => Ok(Term::Bool(value.render().is_some_and(|r| set.names.contains(&r)))),
                     Some(_) => Ok(Term::Bool(false)),
                     None => Err(EvalError::Error(unknown_type(self, domain))),
                 }
             }
-            Expr::If {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
+            Expr::If { cond, then, otherwise, .. } => {
                 if self.eval_bool(cond, env)? {
                     self.eval(then, env, expected)
                 } else {
                     self.eval(otherwise, env, expected)
                 }
             }
-            Expr::Map {
-                default,
-                parts,
-                span,
-            } => {
+            Expr::Map { default, parts, span } => {
                 let Some(Ty::Map(key_ty, value_ty)) = expected else {
                     return Err(err("a map literal needs a known map type here", *span));
                 };
@@ -850,10 +729,7 @@ impl World {
         match self.eval(expr, env, None)? {
             Term::Bool(b) => Ok(b),
             Term::Sym(s) if s == "true" || s == "false" => Ok(s == "true"),
-            other => Err(err(
-                format!("expected a condition, found {}", other.describe()),
-                expr.span(),
-            )),
+            other => Err(err(format!("expected a condition, found {}", other.describe()), expr.span())),
         }
     }
 
@@ -865,9 +741,7 @@ impl World {
         value_ty: &Ty,
         env: &Env,
     ) -> Result<Term, EvalError> {
-        let default = default
-            .map(|d| self.eval(d, env, Some(value_ty)))
-            .transpose()?;
+        let default = default.map(|d| self.eval(d, env, Some(value_ty))).transpose()?;
         let mut entries = BTreeMap::new();
         let keys: Vec<Term> = match key_ty {
             Ty::Set(set) => set.members.clone(),
@@ -875,10 +749,7 @@ impl World {
         };
         let mut wildcard_default = None;
         for part in parts {
-            if matches!(part.pattern, Pattern::Wildcard(_))
-                && part.bindings.is_empty()
-                && wildcard_default.is_none()
-            {
+            if matches!(part.pattern, Pattern::Wildcard(_)) && part.bindings.is_empty() && wildcard_default.is_none() {
                 wildcard_default = Some(self.eval(&part.value, env, Some(value_ty))?);
             }
         }
@@ -896,19 +767,20 @@ impl World {
                 break;
             }
         }
-        Ok(Term::Map(Rc::new(MapTerm {
-            entries,
-            default: default.or(wildcard_default),
-        })))
+        Ok(Term::Map(Rc::new(MapTerm { entries, default: default.or(wildcard_default) })))
     }
 
     fn bindings_hold(&self, bindings: &[Binding], env: &Env) -> Result<bool, EvalError> {
         for binding in bindings {
             let Some(value) = env.get(&binding.var.name) else {
                 return Err(EvalError::Error(
-                    Diagnostic::error("E0421", format!("`{}` does not occur in the pattern", binding.var.name), binding.var.span)
-                        .label("bound by `where` but not used")
-                        .with_help("a `where` clause restricts the pattern's variables; use the variable in the pattern"),
+                    Diagnostic::error(
+                        "E0421",
+                        format!("`{}` does not occur in the pattern", binding.var.name),
+                        binding.var.span,
+                    )
+                    .label("bound by `where` but not used")
+                    .with_help("a `where` clause restricts the pattern's variables; use the variable in the pattern"),
                 ));
             };
             let allowed = self.range_values(&binding.range, binding.span);
@@ -954,12 +826,7 @@ impl World {
         let Some(function) = self.functions.get(name) else {
             return Err(err(format!("`{name}` is not a function"), span));
         };
-        let min_patterns = function
-            .cases
-            .iter()
-            .map(|c| c.patterns.len())
-            .min()
-            .unwrap_or(0);
+        let min_patterns = function.cases.iter().map(|c| c.patterns.len()).min().unwrap_or(0);
         if args.len() < min_patterns.max(1) {
             return Ok(Term::Func(name.to_string(), args.to_vec()));
         }
@@ -968,10 +835,7 @@ impl World {
             return Ok(value.clone());
         }
         if *self.depth.borrow() > MAX_EVAL_DEPTH {
-            return Err(err(
-                format!("evaluation of `{name}` recurses too deeply"),
-                span,
-            ));
+            return Err(err(format!("evaluation of `{name}` recurses too deeply"), span));
         }
         *self.depth.borrow_mut() += 1;
         let result = self.call_cases(function, args);
@@ -989,12 +853,7 @@ impl World {
                 continue;
             }
             let mut env = Env::new();
-            if case
-                .patterns
-                .iter()
-                .zip(args)
-                .all(|(p, a)| match_pattern(p, a, &mut env))
-            {
+            if case.patterns.iter().zip(args).all(|(p, a)| match_pattern(p, a, &mut env)) {
                 let expected = result_type(&function.ty, count);
                 let value = self.eval(&case.body, &env, expected.as_ref())?;
                 return self.apply(&value, &args[count..], case.span);
@@ -1003,10 +862,7 @@ impl World {
         Err(EvalError::NoMatch(format!(
             "no case of `{}` matches ({})",
             function.name.name,
-            args.iter()
-                .map(|a| a.render().unwrap_or_else(|| a.describe()))
-                .collect::<Vec<_>>()
-                .join(", ")
+            args.iter().map(|a| a.render().unwrap_or_else(|| a.describe())).collect::<Vec<_>>().join(", ")
         )))
     }
 
@@ -1014,29 +870,16 @@ impl World {
     /// most frequent value), memoised.
     pub fn table(&self, name: &str, span: Span) -> Result<Term, EvalError> {
         if let Some(done) = self.tables.borrow().get(name) {
-            return done
-                .clone()
-                .ok_or_else(|| err(format!("`{name}` depends on itself"), span));
+            return done.clone().ok_or_else(|| err(format!("`{name}` depends on itself"), span));
         }
         self.tables.borrow_mut().insert(name.to_string(), None);
         let function = &self.functions[name];
-        let table = self.tabulate(
-            &Term::Func(name.to_string(), Vec::new()),
-            &function.ty,
-            &mut Vec::new(),
-        )?;
-        self.tables
-            .borrow_mut()
-            .insert(name.to_string(), Some(table.clone()));
+        let table = self.tabulate(&Term::Func(name.to_string(), Vec::new()), &function.ty, &mut Vec::new())?;
+        self.tables.borrow_mut().insert(name.to_string(), Some(table.clone()));
         Ok(table)
     }
 
-    fn tabulate(
-        &self,
-        value: &Term,
-        ty: &Ty,
-        uncovered: &mut Vec<String>,
-    ) -> Result<Term, EvalError> {
+    fn tabulate(&self, value: &Term, ty: &Ty, uncovered: &mut Vec<String>) -> Result<Term, EvalError> {
         let (Ty::Map(key_ty, value_ty), Term::Func(..) | Term::Map(_)) = (ty, value) else {
             return Ok(value.clone());
         };
@@ -1060,19 +903,13 @@ impl World {
             }
         }
         let explicit = match value {
-            Term::Map(map) => map
-                .default
-                .clone()
-                .map(|d| self.tabulate(&d, value_ty, uncovered))
-                .transpose()?,
+            Term::Map(map) => map.default.clone().map(|d| self.tabulate(&d, value_ty, uncovered)).transpose()?,
             _ => None,
         };
-        let most_frequent = counts
-            .iter()
-            .fold(None::<&(Term, usize)>, |best, entry| match best {
-                Some(b) if b.1 >= entry.1 => Some(b),
-                _ => Some(entry),
-            });
+        let most_frequent = counts.iter().fold(None::<&(Term, usize)>, |best, entry| match best {
+            Some(b) if b.1 >= entry.1 => Some(b),
+            _ => Some(entry),
+        });
         let default = explicit.or_else(|| most_frequent.map(|(t, _)| t.clone()));
         Ok(Term::Map(Rc::new(MapTerm { entries, default })))
     }
@@ -1094,10 +931,7 @@ impl World {
         if let Some(first) = uncovered.first() {
             self.report(
                 Diagnostic::warning("W0402", format!("{what}: {first}"), span)
-                    .label(format!(
-                        "{} argument combination(s) fall back to the map default",
-                        uncovered.len()
-                    ))
+                    .label(format!("{} argument combination(s) fall back to the map default", uncovered.len()))
                     .with_help("add a catch-all case such as `f(_) = value`"),
             );
         }
@@ -1123,21 +957,13 @@ impl World {
                         entries.push((rg::Ident::new(key.clone(), span), entry));
                     }
                 }
-                Some(rg::ValueExpr::Map {
-                    entries,
-                    default: Some(Box::new(default)),
-                    span,
-                })
+                Some(rg::ValueExpr::Map { entries, default: Some(Box::new(default)), span })
             }
             (Ty::Map(..), other) => {
                 self.report(
-                    Diagnostic::error(
-                        "E0408",
-                        format!("{what}: expected a map, found {}", other.describe()),
-                        span,
-                    )
-                    .label(format!("of type {}", ty.describe()))
-                    .with_help("give a map literal such as `{ _ = value }` or a function name"),
+                    Diagnostic::error("E0408", format!("{what}: expected a map, found {}", other.describe()), span)
+                        .label(format!("of type {}", ty.describe()))
+                        .with_help("give a map literal such as `{ _ = value }` or a function name"),
                 );
                 None
             }
@@ -1156,28 +982,18 @@ impl World {
                 };
                 if !is_valid_symbol(&symbol) {
                     self.report(
-                        Diagnostic::error(
-                            "E0408",
-                            format!("{what}: `{symbol}` is not a valid symbol"),
-                            span,
-                        )
-                        .label("produced here")
-                        .with_help("guard the case, e.g. `if X == 0 then null else V(X - 1)`"),
+                        Diagnostic::error("E0408", format!("{what}: `{symbol}` is not a valid symbol"), span)
+                            .label("produced here")
+                            .with_help("guard the case, e.g. `if X == 0 then null else V(X - 1)`"),
                     );
                     return None;
                 }
                 if let Ty::Set(set) = ty {
                     if !set.names.contains(&symbol) {
                         self.report(
-                            Diagnostic::error(
-                                "E0408",
-                                format!("{what}: `{symbol}` is not in `{}`", set.name),
-                                span,
-                            )
-                            .label("value outside the declared type")
-                            .with_help(format!(
-                                "add `{symbol}` to the domain or change the result"
-                            )),
+                            Diagnostic::error("E0408", format!("{what}: `{symbol}` is not in `{}`", set.name), span)
+                                .label("value outside the declared type")
+                                .with_help(format!("add `{symbol}` to the domain or change the result")),
                         );
                         return None;
                     }
@@ -1233,10 +1049,9 @@ pub fn match_pattern(pattern: &Pattern, value: &Term, env: &mut Env) -> bool {
             literal == *value || Term::literal(&name.name) == *value
         }
         Pattern::Ctor { name, args, .. } => match value {
-            Term::Ctor(ctor, values) if *ctor == name.name && values.len() == args.len() => args
-                .iter()
-                .zip(values)
-                .all(|(p, v)| match_pattern(p, v, env)),
+            Term::Ctor(ctor, values) if *ctor == name.name && values.len() == args.len() => {
+                args.iter().zip(values).all(|(p, v)| match_pattern(p, v, env))
+            }
             _ => false,
         },
     }
@@ -1251,11 +1066,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(row[j + 1])
-            };
+            row[j + 1] = if ca == *cb { previous } else { 1 + previous.min(row[j]).min(row[j + 1]) };
             previous = current;
         }
     }
@@ -1272,20 +1083,12 @@ pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
 }
 
 fn unknown_type(world: &World, name: &Ident) -> Diagnostic {
-    let names = world
-        .domain_index
-        .keys()
-        .chain(world.builtin_types.keys())
-        .map(String::as_str);
+    let names = world.domain_index.keys().chain(world.builtin_types.keys()).map(String::as_str);
     let help = match suggest(&name.name, names) {
         Some(close) => format!("did you mean `{close}`?"),
         None => format!("declare it: `domain {} = a | b`", name.name),
     };
-    Diagnostic::error(
-        "E0403",
-        format!("unknown domain `{}`", name.name),
-        name.span,
-    )
-    .label("no such domain")
-    .with_help(help)
+    Diagnostic::error("E0403", format!("unknown domain `{}`", name.name), name.span)
+        .label("no such domain")
+        .with_help(help)
 }

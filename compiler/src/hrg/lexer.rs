@@ -160,26 +160,19 @@ pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
             Ok(token) => tokens.push((token, span)),
             Err(()) => {
                 // Merge adjacent bad characters into one diagnostic.
-                if let Some(previous) = diagnostics
-                    .last_mut()
-                    .filter(|_| last_error_end == span.start)
-                {
+                if let Some(previous) = diagnostics.last_mut().filter(|_| last_error_end == span.start) {
                     previous.primary.span = previous.primary.span.join(span);
                 } else {
                     let text = &source[span.range()];
                     let help = if text.starts_with("/*") {
                         "close the comment with `*/`".to_string()
                     } else {
-                        "names use only letters, digits and `_`; see spec/hrg.md for the operators"
-                            .to_string()
+                        "names use only letters, digits and `_`; see spec/hrg.md for the operators".to_string()
                     };
                     diagnostics.push(
                         Diagnostic::error(
                             "E0301",
-                            format!(
-                                "unexpected character `{}`",
-                                text.chars().next().unwrap_or('?')
-                            ),
+                            format!("unexpected character `{}`", text.chars().next().unwrap_or('?')),
                             span,
                         )
                         .label("not part of any HRG token")

@@ -90,29 +90,18 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
                 .label("missing declaration")
                 .with_help(format!(
                     "every game declares its players and scores, e.g. `domain {required} = {}`",
-                    if required == "Player" {
-                        "x | o"
-                    } else {
-                        "0 | 50 | 100"
-                    }
+                    if required == "Player" { "x | o" } else { "0 | 50 | 100" }
                 )),
             );
         }
     }
     for domain in &world.domains {
         let Ty::Set(set) = &domain.ty else { continue };
-        let members = set
-            .members
-            .iter()
-            .filter_map(Term::render)
-            .map(|m| rg::Ident::new(m, domain.decl.span))
-            .collect();
+        let members =
+            set.members.iter().filter_map(Term::render).map(|m| rg::Ident::new(m, domain.decl.span)).collect();
         decls.push(rg::Decl::Type(rg::Typedef {
             name: domain.decl.name.clone(),
-            ty: rg::TypeExpr::Set {
-                members,
-                span: domain.decl.span,
-            },
+            ty: rg::TypeExpr::Set { members, span: domain.decl.span },
             span: domain.decl.span,
         }));
         if let Some((offset, symbols)) = &domain.integer {
@@ -131,12 +120,9 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
             continue;
         }
         let what = format!("function `{name}`");
-        if let Some(value) = world.to_value(
-            &Term::Func(name.clone(), Vec::new()),
-            &function.ty,
-            function.name.span,
-            &what,
-        ) {
+        if let Some(value) =
+            world.to_value(&Term::Func(name.clone(), Vec::new()), &function.ty, function.name.span, &what)
+        {
             decls.push(rg::Decl::Const(rg::Constant {
                 name: function.name.clone(),
                 ty: type_expr(&function.signature),
@@ -177,10 +163,7 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
     let mut lowering = Lowering {
         world: &world,
         edges: Vec::new(),
-        nodes: ["begin", "end", "rules_begin", "rules_end"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+        nodes: ["begin", "end", "rules_begin", "rules_end"].iter().map(|s| s.to_string()).collect(),
         counters: HashMap::new(),
         hoisted: Vec::new(),
         reusable: HashMap::new(),
@@ -206,20 +189,13 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
     }
     for key in &lowering.reusable_order {
         let reusable = &lowering.reusable[key];
-        let members = reusable
-            .call_ids
-            .iter()
-            .map(|id| rg::Ident::new(id.clone(), reusable.span))
-            .collect::<Vec<_>>();
+        let members = reusable.call_ids.iter().map(|id| rg::Ident::new(id.clone(), reusable.span)).collect::<Vec<_>>();
         let Some(first) = members.first().cloned() else {
             continue;
         };
         decls.push(rg::Decl::Type(rg::Typedef {
             name: rg::Ident::new(reusable.return_type.clone(), reusable.span),
-            ty: rg::TypeExpr::Set {
-                members,
-                span: reusable.span,
-            },
+            ty: rg::TypeExpr::Set { members, span: reusable.span },
             span: reusable.span,
         }));
         decls.push(rg::Decl::Var(rg::Variable {
@@ -239,9 +215,8 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
     }
     let mut diagnostics = world.diagnostics.take();
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end, d.code));
-    diagnostics.dedup_by(|a, b| {
-        a.code == b.code && a.primary.span.start == b.primary.span.start && a.message == b.message
-    });
+    diagnostics
+        .dedup_by(|a, b| a.code == b.code && a.primary.span.start == b.primary.span.start && a.message == b.message);
     if diagnostics.iter().any(Diagnostic::is_error) {
         Err(diagnostics)
     } else {
@@ -252,15 +227,10 @@ pub fn lower(program: &Program) -> Result<(rg::Game, Vec<Diagnostic>), Vec<Diagn
 fn type_expr(ty: &TypeRef) -> rg::TypeExpr {
     match ty {
         TypeRef::Name(name) => rg::TypeExpr::Name(name.clone()),
-        TypeRef::Set { members, span } => rg::TypeExpr::Set {
-            members: members.clone(),
-            span: *span,
-        },
-        TypeRef::Arrow { from, to, span } => rg::TypeExpr::Arrow {
-            from: Box::new(type_expr(from)),
-            to: Box::new(type_expr(to)),
-            span: *span,
-        },
+        TypeRef::Set { members, span } => rg::TypeExpr::Set { members: members.clone(), span: *span },
+        TypeRef::Arrow { from, to, span } => {
+            rg::TypeExpr::Arrow { from: Box::new(type_expr(from)), to: Box::new(type_expr(to)), span: *span }
+        }
     }
 }
 
@@ -283,9 +253,9 @@ fn uses_loop_jumps(block: &Block) -> bool {
         StmtKind::Call { name, .. } => name.name == "break" || name.name == "continue",
         StmtKind::Branch(arms) => arms.iter().any(uses_loop_jumps),
         StmtKind::BranchIn { body, .. } => uses_loop_jumps(body),
-        StmtKind::If {
-            then, otherwise, ..
-        } => uses_loop_jumps(then) || otherwise.as_ref().is_some_and(uses_loop_jumps),
+        StmtKind::If { then, otherwise, .. } => {
+            uses_loop_jumps(then) || otherwise.as_ref().is_some_and(uses_loop_jumps)
+        }
         _ => false,
     })
 }
@@ -315,12 +285,7 @@ impl<'w> Lowering<'w> {
     }
 
     fn edge(&mut self, from: &str, to: &str, label: rg::Label, span: Span) {
-        self.edges.push(rg::Decl::Edge(rg::Edge {
-            from: ident(from, span),
-            to: ident(to, span),
-            label,
-            span,
-        }));
+        self.edges.push(rg::Decl::Edge(rg::Edge { from: ident(from, span), to: ident(to, span), label, span }));
     }
 
     fn skip(&mut self, from: &str, to: &str, span: Span) {
@@ -352,18 +317,13 @@ impl<'w> Lowering<'w> {
     }
 
     fn graph(&self, name: &str) -> Option<&'w GraphDecl> {
-        self.world
-            .graph_index
-            .get(name)
-            .map(|&i| &self.world.graphs[i])
+        self.world.graph_index.get(name).map(|&i| &self.world.graphs[i])
     }
 
     fn lower_rules(&mut self) {
         let Some(rules) = self.graph("rules") else {
             let help = match suggest("rules", self.world.graph_index.keys().map(String::as_str)) {
-                Some(close) => format!(
-                    "the entry graph must be called `rules`; did you mean to rename `{close}`?"
-                ),
+                Some(close) => format!("the entry graph must be called `rules`; did you mean to rename `{close}`?"),
                 None => "add `graph rules() { ... }`, the graph the game starts in".to_string(),
             };
             self.report(
@@ -383,19 +343,14 @@ impl<'w> Lowering<'w> {
         self.skip("begin", "rules_begin", rules.span);
         let caller = self.root_frame("rules");
         let name = rules.name.clone();
-        if let Some(last) =
-            self.call_graph(&name, &[], "rules_begin", &caller, Mode::Main, rules.span)
-        {
+        if let Some(last) = self.call_graph(&name, &[], "rules_begin", &caller, Mode::Main, rules.span) {
             self.skip(&last, "rules_end", rules.span);
         }
         let player = self.player_expr(rules.span);
         self.edge(
             "rules_end",
             "end",
-            rg::Label::Assign {
-                lhs: player,
-                rhs: rg::Expr::Ident(ident("keeper", rules.span)),
-            },
+            rg::Label::Assign { lhs: player, rhs: rg::Expr::Ident(ident("keeper", rules.span)) },
             rules.span,
         );
     }
@@ -423,22 +378,16 @@ impl<'w> Lowering<'w> {
                 continue;
             }
             self.report(
-                Diagnostic::warning(
-                    "W0401",
-                    format!("graph `{}` is never used", graph.name.name),
-                    graph.name.span,
-                )
-                .label("not called from `rules`")
-                .with_help("call it, use it in `reachable(...)`, or delete it"),
+                Diagnostic::warning("W0401", format!("graph `{}` is never used", graph.name.name), graph.name.span)
+                    .label("not called from `rules`")
+                    .with_help("call it, use it in `reachable(...)`, or delete it"),
             );
             let snapshot = self.snapshot();
             let mut frame = self.root_frame(&graph.name.name);
             for (i, param) in graph.params.iter().enumerate() {
                 let ty = self.world.resolve_type(&param.ty);
                 let var = self.hoist(&graph.name.name, i, param, &ty);
-                frame
-                    .subst
-                    .insert(param.name.name.clone(), Bound::Var(var, ty));
+                frame.subst.insert(param.name.name.clone(), Bound::Var(var, ty));
             }
             let start = self.fresh(&graph.name.name);
             self.stack.push(graph.name.name.clone());
@@ -451,8 +400,7 @@ impl<'w> Lowering<'w> {
     fn hoist(&mut self, graph: &str, index: usize, param: &Param, ty: &Ty) -> String {
         let name = format!("{graph}_arg{index}_{}", param.name.name);
         if !self.hoisted.iter().any(|(n, ..)| *n == name) {
-            self.hoisted
-                .push((name.clone(), param.ty.clone(), ty.clone()));
+            self.hoisted.push((name.clone(), param.ty.clone(), ty.clone()));
         }
         name
     }
@@ -480,11 +428,8 @@ impl<'w> Lowering<'w> {
             | StmtKind::RepeatIn { body, .. }
             | StmtKind::Loop(body)
             | StmtKind::While { body, .. } => self.block_may_end(body),
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                self.block_may_end(then)
-                    || otherwise.as_ref().is_some_and(|o| self.block_may_end(o))
+            StmtKind::If { then, otherwise, .. } => {
+                self.block_may_end(then) || otherwise.as_ref().is_some_and(|o| self.block_may_end(o))
             }
             _ => false,
         })
@@ -503,19 +448,12 @@ impl<'w> Lowering<'w> {
         span: Span,
     ) -> Option<String> {
         let Some(graph) = self.graph(&name.name) else {
-            let candidates = self
-                .world
-                .graph_index
-                .keys()
-                .map(String::as_str)
-                .chain(BUILTIN_STATEMENTS.iter().copied());
+            let candidates =
+                self.world.graph_index.keys().map(String::as_str).chain(BUILTIN_STATEMENTS.iter().copied());
             let help = match suggest(&name.name, candidates) {
                 Some(close) => format!("did you mean `{close}`?"),
                 None if self.world.is_function(&name.name) => {
-                    format!(
-                        "`{}` is a function; functions are used inside expressions",
-                        name.name
-                    )
+                    format!("`{}` is a function; functions are used inside expressions", name.name)
                 }
                 None => "declare it with `graph name() { ... }`".to_string(),
             };
@@ -571,42 +509,21 @@ impl<'w> Lowering<'w> {
             let ty = self.world.resolve_type(&param.ty);
             if let Some(term) = self.static_value(arg, caller) {
                 if !Ty::singleton(term.clone()).compatible(&ty) {
-                    self.type_mismatch(
-                        arg.span(),
-                        &Ty::singleton(term.clone()),
-                        &ty,
-                        "argument",
-                        Some(param.span),
-                    );
+                    self.type_mismatch(arg.span(), &Ty::singleton(term.clone()), &ty, "argument", Some(param.span));
                 }
-                frame
-                    .subst
-                    .insert(param.name.name.clone(), Bound::Const(term));
+                frame.subst.insert(param.name.name.clone(), Bound::Const(term));
             } else {
                 let var = self.hoist(&name.name, i, param, &ty);
                 if let Some((value, value_ty)) = self.aexpr(arg, caller) {
                     if !value_ty.compatible(&ty) {
-                        self.type_mismatch(
-                            arg.span(),
-                            &value_ty,
-                            &ty,
-                            "argument",
-                            Some(param.span),
-                        );
+                        self.type_mismatch(arg.span(), &value_ty, &ty, "argument", Some(param.span));
                     }
                     let next = self.fresh(&caller.prefix);
                     let lhs = rg::Expr::Ident(ident(var.clone(), arg.span()));
-                    self.edge(
-                        &current,
-                        &next,
-                        rg::Label::Assign { lhs, rhs: value },
-                        arg.span(),
-                    );
+                    self.edge(&current, &next, rg::Label::Assign { lhs, rhs: value }, arg.span());
                     current = next;
                 }
-                frame
-                    .subst
-                    .insert(param.name.name.clone(), Bound::Var(var, ty));
+                frame.subst.insert(param.name.name.clone(), Bound::Var(var, ty));
             }
         }
         self.stack.push(name.name.clone());
@@ -669,9 +586,7 @@ impl<'w> Lowering<'w> {
                 mode: mode.clone(),
             };
             for (param, (var, ty)) in graph.params.iter().zip(&vars) {
-                frame
-                    .subst
-                    .insert(param.name.name.clone(), Bound::Var(var.clone(), ty.clone()));
+                frame.subst.insert(param.name.name.clone(), Bound::Var(var.clone(), ty.clone()));
             }
             self.stack.push(name.clone());
             if let Some(last) = self.block(&graph.body, &begin, &mut frame) {
@@ -689,44 +604,18 @@ impl<'w> Lowering<'w> {
             }
             let next = self.fresh(&caller.prefix);
             let lhs = rg::Expr::Ident(ident(var.clone(), arg.span()));
-            self.edge(
-                &current,
-                &next,
-                rg::Label::Assign { lhs, rhs: value },
-                arg.span(),
-            );
+            self.edge(&current, &next, rg::Label::Assign { lhs, rhs: value }, arg.span());
             current = next;
         }
         let reusable = self.reusable.get_mut(&key).expect("inserted above");
         let call_id = format!("{prefix}_call{}", reusable.call_ids.len() + 1);
         reusable.call_ids.push(call_id.clone());
-        let (begin, end, return_var) = (
-            reusable.begin.clone(),
-            reusable.end.clone(),
-            reusable.return_var.clone(),
-        );
+        let (begin, end, return_var) = (reusable.begin.clone(), reusable.end.clone(), reusable.return_var.clone());
         let return_expr = rg::Expr::Ident(ident(return_var, span));
         let id_expr = rg::Expr::Ident(ident(call_id, span));
-        self.edge(
-            &current,
-            &begin,
-            rg::Label::Assign {
-                lhs: return_expr.clone(),
-                rhs: id_expr.clone(),
-            },
-            span,
-        );
+        self.edge(&current, &begin, rg::Label::Assign { lhs: return_expr.clone(), rhs: id_expr.clone() }, span);
         let resume = self.fresh(&caller.prefix);
-        self.edge(
-            &end,
-            &resume,
-            rg::Label::Compare {
-                lhs: return_expr,
-                rhs: id_expr,
-                negated: false,
-            },
-            span,
-        );
+        self.edge(&end, &resume, rg::Label::Compare { lhs: return_expr, rhs: id_expr, negated: false }, span);
         Some(resume)
     }
 
@@ -764,9 +653,7 @@ impl<'w> Lowering<'w> {
         }
         let begin = self.fresh(&format!("{}_reach", name.name));
         let end = self.fresh_exact(&format!("{begin}_end"));
-        if let Some(last) =
-            self.call_graph(name, args, &begin, caller, Mode::Reach(end.clone()), *span)
-        {
+        if let Some(last) = self.call_graph(name, args, &begin, caller, Mode::Reach(end.clone()), *span) {
             self.skip(&last, &end, *span);
         }
         self.reach_cache.insert(key, (begin.clone(), end.clone()));
@@ -784,13 +671,9 @@ impl<'w> Lowering<'w> {
                 None => {
                     match last_jump.take() {
                         Some(("end", _)) => self.report(
-                            Diagnostic::warning(
-                                "W0403",
-                                "statement after `end()` is never executed",
-                                stmt.span,
-                            )
-                            .label("unreachable")
-                            .with_help("delete it, or move it before `end()`"),
+                            Diagnostic::warning("W0403", "statement after `end()` is never executed", stmt.span)
+                                .label("unreachable")
+                                .with_help("delete it, or move it before `end()`"),
                         ),
                         Some((jump, jump_span)) => self.report(
                             Diagnostic::error(
@@ -800,9 +683,7 @@ impl<'w> Lowering<'w> {
                             )
                             .label("jumps away")
                             .with_secondary(stmt.span, "this statement would never run")
-                            .with_help(
-                                "delete the statements after it, or wrap the jump in `if`/`branch`",
-                            ),
+                            .with_help("delete the statements after it, or wrap the jump in `if`/`branch`"),
                         ),
                         None => {}
                     }
@@ -812,10 +693,7 @@ impl<'w> Lowering<'w> {
             current = self.stmt(stmt, &at, frame);
             if current.is_none() {
                 if let StmtKind::Call { name, .. } = &stmt.kind {
-                    if let Some(jump) = ["end", "return", "break", "continue"]
-                        .iter()
-                        .find(|j| **j == name.name)
-                    {
+                    if let Some(jump) = ["end", "return", "break", "continue"].iter().find(|j| **j == name.name) {
                         last_jump = Some((jump, stmt.span));
                     }
                 }
@@ -846,28 +724,14 @@ impl<'w> Lowering<'w> {
                         };
                         if matches!(&lhs_expr, rg::Expr::Ident(i) if i.name == "player") {
                             self.report(
-                                Diagnostic::error(
-                                    "E0420",
-                                    "`player` cannot be assigned `T(*)`",
-                                    span,
-                                )
-                                .label("control must go to one known player")
-                                .with_help(
-                                    "choose a value first (`p = Player(*)`), then `player = p`",
-                                ),
+                                Diagnostic::error("E0420", "`player` cannot be assigned `T(*)`", span)
+                                    .label("control must go to one known player")
+                                    .with_help("choose a value first (`p = Player(*)`), then `player = p`"),
                             );
                         } else if !ty.compatible(&lhs_ty) {
                             self.type_mismatch(rhs.span(), &ty, &lhs_ty, "assigned value", None);
                         }
-                        self.edge(
-                            from,
-                            &target,
-                            rg::Label::AssignAny {
-                                lhs: lhs_expr,
-                                ty: ty_name.clone(),
-                            },
-                            span,
-                        );
+                        self.edge(from, &target, rg::Label::AssignAny { lhs: lhs_expr, ty: ty_name.clone() }, span);
                         return Some(target);
                     }
                 }
@@ -875,29 +739,12 @@ impl<'w> Lowering<'w> {
                 if !rhs_ty.compatible(&lhs_ty) {
                     self.type_mismatch(rhs.span(), &rhs_ty, &lhs_ty, "assigned value", None);
                 }
-                self.edge(
-                    from,
-                    &target,
-                    rg::Label::Assign {
-                        lhs: lhs_expr,
-                        rhs: rhs_expr,
-                    },
-                    span,
-                );
+                self.edge(from, &target, rg::Label::Assign { lhs: lhs_expr, rhs: rhs_expr }, span);
                 Some(target)
             }
-            StmtKind::Tag {
-                artificial,
-                symbols,
-            } => {
-                let name = symbols
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join("__");
-                let joined = symbols.first().map_or(span, |first| {
-                    first.span.join(symbols[symbols.len() - 1].span)
-                });
+            StmtKind::Tag { artificial, symbols } => {
+                let name = symbols.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join("__");
+                let joined = symbols.first().map_or(span, |first| first.span.join(symbols[symbols.len() - 1].span));
                 if *artificial {
                     self.artificial.insert(name.clone());
                 }
@@ -910,13 +757,9 @@ impl<'w> Lowering<'w> {
                 let (value, ty) = self.aexpr(expr, frame)?;
                 if matches!(ty, Ty::Map(..)) {
                     self.report(
-                        Diagnostic::error(
-                            "E0422",
-                            "`$$` needs a value of a domain, not a map",
-                            expr.span(),
-                        )
-                        .label(format!("of type {}", ty.describe()))
-                        .with_help("index the map down to a symbol, e.g. `$$ board[pos]`"),
+                        Diagnostic::error("E0422", "`$$` needs a value of a domain, not a map", expr.span())
+                            .label(format!("of type {}", ty.describe()))
+                            .with_help("index the map down to a symbol, e.g. `$$ board[pos]`"),
                     );
                 }
                 self.edge(from, &target, rg::Label::TagVar(value), span);
@@ -964,11 +807,7 @@ impl<'w> Lowering<'w> {
                 self.unroll(body, (0..times).map(|_| None).collect(), from, frame)
             }
             StmtKind::RepeatIn { var, ty, body } => {
-                let values = self
-                    .values_of(ty)
-                    .into_iter()
-                    .map(|v| Some((var.name.clone(), v)))
-                    .collect();
+                let values = self.values_of(ty).into_iter().map(|v| Some((var.name.clone(), v))).collect();
                 self.unroll(body, values, from, frame)
             }
             StmtKind::Loop(body) => {
@@ -995,11 +834,7 @@ impl<'w> Lowering<'w> {
                 frame.loops.pop();
                 Some(exit)
             }
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
+            StmtKind::If { cond, then, otherwise } => {
                 let then_start = self.fresh(&frame.prefix);
                 let else_start = self.fresh(&frame.prefix);
                 self.cond(cond, from, Some(&then_start), Some(&else_start), frame);
@@ -1033,14 +868,9 @@ impl<'w> Lowering<'w> {
         let exit = jumps.then(|| self.fresh(&frame.prefix));
         let mut current = from.to_string();
         for binding in bindings {
-            let previous = binding.as_ref().map(|(name, value)| {
-                (
-                    name.clone(),
-                    frame
-                        .subst
-                        .insert(name.clone(), Bound::Const(value.clone())),
-                )
-            });
+            let previous = binding
+                .as_ref()
+                .map(|(name, value)| (name.clone(), frame.subst.insert(name.clone(), Bound::Const(value.clone()))));
             let next = jumps.then(|| self.fresh(&frame.prefix));
             if let (Some(next), Some(exit)) = (&next, &exit) {
                 frame.loops.push((next.clone(), exit.clone()));
@@ -1086,28 +916,15 @@ impl<'w> Lowering<'w> {
         }
     }
 
-    fn call_stmt(
-        &mut self,
-        name: &Ident,
-        args: &[Expr],
-        from: &str,
-        frame: &mut Frame,
-        span: Span,
-    ) -> Option<String> {
-        let builtin =
-            BUILTIN_STATEMENTS.contains(&name.name.as_str()) && self.graph(&name.name).is_none();
+    fn call_stmt(&mut self, name: &Ident, args: &[Expr], from: &str, frame: &mut Frame, span: Span) -> Option<String> {
+        let builtin = BUILTIN_STATEMENTS.contains(&name.name.as_str()) && self.graph(&name.name).is_none();
         if builtin {
             let expected = usize::from(name.name == "check");
             if args.len() != expected {
                 self.report(
                     Diagnostic::error(
                         "E0419",
-                        format!(
-                            "`{}` takes {} argument{}",
-                            name.name,
-                            expected,
-                            if expected == 1 { "" } else { "s" }
-                        ),
+                        format!("`{}` takes {} argument{}", name.name, expected, if expected == 1 { "" } else { "s" }),
                         span,
                     )
                     .label(format!("{} given", args.len()))
@@ -1133,10 +950,7 @@ impl<'w> Lowering<'w> {
                         self.edge(
                             from,
                             "end",
-                            rg::Label::Assign {
-                                lhs: player,
-                                rhs: rg::Expr::Ident(ident("keeper", span)),
-                            },
+                            rg::Label::Assign { lhs: player, rhs: rg::Expr::Ident(ident("keeper", span)) },
                             span,
                         );
                     }
@@ -1162,15 +976,9 @@ impl<'w> Lowering<'w> {
             "break" | "continue" if builtin => {
                 let Some((head, exit)) = frame.loops.last().cloned() else {
                     self.report(
-                        Diagnostic::error(
-                            "E0414",
-                            format!("`{}()` outside a loop", name.name),
-                            span,
-                        )
-                        .label("no enclosing `loop`, `while` or `repeat` in this graph")
-                        .with_help(
-                            "use `return()` to leave the graph, or `end()` to finish the game",
-                        ),
+                        Diagnostic::error("E0414", format!("`{}()` outside a loop", name.name), span)
+                            .label("no enclosing `loop`, `while` or `repeat` in this graph")
+                            .with_help("use `return()` to leave the graph, or `end()` to finish the game"),
                     );
                     return None;
                 };
@@ -1180,13 +988,9 @@ impl<'w> Lowering<'w> {
             }
             other if CONDITION_BUILTINS.contains(&other) && self.graph(other).is_none() => {
                 self.report(
-                    Diagnostic::error(
-                        "E0418",
-                        format!("`{other}(...)` is a condition, not a statement"),
-                        span,
-                    )
-                    .label("a condition alone does nothing")
-                    .with_help(format!("wrap it: `check({other}(...))`")),
+                    Diagnostic::error("E0418", format!("`{other}(...)` is a condition, not a statement"), span)
+                        .label("a condition alone does nothing")
+                        .with_help(format!("wrap it: `check({other}(...))`")),
                 );
                 Some(from.to_string())
             }
@@ -1201,44 +1005,21 @@ impl<'w> Lowering<'w> {
 
     /// Emits edges from `from` that reach `yes` exactly when `cond` holds and `no` exactly when
     /// it does not (either target may be absent).
-    fn cond(
-        &mut self,
-        cond: &Expr,
-        from: &str,
-        yes: Option<&str>,
-        no: Option<&str>,
-        frame: &mut Frame,
-    ) {
+    fn cond(&mut self, cond: &Expr, from: &str, yes: Option<&str>, no: Option<&str>, frame: &mut Frame) {
         let span = cond.span();
         match cond {
-            Expr::Binary {
-                op: BinOp::And,
-                lhs,
-                rhs,
-                ..
-            } => {
+            Expr::Binary { op: BinOp::And, lhs, rhs, .. } => {
                 let middle = self.fresh(&frame.prefix);
                 self.cond(lhs, from, Some(&middle), no, frame);
                 self.cond(rhs, &middle, yes, no, frame);
             }
-            Expr::Binary {
-                op: BinOp::Or,
-                lhs,
-                rhs,
-                ..
-            } => {
+            Expr::Binary { op: BinOp::Or, lhs, rhs, .. } => {
                 let middle = self.fresh(&frame.prefix);
                 self.cond(lhs, from, yes, Some(&middle), frame);
                 self.cond(rhs, &middle, yes, no, frame);
             }
-            Expr::Binary {
-                op: op @ (BinOp::Eq | BinOp::Ne),
-                lhs,
-                rhs,
-                ..
-            } => {
-                let (Some((left, left_ty)), Some((right, right_ty))) =
-                    (self.aexpr(lhs, frame), self.aexpr(rhs, frame))
+            Expr::Binary { op: op @ (BinOp::Eq | BinOp::Ne), lhs, rhs, .. } => {
+                let (Some((left, left_ty)), Some((right, right_ty))) = (self.aexpr(lhs, frame), self.aexpr(rhs, frame))
                 else {
                     return;
                 };
@@ -1246,11 +1027,7 @@ impl<'w> Lowering<'w> {
                     self.report(
                         Diagnostic::error(
                             "E0409",
-                            format!(
-                                "cannot compare {} with {}",
-                                left_ty.describe(),
-                                right_ty.describe()
-                            ),
+                            format!("cannot compare {} with {}", left_ty.describe(), right_ty.describe()),
                             span,
                         )
                         .label("these values can never be equal")
@@ -1259,35 +1036,18 @@ impl<'w> Lowering<'w> {
                 }
                 let equal = *op == BinOp::Eq;
                 if let Some(yes) = yes {
-                    let label = rg::Label::Compare {
-                        lhs: left.clone(),
-                        rhs: right.clone(),
-                        negated: !equal,
-                    };
+                    let label = rg::Label::Compare { lhs: left.clone(), rhs: right.clone(), negated: !equal };
                     self.edge(from, yes, label, span);
                 }
                 if let Some(no) = no {
-                    self.edge(
-                        from,
-                        no,
-                        rg::Label::Compare {
-                            lhs: left,
-                            rhs: right,
-                            negated: equal,
-                        },
-                        span,
-                    );
+                    self.edge(from, no, rg::Label::Compare { lhs: left, rhs: right, negated: equal }, span);
                 }
             }
             Expr::Binary { op, .. } => {
                 self.report(
-                    Diagnostic::error(
-                        "E0412",
-                        format!("`{}` is not available in graphs", op.symbol()),
-                        span,
-                    )
-                    .label("compile-time operator")
-                    .with_help("compute it in a function table and compare with `==`/`!=`"),
+                    Diagnostic::error("E0412", format!("`{}` is not available in graphs", op.symbol()), span)
+                        .label("compile-time operator")
+                        .with_help("compute it in a function table and compare with `==`/`!=`"),
                 );
             }
             Expr::Call { callee, args, .. } if matches!(&**callee, Expr::Name(n) if CONDITION_BUILTINS.contains(&n.name.as_str()) && !self.world.is_function(&n.name)) =>
@@ -1299,13 +1059,9 @@ impl<'w> Lowering<'w> {
                 };
                 if args.len() != expected {
                     self.report(
-                        Diagnostic::error(
-                            "E0419",
-                            format!("`{}` takes {expected} argument(s)", name.name),
-                            span,
-                        )
-                        .label(format!("{} given", args.len()))
-                        .with_help("see spec/hrg.md, Conditions"),
+                        Diagnostic::error("E0419", format!("`{}` takes {expected} argument(s)", name.name), span)
+                            .label(format!("{} given", args.len()))
+                            .with_help("see spec/hrg.md, Conditions"),
                     );
                     return;
                 }
@@ -1340,9 +1096,9 @@ impl<'w> Lowering<'w> {
             }
             _ => {
                 self.report(
-                    Diagnostic::error("E0418", "expected a condition", span)
-                        .label("not a condition")
-                        .with_help("use `a == b`, `a != b`, `&&`, `||`, `not(c)`, `reachable(g())`, `true()` or `false()`"),
+                    Diagnostic::error("E0418", "expected a condition", span).label("not a condition").with_help(
+                        "use `a == b`, `a != b`, `&&`, `||`, `not(c)`, `reachable(g())`, `true()` or `false()`",
+                    ),
                 );
             }
         }
@@ -1388,9 +1144,7 @@ impl<'w> Lowering<'w> {
                     || matches!(&**callee, Expr::Name(n) if is_variable(&n.name) && !frame.subst.contains_key(&n.name))
                         && args.iter().all(|a| self.is_static(a, frame))
             }
-            Expr::Access { map, key, .. } => {
-                self.is_static(map, frame) && self.is_static(key, frame)
-            }
+            Expr::Access { map, key, .. } => self.is_static(map, frame) && self.is_static(key, frame),
             _ => false,
         }
     }
@@ -1402,21 +1156,10 @@ impl<'w> Lowering<'w> {
         result
     }
 
-    fn type_mismatch(
-        &self,
-        span: Span,
-        found: &Ty,
-        expected: &Ty,
-        what: &str,
-        declared: Option<Span>,
-    ) {
+    fn type_mismatch(&self, span: Span, found: &Ty, expected: &Ty, what: &str, declared: Option<Span>) {
         let mut diagnostic = Diagnostic::error(
             "E0409",
-            format!(
-                "{what} of type {} does not fit {}",
-                found.describe(),
-                expected.describe()
-            ),
+            format!("{what} of type {} does not fit {}", found.describe(), expected.describe()),
             span,
         )
         .label(format!("expected {}", expected.describe()))
@@ -1440,9 +1183,7 @@ impl<'w> Lowering<'w> {
                     if is_ctor {
                         return self.constructor(expr, head, frame);
                     }
-                    if CONDITION_BUILTINS.contains(&head.name.as_str())
-                        && !self.world.is_function(&head.name)
-                    {
+                    if CONDITION_BUILTINS.contains(&head.name.as_str()) && !self.world.is_function(&head.name) {
                         self.report(
                             Diagnostic::error(
                                 "E0418",
@@ -1482,23 +1223,20 @@ impl<'w> Lowering<'w> {
                     _ => "this expression".to_string(),
                 };
                 self.report(
-                    Diagnostic::error("E0412", format!("{what} is compile-time only and cannot be used in a graph"), other.span())
-                        .label("not an automaton expression")
-                        .with_help("tabulate it in a function (`f : A -> B` with cases) and call the function here"),
+                    Diagnostic::error(
+                        "E0412",
+                        format!("{what} is compile-time only and cannot be used in a graph"),
+                        other.span(),
+                    )
+                    .label("not an automaton expression")
+                    .with_help("tabulate it in a function (`f : A -> B` with cases) and call the function here"),
                 );
                 None
             }
         }
     }
 
-    fn access(
-        &mut self,
-        map: rg::Expr,
-        map_ty: Ty,
-        key: &Expr,
-        frame: &Frame,
-        span: Span,
-    ) -> Option<(rg::Expr, Ty)> {
+    fn access(&mut self, map: rg::Expr, map_ty: Ty, key: &Expr, frame: &Frame, span: Span) -> Option<(rg::Expr, Ty)> {
         let (key_expr, key_ty) = self.aexpr(key, frame)?;
         let value_ty = match &map_ty {
             Ty::Map(key_domain, value) => {
@@ -1522,55 +1260,39 @@ impl<'w> Lowering<'w> {
             Ty::Unknown => Ty::Unknown,
             Ty::Set(set) => {
                 self.report(
-                    Diagnostic::error(
-                        "E0410",
-                        format!("a value of `{}` is not a map", set.name),
-                        span,
-                    )
-                    .label("indexed or called here")
-                    .with_help("only functions and map-typed variables take arguments"),
+                    Diagnostic::error("E0410", format!("a value of `{}` is not a map", set.name), span)
+                        .label("indexed or called here")
+                        .with_help("only functions and map-typed variables take arguments"),
                 );
                 return None;
             }
         };
-        Some((
-            rg::Expr::Access {
-                map: Box::new(map),
-                key: Box::new(key_expr),
-                span,
-            },
-            value_ty,
-        ))
+        Some((rg::Expr::Access { map: Box::new(map), key: Box::new(key_expr), span }, value_ty))
     }
 
     fn constructor(&mut self, expr: &Expr, head: &Ident, frame: &Frame) -> Option<(rg::Expr, Ty)> {
         let Some(term) = self.static_value_any(expr, frame) else {
             self.report(
-                Diagnostic::error("E0412", format!("arguments of constructor `{}` must be known at compile time", head.name), expr.span())
-                    .label("depends on a variable")
-                    .with_help("constructors build symbols at compile time; tabulate the mapping in a function"),
+                Diagnostic::error(
+                    "E0412",
+                    format!("arguments of constructor `{}` must be known at compile time", head.name),
+                    expr.span(),
+                )
+                .label("depends on a variable")
+                .with_help("constructors build symbols at compile time; tabulate the mapping in a function"),
             );
             return None;
         };
         let symbol = term.render().unwrap_or_default();
         if !self.world.symbols.contains(&symbol) {
             self.report(
-                Diagnostic::error(
-                    "E0423",
-                    format!("`{symbol}` is not a member of any domain"),
-                    expr.span(),
-                )
-                .label("constructed here")
-                .with_help(
-                    "check the constructor's name and arguments against its domain's generator",
-                ),
+                Diagnostic::error("E0423", format!("`{symbol}` is not a member of any domain"), expr.span())
+                    .label("constructed here")
+                    .with_help("check the constructor's name and arguments against its domain's generator"),
             );
             return None;
         }
-        Some((
-            rg::Expr::Ident(ident(symbol, expr.span())),
-            Ty::singleton(term),
-        ))
+        Some((rg::Expr::Ident(ident(symbol, expr.span())), Ty::singleton(term)))
     }
 
     fn static_value_any(&self, expr: &Expr, frame: &Frame) -> Option<Term> {
@@ -1590,31 +1312,20 @@ impl<'w> Lowering<'w> {
         if !self.is_static(expr, frame) {
             return None;
         }
-        self.world
-            .eval(expr, &env, None)
-            .ok()
-            .filter(|t| t.render().is_some())
+        self.world.eval(expr, &env, None).ok().filter(|t| t.render().is_some())
     }
 
     fn name(&mut self, name: &Ident, frame: &Frame) -> Option<(rg::Expr, Ty)> {
         match frame.subst.get(&name.name) {
             Some(Bound::Const(term)) => {
                 let symbol = term.render()?;
-                return Some((
-                    rg::Expr::Ident(ident(symbol, name.span)),
-                    Ty::singleton(term.clone()),
-                ));
+                return Some((rg::Expr::Ident(ident(symbol, name.span)), Ty::singleton(term.clone())));
             }
-            Some(Bound::Var(var, ty)) => {
-                return Some((rg::Expr::Ident(ident(var.clone(), name.span)), ty.clone()))
-            }
+            Some(Bound::Var(var, ty)) => return Some((rg::Expr::Ident(ident(var.clone(), name.span)), ty.clone())),
             None => {}
         }
         if let Some(&index) = self.world.variable_index.get(&name.name) {
-            return Some((
-                rg::Expr::Ident(name.clone()),
-                self.world.variables[index].ty.clone(),
-            ));
+            return Some((rg::Expr::Ident(name.clone()), self.world.variables[index].ty.clone()));
         }
         let builtin = match name.name.as_str() {
             "player" => Some("PlayerOrSystem"),
@@ -1623,10 +1334,7 @@ impl<'w> Lowering<'w> {
             _ => None,
         };
         if let Some(ty) = builtin {
-            return Some((
-                rg::Expr::Ident(name.clone()),
-                self.world.lookup_type(ty).unwrap_or(Ty::Unknown),
-            ));
+            return Some((rg::Expr::Ident(name.clone()), self.world.lookup_type(ty).unwrap_or(Ty::Unknown)));
         }
         if let Some(function) = self.world.functions.get(&name.name) {
             return Some((rg::Expr::Ident(name.clone()), function.ty.clone()));
@@ -1641,16 +1349,9 @@ impl<'w> Lowering<'w> {
         }
         if self.world.lookup_type(&name.name).is_some() {
             self.report(
-                Diagnostic::error(
-                    "E0412",
-                    format!("domain `{}` is not a value", name.name),
-                    name.span,
-                )
-                .label("a type, used as a value")
-                .with_help(format!(
-                    "to choose any member, assign `x = {}(*)`",
-                    name.name
-                )),
+                Diagnostic::error("E0412", format!("domain `{}` is not a value", name.name), name.span)
+                    .label("a type, used as a value")
+                    .with_help(format!("to choose any member, assign `x = {}(*)`", name.name)),
             );
             return None;
         }
@@ -1692,13 +1393,9 @@ impl<'w> Lowering<'w> {
                     "not a variable"
                 };
                 self.report(
-                    Diagnostic::error(
-                        "E0411",
-                        format!("cannot assign to `{}`", name.name),
-                        name.span,
-                    )
-                    .label(what)
-                    .with_help("assign to a variable declared as `name : Type` at the top level"),
+                    Diagnostic::error("E0411", format!("cannot assign to `{}`", name.name), name.span)
+                        .label(what)
+                        .with_help("assign to a variable declared as `name : Type` at the top level"),
                 );
                 None
             }
@@ -1706,8 +1403,7 @@ impl<'w> Lowering<'w> {
                 let (lowered, ty) = self.lvalue(map, frame)?;
                 self.access(lowered, ty, key, frame, *span)
             }
-            Expr::Call { callee, args, span } if !matches!(&**callee, Expr::Name(n) if is_variable(&n.name)) =>
-            {
+            Expr::Call { callee, args, span } if !matches!(&**callee, Expr::Name(n) if is_variable(&n.name)) => {
                 let (mut lowered, mut ty) = self.lvalue(callee, frame)?;
                 for arg in args {
                     (lowered, ty) = self.access(lowered, ty, arg, frame, *span)?;
@@ -1740,18 +1436,13 @@ fn restore_binding(frame: &mut Frame, name: &str, previous: Option<Bound>) {
 fn mentions(expr: &Expr, name: &str) -> bool {
     match expr {
         Expr::Name(n) => n.name == name,
-        Expr::Call { callee, args, .. } => {
-            mentions(callee, name) || args.iter().any(|a| mentions(a, name))
-        }
+        Expr::Call { callee, args, .. } => mentions(callee, name) || args.iter().any(|a| mentions(a, name)),
         Expr::Access { map, key, .. } => mentions(map, name) || mentions(key, name),
         Expr::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
         Expr::In { expr, .. } => mentions(expr, name),
-        Expr::If {
-            cond,
-            then,
-            otherwise,
-            ..
-        } => mentions(cond, name) || mentions(then, name) || mentions(otherwise, name),
+        Expr::If { cond, then, otherwise, .. } => {
+            mentions(cond, name) || mentions(then, name) || mentions(otherwise, name)
+        }
         Expr::Map { .. } | Expr::Star(_) | Expr::Error(_) => false,
     }
 }

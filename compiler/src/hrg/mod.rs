@@ -14,9 +14,7 @@ use crate::Loaded;
 pub use parser::parse;
 
 /// Lowers a parsed program to an RG syntax tree: the game plus its warnings, or every error.
-pub fn lower(
-    program: &ast::Program,
-) -> Result<(crate::rg::ast::Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+pub fn lower(program: &ast::Program) -> Result<(crate::rg::ast::Game, Vec<Diagnostic>), Vec<Diagnostic>> {
     lower::lower(program)
 }
 
