@@ -1,0 +1,2 @@
+//! `regula-bench`: placeholder replaced below.
+fn main() {}

@@ -1,0 +1,569 @@
+//! The fast engine's move search: an explicit-stack depth-first search over one mutable state
+//! buffer with an undo log, writing the moves it finds into a reusable [`MoveList`].
+//!
+//! Nothing is allocated per search once the buffers have grown: frames, undo log, tag stack,
+//! visited sets and the move list all keep their capacity in a [`Scratch`]. States are hashed and
+//! copied into a visited set only at the nodes the static analysis (module `graph`) marks.
+
+use super::graph::{MERGE, MOVES, REACH};
+use super::program::{type_name, Ins, Pairs, Path, Target, Val};
+use super::FastEngine;
+use crate::automaton::{NodeId, SymbolId};
+use crate::engine::EngineError;
+
+/// Nested reachability checks deeper than this are an error (as in the reference engine).
+const MAX_REACH_DEPTH: usize = 64;
+/// A move longer than this many tags means the search is going around a tag-emitting cycle.
+const MAX_MOVE_TAGS: usize = 1024;
+
+const HASH_MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+#[inline]
+fn mix(hash: u64, word: u32) -> u64 {
+    (hash.rotate_left(5) ^ word as u64).wrapping_mul(HASH_MULTIPLIER)
+}
+
+fn hash_words(seed: u64, words: &[u32]) -> u64 {
+    words.iter().fold(seed, |hash, &word| mix(hash, word))
+}
+
+/// The moves of one search: tags, successor node and successor slots of each, in the order found.
+#[derive(Default, Debug)]
+pub struct MoveList {
+    state_len: usize,
+    tags: Vec<SymbolId>,
+    spans: Vec<(u32, u32)>,
+    nodes: Vec<NodeId>,
+    successors: Vec<SymbolId>,
+    /// De-duplication by tags: open addressing over `(generation, move index)`.
+    table: Vec<(u32, u32)>,
+    generation: u32,
+}
+
+impl MoveList {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The tags of move `index`.
+    pub fn tags(&self, index: usize) -> &[SymbolId] {
+        let (start, end) = self.spans[index];
+        &self.tags[start as usize..end as usize]
+    }
+
+    /// The node the search stopped at for move `index` (keeper moves not applied).
+    pub fn successor_node(&self, index: usize) -> NodeId {
+        self.nodes[index]
+    }
+
+    /// The slots of the successor of move `index` (keeper moves not applied).
+    pub fn successor_values(&self, index: usize) -> &[SymbolId] {
+        &self.successors[index * self.state_len..(index + 1) * self.state_len]
+    }
+
+    pub(crate) fn clear(&mut self, state_len: usize) {
+        self.state_len = state_len;
+        self.tags.clear();
+        self.spans.clear();
+        self.nodes.clear();
+        self.successors.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill((0, 0));
+            self.generation = 1;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(16);
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
+        let mask = size - 1;
+        for index in 0..self.spans.len() {
+            let mut position = hash_words(0, self.tags(index)) as usize & mask;
+            while self.table[position].0 == self.generation {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = (self.generation, index as u32);
+        }
+    }
+
+    /// Adds a move; a move with the same tags is kept once if it has the same successor, and is
+    /// an ambiguity (`Err`) otherwise.
+    fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &[SymbolId]) -> Result<(), ()> {
+        if (self.spans.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = hash_words(0, tags) as usize & mask;
+        loop {
+            let (generation, index) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let index = index as usize;
+            if self.tags(index) == tags {
+                let same = self.nodes[index] == node && self.successor_values(index) == values;
+                return if same { Ok(()) } else { Err(()) };
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = (self.generation, self.spans.len() as u32);
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        self.nodes.push(node);
+        self.successors.extend_from_slice(values);
+        Ok(())
+    }
+}
+
+/// Exact (node, tags, state) keys in one arena, found through a generation-stamped hash table.
+#[derive(Default)]
+struct VisitedSet {
+    table: Vec<(u32, u32)>,
+    generation: u32,
+    /// Per key: its hash and where it starts in `arena` (`node, tags_len, tags..., values...`).
+    entries: Vec<(u64, u32)>,
+    arena: Vec<u32>,
+}
+
+/// Tables larger than this are dropped on clear, so one huge search does not pin its memory.
+const KEEP_TABLE_AT_MOST: usize = 1 << 16;
+
+impl VisitedSet {
+    fn clear(&mut self) {
+        if self.table.len() > KEEP_TABLE_AT_MOST {
+            *self = VisitedSet::default();
+            return;
+        }
+        self.entries.clear();
+        self.arena.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill((0, 0));
+            self.generation = 1;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
+        let mask = size - 1;
+        for (index, &(hash, _)) in self.entries.iter().enumerate() {
+            let mut position = hash as usize & mask;
+            while self.table[position].0 == self.generation {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = (self.generation, index as u32);
+        }
+    }
+
+    /// Records the key; `false` when it was already present.
+    fn insert(&mut self, node: NodeId, tags: &[SymbolId], values: &[SymbolId]) -> bool {
+        let hash = hash_words(hash_words(mix(node as u64, tags.len() as u32), tags), values);
+        if (self.entries.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = hash as usize & mask;
+        loop {
+            let (generation, entry) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let (entry_hash, start) = self.entries[entry as usize];
+            if entry_hash == hash {
+                let start = start as usize;
+                let key = &self.arena[start..];
+                if key[0] == node
+                    && key[1] as usize == tags.len()
+                    && key[2..2 + tags.len()] == *tags
+                    && key[2 + tags.len()..2 + tags.len() + values.len()] == *values
+                {
+                    return false;
+                }
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = (self.generation, self.entries.len() as u32);
+        self.entries.push((hash, self.arena.len() as u32));
+        self.arena.push(node);
+        self.arena.push(tags.len() as u32);
+        self.arena.extend_from_slice(tags);
+        self.arena.extend_from_slice(values);
+        true
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    next_edge: u32,
+    end_edge: u32,
+    /// The next member to try when the current edge is an any-assignment.
+    member: u32,
+    undo_mark: u32,
+    tags_len: u32,
+}
+
+/// Buffers of one search level (0: the move search; k: the k-th nested reachability check).
+#[derive(Default)]
+struct Level {
+    frames: Vec<Frame>,
+    visited: VisitedSet,
+}
+
+/// Reusable search buffers; one per thread. The working state lives here between calls.
+#[derive(Default)]
+pub struct Scratch {
+    pub(crate) values: Vec<SymbolId>,
+    pub(crate) node: NodeId,
+    undo: Vec<(u32, SymbolId)>,
+    tags: Vec<SymbolId>,
+    levels: Vec<Level>,
+    /// The moves found by the last search.
+    pub moves: MoveList,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy)]
+enum Goal<'a> {
+    /// Collect moves; with `only`, follow only paths whose tags are a prefix of it.
+    Moves { only: Option<&'a [SymbolId]> },
+    /// Decide whether `to` can be reached.
+    Reach { to: NodeId },
+}
+
+#[inline]
+fn read(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
+    match value {
+        Val::Lit(symbol) => *symbol,
+        Val::Slot(slot) => values[*slot as usize],
+        Val::Lookup { key, table } => table[values[*key as usize] as usize],
+        Val::Indexed { base, key, offsets } => values[(*base + offsets[values[*key as usize] as usize]) as usize],
+        Val::LookupOf { key, table } => table[read(key, values, constants) as usize],
+        Val::Path(path) => {
+            let offset = path_offset(path, values, constants);
+            if path.in_state {
+                values[offset]
+            } else {
+                constants[offset]
+            }
+        }
+    }
+}
+
+fn path_offset(path: &Path, values: &[u32], constants: &[u32]) -> usize {
+    let mut offset = path.base;
+    for step in path.steps.iter() {
+        offset += step.offsets[read(&step.key, values, constants) as usize];
+    }
+    offset as usize
+}
+
+impl Scratch {
+    /// Loads a state into the working buffer.
+    pub(crate) fn load(&mut self, node: NodeId, values: &[SymbolId]) {
+        self.node = node;
+        self.values.clear();
+        self.values.extend_from_slice(values);
+    }
+
+    /// Makes move `index` of the last search the working state.
+    pub(crate) fn take_move(&mut self, index: usize) {
+        self.node = self.moves.successor_node(index);
+        let values = self.moves.successor_values(index);
+        self.values.copy_from_slice(values);
+    }
+
+    /// Fills `self.moves` with the moves from the working state (restricted to `only` when given).
+    pub(crate) fn search(&mut self, engine: &FastEngine, only: Option<&[SymbolId]>) -> Result<(), EngineError> {
+        self.moves.clear(self.values.len());
+        self.undo.clear();
+        self.tags.clear();
+        let result = self.explore(engine, self.node, 0, Goal::Moves { only });
+        self.undo_to(0);
+        result.map(|_| ())
+    }
+
+    #[inline]
+    fn write(&mut self, slot: usize, value: SymbolId) {
+        let old = self.values[slot];
+        if old != value {
+            self.undo.push((slot as u32, old));
+            self.values[slot] = value;
+        }
+    }
+
+    #[inline]
+    fn undo_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let (slot, old) = self.undo.pop().expect("length checked");
+            self.values[slot as usize] = old;
+        }
+    }
+
+    fn target_offset(&self, engine: &FastEngine, target: &Target, edge: usize) -> Result<usize, EngineError> {
+        match target {
+            Target::Fixed(slot) => Ok(*slot as usize),
+            Target::Path(path) => {
+                let mut offset = path.base;
+                for step in path.steps.iter() {
+                    let key = read(&step.key, &self.values, &engine.constants);
+                    let block = step.offsets[key as usize];
+                    if block == step.default_offset {
+                        let automaton = &engine.automaton;
+                        let edge = &automaton.edges[edge];
+                        return Err(EngineError::KeyOutsideDomain {
+                            key: automaton.symbol_name(key).to_string(),
+                            map_type: type_name(automaton, step.map_type),
+                            edge: format!(
+                                "`{}` -> `{}`",
+                                automaton.nodes[edge.source as usize].name, automaton.nodes[edge.target as usize].name
+                            ),
+                        });
+                    }
+                    offset += block;
+                }
+                Ok(offset as usize)
+            }
+        }
+    }
+
+    fn block_read(&self, engine: &FastEngine, path: &Path) -> (usize, bool) {
+        (path_offset(path, &self.values, &engine.constants), path.in_state)
+    }
+
+    fn slot_at(&self, engine: &FastEngine, in_state: bool, slot: usize) -> u32 {
+        if in_state {
+            self.values[slot]
+        } else {
+            engine.constants[slot]
+        }
+    }
+
+    fn set_block(&mut self, engine: &FastEngine, target: usize, source: &Path, pairs: &Pairs) {
+        let (from, in_state) = self.block_read(engine, source);
+        match pairs {
+            Pairs::Same(size) => {
+                for i in 0..*size as usize {
+                    let value = self.slot_at(engine, in_state, from + i);
+                    self.write(target + i, value);
+                }
+            }
+            Pairs::Mapped(pairs) => {
+                // Read everything first: source and target may overlap.
+                let read: Vec<u32> =
+                    pairs.iter().map(|&(_, src)| self.slot_at(engine, in_state, from + src as usize)).collect();
+                for (&(dst, _), value) in pairs.iter().zip(read) {
+                    self.write(target + dst as usize, value);
+                }
+            }
+        }
+    }
+
+    fn blocks_equal(&self, engine: &FastEngine, lhs: &Path, rhs: &Path, pairs: &Pairs) -> bool {
+        let (a, a_in) = self.block_read(engine, lhs);
+        let (b, b_in) = self.block_read(engine, rhs);
+        match pairs {
+            Pairs::Same(size) => {
+                (0..*size as usize).all(|i| self.slot_at(engine, a_in, a + i) == self.slot_at(engine, b_in, b + i))
+            }
+            Pairs::Mapped(pairs) => pairs.iter().all(|&(x, y)| {
+                self.slot_at(engine, a_in, a + x as usize) == self.slot_at(engine, b_in, b + y as usize)
+            }),
+        }
+    }
+
+    fn reach(&mut self, engine: &FastEngine, from: NodeId, to: NodeId, depth: usize) -> Result<bool, EngineError> {
+        if from == to {
+            return Ok(true);
+        }
+        if depth > MAX_REACH_DEPTH {
+            let nodes = &engine.automaton.nodes;
+            return Err(EngineError::ReachDepth {
+                from: nodes[from as usize].name.clone(),
+                to: nodes[to as usize].name.clone(),
+            });
+        }
+        let mark = self.undo.len();
+        let result = self.explore(engine, from, depth, Goal::Reach { to });
+        self.undo_to(mark);
+        result
+    }
+
+    fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {
+        let tags = &self.tags[tags_base..];
+        self.levels[level].visited.insert(node, tags, &self.values)
+    }
+
+    #[inline]
+    fn push_frame(&mut self, engine: &FastEngine, level: usize, node: NodeId, tags_len: usize) {
+        let (start, end) = engine.node_edges[node as usize];
+        let frame =
+            Frame { next_edge: start, end_edge: end, member: 0, undo_mark: self.undo.len() as u32, tags_len: tags_len as u32 };
+        self.levels[level].frames.push(frame);
+    }
+
+    /// The search proper: for `Goal::Reach`, whether the target is reachable; for `Goal::Moves`
+    /// it fills `self.moves` and returns `false`.
+    fn explore(&mut self, engine: &FastEngine, start: NodeId, level: usize, goal: Goal) -> Result<bool, EngineError> {
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Level::default);
+        }
+        self.levels[level].frames.clear();
+        let tags_base = self.tags.len();
+        let (is_moves, cycle_flag) = match goal {
+            Goal::Moves { .. } => (true, MOVES),
+            Goal::Reach { .. } => (false, REACH),
+        };
+        let mut visited_used = false;
+        if engine.flags[start as usize] & cycle_flag != 0 {
+            self.levels[level].visited.clear();
+            visited_used = true;
+            self.mark_visited(level, start, tags_base);
+        }
+        self.push_frame(engine, level, start, tags_base);
+        // The last reachability result, valid while the frame it was computed in is on top: every
+        // out-edge of a frame starts from the same restored state.
+        let mut reach_memo: Option<(NodeId, NodeId, bool)> = None;
+
+        while let Some(frame) = self.levels[level].frames.last_mut() {
+            if frame.next_edge == frame.end_edge {
+                self.levels[level].frames.pop();
+                reach_memo = None;
+                continue;
+            }
+            let (undo_mark, tags_len) = (frame.undo_mark as usize, frame.tags_len as usize);
+            let edge_id = frame.next_edge as usize;
+            let edge = &engine.edges[edge_id];
+            let mut member = 0;
+            if let Ins::SetAny { members, .. } = &edge.ins {
+                member = frame.member as usize;
+                if member + 1 >= members.len() {
+                    frame.next_edge += 1;
+                    frame.member = 0;
+                } else {
+                    frame.member += 1;
+                }
+                if members.is_empty() {
+                    continue;
+                }
+            } else {
+                frame.next_edge += 1;
+            }
+            self.undo_to(undo_mark);
+            self.tags.truncate(tags_len);
+
+            let target = edge.target;
+            let passes = match &edge.ins {
+                Ins::Skip => true,
+                Ins::Set { target: place, value } => {
+                    let value = read(value, &self.values, &engine.constants);
+                    let slot = match place {
+                        Target::Fixed(slot) => *slot as usize,
+                        _ => self.target_offset(engine, place, edge_id)?,
+                    };
+                    self.write(slot, value);
+                    true
+                }
+                Ins::Compare { lhs, rhs, equal } => {
+                    (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants))
+                        == *equal
+                }
+                Ins::SetAny { target: place, members } => {
+                    let slot = self.target_offset(engine, place, edge_id)?;
+                    self.write(slot, members[member]);
+                    true
+                }
+                Ins::SetBlock { target: place, source, pairs } => {
+                    let slot = self.target_offset(engine, place, edge_id)?;
+                    self.set_block(engine, slot, source, pairs);
+                    true
+                }
+                Ins::CompareBlock { lhs, rhs, pairs, equal } => self.blocks_equal(engine, lhs, rhs, pairs) == *equal,
+                Ins::Reach { from, to, negated } => {
+                    let reachable = match reach_memo {
+                        Some((f, t, result)) if (f, t) == (*from, *to) => result,
+                        _ => {
+                            let result = self.reach(engine, *from, *to, level + 1)?;
+                            reach_memo = Some((*from, *to, result));
+                            result
+                        }
+                    };
+                    reachable != *negated
+                }
+                Ins::Tag(_) | Ins::TagVal(_) if !is_moves => true,
+                Ins::Tag(_) | Ins::TagVal(_) => {
+                    let tag = match &edge.ins {
+                        Ins::TagVal(value) => read(value, &self.values, &engine.constants),
+                        Ins::Tag(symbol) => *symbol,
+                        _ => unreachable!("matched Tag or TagVal above"),
+                    };
+                    let position = self.tags.len() - tags_base;
+                    if position >= MAX_MOVE_TAGS {
+                        return Err(EngineError::TagCycle { node: engine.automaton.nodes[target as usize].name.clone() });
+                    }
+                    let allowed = match goal {
+                        Goal::Moves { only: Some(only) } => only.get(position) == Some(&tag),
+                        _ => true,
+                    };
+                    self.tags.push(tag);
+                    allowed
+                }
+            };
+            if !passes {
+                continue;
+            }
+            match goal {
+                Goal::Reach { to } => {
+                    if target == to {
+                        return Ok(true);
+                    }
+                }
+                Goal::Moves { only } if edge.completes => {
+                    let tags = &self.tags[tags_base..];
+                    if only.is_some_and(|only| only.len() != tags.len()) {
+                        continue;
+                    }
+                    let player = self.values[engine.player_slot as usize];
+                    if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                        return Err(EngineError::InvalidPlayer {
+                            node: engine.automaton.nodes[target as usize].name.clone(),
+                            value: engine.automaton.symbol_name(player).to_string(),
+                        });
+                    }
+                    if self.moves.add(tags, target, &self.values).is_err() {
+                        return Err(EngineError::AmbiguousMove {
+                            node: engine.automaton.nodes[start as usize].name.clone(),
+                            tags: crate::engine::format_move(&engine.automaton, tags),
+                        });
+                    }
+                    continue;
+                }
+                Goal::Moves { .. } => {}
+            }
+            let flags = engine.flags[target as usize];
+            if flags & cycle_flag != 0 && (flags & MERGE != 0 || target == start) {
+                if !visited_used {
+                    self.levels[level].visited.clear();
+                    visited_used = true;
+                }
+                if !self.mark_visited(level, target, tags_base) {
+                    continue;
+                }
+            }
+            let tags_len = self.tags.len();
+            self.push_frame(engine, level, target, tags_len);
+            reach_memo = None;
+        }
+        self.tags.truncate(tags_base);
+        Ok(false)
+    }
+}
