@@ -51,6 +51,8 @@ pub(crate) enum Val {
 #[derive(Clone, Debug)]
 pub(crate) enum Target {
     Fixed(u32),
+    /// `base + offsets[values[key]]`, an error when the key is outside the map's key type.
+    Indexed { base: u32, key: u32, offsets: Box<[u32]>, default_offset: u32, map_type: TypeId },
     Path(Box<Path>),
 }
 
@@ -125,6 +127,15 @@ impl Lowering<'_> {
                         Val::Slot(key) => {
                             Val::Indexed { base: path.base, key: *key, offsets: path.steps[0].offsets.clone() }
                         }
+                        // `m[c[k]]` with `c` constant: one composed table `symbol -> offset`.
+                        Val::Lookup { key, table } => {
+                            let offsets = &path.steps[0].offsets;
+                            Val::Indexed {
+                                base: path.base,
+                                key: *key,
+                                offsets: table.iter().map(|&symbol| offsets[symbol as usize]).collect(),
+                            }
+                        }
                         _ => Val::Path(Box::new(path)),
                     },
                     (false, 1) => {
@@ -133,6 +144,11 @@ impl Lowering<'_> {
                             step.offsets.iter().map(|&offset| constants[(path.base + offset) as usize]).collect();
                         match &step.key {
                             Val::Slot(key) => Val::Lookup { key: *key, table },
+                            // `c1[c2[k]]`: the composition of two constant tables.
+                            Val::Lookup { key, table: inner } => Val::Lookup {
+                                key: *key,
+                                table: inner.iter().map(|&symbol| table[symbol as usize]).collect(),
+                            },
                             other => Val::LookupOf { key: Box::new(other.clone()), table },
                         }
                     }
@@ -144,10 +160,16 @@ impl Lowering<'_> {
 
     fn target(&self, place: &Place) -> Target {
         let path = self.path(place, true);
-        if path.steps.is_empty() {
-            Target::Fixed(path.base)
-        } else {
-            Target::Path(Box::new(path))
+        match &*path.steps {
+            [] => Target::Fixed(path.base),
+            [Step { key: Val::Slot(key), offsets, default_offset, map_type }] => Target::Indexed {
+                base: path.base,
+                key: *key,
+                offsets: offsets.clone(),
+                default_offset: *default_offset,
+                map_type: *map_type,
+            },
+            _ => Target::Path(Box::new(path)),
         }
     }
 

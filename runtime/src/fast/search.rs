@@ -309,25 +309,48 @@ impl Scratch {
         }
     }
 
+    #[inline]
     fn target_offset(&self, engine: &FastEngine, target: &Target, edge: usize) -> Result<usize, EngineError> {
         match target {
             Target::Fixed(slot) => Ok(*slot as usize),
+            Target::Indexed { base, key, offsets, default_offset, .. } => {
+                let block = offsets[self.values[*key as usize] as usize];
+                if block == *default_offset {
+                    // Rare: let the general path build the error.
+                    return self.target_offset_slow(engine, target, edge);
+                }
+                Ok((*base + block) as usize)
+            }
+            Target::Path(_) => self.target_offset_slow(engine, target, edge),
+        }
+    }
+
+    fn target_offset_slow(&self, engine: &FastEngine, target: &Target, edge: usize) -> Result<usize, EngineError> {
+        let automaton = &engine.automaton;
+        let outside = |key: u32, map_type| {
+            let edge = &automaton.edges[edge];
+            EngineError::KeyOutsideDomain {
+                key: automaton.symbol_name(key).to_string(),
+                map_type: type_name(automaton, map_type),
+                edge: format!(
+                    "`{}` -> `{}`",
+                    automaton.nodes[edge.source as usize].name, automaton.nodes[edge.target as usize].name
+                ),
+            }
+        };
+        match target {
+            Target::Fixed(slot) => Ok(*slot as usize),
+            Target::Indexed { key, map_type, .. } => {
+                // Only reached when the key is outside the domain.
+                Err(outside(self.values[*key as usize], *map_type))
+            }
             Target::Path(path) => {
                 let mut offset = path.base;
                 for step in path.steps.iter() {
                     let key = read(&step.key, &self.values, &engine.constants);
                     let block = step.offsets[key as usize];
                     if block == step.default_offset {
-                        let automaton = &engine.automaton;
-                        let edge = &automaton.edges[edge];
-                        return Err(EngineError::KeyOutsideDomain {
-                            key: automaton.symbol_name(key).to_string(),
-                            map_type: type_name(automaton, step.map_type),
-                            edge: format!(
-                                "`{}` -> `{}`",
-                                automaton.nodes[edge.source as usize].name, automaton.nodes[edge.target as usize].name
-                            ),
-                        });
+                        return Err(outside(key, step.map_type));
                     }
                     offset += block;
                 }
@@ -466,10 +489,7 @@ impl Scratch {
                 Ins::Skip => true,
                 Ins::Set { target: place, value } => {
                     let value = read(value, &self.values, &engine.constants);
-                    let slot = match place {
-                        Target::Fixed(slot) => *slot as usize,
-                        _ => self.target_offset(engine, place, edge_id)?,
-                    };
+                    let slot = self.target_offset(engine, place, edge_id)?;
                     self.write(slot, value);
                     true
                 }
