@@ -19,14 +19,16 @@ struct Options {
     runs: usize,
     seconds: f64,
     filter: Option<String>,
+    /// `--fixed ENGINE N`: only run N single-thread playouts of one engine (for `perf stat`).
+    fixed: Option<(String, u64)>,
 }
 
 fn parse_options() -> Result<Options, String> {
     let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
     let mut options = if quick {
-        Options { runs: 1, seconds: 0.3, filter: None }
+        Options { runs: 1, seconds: 0.3, filter: None, fixed: None }
     } else {
-        Options { runs: 5, seconds: 1.0, filter: None }
+        Options { runs: 5, seconds: 1.0, filter: None, fixed: None }
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -39,6 +41,11 @@ fn parse_options() -> Result<Options, String> {
             "--runs" => options.runs = value("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
             "--seconds" => options.seconds = value("--seconds")?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--game" => options.filter = Some(value("--game")?),
+            "--fixed" => {
+                let engine = value("--fixed")?;
+                let count = value("--fixed")?.parse().map_err(|e| format!("--fixed: {e}"))?;
+                options.fixed = Some((engine, count));
+            }
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -106,6 +113,7 @@ fn perft_depth(expected: &[u64], budget: u64) -> usize {
 fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<Row, String> {
     let reference = ReferenceEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
     let fast = FastEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
+    eprintln!("  fast engine: {}", fast.summary());
     let node_budget = (options.seconds * 200_000.0) as u64;
     let depth = perft_depth(&game.expected, node_budget.max(100));
     let expected: Vec<u64> = game.expected.iter().take(depth + 1).copied().collect();
@@ -228,6 +236,25 @@ fn json(rows: &[Row], options: &Options) -> serde_json::Value {
     })
 }
 
+/// Exactly `count` single-thread playouts per game with one engine, for instruction counts.
+fn fixed_run(games: &[CorpusGame], engine: &str, count: u64) -> ExitCode {
+    for game in games {
+        let config = PlayoutConfig { count, seed: 3, threads: 1, ..Default::default() };
+        let report = match engine {
+            "fast" => FastEngine::new(game.automaton.clone()).and_then(|e| e.run_playouts(&config)),
+            _ => ReferenceEngine::new(game.automaton.clone()).and_then(|e| run_playouts(&e, &config)),
+        };
+        match report {
+            Ok(report) => println!("{} {engine}: {:.0} playouts/s", game.name, report.playouts_per_second),
+            Err(e) => {
+                eprintln!("{}: {e}", game.name);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let options = match parse_options() {
         Ok(options) => options,
@@ -240,6 +267,9 @@ fn main() -> ExitCode {
     let (games, skipped) = load_corpus(options.filter.as_deref());
     for skip in &skipped {
         eprintln!("skipped {}: {}", skip.name, skip.reason);
+    }
+    if let Some((engine, count)) = &options.fixed {
+        return fixed_run(&games, engine, *count);
     }
     let mut rows = Vec::new();
     let mut failures = Vec::new();

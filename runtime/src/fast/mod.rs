@@ -89,6 +89,8 @@ pub struct FastEngine {
     pub(crate) node_edges: Vec<(u32, u32)>,
     /// Per node: bits of `graph::{MOVES, REACH, MERGE}`.
     pub(crate) flags: Vec<u8>,
+    /// Some node records visited states, so searches keep a state hash.
+    pub(crate) records_visited: bool,
     pub(crate) player_slot: u32,
     pub(crate) valid_player: Vec<bool>,
     initial_values: Box<[SymbolId]>,
@@ -168,7 +170,9 @@ impl FastEngine {
                 player_number[p as usize] = index;
             }
         }
+        let records_visited = flags.iter().any(|&f| f & (graph::MOVES | graph::REACH) != 0);
         Ok(FastEngine {
+            records_visited,
             constants: layout.const_values.clone(),
             initial_values: layout.initial_values.clone().into_boxed_slice(),
             automaton,
@@ -182,6 +186,20 @@ impl FastEngine {
             player_number,
             describer,
         })
+    }
+
+    /// A one-line summary of the compiled program: sizes and how many nodes record visited
+    /// states (for benchmarks and tuning).
+    pub fn summary(&self) -> String {
+        let count = |bit: u8| self.flags.iter().filter(|&&f| f & bit != 0 && f & graph::MERGE != 0).count();
+        format!(
+            "{} nodes, {} edges, {} state slots; visited sets at {} nodes (moves), {} nodes (reachability)",
+            self.flags.len(),
+            self.edges.len(),
+            self.initial_values.len(),
+            count(graph::MOVES),
+            count(graph::REACH)
+        )
     }
 
     /// A fresh set of search buffers (one per thread).

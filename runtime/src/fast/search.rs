@@ -27,6 +27,13 @@ fn hash_words(seed: u64, words: &[u32]) -> u64 {
     words.iter().fold(seed, |hash, &word| mix(hash, word))
 }
 
+/// The contribution of `value` in `slot` to a state hash (the XOR of these over the slots).
+#[inline]
+fn slot_hash(slot: u32, value: u32) -> u64 {
+    let x = ((slot as u64) << 32 | value as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (x ^ (x >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
 /// The moves of one search: tags, successor node and successor slots of each, in the order found.
 #[derive(Default, Debug)]
 pub struct MoveList {
@@ -165,9 +172,10 @@ impl VisitedSet {
         }
     }
 
-    /// Records the key; `false` when it was already present.
-    fn insert(&mut self, node: NodeId, tags: &[SymbolId], values: &[SymbolId]) -> bool {
-        let hash = hash_words(hash_words(mix(node as u64, tags.len() as u32), tags), values);
+    /// Records the key; `false` when it was already present. `state_hash` is any function of
+    /// `values` alone (equal states, equal hashes); keys are compared exactly on a hash match.
+    fn insert(&mut self, node: NodeId, tags: &[SymbolId], values: &[SymbolId], state_hash: u64) -> bool {
+        let hash = hash_words(mix(state_hash ^ node as u64, tags.len() as u32), tags);
         if (self.entries.len() + 1) * 2 > self.table.len() {
             self.grow();
         }
@@ -215,7 +223,6 @@ struct Frame {
 /// Buffers of one search level (0: the move search; k: the k-th nested reachability check).
 #[derive(Default)]
 struct Level {
-    frames: Vec<Frame>,
     visited: VisitedSet,
 }
 
@@ -226,7 +233,14 @@ pub struct Scratch {
     pub(crate) node: NodeId,
     undo: Vec<(u32, SymbolId)>,
     tags: Vec<SymbolId>,
+    /// One frame stack for the move search and the reachability searches nested in it.
+    frames: Vec<Frame>,
     levels: Vec<Level>,
+    /// A hash of the working state relative to the state the current move search started from
+    /// (XOR of `slot_hash(slot, now) ^ slot_hash(slot, then)` over the slots), kept up to date by
+    /// writes and undos when `track_hash` is set, i.e. when some node records visited states.
+    hash: u64,
+    track_hash: bool,
     /// The moves found by the last search.
     pub moves: MoveList,
 }
@@ -287,6 +301,9 @@ impl Scratch {
         self.moves.clear(self.values.len());
         self.undo.clear();
         self.tags.clear();
+        self.frames.clear();
+        self.hash = 0;
+        self.track_hash = engine.records_visited;
         let result = self.explore(engine, self.node, 0, Goal::Moves { only });
         self.undo_to(0);
         result.map(|_| ())
@@ -298,6 +315,9 @@ impl Scratch {
         if old != value {
             self.undo.push((slot as u32, old));
             self.values[slot] = value;
+            if self.track_hash {
+                self.hash ^= slot_hash(slot as u32, old) ^ slot_hash(slot as u32, value);
+            }
         }
     }
 
@@ -305,6 +325,9 @@ impl Scratch {
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
             let (slot, old) = self.undo.pop().expect("length checked");
+            if self.track_hash {
+                self.hash ^= slot_hash(slot, self.values[slot as usize]) ^ slot_hash(slot, old);
+            }
             self.values[slot as usize] = old;
         }
     }
@@ -423,15 +446,15 @@ impl Scratch {
 
     fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {
         let tags = &self.tags[tags_base..];
-        self.levels[level].visited.insert(node, tags, &self.values)
+        self.levels[level].visited.insert(node, tags, &self.values, self.hash)
     }
 
     #[inline]
-    fn push_frame(&mut self, engine: &FastEngine, level: usize, node: NodeId, tags_len: usize) {
+    fn push_frame(&mut self, engine: &FastEngine, node: NodeId, tags_len: usize) {
         let (start, end) = engine.node_edges[node as usize];
         let frame =
             Frame { next_edge: start, end_edge: end, member: 0, undo_mark: self.undo.len() as u32, tags_len: tags_len as u32 };
-        self.levels[level].frames.push(frame);
+        self.frames.push(frame);
     }
 
     /// The search proper: for `Goal::Reach`, whether the target is reachable; for `Goal::Moves`
@@ -440,7 +463,7 @@ impl Scratch {
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Level::default);
         }
-        self.levels[level].frames.clear();
+        let frame_base = self.frames.len();
         let tags_base = self.tags.len();
         let (is_moves, cycle_flag) = match goal {
             Goal::Moves { .. } => (true, MOVES),
@@ -452,14 +475,15 @@ impl Scratch {
             visited_used = true;
             self.mark_visited(level, start, tags_base);
         }
-        self.push_frame(engine, level, start, tags_base);
+        self.push_frame(engine, start, tags_base);
         // The last reachability result, valid while the frame it was computed in is on top: every
         // out-edge of a frame starts from the same restored state.
         let mut reach_memo: Option<(NodeId, NodeId, bool)> = None;
 
-        while let Some(frame) = self.levels[level].frames.last_mut() {
+        while self.frames.len() > frame_base {
+            let frame = self.frames.last_mut().expect("length checked");
             if frame.next_edge == frame.end_edge {
-                self.levels[level].frames.pop();
+                self.frames.pop();
                 reach_memo = None;
                 continue;
             }
@@ -544,6 +568,7 @@ impl Scratch {
             match goal {
                 Goal::Reach { to } => {
                     if target == to {
+                        self.frames.truncate(frame_base);
                         return Ok(true);
                     }
                 }
@@ -580,7 +605,7 @@ impl Scratch {
                 }
             }
             let tags_len = self.tags.len();
-            self.push_frame(engine, level, target, tags_len);
+            self.push_frame(engine, target, tags_len);
             reach_memo = None;
         }
         self.tags.truncate(tags_base);
