@@ -87,6 +87,9 @@ pub struct FastEngine {
     pub(crate) constants: Vec<SymbolId>,
     pub(crate) edges: Vec<FastEdge>,
     pub(crate) node_edges: Vec<(u32, u32)>,
+    /// Per edge: the search may run it without a frame when it is its node's only out-edge
+    /// (everything except any-assignments, which branch).
+    pub(crate) chainable: Vec<bool>,
     /// Per node: bits of `graph::{MOVES, REACH, MERGE}`.
     pub(crate) flags: Vec<u8>,
     /// Some node records visited states, so searches keep a state hash.
@@ -170,6 +173,7 @@ impl FastEngine {
                 player_number[p as usize] = index;
             }
         }
+        let chainable = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
         let records_visited = flags.iter().any(|&f| f & (graph::MOVES | graph::REACH) != 0);
         Ok(FastEngine {
             records_visited,
@@ -178,6 +182,7 @@ impl FastEngine {
             automaton,
             edges,
             node_edges,
+            chainable,
             flags,
             player_slot,
             valid_player,

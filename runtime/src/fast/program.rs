@@ -12,6 +12,9 @@
 use crate::automaton::{Automaton, SymbolId, Type, TypeId};
 use crate::reference::layout::{Layout, Op, Operand, Place, Transfer};
 
+/// Two-level constant maps become one table when it has at most this many entries.
+const MAX_PAIR_TABLE: usize = 1 << 18;
+
 /// Offset tables mark symbols outside a key type with the default block's offset.
 #[derive(Clone, Debug)]
 pub(crate) struct Step {
@@ -43,6 +46,10 @@ pub(crate) enum Val {
     LookupOf { key: Box<Val>, table: Box<[u32]> },
     /// `values[base + offsets[values[key]]]`: a state map read with a key held in one slot.
     Indexed { base: u32, key: u32, offsets: Box<[u32]> },
+    /// `values[base + offsets[value of key]]`: a state map read with a computed key.
+    IndexedBy { base: u32, key: Box<Val>, offsets: Box<[u32]> },
+    /// `table[first * width + second]`: a two-level constant map read with two computed keys.
+    Lookup2 { first: Box<Val>, second: Box<Val>, width: u32, table: Box<[u32]> },
     /// Anything else.
     Path(Box<Path>),
 }
@@ -136,8 +143,21 @@ impl Lowering<'_> {
                                 offsets: table.iter().map(|&symbol| offsets[symbol as usize]).collect(),
                             }
                         }
-                        _ => Val::Path(Box::new(path)),
+                        other => Val::IndexedBy {
+                            base: path.base,
+                            key: Box::new(other.clone()),
+                            offsets: path.steps[0].offsets.clone(),
+                        },
                     },
+                    (false, 2) if self.automaton.symbols.len().pow(2) <= MAX_PAIR_TABLE => {
+                        let width = self.automaton.symbols.len() as u32;
+                        let (a, b) = (&path.steps[0], &path.steps[1]);
+                        let table = (0..width)
+                            .flat_map(|x| (0..width).map(move |y| (x, y)))
+                            .map(|(x, y)| constants[(path.base + a.offsets[x as usize] + b.offsets[y as usize]) as usize])
+                            .collect();
+                        Val::Lookup2 { first: Box::new(a.key.clone()), second: Box::new(b.key.clone()), width, table }
+                    }
                     (false, 1) => {
                         let step = &path.steps[0];
                         let table: Box<[u32]> =

@@ -254,14 +254,28 @@ enum Goal<'a> {
     Reach { to: NodeId },
 }
 
-#[inline]
+#[inline(always)]
 fn read(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
     match value {
         Val::Lit(symbol) => *symbol,
         Val::Slot(slot) => values[*slot as usize],
         Val::Lookup { key, table } => table[values[*key as usize] as usize],
         Val::Indexed { base, key, offsets } => values[(*base + offsets[values[*key as usize] as usize]) as usize],
+        _ => read_general(value, values, constants),
+    }
+}
+
+#[inline(never)]
+fn read_general(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
+    match value {
         Val::LookupOf { key, table } => table[read(key, values, constants) as usize],
+        Val::IndexedBy { base, key, offsets } => {
+            values[(*base + offsets[read(key, values, constants) as usize]) as usize]
+        }
+        Val::Lookup2 { first, second, width, table } => {
+            let (x, y) = (read(first, values, constants), read(second, values, constants));
+            table[(x * *width + y) as usize]
+        }
         Val::Path(path) => {
             let offset = path_offset(path, values, constants);
             if path.in_state {
@@ -270,6 +284,7 @@ fn read(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
                 constants[offset]
             }
         }
+        _ => read(value, values, constants),
     }
 }
 
@@ -457,6 +472,106 @@ impl Scratch {
         self.frames.push(frame);
     }
 
+    /// Records the move completed on an edge into `target` (when it fits `only`).
+    fn complete_move(
+        &mut self,
+        engine: &FastEngine,
+        start: NodeId,
+        target: NodeId,
+        tags_base: usize,
+        only: Option<&[SymbolId]>,
+    ) -> Result<(), EngineError> {
+        let tags = &self.tags[tags_base..];
+        if only.is_some_and(|only| only.len() != tags.len()) {
+            return Ok(());
+        }
+        let player = self.values[engine.player_slot as usize];
+        if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+            return Err(EngineError::InvalidPlayer {
+                node: engine.automaton.nodes[target as usize].name.clone(),
+                value: engine.automaton.symbol_name(player).to_string(),
+            });
+        }
+        if self.moves.add(tags, target, &self.values).is_err() {
+            return Err(EngineError::AmbiguousMove {
+                node: engine.automaton.nodes[start as usize].name.clone(),
+                tags: crate::engine::format_move(&engine.automaton, tags),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs one edge's instruction (branch `member` of an any-assignment) on the working state;
+    /// `false` when a guard fails. `reach_memo` is given for the edges of the frame on top, whose
+    /// siblings all start from the same state.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn run_edge(
+        &mut self,
+        engine: &FastEngine,
+        edge_id: usize,
+        member: usize,
+        level: usize,
+        goal: Goal,
+        tags_base: usize,
+        reach_memo: Option<&mut Option<(NodeId, NodeId, bool)>>,
+    ) -> Result<bool, EngineError> {
+        let edge = &engine.edges[edge_id];
+        Ok(match &edge.ins {
+            Ins::Skip => true,
+            Ins::Set { target: place, value } => {
+                let value = read(value, &self.values, &engine.constants);
+                let slot = self.target_offset(engine, place, edge_id)?;
+                self.write(slot, value);
+                true
+            }
+            Ins::Compare { lhs, rhs, equal } => {
+                (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants)) == *equal
+            }
+            Ins::SetAny { target: place, members } => {
+                let slot = self.target_offset(engine, place, edge_id)?;
+                self.write(slot, members[member]);
+                true
+            }
+            Ins::SetBlock { target: place, source, pairs } => {
+                let slot = self.target_offset(engine, place, edge_id)?;
+                self.set_block(engine, slot, source, pairs);
+                true
+            }
+            Ins::CompareBlock { lhs, rhs, pairs, equal } => self.blocks_equal(engine, lhs, rhs, pairs) == *equal,
+            Ins::Reach { from, to, negated } => {
+                let reachable = match reach_memo {
+                    Some(memo) => match *memo {
+                        Some((f, t, result)) if (f, t) == (*from, *to) => result,
+                        _ => {
+                            let result = self.reach(engine, *from, *to, level + 1)?;
+                            *memo = Some((*from, *to, result));
+                            result
+                        }
+                    },
+                    None => self.reach(engine, *from, *to, level + 1)?,
+                };
+                reachable != *negated
+            }
+            Ins::Tag(_) | Ins::TagVal(_) => {
+                let Goal::Moves { only } = goal else {
+                    return Ok(true);
+                };
+                let tag = match &edge.ins {
+                    Ins::TagVal(value) => read(value, &self.values, &engine.constants),
+                    Ins::Tag(symbol) => *symbol,
+                    _ => unreachable!("matched Tag or TagVal above"),
+                };
+                let position = self.tags.len() - tags_base;
+                if position >= MAX_MOVE_TAGS {
+                    return Err(EngineError::TagCycle { node: engine.automaton.nodes[edge.target as usize].name.clone() });
+                }
+                self.tags.push(tag);
+                only.is_none_or(|only| only.get(position) == Some(&tag))
+            }
+        })
+    }
+
     /// The search proper: for `Goal::Reach`, whether the target is reachable; for `Goal::Moves`
     /// it fills `self.moves` and returns `false`.
     fn explore(&mut self, engine: &FastEngine, start: NodeId, level: usize, goal: Goal) -> Result<bool, EngineError> {
@@ -465,9 +580,9 @@ impl Scratch {
         }
         let frame_base = self.frames.len();
         let tags_base = self.tags.len();
-        let (is_moves, cycle_flag) = match goal {
-            Goal::Moves { .. } => (true, MOVES),
-            Goal::Reach { .. } => (false, REACH),
+        let cycle_flag = match goal {
+            Goal::Moves { .. } => MOVES,
+            Goal::Reach { .. } => REACH,
         };
         let mut visited_used = false;
         if engine.flags[start as usize] & cycle_flag != 0 {
@@ -508,105 +623,52 @@ impl Scratch {
             self.undo_to(undo_mark);
             self.tags.truncate(tags_len);
 
-            let target = edge.target;
-            let passes = match &edge.ins {
-                Ins::Skip => true,
-                Ins::Set { target: place, value } => {
-                    let value = read(value, &self.values, &engine.constants);
-                    let slot = self.target_offset(engine, place, edge_id)?;
-                    self.write(slot, value);
-                    true
-                }
-                Ins::Compare { lhs, rhs, equal } => {
-                    (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants))
-                        == *equal
-                }
-                Ins::SetAny { target: place, members } => {
-                    let slot = self.target_offset(engine, place, edge_id)?;
-                    self.write(slot, members[member]);
-                    true
-                }
-                Ins::SetBlock { target: place, source, pairs } => {
-                    let slot = self.target_offset(engine, place, edge_id)?;
-                    self.set_block(engine, slot, source, pairs);
-                    true
-                }
-                Ins::CompareBlock { lhs, rhs, pairs, equal } => self.blocks_equal(engine, lhs, rhs, pairs) == *equal,
-                Ins::Reach { from, to, negated } => {
-                    let reachable = match reach_memo {
-                        Some((f, t, result)) if (f, t) == (*from, *to) => result,
-                        _ => {
-                            let result = self.reach(engine, *from, *to, level + 1)?;
-                            reach_memo = Some((*from, *to, result));
-                            result
-                        }
-                    };
-                    reachable != *negated
-                }
-                Ins::Tag(_) | Ins::TagVal(_) if !is_moves => true,
-                Ins::Tag(_) | Ins::TagVal(_) => {
-                    let tag = match &edge.ins {
-                        Ins::TagVal(value) => read(value, &self.values, &engine.constants),
-                        Ins::Tag(symbol) => *symbol,
-                        _ => unreachable!("matched Tag or TagVal above"),
-                    };
-                    let position = self.tags.len() - tags_base;
-                    if position >= MAX_MOVE_TAGS {
-                        return Err(EngineError::TagCycle { node: engine.automaton.nodes[target as usize].name.clone() });
-                    }
-                    let allowed = match goal {
-                        Goal::Moves { only: Some(only) } => only.get(position) == Some(&tag),
-                        _ => true,
-                    };
-                    self.tags.push(tag);
-                    allowed
-                }
-            };
-            if !passes {
+            if !self.run_edge(engine, edge_id, member, level, goal, tags_base, Some(&mut reach_memo))? {
                 continue;
             }
-            match goal {
-                Goal::Reach { to } => {
-                    if target == to {
-                        self.frames.truncate(frame_base);
-                        return Ok(true);
+            // Follow the path from the edge's target: through nodes with a single out-edge the
+            // search runs on without a frame (a failure backtracks to the frame on top, which
+            // restores the state from its undo mark); a frame is pushed at branching nodes.
+            let mut edge = &engine.edges[edge_id];
+            loop {
+                let target = edge.target;
+                match goal {
+                    Goal::Reach { to } => {
+                        if target == to {
+                            self.frames.truncate(frame_base);
+                            self.tags.truncate(tags_base);
+                            return Ok(true);
+                        }
+                    }
+                    Goal::Moves { only } if edge.completes => {
+                        self.complete_move(engine, start, target, tags_base, only)?;
+                        break;
+                    }
+                    Goal::Moves { .. } => {}
+                }
+                let flags = engine.flags[target as usize];
+                if flags & cycle_flag != 0 && (flags & MERGE != 0 || target == start) {
+                    if !visited_used {
+                        self.levels[level].visited.clear();
+                        visited_used = true;
+                    }
+                    if !self.mark_visited(level, target, tags_base) {
+                        break;
                     }
                 }
-                Goal::Moves { only } if edge.completes => {
-                    let tags = &self.tags[tags_base..];
-                    if only.is_some_and(|only| only.len() != tags.len()) {
-                        continue;
+                let (first, end) = engine.node_edges[target as usize];
+                if end == first + 1 && engine.chainable[first as usize] {
+                    if !self.run_edge(engine, first as usize, 0, level, goal, tags_base, None)? {
+                        break;
                     }
-                    let player = self.values[engine.player_slot as usize];
-                    if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-                        return Err(EngineError::InvalidPlayer {
-                            node: engine.automaton.nodes[target as usize].name.clone(),
-                            value: engine.automaton.symbol_name(player).to_string(),
-                        });
-                    }
-                    if self.moves.add(tags, target, &self.values).is_err() {
-                        return Err(EngineError::AmbiguousMove {
-                            node: engine.automaton.nodes[start as usize].name.clone(),
-                            tags: crate::engine::format_move(&engine.automaton, tags),
-                        });
-                    }
+                    edge = &engine.edges[first as usize];
                     continue;
                 }
-                Goal::Moves { .. } => {}
+                let tags_len = self.tags.len();
+                self.push_frame(engine, target, tags_len);
+                reach_memo = None;
+                break;
             }
-            let flags = engine.flags[target as usize];
-            if flags & cycle_flag != 0 && (flags & MERGE != 0 || target == start) {
-                if !visited_used {
-                    self.levels[level].visited.clear();
-                    visited_used = true;
-                }
-                if !self.mark_visited(level, target, tags_base) {
-                    continue;
-                }
-            }
-            let tags_len = self.tags.len();
-            self.push_frame(engine, target, tags_len);
-            reach_memo = None;
         }
         self.tags.truncate(tags_base);
         Ok(false)
