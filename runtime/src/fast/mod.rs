@@ -92,8 +92,9 @@ pub struct FastEngine {
     pub(crate) chainable: Vec<bool>,
     /// Per node: bits of `graph::{MOVES, REACH, MERGE}`.
     pub(crate) flags: Vec<u8>,
-    /// Some node records visited states, so searches keep a state hash.
-    pub(crate) records_visited: bool,
+    /// Per node: bits `graph::{MOVES, REACH}` when a search of that kind starting there can meet
+    /// a node that records visited states, so it must keep a state hash.
+    pub(crate) hash_needed: Vec<u8>,
     pub(crate) player_slot: u32,
     pub(crate) valid_player: Vec<bool>,
     initial_values: Box<[SymbolId]>,
@@ -174,9 +175,9 @@ impl FastEngine {
             }
         }
         let chainable = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
-        let records_visited = flags.iter().any(|&f| f & (graph::MOVES | graph::REACH) != 0);
+        let hash_needed = graph::hash_needed(&flags, &graph_edges);
         Ok(FastEngine {
-            records_visited,
+            hash_needed,
             constants: layout.const_values.clone(),
             initial_values: layout.initial_values.clone().into_boxed_slice(),
             automaton,

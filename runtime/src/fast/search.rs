@@ -236,9 +236,10 @@ pub struct Scratch {
     /// One frame stack for the move search and the reachability searches nested in it.
     frames: Vec<Frame>,
     levels: Vec<Level>,
-    /// A hash of the working state relative to the state the current move search started from
+    /// A hash of the working state relative to the state the current (sub-)search started from
     /// (XOR of `slot_hash(slot, now) ^ slot_hash(slot, then)` over the slots), kept up to date by
-    /// writes and undos when `track_hash` is set, i.e. when some node records visited states.
+    /// writes and undos when `track_hash` is set, i.e. when the search can meet a node that
+    /// records visited states.
     hash: u64,
     track_hash: bool,
     /// The moves found by the last search.
@@ -318,7 +319,7 @@ impl Scratch {
         self.tags.clear();
         self.frames.clear();
         self.hash = 0;
-        self.track_hash = engine.records_visited;
+        self.track_hash = engine.hash_needed[self.node as usize] & MOVES != 0;
         let result = self.explore(engine, self.node, 0, Goal::Moves { only });
         self.undo_to(0);
         result.map(|_| ())
@@ -454,8 +455,14 @@ impl Scratch {
             });
         }
         let mark = self.undo.len();
+        // The sub-search hashes relative to its own start, and only if it can meet a recorded
+        // node; the outer hash is restored after the sub-search's writes are undone.
+        let outer = (self.hash, self.track_hash);
+        self.hash = 0;
+        self.track_hash = engine.hash_needed[from as usize] & REACH != 0;
         let result = self.explore(engine, from, depth, Goal::Reach { to });
         self.undo_to(mark);
+        (self.hash, self.track_hash) = outer;
         result
     }
 
@@ -504,7 +511,7 @@ impl Scratch {
     /// Runs one edge's instruction (branch `member` of an any-assignment) on the working state;
     /// `false` when a guard fails. `reach_memo` is given for the edges of the frame on top, whose
     /// siblings all start from the same state.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn run_edge(
         &mut self,
