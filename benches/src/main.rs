@@ -126,7 +126,8 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
         let seed = run as u64 * 1_000_003;
         for is_fast in [false, true] {
             let started = Instant::now();
-            let counts = if is_fast { fast.perft(depth) } else { perft_sequential(&reference, depth) }.map_err(error)?;
+            let counts =
+                if is_fast { fast.perft(depth) } else { perft_sequential(&reference, depth) }.map_err(error)?;
             let perft_seconds = started.elapsed().as_secs_f64();
             if counts != expected {
                 return Err(format!(

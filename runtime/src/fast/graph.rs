@@ -69,9 +69,7 @@ fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
         }
         sizes.push(size);
     }
-    (0..count)
-        .map(|node| sizes[component[node] as usize] > 1 || successors[node].contains(&(node as u32)))
-        .collect()
+    (0..count).map(|node| sizes[component[node] as usize] > 1 || successors[node].contains(&(node as u32))).collect()
 }
 
 /// The flags of every node. `edges` lists `(source, target, assigns_player)`.

@@ -143,8 +143,7 @@ impl FastEngine {
         let mut edges = Vec::with_capacity(automaton.edges.len());
         for edge in &automaton.edges {
             let op = compiler.label(&edge.label)?;
-            let completes =
-                matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
+            let completes = matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
             edges.push(FastEdge { ins: lowering.ins(&op), target: edge.target, completes });
         }
         let node_edges = automaton.nodes.iter().map(|n| (n.edges.start, n.edges.end)).collect();
@@ -255,7 +254,9 @@ impl FastEngine {
             if steps > KEEPER_CYCLE_CHECK_AFTER
                 && !seen.get_or_insert_with(HashSet::new).insert((scratch.node, scratch.values.clone()))
             {
-                return Err(EngineError::KeeperCycle { node: self.automaton.nodes[scratch.node as usize].name.clone() });
+                return Err(EngineError::KeeperCycle {
+                    node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                });
             }
             scratch.take_move(0);
         }
@@ -286,7 +287,9 @@ impl FastEngine {
             scratch.search(self, None)?;
             let count = scratch.moves.len();
             if count == 0 {
-                return Err(EngineError::UnexpectedEnd { node: self.automaton.nodes[scratch.node as usize].name.clone() });
+                return Err(EngineError::UnexpectedEnd {
+                    node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                });
             }
             let pick = rng.below(count as u64) as usize;
             if mover == Mover::Random {
@@ -364,10 +367,8 @@ impl FastEngine {
             return Err(error);
         }
         let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-        let score_distribution = tally
-            .into_iter()
-            .map(|(goals, count)| ScoreCount { scores: self.scores_of(&goals), count })
-            .collect();
+        let score_distribution =
+            tally.into_iter().map(|(goals, count)| ScoreCount { scores: self.scores_of(&goals), count }).collect();
         Ok(PlayoutReport {
             playouts: config.count,
             elapsed_seconds,

@@ -41,15 +41,34 @@ pub(crate) enum Val {
     /// `values[slot]`.
     Slot(u32),
     /// `table[values[key]]`: a constant map read with a key held in one slot.
-    Lookup { key: u32, table: Box<[u32]> },
+    Lookup {
+        key: u32,
+        table: Box<[u32]>,
+    },
     /// `table[value of key]`: a constant map read with a computed key.
-    LookupOf { key: Box<Val>, table: Box<[u32]> },
+    LookupOf {
+        key: Box<Val>,
+        table: Box<[u32]>,
+    },
     /// `values[base + offsets[values[key]]]`: a state map read with a key held in one slot.
-    Indexed { base: u32, key: u32, offsets: Box<[u32]> },
+    Indexed {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+    },
     /// `values[base + offsets[value of key]]`: a state map read with a computed key.
-    IndexedBy { base: u32, key: Box<Val>, offsets: Box<[u32]> },
+    IndexedBy {
+        base: u32,
+        key: Box<Val>,
+        offsets: Box<[u32]>,
+    },
     /// `table[first * width + second]`: a two-level constant map read with two computed keys.
-    Lookup2 { first: Box<Val>, second: Box<Val>, width: u32, table: Box<[u32]> },
+    Lookup2 {
+        first: Box<Val>,
+        second: Box<Val>,
+        width: u32,
+        table: Box<[u32]>,
+    },
     /// Anything else.
     Path(Box<Path>),
 }
@@ -59,7 +78,13 @@ pub(crate) enum Val {
 pub(crate) enum Target {
     Fixed(u32),
     /// `base + offsets[values[key]]`, an error when the key is outside the map's key type.
-    Indexed { base: u32, key: u32, offsets: Box<[u32]>, default_offset: u32, map_type: TypeId },
+    Indexed {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+        default_offset: u32,
+        map_type: TypeId,
+    },
     Path(Box<Path>),
 }
 
@@ -154,7 +179,9 @@ impl Lowering<'_> {
                         let (a, b) = (&path.steps[0], &path.steps[1]);
                         let table = (0..width)
                             .flat_map(|x| (0..width).map(move |y| (x, y)))
-                            .map(|(x, y)| constants[(path.base + a.offsets[x as usize] + b.offsets[y as usize]) as usize])
+                            .map(|(x, y)| {
+                                constants[(path.base + a.offsets[x as usize] + b.offsets[y as usize]) as usize]
+                            })
                             .collect();
                         Val::Lookup2 { first: Box::new(a.key.clone()), second: Box::new(b.key.clone()), width, table }
                     }

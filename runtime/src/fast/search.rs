@@ -474,8 +474,13 @@ impl Scratch {
     #[inline]
     fn push_frame(&mut self, engine: &FastEngine, node: NodeId, tags_len: usize) {
         let (start, end) = engine.node_edges[node as usize];
-        let frame =
-            Frame { next_edge: start, end_edge: end, member: 0, undo_mark: self.undo.len() as u32, tags_len: tags_len as u32 };
+        let frame = Frame {
+            next_edge: start,
+            end_edge: end,
+            member: 0,
+            undo_mark: self.undo.len() as u32,
+            tags_len: tags_len as u32,
+        };
         self.frames.push(frame);
     }
 
@@ -571,7 +576,9 @@ impl Scratch {
                 };
                 let position = self.tags.len() - tags_base;
                 if position >= MAX_MOVE_TAGS {
-                    return Err(EngineError::TagCycle { node: engine.automaton.nodes[edge.target as usize].name.clone() });
+                    return Err(EngineError::TagCycle {
+                        node: engine.automaton.nodes[edge.target as usize].name.clone(),
+                    });
                 }
                 self.tags.push(tag);
                 only.is_none_or(|only| only.get(position) == Some(&tag))
