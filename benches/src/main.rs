@@ -96,26 +96,20 @@ fn playout_rate(
     }
 }
 
-/// The deepest perft with at most `budget` nodes in total, by the expected counts.
-fn perft_depth(expected: &[u64], budget: u64) -> usize {
-    let mut total = 0;
-    let mut depth = 0;
-    for (d, &count) in expected.iter().enumerate() {
-        total += count;
-        if total > budget {
-            break;
-        }
-        depth = d;
-    }
-    depth
-}
-
 fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<Row, String> {
     let reference = ReferenceEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
     let fast = FastEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
     eprintln!("  fast engine: {}", fast.summary());
-    let node_budget = (options.seconds * 200_000.0) as u64;
-    let depth = perft_depth(&game.expected, node_budget.max(100));
+    // The deepest listed depth whose reference perft takes about a fifth of the budget.
+    let mut depth = 0;
+    while depth + 1 < game.expected.len() {
+        let started = Instant::now();
+        perft_sequential(&reference, depth + 1).map_err(|e| format!("{}: {e}", game.name))?;
+        depth += 1;
+        if started.elapsed().as_secs_f64() > options.seconds / 5.0 {
+            break;
+        }
+    }
     let expected: Vec<u64> = game.expected.iter().take(depth + 1).copied().collect();
     let nodes: u64 = expected.iter().sum();
     let error = |e: EngineError| format!("{}: {e}", game.name);
