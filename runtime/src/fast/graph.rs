@@ -103,35 +103,6 @@ pub(crate) fn node_flags(node_count: usize, edges: &[(u32, u32, bool)]) -> Vec<u
         .collect()
 }
 
-/// Per node: bit [`MOVES`] when a move search starting there can meet a node flagged [`MOVES`]
-/// (so it must keep a state hash), bit [`REACH`] likewise for reachability sub-searches.
-pub(crate) fn hash_needed(flags: &[u8], edges: &[(u32, u32, bool)]) -> Vec<u8> {
-    let count = flags.len();
-    let mut needed = vec![0u8; count];
-    for (bit, follow_player_edges) in [(MOVES, false), (REACH, true)] {
-        // Walk backwards from every flagged node: whoever reaches it needs the hash.
-        let mut predecessors = vec![Vec::new(); count];
-        for &(source, target, assigns_player) in edges {
-            if follow_player_edges || !assigns_player {
-                predecessors[target as usize].push(source);
-            }
-        }
-        let mut stack: Vec<u32> = (0..count as u32).filter(|&n| flags[n as usize] & bit != 0).collect();
-        for &node in &stack {
-            needed[node as usize] |= bit;
-        }
-        while let Some(node) = stack.pop() {
-            for &pred in &predecessors[node as usize] {
-                if needed[pred as usize] & bit == 0 {
-                    needed[pred as usize] |= bit;
-                    stack.push(pred);
-                }
-            }
-        }
-    }
-    needed
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,11 +119,5 @@ mod tests {
         assert_eq!(flags[4], 0);
         let self_loop = node_flags(2, &[(0, 1, false), (1, 1, false)]);
         assert_eq!(self_loop, [0, MOVES | REACH | MERGE]);
-        // Node 0 reaches the cycle only through the player edge 3 -> 0... backwards: 0 reaches 1.
-        let needed = hash_needed(&flags, &edges);
-        assert_eq!(needed[4], 0);
-        assert_eq!(needed[0], MOVES | REACH);
-        assert_eq!(needed[3] & MOVES, 0, "the move search stops at 3's player edge");
-        assert_eq!(needed[3] & REACH, REACH);
     }
 }

@@ -92,9 +92,6 @@ pub struct FastEngine {
     pub(crate) chainable: Vec<bool>,
     /// Per node: bits of `graph::{MOVES, REACH, MERGE}`.
     pub(crate) flags: Vec<u8>,
-    /// Per node: bits `graph::{MOVES, REACH}` when a search of that kind starting there can meet
-    /// a node that records visited states, so it must keep a state hash.
-    pub(crate) hash_needed: Vec<u8>,
     pub(crate) player_slot: u32,
     pub(crate) valid_player: Vec<bool>,
     initial_values: Box<[SymbolId]>,
@@ -174,9 +171,7 @@ impl FastEngine {
             }
         }
         let chainable = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
-        let hash_needed = graph::hash_needed(&flags, &graph_edges);
         Ok(FastEngine {
-            hash_needed,
             constants: layout.const_values.clone(),
             initial_values: layout.initial_values.clone().into_boxed_slice(),
             automaton,

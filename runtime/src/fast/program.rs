@@ -13,7 +13,7 @@ use crate::automaton::{Automaton, SymbolId, Type, TypeId};
 use crate::reference::layout::{Layout, Op, Operand, Place, Transfer};
 
 /// Two-level constant maps become one table when it has at most this many entries.
-const MAX_PAIR_TABLE: usize = 1 << 18;
+const MAX_PAIR_TABLE: usize = 1 << 16;
 
 /// Offset tables mark symbols outside a key type with the default block's offset.
 #[derive(Clone, Debug)]

@@ -27,13 +27,6 @@ fn hash_words(seed: u64, words: &[u32]) -> u64 {
     words.iter().fold(seed, |hash, &word| mix(hash, word))
 }
 
-/// The contribution of `value` in `slot` to a state hash (the XOR of these over the slots).
-#[inline]
-fn slot_hash(slot: u32, value: u32) -> u64 {
-    let x = ((slot as u64) << 32 | value as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (x ^ (x >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
-}
-
 /// The moves of one search: tags, successor node and successor slots of each, in the order found.
 #[derive(Default, Debug)]
 pub struct MoveList {
@@ -131,11 +124,14 @@ impl MoveList {
 }
 
 /// Exact (node, tags, state) keys in one arena, found through a generation-stamped hash table.
+/// States are stored as their difference from the search's start state, which within one search
+/// (and one nested reachability check) identifies them exactly and is usually a handful of slots.
 #[derive(Default)]
 struct VisitedSet {
     table: Vec<(u32, u32)>,
     generation: u32,
-    /// Per key: its hash and where it starts in `arena` (`node, tags_len, tags..., values...`).
+    /// Per key: its hash and where it starts in `arena`
+    /// (`node, tags_len, tags..., diff_len, slot, value, slot, value...`).
     entries: Vec<(u64, u32)>,
     arena: Vec<u32>,
 }
@@ -172,10 +168,13 @@ impl VisitedSet {
         }
     }
 
-    /// Records the key; `false` when it was already present. `state_hash` is any function of
-    /// `values` alone (equal states, equal hashes); keys are compared exactly on a hash match.
-    fn insert(&mut self, node: NodeId, tags: &[SymbolId], values: &[SymbolId], state_hash: u64) -> bool {
-        let hash = hash_words(mix(state_hash ^ node as u64, tags.len() as u32), tags);
+    /// Records the key; `false` when it was already present. A state is keyed by its difference
+    /// from the state the search started from: the changed slots with their values, by slot.
+    fn insert(&mut self, node: NodeId, tags: &[SymbolId], diff: &[(u32, u32)]) -> bool {
+        let mut hash = hash_words(mix(node as u64, tags.len() as u32), tags);
+        for &(slot, value) in diff {
+            hash = mix(mix(hash, slot), value);
+        }
         if (self.entries.len() + 1) * 2 > self.table.len() {
             self.grow();
         }
@@ -187,16 +186,8 @@ impl VisitedSet {
                 break;
             }
             let (entry_hash, start) = self.entries[entry as usize];
-            if entry_hash == hash {
-                let start = start as usize;
-                let key = &self.arena[start..];
-                if key[0] == node
-                    && key[1] as usize == tags.len()
-                    && key[2..2 + tags.len()] == *tags
-                    && key[2 + tags.len()..2 + tags.len() + values.len()] == *values
-                {
-                    return false;
-                }
+            if entry_hash == hash && self.matches(start as usize, node, tags, diff) {
+                return false;
             }
             position = (position + 1) & mask;
         }
@@ -205,8 +196,22 @@ impl VisitedSet {
         self.arena.push(node);
         self.arena.push(tags.len() as u32);
         self.arena.extend_from_slice(tags);
-        self.arena.extend_from_slice(values);
+        self.arena.push(diff.len() as u32);
+        for &(slot, value) in diff {
+            self.arena.push(slot);
+            self.arena.push(value);
+        }
         true
+    }
+
+    fn matches(&self, start: usize, node: NodeId, tags: &[SymbolId], diff: &[(u32, u32)]) -> bool {
+        let key = &self.arena[start..];
+        if key[0] != node || key[1] as usize != tags.len() || key[2..2 + tags.len()] != *tags {
+            return false;
+        }
+        let rest = &key[2 + tags.len()..];
+        rest[0] as usize == diff.len()
+            && diff.iter().enumerate().all(|(i, &(slot, value))| rest[1 + 2 * i] == slot && rest[2 + 2 * i] == value)
     }
 }
 
@@ -224,6 +229,9 @@ struct Frame {
 #[derive(Default)]
 struct Level {
     visited: VisitedSet,
+    /// The undo log's length when this level's search started: the entries after it hold the
+    /// start value of every slot the search has changed.
+    undo_base: usize,
 }
 
 /// Reusable search buffers; one per thread. The working state lives here between calls.
@@ -236,12 +244,11 @@ pub struct Scratch {
     /// One frame stack for the move search and the reachability searches nested in it.
     frames: Vec<Frame>,
     levels: Vec<Level>,
-    /// A hash of the working state relative to the state the current (sub-)search started from
-    /// (XOR of `slot_hash(slot, now) ^ slot_hash(slot, then)` over the slots), kept up to date by
-    /// writes and undos when `track_hash` is set, i.e. when the search can meet a node that
-    /// records visited states.
-    hash: u64,
-    track_hash: bool,
+    /// The difference from the search's start state, built for a visited-set key.
+    diff: Vec<(u32, u32)>,
+    /// `slot_stamp[slot] == stamp`: the slot is already in `diff`.
+    slot_stamp: Vec<u32>,
+    stamp: u32,
     /// The moves found by the last search.
     pub moves: MoveList,
 }
@@ -318,8 +325,6 @@ impl Scratch {
         self.undo.clear();
         self.tags.clear();
         self.frames.clear();
-        self.hash = 0;
-        self.track_hash = engine.hash_needed[self.node as usize] & MOVES != 0;
         let result = self.explore(engine, self.node, 0, Goal::Moves { only });
         self.undo_to(0);
         result.map(|_| ())
@@ -331,9 +336,6 @@ impl Scratch {
         if old != value {
             self.undo.push((slot as u32, old));
             self.values[slot] = value;
-            if self.track_hash {
-                self.hash ^= slot_hash(slot as u32, old) ^ slot_hash(slot as u32, value);
-            }
         }
     }
 
@@ -341,9 +343,6 @@ impl Scratch {
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
             let (slot, old) = self.undo.pop().expect("length checked");
-            if self.track_hash {
-                self.hash ^= slot_hash(slot, self.values[slot as usize]) ^ slot_hash(slot, old);
-            }
             self.values[slot as usize] = old;
         }
     }
@@ -455,20 +454,34 @@ impl Scratch {
             });
         }
         let mark = self.undo.len();
-        // The sub-search hashes relative to its own start, and only if it can meet a recorded
-        // node; the outer hash is restored after the sub-search's writes are undone.
-        let outer = (self.hash, self.track_hash);
-        self.hash = 0;
-        self.track_hash = engine.hash_needed[from as usize] & REACH != 0;
         let result = self.explore(engine, from, depth, Goal::Reach { to });
         self.undo_to(mark);
-        (self.hash, self.track_hash) = outer;
         result
     }
 
     fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {
+        // The slots changed since the level's search started, with their values now, by slot:
+        // the first undo entry of a slot after the base holds its start value.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.slot_stamp.len() != self.values.len() {
+            self.slot_stamp.clear();
+            self.slot_stamp.resize(self.values.len(), 0);
+            self.stamp = 1;
+        }
+        self.diff.clear();
+        for &(slot, start_value) in &self.undo[self.levels[level].undo_base..] {
+            let seen = &mut self.slot_stamp[slot as usize];
+            if *seen != self.stamp {
+                *seen = self.stamp;
+                let now = self.values[slot as usize];
+                if now != start_value {
+                    self.diff.push((slot, now));
+                }
+            }
+        }
+        self.diff.sort_unstable();
         let tags = &self.tags[tags_base..];
-        self.levels[level].visited.insert(node, tags, &self.values, self.hash)
+        self.levels[level].visited.insert(node, tags, &self.diff)
     }
 
     #[inline]
@@ -594,6 +607,7 @@ impl Scratch {
         }
         let frame_base = self.frames.len();
         let tags_base = self.tags.len();
+        self.levels[level].undo_base = self.undo.len();
         let cycle_flag = match goal {
             Goal::Moves { .. } => MOVES,
             Goal::Reach { .. } => REACH,
