@@ -50,6 +50,7 @@ fn fast_engine_agrees_with_reference_on_the_corpus() {
         // Move-by-move playouts.
         let mut positions = 0u64;
         let mut compared = 0u64;
+        let mut scratch = fast.scratch();
         let mut playouts = 0;
         let mut history_for_observation = Vec::new();
         while playouts < PLAYOUTS_PER_GAME && (playouts < MIN_PLAYOUTS || compared < SUCCESSOR_BUDGET) {
@@ -78,6 +79,12 @@ fn fast_engine_agrees_with_reference_on_the_corpus() {
                 compared += r_moves.len() as u64;
                 let pick = rng.below(r_moves.len() as u64) as usize;
                 let tags = r_moves[pick].0.clone();
+                // The index-based API lists the same moves and successors.
+                fast.generate(&f_state, &mut scratch).expect("fast generate");
+                assert_eq!(scratch.moves.len(), r_moves.len());
+                assert_eq!(scratch.moves.tags(pick), &tags[..]);
+                let by_index = fast.successor(&mut scratch, pick).expect("fast successor").expect("in range");
+                assert_eq!(by_index.values(), r_moves[pick].1.values());
                 // `apply` (a restricted search) must agree with the listed successor.
                 f_state = fast.apply(&f_state, &tags).expect("fast apply");
                 assert_eq!(f_state.values(), f_moves[pick].1.values());

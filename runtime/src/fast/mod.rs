@@ -233,6 +233,18 @@ impl FastEngine {
         scratch.search(self, None)
     }
 
+    /// The state after move `index` of the list [`FastEngine::generate`] left in `scratch`, keeper
+    /// moves applied; `Ok(None)` when there is no such move. The working state and the move list
+    /// of `scratch` are used up (generate again before the next call).
+    pub fn successor(&self, scratch: &mut Scratch, index: usize) -> Result<Option<FastState>, EngineError> {
+        if index >= scratch.moves.len() {
+            return Ok(None);
+        }
+        scratch.take_move(index);
+        self.settle_scratch(scratch)?;
+        Ok(Some(FastState { node: scratch.node, values: scratch.values.clone().into_boxed_slice() }))
+    }
+
     /// Applies keeper moves to the working state of `scratch` until someone else is to move.
     fn settle_scratch(&self, scratch: &mut Scratch) -> Result<(), EngineError> {
         let mut steps = 0;
