@@ -113,6 +113,15 @@ fn fast_engine_agrees_with_reference_on_the_corpus() {
         let generic = run_playouts(&reference, &config).expect("reference playouts");
         let own = fast.run_playouts(&PlayoutConfig { threads: 2, ..config.clone() }).expect("fast playouts");
         assert_eq!(generic.score_distribution, own.score_distribution, "{}", game.name);
+        // Playouts that list tags only and re-search the picked move make the same choices.
+        let tags_only = FastEngine::new(game.automaton.clone()).expect("fast engine").with_tags_only_above(0);
+        let short = PlayoutConfig { count: 5, ..config.clone() };
+        assert_eq!(
+            run_playouts(&reference, &short).expect("reference playouts").score_distribution,
+            tags_only.run_playouts(&short).expect("tags-only playouts").score_distribution,
+            "{}: tags-only playouts",
+            game.name
+        );
         assert_eq!(
             (generic.total_plies, generic.total_chance_moves),
             (own.total_plies, own.total_chance_moves),

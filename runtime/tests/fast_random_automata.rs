@@ -114,6 +114,10 @@ fn fast_engine_equals_reference_on_random_automata() {
         let generic = run_playouts(&reference, &config).map(|r| (r.score_distribution, r.total_plies));
         let own = fast.run_playouts(&config).map(|r| (r.score_distribution, r.total_plies));
         assert_eq!(generic, own, "round {round}: playouts");
+        // The same with playouts listing tags only and re-searching the picked move.
+        let fast = fast.with_tags_only_above(0);
+        let own = fast.run_playouts(&config).map(|r| (r.score_distribution, r.total_plies));
+        assert_eq!(generic, own, "round {round}: tags-only playouts");
     }
     eprintln!("{agreed_ok} automata agreed on counts, {agreed_err} on the error");
     assert!(agreed_ok > 200 && agreed_err > 200, "{agreed_ok} {agreed_err}");

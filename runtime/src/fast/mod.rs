@@ -101,7 +101,12 @@ pub struct FastEngine {
     player_number: Vec<usize>,
     /// The reference engine on the same automaton, for state descriptions.
     describer: ReferenceEngine,
+    /// Playouts list tags only (and re-search the picked move) after a position with more moves.
+    tags_only_above: usize,
 }
+
+/// The default of [`FastEngine::with_tags_only_above`].
+const TAGS_ONLY_ABOVE: usize = 32;
 
 /// What one random playout did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -185,7 +190,15 @@ impl FastEngine {
             visible_slots,
             player_number,
             describer,
+            tags_only_above: TAGS_ONLY_ABOVE,
         })
+    }
+
+    /// Sets how many moves a playout position must have had before the next search lists tags
+    /// only (and the picked move is searched again for its successor); results never depend on it.
+    pub fn with_tags_only_above(mut self, moves: usize) -> Self {
+        self.tags_only_above = moves;
+        self
     }
 
     /// A one-line summary of the compiled program: sizes and how many nodes record visited
@@ -283,6 +296,7 @@ impl FastEngine {
         self.settle_scratch(scratch)?;
         let mut outcome = PlayoutOutcome::default();
         let mut moves_made = 0u64;
+        let mut last_count = 0;
         loop {
             let mover = self.mover_of(scratch.node, &scratch.values);
             if mover == Mover::Terminal {
@@ -291,7 +305,18 @@ impl FastEngine {
             if moves_made >= max_moves {
                 return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
             }
-            scratch.search(self, None)?;
+            // With many moves, list tags only and re-search the picked move alone (its tags prune
+            // every other path): one successor is copied instead of all of them. With few moves
+            // the copies are cheaper than the second search.
+            if last_count > self.tags_only_above {
+                scratch.search_tags(self)?;
+                if scratch.moves.saw_duplicate {
+                    // Equal tags on two paths: compare their successors as the full search does.
+                    scratch.search(self, None)?;
+                }
+            } else {
+                scratch.search(self, None)?;
+            }
             let count = scratch.moves.len();
             if count == 0 {
                 return Err(EngineError::UnexpectedEnd {
@@ -299,6 +324,7 @@ impl FastEngine {
                 });
             }
             let pick = rng.below(count as u64) as usize;
+            last_count = count;
             if mover == Mover::Random {
                 outcome.chance_moves += 1;
             } else {
@@ -306,7 +332,21 @@ impl FastEngine {
                 outcome.legal_moves += count as u64;
             }
             moves_made += 1;
-            scratch.take_move(pick);
+            if scratch.moves.tags_only() {
+                scratch.picked.clear();
+                scratch.picked.extend_from_slice(scratch.moves.tags(pick));
+                let picked = std::mem::take(&mut scratch.picked);
+                let found = scratch.search(self, Some(&picked));
+                scratch.picked = picked;
+                found?;
+                if scratch.moves.is_empty() {
+                    // The restricted search walks a subset of the paths that found this move.
+                    return Err(EngineError::Malformed { message: "a listed move was not found again".into() });
+                }
+                scratch.take_move(0);
+            } else {
+                scratch.take_move(pick);
+            }
             self.settle_scratch(scratch)?;
         }
         outcome.goals = self.goal_slots.iter().map(|&slot| scratch.values[slot as usize]).collect();

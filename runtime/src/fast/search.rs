@@ -38,9 +38,18 @@ pub struct MoveList {
     /// De-duplication by tags: open addressing over `(generation, move index)`.
     table: Vec<(u32, u32)>,
     generation: u32,
+    /// Successors are not recorded (a playout lists moves, then re-searches the one it picks).
+    tags_only: bool,
+    /// In tags-only mode: two paths gave the same tags (their successors were not compared).
+    pub(crate) saw_duplicate: bool,
 }
 
 impl MoveList {
+    /// Whether the last search recorded tags only (no successors).
+    pub(crate) fn tags_only(&self) -> bool {
+        self.tags_only
+    }
+
     /// The number of moves.
     pub fn len(&self) -> usize {
         self.spans.len()
@@ -68,6 +77,7 @@ impl MoveList {
 
     pub(crate) fn clear(&mut self, state_len: usize) {
         self.state_len = state_len;
+        self.saw_duplicate = false;
         self.tags.clear();
         self.spans.clear();
         self.nodes.clear();
@@ -108,6 +118,10 @@ impl MoveList {
             }
             let index = index as usize;
             if self.tags(index) == tags {
+                if self.tags_only {
+                    self.saw_duplicate = true;
+                    return Ok(());
+                }
                 let same = self.nodes[index] == node && self.successor_values(index) == values;
                 return if same { Ok(()) } else { Err(()) };
             }
@@ -117,8 +131,10 @@ impl MoveList {
         let start = self.tags.len() as u32;
         self.tags.extend_from_slice(tags);
         self.spans.push((start, self.tags.len() as u32));
-        self.nodes.push(node);
-        self.successors.extend_from_slice(values);
+        if !self.tags_only {
+            self.nodes.push(node);
+            self.successors.extend_from_slice(values);
+        }
         Ok(())
     }
 }
@@ -251,6 +267,8 @@ pub struct Scratch {
     stamp: u32,
     /// The moves found by the last search.
     pub moves: MoveList,
+    /// The tags of the move a playout picked, while it is re-searched.
+    pub(crate) picked: Vec<SymbolId>,
 }
 
 /// What a search is for.
@@ -321,6 +339,22 @@ impl Scratch {
 
     /// Fills `self.moves` with the moves from the working state (restricted to `only` when given).
     pub(crate) fn search(&mut self, engine: &FastEngine, only: Option<&[SymbolId]>) -> Result<(), EngineError> {
+        self.search_with(engine, only, false)
+    }
+
+    /// Lists only the tags of the moves (no successor copies); `moves.saw_duplicate` tells when
+    /// two paths gave the same tags, whose successors then still need comparing.
+    pub(crate) fn search_tags(&mut self, engine: &FastEngine) -> Result<(), EngineError> {
+        self.search_with(engine, None, true)
+    }
+
+    fn search_with(
+        &mut self,
+        engine: &FastEngine,
+        only: Option<&[SymbolId]>,
+        tags_only: bool,
+    ) -> Result<(), EngineError> {
+        self.moves.tags_only = tags_only;
         self.moves.clear(self.values.len());
         self.undo.clear();
         self.tags.clear();
@@ -670,6 +704,13 @@ impl Scratch {
                     }
                     Goal::Moves { only } if edge.completes => {
                         self.complete_move(engine, start, target, tags_base, only)?;
+                        if self.moves.saw_duplicate {
+                            // Tags-only listing cannot tell a repeated move from an ambiguous
+                            // one: stop here, the caller redoes the search with successors.
+                            self.frames.truncate(frame_base);
+                            self.tags.truncate(tags_base);
+                            return Ok(false);
+                        }
                         break;
                     }
                     Goal::Moves { .. } => {}
