@@ -2,12 +2,15 @@
 //!
 //! Each task shells out to cargo so that it runs exactly what a developer would type.
 
+mod bench;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("bench") => bench::run(&args[1..]),
         Some("ci") => ci(),
         Some("perft") => perft(),
         Some("tidy") => tidy(),
@@ -30,6 +33,7 @@ fn print_help() {
     println!(
         "cargo xtask <task>\n\n\
          tasks:\n  \
+         bench  engine benchmarks over the corpus in release mode (--quick for a short run)\n  \
          ci     tidy, then the test command of .ci/run\n  \
          perft  the corpus perft runner in release mode, slow entries included (REGULA_SLOW=1)\n  \
          tidy   repository invariants: `//!` headers, rustfmt, runtime dependency rules"

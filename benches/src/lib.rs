@@ -1,0 +1,3 @@
+//! Shared code of Regula's benchmark suite and engine-equivalence tests: loading the game corpus.
+
+pub mod corpus;

@@ -1,0 +1,303 @@
+//! `regula-bench`: random playouts per second (one thread and all threads) and perft nodes per
+//! second of the reference and fast engines on every corpus game, median of several runs, each
+//! perft run checked against `perft.toml`. Writes `target/bench/results.{md,json}`.
+//!
+//! Usage: `regula-bench [--quick] [--runs N] [--seconds S] [--game FILTER]`
+//! (`cargo xtask bench` builds it in release mode and passes its arguments on).
+//! `REGULA_BENCH_QUICK=1` is the same as `--quick` (one run of ~0.3 s per measurement).
+
+use regula_benches::corpus::{load_corpus, workspace_root, CorpusGame};
+use regula_runtime::engine::EngineError;
+use regula_runtime::fast::FastEngine;
+use regula_runtime::perft::perft_sequential;
+use regula_runtime::playout::{run_playouts, PlayoutConfig, PlayoutReport};
+use regula_runtime::reference::ReferenceEngine;
+use std::process::ExitCode;
+use std::time::Instant;
+
+struct Options {
+    runs: usize,
+    seconds: f64,
+    filter: Option<String>,
+    /// `--fixed ENGINE N`: only run N single-thread playouts of one engine (for `perf stat`).
+    fixed: Option<(String, u64)>,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
+    let mut options = if quick {
+        Options { runs: 1, seconds: 0.3, filter: None, fixed: None }
+    } else {
+        Options { runs: 5, seconds: 1.0, filter: None, fixed: None }
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--quick" => {
+                options.runs = 1;
+                options.seconds = 0.3;
+            }
+            "--runs" => options.runs = value("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
+            "--seconds" => options.seconds = value("--seconds")?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--game" => options.filter = Some(value("--game")?),
+            "--fixed" => {
+                let engine = value("--fixed")?;
+                let count = value("--fixed")?.parse().map_err(|e| format!("--fixed: {e}"))?;
+                options.fixed = Some((engine, count));
+            }
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    options.runs = options.runs.max(1);
+    Ok(options)
+}
+
+/// One engine's figures on one game (medians).
+#[derive(Default, Clone)]
+struct Figures {
+    playouts_single: f64,
+    playouts_all: f64,
+    perft_nodes_per_second: f64,
+}
+
+struct Row {
+    game: String,
+    perft_depth: usize,
+    perft_nodes: u64,
+    threads: usize,
+    reference: Figures,
+    fast: Figures,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values[values.len() / 2]
+}
+
+/// Playouts per second, measured over about `seconds` (the count is calibrated from a short run).
+fn playout_rate(
+    seconds: f64,
+    threads: usize,
+    run: &dyn Fn(&PlayoutConfig) -> Result<PlayoutReport, EngineError>,
+    seed: u64,
+) -> Result<f64, EngineError> {
+    let mut count = threads as u64;
+    // Calibrate: double the count until a batch takes a tenth of the budget.
+    loop {
+        let report = run(&PlayoutConfig { count, seed, threads, ..Default::default() })?;
+        if report.elapsed_seconds >= seconds / 10.0 || count >= 1 << 30 {
+            let rate = count as f64 / report.elapsed_seconds.max(1e-9);
+            let count = ((rate * seconds) as u64).max(threads as u64);
+            let report = run(&PlayoutConfig { count, seed: seed + 1, threads, ..Default::default() })?;
+            return Ok(report.playouts_per_second);
+        }
+        count *= 2;
+    }
+}
+
+fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<Row, String> {
+    let reference = ReferenceEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
+    let fast = FastEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
+    eprintln!("  fast engine: {}", fast.summary());
+    // The deepest listed depth whose reference perft takes about a fifth of the budget.
+    let mut depth = 0;
+    while depth + 1 < game.expected.len() {
+        let started = Instant::now();
+        perft_sequential(&reference, depth + 1).map_err(|e| format!("{}: {e}", game.name))?;
+        depth += 1;
+        if started.elapsed().as_secs_f64() > options.seconds / 5.0 {
+            break;
+        }
+    }
+    let expected: Vec<u64> = game.expected.iter().take(depth + 1).copied().collect();
+    let nodes: u64 = expected.iter().sum();
+    let error = |e: EngineError| format!("{}: {e}", game.name);
+
+    let mut reference_runs: Vec<Figures> = Vec::new();
+    let mut fast_runs: Vec<Figures> = Vec::new();
+    for run in 0..options.runs {
+        let seed = run as u64 * 1_000_003;
+        for is_fast in [false, true] {
+            let started = Instant::now();
+            let counts =
+                if is_fast { fast.perft(depth) } else { perft_sequential(&reference, depth) }.map_err(error)?;
+            let perft_seconds = started.elapsed().as_secs_f64();
+            if counts != expected {
+                return Err(format!(
+                    "{}: {} engine perft({depth}) = {counts:?}, expected {expected:?}",
+                    game.name,
+                    if is_fast { "fast" } else { "reference" }
+                ));
+            }
+            let figures = if is_fast {
+                let runner = |config: &PlayoutConfig| fast.run_playouts(config);
+                Figures {
+                    playouts_single: playout_rate(options.seconds, 1, &runner, seed).map_err(error)?,
+                    playouts_all: playout_rate(options.seconds, threads, &runner, seed).map_err(error)?,
+                    perft_nodes_per_second: nodes as f64 / perft_seconds.max(1e-9),
+                }
+            } else {
+                let runner = |config: &PlayoutConfig| run_playouts(&reference, config);
+                Figures {
+                    playouts_single: playout_rate(options.seconds, 1, &runner, seed).map_err(error)?,
+                    playouts_all: playout_rate(options.seconds, threads, &runner, seed).map_err(error)?,
+                    perft_nodes_per_second: nodes as f64 / perft_seconds.max(1e-9),
+                }
+            };
+            if is_fast { &mut fast_runs } else { &mut reference_runs }.push(figures);
+        }
+    }
+    let summarise = |runs: &[Figures]| Figures {
+        playouts_single: median(runs.iter().map(|f| f.playouts_single).collect()),
+        playouts_all: median(runs.iter().map(|f| f.playouts_all).collect()),
+        perft_nodes_per_second: median(runs.iter().map(|f| f.perft_nodes_per_second).collect()),
+    };
+    Ok(Row {
+        game: game.name.clone(),
+        perft_depth: depth,
+        perft_nodes: nodes,
+        threads,
+        reference: summarise(&reference_runs),
+        fast: summarise(&fast_runs),
+    })
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
+}
+
+fn markdown(rows: &[Row], options: &Options) -> String {
+    let mut text = format!(
+        "# Regula engine benchmarks\n\nMedian of {} run(s), about {:.1} s per playout measurement; \
+         perft counts checked against perft.toml on every run. Playouts/s: uniform random playouts \
+         from the start; `all` uses every core ({} threads).\n\n",
+        options.runs,
+        options.seconds,
+        rows.first().map_or(1, |r| r.threads)
+    );
+    text.push_str(
+        "| game | ref playouts/s | fast playouts/s | fast/ref | ref all | fast all | fast all/1t | \
+         perft depth (nodes) | ref perft nodes/s | fast perft nodes/s | fast/ref |\n",
+    );
+    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for row in rows {
+        let (r, f) = (&row.reference, &row.fast);
+        text.push_str(&format!(
+            "| {} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {:.2} | {} ({}) | {:.0} | {:.0} | {:.2} |\n",
+            row.game,
+            r.playouts_single,
+            f.playouts_single,
+            ratio(f.playouts_single, r.playouts_single),
+            r.playouts_all,
+            f.playouts_all,
+            ratio(f.playouts_all, f.playouts_single),
+            row.perft_depth,
+            row.perft_nodes,
+            r.perft_nodes_per_second,
+            f.perft_nodes_per_second,
+            ratio(f.perft_nodes_per_second, r.perft_nodes_per_second),
+        ));
+    }
+    text
+}
+
+fn json(rows: &[Row], options: &Options) -> serde_json::Value {
+    let figures = |f: &Figures| {
+        serde_json::json!({
+            "playouts_per_second_single_thread": f.playouts_single,
+            "playouts_per_second_all_threads": f.playouts_all,
+            "perft_nodes_per_second": f.perft_nodes_per_second,
+        })
+    };
+    serde_json::json!({
+        "runs": options.runs,
+        "seconds_per_measurement": options.seconds,
+        "games": rows.iter().map(|row| serde_json::json!({
+            "game": row.game,
+            "threads": row.threads,
+            "perft_depth": row.perft_depth,
+            "perft_nodes": row.perft_nodes,
+            "reference": figures(&row.reference),
+            "fast": figures(&row.fast),
+            "fast_over_reference_playouts": ratio(row.fast.playouts_single, row.reference.playouts_single),
+            "fast_over_reference_perft": ratio(row.fast.perft_nodes_per_second, row.reference.perft_nodes_per_second),
+            "fast_thread_scaling": ratio(row.fast.playouts_all, row.fast.playouts_single),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Exactly `count` single-thread playouts per game with one engine, for instruction counts.
+fn fixed_run(games: &[CorpusGame], engine: &str, count: u64) -> ExitCode {
+    for game in games {
+        let config = PlayoutConfig { count, seed: 3, threads: 1, ..Default::default() };
+        let report = match engine {
+            "fast" => FastEngine::new(game.automaton.clone()).and_then(|e| e.run_playouts(&config)),
+            _ => ReferenceEngine::new(game.automaton.clone()).and_then(|e| run_playouts(&e, &config)),
+        };
+        match report {
+            Ok(report) => println!("{} {engine}: {:.0} playouts/s", game.name, report.playouts_per_second),
+            Err(e) => {
+                eprintln!("{}: {e}", game.name);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("regula-bench: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (games, skipped) = load_corpus(options.filter.as_deref());
+    for skip in &skipped {
+        eprintln!("skipped {}: {}", skip.name, skip.reason);
+    }
+    if let Some((engine, count)) = &options.fixed {
+        return fixed_run(&games, engine, *count);
+    }
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for game in &games {
+        eprintln!("benchmarking {} ...", game.name);
+        match measure_game(game, &options, threads) {
+            Ok(row) => rows.push(row),
+            Err(message) => {
+                eprintln!("FAILED: {message}");
+                failures.push(message);
+            }
+        }
+    }
+    let table = markdown(&rows, &options);
+    println!("{table}");
+    let out_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"))
+        .join("bench");
+    let written = std::fs::create_dir_all(&out_dir)
+        .and_then(|_| std::fs::write(out_dir.join("results.md"), &table))
+        .and_then(|_| {
+            let text = serde_json::to_string_pretty(&json(&rows, &options)).unwrap_or_default();
+            std::fs::write(out_dir.join("results.json"), text)
+        });
+    match written {
+        Ok(()) => eprintln!("wrote {}", out_dir.join("results.{md,json}").display()),
+        Err(e) => failures.push(format!("writing {}: {e}", out_dir.display())),
+    }
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("regula-bench: {} failure(s)", failures.len());
+        ExitCode::FAILURE
+    }
+}

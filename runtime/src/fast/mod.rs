@@ -1,0 +1,572 @@
+//! The fast engine: the default forward model, a general interpreter of the automaton tuned for
+//! playouts and perft (design and cost model in spec/engines.md).
+//!
+//! - **State**: the reference engine's slot layout (one flat `u32` buffer, maps as dense arrays
+//!   over their key types plus a default block), so states of the two engines compare slot by slot.
+//! - **Instructions** (module `program`): each label lowered once to a table-driven instruction;
+//!   constants folded, constant-map lookups by a slot key become one table index, state-map
+//!   lookups by a slot key one offset-table index.
+//! - **Search** (module `search`): explicit-stack DFS with an undo log over one working buffer;
+//!   visited states recorded only at merge points of cycles (module `graph`); reachability
+//!   memoised between sibling edges; moves kept in a reusable [`MoveList`] (tags and successor
+//!   slots in flat arenas), so a search allocates nothing once its buffers have grown.
+//! - **Playouts**: [`FastEngine::random_playout`] picks a move by index and continues from the
+//!   successor the search already built, applying keeper moves in the same buffer.
+//!
+//! ```
+//! use regula_runtime::automaton::builder::AutomatonBuilder;
+//! use regula_runtime::engine::ForwardModel;
+//! use regula_runtime::fast::FastEngine;
+//!
+//! let automaton = AutomatonBuilder::new()
+//!     .typedef("Player", "{x}").typedef("Score", "{0, 1}")
+//!     .edge("begin", "turn", "player = x")
+//!     .edge("turn", "a", "$ left").edge("turn", "b", "$ right")
+//!     .edge("a", "won", "goals[x] = 1").edge("won", "end", "player = keeper")
+//!     .edge("b", "end", "player = keeper")
+//!     .build().unwrap();
+//! let engine = FastEngine::new(automaton).unwrap();
+//! let start = engine.start().unwrap();
+//! assert_eq!(engine.format_moves(&engine.moves(&start).unwrap()), ["left", "right"]);
+//! let after = engine.apply(&start, &engine.parse_move("left").unwrap()).unwrap();
+//! assert_eq!(engine.scores(&after)[0].value, 1);
+//! ```
+
+mod graph;
+mod program;
+mod search;
+
+pub use search::{MoveList, Scratch};
+
+use crate::automaton::{Automaton, NodeId, SymbolId, Type, VarId};
+use crate::engine::{EngineError, ForwardModel, Move, Mover};
+use crate::playout::{PlayoutConfig, PlayoutReport, ScoreCount, Xoshiro256};
+use crate::reference::layout::{Compiler, Layout};
+use crate::reference::ReferenceEngine;
+use program::{Ins, Lowering};
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashSet};
+
+/// Keeper moves applied in a row before the engine starts watching for a repeated state (as the
+/// provided `settle` does).
+const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
+
+/// A state of the fast engine: the current node and every variable's slots (reference layout).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FastState {
+    node: NodeId,
+    values: Box<[SymbolId]>,
+}
+
+impl FastState {
+    /// The current node.
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// The flat slot buffer, laid out as the reference engine lays it out.
+    pub fn values(&self) -> &[SymbolId] {
+        &self.values
+    }
+}
+
+/// One edge, ready to run.
+#[derive(Debug)]
+pub(crate) struct FastEdge {
+    pub ins: Ins,
+    pub target: NodeId,
+    /// The edge assigns `player`, so a move ends on it.
+    pub completes: bool,
+}
+
+/// The fast engine. Immutable once built; share `&FastEngine` between threads and give each thread
+/// its own [`Scratch`].
+#[derive(Debug)]
+pub struct FastEngine {
+    pub(crate) automaton: Automaton,
+    pub(crate) constants: Vec<SymbolId>,
+    pub(crate) edges: Vec<FastEdge>,
+    pub(crate) node_edges: Vec<(u32, u32)>,
+    /// Per edge: the search may run it without a frame when it is its node's only out-edge
+    /// (everything except any-assignments, which branch).
+    pub(crate) chainable: Vec<bool>,
+    /// Per node: bits of `graph::{MOVES, REACH, MERGE}`.
+    pub(crate) flags: Vec<u8>,
+    pub(crate) player_slot: u32,
+    pub(crate) valid_player: Vec<bool>,
+    initial_values: Box<[SymbolId]>,
+    goal_slots: Vec<u32>,
+    visible_slots: Vec<u32>,
+    /// Indexed by symbol: the player number, `usize::MAX` for non-players.
+    player_number: Vec<usize>,
+    /// The reference engine on the same automaton, for state descriptions.
+    describer: ReferenceEngine,
+    /// Playouts list tags only (and re-search the picked move) after a position with more moves.
+    tags_only_above: usize,
+}
+
+/// The default of [`FastEngine::with_tags_only_above`].
+const TAGS_ONLY_ABOVE: usize = 32;
+
+/// What one random playout did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutOutcome {
+    /// Real-player moves.
+    pub plies: u64,
+    /// `random` moves.
+    pub chance_moves: u64,
+    /// Sum over real-player decisions of the number of legal moves.
+    pub legal_moves: u64,
+    /// `goals[p]` at the end, per player.
+    pub goals: Vec<SymbolId>,
+}
+
+thread_local! {
+    static SPARE_SCRATCH: Cell<Option<Scratch>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with this thread's spare scratch (a fresh one if it is in use further up the stack).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    let mut scratch = SPARE_SCRATCH.with(|spare| spare.take()).unwrap_or_default();
+    let result = f(&mut scratch);
+    SPARE_SCRATCH.with(|spare| spare.set(Some(scratch)));
+    result
+}
+
+impl FastEngine {
+    /// Prepares an automaton; one that breaks the compiler->runtime contract is an
+    /// [`EngineError::Malformed`] (the same checks as [`ReferenceEngine::new`]).
+    pub fn new(automaton: Automaton) -> Result<Self, EngineError> {
+        // The reference engine validates the tables; the fast engine reuses its layout and checks.
+        let describer = ReferenceEngine::new(automaton.clone())?;
+        let layout = Layout::new(&automaton)?;
+        let compiler = Compiler { automaton: &automaton, layout: &layout };
+        let lowering = Lowering { automaton: &automaton, layout: &layout };
+        let mut edges = Vec::with_capacity(automaton.edges.len());
+        for edge in &automaton.edges {
+            let op = compiler.label(&edge.label)?;
+            let completes = matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
+            edges.push(FastEdge { ins: lowering.ins(&op), target: edge.target, completes });
+        }
+        let node_edges = automaton.nodes.iter().map(|n| (n.edges.start, n.edges.end)).collect();
+        let graph_edges: Vec<(u32, u32, bool)> =
+            automaton.edges.iter().zip(&edges).map(|(e, f)| (e.source, e.target, f.completes)).collect();
+        let flags = graph::node_flags(automaton.nodes.len(), &graph_edges);
+
+        let player_slot = layout.var_offsets[automaton.player_var as usize];
+        let mut valid_player = vec![false; automaton.symbols.len()];
+        for &p in automaton.players.iter().chain([&automaton.keeper, &automaton.random]) {
+            valid_player[p as usize] = true;
+        }
+        let player_map_slots = |variable: VarId| -> Vec<u32> {
+            let base = layout.var_offsets[variable as usize];
+            let ty = automaton.variables[variable as usize].ty;
+            let Type::Map { key, .. } = automaton.types[ty as usize] else {
+                unreachable!("the reference engine checked that `{variable}` is a map from players")
+            };
+            let key_count = program::set_members(&automaton, key).len() as u32;
+            automaton.players.iter().map(|&p| base + layout.block_of(key, p, key_count)).collect()
+        };
+        let goal_slots = player_map_slots(automaton.goals_var);
+        let visible_slots = player_map_slots(automaton.visible_var);
+        let mut player_number = vec![usize::MAX; automaton.symbols.len()];
+        for (index, &p) in automaton.players.iter().enumerate() {
+            if player_number[p as usize] == usize::MAX {
+                player_number[p as usize] = index;
+            }
+        }
+        let chainable = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
+        Ok(FastEngine {
+            constants: layout.const_values.clone(),
+            initial_values: layout.initial_values.clone().into_boxed_slice(),
+            automaton,
+            edges,
+            node_edges,
+            chainable,
+            flags,
+            player_slot,
+            valid_player,
+            goal_slots,
+            visible_slots,
+            player_number,
+            describer,
+            tags_only_above: TAGS_ONLY_ABOVE,
+        })
+    }
+
+    /// Sets how many moves a playout position must have had before the next search lists tags
+    /// only (and the picked move is searched again for its successor); results never depend on it.
+    pub fn with_tags_only_above(mut self, moves: usize) -> Self {
+        self.tags_only_above = moves;
+        self
+    }
+
+    /// A one-line summary of the compiled program: sizes and how many nodes record visited
+    /// states (for benchmarks and tuning).
+    pub fn summary(&self) -> String {
+        let count = |bit: u8| self.flags.iter().filter(|&&f| f & bit != 0 && f & graph::MERGE != 0).count();
+        format!(
+            "{} nodes, {} edges, {} state slots; visited sets at {} nodes (moves), {} nodes (reachability)",
+            self.flags.len(),
+            self.edges.len(),
+            self.initial_values.len(),
+            count(graph::MOVES),
+            count(graph::REACH)
+        )
+    }
+
+    /// A fresh set of search buffers (one per thread).
+    pub fn scratch(&self) -> Scratch {
+        Scratch::default()
+    }
+
+    fn mover_of(&self, node: NodeId, values: &[SymbolId]) -> Mover {
+        if node == self.automaton.end {
+            return Mover::Terminal;
+        }
+        let player = values[self.player_slot as usize];
+        if player == self.automaton.random {
+            Mover::Random
+        } else {
+            match self.player_number.get(player as usize) {
+                Some(&p) if p != usize::MAX => Mover::Player(p),
+                _ => Mover::Keeper,
+            }
+        }
+    }
+
+    /// Lists the legal moves of `state` (keeper moves not applied to the successors) into
+    /// `scratch.moves`; the move list is empty in a terminal state.
+    pub fn generate(&self, state: &FastState, scratch: &mut Scratch) -> Result<(), EngineError> {
+        scratch.load(state.node, &state.values);
+        if state.node == self.automaton.end {
+            scratch.moves.clear(state.values.len());
+            return Ok(());
+        }
+        scratch.search(self, None)
+    }
+
+    /// The state after move `index` of the list [`FastEngine::generate`] left in `scratch`, keeper
+    /// moves applied; `Ok(None)` when there is no such move. The working state and the move list
+    /// of `scratch` are used up (generate again before the next call).
+    pub fn successor(&self, scratch: &mut Scratch, index: usize) -> Result<Option<FastState>, EngineError> {
+        if index >= scratch.moves.len() {
+            return Ok(None);
+        }
+        scratch.take_move(index);
+        self.settle_scratch(scratch)?;
+        Ok(Some(FastState { node: scratch.node, values: scratch.values.clone().into_boxed_slice() }))
+    }
+
+    /// Applies keeper moves to the working state of `scratch` until someone else is to move.
+    fn settle_scratch(&self, scratch: &mut Scratch) -> Result<(), EngineError> {
+        let mut steps = 0;
+        let mut seen: Option<HashSet<(NodeId, Vec<SymbolId>)>> = None;
+        while self.mover_of(scratch.node, &scratch.values) == Mover::Keeper {
+            scratch.search(self, None)?;
+            if scratch.moves.len() != 1 {
+                return Err(EngineError::KeeperMoveCount {
+                    node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                    count: scratch.moves.len(),
+                });
+            }
+            steps += 1;
+            if steps > KEEPER_CYCLE_CHECK_AFTER
+                && !seen.get_or_insert_with(HashSet::new).insert((scratch.node, scratch.values.clone()))
+            {
+                return Err(EngineError::KeeperCycle {
+                    node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                });
+            }
+            scratch.take_move(0);
+        }
+        Ok(())
+    }
+
+    /// One uniform random playout from the start, with the same choices as
+    /// [`crate::playout::run_playouts`] makes for the same generator.
+    pub fn random_playout(
+        &self,
+        rng: &mut Xoshiro256,
+        max_moves: u64,
+        playout: u64,
+        scratch: &mut Scratch,
+    ) -> Result<PlayoutOutcome, EngineError> {
+        scratch.load(self.automaton.begin, &self.initial_values);
+        self.settle_scratch(scratch)?;
+        let mut outcome = PlayoutOutcome::default();
+        let mut moves_made = 0u64;
+        let mut last_count = 0;
+        loop {
+            let mover = self.mover_of(scratch.node, &scratch.values);
+            if mover == Mover::Terminal {
+                break;
+            }
+            if moves_made >= max_moves {
+                return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
+            }
+            // With many moves, list tags only and re-search the picked move alone (its tags prune
+            // every other path): one successor is copied instead of all of them. With few moves
+            // the copies are cheaper than the second search.
+            if last_count > self.tags_only_above {
+                scratch.search_tags(self)?;
+                if scratch.moves.saw_duplicate {
+                    // Equal tags on two paths: compare their successors as the full search does.
+                    scratch.search(self, None)?;
+                }
+            } else {
+                scratch.search(self, None)?;
+            }
+            let count = scratch.moves.len();
+            if count == 0 {
+                return Err(EngineError::UnexpectedEnd {
+                    node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                });
+            }
+            let pick = rng.below(count as u64) as usize;
+            last_count = count;
+            if mover == Mover::Random {
+                outcome.chance_moves += 1;
+            } else {
+                outcome.plies += 1;
+                outcome.legal_moves += count as u64;
+            }
+            moves_made += 1;
+            if scratch.moves.tags_only() {
+                scratch.picked.clear();
+                scratch.picked.extend_from_slice(scratch.moves.tags(pick));
+                let picked = std::mem::take(&mut scratch.picked);
+                let found = scratch.search(self, Some(&picked));
+                scratch.picked = picked;
+                found?;
+                if scratch.moves.is_empty() {
+                    // The restricted search walks a subset of the paths that found this move.
+                    return Err(EngineError::Malformed { message: "a listed move was not found again".into() });
+                }
+                scratch.take_move(0);
+            } else {
+                scratch.take_move(pick);
+            }
+            self.settle_scratch(scratch)?;
+        }
+        outcome.goals = self.goal_slots.iter().map(|&slot| scratch.values[slot as usize]).collect();
+        Ok(outcome)
+    }
+
+    /// [`crate::playout::run_playouts`] on the fast path: the same playouts (playout `i` seeded
+    /// from `(seed, i)`), so the report equals the generic one except for the timings.
+    pub fn run_playouts(&self, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
+        let threads = if config.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            config.threads
+        };
+        let started = std::time::Instant::now();
+        type Tally = BTreeMap<Vec<SymbolId>, u64>;
+        let run_range = |first: u64, step: u64| -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
+            let mut scratch = self.scratch();
+            let (mut plies, mut chance, mut legal) = (0, 0, 0);
+            let mut tally = Tally::new();
+            let mut index = first;
+            while index < config.count {
+                let mut rng = Xoshiro256::for_playout(config.seed, index);
+                let outcome =
+                    self.random_playout(&mut rng, config.max_moves, index, &mut scratch).map_err(|e| (index, e))?;
+                plies += outcome.plies;
+                chance += outcome.chance_moves;
+                legal += outcome.legal_moves;
+                *tally.entry(outcome.goals).or_insert(0) += 1;
+                index += step;
+            }
+            Ok((plies, chance, legal, tally))
+        };
+        let results: Vec<_> = if threads <= 1 {
+            vec![run_range(0, 1)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> =
+                    (0..threads as u64).map(|t| scope.spawn(move || run_range(t, threads as u64))).collect();
+                handles.into_iter().map(|h| h.join().expect("playout worker panicked")).collect()
+            })
+        };
+        let elapsed_seconds = started.elapsed().as_secs_f64();
+        let (mut plies, mut chance, mut legal) = (0, 0, 0);
+        let mut tally = Tally::new();
+        let mut first_error: Option<(u64, EngineError)> = None;
+        for result in results {
+            match result {
+                Ok((p, c, l, t)) => {
+                    plies += p;
+                    chance += c;
+                    legal += l;
+                    for (goals, count) in t {
+                        *tally.entry(goals).or_insert(0) += count;
+                    }
+                }
+                Err(e) => {
+                    if first_error.as_ref().is_none_or(|f| e.0 < f.0) {
+                        first_error = Some(e);
+                    }
+                }
+            }
+        }
+        if let Some((_, error)) = first_error {
+            return Err(error);
+        }
+        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        let score_distribution =
+            tally.into_iter().map(|(goals, count)| ScoreCount { scores: self.scores_of(&goals), count }).collect();
+        Ok(PlayoutReport {
+            playouts: config.count,
+            elapsed_seconds,
+            playouts_per_second: if elapsed_seconds > 0.0 { config.count as f64 / elapsed_seconds } else { 0.0 },
+            mean_plies: ratio(plies, config.count),
+            mean_legal_moves: ratio(legal, plies),
+            total_plies: plies,
+            total_chance_moves: chance,
+            score_distribution,
+        })
+    }
+
+    fn scores_of(&self, goals: &[SymbolId]) -> Vec<crate::engine::Score> {
+        let automaton = &self.automaton;
+        goals
+            .iter()
+            .map(|&symbol| {
+                let value = automaton
+                    .symbol_name(symbol)
+                    .parse::<i64>()
+                    .ok()
+                    .unwrap_or_else(|| automaton.scores.iter().position(|&s| s == symbol).map_or(-1, |i| i as i64));
+                crate::engine::Score { symbol, value }
+            })
+            .collect()
+    }
+
+    /// Perft counts at depths `0..=depth` on one thread, searching into reusable buffers (the
+    /// same counts as [`crate::perft::perft`]).
+    pub fn perft(&self, depth: usize) -> Result<Vec<u64>, EngineError> {
+        let mut counts = vec![0; depth + 1];
+        let start = self.start()?;
+        let mut scratches: Vec<Scratch> = (0..=depth).map(|_| Scratch::default()).collect();
+        self.perft_below(&start.node, &start.values, 0, depth, &mut counts, &mut scratches)?;
+        Ok(counts)
+    }
+
+    fn perft_below(
+        &self,
+        node: &NodeId,
+        values: &[SymbolId],
+        level: usize,
+        depth: usize,
+        counts: &mut [u64],
+        scratches: &mut [Scratch],
+    ) -> Result<(), EngineError> {
+        counts[level] += 1;
+        if level == depth || *node == self.automaton.end {
+            return Ok(());
+        }
+        let (scratch, deeper) = scratches.split_first_mut().expect("one scratch per remaining level");
+        scratch.load(*node, values);
+        let random = self.mover_of(*node, values) == Mover::Random;
+        scratch.search(self, None)?;
+        if scratch.moves.is_empty() {
+            return Err(EngineError::UnexpectedEnd { node: self.automaton.nodes[*node as usize].name.clone() });
+        }
+        // Settle every child first (in the deeper scratch), then recurse; `random` children that
+        // reach equal states count once.
+        let mut children: Vec<(NodeId, Box<[SymbolId]>)> = Vec::with_capacity(scratch.moves.len());
+        let mut seen = HashSet::new();
+        for index in 0..scratch.moves.len() {
+            let child = &mut deeper[0];
+            child.load(scratch.moves.successor_node(index), scratch.moves.successor_values(index));
+            self.settle_scratch(child)?;
+            let settled = (child.node, child.values.clone().into_boxed_slice());
+            if random && !seen.insert(settled.clone()) {
+                continue;
+            }
+            children.push(settled);
+        }
+        for (child_node, child_values) in children {
+            self.perft_below(&child_node, &child_values, level + 1, depth, counts, deeper)?;
+        }
+        Ok(())
+    }
+
+    /// The value of a set-typed variable, looked up by name (for tests and tools).
+    pub fn variable_symbol(&self, state: &FastState, name: &str) -> Option<SymbolId> {
+        let reference = self.describer.state_from_parts(state.node, state.values.to_vec())?;
+        self.describer.variable_symbol(&reference, name)
+    }
+}
+
+impl ForwardModel for FastEngine {
+    type State = FastState;
+
+    fn automaton(&self) -> &Automaton {
+        &self.automaton
+    }
+
+    fn initial(&self) -> FastState {
+        FastState { node: self.automaton.begin, values: self.initial_values.clone() }
+    }
+
+    fn node(&self, state: &FastState) -> NodeId {
+        state.node
+    }
+
+    fn player_symbol(&self, state: &FastState) -> SymbolId {
+        state.values[self.player_slot as usize]
+    }
+
+    fn visible_symbol(&self, state: &FastState, player: usize) -> SymbolId {
+        state.values[self.visible_slots[player] as usize]
+    }
+
+    fn goal_symbol(&self, state: &FastState, player: usize) -> SymbolId {
+        state.values[self.goal_slots[player] as usize]
+    }
+
+    fn describe_state(&self, state: &FastState) -> String {
+        match self.describer.state_from_parts(state.node, state.values.to_vec()) {
+            Some(reference) => self.describer.describe_state(&reference),
+            None => format!("node: {}\n", self.node_name(state)),
+        }
+    }
+
+    fn raw_successors(&self, state: &FastState) -> Result<Vec<(Move, FastState)>, EngineError> {
+        with_scratch(|scratch| {
+            scratch.load(state.node, &state.values);
+            scratch.search(self, None)?;
+            let moves = &scratch.moves;
+            Ok((0..moves.len())
+                .map(|i| {
+                    let successor =
+                        FastState { node: moves.successor_node(i), values: moves.successor_values(i).into() };
+                    (moves.tags(i).to_vec(), successor)
+                })
+                .collect())
+        })
+    }
+
+    fn raw_apply(&self, state: &FastState, tags: &[SymbolId]) -> Result<Option<FastState>, EngineError> {
+        with_scratch(|scratch| {
+            scratch.load(state.node, &state.values);
+            scratch.search(self, Some(tags))?;
+            let moves = &scratch.moves;
+            Ok((!moves.is_empty())
+                .then(|| FastState { node: moves.successor_node(0), values: moves.successor_values(0).into() }))
+        })
+    }
+
+    fn settle(&self, state: FastState) -> Result<FastState, EngineError> {
+        if self.mover_of(state.node, &state.values) != Mover::Keeper {
+            return Ok(state);
+        }
+        with_scratch(|scratch| {
+            scratch.load(state.node, &state.values);
+            self.settle_scratch(scratch)?;
+            Ok(FastState { node: scratch.node, values: scratch.values.clone().into_boxed_slice() })
+        })
+    }
+}

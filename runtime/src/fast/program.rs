@@ -1,0 +1,316 @@
+//! The fast engine's instruction set: every edge label lowered to one table-driven instruction over
+//! the flat state buffer, with constant parts folded away at construction.
+//!
+//! Lowering starts from the reference engine's compiled labels (same slot layout, same checks), so
+//! both engines agree on where every value lives. It then:
+//! - turns constants without accesses into literals and folds literal keys into base offsets;
+//! - turns a constant map indexed by one state slot into a direct table `symbol -> value`;
+//! - turns a state map indexed by one state slot into `values[base + table[key]]`;
+//! - replaces the reference engine's per-access key search with a per-symbol offset table;
+//! - precomputes the slot pairs of map copies and comparisons between differently ordered maps.
+
+use crate::automaton::{Automaton, SymbolId, Type, TypeId};
+use crate::reference::layout::{Layout, Op, Operand, Place, Transfer};
+
+/// Two-level constant maps become one table when it has at most this many entries.
+const MAX_PAIR_TABLE: usize = 1 << 16;
+
+/// Offset tables mark symbols outside a key type with the default block's offset.
+#[derive(Clone, Debug)]
+pub(crate) struct Step {
+    pub key: Val,
+    /// `offsets[symbol]`: the block of `symbol` times the stride (the default block for non-keys).
+    pub offsets: Box<[u32]>,
+    /// The default block's offset: a write through it is a key outside the map's domain.
+    pub default_offset: u32,
+    pub map_type: TypeId,
+}
+
+/// A run of slots found by following accesses from a base offset.
+#[derive(Clone, Debug)]
+pub(crate) struct Path {
+    pub in_state: bool,
+    pub base: u32,
+    pub steps: Box<[Step]>,
+}
+
+/// A set-valued read.
+#[derive(Clone, Debug)]
+pub(crate) enum Val {
+    Lit(SymbolId),
+    /// `values[slot]`.
+    Slot(u32),
+    /// `table[values[key]]`: a constant map read with a key held in one slot.
+    Lookup {
+        key: u32,
+        table: Box<[u32]>,
+    },
+    /// `table[value of key]`: a constant map read with a computed key.
+    LookupOf {
+        key: Box<Val>,
+        table: Box<[u32]>,
+    },
+    /// `values[base + offsets[values[key]]]`: a state map read with a key held in one slot.
+    Indexed {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+    },
+    /// `values[base + offsets[value of key]]`: a state map read with a computed key.
+    IndexedBy {
+        base: u32,
+        key: Box<Val>,
+        offsets: Box<[u32]>,
+    },
+    /// `table[first * width + second]`: a two-level constant map read with two computed keys.
+    Lookup2 {
+        first: Box<Val>,
+        second: Box<Val>,
+        width: u32,
+        table: Box<[u32]>,
+    },
+    /// Anything else.
+    Path(Box<Path>),
+}
+
+/// Where an assignment writes one slot.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    Fixed(u32),
+    /// `base + offsets[values[key]]`, an error when the key is outside the map's key type.
+    Indexed {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+        default_offset: u32,
+        map_type: TypeId,
+    },
+    Path(Box<Path>),
+}
+
+/// How the slots of two map values correspond.
+#[derive(Clone, Debug)]
+pub(crate) enum Pairs {
+    /// Same shape: slot `i` to slot `i` for `i < size`.
+    Same(u32),
+    /// Different key orders: `(lhs slot, rhs slot)` relative to each value's first slot.
+    Mapped(Box<[(u32, u32)]>),
+}
+
+/// One edge's instruction.
+#[derive(Clone, Debug)]
+pub(crate) enum Ins {
+    Skip,
+    Set { target: Target, value: Val },
+    SetBlock { target: Target, source: Path, pairs: Pairs },
+    SetAny { target: Target, members: Box<[SymbolId]> },
+    Compare { lhs: Val, rhs: Val, equal: bool },
+    CompareBlock { lhs: Path, rhs: Path, pairs: Pairs, equal: bool },
+    Reach { from: u32, to: u32, negated: bool },
+    Tag(SymbolId),
+    TagVal(Val),
+}
+
+/// Lowers the reference engine's ops against its layout.
+pub(crate) struct Lowering<'a> {
+    pub automaton: &'a Automaton,
+    pub layout: &'a Layout,
+}
+
+impl Lowering<'_> {
+    /// `offsets[symbol]` for one access into a map with key type `key_type`.
+    fn offsets(&self, key_type: TypeId, key_count: u32, stride: u32) -> Box<[u32]> {
+        (0..self.automaton.symbols.len() as u32)
+            .map(|symbol| self.layout.block_of(key_type, symbol, key_count) * stride)
+            .collect()
+    }
+
+    fn path(&self, place: &Place, for_write: bool) -> Path {
+        let mut base = place.base;
+        let mut steps = Vec::new();
+        for step in place.steps.iter() {
+            let key = self.val(&step.key);
+            let offsets = self.offsets(step.key_type, step.key_count, step.stride);
+            let default_offset = step.key_count * step.stride;
+            if let Val::Lit(symbol) = key {
+                // A literal key is folded unless a write through it must fail at run time.
+                let offset = offsets[symbol as usize];
+                if !(for_write && offset == default_offset) {
+                    base += offset;
+                    continue;
+                }
+            }
+            steps.push(Step { key, offsets, default_offset, map_type: step.map_type });
+        }
+        Path { in_state: place.in_state, base, steps: steps.into() }
+    }
+
+    /// A set-valued operand.
+    pub fn val(&self, operand: &Operand) -> Val {
+        match operand {
+            Operand::Literal(symbol) => Val::Lit(*symbol),
+            Operand::Place(place) => {
+                let path = self.path(place, false);
+                let constants = &self.layout.const_values;
+                match (path.in_state, path.steps.len()) {
+                    (true, 0) => Val::Slot(path.base),
+                    (false, 0) => Val::Lit(constants[path.base as usize]),
+                    (true, 1) => match &path.steps[0].key {
+                        Val::Slot(key) => {
+                            Val::Indexed { base: path.base, key: *key, offsets: path.steps[0].offsets.clone() }
+                        }
+                        // `m[c[k]]` with `c` constant: one composed table `symbol -> offset`.
+                        Val::Lookup { key, table } => {
+                            let offsets = &path.steps[0].offsets;
+                            Val::Indexed {
+                                base: path.base,
+                                key: *key,
+                                offsets: table.iter().map(|&symbol| offsets[symbol as usize]).collect(),
+                            }
+                        }
+                        other => Val::IndexedBy {
+                            base: path.base,
+                            key: Box::new(other.clone()),
+                            offsets: path.steps[0].offsets.clone(),
+                        },
+                    },
+                    (false, 2) if self.automaton.symbols.len().pow(2) <= MAX_PAIR_TABLE => {
+                        let width = self.automaton.symbols.len() as u32;
+                        let (a, b) = (&path.steps[0], &path.steps[1]);
+                        let table = (0..width)
+                            .flat_map(|x| (0..width).map(move |y| (x, y)))
+                            .map(|(x, y)| {
+                                constants[(path.base + a.offsets[x as usize] + b.offsets[y as usize]) as usize]
+                            })
+                            .collect();
+                        Val::Lookup2 { first: Box::new(a.key.clone()), second: Box::new(b.key.clone()), width, table }
+                    }
+                    (false, 1) => {
+                        let step = &path.steps[0];
+                        let table: Box<[u32]> =
+                            step.offsets.iter().map(|&offset| constants[(path.base + offset) as usize]).collect();
+                        match &step.key {
+                            Val::Slot(key) => Val::Lookup { key: *key, table },
+                            // `c1[c2[k]]`: the composition of two constant tables.
+                            Val::Lookup { key, table: inner } => Val::Lookup {
+                                key: *key,
+                                table: inner.iter().map(|&symbol| table[symbol as usize]).collect(),
+                            },
+                            other => Val::LookupOf { key: Box::new(other.clone()), table },
+                        }
+                    }
+                    _ => Val::Path(Box::new(path)),
+                }
+            }
+        }
+    }
+
+    fn target(&self, place: &Place) -> Target {
+        let path = self.path(place, true);
+        match &*path.steps {
+            [] => Target::Fixed(path.base),
+            [Step { key: Val::Slot(key), offsets, default_offset, map_type }] => Target::Indexed {
+                base: path.base,
+                key: *key,
+                offsets: offsets.clone(),
+                default_offset: *default_offset,
+                map_type: *map_type,
+            },
+            _ => Target::Path(Box::new(path)),
+        }
+    }
+
+    fn place_of(operand: &Operand) -> &Place {
+        match operand {
+            Operand::Place(place) => place,
+            Operand::Literal(_) => unreachable!("map transfers are compiled only between places"),
+        }
+    }
+
+    fn pairs(&self, transfer: Transfer, lhs_ty: TypeId, rhs_ty: TypeId) -> Pairs {
+        match transfer {
+            Transfer::Block(size) => Pairs::Same(size),
+            _ => {
+                let mut pairs = Vec::new();
+                self.map_pairs(lhs_ty, 0, rhs_ty, 0, &mut pairs);
+                Pairs::Mapped(pairs.into())
+            }
+        }
+    }
+
+    /// For every key of `a`'s type (and the default), the slot of `b` holding the same key's value.
+    fn map_pairs(&self, a_ty: TypeId, a: u32, b_ty: TypeId, b: u32, out: &mut Vec<(u32, u32)>) {
+        let types = &self.automaton.types;
+        match (&types[a_ty as usize], &types[b_ty as usize]) {
+            (Type::Map { key: ak, value: av }, Type::Map { key: bk, value: bv }) => {
+                let (a_size, b_size) = (self.layout.size(*av), self.layout.size(*bv));
+                let a_members = set_members(self.automaton, *ak);
+                let b_count = set_members(self.automaton, *bk).len() as u32;
+                for (i, &key) in a_members.iter().enumerate() {
+                    let block = self.layout.block_of(*bk, key, b_count);
+                    self.map_pairs(*av, a + i as u32 * a_size, *bv, b + block * b_size, out);
+                }
+                let a_default = a + a_members.len() as u32 * a_size;
+                self.map_pairs(*av, a_default, *bv, b + b_count * b_size, out);
+            }
+            _ => out.push((a, b)),
+        }
+    }
+
+    pub fn ins(&self, op: &Op) -> Ins {
+        match op {
+            Op::Skip => Ins::Skip,
+            Op::Assign { lhs, rhs, transfer: Transfer::Slot, .. } => {
+                Ins::Set { target: self.target(lhs), value: self.val(rhs) }
+            }
+            Op::Assign { lhs, rhs, transfer, .. } => {
+                let source = Self::place_of(rhs);
+                Ins::SetBlock {
+                    target: self.target(lhs),
+                    source: self.path(source, false),
+                    pairs: self.pairs(*transfer, lhs.ty, source.ty),
+                }
+            }
+            Op::AssignAny { lhs, members, .. } => Ins::SetAny { target: self.target(lhs), members: members.clone() },
+            Op::Compare { lhs, rhs, transfer: Transfer::Slot, equal } => {
+                Ins::Compare { lhs: self.val(lhs), rhs: self.val(rhs), equal: *equal }
+            }
+            Op::Compare { lhs, rhs, transfer, equal } => {
+                let (a, b) = (Self::place_of(lhs), Self::place_of(rhs));
+                Ins::CompareBlock {
+                    lhs: self.path(a, false),
+                    rhs: self.path(b, false),
+                    pairs: self.pairs(*transfer, a.ty, b.ty),
+                    equal: *equal,
+                }
+            }
+            Op::Reach { from, to, negated } => Ins::Reach { from: *from, to: *to, negated: *negated },
+            Op::Tag(symbol) => Ins::Tag(*symbol),
+            Op::TagExpr(operand) => match self.val(operand) {
+                Val::Lit(symbol) => Ins::Tag(symbol),
+                value => Ins::TagVal(value),
+            },
+        }
+    }
+}
+
+pub(crate) fn set_members(automaton: &Automaton, ty: TypeId) -> &[SymbolId] {
+    match &automaton.types[ty as usize] {
+        Type::Set(members) => members,
+        Type::Map { .. } => &[],
+    }
+}
+
+/// A type's name as the source writes it (named types by name, others spelt out).
+pub(crate) fn type_name(automaton: &Automaton, ty: TypeId) -> String {
+    if let Some(Some(name)) = automaton.type_names.get(ty as usize) {
+        return name.clone();
+    }
+    match &automaton.types[ty as usize] {
+        Type::Set(members) => {
+            let names: Vec<&str> = members.iter().map(|&s| automaton.symbol_name(s)).collect();
+            format!("{{{}}}", names.join(", "))
+        }
+        Type::Map { key, value } => format!("{} -> {}", type_name(automaton, *key), type_name(automaton, *value)),
+    }
+}

@@ -1,0 +1,745 @@
+//! The fast engine's move search: an explicit-stack depth-first search over one mutable state
+//! buffer with an undo log, writing the moves it finds into a reusable [`MoveList`].
+//!
+//! Nothing is allocated per search once the buffers have grown: frames, undo log, tag stack,
+//! visited sets and the move list all keep their capacity in a [`Scratch`]. States are hashed and
+//! copied into a visited set only at the nodes the static analysis (module `graph`) marks.
+
+use super::graph::{MERGE, MOVES, REACH};
+use super::program::{type_name, Ins, Pairs, Path, Target, Val};
+use super::FastEngine;
+use crate::automaton::{NodeId, SymbolId};
+use crate::engine::EngineError;
+
+/// Nested reachability checks deeper than this are an error (as in the reference engine).
+const MAX_REACH_DEPTH: usize = 64;
+/// A move longer than this many tags means the search is going around a tag-emitting cycle.
+const MAX_MOVE_TAGS: usize = 1024;
+
+const HASH_MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+#[inline]
+fn mix(hash: u64, word: u32) -> u64 {
+    (hash.rotate_left(5) ^ word as u64).wrapping_mul(HASH_MULTIPLIER)
+}
+
+fn hash_words(seed: u64, words: &[u32]) -> u64 {
+    words.iter().fold(seed, |hash, &word| mix(hash, word))
+}
+
+/// The moves of one search: tags, successor node and successor slots of each, in the order found.
+#[derive(Default, Debug)]
+pub struct MoveList {
+    state_len: usize,
+    tags: Vec<SymbolId>,
+    spans: Vec<(u32, u32)>,
+    nodes: Vec<NodeId>,
+    successors: Vec<SymbolId>,
+    /// De-duplication by tags: open addressing over `(generation, move index)`.
+    table: Vec<(u32, u32)>,
+    generation: u32,
+    /// Successors are not recorded (a playout lists moves, then re-searches the one it picks).
+    tags_only: bool,
+    /// In tags-only mode: two paths gave the same tags (their successors were not compared).
+    pub(crate) saw_duplicate: bool,
+}
+
+impl MoveList {
+    /// Whether the last search recorded tags only (no successors).
+    pub(crate) fn tags_only(&self) -> bool {
+        self.tags_only
+    }
+
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The tags of move `index`.
+    pub fn tags(&self, index: usize) -> &[SymbolId] {
+        let (start, end) = self.spans[index];
+        &self.tags[start as usize..end as usize]
+    }
+
+    /// The node the search stopped at for move `index` (keeper moves not applied).
+    pub fn successor_node(&self, index: usize) -> NodeId {
+        self.nodes[index]
+    }
+
+    /// The slots of the successor of move `index` (keeper moves not applied).
+    pub fn successor_values(&self, index: usize) -> &[SymbolId] {
+        &self.successors[index * self.state_len..(index + 1) * self.state_len]
+    }
+
+    pub(crate) fn clear(&mut self, state_len: usize) {
+        self.state_len = state_len;
+        self.saw_duplicate = false;
+        self.tags.clear();
+        self.spans.clear();
+        self.nodes.clear();
+        self.successors.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill((0, 0));
+            self.generation = 1;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(16);
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
+        let mask = size - 1;
+        for index in 0..self.spans.len() {
+            let mut position = hash_words(0, self.tags(index)) as usize & mask;
+            while self.table[position].0 == self.generation {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = (self.generation, index as u32);
+        }
+    }
+
+    /// Adds a move; a move with the same tags is kept once if it has the same successor, and is
+    /// an ambiguity (`Err`) otherwise.
+    fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &[SymbolId]) -> Result<(), ()> {
+        if (self.spans.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = hash_words(0, tags) as usize & mask;
+        loop {
+            let (generation, index) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let index = index as usize;
+            if self.tags(index) == tags {
+                if self.tags_only {
+                    self.saw_duplicate = true;
+                    return Ok(());
+                }
+                let same = self.nodes[index] == node && self.successor_values(index) == values;
+                return if same { Ok(()) } else { Err(()) };
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = (self.generation, self.spans.len() as u32);
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.nodes.push(node);
+            self.successors.extend_from_slice(values);
+        }
+        Ok(())
+    }
+}
+
+/// Exact (node, tags, state) keys in one arena, found through a generation-stamped hash table.
+/// States are stored as their difference from the search's start state, which within one search
+/// (and one nested reachability check) identifies them exactly and is usually a handful of slots.
+#[derive(Default)]
+struct VisitedSet {
+    table: Vec<(u32, u32)>,
+    generation: u32,
+    /// Per key: its hash and where it starts in `arena`
+    /// (`node, tags_len, tags..., diff_len, slot, value, slot, value...`).
+    entries: Vec<(u64, u32)>,
+    arena: Vec<u32>,
+}
+
+/// Tables larger than this are dropped on clear, so one huge search does not pin its memory.
+const KEEP_TABLE_AT_MOST: usize = 1 << 16;
+
+impl VisitedSet {
+    fn clear(&mut self) {
+        if self.table.len() > KEEP_TABLE_AT_MOST {
+            *self = VisitedSet::default();
+            return;
+        }
+        self.entries.clear();
+        self.arena.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill((0, 0));
+            self.generation = 1;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
+        let mask = size - 1;
+        for (index, &(hash, _)) in self.entries.iter().enumerate() {
+            let mut position = hash as usize & mask;
+            while self.table[position].0 == self.generation {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = (self.generation, index as u32);
+        }
+    }
+
+    /// Records the key; `false` when it was already present. A state is keyed by its difference
+    /// from the state the search started from: the changed slots with their values, by slot.
+    fn insert(&mut self, node: NodeId, tags: &[SymbolId], diff: &[(u32, u32)]) -> bool {
+        let mut hash = hash_words(mix(node as u64, tags.len() as u32), tags);
+        for &(slot, value) in diff {
+            hash = mix(mix(hash, slot), value);
+        }
+        if (self.entries.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = hash as usize & mask;
+        loop {
+            let (generation, entry) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let (entry_hash, start) = self.entries[entry as usize];
+            if entry_hash == hash && self.matches(start as usize, node, tags, diff) {
+                return false;
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = (self.generation, self.entries.len() as u32);
+        self.entries.push((hash, self.arena.len() as u32));
+        self.arena.push(node);
+        self.arena.push(tags.len() as u32);
+        self.arena.extend_from_slice(tags);
+        self.arena.push(diff.len() as u32);
+        for &(slot, value) in diff {
+            self.arena.push(slot);
+            self.arena.push(value);
+        }
+        true
+    }
+
+    fn matches(&self, start: usize, node: NodeId, tags: &[SymbolId], diff: &[(u32, u32)]) -> bool {
+        let key = &self.arena[start..];
+        if key[0] != node || key[1] as usize != tags.len() || key[2..2 + tags.len()] != *tags {
+            return false;
+        }
+        let rest = &key[2 + tags.len()..];
+        rest[0] as usize == diff.len()
+            && diff.iter().enumerate().all(|(i, &(slot, value))| rest[1 + 2 * i] == slot && rest[2 + 2 * i] == value)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    next_edge: u32,
+    end_edge: u32,
+    /// The next member to try when the current edge is an any-assignment.
+    member: u32,
+    undo_mark: u32,
+    tags_len: u32,
+}
+
+/// Buffers of one search level (0: the move search; k: the k-th nested reachability check).
+#[derive(Default)]
+struct Level {
+    visited: VisitedSet,
+    /// The undo log's length when this level's search started: the entries after it hold the
+    /// start value of every slot the search has changed.
+    undo_base: usize,
+}
+
+/// Reusable search buffers; one per thread. The working state lives here between calls.
+#[derive(Default)]
+pub struct Scratch {
+    pub(crate) values: Vec<SymbolId>,
+    pub(crate) node: NodeId,
+    undo: Vec<(u32, SymbolId)>,
+    tags: Vec<SymbolId>,
+    /// One frame stack for the move search and the reachability searches nested in it.
+    frames: Vec<Frame>,
+    levels: Vec<Level>,
+    /// The difference from the search's start state, built for a visited-set key.
+    diff: Vec<(u32, u32)>,
+    /// `slot_stamp[slot] == stamp`: the slot is already in `diff`.
+    slot_stamp: Vec<u32>,
+    stamp: u32,
+    /// The moves found by the last search.
+    pub moves: MoveList,
+    /// The tags of the move a playout picked, while it is re-searched.
+    pub(crate) picked: Vec<SymbolId>,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy)]
+enum Goal<'a> {
+    /// Collect moves; with `only`, follow only paths whose tags are a prefix of it.
+    Moves { only: Option<&'a [SymbolId]> },
+    /// Decide whether `to` can be reached.
+    Reach { to: NodeId },
+}
+
+#[inline(always)]
+fn read(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
+    match value {
+        Val::Lit(symbol) => *symbol,
+        Val::Slot(slot) => values[*slot as usize],
+        Val::Lookup { key, table } => table[values[*key as usize] as usize],
+        Val::Indexed { base, key, offsets } => values[(*base + offsets[values[*key as usize] as usize]) as usize],
+        _ => read_general(value, values, constants),
+    }
+}
+
+#[inline(never)]
+fn read_general(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
+    match value {
+        Val::LookupOf { key, table } => table[read(key, values, constants) as usize],
+        Val::IndexedBy { base, key, offsets } => {
+            values[(*base + offsets[read(key, values, constants) as usize]) as usize]
+        }
+        Val::Lookup2 { first, second, width, table } => {
+            let (x, y) = (read(first, values, constants), read(second, values, constants));
+            table[(x * *width + y) as usize]
+        }
+        Val::Path(path) => {
+            let offset = path_offset(path, values, constants);
+            if path.in_state {
+                values[offset]
+            } else {
+                constants[offset]
+            }
+        }
+        _ => read(value, values, constants),
+    }
+}
+
+fn path_offset(path: &Path, values: &[u32], constants: &[u32]) -> usize {
+    let mut offset = path.base;
+    for step in path.steps.iter() {
+        offset += step.offsets[read(&step.key, values, constants) as usize];
+    }
+    offset as usize
+}
+
+impl Scratch {
+    /// Loads a state into the working buffer.
+    pub(crate) fn load(&mut self, node: NodeId, values: &[SymbolId]) {
+        self.node = node;
+        self.values.clear();
+        self.values.extend_from_slice(values);
+    }
+
+    /// Makes move `index` of the last search the working state.
+    pub(crate) fn take_move(&mut self, index: usize) {
+        self.node = self.moves.successor_node(index);
+        let values = self.moves.successor_values(index);
+        self.values.copy_from_slice(values);
+    }
+
+    /// Fills `self.moves` with the moves from the working state (restricted to `only` when given).
+    pub(crate) fn search(&mut self, engine: &FastEngine, only: Option<&[SymbolId]>) -> Result<(), EngineError> {
+        self.search_with(engine, only, false)
+    }
+
+    /// Lists only the tags of the moves (no successor copies); `moves.saw_duplicate` tells when
+    /// two paths gave the same tags, whose successors then still need comparing.
+    pub(crate) fn search_tags(&mut self, engine: &FastEngine) -> Result<(), EngineError> {
+        self.search_with(engine, None, true)
+    }
+
+    fn search_with(
+        &mut self,
+        engine: &FastEngine,
+        only: Option<&[SymbolId]>,
+        tags_only: bool,
+    ) -> Result<(), EngineError> {
+        self.moves.tags_only = tags_only;
+        self.moves.clear(self.values.len());
+        self.undo.clear();
+        self.tags.clear();
+        self.frames.clear();
+        let result = self.explore(engine, self.node, 0, Goal::Moves { only });
+        self.undo_to(0);
+        result.map(|_| ())
+    }
+
+    #[inline]
+    fn write(&mut self, slot: usize, value: SymbolId) {
+        let old = self.values[slot];
+        if old != value {
+            self.undo.push((slot as u32, old));
+            self.values[slot] = value;
+        }
+    }
+
+    #[inline]
+    fn undo_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let (slot, old) = self.undo.pop().expect("length checked");
+            self.values[slot as usize] = old;
+        }
+    }
+
+    #[inline]
+    fn target_offset(&self, engine: &FastEngine, target: &Target, edge: usize) -> Result<usize, EngineError> {
+        match target {
+            Target::Fixed(slot) => Ok(*slot as usize),
+            Target::Indexed { base, key, offsets, default_offset, .. } => {
+                let block = offsets[self.values[*key as usize] as usize];
+                if block == *default_offset {
+                    // Rare: let the general path build the error.
+                    return self.target_offset_slow(engine, target, edge);
+                }
+                Ok((*base + block) as usize)
+            }
+            Target::Path(_) => self.target_offset_slow(engine, target, edge),
+        }
+    }
+
+    fn target_offset_slow(&self, engine: &FastEngine, target: &Target, edge: usize) -> Result<usize, EngineError> {
+        let automaton = &engine.automaton;
+        let outside = |key: u32, map_type| {
+            let edge = &automaton.edges[edge];
+            EngineError::KeyOutsideDomain {
+                key: automaton.symbol_name(key).to_string(),
+                map_type: type_name(automaton, map_type),
+                edge: format!(
+                    "`{}` -> `{}`",
+                    automaton.nodes[edge.source as usize].name, automaton.nodes[edge.target as usize].name
+                ),
+            }
+        };
+        match target {
+            Target::Fixed(slot) => Ok(*slot as usize),
+            Target::Indexed { key, map_type, .. } => {
+                // Only reached when the key is outside the domain.
+                Err(outside(self.values[*key as usize], *map_type))
+            }
+            Target::Path(path) => {
+                let mut offset = path.base;
+                for step in path.steps.iter() {
+                    let key = read(&step.key, &self.values, &engine.constants);
+                    let block = step.offsets[key as usize];
+                    if block == step.default_offset {
+                        return Err(outside(key, step.map_type));
+                    }
+                    offset += block;
+                }
+                Ok(offset as usize)
+            }
+        }
+    }
+
+    fn block_read(&self, engine: &FastEngine, path: &Path) -> (usize, bool) {
+        (path_offset(path, &self.values, &engine.constants), path.in_state)
+    }
+
+    fn slot_at(&self, engine: &FastEngine, in_state: bool, slot: usize) -> u32 {
+        if in_state {
+            self.values[slot]
+        } else {
+            engine.constants[slot]
+        }
+    }
+
+    fn set_block(&mut self, engine: &FastEngine, target: usize, source: &Path, pairs: &Pairs) {
+        let (from, in_state) = self.block_read(engine, source);
+        match pairs {
+            Pairs::Same(size) => {
+                for i in 0..*size as usize {
+                    let value = self.slot_at(engine, in_state, from + i);
+                    self.write(target + i, value);
+                }
+            }
+            Pairs::Mapped(pairs) => {
+                // Read everything first: source and target may overlap.
+                let read: Vec<u32> =
+                    pairs.iter().map(|&(_, src)| self.slot_at(engine, in_state, from + src as usize)).collect();
+                for (&(dst, _), value) in pairs.iter().zip(read) {
+                    self.write(target + dst as usize, value);
+                }
+            }
+        }
+    }
+
+    fn blocks_equal(&self, engine: &FastEngine, lhs: &Path, rhs: &Path, pairs: &Pairs) -> bool {
+        let (a, a_in) = self.block_read(engine, lhs);
+        let (b, b_in) = self.block_read(engine, rhs);
+        match pairs {
+            Pairs::Same(size) => {
+                (0..*size as usize).all(|i| self.slot_at(engine, a_in, a + i) == self.slot_at(engine, b_in, b + i))
+            }
+            Pairs::Mapped(pairs) => pairs.iter().all(|&(x, y)| {
+                self.slot_at(engine, a_in, a + x as usize) == self.slot_at(engine, b_in, b + y as usize)
+            }),
+        }
+    }
+
+    fn reach(&mut self, engine: &FastEngine, from: NodeId, to: NodeId, depth: usize) -> Result<bool, EngineError> {
+        if from == to {
+            return Ok(true);
+        }
+        if depth > MAX_REACH_DEPTH {
+            let nodes = &engine.automaton.nodes;
+            return Err(EngineError::ReachDepth {
+                from: nodes[from as usize].name.clone(),
+                to: nodes[to as usize].name.clone(),
+            });
+        }
+        let mark = self.undo.len();
+        let result = self.explore(engine, from, depth, Goal::Reach { to });
+        self.undo_to(mark);
+        result
+    }
+
+    fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {
+        // The slots changed since the level's search started, with their values now, by slot:
+        // the first undo entry of a slot after the base holds its start value.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.slot_stamp.len() != self.values.len() {
+            self.slot_stamp.clear();
+            self.slot_stamp.resize(self.values.len(), 0);
+            self.stamp = 1;
+        }
+        self.diff.clear();
+        for &(slot, start_value) in &self.undo[self.levels[level].undo_base..] {
+            let seen = &mut self.slot_stamp[slot as usize];
+            if *seen != self.stamp {
+                *seen = self.stamp;
+                let now = self.values[slot as usize];
+                if now != start_value {
+                    self.diff.push((slot, now));
+                }
+            }
+        }
+        self.diff.sort_unstable();
+        let tags = &self.tags[tags_base..];
+        self.levels[level].visited.insert(node, tags, &self.diff)
+    }
+
+    #[inline]
+    fn push_frame(&mut self, engine: &FastEngine, node: NodeId, tags_len: usize) {
+        let (start, end) = engine.node_edges[node as usize];
+        let frame = Frame {
+            next_edge: start,
+            end_edge: end,
+            member: 0,
+            undo_mark: self.undo.len() as u32,
+            tags_len: tags_len as u32,
+        };
+        self.frames.push(frame);
+    }
+
+    /// Records the move completed on an edge into `target` (when it fits `only`).
+    fn complete_move(
+        &mut self,
+        engine: &FastEngine,
+        start: NodeId,
+        target: NodeId,
+        tags_base: usize,
+        only: Option<&[SymbolId]>,
+    ) -> Result<(), EngineError> {
+        let tags = &self.tags[tags_base..];
+        if only.is_some_and(|only| only.len() != tags.len()) {
+            return Ok(());
+        }
+        let player = self.values[engine.player_slot as usize];
+        if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+            return Err(EngineError::InvalidPlayer {
+                node: engine.automaton.nodes[target as usize].name.clone(),
+                value: engine.automaton.symbol_name(player).to_string(),
+            });
+        }
+        if self.moves.add(tags, target, &self.values).is_err() {
+            return Err(EngineError::AmbiguousMove {
+                node: engine.automaton.nodes[start as usize].name.clone(),
+                tags: crate::engine::format_move(&engine.automaton, tags),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs one edge's instruction (branch `member` of an any-assignment) on the working state;
+    /// `false` when a guard fails. `reach_memo` is given for the edges of the frame on top, whose
+    /// siblings all start from the same state.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_edge(
+        &mut self,
+        engine: &FastEngine,
+        edge_id: usize,
+        member: usize,
+        level: usize,
+        goal: Goal,
+        tags_base: usize,
+        reach_memo: Option<&mut Option<(NodeId, NodeId, bool)>>,
+    ) -> Result<bool, EngineError> {
+        let edge = &engine.edges[edge_id];
+        Ok(match &edge.ins {
+            Ins::Skip => true,
+            Ins::Set { target: place, value } => {
+                let value = read(value, &self.values, &engine.constants);
+                let slot = self.target_offset(engine, place, edge_id)?;
+                self.write(slot, value);
+                true
+            }
+            Ins::Compare { lhs, rhs, equal } => {
+                (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants)) == *equal
+            }
+            Ins::SetAny { target: place, members } => {
+                let slot = self.target_offset(engine, place, edge_id)?;
+                self.write(slot, members[member]);
+                true
+            }
+            Ins::SetBlock { target: place, source, pairs } => {
+                let slot = self.target_offset(engine, place, edge_id)?;
+                self.set_block(engine, slot, source, pairs);
+                true
+            }
+            Ins::CompareBlock { lhs, rhs, pairs, equal } => self.blocks_equal(engine, lhs, rhs, pairs) == *equal,
+            Ins::Reach { from, to, negated } => {
+                let reachable = match reach_memo {
+                    Some(memo) => match *memo {
+                        Some((f, t, result)) if (f, t) == (*from, *to) => result,
+                        _ => {
+                            let result = self.reach(engine, *from, *to, level + 1)?;
+                            *memo = Some((*from, *to, result));
+                            result
+                        }
+                    },
+                    None => self.reach(engine, *from, *to, level + 1)?,
+                };
+                reachable != *negated
+            }
+            Ins::Tag(_) | Ins::TagVal(_) => {
+                let Goal::Moves { only } = goal else {
+                    return Ok(true);
+                };
+                let tag = match &edge.ins {
+                    Ins::TagVal(value) => read(value, &self.values, &engine.constants),
+                    Ins::Tag(symbol) => *symbol,
+                    _ => unreachable!("matched Tag or TagVal above"),
+                };
+                let position = self.tags.len() - tags_base;
+                if position >= MAX_MOVE_TAGS {
+                    return Err(EngineError::TagCycle {
+                        node: engine.automaton.nodes[edge.target as usize].name.clone(),
+                    });
+                }
+                self.tags.push(tag);
+                only.is_none_or(|only| only.get(position) == Some(&tag))
+            }
+        })
+    }
+
+    /// The search proper: for `Goal::Reach`, whether the target is reachable; for `Goal::Moves`
+    /// it fills `self.moves` and returns `false`.
+    fn explore(&mut self, engine: &FastEngine, start: NodeId, level: usize, goal: Goal) -> Result<bool, EngineError> {
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Level::default);
+        }
+        let frame_base = self.frames.len();
+        let tags_base = self.tags.len();
+        self.levels[level].undo_base = self.undo.len();
+        let cycle_flag = match goal {
+            Goal::Moves { .. } => MOVES,
+            Goal::Reach { .. } => REACH,
+        };
+        let mut visited_used = false;
+        if engine.flags[start as usize] & cycle_flag != 0 {
+            self.levels[level].visited.clear();
+            visited_used = true;
+            self.mark_visited(level, start, tags_base);
+        }
+        self.push_frame(engine, start, tags_base);
+        // The last reachability result, valid while the frame it was computed in is on top: every
+        // out-edge of a frame starts from the same restored state.
+        let mut reach_memo: Option<(NodeId, NodeId, bool)> = None;
+
+        while self.frames.len() > frame_base {
+            let frame = self.frames.last_mut().expect("length checked");
+            if frame.next_edge == frame.end_edge {
+                self.frames.pop();
+                reach_memo = None;
+                continue;
+            }
+            let (undo_mark, tags_len) = (frame.undo_mark as usize, frame.tags_len as usize);
+            let edge_id = frame.next_edge as usize;
+            let edge = &engine.edges[edge_id];
+            let mut member = 0;
+            if let Ins::SetAny { members, .. } = &edge.ins {
+                member = frame.member as usize;
+                if member + 1 >= members.len() {
+                    frame.next_edge += 1;
+                    frame.member = 0;
+                } else {
+                    frame.member += 1;
+                }
+                if members.is_empty() {
+                    continue;
+                }
+            } else {
+                frame.next_edge += 1;
+            }
+            self.undo_to(undo_mark);
+            self.tags.truncate(tags_len);
+
+            if !self.run_edge(engine, edge_id, member, level, goal, tags_base, Some(&mut reach_memo))? {
+                continue;
+            }
+            // Follow the path from the edge's target: through nodes with a single out-edge the
+            // search runs on without a frame (a failure backtracks to the frame on top, which
+            // restores the state from its undo mark); a frame is pushed at branching nodes.
+            let mut edge = &engine.edges[edge_id];
+            loop {
+                let target = edge.target;
+                match goal {
+                    Goal::Reach { to } => {
+                        if target == to {
+                            self.frames.truncate(frame_base);
+                            self.tags.truncate(tags_base);
+                            return Ok(true);
+                        }
+                    }
+                    Goal::Moves { only } if edge.completes => {
+                        self.complete_move(engine, start, target, tags_base, only)?;
+                        if self.moves.saw_duplicate {
+                            // Tags-only listing cannot tell a repeated move from an ambiguous
+                            // one: stop here, the caller redoes the search with successors.
+                            self.frames.truncate(frame_base);
+                            self.tags.truncate(tags_base);
+                            return Ok(false);
+                        }
+                        break;
+                    }
+                    Goal::Moves { .. } => {}
+                }
+                let flags = engine.flags[target as usize];
+                if flags & cycle_flag != 0 && (flags & MERGE != 0 || target == start) {
+                    if !visited_used {
+                        self.levels[level].visited.clear();
+                        visited_used = true;
+                    }
+                    if !self.mark_visited(level, target, tags_base) {
+                        break;
+                    }
+                }
+                let (first, end) = engine.node_edges[target as usize];
+                if end == first + 1 && engine.chainable[first as usize] {
+                    if !self.run_edge(engine, first as usize, 0, level, goal, tags_base, None)? {
+                        break;
+                    }
+                    edge = &engine.edges[first as usize];
+                    continue;
+                }
+                let tags_len = self.tags.len();
+                self.push_frame(engine, target, tags_len);
+                reach_memo = None;
+                break;
+            }
+        }
+        self.tags.truncate(tags_base);
+        Ok(false)
+    }
+}
