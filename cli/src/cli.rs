@@ -1,5 +1,6 @@
 //! The command line, declared with clap's derive API (`regula --help` is generated from it).
 
+use crate::engine::EngineChoice;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -82,6 +83,9 @@ pub enum Command {
         /// Also count each first move's subtree at the deepest depth (`move: count` lines).
         #[arg(long)]
         divide: bool,
+        /// The engine that counts.
+        #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
+        engine: EngineChoice,
     },
     /// Play uniform random playouts and report speed, lengths and final scores.
     Run {
@@ -101,5 +105,8 @@ pub enum Command {
         /// Leave out the timing figures, so the output depends only on the game and the seed.
         #[arg(long)]
         no_timing: bool,
+        /// The engine that plays (both make exactly the same random choices).
+        #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
+        engine: EngineChoice,
     },
 }

@@ -1,18 +1,37 @@
-//! Building the runtime's reference engine from a game file, and helpers shared by the commands
+//! Building the runtime's engines from a game file, and helpers shared by the commands
 //! that play games.
 
 use crate::failure::Failure;
 use crate::source::SourceFile;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::engine::EngineError;
+use regula_runtime::fast::FastEngine;
 use regula_runtime::reference::ReferenceEngine;
 use std::path::Path;
 
+/// Which engine runs a command's games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineChoice {
+    /// The fast interpreter (`regula_runtime::fast`), checked against the reference on the corpus.
+    #[default]
+    Fast,
+    /// The reference engine, the yardstick every other engine is tested against.
+    Reference,
+}
+
+/// Reads and compiles a game file to runtime tables.
+pub fn load_automaton(path: &Path) -> Result<Automaton, Failure> {
+    Ok(SourceFile::read(path)?.load()?.automaton)
+}
+
 /// Reads, compiles and loads a game into the reference engine.
 pub fn load_engine(path: &Path) -> Result<ReferenceEngine, Failure> {
-    let source = SourceFile::read(path)?;
-    let loaded = source.load()?;
-    ReferenceEngine::new(loaded.automaton).map_err(runtime_failure)
+    ReferenceEngine::new(load_automaton(path)?).map_err(runtime_failure)
+}
+
+/// Reads, compiles and loads a game into the fast engine.
+pub fn load_fast_engine(path: &Path) -> Result<FastEngine, Failure> {
+    FastEngine::new(load_automaton(path)?).map_err(runtime_failure)
 }
 
 /// A runtime error as a failure.

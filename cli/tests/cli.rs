@@ -361,3 +361,24 @@ fn stats_shows_sizes_before_and_after_optimisation() {
     assert!(nodes[1] < nodes[0], "optimisation did not shrink chess: {nodes:?}");
     assert!(row("state bytes (reference)")[0] > 0);
 }
+
+#[test]
+fn the_fast_and_reference_engines_report_the_same_games() {
+    for game in [TICTACTOE, DICE, HIDDEN, "games/breakthrough/breakthrough.hrg"] {
+        let run = |engine: &str| {
+            let output =
+                regula(&["run", game, "-n", "300", "--seed", "5", "--json", "--no-timing", "--engine", engine]);
+            assert_eq!(output.status.code(), Some(0), "{game} {engine}: {}", stderr(&output));
+            stdout(&output)
+        };
+        assert_eq!(run("fast"), run("reference"), "{game}: playout reports differ");
+        let perft = |engine: &str, threads: &str| {
+            let output = regula(&["perft", game, "--depth", "3", "--engine", engine, "--threads", threads]);
+            assert_eq!(output.status.code(), Some(0), "{game} {engine}: {}", stderr(&output));
+            perft_counts(&stdout(&output))
+        };
+        let reference = perft("reference", "1");
+        assert_eq!(perft("fast", "1"), reference, "{game}");
+        assert_eq!(perft("fast", "2"), reference, "{game}");
+    }
+}

@@ -25,11 +25,11 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Moves { file, after, player, observe } => {
             moves::moves(&file, &after, player.as_deref(), observe.as_deref())
         }
-        Command::Perft { file, depth, json, threads, divide } => {
-            perft::perft(&file, perft::PerftOptions { depth, json, threads, divide })
+        Command::Perft { file, depth, json, threads, divide, engine } => {
+            perft::perft(&file, perft::PerftOptions { depth, json, threads, divide, engine })
         }
-        Command::Run { file, playouts, seed, threads, json, no_timing } => {
-            run::run(&file, run::RunOptions { playouts, seed, threads, json, timing: !no_timing })
+        Command::Run { file, playouts, seed, threads, json, no_timing, engine } => {
+            run::run(&file, run::RunOptions { playouts, seed, threads, json, timing: !no_timing, engine })
         }
     }
 }

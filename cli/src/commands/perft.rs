@@ -4,7 +4,7 @@
 //! subtree at depth D); then one `depth count` line per depth on standard output; the time on
 //! standard error. JSON output: `{"file", "depth", "counts", "divide"?, "elapsed_seconds"}`.
 
-use crate::engine::{load_engine, runtime_failure, thread_pool};
+use crate::engine::{load_engine, load_fast_engine, runtime_failure, thread_pool, EngineChoice};
 use crate::failure::Failure;
 use crate::source::write_output;
 use regula_runtime::engine::ForwardModel;
@@ -18,6 +18,7 @@ pub struct PerftOptions {
     pub json: bool,
     pub threads: usize,
     pub divide: bool,
+    pub engine: EngineChoice,
 }
 
 #[derive(Serialize)]
@@ -38,12 +39,31 @@ struct DivideEntry {
 }
 
 pub fn perft(path: &Path, options: PerftOptions) -> Result<(), Failure> {
-    let engine = load_engine(path)?;
+    match options.engine {
+        EngineChoice::Fast => {
+            let engine = load_fast_engine(path)?;
+            // One thread and no split: the fast engine's own perft searches into reusable buffers.
+            let own = |depth| engine.perft(depth);
+            let single = options.threads == 1 && !options.divide;
+            count(&engine, path, &options, single.then_some(&own as &dyn Fn(usize) -> _))
+        }
+        EngineChoice::Reference => count(&load_engine(path)?, path, &options, None),
+    }
+}
+
+type OwnPerft<'a> = &'a dyn Fn(usize) -> Result<Vec<u64>, regula_runtime::engine::EngineError>;
+
+fn count<M: ForwardModel>(
+    engine: &M,
+    path: &Path,
+    options: &PerftOptions,
+    own_perft: Option<OwnPerft<'_>>,
+) -> Result<(), Failure> {
     let pool = thread_pool(options.threads)?;
     let depth = options.depth;
     let started = Instant::now();
     let (counts, divide) = if options.divide {
-        let split = pool.install(|| regula_runtime::perft::perft_divide(&engine, depth)).map_err(runtime_failure)?;
+        let split = pool.install(|| regula_runtime::perft::perft_divide(engine, depth)).map_err(runtime_failure)?;
         // The totals are the subtrees' sums (`sub[i]` is depth i + 1), so one search gives both.
         let mut counts = vec![0; depth + 1];
         counts[0] = 1;
@@ -59,8 +79,10 @@ pub fn perft(path: &Path, options: PerftOptions) -> Result<(), Failure> {
             });
         }
         (counts, Some(entries))
+    } else if let Some(own_perft) = own_perft {
+        (own_perft(depth).map_err(runtime_failure)?, None)
     } else {
-        (pool.install(|| regula_runtime::perft::perft(&engine, depth)).map_err(runtime_failure)?, None)
+        (pool.install(|| regula_runtime::perft::perft(engine, depth)).map_err(runtime_failure)?, None)
     };
     let elapsed_seconds = started.elapsed().as_secs_f64();
     if options.json {

@@ -5,7 +5,7 @@
 //! each player's wins (strictly highest score), draws (shared highest) and losses with the mean
 //! score. Everything but the timing fields depends only on the game, the seed and the count.
 
-use crate::engine::{load_engine, runtime_failure};
+use crate::engine::{load_engine, load_fast_engine, runtime_failure, EngineChoice};
 use crate::failure::Failure;
 use crate::source::write_output;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,6 +23,7 @@ pub struct RunOptions {
     pub threads: usize,
     pub json: bool,
     pub timing: bool,
+    pub engine: EngineChoice,
 }
 
 /// The report as printed, in a stable field order.
@@ -76,25 +77,52 @@ pub fn run(path: &Path, options: RunOptions) -> Result<(), Failure> {
     if options.playouts == 0 {
         return Err(Failure::new("--playouts must be at least 1"));
     }
-    let engine = load_engine(path)?;
     let config =
         PlayoutConfig { count: options.playouts, seed: options.seed, threads: options.threads, ..Default::default() };
     let bar = (!options.json && std::io::stdout().is_terminal()).then(|| progress_bar(options.playouts));
+    match options.engine {
+        // Without a bar to draw, the fast engine's own playout loop (same choices, no callbacks).
+        EngineChoice::Fast if bar.is_none() => {
+            let engine = load_fast_engine(path)?;
+            let report = engine.run_playouts(&config).map_err(runtime_failure)?;
+            print_report(engine.automaton(), path, &options, &report)
+        }
+        EngineChoice::Fast => play(&load_fast_engine(path)?, path, &options, &config, bar),
+        EngineChoice::Reference => play(&load_engine(path)?, path, &options, &config, bar),
+    }
+}
+
+fn play<M: ForwardModel>(
+    engine: &M,
+    path: &Path,
+    options: &RunOptions,
+    config: &PlayoutConfig,
+    bar: Option<ProgressBar>,
+) -> Result<(), Failure> {
     // Redrawing on every playout would cost more than fast playouts themselves: about 200 steps.
     let step = (options.playouts / 200).max(1);
     let report = match &bar {
-        Some(bar) => run_playouts_with_progress(&engine, &config, &|done, total| {
+        Some(bar) => run_playouts_with_progress(engine, config, &|done, total| {
             if done % step == 0 || done == total {
                 bar.set_position(done);
             }
         }),
-        None => run_playouts_with_progress(&engine, &config, &|_, _| {}),
+        None => run_playouts_with_progress(engine, config, &|_, _| {}),
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     let report = report.map_err(runtime_failure)?;
-    let summary = summarize(engine.automaton(), path, &options, &report);
+    print_report(engine.automaton(), path, options, &report)
+}
+
+fn print_report(
+    automaton: &Automaton,
+    path: &Path,
+    options: &RunOptions,
+    report: &PlayoutReport,
+) -> Result<(), Failure> {
+    let summary = summarize(automaton, path, options, report);
     let text = if options.json {
         let mut text = serde_json::to_string_pretty(&summary).map_err(Failure::new)?;
         text.push('\n');
