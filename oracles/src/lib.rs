@@ -20,3 +20,4 @@ pub mod perft_file;
 pub mod reversi;
 pub mod stochastic;
 pub mod tictactoe;
+pub mod tree;

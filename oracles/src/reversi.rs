@@ -98,21 +98,9 @@ impl Position {
     }
 }
 
-fn count(position: &Position, depth: usize, counts: &mut [u64]) {
-    counts[depth] += 1;
-    if depth + 1 == counts.len() {
-        return;
-    }
-    for mv in position.legal_moves() {
-        count(&position.apply(mv), depth + 1, counts);
-    }
-}
-
 /// perft counts at depths 0..=depth from `position`.
 pub fn perft_from(position: &Position, depth: usize) -> Vec<u64> {
-    let mut counts = vec![0; depth + 1];
-    count(position, 0, &mut counts);
-    counts
+    crate::tree::perft(position, depth, &|p: &Position| p.legal_moves().into_iter().map(|mv| p.apply(mv)).collect())
 }
 
 /// perft counts at depths 0..=depth from the initial position.
