@@ -12,6 +12,7 @@
 pub mod automaton;
 pub mod engine;
 pub mod fast;
+mod keyset;
 pub mod perft;
 pub mod playout;
 pub mod reference;

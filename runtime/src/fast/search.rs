@@ -10,6 +10,7 @@ use super::program::{type_name, Ins, Pairs, Path, Target, Val};
 use super::FastEngine;
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
+use crate::keyset::KeySet;
 
 /// Nested reachability checks deeper than this are an error (as in the reference engine).
 const MAX_REACH_DEPTH: usize = 64;
@@ -139,95 +140,45 @@ impl MoveList {
     }
 }
 
-/// Exact (node, tags, state) keys in one arena, found through a generation-stamped hash table.
-/// States are stored as their difference from the search's start state, which within one search
-/// (and one nested reachability check) identifies them exactly and is usually a handful of slots.
+/// Exact (node, tags, state) keys. States are stored as their difference from the search's start
+/// state, which within one search (and one nested reachability check) identifies them exactly and is
+/// usually a handful of slots.
 #[derive(Default)]
-struct VisitedSet {
-    table: Vec<(u32, u32)>,
-    generation: u32,
-    /// Per key: its hash and where it starts in `arena`
-    /// (`node, tags_len, tags..., diff_len, slot, value, slot, value...`).
-    entries: Vec<(u64, u32)>,
-    arena: Vec<u32>,
-}
-
-/// Tables larger than this are dropped on clear, so one huge search does not pin its memory.
-const KEEP_TABLE_AT_MOST: usize = 1 << 16;
+struct VisitedSet(KeySet);
 
 impl VisitedSet {
     fn clear(&mut self) {
-        if self.table.len() > KEEP_TABLE_AT_MOST {
-            *self = VisitedSet::default();
-            return;
-        }
-        self.entries.clear();
-        self.arena.clear();
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.table.fill((0, 0));
-            self.generation = 1;
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = (self.table.len() * 2).max(64);
-        self.generation = 1;
-        self.table = vec![(0, 0); size];
-        let mask = size - 1;
-        for (index, &(hash, _)) in self.entries.iter().enumerate() {
-            let mut position = hash as usize & mask;
-            while self.table[position].0 == self.generation {
-                position = (position + 1) & mask;
-            }
-            self.table[position] = (self.generation, index as u32);
-        }
+        self.0.clear();
     }
 
     /// Records the key; `false` when it was already present. A state is keyed by its difference
     /// from the state the search started from: the changed slots with their values, by slot.
+    #[inline]
     fn insert(&mut self, node: NodeId, tags: &[SymbolId], diff: &[(u32, u32)]) -> bool {
         let mut hash = hash_words(mix(node as u64, tags.len() as u32), tags);
         for &(slot, value) in diff {
             hash = mix(mix(hash, slot), value);
         }
-        if (self.entries.len() + 1) * 2 > self.table.len() {
-            self.grow();
-        }
-        let mask = self.table.len() - 1;
-        let mut position = hash as usize & mask;
-        loop {
-            let (generation, entry) = self.table[position];
-            if generation != self.generation {
-                break;
+        let is_key = |key: &[u32]| {
+            let rest = &key[2 + tags.len()..];
+            key[0] == node
+                && key[1] as usize == tags.len()
+                && key[2..2 + tags.len()] == *tags
+                && rest[0] as usize == diff.len()
+                && diff
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &(slot, value))| rest[1 + 2 * i] == slot && rest[2 + 2 * i] == value)
+        };
+        let write = |arena: &mut Vec<u32>| {
+            arena.extend_from_slice(&[node, tags.len() as u32]);
+            arena.extend_from_slice(tags);
+            arena.push(diff.len() as u32);
+            for &(slot, value) in diff {
+                arena.extend_from_slice(&[slot, value]);
             }
-            let (entry_hash, start) = self.entries[entry as usize];
-            if entry_hash == hash && self.matches(start as usize, node, tags, diff) {
-                return false;
-            }
-            position = (position + 1) & mask;
-        }
-        self.table[position] = (self.generation, self.entries.len() as u32);
-        self.entries.push((hash, self.arena.len() as u32));
-        self.arena.push(node);
-        self.arena.push(tags.len() as u32);
-        self.arena.extend_from_slice(tags);
-        self.arena.push(diff.len() as u32);
-        for &(slot, value) in diff {
-            self.arena.push(slot);
-            self.arena.push(value);
-        }
-        true
-    }
-
-    fn matches(&self, start: usize, node: NodeId, tags: &[SymbolId], diff: &[(u32, u32)]) -> bool {
-        let key = &self.arena[start..];
-        if key[0] != node || key[1] as usize != tags.len() || key[2..2 + tags.len()] != *tags {
-            return false;
-        }
-        let rest = &key[2 + tags.len()..];
-        rest[0] as usize == diff.len()
-            && diff.iter().enumerate().all(|(i, &(slot, value))| rest[1 + 2 * i] == slot && rest[2 + 2 * i] == value)
+        };
+        self.0.insert(hash, 3 + tags.len() + 2 * diff.len(), is_key, write)
     }
 }
 

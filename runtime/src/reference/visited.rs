@@ -6,6 +6,8 @@
 //! [`slot_hash`]) avoids rehashing the state on every lookup. Membership stays exact: a hash match
 //! is confirmed by comparing the stored key with the current one.
 
+use crate::keyset::KeySet;
+
 /// The hash contribution of `value` stored in `slot`. The state hash is the XOR of these over all
 /// slots, so a write updates it with two calls (remove the old value, add the new one).
 #[inline]
@@ -34,86 +36,29 @@ pub(crate) fn key_hash(node: u32, tags: &[u32], state: u64) -> u64 {
 
 /// A set of (node, tags, values) keys. Values all have the same length within one search.
 #[derive(Default)]
-pub(crate) struct VisitedSet {
-    /// Open addressing, linear probing: `(generation, index into entries)`; a slot whose
-    /// generation is not the current one is empty, so clearing is O(1).
-    table: Vec<(u32, u32)>,
-    generation: u32,
-    /// Per key: its hash and where it starts in `arena`.
-    entries: Vec<(u64, u32)>,
-    /// Keys laid out as `node, tags_len, tags..., values...`.
-    arena: Vec<u32>,
-}
-
-/// Tables larger than this are dropped rather than kept for reuse, so one huge search does not
-/// hold its memory for the rest of the thread's life.
-const KEEP_TABLE_AT_MOST: usize = 1 << 16;
+pub(crate) struct VisitedSet(KeySet);
 
 impl VisitedSet {
     pub fn clear(&mut self) {
-        if self.table.len() > KEEP_TABLE_AT_MOST {
-            *self = VisitedSet::default();
-            return;
-        }
-        self.entries.clear();
-        self.arena.clear();
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Stamps wrapped around: old slots could look current, so empty them for real.
-            self.table.fill((0, 0));
-            self.generation = 1;
-        }
-    }
-
-    fn matches(&self, entry: usize, node: u32, tags: &[u32], values: &[u32]) -> bool {
-        let start = self.entries[entry].1 as usize;
-        let arena = &self.arena;
-        arena[start] == node
-            && arena[start + 1] as usize == tags.len()
-            && arena[start + 2..start + 2 + tags.len()] == *tags
-            && arena[start + 2 + tags.len()..start + 2 + tags.len() + values.len()] == *values
-    }
-
-    fn grow(&mut self) {
-        let size = (self.table.len() * 2).max(64);
-        self.generation = 1;
-        self.table = vec![(0, 0); size];
-        let mask = size - 1;
-        for (index, &(hash, _)) in self.entries.iter().enumerate() {
-            let mut position = hash as usize & mask;
-            while self.table[position].0 == self.generation {
-                position = (position + 1) & mask;
-            }
-            self.table[position] = (self.generation, index as u32);
-        }
+        self.0.clear();
     }
 
     /// Records the key; `false` when it was already present. `hash` must be
     /// `key_hash(node, tags, state_hash(values))`.
+    #[inline]
     pub fn insert(&mut self, hash: u64, node: u32, tags: &[u32], values: &[u32]) -> bool {
-        if (self.entries.len() + 1) * 2 > self.table.len() {
-            self.grow();
-        }
-        let mask = self.table.len() - 1;
-        let mut position = hash as usize & mask;
-        loop {
-            let (generation, entry) = self.table[position];
-            if generation != self.generation {
-                break;
-            }
-            let entry = entry as usize;
-            if self.entries[entry].0 == hash && self.matches(entry, node, tags, values) {
-                return false;
-            }
-            position = (position + 1) & mask;
-        }
-        self.table[position] = (self.generation, self.entries.len() as u32);
-        self.entries.push((hash, self.arena.len() as u32));
-        self.arena.push(node);
-        self.arena.push(tags.len() as u32);
-        self.arena.extend_from_slice(tags);
-        self.arena.extend_from_slice(values);
-        true
+        let is_key = |key: &[u32]| {
+            key[0] == node
+                && key[1] as usize == tags.len()
+                && key[2..2 + tags.len()] == *tags
+                && key[2 + tags.len()..] == *values
+        };
+        let write = |arena: &mut Vec<u32>| {
+            arena.extend_from_slice(&[node, tags.len() as u32]);
+            arena.extend_from_slice(tags);
+            arena.extend_from_slice(values);
+        };
+        self.0.insert(hash, 2 + tags.len() + values.len(), is_key, write)
     }
 }
 
