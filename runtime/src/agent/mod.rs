@@ -268,7 +268,9 @@ impl<M: AgentModel> Game<M> {
         let hidden_information = observation.hidden_information();
         let mut trace = Vec::new();
         let initial = model.settle_traced(model.initial(), Some(&mut trace))?;
-        let initial_steps = trace.into_iter().map(Step::from_trace).collect();
+        // Without hidden information keeper moves carry nothing, and are not recorded anywhere.
+        let initial_steps =
+            if hidden_information { trace.into_iter().map(Step::from_trace).collect() } else { Vec::new() };
         let values: Vec<f64> = automaton
             .scores
             .iter()
