@@ -159,9 +159,13 @@ impl Checker {
                         game.name = self.string(&block.args[0]).unwrap_or_default();
                         if game.name.chars().count() > 15 {
                             self.error(
-                                Diagnostic::warning("W0602", "game name longer than 15 characters", block.args[0].span())
-                                    .label("the blocks language allows at most 15")
-                                    .with_help("shorten the name"),
+                                Diagnostic::warning(
+                                    "W0602",
+                                    "game name longer than 15 characters",
+                                    block.args[0].span(),
+                                )
+                                .label("the blocks language allows at most 15")
+                                .with_help("shorten the name"),
                             );
                         }
                         if let Some(version) = block.args.get(1) {
@@ -262,7 +266,10 @@ impl Checker {
                 }
                 "play_turn" | "pre_play_times" | "actions" | "action_limits" | "eatorflip" | "stage_end" => {
                     if section != Section::Stage {
-                        self.misplaced(block, "this block belongs to a stage, after `(stage_layout)` or `(stage_move)`");
+                        self.misplaced(
+                            block,
+                            "this block belongs to a stage, after `(stage_layout)` or `(stage_move)`",
+                        );
                         continue;
                     }
                     if let Some(&(_, first)) = stage_blocks.iter().find(|(n, _)| *n == name) {
@@ -284,7 +291,8 @@ impl Checker {
                         self.misplaced(block, "win rules belong after `(game_end)`");
                         continue;
                     }
-                    let clash = win_spans.iter().find(|(n, _)| *n == name || (*n == "win_rules") != (name == "win_rules"));
+                    let clash =
+                        win_spans.iter().find(|(n, _)| *n == name || (*n == "win_rules") != (name == "win_rules"));
                     if let Some(&(first_name, first)) = clash {
                         self.error(
                             Diagnostic::error("E0611", format!("`{name}` after `{first_name}`"), block.span)
@@ -312,7 +320,8 @@ impl Checker {
                         let animation = self.constant(&block.args[0], &["ANIM_FIREWORK", "ANIM_RAIN", "ANIM_DRAW"]);
                         let tone = self.constant(&block.args[1], &["TONE_WIN", "TONE_LOSE", "TONE_DRAW"]);
                         if let (Some(animation), Some(tone)) = (animation, tone) {
-                            game.presentation.push(Presentation { block: name.to_string(), args: vec![animation, tone] });
+                            game.presentation
+                                .push(Presentation { block: name.to_string(), args: vec![animation, tone] });
                         }
                     }
                 }
@@ -366,9 +375,15 @@ impl Checker {
             for side in game.sides() {
                 if !stage.actions.is_empty() && !stage.actions.iter().any(|a| a.applies.to(side)) {
                     self.error(
-                        Diagnostic::error("E0607", format!("{} has no action in this stage", side.name().to_uppercase()), stage.span)
-                            .label("one side cannot act at all")
-                            .with_help("use `BOTH` as the first argument of an action, or add an action for the other side"),
+                        Diagnostic::error(
+                            "E0607",
+                            format!("{} has no action in this stage", side.name().to_uppercase()),
+                            stage.span,
+                        )
+                        .label("one side cannot act at all")
+                        .with_help(
+                            "use `BOTH` as the first argument of an action, or add an action for the other side",
+                        ),
                     );
                 }
             }
@@ -472,9 +487,13 @@ impl Checker {
             Ok(n) if n >= low && n <= high => Some(n),
             Ok(n) => {
                 self.error(
-                    Diagnostic::error("E0612", format!("{what} must be between {low} and {high}, found {n}"), atom.span)
-                        .label("out of range")
-                        .with_help(format!("use a number from {low} to {high}")),
+                    Diagnostic::error(
+                        "E0612",
+                        format!("{what} must be between {low} and {high}, found {n}"),
+                        atom.span,
+                    )
+                    .label("out of range")
+                    .with_help(format!("use a number from {low} to {high}")),
                 );
                 None
             }
@@ -564,9 +583,17 @@ impl Checker {
                         items.push(item);
                     } else if BLOCK_NAMES.contains(&name) {
                         self.error(
-                            Diagnostic::error("E0606", format!("`{name}` cannot go in `{}`", name_of(block)), item.span)
-                                .label("not allowed in this list")
-                                .with_help(format!("`{}` holds: {}", name_of(block), allowed.join(", "))),
+                            Diagnostic::error(
+                                "E0606",
+                                format!("`{name}` cannot go in `{}`", name_of(block)),
+                                item.span,
+                            )
+                            .label("not allowed in this list")
+                            .with_help(format!(
+                                "`{}` holds: {}",
+                                name_of(block),
+                                allowed.join(", ")
+                            )),
                         );
                     } else {
                         self.unknown_or_misplaced(item);
@@ -696,8 +723,17 @@ impl Checker {
             }
             _ => {
                 // stage_end
-                let allowed =
-                    ["cond_noplace", "cond_line_shape", "cond_chess_count_eq", "cond_eat_count_ge", "ge", "gt", "le", "lt", "eq"];
+                let allowed = [
+                    "cond_noplace",
+                    "cond_line_shape",
+                    "cond_chess_count_eq",
+                    "cond_eat_count_ge",
+                    "ge",
+                    "gt",
+                    "le",
+                    "lt",
+                    "eq",
+                ];
                 for item in self.items(block, &allowed) {
                     if let Some(condition) = self.condition(item) {
                         stage.end.push(condition);

@@ -42,7 +42,10 @@ fn internal_errors(errors: &[Diagnostic], hrg_source: &str) -> Vec<Diagnostic> {
             let (line, column) = crate::diagnostics::line_column(hrg_source, error.primary.span.start);
             Diagnostic::error(
                 "E0613",
-                format!("the translated program is invalid: {} [{}] at line {line}, column {column}", error.message, error.code),
+                format!(
+                    "the translated program is invalid: {} [{}] at line {line}, column {column}",
+                    error.message, error.code
+                ),
                 Span::new(0, 0),
             )
             .label("translating this file")
@@ -56,7 +59,8 @@ pub fn compile(source: &str) -> Result<Loaded, Vec<Diagnostic>> {
     let translated = translate(source)?;
     let (game, hrg_warnings) =
         hrg::lower(&translated.program).map_err(|errors| internal_errors(&errors, &translated.hrg_source))?;
-    let mut loaded = crate::rg::compile_game(game).map_err(|errors| internal_errors(&errors, &translated.hrg_source))?;
+    let mut loaded =
+        crate::rg::compile_game(game).map_err(|errors| internal_errors(&errors, &translated.hrg_source))?;
     // Warnings about the generated program (an unused helper case and the like) say nothing about
     // the blocks file, so only the blocks checks' own warnings are kept.
     drop(hrg_warnings);

@@ -107,20 +107,19 @@ where
             Token::Atom(name) = e => Sexp::Atom(Ident::new(name, span_of(e.span()))),
             Token::Str(text) = e => Sexp::Str(Ident::new(&text[1..text.len() - 1], span_of(e.span()))),
         };
-        let block = sexp
-            .repeated()
-            .collect::<Vec<Sexp>>()
-            .delimited_by(just(Token::LParen), just(Token::RParen))
-            .map_with(|mut items: Vec<Sexp>, e| {
-                let name = match items.first() {
-                    Some(Sexp::Atom(name)) => Some(name.clone()),
-                    _ => None,
-                };
-                if name.is_some() {
-                    items.remove(0);
-                }
-                Sexp::Block(Block { name, args: items, span: span_of(e.span()) })
-            });
+        let block =
+            sexp.repeated().collect::<Vec<Sexp>>().delimited_by(just(Token::LParen), just(Token::RParen)).map_with(
+                |mut items: Vec<Sexp>, e| {
+                    let name = match items.first() {
+                        Some(Sexp::Atom(name)) => Some(name.clone()),
+                        _ => None,
+                    };
+                    if name.is_some() {
+                        items.remove(0);
+                    }
+                    Sexp::Block(Block { name, args: items, span: span_of(e.span()) })
+                },
+            );
         atom.or(block)
     });
     sexp.repeated().collect::<Vec<_>>().then_ignore(end())

@@ -113,9 +113,10 @@ impl SideRules<'_> {
     /// Jumps that capture: over an opponent, with `eat_jump` for this side.
     fn has_capturing_jump(&self) -> bool {
         self.eats_by_jumping()
-            && self.actions().iter().any(|kind| {
-                matches!(kind, ActionKind::SingleJump(v) | ActionKind::MultiJump(v) if *v != Victim::Own)
-            })
+            && self
+                .actions()
+                .iter()
+                .any(|kind| matches!(kind, ActionKind::SingleJump(v) | ActionKind::MultiJump(v) if *v != Victim::Own))
     }
 
     fn walk(&self) -> String {
@@ -147,7 +148,14 @@ fn capitalised(name: &str) -> String {
 
 /// The whole translation: HRG source text for `game`.
 pub fn translate(game: &Game) -> String {
-    let mut translator = Translator { game, w: Writer { text: String::new(), indent: 0 }, dirs_used: BTreeSet::new(), thresholds: BTreeSet::new(), comparisons: BTreeSet::new(), lines: BTreeSet::new() };
+    let mut translator = Translator {
+        game,
+        w: Writer { text: String::new(), indent: 0 },
+        dirs_used: BTreeSet::new(),
+        thresholds: BTreeSet::new(),
+        comparisons: BTreeSet::new(),
+        lines: BTreeSet::new(),
+    };
     translator.program()
 }
 
@@ -197,7 +205,9 @@ impl Translator<'_> {
             game.size,
             game.size
         ));
-        w.line("// A move's tags: the point placed on; or the point moved from, then every point landed on; or `pass`.");
+        w.line(
+            "// A move's tags: the point placed on; or the point moved from, then every point landed on; or `pass`.",
+        );
         if movement {
             w.line(format!("// A stage in which pieces move ends after {MOVE_CAP} plies (the move cap)."));
         }
@@ -232,9 +242,16 @@ impl Translator<'_> {
             d.push_str("other : Player -> Player\nother(red) = green\nother(_) = red\n\n");
         }
         d.push_str("// One point further in a direction, or null off the board.\nstep : Dir -> Pos -> Pos\n");
-        for (direction, dc, dr) in
-            [("n", 0, 1), ("ne", 1, 1), ("e", 1, 0), ("se", 1, -1), ("s", 0, -1), ("sw", -1, -1), ("w", -1, 0), ("nw", -1, 1)]
-        {
+        for (direction, dc, dr) in [
+            ("n", 0, 1),
+            ("ne", 1, 1),
+            ("e", 1, 0),
+            ("se", 1, -1),
+            ("s", 0, -1),
+            ("sw", -1, -1),
+            ("w", -1, 0),
+            ("nw", -1, 1),
+        ] {
             let mut edges = Vec::new();
             let mut column = "C".to_string();
             let mut row = "R".to_string();
@@ -260,7 +277,8 @@ impl Translator<'_> {
                 }
                 _ => {}
             }
-            let _ = writeln!(d, "step({direction}, P(C, R)) = if {} then null else P({column}, {row})", edges.join(" || "));
+            let _ =
+                writeln!(d, "step({direction}, P(C, R)) = if {} then null else P({column}, {row})", edges.join(" || "));
         }
         d.push_str("step(_, _) = null\n\n");
         for (index, stage) in self.game.stages.iter().enumerate() {
@@ -327,10 +345,14 @@ impl Translator<'_> {
                 "lt" => "<",
                 _ => "==",
             };
-            let _ = writeln!(d, "{comparison} : Count -> Count -> Flag\n{comparison}(N(A), N(B)) = if A {op} B then yes else no\n");
+            let _ = writeln!(
+                d,
+                "{comparison} : Count -> Count -> Flag\n{comparison}(N(A), N(B)) = if A {op} B then yes else no\n"
+            );
         }
         if self.any_movement() {
-            let _ = writeln!(d, "tick : Ply -> Ply\ntick(T(K)) = if K == {MOVE_CAP} then T({MOVE_CAP}) else T(K + 1)\n");
+            let _ =
+                writeln!(d, "tick : Ply -> Ply\ntick(T(K)) = if K == {MOVE_CAP} then T({MOVE_CAP}) else T(K + 1)\n");
         }
         d.push_str("start : Pos -> Piece\n");
         for &(side, column, row) in &self.game.initial {
@@ -340,7 +362,12 @@ impl Translator<'_> {
         d.push_str("board : Pos -> Piece = start\n");
         let count = |side: Side| self.game.initial.iter().filter(|(s, _, _)| *s == side).count();
         if self.game.players == 2 {
-            let _ = writeln!(d, "pieces : Player -> Count = {{ red = N({}); green = N({}) }}", count(Side::Red), count(Side::Green));
+            let _ = writeln!(
+                d,
+                "pieces : Player -> Count = {{ red = N({}); green = N({}) }}",
+                count(Side::Red),
+                count(Side::Green)
+            );
         } else {
             let _ = writeln!(d, "pieces : Player -> Count = {{ red = N({}) }}", count(Side::Red));
         }
@@ -368,7 +395,9 @@ impl Translator<'_> {
     fn uses_free_chain(&self) -> bool {
         self.game.stages.iter().enumerate().any(|(i, stage)| {
             self.sides_of(stage, i + 1).iter().any(|s| {
-                s.actions().iter().any(|kind| matches!(kind, ActionKind::MultiJump(v) if *v == Victim::Own || !s.eats_by_jumping()))
+                s.actions()
+                    .iter()
+                    .any(|kind| matches!(kind, ActionKind::MultiJump(v) if *v == Victim::Own || !s.eats_by_jumping()))
                     || s.actions().iter().any(|kind| matches!(kind, ActionKind::MultiJump(Victim::Any)))
             })
         })
@@ -506,7 +535,10 @@ impl Translator<'_> {
                     self.jump_lines(side, victim, eats, "from", "to", free_chain, &forced, &mut arm);
                     if let ActionKind::MultiJump(_) = kind {
                         arm.push("loop {".into());
-                        arm.push(format!("if reachable({}()) {{", side.graph(&format!("chain{}", jump_variant(victim)))));
+                        arm.push(format!(
+                            "if reachable({}()) {{",
+                            side.graph(&format!("chain{}", jump_variant(victim)))
+                        ));
                         self.jump_lines(side, victim, eats, "to", "cursor", free_chain, &forced, &mut arm);
                         arm.push("to = cursor".into());
                         arm.push("} else {".into());
@@ -943,9 +975,8 @@ impl Translator<'_> {
 
     fn condition_lines(&mut self, condition: &Condition, index: usize) -> Vec<String> {
         match *condition {
-            Condition::NoPlace(selector) => self.selector_lines(selector, |side| {
-                format!("check(not(reachable(move{index}{}())))", capitalised(side))
-            }),
+            Condition::NoPlace(selector) => self
+                .selector_lines(selector, |side| format!("check(not(reachable(move{index}{}())))", capitalised(side))),
             Condition::LineShape(dirs, length) => {
                 self.dirs_used.insert(dirs);
                 let sides = self.game.sides();
@@ -956,7 +987,13 @@ impl Translator<'_> {
                 if names.len() == 1 {
                     vec![format!("{}()", names[0])]
                 } else {
-                    vec!["branch {".into(), format!("{}()", names[0]), "} or {".into(), format!("{}()", names[1]), "}".into()]
+                    vec![
+                        "branch {".into(),
+                        format!("{}()", names[0]),
+                        "} or {".into(),
+                        format!("{}()", names[1]),
+                        "}".into(),
+                    ]
                 }
             }
             Condition::ChessCountEq(selector, n) => {
@@ -1017,7 +1054,11 @@ impl Translator<'_> {
                         vec![format!("{}()", line_graph_name(dirs, length, me))]
                     }
                     WinRule::MorePieces => {
-                        vec![format!("check(more({}, {}) == yes)", self.count_of(me), self.count_of(side.other().name()))]
+                        vec![format!(
+                            "check(more({}, {}) == yes)",
+                            self.count_of(me),
+                            self.count_of(side.other().name())
+                        )]
                     }
                     WinRule::EatCountGe(n) => {
                         self.thresholds.insert(n);
