@@ -54,7 +54,10 @@ pub struct Atom {
 pub enum Position {
     Cell(u8),
     /// A built-in or user-defined order: the piece must be in its first occupied tier.
-    Order { name: String, span: Span },
+    Order {
+        name: String,
+        span: Span,
+    },
 }
 
 /// How a move is offered to the player.

@@ -116,7 +116,9 @@ pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
                             span,
                         )
                         .label("not part of any rule-file token")
-                        .with_help("rule files use names, numbers, `# comments` and ( ) [ ] , : * = ! + - / % == != < <= > >="),
+                        .with_help(
+                            "rule files use names, numbers, `# comments` and ( ) [ ] , : * = ! + - / % == != < <= > >=",
+                        ),
                     );
                 }
                 last_error_end = span.end;

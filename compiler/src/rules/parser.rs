@@ -336,7 +336,8 @@ impl<'src> Parser<'src> {
                 };
             }
             "@equality" => {
-                let word = self.word("`engine` or `documented`", "write `@equality engine` or `@equality documented`")?;
+                let word =
+                    self.word("`engine` or `documented`", "write `@equality engine` or `@equality documented`")?;
                 file.equality = match word.0.as_str() {
                     "engine" => Equality::Engine,
                     "documented" => Equality::Documented,
@@ -371,7 +372,8 @@ impl<'src> Parser<'src> {
                 let mut shapes = Vec::new();
                 let mut colors = Vec::new();
                 while !self.at_line_end() {
-                    let key = self.word("`cells`, `shapes` or `colors`", "write `@random 3 shapes [circle] colors [red]`")?;
+                    let key =
+                        self.word("`cells`, `shapes` or `colors`", "write `@random 3 shapes [circle] colors [red]`")?;
                     match key.0.as_str() {
                         "cells" => {
                             self.expect(Token::LBracket, "write `cells [1, 2, 3]`")?;
@@ -388,7 +390,11 @@ impl<'src> Parser<'src> {
                         }
                         "shapes" => shapes = self.names("shapes")?.unwrap_or_default(),
                         "colors" => colors = self.names("colours")?.unwrap_or_default(),
-                        _ => return Err(self.bad_value(key.1, "`@random` takes `cells [..]`, `shapes [..]` and `colors [..]`")),
+                        _ => {
+                            return Err(
+                                self.bad_value(key.1, "`@random` takes `cells [..]`, `shapes [..]` and `colors [..]`")
+                            )
+                        }
                     }
                 }
                 let span = span.join(Span::new(span.start, self.previous_end()));
@@ -400,9 +406,13 @@ impl<'src> Parser<'src> {
                     );
                 } else if count as usize > cells.len() {
                     self.error(
-                        Diagnostic::error("E0712", format!("{count} pieces do not fit in {} cells", cells.len()), count_span)
-                            .label("too many pieces")
-                            .with_help("lower the count or list more cells"),
+                        Diagnostic::error(
+                            "E0712",
+                            format!("{count} pieces do not fit in {} cells", cells.len()),
+                            count_span,
+                        )
+                        .label("too many pieces")
+                        .with_help("lower the count or list more cells"),
                     );
                 }
                 if random.is_some() {
@@ -501,7 +511,10 @@ impl<'src> Parser<'src> {
                 let span = self.bump().1;
                 Ok(Position::Order { name: name.to_string(), span })
             }
-            _ => Err(self.expected("a cell number or an order name", "a position is `*`, a cell 1..36, an order such as L1, or a list of these")),
+            _ => Err(self.expected(
+                "a cell number or an order name",
+                "a position is `*`, a cell 1..36, an order such as L1, or a list of these",
+            )),
         }
     }
 
@@ -582,9 +595,15 @@ impl<'src> Parser<'src> {
                     "bucket" => atom.buckets = self.buckets()?,
                     "code" | "postpos" => {
                         self.error(
-                            Diagnostic::error("E0708", format!("property `{key}` (a GS5/GS6 extension) is not supported"), key_span)
-                                .label("not part of the GS4 core Regula translates")
-                                .with_help("use count, shape, color, pos and bucket (spec/rules.md lists what is supported)"),
+                            Diagnostic::error(
+                                "E0708",
+                                format!("property `{key}` (a GS5/GS6 extension) is not supported"),
+                                key_span,
+                            )
+                            .label("not part of the GS4 core Regula translates")
+                            .with_help(
+                                "use count, shape, color, pos and bucket (spec/rules.md lists what is supported)",
+                            ),
                         );
                         return Err(Reported);
                     }
@@ -716,7 +735,8 @@ impl<'src> Parser<'src> {
     }
 
     fn primary(&mut self) -> PResult<Expr> {
-        const HELP: &str = "a bucket expression uses numbers, p, pc, ps, Nearby, Remotest, [ , ], ( ), ! and + - * / % ==";
+        const HELP: &str =
+            "a bucket expression uses numbers, p, pc, ps, Nearby, Remotest, [ , ], ( ), ! and + - * / % ==";
         match self.peek() {
             Some(Token::Number(_)) => self.number(false),
             Some(Token::Minus) if matches!(self.peek_at(1), Some(Token::Number(_))) => {
@@ -760,9 +780,15 @@ impl<'src> Parser<'src> {
                     ["Remotest"] => Var::Remotest,
                     [first, ..] if matches!(*first, "this" | "last" | "q" | "p") || path.len() > 1 => {
                         self.error(
-                            Diagnostic::error("E0708", format!("`{}` (a GS5 variable) is not supported", path.join(".")), span)
-                                .label("outside the GS4 core Regula translates")
-                                .with_help("the variables are p, pc, ps, Nearby and Remotest (p.color and p.shape also work)"),
+                            Diagnostic::error(
+                                "E0708",
+                                format!("`{}` (a GS5 variable) is not supported", path.join(".")),
+                                span,
+                            )
+                            .label("outside the GS4 core Regula translates")
+                            .with_help(
+                                "the variables are p, pc, ps, Nearby and Remotest (p.color and p.shape also work)",
+                            ),
                         );
                         return Err(Reported);
                     }
@@ -773,9 +799,13 @@ impl<'src> Parser<'src> {
                             .find(|v| v.to_ascii_lowercase() == lower)
                             .map_or(String::new(), |v| format!(" (did you mean `{v}`? names are case-sensitive)"));
                         self.error(
-                            Diagnostic::error("E0709", format!("unknown variable `{name}` in a bucket expression"), span)
-                                .label("not a bucket-expression variable")
-                                .with_help(format!("the variables are p, pc, ps, Nearby and Remotest{suggestion}")),
+                            Diagnostic::error(
+                                "E0709",
+                                format!("unknown variable `{name}` in a bucket expression"),
+                                span,
+                            )
+                            .label("not a bucket-expression variable")
+                            .with_help(format!("the variables are p, pc, ps, Nearby and Remotest{suggestion}")),
                         );
                         return Err(Reported);
                     }

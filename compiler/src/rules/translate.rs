@@ -125,7 +125,8 @@ impl Table<'_> {
         if depth == self.dims.len() {
             let (p, pc, ps, cell) = chosen;
             let mask = bucket_mask(self.expr, &Env::at(p, pc, ps, cell), self.equality);
-            let mut entries: Vec<String> = (0..4).filter(|b| mask & (1 << b) != 0).map(|b| format!("b{b}: 1")).collect();
+            let mut entries: Vec<String> =
+                (0..4).filter(|b| mask & (1 << b) != 0).map(|b| format!("b{b}: 1")).collect();
             entries.push(":0".to_string());
             return format!("{{{}}}", entries.join(", "));
         }
@@ -242,8 +243,14 @@ pub fn to_rg_text(file: &RuleFile) -> String {
     };
     let shape_at: Vec<String> = pieces.iter().map(|p| format!("c{}: {}", p.cell, p.shape)).collect();
     let color_at: Vec<String> = pieces.iter().map(|p| format!("c{}: {}", p.cell, p.color)).collect();
-    out.line(format!("var ShapeAt: Cell -> Shape = {{{}}};", shape_at.into_iter().chain([":none".into()]).collect::<Vec<_>>().join(", ")));
-    out.line(format!("var ColorAt: Cell -> Color = {{{}}};", color_at.into_iter().chain([":none".into()]).collect::<Vec<_>>().join(", ")));
+    out.line(format!(
+        "var ShapeAt: Cell -> Shape = {{{}}};",
+        shape_at.into_iter().chain([":none".into()]).collect::<Vec<_>>().join(", ")
+    ));
+    out.line(format!(
+        "var ColorAt: Cell -> Color = {{{}}};",
+        color_at.into_iter().chain([":none".into()]).collect::<Vec<_>>().join(", ")
+    ));
     out.line("var P: LastBucket = none;");
     out.line("var Pc: Color -> LastBucket = {:none};");
     out.line("var Ps: Shape -> LastBucket = {:none};");
@@ -308,7 +315,11 @@ pub fn to_rg_text(file: &RuleFile) -> String {
     // stalemate.
     out.edge("Norm", "Cleared", "Left == n0");
     out.edge("Norm", "Check0", "Left != n0");
-    out.edge("Cleared", "ClearedScore", if attempts { "goals[solver] = ClearedReward[Errors]" } else { "goals[solver] = 100" });
+    out.edge(
+        "Cleared",
+        "ClearedScore",
+        if attempts { "goals[solver] = ClearedReward[Errors]" } else { "goals[solver] = 100" },
+    );
     out.edge("ClearedScore", "end", "player = keeper");
     let lines = file.lines.len();
     for k in 0..=lines {
@@ -414,7 +425,11 @@ pub fn to_rg_text(file: &RuleFile) -> String {
 
 fn atom_edges(out: &mut Out, file: &RuleFile, i: usize, j: usize, atom: &Atom, access: Option<&str>) {
     let node = |s: &str| format!("Atom{i}_{j}{s}");
-    out.edge(&node(""), &node("_counted"), &if atom.count.is_some() { format!("AtomCount{i}_{j} != n0") } else { String::new() });
+    out.edge(
+        &node(""),
+        &node("_counted"),
+        &if atom.count.is_some() { format!("AtomCount{i}_{j} != n0") } else { String::new() },
+    );
     match &atom.shapes {
         None => out.edge(&node("_counted"), &node("_shape"), "ShapeAt[Sel] != none"),
         Some(shapes) => {

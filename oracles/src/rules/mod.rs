@@ -66,7 +66,12 @@ pub struct Line {
 pub enum Start {
     Fixed(Vec<(u8, &'static str, &'static str)>),
     /// `random` places `count` pieces one at a time on free listed cells, any shape and colour.
-    Random { count: u32, cells: Vec<u8>, shapes: Vec<&'static str>, colors: Vec<&'static str> },
+    Random {
+        count: u32,
+        cells: Vec<u8>,
+        shapes: Vec<&'static str>,
+        colors: Vec<&'static str>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -170,7 +175,8 @@ impl RuleSet {
         match atom.buckets {
             None => true,
             Some(f) => {
-                let ctx = Ctx { p: state.p, pc: lookup(&state.by_color, color), ps: lookup(&state.by_shape, shape), cell };
+                let ctx =
+                    Ctx { p: state.p, pc: lookup(&state.by_color, color), ps: lookup(&state.by_shape, shape), cell };
                 f(ctx).iter().any(|b| b.rem_euclid(4) == bucket)
             }
         }

@@ -86,7 +86,13 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
                 // a piece whose nearest bucket is the last one used goes there
                 line(None, vec![atom(None, Some(|c| if c.p == Some(c.nearby()) { vec![c.nearby()] } else { vec![] }))]),
             ],
-            start: fixed(&[(1, "circle", "red"), (6, "square", "blue"), (16, "star", "red"), (31, "triangle", "blue"), (36, "circle", "blue")]),
+            start: fixed(&[
+                (1, "circle", "red"),
+                (6, "square", "blue"),
+                (16, "star", "red"),
+                (31, "triangle", "blue"),
+                (36, "circle", "blue"),
+            ]),
             attempts: legal,
         },
         "color-rows" => {
@@ -116,11 +122,20 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
                 line(None, vec![atom(Some(1), Some(|_| vec![0, 1, 2, 3]))]),
                 line(None, vec![atom(None, Some(|c| c.p.map_or(vec![], |p| vec![(p + 3) % 4])))]),
             ],
-            start: fixed(&[(2, "circle", "red"), (11, "square", "blue"), (17, "star", "red"), (26, "triangle", "blue"), (35, "circle", "yellow")]),
+            start: fixed(&[
+                (2, "circle", "red"),
+                (11, "square", "blue"),
+                (17, "star", "red"),
+                (26, "triangle", "blue"),
+                (35, "circle", "yellow"),
+            ]),
             attempts: legal,
         },
         "position-a" => RuleSet {
-            lines: vec![line(None, vec![Atom { places: Some(vec![Place::Ranked(reading)]), ..atom(None, Some(|c| vec![c.nearby()])) }])],
+            lines: vec![line(
+                None,
+                vec![Atom { places: Some(vec![Place::Ranked(reading)]), ..atom(None, Some(|c| vec![c.nearby()])) }],
+            )],
             start: fixed(&[
                 (3, "circle", "red"),
                 (8, "star", "blue"),
@@ -132,7 +147,10 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
             attempts: legal,
         },
         "shape-sort" => {
-            let of_shape = |shape: &'static str, bucket: fn(Ctx) -> Vec<i32>| Atom { shapes: Some(vec![shape]), ..atom(None, Some(bucket)) };
+            let of_shape = |shape: &'static str, bucket: fn(Ctx) -> Vec<i32>| Atom {
+                shapes: Some(vec![shape]),
+                ..atom(None, Some(bucket))
+            };
             RuleSet {
                 lines: vec![line(
                     None,
@@ -154,20 +172,32 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
                     None,
                     vec![
                         // [(p/2)*2, (p/2)*2+1]: both buckets of the last bucket's horizontal edge
-                        Atom { shapes: Some(vec!["circle"]), ..atom(None, Some(|c| c.p.map_or(vec![], |p| vec![p / 2 * 2, p / 2 * 2 + 1]))) },
+                        Atom {
+                            shapes: Some(vec!["circle"]),
+                            ..atom(None, Some(|c| c.p.map_or(vec![], |p| vec![p / 2 * 2, p / 2 * 2 + 1])))
+                        },
                         // [(p==[0,1])*[0,1], (p==[2,3])*[2,3]]: the same, written with ==
                         Atom {
                             shapes: Some(vec!["square"]),
-                            ..atom(None, Some(|c| match c.p {
-                                Some(0 | 1) => vec![0, 1],
-                                Some(_) => vec![2, 3],
-                                None => vec![],
-                            }))
+                            ..atom(
+                                None,
+                                Some(|c| match c.p {
+                                    Some(0 | 1) => vec![0, 1],
+                                    Some(_) => vec![2, 3],
+                                    None => vec![],
+                                }),
+                            )
                         },
                     ],
                 ),
             ],
-            start: fixed(&[(1, "circle", "red"), (5, "square", "blue"), (19, "circle", "blue"), (24, "square", "red"), (32, "star", "red")]),
+            start: fixed(&[
+                (1, "circle", "red"),
+                (5, "square", "blue"),
+                (19, "circle", "blue"),
+                (24, "square", "red"),
+                (32, "star", "red"),
+            ]),
             attempts: legal,
         },
         "metered-order" => RuleSet {
@@ -185,7 +215,13 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
                         Atom { shapes: Some(vec!["star"]), ..atom(Some(1), Some(|c| c.ps.into_iter().collect())) },
                     ],
                 ),
-                line(None, vec![Atom { places: Some(vec![Place::Ranked(bottom)]), ..atom(None, Some(|c| vec![c.remotest()])) }]),
+                line(
+                    None,
+                    vec![Atom {
+                        places: Some(vec![Place::Ranked(bottom)]),
+                        ..atom(None, Some(|c| vec![c.remotest()]))
+                    }],
+                ),
             ],
             start: fixed(&[
                 (1, "circle", "red"),
@@ -208,18 +244,44 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
                         places: Some(vec![Place::Ranked(left)]),
                         ..atom(None, Some(|_| vec![1, 2]))
                     },
-                    Atom { shapes: Some(vec!["square"]), colors: Some(vec!["red"]), ..atom(None, Some(|c| vec![c.nearby()])) },
+                    Atom {
+                        shapes: Some(vec!["square"]),
+                        colors: Some(vec!["red"]),
+                        ..atom(None, Some(|c| vec![c.nearby()]))
+                    },
                 ],
             )],
-            start: Start::Random { count: 2, cells: vec![1, 2, 7, 8], shapes: vec!["circle", "square"], colors: vec!["red", "blue"] },
+            start: Start::Random {
+                count: 2,
+                cells: vec![1, 2, 7, 8],
+                shapes: vec!["circle", "square"],
+                colors: vec!["red", "blue"],
+            },
             attempts: legal,
         },
         "nearest-farthest" => RuleSet {
             lines: vec![
-                line(Some(1), vec![Atom { places: Some(vec![Place::Ranked(corner_distance)]), ..atom(None, Some(|c| vec![c.nearby()])) }]),
-                line(Some(1), vec![Atom { places: Some(vec![Place::Ranked(farthest)]), ..atom(None, Some(|c| vec![c.remotest()])) }]),
+                line(
+                    Some(1),
+                    vec![Atom {
+                        places: Some(vec![Place::Ranked(corner_distance)]),
+                        ..atom(None, Some(|c| vec![c.nearby()]))
+                    }],
+                ),
+                line(
+                    Some(1),
+                    vec![Atom {
+                        places: Some(vec![Place::Ranked(farthest)]),
+                        ..atom(None, Some(|c| vec![c.remotest()]))
+                    }],
+                ),
             ],
-            start: fixed(&[(1, "circle", "red"), (15, "square", "blue"), (22, "star", "red"), (36, "triangle", "blue")]),
+            start: fixed(&[
+                (1, "circle", "red"),
+                (15, "square", "blue"),
+                (22, "star", "red"),
+                (36, "triangle", "blue"),
+            ]),
             attempts: Some(2),
         },
         "stalemate" => RuleSet {
@@ -227,10 +289,20 @@ pub fn by_name(name: &str) -> Option<RuleSet> {
                 line(None, vec![Atom { colors: Some(vec!["red"]), ..atom(None, Some(|_| vec![0, 1])) }]),
                 line(
                     Some(1),
-                    vec![Atom { shapes: Some(vec!["square"]), colors: Some(vec!["blue"]), ..atom(None, Some(|c| c.p.into_iter().collect())) }],
+                    vec![Atom {
+                        shapes: Some(vec!["square"]),
+                        colors: Some(vec!["blue"]),
+                        ..atom(None, Some(|c| c.p.into_iter().collect()))
+                    }],
                 ),
             ],
-            start: fixed(&[(1, "circle", "red"), (8, "square", "red"), (15, "square", "blue"), (22, "circle", "blue"), (29, "star", "blue")]),
+            start: fixed(&[
+                (1, "circle", "red"),
+                (8, "square", "red"),
+                (15, "square", "blue"),
+                (22, "circle", "blue"),
+                (29, "star", "blue"),
+            ]),
             attempts: legal,
         },
         _ => return None,
