@@ -6,6 +6,7 @@ pub mod diagnostics;
 pub mod hrg;
 pub mod optimize;
 pub mod rg;
+pub mod rules;
 
 use diagnostics::Diagnostic;
 use regula_runtime::automaton::Automaton;
@@ -30,6 +31,8 @@ pub enum SourceFormat {
     Hrg,
     /// The blocks (积木) configuration language of small board games (`.blocks`).
     Blocks,
+    /// Rule Game (Game of Hidden Rules) rule sets (`.rules`).
+    Rules,
 }
 
 impl SourceFormat {
@@ -39,12 +42,13 @@ impl SourceFormat {
             Some("rg") => Some(SourceFormat::Rg),
             Some("hrg") => Some(SourceFormat::Hrg),
             Some("blocks") => Some(SourceFormat::Blocks),
+            Some("rules") => Some(SourceFormat::Rules),
             _ => None,
         }
     }
 
     /// Every extension the compiler accepts, for messages.
-    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg", "blocks"];
+    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg", "blocks", "rules"];
 }
 
 /// Compiles a source text of the format its file name says. Errors come back as diagnostics
@@ -54,6 +58,7 @@ pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
         Some(SourceFormat::Rg) => rg::compile(source),
         Some(SourceFormat::Hrg) => hrg::compile(source),
         Some(SourceFormat::Blocks) => blocks::compile(source),
+        Some(SourceFormat::Rules) => rules::compile(source),
         None => Err(vec![Diagnostic::error(
             "E0001",
             format!("unknown source format for `{file_name}`"),

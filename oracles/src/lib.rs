@@ -19,6 +19,7 @@ pub mod morris;
 pub mod pentago;
 pub mod perft_file;
 pub mod reversi;
+pub mod rules;
 pub mod stochastic;
 pub mod tictactoe;
 pub mod tree;
