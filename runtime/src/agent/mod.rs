@@ -593,9 +593,16 @@ impl<M: AgentModel> State<M> {
     pub fn string_to_action(&self, text: &str) -> Result<Action, AgentError> {
         let unknown = |reason: String| AgentError::UnknownAction { text: text.to_string(), reason };
         let tags = self.model().parse_move(text).map_err(|e| unknown(e.to_string()))?;
-        self.legal_moves()?.iter().find(|(_, m)| *m == tags).map(|(a, _)| *a).ok_or_else(|| {
-            unknown(format!("not legal here ({} legal moves)", self.legal_moves().map_or(0, |l| l.len())))
-        })
+        let legal = self.legal_moves()?;
+        let found = match &self.game.inner.language {
+            Some(language) => language
+                .rank(&tags)
+                .map(|rank| rank as Action)
+                .filter(|action| legal.binary_search_by_key(action, |(a, _)| *a).is_ok()),
+            // Per-state ids are positions in the list sorted by tags.
+            None => legal.binary_search_by(|(_, m)| m.as_slice().cmp(&tags)).ok(),
+        };
+        found.ok_or_else(|| unknown(format!("not legal here ({} legal moves)", legal.len())))
     }
 
     /// Plays an action; an illegal id is an error and leaves the state unchanged.
@@ -625,9 +632,9 @@ impl<M: AgentModel> State<M> {
                 Some(rank) => rank as Action,
                 None => return Err(self.model().illegal_move(&self.current, tags).into()),
             },
-            None => match self.legal_moves()?.iter().find(|(_, m)| m == tags) {
-                Some((action, _)) => *action,
-                None => return Err(self.model().illegal_move(&self.current, tags).into()),
+            None => match self.legal_moves()?.binary_search_by(|(_, m)| m.as_slice().cmp(tags)) {
+                Ok(index) => index,
+                Err(_) => return Err(self.model().illegal_move(&self.current, tags).into()),
             },
         };
         self.apply_move(action, tags.to_vec())
