@@ -135,6 +135,7 @@ fn deep_check<M: AgentModel>(game: &Game<M>, state: &State<M>, legal: &[usize], 
     assert_eq!(restored.history(), state.history(), "{label}");
     for p in 0..game.num_players() {
         assert_eq!(restored.information_state_string(p).unwrap(), state.information_state_string(p).unwrap());
+        assert_eq!(restored.information_state_key(p).unwrap(), state.information_state_key(p).unwrap());
     }
 
     if let Some(&action) = legal.get(rng.below(legal.len().max(1) as u64) as usize) {
