@@ -5,7 +5,8 @@
 //!
 //! Every source file under `games/` in a format the compiler reads is a corpus game. Each game
 //! gets up to [`PLAYOUTS`] playouts or [`STEPS`] moves, whichever comes first; set
-//! `REGULA_AGENT_PLAYOUTS=N` to run N playouts per game without the move cap.
+//! `REGULA_AGENT_PLAYOUTS=N` to run N playouts per game without the move cap, and
+//! `REGULA_AGENT_GAMES=chess,hidden` to run only the games whose file names contain one of these.
 
 use regula_runtime::agent::{ActionSpace, AgentError, AgentModel, CurrentPlayer, Game, State};
 use regula_runtime::fast::FastEngine;
@@ -39,6 +40,10 @@ fn corpus() -> Vec<PathBuf> {
     }
     files.sort();
     assert!(files.len() >= 15, "the corpus has at least 15 games, found {}", files.len());
+    if let Ok(only) = std::env::var("REGULA_AGENT_GAMES") {
+        let wanted: Vec<&str> = only.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        files.retain(|f| wanted.iter().any(|w| f.file_name().unwrap().to_string_lossy().contains(w)));
+    }
     files
 }
 
