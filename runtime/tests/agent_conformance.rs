@@ -20,6 +20,16 @@ const STEPS: u64 = 1_500;
 const DEEP_CHECK_EVERY: u64 = 16;
 /// Legal actions per state whose text is converted back and forth.
 const ROUND_TRIPS: usize = 16;
+/// Moves a consistent-state sample may try. Running out is tolerated in games with hidden
+/// information (a card game late in a deal may need more) as long as some samples succeed.
+const SAMPLE_BUDGET: usize = 20_000;
+
+/// Consistent-state samples that succeeded and that ran out of budget.
+#[derive(Default)]
+struct Samples {
+    found: u64,
+    out_of_budget: u64,
+}
 
 fn corpus() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
@@ -116,7 +126,14 @@ fn check_state<M: AgentModel>(game: &Game<M>, state: &State<M>, label: &str) -> 
 
 /// The expensive checks: an illegal action, clone independence, undo, serialisation, and
 /// observations of states consistent with each player's view.
-fn deep_check<M: AgentModel>(game: &Game<M>, state: &State<M>, legal: &[usize], rng: &mut Xoshiro256, label: &str) {
+fn deep_check<M: AgentModel>(
+    game: &Game<M>,
+    state: &State<M>,
+    legal: &[usize],
+    rng: &mut Xoshiro256,
+    samples: &mut Samples,
+    label: &str,
+) {
     let before = state.serialize();
     if let Some(size) = game.num_distinct_actions() {
         let mask = state.legal_actions_mask().unwrap();
@@ -163,7 +180,15 @@ fn deep_check<M: AgentModel>(game: &Game<M>, state: &State<M>, legal: &[usize], 
 
     // States a player cannot tell apart look the same to that player.
     for p in 0..game.num_players() {
-        let sampled = state.sample_consistent_state(p, rng).unwrap();
+        let sampled = match state.sample_consistent_state_with_budget(p, rng, SAMPLE_BUDGET) {
+            Ok(sampled) => sampled,
+            Err(AgentError::NoConsistentState { exhausted: false, .. }) if game.has_hidden_information() => {
+                samples.out_of_budget += 1;
+                continue;
+            }
+            Err(error) => panic!("{label}: sampling for player {p}: {error}"),
+        };
+        samples.found += 1;
         let info = state.information_state_string(p).unwrap();
         assert_eq!(sampled.information_state_string(p).unwrap(), info, "{label}: sampled for player {p}");
         assert_eq!(sampled.information_state_key(p).unwrap(), state.information_state_key(p).unwrap());
@@ -192,6 +217,7 @@ fn run_game(path: &Path) {
         None => (PLAYOUTS, STEPS),
     };
     let mut steps = 0u64;
+    let mut samples = Samples::default();
     for playout in 0..playouts {
         if steps >= steps_cap {
             break;
@@ -210,7 +236,7 @@ fn run_game(path: &Path) {
             }
             steps += 1;
             if rng.below(DEEP_CHECK_EVERY) == 0 || legal.is_empty() {
-                deep_check(&fast, &quick, &legal, &mut rng, &label);
+                deep_check(&fast, &quick, &legal, &mut rng, &mut samples, &label);
             }
             if legal.is_empty() {
                 break;
@@ -235,7 +261,13 @@ fn run_game(path: &Path) {
             quick.apply_action(action).unwrap();
         }
     }
-    eprintln!("{name}: {steps} states in {:.1?}", started.elapsed());
+    assert!(samples.found > 0, "{name}: no consistent-state sample succeeded");
+    eprintln!(
+        "{name}: {steps} states, {} samples ({} out of budget) in {:.1?}",
+        samples.found + samples.out_of_budget,
+        samples.out_of_budget,
+        started.elapsed()
+    );
 }
 
 #[test]

@@ -64,8 +64,21 @@ impl<M: AgentModel> State<M> {
             if redrawable.is_empty() || *tried >= limit {
                 return Ok(None);
             }
+            // Half the time, redraw a hidden move sharing a tag with the move that failed (a card
+            // dealt to someone else and later seen elsewhere, say): most conflicts are there.
+            let failed = &frames[reached].steps[0];
+            let sharing: Vec<usize> = if failed.seen_by(player) {
+                redrawable
+                    .iter()
+                    .copied()
+                    .filter(|&i| choices[i].as_ref().is_some_and(|c| c.iter().any(|t| failed.tags.contains(t))))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let pool = if !sharing.is_empty() && rng.below(2) == 0 { &sharing } else { &redrawable };
             let mut candidate = choices.clone();
-            candidate[redrawable[rng.below(redrawable.len() as u64) as usize]] = None;
+            candidate[pool[rng.below(pool.len() as u64) as usize]] = None;
             let (next, next_reached) = self.replay(frames, &mut candidate, player, rng, tried, limit)?;
             if next_reached >= reached {
                 (choices, state, reached) = (candidate, next, next_reached);
