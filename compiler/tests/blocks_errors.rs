@@ -15,7 +15,8 @@ fn diagnose(source: &str) -> Vec<Diagnostic> {
 
 fn expected_codes(name: &str, source: &str) -> Vec<String> {
     let first = source.lines().next().unwrap_or_default();
-    let codes = first.strip_prefix("# expect:").unwrap_or_else(|| panic!("{name}: first line must be `# expect: CODES`"));
+    let codes =
+        first.strip_prefix("# expect:").unwrap_or_else(|| panic!("{name}: first line must be `# expect: CODES`"));
     let mut codes: Vec<String> = codes.split_whitespace().map(str::to_string).collect();
     codes.sort();
     codes

@@ -35,11 +35,9 @@ impl Random {
 fn oracle_move_name(rules: &Rules, oracle_move: &OracleMove) -> String {
     match oracle_move {
         OracleMove::Pass => "pass".to_string(),
-        OracleMove::Points(points) => points
-            .iter()
-            .map(|p| format!("P__{}_{}", p % rules.size, p / rules.size))
-            .collect::<Vec<_>>()
-            .join(" "),
+        OracleMove::Points(points) => {
+            points.iter().map(|p| format!("P__{}_{}", p % rules.size, p / rules.size)).collect::<Vec<_>>().join(" ")
+        }
     }
 }
 

@@ -50,7 +50,14 @@ fn gun_cannon_red_moves_three_times_first() {
 #[test]
 fn perft_toml_independent_entries_agree() {
     let mut checked = 0;
-    for folder in ["blocks-tictactoe", "blocks-alquerque", "blocks-gun-cannon", "blocks-othello5", "blocks-fantian", "blocks-fourchess"] {
+    for folder in [
+        "blocks-tictactoe",
+        "blocks-alquerque",
+        "blocks-gun-cannon",
+        "blocks-othello5",
+        "blocks-fantian",
+        "blocks-fourchess",
+    ] {
         let file = perft_file::read(&perft_file::games_dir().join(folder).join("perft.toml")).unwrap();
         let rules = games::by_folder(folder).unwrap();
         for counts in file.counts.iter().filter(|c| c.source.starts_with("independent: oracles/src/blocks/")) {
