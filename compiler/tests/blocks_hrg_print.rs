@@ -50,7 +50,8 @@ fn printed_programs_compile_to_the_same_games() {
             hrg::parse(&source).unwrap()
         };
         let printed = hrg::print::print(&program);
-        let reparsed = hrg::parse(&printed).unwrap_or_else(|e| panic!("{name}: the printed program does not parse: {e:?}"));
+        let reparsed =
+            hrg::parse(&printed).unwrap_or_else(|e| panic!("{name}: the printed program does not parse: {e:?}"));
         assert_eq!(hrg::print::print(&reparsed), printed, "{name}: printing is not stable");
         let original = load(&name, &source).unwrap();
         let again = load("printed.hrg", &printed).unwrap();
