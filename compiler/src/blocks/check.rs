@@ -232,10 +232,7 @@ impl Checker {
                                 .with_secondary(first, "first set here")
                                 .with_help("keep one `board` block"),
                         );
-                    } else if {
-                        board_seen = Some(block.span);
-                        self.arity(block, 2, 2)
-                    } {
+                    } else if self.board_arity(block, &mut board_seen) {
                         match &block.args[0] {
                             Sexp::Atom(kind) if kind.name == "SQURE" || kind.name == "SQUARE" => {
                                 game.board = BoardKind::Square
@@ -409,6 +406,13 @@ impl Checker {
             }
         }
         game
+    }
+
+    /// Records the board block (even a wrong one, so no "missing board" follows) and checks its
+    /// argument count.
+    fn board_arity(&mut self, block: &Block, board_seen: &mut Option<Span>) -> bool {
+        *board_seen = Some(block.span);
+        self.arity(block, 2, 2)
     }
 
     fn misplaced(&mut self, block: &Block, why: &str) {
