@@ -31,9 +31,12 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
     let mut file = RuleFile { max_errors: 8, ..RuleFile::default() };
     let mut pieces: Vec<Piece> = Vec::new();
     let mut random_board: Option<Board> = None;
-    let mut file_span_end = 0;
+    // A line that failed to parse still counts, so that one mistake gives one diagnostic.
+    let mut saw_rule_line = false;
+    let mut saw_board = false;
     while parser.pos < parser.tokens.len() {
-        let line_start = parser.pos;
+        saw_rule_line |= matches!(parser.peek(), Some(Token::LParen | Token::Star | Token::Number(_)));
+        saw_board |= matches!(parser.peek(), Some(Token::Directive("@piece" | "@random")));
         let result = parser.line(&mut file, &mut pieces, &mut random_board);
         if result.is_err() {
             parser.skip_line();
@@ -48,13 +51,10 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
             parser.skip_line();
         }
         parser.eat(Token::Newline);
-        if parser.pos > line_start {
-            file_span_end = parser.tokens[parser.pos - 1].1.end;
-        }
     }
-    let _ = file_span_end;
     diagnostics.append(&mut parser.diagnostics);
     file.board = match (pieces.is_empty(), random_board) {
+        (true, None) if saw_board => Board::Missing,
         (true, None) => {
             diagnostics.push(
                 Diagnostic::error("E0712", "the file gives no initial board", Span::new(0, 0))
@@ -75,7 +75,7 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
         (true, Some(board)) => board,
         (false, _) => Board::Fixed(pieces),
     };
-    if file.lines.is_empty() {
+    if file.lines.is_empty() && !saw_rule_line {
         diagnostics.push(
             Diagnostic::error("E0713", "the file has no rule line", Span::new(0, 0))
                 .label("no rule line in this file")
