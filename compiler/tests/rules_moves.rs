@@ -23,7 +23,11 @@ fn moves(engine: &ReferenceEngine, history: &str) -> Vec<String> {
 /// The keeper's tagged answers (accept / deny / immovable) along a history.
 fn answers(engine: &ReferenceEngine, history: &str) -> Vec<String> {
     let (trace, _) = engine.trace(&parse_history(engine.automaton(), history).unwrap()).unwrap();
-    trace.iter().filter(|s| s.mover == Mover::Keeper && !s.tags.is_empty()).map(|s| engine.format_move(&s.tags)).collect()
+    trace
+        .iter()
+        .filter(|s| s.mover == Mover::Keeper && !s.tags.is_empty())
+        .map(|s| engine.format_move(&s.tags))
+        .collect()
 }
 
 fn score(engine: &ReferenceEngine, history: &str) -> i64 {

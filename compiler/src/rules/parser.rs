@@ -572,7 +572,7 @@ impl<'src> Parser<'src> {
         let start = self.bump().1;
         let property_form = matches!(self.peek(), Some(Token::RParen))
             || (matches!(self.peek(), Some(Token::Ident(_))) && self.peek_at(1) == Some(Token::Colon));
-        let mut atom = Atom { count: None, shapes: None, colors: None, positions: None, buckets: None, span: start };
+        let mut atom = Atom { span: start, ..Atom::default_any() };
         if property_form {
             let mut seen: Vec<(String, Span)> = Vec::new();
             while self.peek() != Some(Token::RParen) {
