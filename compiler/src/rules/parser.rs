@@ -12,8 +12,23 @@ pub const CELLS: u8 = 36;
 
 /// Names a shape or colour may not take: symbols the translation generates.
 fn reserved_name(name: &str) -> bool {
-    const WORDS: &[&str] =
-        &["none", "solver", "keeper", "random", "accept", "deny", "immovable", "type", "const", "var", "begin", "end"];
+    const WORDS: &[&str] = &[
+        "none",
+        "solver",
+        "keeper",
+        "random",
+        "accept",
+        "deny",
+        "immovable",
+        "type",
+        "const",
+        "var",
+        "begin",
+        "end",
+        "player",
+        "goals",
+        "visible",
+    ];
     if WORDS.contains(&name) {
         return true;
     }
