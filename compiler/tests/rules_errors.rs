@@ -63,3 +63,35 @@ fn every_rules_code_is_documented() {
     let missing: Vec<&String> = found.iter().filter(|c| !index.contains(&format!("| {c} |"))).collect();
     assert!(missing.is_empty(), "codes missing from spec/errors.md: {missing:?}");
 }
+
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
+    for (open, close) in [("(", ")"), ("[", "]"), ("!", "")] {
+        let expr = format!("{}0{}", open.repeat(100_000), close.repeat(100_000));
+        let diagnostics = diagnose(&format!("@piece 1 circle red\n(*,*,*,*,{expr})\n"));
+        assert_eq!(diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0702"], "{open}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Any text made of rule-file pieces gives a result or located diagnostics, never a panic.
+    #[test]
+    fn arbitrary_rule_text_never_panics(parts in proptest::collection::vec(proptest::sample::select(vec![
+        "(", ")", "[", "]", ",", ":", "*", "=", "==", "!=", "<", "!", "+", "-", "/", "%", ".", "\n", " ", "#c\n",
+        "p", "pc", "ps", "Nearby", "Remotest", "0", "1", "3", "36", "99", "L1", "T", "Order", "Zig", "red", "circle",
+        "@piece", "@random", "@mode", "attempts", "@errors", "shape", "bucket", "count", "pos", "color", "\"x\"", "é",
+    ]), 0..60)) {
+        let text = format!("@piece 1 circle red\n{}", parts.concat());
+        match rules::compile(&text) {
+            Ok(_) => {}
+            Err(diagnostics) => {
+                proptest::prop_assert!(!diagnostics.is_empty());
+                for d in &diagnostics {
+                    proptest::prop_assert!(d.primary.span.end <= text.len());
+                    proptest::prop_assert!(d.code != "E0799", "translation bug on {text:?}: {}", d.message);
+                }
+            }
+        }
+    }
+}

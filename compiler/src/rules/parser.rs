@@ -42,7 +42,7 @@ fn reserved_name(name: &str) -> bool {
 /// Parses and checks a rule file; every problem found is reported.
 pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
     let (tokens, mut diagnostics) = lex(source);
-    let mut parser = Parser { tokens, pos: 0, diagnostics: Vec::new(), end: source.len() };
+    let mut parser = Parser { tokens, pos: 0, depth: 0, diagnostics: Vec::new(), end: source.len() };
     let mut file = RuleFile { max_errors: 8, ..RuleFile::default() };
     let mut pieces: Vec<Piece> = Vec::new();
     let mut random_board: Option<Board> = None;
@@ -126,9 +126,15 @@ fn check_order_names(file: &RuleFile, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
+/// How deeply bucket expressions may nest (parentheses, brackets, `!`), so that hostile input
+/// cannot overflow the stack.
+const MAX_NESTING: usize = 128;
+
 struct Parser<'src> {
     tokens: Vec<(Token<'src>, Span)>,
     pos: usize,
+    /// Current expression nesting.
+    depth: usize,
     diagnostics: Vec<Diagnostic>,
     end: usize,
 }
@@ -680,6 +686,22 @@ impl<'src> Parser<'src> {
     // Bucket expressions: E5 (one comparison) > E4 (+ -) > E3 (* / %) > E2 (!) > E1.
 
     fn expr(&mut self) -> PResult<Expr> {
+        if self.depth >= MAX_NESTING {
+            let span = self.span();
+            self.error(
+                Diagnostic::error("E0702", format!("a bucket expression nests more than {MAX_NESTING} deep"), span)
+                    .label("too deep here")
+                    .with_help("simplify the expression"),
+            );
+            return Err(Reported);
+        }
+        self.depth += 1;
+        let result = self.comparison();
+        self.depth -= 1;
+        result
+    }
+
+    fn comparison(&mut self) -> PResult<Expr> {
         let lhs = self.additive()?;
         let op = match self.peek() {
             Some(Token::EqEq) => CmpOp::Eq,
@@ -742,7 +764,15 @@ impl<'src> Parser<'src> {
     fn unary(&mut self) -> PResult<Expr> {
         if self.peek() == Some(Token::Bang) {
             let start = self.bump().1;
-            let inner = self.unary()?;
+            // `!` recurses without `expr`; count it against the nesting limit too.
+            self.depth += 1;
+            let inner = if self.depth > MAX_NESTING {
+                Err(self.expected("less nesting", "simplify the expression"))
+            } else {
+                self.unary()
+            };
+            self.depth -= 1;
+            let inner = inner?;
             let span = start.join(inner.span());
             return Ok(Expr::Not(Box::new(inner), span));
         }
