@@ -5,6 +5,7 @@
 //! `spec/perft.md`: chance outcomes cost a depth, terminal states stop counting).
 
 pub mod amazons;
+pub mod blocks;
 pub mod breakthrough;
 pub mod chess;
 pub mod connect4;
