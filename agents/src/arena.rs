@@ -136,7 +136,9 @@ pub fn play_game<M: SearchModel>(
                 let turn = Turn { state: &state, history: &history, player };
                 agents[player].choose(model, &turn, &mut seat_rngs[player])?
             }
-            Mover::Keeper => return Err(EngineError::KeeperMoveCount { node: model.node_name(&state), count: 0 }.into()),
+            Mover::Keeper => {
+                return Err(EngineError::KeeperMoveCount { node: model.node_name(&state), count: 0 }.into())
+            }
         };
         on_move(&state, mover, &chosen);
         state = model.apply(&state, &chosen)?;
@@ -247,8 +249,7 @@ mod tests {
             scores: values.iter().map(|&v| score(v)).collect(),
             history: Vec::new(),
         };
-        let games =
-            [record(vec![0, 1], [100, 0]), record(vec![1, 0], [100, 0]), record(vec![0, 1], [50, 50])];
+        let games = [record(vec![0, 1], [100, 0]), record(vec![1, 0], [100, 0]), record(vec![0, 1], [50, 50])];
         let returns_scale = {
             use regula_runtime::automaton::builder::AutomatonBuilder;
             let automaton = AutomatonBuilder::new()

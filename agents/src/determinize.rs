@@ -106,7 +106,12 @@ struct Sampler<'a, M: ForwardModel + ?Sized> {
 
 impl<M: ForwardModel + ?Sized> Sampler<'_, M> {
     /// Replays observation steps `step..` from the raw state `state`.
-    fn replay(&mut self, state: M::State, step: usize, keys: Vec<u64>) -> Result<Option<(M::State, Vec<u64>)>, EngineError> {
+    fn replay(
+        &mut self,
+        state: M::State,
+        step: usize,
+        keys: Vec<u64>,
+    ) -> Result<Option<(M::State, Vec<u64>)>, EngineError> {
         let model = self.model;
         let mover = model.to_move(&state);
         let Some(observed) = self.observation.get(step) else {

@@ -155,12 +155,10 @@ impl AgentSpec {
         let text = text.trim();
         let (name, simulations) = match text.split_once(':') {
             Some((name, count)) => {
-                let count: u32 = count
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("`{text}`: the simulation count after `:` must be a positive integer"))?;
+                let count: u32 =
+                    count.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("`{text}`: the simulation count after `:` must be a positive integer")
+                    })?;
                 (name.trim(), Some(count))
             }
             None => (text, None),

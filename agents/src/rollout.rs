@@ -47,7 +47,12 @@ thread_local! {
 }
 
 impl SearchModel for FastEngine {
-    fn random_rollout(&self, state: &FastState, rng: &mut Xoshiro256, max_moves: u64) -> Result<FastState, EngineError> {
+    fn random_rollout(
+        &self,
+        state: &FastState,
+        rng: &mut Xoshiro256,
+        max_moves: u64,
+    ) -> Result<FastState, EngineError> {
         // One scratch per thread, reused across rollouts (a fresh one if a caller up the stack holds it).
         let mut scratch = SPARE_SCRATCH.with(|spare| spare.take()).unwrap_or_else(|| self.scratch());
         let result = fast_rollout(self, state, rng, max_moves, &mut scratch);
