@@ -104,14 +104,12 @@ struct Sampler<'a, M: ForwardModel + ?Sized> {
     history: Vec<Move>,
 }
 
+/// A replay's final state and every player's key.
+type Found<S> = Option<(S, Vec<u64>)>;
+
 impl<M: ForwardModel + ?Sized> Sampler<'_, M> {
     /// Replays observation steps `step..` from the raw state `state`.
-    fn replay(
-        &mut self,
-        state: M::State,
-        step: usize,
-        keys: Vec<u64>,
-    ) -> Result<Option<(M::State, Vec<u64>)>, EngineError> {
+    fn replay(&mut self, state: M::State, step: usize, keys: Vec<u64>) -> Result<Found<M::State>, EngineError> {
         let model = self.model;
         let mover = model.to_move(&state);
         let Some(observed) = self.observation.get(step) else {
