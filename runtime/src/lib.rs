@@ -3,12 +3,14 @@
 //! This crate depends on nothing else of Regula's: the compiler produces an [`automaton::Automaton`]
 //! and every engine here consumes it.
 //!
+//! - [`agent`]: the agent-facing API (OpenSpiel conventions, hidden information);
 //! - [`automaton`]: the tables (and [`automaton::builder`] to make them by hand);
 //! - [`fast`]: the fast engine, the default for users;
 //! - [`engine`]: the [`engine::ForwardModel`] trait, moves, histories, errors, observations;
 //! - [`mod@reference`]: the reference engine every other engine is checked against;
 //! - [`perft`] and [`playout`]: counting and random play over any forward model.
 
+pub mod agent;
 pub mod automaton;
 pub mod engine;
 pub mod fast;
