@@ -14,7 +14,10 @@
 //! observed of each move (seen: mover and tags; hidden: mover only), so two histories a player
 //! cannot tell apart give that player equal keys.
 
+use crate::AgentError;
+use regula_runtime::agent::{AgentError as ApiError, State};
 use regula_runtime::engine::{EngineError, ForwardModel, Move, Mover, Observed};
+use regula_runtime::fast::FastEngine;
 use regula_runtime::playout::{SplitMix64, Xoshiro256};
 
 /// The key of an empty observation.
@@ -92,6 +95,32 @@ pub fn sample<M: ForwardModel + ?Sized>(
     let mut search = Sampler { model, observation, player, rng, budget, history: Vec::new() };
     let found = search.replay(model.initial(), 0, vec![EMPTY_KEY; players])?;
     Ok(found.map(|(state, keys)| Determinization { state, history: search.history, keys }))
+}
+
+/// A world from the agent API's sampler (`State::sample_consistent_state` of `api_state`, the
+/// true game as the agent API sees it), replayed on `model` to give its state and every player's
+/// key.
+pub fn sample_through_agent_api<M: ForwardModel + ?Sized>(
+    model: &M,
+    api_state: &State<FastEngine>,
+    player: usize,
+    rng: &mut Xoshiro256,
+) -> Result<Determinization<M::State>, AgentError> {
+    let history = api_state.sample_consistent_state(player, rng).map_err(api_error)?.history_moves();
+    let (trace, state) = model.trace(&history)?;
+    let mut keys = vec![EMPTY_KEY; model.automaton().players.len()];
+    for step in &trace {
+        observe_all(&mut keys, step.mover, &step.tags, &step.observers);
+    }
+    Ok(Determinization { state, history, keys })
+}
+
+/// An agent API error as an agent error.
+pub fn api_error(error: ApiError) -> AgentError {
+    match error {
+        ApiError::Engine(error) => AgentError::Engine(error),
+        other => AgentError::Unsupported(other.to_string()),
+    }
 }
 
 struct Sampler<'a, M: ForwardModel + ?Sized> {

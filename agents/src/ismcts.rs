@@ -9,21 +9,43 @@
 //! visit count. One new move is added per simulation, followed by a random rollout; the return of
 //! the node's mover is credited to every (node, move) on the path. Chance moves are sampled by
 //! their probability and are not tree nodes. The move played is the most visited at the root.
+//!
+//! Worlds come from one of two samplers ([`Determinizer`]): the agent API's
+//! `State::sample_consistent_state` (the default; it runs on a fast engine built from the same
+//! automaton, and the sampled history is replayed on the searched model), or this crate's own
+//! replay sampler [`crate::determinize::sample`]. Both backtrack over the hidden moves; the two are
+//! independent implementations, checked against each other in `agents/tests/games.rs`.
 
-use crate::determinize::{observe_all, sample, DEFAULT_SAMPLE_BUDGET};
+use crate::determinize::api_error;
+use crate::determinize::{observe_all, sample, sample_through_agent_api, Determinization, DEFAULT_SAMPLE_BUDGET};
 use crate::uct::best_move;
 use crate::{sample_weighted, Agent, AgentError, Returns, SearchConfig, SearchModel, Turn};
-use regula_runtime::engine::{EngineError, ForwardModel, Move, Mover};
+use regula_runtime::agent::{Game, State};
+use regula_runtime::engine::{EngineError, ForwardModel, Move, Mover, Observed};
+use regula_runtime::fast::FastEngine;
 use regula_runtime::playout::Xoshiro256;
 use std::collections::HashMap;
 
 /// Keeper moves in a row after which a world is considered stuck.
 const KEEPER_STEP_LIMIT: usize = 100_000;
 
+/// Where the worlds of a search come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Determinizer {
+    /// `regula_runtime::agent::State::sample_consistent_state`.
+    #[default]
+    AgentApi,
+    /// [`crate::determinize::sample`].
+    Replay,
+}
+
 /// The IS-MCTS agent.
 #[derive(Clone, Debug)]
 pub struct IsMcts {
     config: SearchConfig,
+    determinizer: Determinizer,
+    /// The agent API's game, built on first use (for [`Determinizer::AgentApi`]).
+    game: Option<Game<FastEngine>>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,7 +62,42 @@ type Tree = HashMap<(usize, u64), HashMap<Move, Arm>>;
 
 impl IsMcts {
     pub fn new(config: SearchConfig) -> Self {
-        IsMcts { config }
+        Self::with_determinizer(config, Determinizer::default())
+    }
+
+    pub fn with_determinizer(config: SearchConfig, determinizer: Determinizer) -> Self {
+        IsMcts { config, determinizer, game: None }
+    }
+
+    /// The agent API's state after `history` (for its sampler).
+    fn api_state<M: ForwardModel>(&mut self, model: &M, history: &[Move]) -> Result<State<FastEngine>, AgentError> {
+        if self.game.is_none() {
+            self.game = Some(Game::fast(model.automaton().clone()).map_err(api_error)?);
+        }
+        let game = self.game.as_ref().expect("built above");
+        let mut state = game.new_initial_state();
+        for tags in history {
+            state.apply_tags(tags).map_err(api_error)?;
+        }
+        Ok(state)
+    }
+
+    /// One world consistent with `observation` (the view of `player`, whose true history is
+    /// `api_state`'s when the agent API samples).
+    fn world<M: ForwardModel>(
+        &self,
+        model: &M,
+        observation: &[Observed],
+        api_state: Option<&State<FastEngine>>,
+        player: usize,
+        rng: &mut Xoshiro256,
+    ) -> Result<Determinization<M::State>, AgentError> {
+        let Some(api_state) = api_state else {
+            return sample(model, observation, player, rng, DEFAULT_SAMPLE_BUDGET)?.ok_or_else(|| {
+                AgentError::Unsupported("no world consistent with the player's observation was found".into())
+            });
+        };
+        sample_through_agent_api(model, api_state, player, rng)
     }
 
     /// Plays the move at `index` of the raw successors of a world's state, then the keeper moves
@@ -159,12 +216,14 @@ impl<M: SearchModel> Agent<M> for IsMcts {
         }
         let returns = Returns::new(model.automaton());
         let observation = model.observation(turn.history, turn.player)?;
+        let api_state = match self.determinizer {
+            Determinizer::AgentApi => Some(self.api_state(model, turn.history)?),
+            Determinizer::Replay => None,
+        };
         let mut tree = Tree::new();
         let mut root_key = None;
         for _ in 0..self.config.simulations {
-            let world = sample(model, &observation, turn.player, rng, DEFAULT_SAMPLE_BUDGET)?.ok_or_else(|| {
-                AgentError::Unsupported("no world consistent with the player's observation was found".into())
-            })?;
+            let world = self.world(model, &observation, api_state.as_ref(), turn.player, rng)?;
             root_key = Some((turn.player, world.keys[turn.player]));
             let (path, result) = self.simulate(model, &mut tree, &returns, world.state, world.keys, rng)?;
             for (key, tags) in path {

@@ -3,8 +3,10 @@
 //! reproducibility across thread counts.
 
 use regula_agents::arena::{run_match, MatchConfig};
-use regula_agents::determinize::{information_key, sample, DEFAULT_SAMPLE_BUDGET};
-use regula_agents::{AgentSpec, SearchConfig, Turn};
+use regula_agents::determinize::{information_key, sample, sample_through_agent_api, DEFAULT_SAMPLE_BUDGET};
+use regula_agents::ismcts::{Determinizer, IsMcts};
+use regula_agents::{Agent, AgentSpec, SearchConfig, Turn};
+use regula_runtime::agent::Game;
 use regula_runtime::engine::{parse_history, ForwardModel, Mover};
 use regula_runtime::fast::FastEngine;
 use regula_runtime::playout::Xoshiro256;
@@ -123,4 +125,53 @@ fn ismcts_plays_the_hidden_game_and_beats_random_play() {
     let (ismcts, random) = (&report.agents[0], &report.agents[1]);
     assert_eq!(ismcts.wins + ismcts.draws + ismcts.losses, 20);
     assert!(ismcts.wins > random.wins, "{ismcts:?} against {random:?}");
+}
+
+#[test]
+fn the_two_samplers_find_the_same_worlds() {
+    let engine = engine("games/hidden/hidden.rg");
+    // Two rounds; first's two bids (3, then 1) are hidden from second, who is to move.
+    let history = parse_history(engine.automaton(), "/2/3/4/1/1/").unwrap();
+    let view = engine.observation(&history, 1).unwrap();
+    let key = information_key(&view);
+    let game = Game::fast(engine.automaton().clone()).unwrap();
+    let mut api_state = game.new_initial_state();
+    for tags in &history {
+        api_state.apply_tags(tags).unwrap();
+    }
+    let mut rng = Xoshiro256::from_seed(21);
+    let (mut replayed, mut through_api) = (BTreeSet::new(), BTreeSet::new());
+    for _ in 0..400 {
+        for (worlds, world) in [
+            (&mut replayed, sample(&engine, &view, 1, &mut rng, DEFAULT_SAMPLE_BUDGET).unwrap().unwrap()),
+            (&mut through_api, sample_through_agent_api(&engine, &api_state, 1, &mut rng).unwrap()),
+        ] {
+            assert_eq!(world.keys[1], key, "second cannot tell the worlds apart");
+            let seen: Vec<String> = [0, 2, 3].iter().map(|&i| engine.format_move(&world.history[i])).collect();
+            assert_eq!(seen, ["2", "4", "1"], "moves second saw are kept");
+            worlds.insert((engine.format_move(&world.history[1]), engine.format_move(&world.history[4])));
+        }
+    }
+    // First's two bids: any two different cards, 12 ordered pairs, found by both samplers.
+    assert_eq!(replayed.len(), 12, "{replayed:?}");
+    assert!(replayed.iter().all(|(a, b)| a != b));
+    assert_eq!(replayed, through_api);
+}
+
+#[test]
+fn ismcts_bids_its_highest_card_for_the_highest_prize_with_either_sampler() {
+    let engine = engine("games/hidden/hidden.rg");
+    // Prize 4 (of 10 points in all) is up and second bids after a hidden bid: bidding 4 can never
+    // lose the prize (at worst it ties).
+    let history = parse_history(engine.automaton(), "/4/2/").unwrap();
+    let state = engine.play(&history).unwrap();
+    let config = SearchConfig { simulations: 400, ..SearchConfig::default() };
+    for determinizer in [Determinizer::AgentApi, Determinizer::Replay] {
+        let mut agent = IsMcts::with_determinizer(config, determinizer);
+        let turn = Turn { state: &state, history: &history, player: 1 };
+        for seed in 0..3 {
+            let chosen = agent.choose(&engine, &turn, &mut Xoshiro256::from_seed(seed)).unwrap();
+            assert_eq!(engine.format_move(&chosen), "4", "{determinizer:?}, seed {seed}");
+        }
+    }
 }
