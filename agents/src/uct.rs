@@ -210,3 +210,73 @@ pub(crate) fn best_move(statistics: Vec<(Move, u32, f64)>) -> Option<Move> {
     }
     best.map(|(tags, _, _)| tags)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flat::FlatMonteCarlo;
+    use regula_runtime::automaton::builder::AutomatonBuilder;
+    use regula_runtime::fast::FastEngine;
+
+    /// x takes a sure 1 (`safe`) or rolls a three-sided die (`gamble`) that pays 2 on the faces
+    /// listed in `paying` and 0 otherwise.
+    fn gamble(paying: &str) -> FastEngine {
+        let automaton = AutomatonBuilder::new()
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0, 1, 2}")
+            .typedef("Die", "{a, b, c}")
+            .variable("die", "Die", "a")
+            .edge("begin", "turn", "player = x")
+            .edge("turn", "safe", "$ safe")
+            .edge("safe", "paid", "goals[x] = 1")
+            .edge("paid", "end", "player = keeper")
+            .edge("turn", "gamble", "$ gamble")
+            .edge("gamble", "roll", "player = random")
+            .edge("roll", "rolled", "die = Die(*)")
+            .edge("rolled", "shown", "$$ die")
+            .edge("shown", "lucky", paying)
+            .edge("lucky", "won", "goals[x] = 2")
+            .edge("won", "end", "player = keeper")
+            .edge("shown", "unlucky", &paying.replace("!=", "=!").replace("==", "!=").replace("=!", "=="))
+            .edge("unlucky", "end", "player = keeper")
+            .build()
+            .unwrap();
+        FastEngine::new(automaton).unwrap()
+    }
+
+    fn choice(engine: &FastEngine, agent: &mut dyn Agent<FastEngine>, seed: u64) -> String {
+        let start = engine.start().unwrap();
+        let turn = Turn { state: &start, history: &[], player: 0 };
+        engine.format_move(&agent.choose(engine, &turn, &mut Xoshiro256::from_seed(seed)).unwrap())
+    }
+
+    #[test]
+    fn search_weighs_chance_outcomes_by_their_probability() {
+        let config = SearchConfig { simulations: 600, ..SearchConfig::default() };
+        // Pays on two faces of three: worth 4/3 > 1. On one face: worth 2/3 < 1.
+        let good = gamble("die != c");
+        let bad = gamble("die == c");
+        for seed in 0..3 {
+            assert_eq!(choice(&good, &mut Uct::new(config), seed), "gamble");
+            assert_eq!(choice(&bad, &mut Uct::new(config), seed), "safe");
+            assert_eq!(choice(&good, &mut FlatMonteCarlo::new(config), seed), "gamble");
+            assert_eq!(choice(&bad, &mut FlatMonteCarlo::new(config), seed), "safe");
+        }
+    }
+
+    #[test]
+    fn the_tree_averages_the_chance_node_to_its_expected_value() {
+        let engine = gamble("die != c");
+        let start = engine.start().unwrap();
+        let config = SearchConfig { simulations: 3000, ..SearchConfig::default() };
+        let tree = Uct::new(config).search(&engine, &start, &mut Xoshiro256::from_seed(4)).unwrap();
+        let statistics = tree.root_statistics(0);
+        let named = |name: &str| statistics.iter().find(|(m, _, _)| engine.format_move(m) == name).unwrap().clone();
+        let ((_, gamble_visits, gamble_mean), (_, safe_visits, safe_mean)) = (named("gamble"), named("safe"));
+        // Returns are halved scores: the gamble is worth (2/3)·1 = 0.667, the sure 1 is 0.5.
+        assert!(gamble_visits > 2 * safe_visits, "{statistics:?}");
+        assert_eq!(safe_mean, 0.5);
+        // About 2,000 visits of a 0-or-1 return with p = 2/3: the standard error is about 0.011.
+        assert!((gamble_mean - 2.0 / 3.0).abs() < 0.05, "{statistics:?}");
+    }
+}
