@@ -5,6 +5,7 @@ mod compile;
 mod fmt;
 mod moves;
 mod perft;
+mod play;
 mod run;
 mod stats;
 
@@ -31,5 +32,32 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Run { file, playouts, seed, threads, json, no_timing, engine } => {
             run::run(&file, run::RunOptions { playouts, seed, threads, json, timing: !no_timing, engine })
         }
+        Command::Play {
+            file,
+            agents,
+            games,
+            threads,
+            seed,
+            simulations,
+            exploration,
+            json,
+            no_timing,
+            human,
+            engine,
+        } => play::play(
+            &file,
+            play::PlayOptions {
+                agents,
+                games,
+                threads,
+                seed,
+                simulations,
+                exploration,
+                json,
+                timing: !no_timing,
+                human,
+                engine,
+            },
+        ),
     }
 }
