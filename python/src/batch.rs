@@ -43,7 +43,6 @@ pub struct VectorEnv {
     observer: Option<usize>,
     observations: bool,
     threads: usize,
-    seed: u64,
     num_envs: usize,
     num_actions: usize,
 }
@@ -214,11 +213,10 @@ impl VectorEnv {
             observer,
             observations,
             threads,
-            seed,
             num_envs,
             num_actions,
         };
-        env.reset_all(py, seed)?;
+        env.reset_all(py, Some(seed))?;
         Ok(env)
     }
 
@@ -246,11 +244,12 @@ impl VectorEnv {
         self.data.agent.num_players()
     }
 
-    /// Restarts every environment (with a new `seed` when given) and returns the arrays of
-    /// `step` (rewards zero, no terminal flags).
+    /// Restarts every environment and returns the arrays of `step` (rewards zero, no terminal
+    /// flags). With a `seed`, the chance generators restart from it (as at construction);
+    /// without, they go on, so successive resets sample new chance moves.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
-        self.reset_all(py, seed.unwrap_or(self.seed))?;
+        self.reset_all(py, seed)?;
         let count = self.slots.len();
         let players = self.data.agent.num_players();
         self.report(py, vec![0.0; count * players], (0..count).map(|_| Outcome::default()).collect())
@@ -341,21 +340,22 @@ impl VectorEnv {
 }
 
 impl VectorEnv {
-    /// Puts every environment at the start of a game; environment `i` samples chance moves from
-    /// a generator seeded from `(seed, i)`.
-    fn reset_all(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        self.seed = seed;
+    /// Puts every environment at the start of a game. With a seed, environment `i` samples
+    /// chance moves from a new generator seeded from `(seed, i)`; without, from its own.
+    fn reset_all(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
         let data = &*self.data;
         let count = self.num_envs;
+        let mut generators: Vec<Xoshiro256> = match seed {
+            Some(seed) => (0..count).map(|i| Xoshiro256::for_playout(seed, i as u64)).collect(),
+            None => self.slots.drain(..).map(|slot| slot.rng).collect(),
+        };
         let slots = py
             .detach(|| {
-                (0..count)
-                    .map(|index| {
-                        let mut slot = Slot {
-                            state: data.agent.new_initial_state(),
-                            rng: Xoshiro256::for_playout(seed, index as u64),
-                            length: 0,
-                        };
+                generators
+                    .drain(..)
+                    .enumerate()
+                    .map(|(index, rng)| {
+                        let mut slot = Slot { state: data.agent.new_initial_state(), rng, length: 0 };
                         Self::resolve_chance(&mut slot).map(|()| slot).map_err(|e| (index, e))
                     })
                     .collect::<Result<Vec<Slot>, _>>()

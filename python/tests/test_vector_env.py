@@ -119,3 +119,19 @@ def test_bad_calls_raise(connect4):
     assert env.state(0).history() == [legal]
     with pytest.raises(regula.RegulaError):
         regula.VectorEnv(connect4, 2, observer=7)
+
+
+def test_reset_with_a_seed_replays_and_without_goes_on():
+    dice = load("games/dice/dice.rg")
+    env = regula.VectorEnv(dice, 8, seed=5)
+
+    def run(reset_seed):
+        result = env.reset(seed=reset_seed) if reset_seed is not None else env.reset()
+        rng = np.random.default_rng(3)
+        for _ in range(25):
+            result = env.step(regula.random_actions(result["mask"], rng))
+        return [env.state(i).history() for i in range(8)]
+
+    first = run(5)
+    assert run(5) == first  # the same seed replays the same chance moves
+    assert run(None) != first  # without a seed the generators go on
