@@ -186,6 +186,8 @@ impl VectorEnv {
     /// `observer`: whose observation tensors to return (default: the player to move in each
     /// state); `observations=False` leaves them out; `threads` splits the states between threads.
     #[new]
+    // Python keyword arguments, not a Rust call site: each is one constructor option.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (game, num_envs, seed = 0, auto_reset = true, observer = None, observations = true, threads = 1))]
     fn new(
         py: Python<'_>,
@@ -206,16 +208,8 @@ impl VectorEnv {
                 return Err(agent_error(AgentError::NoSuchPlayer { player, players: data.agent.num_players() }));
             }
         }
-        let mut env = VectorEnv {
-            data,
-            slots: Vec::new(),
-            auto_reset,
-            observer,
-            observations,
-            threads,
-            num_envs,
-            num_actions,
-        };
+        let mut env =
+            VectorEnv { data, slots: Vec::new(), auto_reset, observer, observations, threads, num_envs, num_actions };
         env.reset_all(py, Some(seed))?;
         Ok(env)
     }
