@@ -9,12 +9,10 @@ import regula
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
 
-# Every corpus source, variants included, as paths relative to the repository root.
-CORPUS = sorted(
-    str(path.relative_to(ROOT))
-    for pattern in ("*/*.hrg", "*/*.rg", "*/variants/*.hrg", "*/variants/*.rg")
-    for path in GAMES.glob(pattern)
-)
+# Every corpus source: each file under games/ in a format the compiler reads (perft.toml files
+# and anything else are not games).
+FORMATS = {".rg", ".hrg", ".blocks", ".rules"}
+CORPUS = sorted(str(path.relative_to(ROOT)) for path in GAMES.rglob("*") if path.suffix in FORMATS)
 
 _loaded = {}
 
