@@ -1,6 +1,7 @@
 //! Regula's compiler: source formats to the RG syntax tree (the IR), validation, and emission as
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
+pub mod cards;
 pub mod diagnostics;
 pub mod hrg;
 pub mod optimize;
@@ -27,6 +28,8 @@ pub enum SourceFormat {
     Rg,
     /// The high-level language, compatible with Regular Games' HRG (`.hrg`).
     Hrg,
+    /// The card rule language of seed 000 (`.cards`).
+    Cards,
 }
 
 impl SourceFormat {
@@ -35,12 +38,13 @@ impl SourceFormat {
         match file_name.rsplit_once('.').map(|(_, ext)| ext) {
             Some("rg") => Some(SourceFormat::Rg),
             Some("hrg") => Some(SourceFormat::Hrg),
+            Some("cards") => Some(SourceFormat::Cards),
             _ => None,
         }
     }
 
     /// Every extension the compiler accepts, for messages.
-    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg"];
+    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg", "cards"];
 }
 
 /// Compiles a source text of the format its file name says. Errors come back as diagnostics
@@ -49,6 +53,7 @@ pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
     match SourceFormat::from_file_name(file_name) {
         Some(SourceFormat::Rg) => rg::compile(source),
         Some(SourceFormat::Hrg) => hrg::compile(source),
+        Some(SourceFormat::Cards) => cards::compile(source),
         None => Err(vec![Diagnostic::error(
             "E0001",
             format!("unknown source format for `{file_name}`"),
