@@ -89,3 +89,42 @@ fn malformed_patterns_are_errors_with_positions() {
         assert_eq!(error.offset, offset, "{text}: {error:?}");
     }
 }
+
+fn doudizhu() -> (regula_compiler::cards::Program, Deck, regula_compiler::cards::classes::PlayTables) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games/doudizhu/doudizhu.cards");
+    let source = std::fs::read_to_string(path).unwrap();
+    let program = regula_compiler::cards::parse(&source).unwrap_or_else(|e| panic!("{e:#?}"));
+    let (deck, tables, _) = regula_compiler::cards::translate(&program).unwrap_or_else(|e| panic!("{e:#?}"));
+    (program, deck, tables)
+}
+
+#[test]
+fn doudizhu_classes_give_the_published_action_space() {
+    let (program, _, tables) = doudizhu();
+    let mut per_class: HashMap<String, usize> = HashMap::new();
+    for sig in &tables.signatures {
+        *per_class.entry(program.classes[sig.class].name.clone()).or_default() += sig.multisets.len();
+    }
+    // RLCard's type_card.json / DouZero's move generator, category by category.
+    let expected = [
+        ("single", 15),
+        ("pair", 13),
+        ("trio", 13),
+        ("trio_single", 182),
+        ("trio_pair", 156),
+        ("straight", 36),
+        ("pair_chain", 52),
+        ("airplane", 45),
+        ("airplane_solo", 21_822),
+        ("airplane_pair", 2_939),
+        ("four_two", 1_326),
+        ("four_pairs", 858),
+        ("bomb", 13),
+        ("rocket", 1),
+    ];
+    for (class, count) in expected {
+        assert_eq!(per_class.get(class).copied().unwrap_or(0), count, "{class}");
+    }
+    let plays: usize = per_class.values().sum();
+    assert_eq!(plays + 1, 27_472, "distinct plays plus pass");
+}

@@ -643,6 +643,6 @@ pub fn build(
 /// A multiset as (kind, count) steps: biggest groups first, then by kind.
 pub fn steps_of(multiset: &[u8]) -> Vec<(usize, u8)> {
     let mut steps: Vec<(usize, u8)> = multiset.iter().enumerate().filter(|(_, &c)| c > 0).map(|(k, &c)| (k, c)).collect();
-    steps.sort_by_key(|&(k, c)| (std::cmp::Reverse(c), k));
+    steps.sort_by_key(|&(k, _)| k);
     steps
 }

@@ -860,47 +860,62 @@ impl<'p> Gen<'p> {
         self.edge(&can_pass, &passed, "$ pass");
         self.edge(&passed, &chosen, &format!("{} = none", result.rg));
         let tables = self.tables;
-        let deck = self.deck;
-        for (s, sig) in tables.signatures.iter().enumerate() {
+        // Every multiset of every signature goes into one prefix tree whose equal subtrees are
+        // shared (hash-consing): a signature's root sets the result and the card count, so all
+        // complete paths end at the same node and kicker subtrees serve many chains.
+        let mut shared: HashMap<Vec<((usize, u8), String)>, String> = HashMap::new();
+        for sig in &tables.signatures {
+            let mut tree = Trie::default();
+            for multiset in &sig.multisets {
+                tree.insert(multiset);
+            }
+            let first = self.emit_trie(&tree, &who.rg, &chosen, &mut shared);
             let root = self.fresh();
             self.edge(&choose, &root, &format!("legal[{}][{}] == 1", sig.name, prev.rg));
             let class = &self.program.classes[sig.class].name;
             let tagged = self.fresh();
             self.edge(&root, &tagged, &format!("$ {class}"));
-            let leaf = self.fresh();
-            // Prefix tree: node id by prefix.
-            let mut trie: BTreeMap<Vec<(usize, u8)>, String> = BTreeMap::new();
-            trie.insert(Vec::new(), tagged.clone());
-            for multiset in &sig.multisets {
-                for i in 0..multiset.len() {
-                    let prefix = multiset[..=i].to_vec();
-                    if trie.contains_key(&prefix) {
-                        continue;
-                    }
-                    let parent = trie[&multiset[..i].to_vec()].clone();
-                    let (kind, count) = multiset[i];
-                    let k = &deck.kinds[kind].name;
-                    let (g, a) = (self.fresh(), self.fresh());
-                    let cell = format!("hand[{}][{k}]", who.rg);
-                    self.edge(&parent, &g, &format!("take[{cell}][{count}] != x"));
-                    self.edge(&g, &a, &format!("{cell} = take[{cell}][{count}]"));
-                    let tag = k.repeat(count as usize);
-                    let node = self.fresh();
-                    self.edge(&a, &node, &format!("$ {tag}"));
-                    trie.insert(prefix, node);
-                }
-                let end = trie[multiset].clone();
-                self.skip(&end, &leaf);
-            }
             let counted = self.fresh();
-            self.edge(&leaf, &counted, &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = who.rg));
-            self.edge(&counted, &chosen, &format!("{} = {}", result.rg, sig.name));
-            let _ = s;
+            self.edge(&tagged, &counted, &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = who.rg));
+            self.edge(&counted, &first, &format!("{} = {}", result.rg, sig.name));
         }
         let done = self.fresh();
         self.edge(&chosen, &done, "player = keeper");
         *at = done;
         result.rg
+    }
+
+    /// Emits a (sub)tree of (kind, count) steps ending at `done`; returns its entry node.
+    fn emit_trie(&mut self, tree: &Trie, who: &str, done: &str, shared: &mut HashMap<Vec<((usize, u8), String)>, String>) -> String {
+        if tree.children.is_empty() {
+            return done.to_string();
+        }
+        let mut key = Vec::new();
+        for (step, child) in &tree.children {
+            let entry = self.emit_trie(child, who, done, shared);
+            key.push((*step, entry));
+        }
+        if tree.leaf {
+            key.push(((usize::MAX, 0), done.to_string()));
+        }
+        if let Some(node) = shared.get(&key) {
+            return node.clone();
+        }
+        let node = self.fresh();
+        for ((kind, count), child) in &key {
+            if *kind == usize::MAX {
+                self.skip(&node, child);
+                continue;
+            }
+            let k = self.deck.kinds[*kind].name.clone();
+            let (g, a) = (self.fresh(), self.fresh());
+            let cell = format!("hand[{who}][{k}]");
+            self.edge(&node, &g, &format!("take[{cell}][{count}] != x"));
+            self.edge(&g, &a, &format!("{cell} = take[{cell}][{count}]"));
+            self.edge(&a, child, &format!("$ {}", k.repeat(*count as usize)));
+        }
+        shared.insert(key, node.clone());
+        node
     }
 
     /// The whole RG text.
@@ -1151,6 +1166,22 @@ impl<'p> Gen<'p> {
                 Some(format!("{{{}}}", parts.join(", ")))
             }
             _ => None,
+        }
+    }
+}
+
+/// A prefix tree of (kind, count) steps.
+#[derive(Default)]
+struct Trie {
+    leaf: bool,
+    children: BTreeMap<(usize, u8), Trie>,
+}
+
+impl Trie {
+    fn insert(&mut self, steps: &[(usize, u8)]) {
+        match steps.split_first() {
+            None => self.leaf = true,
+            Some((step, rest)) => self.children.entry(*step).or_default().insert(rest),
         }
     }
 }
