@@ -84,7 +84,7 @@ fn the_seeds_example_patterns_recognise_hand_worked_series() {
 
 #[test]
 fn malformed_patterns_are_errors_with_positions() {
-    for (text, offset) in [("(.a", 3), ("(.a){2", 6), ("(.a){x+}", 5), (".", 1), ("(.a)(?)", 5), ("", 0)] {
+    for (text, offset) in [("(.a", 3), ("(.a){2", 6), ("(.a){x+}", 6), (".", 1), ("(.a)(?)", 5), ("", 0)] {
         let error = pattern::parse(text).expect_err(text);
         assert_eq!(error.offset, offset, "{text}: {error:?}");
     }

@@ -324,6 +324,7 @@ pub fn generate(pattern: &Pattern, context: &Context) -> HashMap<Vec<u8>, Vec<Ar
         sequence: Vec::new(),
         counts: vec![0; context.deck.kinds.len()],
         chars: [None; 26],
+        rank_vars: [false; 26],
         numbers: [None; 26],
     };
     let mut out: HashMap<Vec<u8>, Vec<Arrangement>> = HashMap::new();
@@ -350,6 +351,8 @@ struct State {
     sequence: Vec<usize>,
     counts: Vec<u8>,
     chars: [Option<char>; 26],
+    /// Which character variables have been bound in a rank position.
+    rank_vars: [bool; 26],
     numbers: [Option<u32>; 26],
 }
 
@@ -446,6 +449,16 @@ impl Generator<'_, '_> {
 
     fn bind(&self, atom: &Atom, kind: usize, state: &mut State) -> bool {
         let k = &self.context.deck.kinds[kind];
+        // A rank left free (`.`, a set, a literal) stands for a card that no rank variable
+        // currently describes: wings and kickers never extend the structure they hang on.
+        if !matches!(atom.rank, CharTest::Var { .. })
+            && state.rank_vars.iter().zip(&state.chars).any(|(&is_rank, &bound)| is_rank && bound == Some(k.rank))
+        {
+            return false;
+        }
+        if let CharTest::Var { name, .. } = atom.rank {
+            state.rank_vars[(name as u8 - b'a') as usize] = true;
+        }
         self.test(&atom.suit, k.suit, state) && self.test(&atom.rank, k.rank, state)
     }
 
