@@ -531,6 +531,7 @@ pub fn build(
         let generated = pattern::generate(&class.pattern, &context);
         let positions: Vec<i64> = positions(&class.comparator).into_iter().collect();
         let eval = Eval { deck, list, positions: &positions, globals: &no_globals };
+        let mut reported_position = false;
         let mut entries: Vec<(Vec<u8>, Vec<pattern::Arrangement>)> = generated.into_iter().collect();
         entries.sort();
         for (multiset, arrangements) in entries {
@@ -540,6 +541,12 @@ pub fn build(
             class_of_multiset.insert(multiset.clone(), c);
             if class.forbidden {
                 continue;
+            }
+            if let Some(&k) = positions.iter().find(|&&k| k < 1 || k as usize > arrangements[0].len()) {
+                if !reported_position {
+                    reported_position = true;
+                    errors.push(err("E0810", format!("a series of this class has {} card(s); `$1({k})` does not exist", arrangements[0].len()), class.span, "in this class's comparator", "read a position between 1 and the series' size"));
+                }
             }
             // The strongest reading of an ambiguous multiset is the one played.
             let views: Vec<Vec<usize>> = arrangements
