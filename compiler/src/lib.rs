@@ -1,6 +1,7 @@
 //! Regula's compiler: source formats to the RG syntax tree (the IR), validation, and emission as
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
+pub mod codegen;
 pub mod diagnostics;
 pub mod hrg;
 pub mod optimize;

@@ -4,12 +4,14 @@
 //! and every engine here consumes it.
 //!
 //! - [`automaton`]: the tables (and [`automaton::builder`] to make them by hand);
+//! - [`compiled`]: the trait generated per-game code implements, and its adapter;
 //! - [`fast`]: the fast engine, the default for users;
 //! - [`engine`]: the [`engine::ForwardModel`] trait, moves, histories, errors, observations;
 //! - [`mod@reference`]: the reference engine every other engine is checked against;
 //! - [`perft`] and [`playout`]: counting and random play over any forward model.
 
 pub mod automaton;
+pub mod compiled;
 pub mod engine;
 pub mod fast;
 mod keyset;
