@@ -27,6 +27,8 @@ pub const MAX_MOVE_TAGS: usize = 1024;
 pub const MAX_REACH_DEPTH: usize = 64;
 /// Keeper moves applied in a row before the settle loop starts watching for a repeated state.
 const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
+/// Playouts list tags only (and search the picked move again) after a position with more moves.
+const TAGS_ONLY_ABOVE: usize = 32;
 
 // ---------------------------------------------------------------------------------------------
 // The lowered tables a code generator reads.
@@ -365,11 +367,24 @@ struct WordHasher(u64);
 impl Hasher for WordHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
+        let word = |chunk: &[u8]| {
             let mut word = [0u8; 8];
             word.copy_from_slice(chunk);
-            self.0 = mix(self.0, u64::from_le_bytes(word));
+            u64::from_le_bytes(word)
+        };
+        // Four independent lanes over 32-byte blocks: states are hashed whole at visited nodes,
+        // and independent multiplies overlap where one chain would wait on each.
+        let mut blocks = bytes.chunks_exact(32);
+        let mut lanes = [self.0, self.0 ^ 0x2545_f491_4f6c_dd1d, self.0 ^ 0x9e37_79b9_7f4a_7c15, !self.0];
+        for block in &mut blocks {
+            for (lane, chunk) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+                *lane = (*lane ^ word(chunk)).wrapping_mul(HASH_MULTIPLIER);
+            }
+        }
+        self.0 = lanes.iter().fold(0, |hash, &lane| mix(hash, lane));
+        let mut chunks = blocks.remainder().chunks_exact(8);
+        for chunk in &mut chunks {
+            self.0 = mix(self.0, word(chunk));
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
@@ -408,11 +423,23 @@ pub struct MoveBuffer<V> {
     /// De-duplication by tags: open addressing over `(generation, move index)`.
     table: Vec<(u32, u32)>,
     generation: u32,
+    /// Successors are not recorded (a playout lists tags, then searches the picked move again).
+    tags_only: bool,
+    /// In tags-only mode: two paths gave the same tags (their successors were not compared).
+    saw_duplicate: bool,
 }
 
 impl<V> Default for MoveBuffer<V> {
     fn default() -> Self {
-        MoveBuffer { tags: Vec::new(), spans: Vec::new(), successors: Vec::new(), table: Vec::new(), generation: 1 }
+        MoveBuffer {
+            tags: Vec::new(),
+            spans: Vec::new(),
+            successors: Vec::new(),
+            table: Vec::new(),
+            generation: 1,
+            tags_only: false,
+            saw_duplicate: false,
+        }
     }
 }
 
@@ -441,6 +468,7 @@ impl<V: Values> MoveBuffer<V> {
         self.tags.clear();
         self.spans.clear();
         self.successors.clear();
+        self.saw_duplicate = false;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.table.fill((0, 0));
@@ -477,6 +505,10 @@ impl<V: Values> MoveBuffer<V> {
             }
             let index = index as usize;
             if self.tags(index) == tags {
+                if self.tags_only {
+                    self.saw_duplicate = true;
+                    return Ok(());
+                }
                 return if self.successors[index] == successor { Ok(()) } else { Err(()) };
             }
             position = (position + 1) & mask;
@@ -485,7 +517,9 @@ impl<V: Values> MoveBuffer<V> {
         let start = self.tags.len() as u32;
         self.tags.extend_from_slice(tags);
         self.spans.push((start, self.tags.len() as u32));
-        self.successors.push(successor);
+        if !self.tags_only {
+            self.successors.push(successor);
+        }
         Ok(())
     }
 }
@@ -719,11 +753,27 @@ pub fn generate<G: CompiledGame>(
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
     search.only = None;
+    search.moves.tags_only = false;
     search.begin(state.node);
     if state.node == G::END {
         return Ok(());
     }
     G::search(state, search).map_err(EngineError::from)
+}
+
+/// [`generate`] recording tags only (no successors); `Ok(false)` when two paths gave the same
+/// tags, whose successors then still need comparing (the list is then incomplete: run [`generate`]).
+fn generate_tags<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<bool, EngineError> {
+    search.only = None;
+    search.moves.tags_only = true;
+    search.begin(state.node);
+    let result = if state.node == G::END { Ok(()) } else { G::search(state, search) };
+    search.moves.tags_only = false;
+    result.map_err(EngineError::from)?;
+    Ok(!search.moves.saw_duplicate)
 }
 
 /// The successor of the move with these tags (keeper moves not applied), or `None` when the move
@@ -737,6 +787,7 @@ pub fn raw_apply<G: CompiledGame>(
     only.clear();
     only.extend_from_slice(tags);
     search.only = Some(only);
+    search.moves.tags_only = false;
     search.begin(state.node);
     let result = if state.node == G::END { Ok(()) } else { G::search(state, search) };
     let only = search.only.take();
@@ -796,6 +847,8 @@ pub fn random_playout<G: CompiledGame>(
     let mut state = start::<G>(search)?;
     let mut outcome = PlayoutOutcome::default();
     let mut moves_made = 0u64;
+    let mut last_count = 0;
+    let mut picked: Vec<SymbolId> = Vec::new();
     loop {
         let mover = G::mover(&state);
         if mover == Mover::Terminal {
@@ -804,8 +857,14 @@ pub fn random_playout<G: CompiledGame>(
         if moves_made >= max_moves {
             return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
         }
-        generate::<G>(&state, search)?;
+        // With many moves, list tags only and search the picked move again alone (its tags prune
+        // every other path): one successor is copied instead of all of them.
+        let tags_only = last_count > TAGS_ONLY_ABOVE && generate_tags::<G>(&state, search)?;
+        if !tags_only {
+            generate::<G>(&state, search)?;
+        }
         let count = search.moves.len();
+        last_count = count;
         if count == 0 {
             return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
         }
@@ -817,7 +876,15 @@ pub fn random_playout<G: CompiledGame>(
             outcome.legal_moves += count as u64;
         }
         moves_made += 1;
-        state = settle::<G>(*search.moves.successor(pick), search)?;
+        let next = if tags_only {
+            picked.clear();
+            picked.extend_from_slice(search.moves.tags(pick));
+            raw_apply::<G>(&state, &picked, search)?
+                .ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
+        } else {
+            *search.moves.successor(pick)
+        };
+        state = settle::<G>(next, search)?;
     }
     outcome.goals = (0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)).collect();
     Ok(outcome)
