@@ -613,6 +613,14 @@ pub struct Search<V> {
     /// The moves found by the last search.
     pub moves: MoveBuffer<V>,
     seen_keeper_states: HashSet<CompiledState<V>>,
+    /// Whether visited sets are consulted; see [`run_search`].
+    checked: bool,
+    /// Visits left before an unchecked search gives up and is run again checked.
+    budget: u32,
+    /// The last search gave up (its error is not a real one).
+    gave_up: bool,
+    /// Per start node: an unchecked search from it gave up once, so searches from it run checked.
+    always_checked: Vec<bool>,
 }
 
 impl<V: Values> Search<V> {
@@ -627,6 +635,10 @@ impl<V: Values> Search<V> {
             visited: Vec::new(),
             moves: MoveBuffer::default(),
             seen_keeper_states: HashSet::new(),
+            checked: true,
+            budget: 0,
+            gave_up: false,
+            always_checked: Vec::new(),
         }
     }
 
@@ -700,10 +712,18 @@ impl<V: Values> Search<V> {
     /// Generated code: records (node, tags, values) at a node where the search must check for
     /// repeats; `false` when it was seen before in this search (or this reachability check).
     #[inline]
-    pub fn visit(&mut self, node: NodeId, values: &V) -> bool {
+    pub fn visit(&mut self, node: NodeId, values: &V) -> Result<bool, Fail> {
+        if !self.checked {
+            if self.budget == 0 {
+                self.gave_up = true;
+                return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
+            }
+            self.budget -= 1;
+            return Ok(true);
+        }
         let depth = self.depth;
         let tags: &[SymbolId] = if depth == 0 { &self.tags } else { &[] };
-        self.visited[depth].insert(node, tags, values)
+        Ok(self.visited[depth].insert(node, tags, values))
     }
 
     /// Generated code: starts a reachability check `? from -> to` (one level deeper).
@@ -758,7 +778,35 @@ pub fn generate<G: CompiledGame>(
     if state.node == G::END {
         return Ok(());
     }
-    G::search(state, search).map_err(EngineError::from)
+    run_search::<G>(state, search).map_err(EngineError::from)
+}
+
+/// Visits (at nodes with a visited set) an unchecked search may make before it gives up.
+const UNCHECKED_BUDGET: u32 = 1 << 15;
+
+/// Runs the generated search from `state` (not terminal), first *unchecked*: visited sets only
+/// make a search terminate and never change what it finds (a pruned revisit would rediscover the
+/// same moves, in an order after their first discovery, and the same errors), so a search that
+/// stays within [`UNCHECKED_BUDGET`] visits skips them. One that exceeds it (a cycle that does not
+/// change the state, or an exponential walk) is run again checked, and so is every later search
+/// from the same node.
+fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Search<G::Values>) -> Result<(), Fail> {
+    let node = state.node as usize;
+    if search.always_checked.len() <= node {
+        search.always_checked.resize(node + 1, false);
+    }
+    search.checked = search.always_checked[node];
+    search.budget = UNCHECKED_BUDGET;
+    search.gave_up = false;
+    let result = G::search(state, search);
+    if result.is_ok() || !search.gave_up {
+        return result;
+    }
+    search.always_checked[node] = true;
+    search.checked = true;
+    search.gave_up = false;
+    search.begin(state.node);
+    G::search(state, search)
 }
 
 /// [`generate`] recording tags only (no successors); `Ok(false)` when two paths gave the same
@@ -770,7 +818,7 @@ fn generate_tags<G: CompiledGame>(
     search.only = None;
     search.moves.tags_only = true;
     search.begin(state.node);
-    let result = if state.node == G::END { Ok(()) } else { G::search(state, search) };
+    let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
     search.moves.tags_only = false;
     result.map_err(EngineError::from)?;
     Ok(!search.moves.saw_duplicate)
@@ -789,7 +837,7 @@ pub fn raw_apply<G: CompiledGame>(
     search.only = Some(only);
     search.moves.tags_only = false;
     search.begin(state.node);
-    let result = if state.node == G::END { Ok(()) } else { G::search(state, search) };
+    let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
     let only = search.only.take();
     search.only = None;
     drop(only);

@@ -202,7 +202,7 @@ Ok(())
 
 /// Node `turn_8`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(8, v) { return Ok(()); }
+if !cx.visit(8, v)? { return Ok(()); }
 {
 let x: u8 = TAB2[(v[103] as usize)];
 let slot = 103usize;
@@ -250,7 +250,7 @@ Ok(())
 
 /// Node `turn_13`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(12, v) { return Ok(()); }
+if !cx.visit(12, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[103] as usize)];
 let slot = 103usize;
@@ -287,7 +287,7 @@ Ok(())
 
 /// Node `turn_18`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(15, v) { return Ok(()); }
+if !cx.visit(15, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[103] as usize)];
 let slot = 103usize;
@@ -324,7 +324,7 @@ Ok(())
 
 /// Node `turn_23`.
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(18, v) { return Ok(()); }
+if !cx.visit(18, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[103] as usize)];
 let slot = 103usize;
@@ -361,7 +361,7 @@ Ok(())
 
 /// Node `turn_28`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(21, v) { return Ok(()); }
+if !cx.visit(21, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[103] as usize)];
 let slot = 103usize;
@@ -398,7 +398,7 @@ Ok(())
 
 /// Node `turn_33`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(24, v) { return Ok(()); }
+if !cx.visit(24, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[103] as usize)];
 let slot = 103usize;
@@ -435,7 +435,7 @@ Ok(())
 
 /// Node `turn_38`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(27, v) { return Ok(()); }
+if !cx.visit(27, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[103] as usize)];
 let slot = 103usize;
@@ -472,7 +472,7 @@ Ok(())
 
 /// Node `turn_43`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(30, v) { return Ok(()); }
+if !cx.visit(30, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[103] as usize)];
 let slot = 103usize;
@@ -571,7 +571,7 @@ Ok(())
 
 /// Node `turn_52`.
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(36, v) { return Ok(()); }
+if !cx.visit(36, v)? { return Ok(()); }
 {
 let x: u8 = TAB2[(v[104] as usize)];
 let slot = 104usize;
@@ -619,7 +619,7 @@ Ok(())
 
 /// Node `turn_57`.
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(40, v) { return Ok(()); }
+if !cx.visit(40, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[104] as usize)];
 let slot = 104usize;
@@ -656,7 +656,7 @@ Ok(())
 
 /// Node `turn_62`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(43, v) { return Ok(()); }
+if !cx.visit(43, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[104] as usize)];
 let slot = 104usize;
@@ -693,7 +693,7 @@ Ok(())
 
 /// Node `turn_67`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(46, v) { return Ok(()); }
+if !cx.visit(46, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[104] as usize)];
 let slot = 104usize;
@@ -730,7 +730,7 @@ Ok(())
 
 /// Node `turn_72`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(49, v) { return Ok(()); }
+if !cx.visit(49, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[104] as usize)];
 let slot = 104usize;
@@ -767,7 +767,7 @@ Ok(())
 
 /// Node `turn_77`.
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(52, v) { return Ok(()); }
+if !cx.visit(52, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[104] as usize)];
 let slot = 104usize;
@@ -804,7 +804,7 @@ Ok(())
 
 /// Node `turn_82`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(55, v) { return Ok(()); }
+if !cx.visit(55, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[104] as usize)];
 let slot = 104usize;
@@ -841,7 +841,7 @@ Ok(())
 
 /// Node `turn_87`.
 fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(58, v) { return Ok(()); }
+if !cx.visit(58, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[104] as usize)];
 let slot = 104usize;
@@ -1072,7 +1072,7 @@ Ok(())
 
 /// Node `turn_106`.
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(80, v) { return Ok(()); }
+if !cx.visit(80, v)? { return Ok(()); }
 {
 let x: u8 = TAB2[(v[103] as usize)];
 let slot = 103usize;
@@ -1120,7 +1120,7 @@ Ok(())
 
 /// Node `turn_111`.
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(84, v) { return Ok(()); }
+if !cx.visit(84, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[103] as usize)];
 let slot = 103usize;
@@ -1157,7 +1157,7 @@ Ok(())
 
 /// Node `turn_116`.
 fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(87, v) { return Ok(()); }
+if !cx.visit(87, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[103] as usize)];
 let slot = 103usize;
@@ -1194,7 +1194,7 @@ Ok(())
 
 /// Node `turn_121`.
 fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(90, v) { return Ok(()); }
+if !cx.visit(90, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[103] as usize)];
 let slot = 103usize;
@@ -1231,7 +1231,7 @@ Ok(())
 
 /// Node `turn_126`.
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(93, v) { return Ok(()); }
+if !cx.visit(93, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[103] as usize)];
 let slot = 103usize;
@@ -1268,7 +1268,7 @@ Ok(())
 
 /// Node `turn_131`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(96, v) { return Ok(()); }
+if !cx.visit(96, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[103] as usize)];
 let slot = 103usize;
@@ -1305,7 +1305,7 @@ Ok(())
 
 /// Node `turn_136`.
 fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(99, v) { return Ok(()); }
+if !cx.visit(99, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[103] as usize)];
 let slot = 103usize;
@@ -1342,7 +1342,7 @@ Ok(())
 
 /// Node `turn_141`.
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(102, v) { return Ok(()); }
+if !cx.visit(102, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[103] as usize)];
 let slot = 103usize;
@@ -1441,7 +1441,7 @@ Ok(())
 
 /// Node `turn_150`.
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(108, v) { return Ok(()); }
+if !cx.visit(108, v)? { return Ok(()); }
 {
 let x: u8 = TAB2[(v[104] as usize)];
 let slot = 104usize;
@@ -1489,7 +1489,7 @@ Ok(())
 
 /// Node `turn_155`.
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(112, v) { return Ok(()); }
+if !cx.visit(112, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[104] as usize)];
 let slot = 104usize;
@@ -1526,7 +1526,7 @@ Ok(())
 
 /// Node `turn_160`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(115, v) { return Ok(()); }
+if !cx.visit(115, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[104] as usize)];
 let slot = 104usize;
@@ -1563,7 +1563,7 @@ Ok(())
 
 /// Node `turn_165`.
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(118, v) { return Ok(()); }
+if !cx.visit(118, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[104] as usize)];
 let slot = 104usize;
@@ -1600,7 +1600,7 @@ Ok(())
 
 /// Node `turn_170`.
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(121, v) { return Ok(()); }
+if !cx.visit(121, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[104] as usize)];
 let slot = 104usize;
@@ -1637,7 +1637,7 @@ Ok(())
 
 /// Node `turn_175`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(124, v) { return Ok(()); }
+if !cx.visit(124, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[104] as usize)];
 let slot = 104usize;
@@ -1674,7 +1674,7 @@ Ok(())
 
 /// Node `turn_180`.
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(127, v) { return Ok(()); }
+if !cx.visit(127, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[104] as usize)];
 let slot = 104usize;
@@ -1711,7 +1711,7 @@ Ok(())
 
 /// Node `turn_185`.
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(130, v) { return Ok(()); }
+if !cx.visit(130, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[104] as usize)];
 let slot = 104usize;

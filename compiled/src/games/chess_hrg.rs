@@ -470,7 +470,7 @@ Ok(())
 
 /// Node `pick_37`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(19, v) { return Ok(()); }
+if !cx.visit(19, v)? { return Ok(()); }
 {
 let x: u8 = TAB19[(v[80] as usize)];
 let slot = 80usize;
@@ -521,7 +521,7 @@ Ok(())
 
 /// Node `pick_45`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(23, v) { return Ok(()); }
+if !cx.visit(23, v)? { return Ok(()); }
 {
 let x: u8 = TAB20[(v[80] as usize)];
 let slot = 80usize;
@@ -572,7 +572,7 @@ Ok(())
 
 /// Node `pick_53`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(27, v) { return Ok(()); }
+if !cx.visit(27, v)? { return Ok(()); }
 {
 let x: u8 = TAB21[(v[80] as usize)];
 let slot = 80usize;
@@ -623,7 +623,7 @@ Ok(())
 
 /// Node `pick_61`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(31, v) { return Ok(()); }
+if !cx.visit(31, v)? { return Ok(()); }
 {
 let x: u8 = TAB22[(v[80] as usize)];
 let slot = 80usize;
@@ -674,7 +674,7 @@ Ok(())
 
 /// Node `pick_69`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(35, v) { return Ok(()); }
+if !cx.visit(35, v)? { return Ok(()); }
 {
 let x: u8 = TAB23[(v[80] as usize)];
 let slot = 80usize;
@@ -725,7 +725,7 @@ Ok(())
 
 /// Node `pick_77`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(39, v) { return Ok(()); }
+if !cx.visit(39, v)? { return Ok(()); }
 {
 let x: u8 = TAB24[(v[80] as usize)];
 let slot = 80usize;
@@ -776,7 +776,7 @@ Ok(())
 
 /// Node `pick_85`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(43, v) { return Ok(()); }
+if !cx.visit(43, v)? { return Ok(()); }
 {
 let x: u8 = TAB25[(v[80] as usize)];
 let slot = 80usize;
@@ -827,7 +827,7 @@ Ok(())
 
 /// Node `pick_93`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(47, v) { return Ok(()); }
+if !cx.visit(47, v)? { return Ok(()); }
 {
 let x: u8 = TAB26[(v[80] as usize)];
 let slot = 80usize;
@@ -2094,7 +2094,7 @@ Ok(false)
 /// Node `attacked_25`.
 fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 59 { return Ok(true); }
-if !cx.visit(59, v) { return Ok(false); }
+if !cx.visit(59, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r60(v, cx, to)? {  return Ok(true); }
@@ -2156,7 +2156,7 @@ Ok(false)
 /// Node `attacked_33`.
 fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 63 { return Ok(true); }
-if !cx.visit(63, v) { return Ok(false); }
+if !cx.visit(63, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r64(v, cx, to)? {  return Ok(true); }
@@ -2206,7 +2206,7 @@ Ok(false)
 /// Node `attacked_41`.
 fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 66 { return Ok(true); }
-if !cx.visit(66, v) { return Ok(false); }
+if !cx.visit(66, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r67(v, cx, to)? {  return Ok(true); }
@@ -2256,7 +2256,7 @@ Ok(false)
 /// Node `attacked_49`.
 fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 69 { return Ok(true); }
-if !cx.visit(69, v) { return Ok(false); }
+if !cx.visit(69, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r70(v, cx, to)? {  return Ok(true); }
@@ -2306,7 +2306,7 @@ Ok(false)
 /// Node `attacked_57`.
 fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 72 { return Ok(true); }
-if !cx.visit(72, v) { return Ok(false); }
+if !cx.visit(72, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r73(v, cx, to)? {  return Ok(true); }
@@ -2368,7 +2368,7 @@ Ok(false)
 /// Node `attacked_65`.
 fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 76 { return Ok(true); }
-if !cx.visit(76, v) { return Ok(false); }
+if !cx.visit(76, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r77(v, cx, to)? {  return Ok(true); }
@@ -2418,7 +2418,7 @@ Ok(false)
 /// Node `attacked_73`.
 fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 79 { return Ok(true); }
-if !cx.visit(79, v) { return Ok(false); }
+if !cx.visit(79, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r80(v, cx, to)? {  return Ok(true); }
@@ -2468,7 +2468,7 @@ Ok(false)
 /// Node `attacked_81`.
 fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 82 { return Ok(true); }
-if !cx.visit(82, v) { return Ok(false); }
+if !cx.visit(82, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r83(v, cx, to)? {  return Ok(true); }
@@ -2707,7 +2707,7 @@ Ok(false)
 /// Node `attacked_112`.
 fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 95 { return Ok(true); }
-if !cx.visit(95, v) { return Ok(false); }
+if !cx.visit(95, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r96(v, cx, to)? {  return Ok(true); }
@@ -2769,7 +2769,7 @@ Ok(false)
 /// Node `attacked_120`.
 fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 99 { return Ok(true); }
-if !cx.visit(99, v) { return Ok(false); }
+if !cx.visit(99, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r100(v, cx, to)? {  return Ok(true); }
@@ -2819,7 +2819,7 @@ Ok(false)
 /// Node `attacked_128`.
 fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 102 { return Ok(true); }
-if !cx.visit(102, v) { return Ok(false); }
+if !cx.visit(102, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r103(v, cx, to)? {  return Ok(true); }
@@ -2869,7 +2869,7 @@ Ok(false)
 /// Node `attacked_136`.
 fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 105 { return Ok(true); }
-if !cx.visit(105, v) { return Ok(false); }
+if !cx.visit(105, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r106(v, cx, to)? {  return Ok(true); }
@@ -2919,7 +2919,7 @@ Ok(false)
 /// Node `attacked_144`.
 fn r108(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 108 { return Ok(true); }
-if !cx.visit(108, v) { return Ok(false); }
+if !cx.visit(108, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r109(v, cx, to)? {  return Ok(true); }
@@ -2981,7 +2981,7 @@ Ok(false)
 /// Node `attacked_152`.
 fn r112(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 112 { return Ok(true); }
-if !cx.visit(112, v) { return Ok(false); }
+if !cx.visit(112, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r113(v, cx, to)? {  return Ok(true); }
@@ -3031,7 +3031,7 @@ Ok(false)
 /// Node `attacked_160`.
 fn r115(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 115 { return Ok(true); }
-if !cx.visit(115, v) { return Ok(false); }
+if !cx.visit(115, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r116(v, cx, to)? {  return Ok(true); }
@@ -3081,7 +3081,7 @@ Ok(false)
 /// Node `attacked_168`.
 fn r118(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 118 { return Ok(true); }
-if !cx.visit(118, v) { return Ok(false); }
+if !cx.visit(118, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r119(v, cx, to)? {  return Ok(true); }
@@ -3320,7 +3320,7 @@ Ok(false)
 /// Node `attacked_199`.
 fn r137(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 137 { return Ok(true); }
-if !cx.visit(137, v) { return Ok(false); }
+if !cx.visit(137, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r138(v, cx, to)? {  return Ok(true); }
@@ -3382,7 +3382,7 @@ Ok(false)
 /// Node `attacked_207`.
 fn r141(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 141 { return Ok(true); }
-if !cx.visit(141, v) { return Ok(false); }
+if !cx.visit(141, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r142(v, cx, to)? {  return Ok(true); }
@@ -3432,7 +3432,7 @@ Ok(false)
 /// Node `attacked_215`.
 fn r144(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 144 { return Ok(true); }
-if !cx.visit(144, v) { return Ok(false); }
+if !cx.visit(144, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r145(v, cx, to)? {  return Ok(true); }
@@ -3482,7 +3482,7 @@ Ok(false)
 /// Node `attacked_223`.
 fn r147(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 147 { return Ok(true); }
-if !cx.visit(147, v) { return Ok(false); }
+if !cx.visit(147, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r148(v, cx, to)? {  return Ok(true); }
@@ -3532,7 +3532,7 @@ Ok(false)
 /// Node `attacked_231`.
 fn r150(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 150 { return Ok(true); }
-if !cx.visit(150, v) { return Ok(false); }
+if !cx.visit(150, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r151(v, cx, to)? {  return Ok(true); }
@@ -3594,7 +3594,7 @@ Ok(false)
 /// Node `attacked_239`.
 fn r154(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 154 { return Ok(true); }
-if !cx.visit(154, v) { return Ok(false); }
+if !cx.visit(154, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r155(v, cx, to)? {  return Ok(true); }
@@ -3644,7 +3644,7 @@ Ok(false)
 /// Node `attacked_247`.
 fn r157(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 157 { return Ok(true); }
-if !cx.visit(157, v) { return Ok(false); }
+if !cx.visit(157, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r158(v, cx, to)? {  return Ok(true); }
@@ -3694,7 +3694,7 @@ Ok(false)
 /// Node `attacked_255`.
 fn r160(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 160 { return Ok(true); }
-if !cx.visit(160, v) { return Ok(false); }
+if !cx.visit(160, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
 if r161(v, cx, to)? {  return Ok(true); }
@@ -4107,7 +4107,7 @@ Ok(false)
 /// Node `pick_168`.
 fn r217(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 217 { return Ok(true); }
-if !cx.visit(217, v) { return Ok(false); }
+if !cx.visit(217, v)? { return Ok(false); }
 {
 let x: u8 = TAB19[(v[80] as usize)];
 let slot = 80usize;
@@ -4162,7 +4162,7 @@ Ok(false)
 /// Node `pick_176`.
 fn r221(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 221 { return Ok(true); }
-if !cx.visit(221, v) { return Ok(false); }
+if !cx.visit(221, v)? { return Ok(false); }
 {
 let x: u8 = TAB20[(v[80] as usize)];
 let slot = 80usize;
@@ -4217,7 +4217,7 @@ Ok(false)
 /// Node `pick_184`.
 fn r225(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 225 { return Ok(true); }
-if !cx.visit(225, v) { return Ok(false); }
+if !cx.visit(225, v)? { return Ok(false); }
 {
 let x: u8 = TAB21[(v[80] as usize)];
 let slot = 80usize;
@@ -4272,7 +4272,7 @@ Ok(false)
 /// Node `pick_192`.
 fn r229(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 229 { return Ok(true); }
-if !cx.visit(229, v) { return Ok(false); }
+if !cx.visit(229, v)? { return Ok(false); }
 {
 let x: u8 = TAB22[(v[80] as usize)];
 let slot = 80usize;
@@ -4327,7 +4327,7 @@ Ok(false)
 /// Node `pick_200`.
 fn r233(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 233 { return Ok(true); }
-if !cx.visit(233, v) { return Ok(false); }
+if !cx.visit(233, v)? { return Ok(false); }
 {
 let x: u8 = TAB23[(v[80] as usize)];
 let slot = 80usize;
@@ -4382,7 +4382,7 @@ Ok(false)
 /// Node `pick_208`.
 fn r237(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 237 { return Ok(true); }
-if !cx.visit(237, v) { return Ok(false); }
+if !cx.visit(237, v)? { return Ok(false); }
 {
 let x: u8 = TAB24[(v[80] as usize)];
 let slot = 80usize;
@@ -4437,7 +4437,7 @@ Ok(false)
 /// Node `pick_216`.
 fn r241(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 241 { return Ok(true); }
-if !cx.visit(241, v) { return Ok(false); }
+if !cx.visit(241, v)? { return Ok(false); }
 {
 let x: u8 = TAB25[(v[80] as usize)];
 let slot = 80usize;
@@ -4492,7 +4492,7 @@ Ok(false)
 /// Node `pick_224`.
 fn r245(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 245 { return Ok(true); }
-if !cx.visit(245, v) { return Ok(false); }
+if !cx.visit(245, v)? { return Ok(false); }
 {
 let x: u8 = TAB26[(v[80] as usize)];
 let slot = 80usize;

@@ -334,7 +334,7 @@ Ok(false)
 /// Node `walk`.
 fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 21 { return Ok(true); }
-if !cx.visit(21, v) { return Ok(false); }
+if !cx.visit(21, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(CONSTANTS[215 + OFF7[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize)] as usize] == v[51] {
 if r22(v, cx, to)? {  return Ok(true); }

@@ -213,7 +213,7 @@ Ok(())
 
 /// Node `capture_7`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(30, v) { return Ok(()); }
+if !cx.visit(30, v)? { return Ok(()); }
 {
 if TAB3[(v[71] as usize)] == 7 {
 m31(v, cx)?;
@@ -278,7 +278,7 @@ Ok(())
 
 /// Node `capture_13`.
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(34, v) { return Ok(()); }
+if !cx.visit(34, v)? { return Ok(()); }
 {
 if v[0 + OFF1[(v[68] as usize)] as usize] == 8 {
 m35(v, cx)?;
@@ -453,7 +453,7 @@ Ok(())
 
 /// Node `capture_33`.
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(48, v) { return Ok(()); }
+if !cx.visit(48, v)? { return Ok(()); }
 let mut reach_7_12: Option<bool> = None;
 {
 if (match reach_7_12 { Some(found) => found, None => { let found = { cx.enter_reach(7, 12)?; let found = r7(v, cx, 12); cx.leave_reach(); found? }; reach_7_12 = Some(found); found } }) {
@@ -944,7 +944,7 @@ Ok(())
 
 /// Node `capture_47`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(115, v) { return Ok(()); }
+if !cx.visit(115, v)? { return Ok(()); }
 {
 if TAB3[(v[71] as usize)] == 7 {
 m116(v, cx)?;
@@ -1009,7 +1009,7 @@ Ok(())
 
 /// Node `capture_53`.
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(119, v) { return Ok(()); }
+if !cx.visit(119, v)? { return Ok(()); }
 {
 if v[0 + OFF1[(v[68] as usize)] as usize] == 8 {
 m120(v, cx)?;
@@ -1184,7 +1184,7 @@ Ok(())
 
 /// Node `capture_73`.
 fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(133, v) { return Ok(()); }
+if !cx.visit(133, v)? { return Ok(()); }
 let mut reach_84_89: Option<bool> = None;
 {
 if (match reach_84_89 { Some(found) => found, None => { let found = { cx.enter_reach(84, 89)?; let found = r84(v, cx, 89); cx.leave_reach(); found? }; reach_84_89 = Some(found); found } }) {

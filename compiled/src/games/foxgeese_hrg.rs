@@ -458,7 +458,7 @@ Ok(())
 
 /// Node `foxTurn_13`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(39, v) { return Ok(()); }
+if !cx.visit(39, v)? { return Ok(()); }
 {
 let x: u16 = TAB2[(v[51] as usize)];
 let slot = 56usize;
@@ -515,7 +515,7 @@ Ok(())
 
 /// Node `foxTurn_18`.
 fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(42, v) { return Ok(()); }
+if !cx.visit(42, v)? { return Ok(()); }
 {
 if v[0 + OFF1[(v[55] as usize)] as usize] == 8 {
 m43(v, cx)?;

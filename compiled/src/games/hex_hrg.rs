@@ -388,7 +388,7 @@ Ok(false)
 /// Node `chainToFirstSide_1`.
 fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 10 { return Ok(true); }
-if !cx.visit(10, v) { return Ok(false); }
+if !cx.visit(10, v)? { return Ok(false); }
 {
 if TAB2[(v[124] as usize)] == 6 {
 if r11(v, cx, to)? {  return Ok(true); }
@@ -461,7 +461,7 @@ Ok(false)
 /// Node `chainToFirstSide_6`.
 fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 13 { return Ok(true); }
-if !cx.visit(13, v) { return Ok(false); }
+if !cx.visit(13, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
 if r10(v, cx, to)? {  return Ok(true); }
@@ -484,7 +484,7 @@ Ok(false)
 /// Node `chainToSecondSide_1`.
 fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 17 { return Ok(true); }
-if !cx.visit(17, v) { return Ok(false); }
+if !cx.visit(17, v)? { return Ok(false); }
 {
 if TAB9[(v[124] as usize)] == 6 {
 if r18(v, cx, to)? {  return Ok(true); }
@@ -557,7 +557,7 @@ Ok(false)
 /// Node `chainToSecondSide_6`.
 fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 20 { return Ok(true); }
-if !cx.visit(20, v) { return Ok(false); }
+if !cx.visit(20, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
 if r17(v, cx, to)? {  return Ok(true); }
@@ -580,7 +580,7 @@ Ok(false)
 /// Node `chainToFirstSide_18`.
 fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 32 { return Ok(true); }
-if !cx.visit(32, v) { return Ok(false); }
+if !cx.visit(32, v)? { return Ok(false); }
 {
 if TAB10[(v[124] as usize)] == 6 {
 if r33(v, cx, to)? {  return Ok(true); }
@@ -653,7 +653,7 @@ Ok(false)
 /// Node `chainToFirstSide_23`.
 fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 35 { return Ok(true); }
-if !cx.visit(35, v) { return Ok(false); }
+if !cx.visit(35, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
 if r32(v, cx, to)? {  return Ok(true); }
@@ -676,7 +676,7 @@ Ok(false)
 /// Node `chainToSecondSide_18`.
 fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 38 { return Ok(true); }
-if !cx.visit(38, v) { return Ok(false); }
+if !cx.visit(38, v)? { return Ok(false); }
 {
 if TAB11[(v[124] as usize)] == 6 {
 if r39(v, cx, to)? {  return Ok(true); }
@@ -749,7 +749,7 @@ Ok(false)
 /// Node `chainToSecondSide_23`.
 fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 41 { return Ok(true); }
-if !cx.visit(41, v) { return Ok(false); }
+if !cx.visit(41, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
 if r38(v, cx, to)? {  return Ok(true); }

@@ -61,9 +61,7 @@ pub const GAMES: &[(&str, u64)] = &[
 pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output> {
     match name {
         "amazons/amazons.hrg" => Some(visitor.visit::<amazons_hrg::Game>("amazons/amazons.hrg")),
-        "breakthrough/breakthrough.hrg" => {
-            Some(visitor.visit::<breakthrough_hrg::Game>("breakthrough/breakthrough.hrg"))
-        }
+        "breakthrough/breakthrough.hrg" => Some(visitor.visit::<breakthrough_hrg::Game>("breakthrough/breakthrough.hrg")),
         "chess/chess.hrg" => Some(visitor.visit::<chess_hrg::Game>("chess/chess.hrg")),
         "connect4/connect4.rg" => Some(visitor.visit::<connect4_rg::Game>("connect4/connect4.rg")),
         "connect4/connect4.hrg" => Some(visitor.visit::<connect4_hrg::Game>("connect4/connect4.hrg")),

@@ -236,7 +236,7 @@ Ok(())
 
 /// Node `turn_16`.
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(38, v) { return Ok(()); }
+if !cx.visit(38, v)? { return Ok(()); }
 let mut reach_47_49: Option<bool> = None;
 {
 if (match reach_47_49 { Some(found) => found, None => { let found = { cx.enter_reach(47, 49)?; let found = r47(v, cx, 49); cx.leave_reach(); found? }; reach_47_49 = Some(found); found } }) {
@@ -267,7 +267,7 @@ Ok(())
 
 /// Node `turn_19`.
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(51, v) { return Ok(()); }
+if !cx.visit(51, v)? { return Ok(()); }
 {
 if v[70] == 84 {
 m56(v, cx)?;
@@ -285,7 +285,7 @@ Ok(())
 
 /// Node `turn_23`.
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(52, v) { return Ok(()); }
+if !cx.visit(52, v)? { return Ok(()); }
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
 m53(v, cx)?;
@@ -677,7 +677,7 @@ Ok(())
 
 /// Node `turn_64`.
 fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(89, v) { return Ok(()); }
+if !cx.visit(89, v)? { return Ok(()); }
 let mut reach_90_92: Option<bool> = None;
 {
 if (match reach_90_92 { Some(found) => found, None => { let found = { cx.enter_reach(90, 92)?; let found = r90(v, cx, 92); cx.leave_reach(); found? }; reach_90_92 = Some(found); found } }) {
@@ -708,7 +708,7 @@ Ok(())
 
 /// Node `turn_67`.
 fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(94, v) { return Ok(()); }
+if !cx.visit(94, v)? { return Ok(()); }
 {
 if v[70] == 84 {
 m99(v, cx)?;
@@ -726,7 +726,7 @@ Ok(())
 
 /// Node `turn_71`.
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(95, v) { return Ok(()); }
+if !cx.visit(95, v)? { return Ok(()); }
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
 m96(v, cx)?;
@@ -1009,7 +1009,7 @@ Ok(false)
 /// Node `outflanks_3`.
 fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 9 { return Ok(true); }
-if !cx.visit(9, v) { return Ok(false); }
+if !cx.visit(9, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
@@ -1169,7 +1169,7 @@ Ok(false)
 /// Node `outflanks_11`.
 fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 26 { return Ok(true); }
-if !cx.visit(26, v) { return Ok(false); }
+if !cx.visit(26, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
@@ -1314,7 +1314,7 @@ Ok(false)
 /// Node `outflanks_19`.
 fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
 if to == 43 { return Ok(true); }
-if !cx.visit(43, v) { return Ok(false); }
+if !cx.visit(43, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;

@@ -422,7 +422,7 @@ impl<'a> Generator<'a> {
         };
         if visits {
             let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
-            writeln!(body, "if !cx.visit({node}, v) {{ return {early}; }}").expect("writing to a String");
+            writeln!(body, "if !cx.visit({node}, v)? {{ return {early}; }}").expect("writing to a String");
         }
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
