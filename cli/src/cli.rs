@@ -41,6 +41,9 @@ pub enum Command {
         /// Run only these passes (comma-separated names; `regula stats --list-passes` lists them).
         #[arg(long, value_name = "PASSES")]
         passes: Option<String>,
+        /// What to print: the RG automaton, or the high-level program (`.hrg` and `.blocks` input).
+        #[arg(long, value_enum, default_value = "rg")]
+        emit: Emit,
     },
     /// Generate a compiled forward model: a Rust crate for this one game (see spec/codegen.md).
     ///
@@ -121,4 +124,13 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
         engine: EngineChoice,
     },
+}
+
+/// The output of `regula compile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Emit {
+    /// RG text (optimised unless told otherwise).
+    Rg,
+    /// The high-level program: an `.hrg` file as read, or what a `.blocks` file translates to.
+    Hrg,
 }

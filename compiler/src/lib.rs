@@ -1,11 +1,13 @@
 //! Regula's compiler: source formats to the RG syntax tree (the IR), validation, and emission as
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
+pub mod blocks;
 pub mod codegen;
 pub mod diagnostics;
 pub mod hrg;
 pub mod optimize;
 pub mod rg;
+pub mod rules;
 
 use diagnostics::Diagnostic;
 use regula_runtime::automaton::Automaton;
@@ -28,6 +30,10 @@ pub enum SourceFormat {
     Rg,
     /// The high-level language, compatible with Regular Games' HRG (`.hrg`).
     Hrg,
+    /// The blocks (积木) configuration language of small board games (`.blocks`).
+    Blocks,
+    /// Rule Game (Game of Hidden Rules) rule sets (`.rules`).
+    Rules,
 }
 
 impl SourceFormat {
@@ -36,12 +42,14 @@ impl SourceFormat {
         match file_name.rsplit_once('.').map(|(_, ext)| ext) {
             Some("rg") => Some(SourceFormat::Rg),
             Some("hrg") => Some(SourceFormat::Hrg),
+            Some("blocks") => Some(SourceFormat::Blocks),
+            Some("rules") => Some(SourceFormat::Rules),
             _ => None,
         }
     }
 
     /// Every extension the compiler accepts, for messages.
-    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg"];
+    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg", "blocks", "rules"];
 }
 
 /// Compiles a source text of the format its file name says. Errors come back as diagnostics
@@ -50,6 +58,8 @@ pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
     match SourceFormat::from_file_name(file_name) {
         Some(SourceFormat::Rg) => rg::compile(source),
         Some(SourceFormat::Hrg) => hrg::compile(source),
+        Some(SourceFormat::Blocks) => blocks::compile(source),
+        Some(SourceFormat::Rules) => rules::compile(source),
         None => Err(vec![Diagnostic::error(
             "E0001",
             format!("unknown source format for `{file_name}`"),

@@ -5,6 +5,7 @@
 //! `spec/perft.md`: chance outcomes cost a depth, terminal states stop counting).
 
 pub mod amazons;
+pub mod blocks;
 pub mod breakthrough;
 pub mod chess;
 pub mod connect4;
@@ -18,6 +19,7 @@ pub mod morris;
 pub mod pentago;
 pub mod perft_file;
 pub mod reversi;
+pub mod rules;
 pub mod stochastic;
 pub mod tictactoe;
 pub mod tree;

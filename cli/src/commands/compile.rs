@@ -1,5 +1,7 @@
-//! `regula compile FILE [-o OUT] [--no-opt | --passes a,b]`: any source format to canonical RG text.
+//! `regula compile FILE [-o OUT] [--no-opt | --passes a,b] [--emit rg|hrg]`: any source format to
+//! canonical RG text, or `.hrg` / `.blocks` input to the high-level program it is.
 
+use crate::cli::Emit;
 use crate::failure::Failure;
 use crate::source::{write_output, SourceFile};
 use regula_compiler::optimize::{optimize, PassSet};
@@ -16,9 +18,12 @@ pub fn pass_set(no_opt: bool, passes: Option<&str>) -> Result<PassSet, Failure> 
 }
 
 /// The whole pipeline runs (parse, validate, lower, optimise), so only valid games are written.
-pub fn compile(path: &Path, output: Option<&Path>, passes: PassSet) -> Result<(), Failure> {
+pub fn compile(path: &Path, output: Option<&Path>, passes: PassSet, emit: Emit) -> Result<(), Failure> {
     let source = SourceFile::read(path)?;
     let loaded = source.load()?;
+    if emit == Emit::Hrg {
+        return write_output(output, &high_level(&source)?);
+    }
     let game = optimized(&source, loaded.rg, &passes)?;
     write_output(output, &regula_compiler::rg::print(&game))
 }
@@ -40,4 +45,21 @@ pub fn optimized(source: &SourceFile, game: Game, passes: &PassSet) -> Result<Ga
         )));
     }
     Ok(optimized)
+}
+
+/// The high-level program of a file that compiled: `.hrg` printed back, `.blocks` translated.
+fn high_level(source: &SourceFile) -> Result<String, Failure> {
+    use regula_compiler::SourceFormat;
+    let program = match SourceFormat::from_file_name(&source.name) {
+        Some(SourceFormat::Hrg) => regula_compiler::hrg::parse(&source.text),
+        Some(SourceFormat::Blocks) => regula_compiler::blocks::translate(&source.text).map(|t| t.program),
+        _ => {
+            return Err(Failure::new(format!(
+                "`{}` has no high-level form; `--emit hrg` reads .hrg and .blocks files",
+                source.name
+            )))
+        }
+    };
+    let program = program.map_err(|diagnostics| source.diagnostics_failure(&diagnostics))?;
+    Ok(regula_compiler::hrg::print::print(&program))
 }

@@ -18,8 +18,8 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Build { file, out, runtime } => build::build(&file, &out, runtime.as_deref()),
         Command::Check { file } => check::check(&file),
         Command::Fmt { file, check, output } => fmt::fmt(&file, check, output.as_deref()),
-        Command::Compile { file, output, no_opt, passes } => {
-            compile::compile(&file, output.as_deref(), compile::pass_set(no_opt, passes.as_deref())?)
+        Command::Compile { file, output, no_opt, passes, emit } => {
+            compile::compile(&file, output.as_deref(), compile::pass_set(no_opt, passes.as_deref())?, emit)
         }
         Command::Stats { file, passes, list_passes } => {
             stats::stats(file.as_deref(), compile::pass_set(false, passes.as_deref())?, list_passes)

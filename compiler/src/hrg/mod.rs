@@ -7,6 +7,7 @@ pub mod eval;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+pub mod print;
 
 use crate::diagnostics::Diagnostic;
 use crate::Loaded;
