@@ -3,6 +3,7 @@
 
 pub mod blocks;
 pub mod cards;
+pub mod codegen;
 pub mod diagnostics;
 pub mod hrg;
 pub mod optimize;
