@@ -6,7 +6,7 @@
 //! (`cargo xtask bench` builds it in release mode and passes its arguments on).
 //! `REGULA_BENCH_QUICK=1` is the same as `--quick` (one run of ~0.3 s per measurement).
 
-use regula_benches::corpus::{load_corpus, workspace_root, CorpusGame};
+use regula_benches::corpus::{load_corpus_with, workspace_root, CorpusGame};
 use regula_runtime::engine::EngineError;
 use regula_runtime::fast::FastEngine;
 use regula_runtime::perft::perft_sequential;
@@ -21,14 +21,16 @@ struct Options {
     filter: Option<String>,
     /// `--fixed ENGINE N`: only run N single-thread playouts of one engine (for `perf stat`).
     fixed: Option<(String, u64)>,
+    /// `--opt`: run every optimisation pass on each game before measuring.
+    optimise: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
     let mut options = if quick {
-        Options { runs: 1, seconds: 0.3, filter: None, fixed: None }
+        Options { runs: 1, seconds: 0.3, filter: None, fixed: None, optimise: false }
     } else {
-        Options { runs: 5, seconds: 1.0, filter: None, fixed: None }
+        Options { runs: 5, seconds: 1.0, filter: None, fixed: None, optimise: false }
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -40,6 +42,7 @@ fn parse_options() -> Result<Options, String> {
             }
             "--runs" => options.runs = value("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
             "--seconds" => options.seconds = value("--seconds")?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--opt" => options.optimise = true,
             "--game" => options.filter = Some(value("--game")?),
             "--fixed" => {
                 let engine = value("--fixed")?;
@@ -264,7 +267,10 @@ fn fixed_run(games: &[CorpusGame], engine: &str, count: u64) -> ExitCode {
                 Some(report) => report,
                 None => continue,
             },
-            "fast" => FastEngine::new(game.automaton.clone()).and_then(|e| e.run_playouts(&config)),
+            "fast" => FastEngine::new(game.automaton.clone()).and_then(|e| {
+                eprintln!("  fast engine: {}", e.summary());
+                e.run_playouts(&config)
+            }),
             _ => ReferenceEngine::new(game.automaton.clone()).and_then(|e| run_playouts(&e, &config)),
         };
         match report {
@@ -287,7 +293,7 @@ fn main() -> ExitCode {
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (games, skipped) = load_corpus(options.filter.as_deref());
+    let (games, skipped) = load_corpus_with(options.filter.as_deref(), options.optimise);
     for skip in &skipped {
         eprintln!("skipped {}: {}", skip.name, skip.reason);
     }
