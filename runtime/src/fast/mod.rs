@@ -79,6 +79,8 @@ pub(crate) struct FastEdge {
     pub completes: bool,
     /// The out-edges of `target` (copied here so the search reads one record per step).
     pub target_edges: (u32, u32),
+    /// Some search may record its visits of `target` (it lies on a cycle of some context).
+    pub target_on_cycle: bool,
     /// `target` has a single out-edge that the search may run without a frame.
     pub target_chains: bool,
     /// `target`'s out-edges are pairwise exclusive guards: the search tries them in order and
@@ -167,6 +169,7 @@ impl FastEngine {
                 target: edge.target,
                 completes,
                 target_edges: (0, 0),
+                target_on_cycle: false,
                 target_chains: false,
                 target_selects: false,
                 filter: NO_EDGE,
@@ -247,6 +250,7 @@ impl FastEngine {
             edge.target_edges = (first, end);
             edge.target_chains = single && chainable[first as usize];
             edge.target_selects = selects[target];
+            edge.target_on_cycle = contexts.iter().any(|c| c.flags[target] & graph::CYCLIC != 0);
             edge.filter = filter;
         }
 

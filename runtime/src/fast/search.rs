@@ -701,7 +701,7 @@ impl Scratch {
                     }
                     Goal::Moves { .. } => {}
                 }
-                if context.must_record(target, start, &self.values) {
+                if edge.target_on_cycle && context.must_record(target, start, &self.values) {
                     if !visited_used {
                         self.levels[level].visited.clear();
                         visited_used = true;
