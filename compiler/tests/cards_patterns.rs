@@ -34,7 +34,8 @@ fn matches(pattern_text: &str, text: &str) -> bool {
     let chain: Vec<char> = "34567890JQKA".chars().collect();
     let copies = deck.copies();
     let globals = HashMap::new();
-    let context = Context { deck: &deck, successor_order: &chain, max_cards: 20, available: &copies, globals: &globals };
+    let context =
+        Context { deck: &deck, successor_order: &chain, max_cards: 20, available: &copies, globals: &globals };
     pattern::matches(&pattern, &context, &series(&deck, text)).is_some()
 }
 

@@ -10,6 +10,7 @@ pub mod breakthrough;
 pub mod chess;
 pub mod connect4;
 pub mod dice;
+pub mod doudizhu;
 pub mod draughts;
 pub mod foxgeese;
 pub mod gomoku;

@@ -83,30 +83,70 @@ pub fn parse_lists(source: &str, start: usize, end: usize, errors: &mut Vec<Diag
         };
         let name_span = Span::new(name_at, name_at + name.len());
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            errors.push(err("E0804", format!("`{name}` is not a list name"), name_span, "bad name", "use letters, digits and `_`"));
+            errors.push(err(
+                "E0804",
+                format!("`{name}` is not a list name"),
+                name_span,
+                "bad name",
+                "use letters, digits and `_`",
+            ));
             continue;
         }
         let Some(&(pair_at, pair_text)) = words.get(rest) else {
-            errors.push(err("E0804", "a list needs a pair pattern and entries", name_span, "nothing follows", "write `..|..` (any two cards) then the entries, biggest first"));
+            errors.push(err(
+                "E0804",
+                "a list needs a pair pattern and entries",
+                name_span,
+                "nothing follows",
+                "write `..|..` (any two cards) then the entries, biggest first",
+            ));
             continue;
         };
         rest += 1;
-        let pair = pair_text.split_once('|').and_then(|(a, b)| Some((pattern::parse_atom(a).ok()?, pattern::parse_atom(b).ok()?)));
+        let pair = pair_text
+            .split_once('|')
+            .and_then(|(a, b)| Some((pattern::parse_atom(a).ok()?, pattern::parse_atom(b).ok()?)));
         let Some(pair) = pair else {
-            errors.push(err("E0805", format!("`{pair_text}` is not a pair pattern"), Span::new(pair_at, pair_at + pair_text.len()), "expected two cards joined by `|`", "write `..|..` (any two cards) or `a.|a.` (two cards of one suit)"));
+            errors.push(err(
+                "E0805",
+                format!("`{pair_text}` is not a pair pattern"),
+                Span::new(pair_at, pair_at + pair_text.len()),
+                "expected two cards joined by `|`",
+                "write `..|..` (any two cards) or `a.|a.` (two cards of one suit)",
+            ));
             continue;
         };
         let mut entries = Vec::new();
         for &(at, word) in &words[rest..] {
             match pattern::parse_atom(word) {
-                Ok(atom) if !matches!(atom.suit, CharTest::Var { .. }) && !matches!(atom.rank, CharTest::Var { .. }) => entries.push(atom),
-                Ok(_) => errors.push(err("E0805", format!("list entry `{word}` uses a variable"), Span::new(at, at + word.len()), "variables belong in patterns", "use `.`, a letter, a digit or `%global%`")),
-                Err(e) => errors.push(err("E0805", format!("bad list entry `{word}`: {}", e.message), Span::new(at + e.offset.min(word.len()), at + word.len()), "not a card pattern", "an entry is one card: `JB`, `.2`, `%trump%A`")),
+                Ok(atom)
+                    if !matches!(atom.suit, CharTest::Var { .. }) && !matches!(atom.rank, CharTest::Var { .. }) =>
+                {
+                    entries.push(atom)
+                }
+                Ok(_) => errors.push(err(
+                    "E0805",
+                    format!("list entry `{word}` uses a variable"),
+                    Span::new(at, at + word.len()),
+                    "variables belong in patterns",
+                    "use `.`, a letter, a digit or `%global%`",
+                )),
+                Err(e) => errors.push(err(
+                    "E0805",
+                    format!("bad list entry `{word}`: {}", e.message),
+                    Span::new(at + e.offset.min(word.len()), at + word.len()),
+                    "not a card pattern",
+                    "an entry is one card: `JB`, `.2`, `%trump%A`",
+                )),
             }
         }
         match lists.iter_mut().find(|l| l.name == name) {
             Some(list) => list.sections.push(ListSection { pair, entries }),
-            None => lists.push(CardList { name: name.to_string(), span: name_span, sections: vec![ListSection { pair, entries }] }),
+            None => lists.push(CardList {
+                name: name.to_string(),
+                span: name_span,
+                sections: vec![ListSection { pair, entries }],
+            }),
         }
     }
     lists
@@ -117,19 +157,17 @@ pub fn parse_classes(source: &str, start: usize, end: usize, errors: &mut Vec<Di
     let mut classes = Vec::new();
     let bytes = source.as_bytes();
     let mut i = start;
-    let skip_blank = |mut i: usize| {
-        loop {
-            while i < end && bytes[i].is_ascii_whitespace() {
+    let skip_blank = |mut i: usize| loop {
+        while i < end && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if source[i..end].starts_with("//") {
+            while i < end && bytes[i] != b'\n' {
                 i += 1;
             }
-            if source[i..end].starts_with("//") {
-                while i < end && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            return i;
+            continue;
         }
+        return i;
     };
     loop {
         i = skip_blank(i);
@@ -189,7 +227,13 @@ pub fn parse_classes(source: &str, start: usize, end: usize, errors: &mut Vec<Di
             j += 1;
         }
         if j >= end {
-            errors.push(err("E0806", "the comparator's `{` is not closed", Span::new(brace, brace + 1), "opened here", "close the comparator with `}`"));
+            errors.push(err(
+                "E0806",
+                "the comparator's `{` is not closed",
+                Span::new(brace, brace + 1),
+                "opened here",
+                "close the comparator with `}`",
+            ));
             break;
         }
         let trimmed = |(s, e): (usize, usize)| {
@@ -207,7 +251,13 @@ pub fn parse_classes(source: &str, start: usize, end: usize, errors: &mut Vec<Di
         let (_, super_text, super_span) = trimmed(fields[3]);
         let mut ok = true;
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            errors.push(err("E0806", format!("`{name_text}` is not a class name"), name_span, "bad name", "use letters, digits and `_` (`!name` for a forbidden shape)"));
+            errors.push(err(
+                "E0806",
+                format!("`{name_text}` is not a class name"),
+                name_span,
+                "bad name",
+                "use letters, digits and `_` (`!name` for a forbidden shape)",
+            ));
             ok = false;
         }
         let pattern = match pattern::parse(pattern_text) {
@@ -254,7 +304,8 @@ pub fn compare_cards(list: &CardList, deck: &Deck, a: usize, b: usize, globals: 
                 .entries
                 .iter()
                 .position(|e| {
-                    e.suit.accepts_fixed(suit, globals).unwrap_or(false) && e.rank.accepts_fixed(rank, globals).unwrap_or(false)
+                    e.suit.accepts_fixed(suit, globals).unwrap_or(false)
+                        && e.rank.accepts_fixed(rank, globals).unwrap_or(false)
                 })
                 .unwrap_or(section.entries.len())
         };
@@ -502,13 +553,27 @@ pub fn build(
         let list = class.list.as_ref().and_then(|(name, span)| {
             let found = lists.iter().find(|l| &l.name == name);
             if found.is_none() {
-                errors.push(err("E0808", format!("no list named `{name}` in <card>"), *span, "unknown list", "declare it in <card> (`name: ..|.. entries`) or fix the name"));
+                errors.push(err(
+                    "E0808",
+                    format!("no list named `{name}` in <card>"),
+                    *span,
+                    "unknown list",
+                    "declare it in <card> (`name: ..|.. entries`) or fix the name",
+                ));
             }
             found
         });
         if let Some(list) = list {
-            if list.sections.iter().any(|s| s.entries.iter().any(|e| matches!(e.suit, CharTest::Global(_)) || matches!(e.rank, CharTest::Global(_)))) {
-                errors.push(err("E0809", format!("list `{}` reads a `%global%`, which a class comparator cannot", list.name), class.list.as_ref().map_or(class.span, |l| l.1), "compared at compile time", "use such lists with `compare(a, b, \"list\")` in the procedure"));
+            if list.sections.iter().any(|s| {
+                s.entries.iter().any(|e| matches!(e.suit, CharTest::Global(_)) || matches!(e.rank, CharTest::Global(_)))
+            }) {
+                errors.push(err(
+                    "E0809",
+                    format!("list `{}` reads a `%global%`, which a class comparator cannot", list.name),
+                    class.list.as_ref().map_or(class.span, |l| l.1),
+                    "compared at compile time",
+                    "use such lists with `compare(a, b, \"list\")` in the procedure",
+                ));
             }
         }
         // `#` steps along the class's list, smallest first: its single-rank entries `.X`.
@@ -545,18 +610,30 @@ pub fn build(
             if let Some(&k) = positions.iter().find(|&&k| k < 1 || k as usize > arrangements[0].len()) {
                 if !reported_position {
                     reported_position = true;
-                    errors.push(err("E0810", format!("a series of this class has {} card(s); `$1({k})` does not exist", arrangements[0].len()), class.span, "in this class's comparator", "read a position between 1 and the series' size"));
+                    errors.push(err(
+                        "E0810",
+                        format!(
+                            "a series of this class has {} card(s); `$1({k})` does not exist",
+                            arrangements[0].len()
+                        ),
+                        class.span,
+                        "in this class's comparator",
+                        "read a position between 1 and the series' size",
+                    ));
                 }
             }
             // The strongest reading of an ambiguous multiset is the one played.
             let views: Vec<Vec<usize>> = arrangements
                 .iter()
-                .map(|arr| positions.iter().map(|&k| arr.get((k.max(1) - 1) as usize).copied().unwrap_or(arr[0])).collect())
+                .map(|arr| {
+                    positions.iter().map(|&k| arr.get((k.max(1) - 1) as usize).copied().unwrap_or(arr[0])).collect()
+                })
                 .collect();
             let size = arrangements[0].len();
             let mut best = 0;
             for i in 1..views.len() {
-                let r = eval.run(&class.comparator, &View { size, cards: &views[i] }, &View { size, cards: &views[best] });
+                let r =
+                    eval.run(&class.comparator, &View { size, cards: &views[i] }, &View { size, cards: &views[best] });
                 if let Ok(Some(1)) = r {
                     best = i;
                 }
@@ -590,7 +667,13 @@ pub fn build(
         if let Some((name, span)) = &class.superclass {
             match index_of(name) {
                 Some(p) => parent[c] = Some(p),
-                None => errors.push(err("E0808", format!("no class named `{name}`"), *span, "unknown superclass", "name a class of <mode>, or leave the field empty")),
+                None => errors.push(err(
+                    "E0808",
+                    format!("no class named `{name}`"),
+                    *span,
+                    "unknown superclass",
+                    "name a class of <mode>, or leave the field empty",
+                )),
             }
         }
     }
@@ -617,13 +700,23 @@ pub fn build(
             compare[i][j] = if si.class == sj.class {
                 let c = si.class;
                 let eval = Eval { deck, list: class_lists[c], positions: &class_positions[c], globals: &no_globals };
-                match eval.run(&classes[c].comparator, &View { size: si.size, cards: &si.cards }, &View { size: sj.size, cards: &sj.cards }) {
+                match eval.run(
+                    &classes[c].comparator,
+                    &View { size: si.size, cards: &si.cards },
+                    &View { size: sj.size, cards: &sj.cards },
+                ) {
                     Ok(Some(r)) if [-1, 0, 1, 2].contains(&r) => r as i32,
                     Ok(Some(_)) | Ok(None) => 0,
                     Err((span, message)) => {
                         if !reported[c] {
                             reported[c] = true;
-                            errors.push(err("E0810", message, span, "in this comparator", "a comparator reads `$1.size`, `$1(k)` and returns 1, -1, 0 or 2"));
+                            errors.push(err(
+                                "E0810",
+                                message,
+                                span,
+                                "in this comparator",
+                                "a comparator reads `$1.size`, `$1(k)` and returns 1, -1, 0 or 2",
+                            ));
                         }
                         2
                     }
@@ -649,7 +742,8 @@ pub fn build(
 
 /// A multiset as (kind, count) steps: biggest groups first, then by kind.
 pub fn steps_of(multiset: &[u8]) -> Vec<(usize, u8)> {
-    let mut steps: Vec<(usize, u8)> = multiset.iter().enumerate().filter(|(_, &c)| c > 0).map(|(k, &c)| (k, c)).collect();
+    let mut steps: Vec<(usize, u8)> =
+        multiset.iter().enumerate().filter(|(_, &c)| c > 0).map(|(k, &c)| (k, c)).collect();
     steps.sort_by_key(|&(k, _)| k);
     steps
 }

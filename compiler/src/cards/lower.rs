@@ -181,11 +181,26 @@ impl<'p> Gen<'p> {
 
     /// Declares a program variable: globals get their initial value in the RG declaration;
     /// locals are (re)initialised by an edge where they are declared.
-    fn declare(&mut self, ty: &TypeName, name: &str, size: Option<i64>, init: Option<&Expr>, span: Span, at: &mut String, global: bool) {
+    fn declare(
+        &mut self,
+        ty: &TypeName,
+        name: &str,
+        size: Option<i64>,
+        init: Option<&Expr>,
+        span: Span,
+        at: &mut String,
+        global: bool,
+    ) {
         let size = match (size, init) {
             (Some(n), _) if n > 0 => Some(n as usize),
             (Some(_), _) => {
-                self.errors.push(error("E0812", "an array needs a positive size", span, "bad size", "write `int x[4];`"));
+                self.errors.push(error(
+                    "E0812",
+                    "an array needs a positive size",
+                    span,
+                    "bad size",
+                    "write `int x[4];`",
+                ));
                 return;
             }
             (None, Some(Expr::Array(items, _))) => Some(items.len().max(1)),
@@ -196,11 +211,21 @@ impl<'p> Gen<'p> {
             self.used_idx(n);
         }
         let vty = Ty::of(ty, size);
-        let existing = if global { self.globals.get(name).cloned() } else { self.scopes.last().and_then(|s| s.get(name).cloned()) };
+        let existing = if global {
+            self.globals.get(name).cloned()
+        } else {
+            self.scopes.last().and_then(|s| s.get(name).cloned())
+        };
         let var = match existing {
             Some(v) if v.ty == vty => v,
             Some(_) => {
-                self.errors.push(error("E0813", format!("`{name}` is declared again with another type"), span, "second declaration", "use another name"));
+                self.errors.push(error(
+                    "E0813",
+                    format!("`{name}` is declared again with another type"),
+                    span,
+                    "second declaration",
+                    "use another name",
+                ));
                 return;
             }
             None => {
@@ -272,7 +297,13 @@ impl<'p> Gen<'p> {
         match e {
             Expr::Int(n, span) => {
                 if !self.in_range(*n) {
-                    self.errors.push(error("E0815", format!("{n} is outside the numbers of this game"), *span, "out of range", "raise `int_max` / lower `int_min` in <config>"));
+                    self.errors.push(error(
+                        "E0815",
+                        format!("{n} is outside the numbers of this game"),
+                        *span,
+                        "out of range",
+                        "raise `int_max` / lower `int_min` in <config>",
+                    ));
                     return None;
                 }
                 Some((int_sym(*n), Ty::Int))
@@ -283,14 +314,26 @@ impl<'p> Gen<'p> {
             Expr::Name(name, span) => match self.lookup(name) {
                 Some(v) => Some((v.rg, v.ty)),
                 None => {
-                    self.errors.push(error("E0816", format!("`{name}` is not declared"), *span, "unknown name", "declare it in <var> or before its use"));
+                    self.errors.push(error(
+                        "E0816",
+                        format!("`{name}` is not declared"),
+                        *span,
+                        "unknown name",
+                        "declare it in <var> or before its use",
+                    ));
                     None
                 }
             },
             Expr::Index(map, key, span) => {
                 let (m, mty) = self.value(map, at)?;
                 let Ty::Array(inner, _) = mty else {
-                    self.errors.push(error("E0814", "only arrays can be indexed", *span, "not an array", "declare it as `int x[4];`"));
+                    self.errors.push(error(
+                        "E0814",
+                        "only arrays can be indexed",
+                        *span,
+                        "not an array",
+                        "declare it as `int x[4];`",
+                    ));
                     return None;
                 };
                 let k = self.value_of(key, &Ty::Int, at)?;
@@ -329,11 +372,23 @@ impl<'p> Gen<'p> {
             }
             Expr::Call(name, args, span) => self.call(name, args, *span, at),
             Expr::Array(_, span) => {
-                self.errors.push(error("E0814", "an array literal can only initialise an array or be a bidding set", *span, "here", "declare `int x[] = {1, 2};`"));
+                self.errors.push(error(
+                    "E0814",
+                    "an array literal can only initialise an array or be a bidding set",
+                    *span,
+                    "here",
+                    "declare `int x[] = {1, 2};`",
+                ));
                 None
             }
             Expr::Size(_, span) | Expr::CardAt(_, _, span) => {
-                self.errors.push(error("E0814", "`$1` and `$2` exist only in comparators", *span, "outside a comparator", "use them inside a <mode> class's braces"));
+                self.errors.push(error(
+                    "E0814",
+                    "`$1` and `$2` exist only in comparators",
+                    *span,
+                    "outside a comparator",
+                    "use them inside a <mode> class's braces",
+                ));
                 None
             }
         }
@@ -362,7 +417,13 @@ impl<'p> Gen<'p> {
                 let Some((lv, lt)) = self.value(l, at) else { return };
                 let Some((rv, rt)) = self.value(r, at) else { return };
                 if lt != rt {
-                    self.errors.push(error("E0814", format!("`{op}` compares a {} with a {}", lt.describe(), rt.describe()), *span, "different types", "compare values of one type"));
+                    self.errors.push(error(
+                        "E0814",
+                        format!("`{op}` compares a {} with a {}", lt.describe(), rt.describe()),
+                        *span,
+                        "different types",
+                        "compare values of one type",
+                    ));
                     return;
                 }
                 let (t, f) = if *op == "==" { (yes, no) } else { (no, yes) };
@@ -414,7 +475,13 @@ impl<'p> Gen<'p> {
                 let (lhs, ty) = match target {
                     Expr::Name(..) | Expr::Index(..) => self.value(target, &mut at)?,
                     _ => {
-                        self.errors.push(error("E0814", "only a variable or an array element can be assigned", *span, "not assignable", "assign to `x` or `x[i]`"));
+                        self.errors.push(error(
+                            "E0814",
+                            "only a variable or an array element can be assigned",
+                            *span,
+                            "not assignable",
+                            "assign to `x` or `x[i]`",
+                        ));
                         return Some(at);
                     }
                 };
@@ -505,7 +572,13 @@ impl<'p> Gen<'p> {
             }
             Stmt::Return { value, span } => {
                 let Some((target, var)) = self.returns.last().cloned() else {
-                    self.errors.push(error("E0817", "`return` outside a function", *span, "here", "return only from <func> functions and comparators"));
+                    self.errors.push(error(
+                        "E0817",
+                        "`return` outside a function",
+                        *span,
+                        "here",
+                        "return only from <func> functions and comparators",
+                    ));
                     return None;
                 };
                 match (value, var) {
@@ -515,10 +588,22 @@ impl<'p> Gen<'p> {
                     }
                     (None, None) => self.skip(&at, &target),
                     (Some(e), None) => {
-                        self.errors.push(error("E0814", "a `void` function returns no value", e.span(), "value", "drop the value or declare a return type"));
+                        self.errors.push(error(
+                            "E0814",
+                            "a `void` function returns no value",
+                            e.span(),
+                            "value",
+                            "drop the value or declare a return type",
+                        ));
                     }
                     (None, Some(_)) => {
-                        self.errors.push(error("E0814", "this function must return a value", *span, "no value", "write `return value;`"));
+                        self.errors.push(error(
+                            "E0814",
+                            "this function must return a value",
+                            *span,
+                            "no value",
+                            "write `return value;`",
+                        ));
                     }
                 }
                 None
@@ -537,7 +622,13 @@ impl<'p> Gen<'p> {
                         self.call(name, args, *span, &mut at);
                     }
                     other => {
-                        self.errors.push(error("E0814", "this expression does nothing", other.span(), "no effect", "assign it or call a function"));
+                        self.errors.push(error(
+                            "E0814",
+                            "this expression does nothing",
+                            other.span(),
+                            "no effect",
+                            "assign it or call a function",
+                        ));
                     }
                 }
                 Some(at)
@@ -548,7 +639,13 @@ impl<'p> Gen<'p> {
     fn call(&mut self, name: &str, args: &[Expr], span: Span, at: &mut String) -> Option<(String, Ty)> {
         let arity = |g: &mut Gen, n: usize| {
             if args.len() != n {
-                g.errors.push(error("E0818", format!("`{name}` takes {n} argument(s), not {}", args.len()), span, "wrong count", "see the system calls in spec/cards.md"));
+                g.errors.push(error(
+                    "E0818",
+                    format!("`{name}` takes {n} argument(s), not {}", args.len()),
+                    span,
+                    "wrong count",
+                    "see the system calls in spec/cards.md",
+                ));
                 false
             } else {
                 true
@@ -582,7 +679,13 @@ impl<'p> Gen<'p> {
                 let from_deck = matches!(args[0], Expr::Int(0, _));
                 let top = matches!(&args[2], Expr::Call(n, a, _) if (n == "top_card" || n == "topcard") && matches!(a.as_slice(), [Expr::Int(0, _)]));
                 if !from_deck || !top {
-                    self.errors.push(error("E0811", "only `deliver(0, player, top_card(0), show)` (dealing from the deck) is supported", span, "unsupported form", "deal from the deck; plays move cards through `play_card`"));
+                    self.errors.push(error(
+                        "E0811",
+                        "only `deliver(0, player, top_card(0), show)` (dealing from the deck) is supported",
+                        span,
+                        "unsupported form",
+                        "deal from the deck; plays move cards through `play_card`",
+                    ));
                     return None;
                 }
                 let to = self.value_of(&args[1], &Ty::Int, at)?;
@@ -590,7 +693,13 @@ impl<'p> Gen<'p> {
                     None | Some(Expr::Bool(false, _)) => false,
                     Some(Expr::Bool(true, _)) => true,
                     Some(other) => {
-                        self.errors.push(error("E0811", "`show` must be `true` or `false`", other.span(), "not a constant", "write `true` (public) or `false` (only the receiver sees it)"));
+                        self.errors.push(error(
+                            "E0811",
+                            "`show` must be `true` or `false`",
+                            other.span(),
+                            "not a constant",
+                            "write `true` (public) or `false` (only the receiver sees it)",
+                        ));
                         return None;
                     }
                 };
@@ -598,7 +707,13 @@ impl<'p> Gen<'p> {
                 Some(("1".into(), Ty::Bool))
             }
             "top_card" | "topcard" => {
-                self.errors.push(error("E0811", "`top_card` is only supported inside `deliver(0, p, top_card(0), show)`", span, "here", "deal with `deliver`"));
+                self.errors.push(error(
+                    "E0811",
+                    "`top_card` is only supported inside `deliver(0, p, top_card(0), show)`",
+                    span,
+                    "here",
+                    "deal with `deliver`",
+                ));
                 None
             }
             "play_card" | "get_card" => {
@@ -615,7 +730,13 @@ impl<'p> Gen<'p> {
                 }
                 let p = self.value_of(&args[0], &Ty::Int, at)?;
                 let Expr::Array(items, _) = &args[1] else {
-                    self.errors.push(error("E0811", "the set of `state_point` must be written out (`{1, 2, 3}`)", args[1].span(), "not a set literal", "write the numbers the player may announce"));
+                    self.errors.push(error(
+                        "E0811",
+                        "the set of `state_point` must be written out (`{1, 2, 3}`)",
+                        args[1].span(),
+                        "not a set literal",
+                        "write the numbers the player may announce",
+                    ));
                     return None;
                 };
                 let mut values = Vec::new();
@@ -623,7 +744,13 @@ impl<'p> Gen<'p> {
                     match item {
                         Expr::Int(n, s) if self.in_range(*n) && *n != 0 => values.push(*n),
                         other => {
-                            self.errors.push(error("E0811", "a bidding set holds non-zero numbers of the game", other.span(), "not a number here", "0 stands for passing; allow it with `candrop`"));
+                            self.errors.push(error(
+                                "E0811",
+                                "a bidding set holds non-zero numbers of the game",
+                                other.span(),
+                                "not a number here",
+                                "0 stands for passing; allow it with `candrop`",
+                            ));
                             return None;
                         }
                     }
@@ -631,7 +758,13 @@ impl<'p> Gen<'p> {
                 let candrop = match &args[2] {
                     Expr::Bool(b, _) => *b,
                     other => {
-                        self.errors.push(error("E0811", "`candrop` must be `true` or `false`", other.span(), "not a constant", "write `true` when the player may pass"));
+                        self.errors.push(error(
+                            "E0811",
+                            "`candrop` must be `true` or `false`",
+                            other.span(),
+                            "not a constant",
+                            "write `true` when the player may pass",
+                        ));
                         return None;
                     }
                 };
@@ -643,11 +776,23 @@ impl<'p> Gen<'p> {
                 }
                 let s = self.value_of(&args[0], &Ty::Series, at)?;
                 let Expr::Str(class, cspan) = &args[1] else {
-                    self.errors.push(error("E0811", "`match` takes a class name in quotes", args[1].span(), "not a string", "write `match(play, \"bomb\")`"));
+                    self.errors.push(error(
+                        "E0811",
+                        "`match` takes a class name in quotes",
+                        args[1].span(),
+                        "not a string",
+                        "write `match(play, \"bomb\")`",
+                    ));
                     return None;
                 };
                 if !self.program.classes.iter().any(|c| &c.name == class) {
-                    self.errors.push(error("E0808", format!("no class named `{class}`"), *cspan, "unknown class", "name a class of <mode>"));
+                    self.errors.push(error(
+                        "E0808",
+                        format!("no class named `{class}`"),
+                        *cspan,
+                        "unknown class",
+                        "name a class of <mode>",
+                    ));
                     return None;
                 }
                 self.class_tests = true;
@@ -675,14 +820,26 @@ impl<'p> Gen<'p> {
                     }
                     Some(Expr::Str(list, lspan)) => {
                         let Some(l) = self.program.lists.iter().find(|l| &l.name == list) else {
-                            self.errors.push(error("E0808", format!("no list named `{list}` in <card>"), *lspan, "unknown list", "name a list of <card>"));
+                            self.errors.push(error(
+                                "E0808",
+                                format!("no list named `{list}` in <card>"),
+                                *lspan,
+                                "unknown list",
+                                "name a list of <card>",
+                            ));
                             return None;
                         };
                         let globals = super::list_globals(l);
                         let mut access = format!("cmp_{list}");
                         for g in &globals {
                             let Some(v) = self.lookup(g) else {
-                                self.errors.push(error("E0816", format!("`%{g}%` names no variable"), *lspan, "in this list", "declare a `string` variable with that name"));
+                                self.errors.push(error(
+                                    "E0816",
+                                    format!("`%{g}%` names no variable"),
+                                    *lspan,
+                                    "in this list",
+                                    "declare a `string` variable with that name",
+                                ));
                                 return None;
                             };
                             let _ = write!(access, "[{}]", v.rg);
@@ -691,7 +848,13 @@ impl<'p> Gen<'p> {
                         Some((format!("{access}[{a}][{b}]"), Ty::Int))
                     }
                     Some(other) => {
-                        self.errors.push(error("E0811", "the third argument of `compare` is a list name in quotes", other.span(), "not a string", "write `compare(a, b, \"list\")`"));
+                        self.errors.push(error(
+                            "E0811",
+                            "the third argument of `compare` is a list name in quotes",
+                            other.span(),
+                            "not a string",
+                            "write `compare(a, b, \"list\")`",
+                        ));
                         None
                     }
                 }
@@ -713,7 +876,13 @@ impl<'p> Gen<'p> {
                 Some(("0".into(), Ty::Bool))
             }
             "find" | "get_cards" => {
-                self.errors.push(error("E0811", format!("`{name}` is not supported by this translator"), span, "unsupported system call", "express the condition with <mode> classes and `match`"));
+                self.errors.push(error(
+                    "E0811",
+                    format!("`{name}` is not supported by this translator"),
+                    span,
+                    "unsupported system call",
+                    "express the condition with <mode> classes and `match`",
+                ));
                 None
             }
             _ => self.user_call(name, args, span, at),
@@ -723,15 +892,33 @@ impl<'p> Gen<'p> {
     fn user_call(&mut self, name: &str, args: &[Expr], span: Span, at: &mut String) -> Option<(String, Ty)> {
         let program = self.program;
         let Some(function) = program.functions.iter().find(|f| f.name == name) else {
-            self.errors.push(error("E0816", format!("no function or system call named `{name}`"), span, "unknown", "define it in <func> or check the system call's name"));
+            self.errors.push(error(
+                "E0816",
+                format!("no function or system call named `{name}`"),
+                span,
+                "unknown",
+                "define it in <func> or check the system call's name",
+            ));
             return None;
         };
         if self.call_stack.iter().any(|n| n == name) {
-            self.errors.push(error("E0819", format!("`{name}` calls itself"), span, "recursive call", "functions are inlined into the automaton: write a loop instead"));
+            self.errors.push(error(
+                "E0819",
+                format!("`{name}` calls itself"),
+                span,
+                "recursive call",
+                "functions are inlined into the automaton: write a loop instead",
+            ));
             return None;
         }
         if args.len() != function.params.len() {
-            self.errors.push(error("E0818", format!("`{name}` takes {} argument(s), not {}", function.params.len(), args.len()), span, "wrong count", "pass one value per parameter"));
+            self.errors.push(error(
+                "E0818",
+                format!("`{name}` takes {} argument(s), not {}", function.params.len(), args.len()),
+                span,
+                "wrong count",
+                "pass one value per parameter",
+            ));
             return None;
         }
         let (params, ret) = self.function_storage(function);
@@ -760,7 +947,13 @@ impl<'p> Gen<'p> {
         self.breaks = saved_breaks;
         if let Some(end) = end {
             if ret.is_some() {
-                self.errors.push(error("E0814", format!("`{name}` can end without returning a value"), function.span, "missing return", "end every path with `return value;`"));
+                self.errors.push(error(
+                    "E0814",
+                    format!("`{name}` can end without returning a value"),
+                    function.span,
+                    "missing return",
+                    "end every path with `return value;`",
+                ));
             }
             self.skip(&end, &exit);
         }
@@ -782,8 +975,11 @@ impl<'p> Gen<'p> {
         if let Some(s) = self.function_vars.get(&function.name) {
             return s.clone();
         }
-        let params: Vec<Var> =
-            function.params.iter().map(|(ty, n, _)| self.new_var(&format!("{}_{n}", function.name), Ty::of(ty, None), None)).collect();
+        let params: Vec<Var> = function
+            .params
+            .iter()
+            .map(|(ty, n, _)| self.new_var(&format!("{}_{n}", function.name), Ty::of(ty, None), None))
+            .collect();
         let ret = function.ret.as_ref().map(|t| self.new_var(&format!("{}_ret", function.name), Ty::of(t, None), None));
         self.function_vars.insert(function.name.clone(), (params.clone(), ret.clone()));
         (params, ret)
@@ -876,7 +1072,11 @@ impl<'p> Gen<'p> {
             let tagged = self.fresh();
             self.edge(&root, &tagged, &format!("$ {class}"));
             let counted = self.fresh();
-            self.edge(&tagged, &counted, &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = who.rg));
+            self.edge(
+                &tagged,
+                &counted,
+                &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = who.rg),
+            );
             self.edge(&counted, &first, &format!("{} = {}", result.rg, sig.name));
         }
         let done = self.fresh();
@@ -886,7 +1086,13 @@ impl<'p> Gen<'p> {
     }
 
     /// Emits a (sub)tree of (kind, count) steps ending at `done`; returns its entry node.
-    fn emit_trie(&mut self, tree: &Trie, who: &str, done: &str, shared: &mut HashMap<Vec<((usize, u8), String)>, String>) -> String {
+    fn emit_trie(
+        &mut self,
+        tree: &Trie,
+        who: &str,
+        done: &str,
+        shared: &mut HashMap<Vec<((usize, u8), String)>, String>,
+    ) -> String {
         if tree.children.is_empty() {
             return done.to_string();
         }
@@ -980,7 +1186,9 @@ impl<'p> Gen<'p> {
                 "lt" => Box::new(|a, b| Some(((a < b) as u8).to_string())),
                 "le" => Box::new(|a, b| Some(((a <= b) as u8).to_string())),
                 _ => {
-                    let entries: Vec<String> = (cfg.int_min..=cfg.int_max).map(|a| format!("{}: {}", int_sym(a), int_sym(clamp(-a)))).collect();
+                    let entries: Vec<String> = (cfg.int_min..=cfg.int_max)
+                        .map(|a| format!("{}: {}", int_sym(a), int_sym(clamp(-a))))
+                        .collect();
                     let _ = writeln!(out, "const neg: Int -> Int = {{{}, :0}};", entries.join(", "));
                     continue;
                 }
@@ -1002,7 +1210,9 @@ impl<'p> Gen<'p> {
             let _ = writeln!(out, ":{{:0}}}};");
         }
         // Deck and hands.
-        let kind_of: Vec<String> = (0..deck.cards.len()).map(|i| format!("{}: {}", deck.card_name(i), deck.kinds[deck.card_kind[i]].name)).collect();
+        let kind_of: Vec<String> = (0..deck.cards.len())
+            .map(|i| format!("{}: {}", deck.card_name(i), deck.kinds[deck.card_kind[i]].name))
+            .collect();
         let _ = writeln!(out, "const kindOf: Card -> Kind = {{{}, :{}}};", kind_of.join(", "), deck.kinds[0].name);
         let inc: Vec<String> = (0..max_copies).map(|c| format!("{c}: {}", c + 1)).collect();
         let _ = writeln!(out, "const inc: Count -> Count = {{{}, :{max_copies}}};", inc.join(", "));
@@ -1015,8 +1225,9 @@ impl<'p> Gen<'p> {
         let _ = writeln!(out, "const everyone: Player -> Bool = {{:1}};");
         let only: Vec<String> = (1..=cfg.players).map(|p| format!("{p}: {{{p}: 1, :0}}")).collect();
         let _ = writeln!(out, "const onlyPlayer: Pid -> Player -> Bool = {{{}, :{{:1}}}};", only.join(", "));
-        let shift: Vec<String> =
-            (cfg.int_min..=cfg.int_max).map(|v| format!("{}: {}", int_sym(v), (v + cfg.score_base).clamp(0, 2 * cfg.score_base))).collect();
+        let shift: Vec<String> = (cfg.int_min..=cfg.int_max)
+            .map(|v| format!("{}: {}", int_sym(v), (v + cfg.score_base).clamp(0, 2 * cfg.score_base)))
+            .collect();
         let _ = writeln!(out, "const shift: Int -> Score = {{{}, :0}};", shift.join(", "));
         let _ = writeln!(out, "const fullDeck: Card -> Bool = {{:1}};");
         let _ = writeln!(out, "const emptyHands: Pid -> Kind -> Count = {{:{{:0}}}};");
@@ -1027,7 +1238,10 @@ impl<'p> Gen<'p> {
         if n > 0 {
             let _ = write!(out, "const legal: Series -> Series -> Bool = {{");
             for (i, sig) in self.tables.signatures.iter().enumerate() {
-                let row: Vec<&str> = (0..n).filter(|&j| self.tables.legal[i][j]).map(|j| self.tables.signatures[j].name.as_str()).collect();
+                let row: Vec<&str> = (0..n)
+                    .filter(|&j| self.tables.legal[i][j])
+                    .map(|j| self.tables.signatures[j].name.as_str())
+                    .collect();
                 let mut parts: Vec<String> = vec!["none: 1".into()];
                 parts.extend(row.iter().map(|r| format!("{r}: 1")));
                 parts.push(":0".into());
@@ -1058,8 +1272,12 @@ impl<'p> Gen<'p> {
         if list.is_empty() {
             let _ = write!(out, "const cmpModes: Series -> Series -> Int = {{");
             for (i, a) in sigs.iter().enumerate() {
-                let row: Vec<String> =
-                    sigs.iter().enumerate().filter(|(j, _)| self.tables.compare[i][*j] != 0).map(|(j, b)| format!("{}: {}", b.name, int_sym(self.tables.compare[i][j] as i64))).collect();
+                let row: Vec<String> = sigs
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| self.tables.compare[i][*j] != 0)
+                    .map(|(j, b)| format!("{}: {}", b.name, int_sym(self.tables.compare[i][j] as i64)))
+                    .collect();
                 let _ = write!(out, "{}: {{{}{}:0}}, ", a.name, row.join(", "), if row.is_empty() { "" } else { ", " });
             }
             let _ = writeln!(out, ":{{:0}}}};");
@@ -1072,7 +1290,14 @@ impl<'p> Gen<'p> {
         for _ in &globals {
             ty = format!("Str -> {ty}");
         }
-        fn level(gen: &Gen, l: &super::classes::CardList, globals: &[String], domain: &[String], bound: &mut HashMap<String, char>, depth: usize) -> String {
+        fn level(
+            gen: &Gen,
+            l: &super::classes::CardList,
+            globals: &[String],
+            domain: &[String],
+            bound: &mut HashMap<String, char>,
+            depth: usize,
+        ) -> String {
             if depth == globals.len() {
                 let sigs = &gen.tables.signatures;
                 let mut s = String::from("{");
@@ -1084,7 +1309,8 @@ impl<'p> Gen<'p> {
                             (r != 0).then(|| format!("{}: {}", b.name, int_sym(r as i64)))
                         })
                         .collect();
-                    let _ = write!(s, "{}: {{{}{}:0}}, ", a.name, row.join(", "), if row.is_empty() { "" } else { ", " });
+                    let _ =
+                        write!(s, "{}: {{{}{}:0}}, ", a.name, row.join(", "), if row.is_empty() { "" } else { ", " });
                 }
                 s.push_str(":{:0}}");
                 return s;
@@ -1126,13 +1352,25 @@ impl<'p> Gen<'p> {
                         Some(e) => match self.constant(e, &vty) {
                             Some(v) => Some(v),
                             None => {
-                                self.errors.push(error("E0820", "a global's initial value must be a constant", e.span(), "not a constant", "assign it at the start of <body> instead"));
+                                self.errors.push(error(
+                                    "E0820",
+                                    "a global's initial value must be a constant",
+                                    e.span(),
+                                    "not a constant",
+                                    "assign it at the start of <body> instead",
+                                ));
                                 None
                             }
                         },
                     };
                     if self.globals.contains_key(name) {
-                        self.errors.push(error("E0813", format!("`{name}` is declared twice"), *span, "second declaration", "use another name"));
+                        self.errors.push(error(
+                            "E0813",
+                            format!("`{name}` is declared twice"),
+                            *span,
+                            "second declaration",
+                            "use another name",
+                        ));
                         continue;
                     }
                     let v = self.new_var(name, vty, init_text);
@@ -1140,7 +1378,13 @@ impl<'p> Gen<'p> {
                 }
                 Stmt::If { then, .. } => self.declare_globals(then),
                 other => {
-                    self.errors.push(error("E0820", "<var> holds only declarations", stmt_span(other), "not a declaration", "move statements to <body>"));
+                    self.errors.push(error(
+                        "E0820",
+                        "<var> holds only declarations",
+                        stmt_span(other),
+                        "not a declaration",
+                        "move statements to <body>",
+                    ));
                 }
             }
         }

@@ -211,7 +211,13 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
         program.config.score_base = -program.config.int_min;
     }
     if !sections.iter().any(|s| s.name == "body") && errors.is_empty() {
-        errors.push(err("E0803", "a card program needs a <body> section", Span::new(0, 0), "no <body>", "add `<body> ... </body>` with the game's procedure"));
+        errors.push(err(
+            "E0803",
+            "a card program needs a <body> section",
+            Span::new(0, 0),
+            "no <body>",
+            "add `<body> ... </body>` with the game's procedure",
+        ));
     }
     if errors.is_empty() {
         Ok(program)
@@ -237,7 +243,8 @@ fn suits_matter(program: &Program) -> bool {
         CharTest::Any => false,
         CharTest::Var { .. } | CharTest::Global(_) => true,
         fixed => c.ranks.iter().any(|_| {
-            let results: Vec<bool> = c.suits.iter().map(|&s| fixed.accepts_fixed(s, &no_globals).unwrap_or(false)).collect();
+            let results: Vec<bool> =
+                c.suits.iter().map(|&s| fixed.accepts_fixed(s, &no_globals).unwrap_or(false)).collect();
             results.iter().any(|&r| r != results[0])
         }),
     })
@@ -257,7 +264,13 @@ pub fn translate(program: &Program) -> Result<(Deck, PlayTables, String), Vec<Di
     let body_end = gen.stmts(&program.body, "begin".to_string());
     let end = body_end.and_then(|at| gen.stmts(&program.end, at));
     if end.is_none() && gen.errors.is_empty() {
-        gen.errors.push(err("E0817", "the procedure never reaches its end", program.body_span, "in this body", "make sure <body> and <end> can finish"));
+        gen.errors.push(err(
+            "E0817",
+            "the procedure never reaches its end",
+            program.body_span,
+            "in this body",
+            "make sure <body> and <end> can finish",
+        ));
     }
     if !gen.errors.is_empty() {
         return Err(gen.errors);

@@ -43,7 +43,10 @@ pub struct Atom {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Count {
     Exactly(u32),
-    AtLeast { min: u32, capture: Option<char> },
+    AtLeast {
+        min: u32,
+        capture: Option<char>,
+    },
     /// `{c}`: as many as a count variable captured earlier.
     Variable(char),
 }
@@ -52,7 +55,10 @@ pub enum Count {
 pub enum Node {
     Atom(Atom),
     /// A parenthesised group: alternatives (`||`) of sequences, repeated `count` times.
-    Group { alternatives: Vec<Vec<Node>>, count: Count },
+    Group {
+        alternatives: Vec<Vec<Node>>,
+        count: Count,
+    },
 }
 
 /// A parsed pattern: alternatives of sequences (top-level `||` allowed).
@@ -167,12 +173,16 @@ impl Parser {
                 digits.push(d);
                 self.at += 1;
             }
-            let n: u32 = digits.parse().map_err(|_| self.error("expected a count such as `{2}`, `{2+}`, `{2+:c}` or `{c}`"))?;
+            let n: u32 =
+                digits.parse().map_err(|_| self.error("expected a count such as `{2}`, `{2+}`, `{2+:c}` or `{c}`"))?;
             if self.peek() == Some('+') {
                 self.at += 1;
                 let capture = if self.peek() == Some(':') {
                     self.at += 1;
-                    let c = self.peek().filter(char::is_ascii_lowercase).ok_or_else(|| self.error("expected a count variable"))?;
+                    let c = self
+                        .peek()
+                        .filter(char::is_ascii_lowercase)
+                        .ok_or_else(|| self.error("expected a count variable"))?;
                     self.at += 1;
                     Some(c)
                 } else {
@@ -211,7 +221,11 @@ impl Parser {
                     match self.peek() {
                         Some(']') => break,
                         Some(ch) if ch.is_ascii_uppercase() || ch.is_ascii_digit() => chars.push(ch),
-                        _ => return Err(self.error("a `[...]` set holds upper-case letters and digits and ends with `]`")),
+                        _ => {
+                            return Err(
+                                self.error("a `[...]` set holds upper-case letters and digits and ends with `]`")
+                            )
+                        }
                     }
                     self.at += 1;
                 }

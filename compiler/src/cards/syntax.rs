@@ -146,14 +146,45 @@ impl Expr {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
-    Decl { ty: TypeName, name: String, size: Option<i64>, init: Option<Expr>, span: Span },
-    Assign { target: Expr, value: Expr, span: Span },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt>, span: Span },
-    While { cond: Expr, body: Vec<Stmt>, span: Span },
-    For { init: Vec<Stmt>, cond: Option<Expr>, step: Vec<Stmt>, body: Vec<Stmt>, span: Span },
+    Decl {
+        ty: TypeName,
+        name: String,
+        size: Option<i64>,
+        init: Option<Expr>,
+        span: Span,
+    },
+    Assign {
+        target: Expr,
+        value: Expr,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+        span: Span,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        step: Vec<Stmt>,
+        body: Vec<Stmt>,
+        span: Span,
+    },
     /// `switch { case (c): ...; default: ...; }`: the first case whose condition holds runs.
-    Switch { cases: Vec<(Option<Expr>, Vec<Stmt>)>, span: Span },
-    Return { value: Option<Expr>, span: Span },
+    Switch {
+        cases: Vec<(Option<Expr>, Vec<Stmt>)>,
+        span: Span,
+    },
+    Return {
+        value: Option<Expr>,
+        span: Span,
+    },
     Break(Span),
     Expr(Expr),
 }
