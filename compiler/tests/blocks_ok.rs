@@ -189,6 +189,15 @@ fn one_player_games_and_comparison_blocks() {
     assert_eq!(counts[6], 0, "five placements end the game");
     assert_eq!(scores_after(&engine, &["P__0_0", "P__1_0", "P__2_0"]), Some(vec![100]));
     assert_eq!(scores_after(&engine, &["P__0_0", "P__1_1", "P__2_2", "P__0_1", "P__2_0"]), Some(vec![0]));
+    // Alone, red takes the only green piece: green's count (kept though green is no player) is 0.
+    let hunt =
+        "(game \"hunt\" \"v0.1\") (players 1) (stage_init) (board SQURE 3) (initplace RED a1) (initplace GREEN a2)
+                (stage_move) (play_turn RED) (actions (act_sjump RED OPPO) (act_nbrmove RED))
+                (eatorflip (eat_jump RED)) (stage_end (cond_chess_count_eq GREEN 0)) (game_end)
+                (win_rules (win_eat_count_ge 1))";
+    let hunt = self::engine(hunt);
+    assert_eq!(moves_after(&hunt, &[]), ["P__0_0 P__0_2", "P__0_0 P__1_0", "P__0_0 P__1_1"]);
+    assert_eq!(scores_after(&hunt, &["P__0_0 P__0_2"]), Some(vec![100]));
 }
 
 #[test]
