@@ -360,19 +360,16 @@ impl Translator<'_> {
         }
         d.push_str("start(null) = offboard\nstart(_) = empty\n\n");
         d.push_str("board : Pos -> Piece = start\n");
+        // Keyed by colour rather than by player, so that a one-player game can count (and take)
+        // the other colour's pieces too.
         let count = |side: Side| self.game.initial.iter().filter(|(s, _, _)| *s == side).count();
-        if self.game.players == 2 {
-            let _ = writeln!(
-                d,
-                "pieces : Player -> Count = {{ red = N({}); green = N({}) }}",
-                count(Side::Red),
-                count(Side::Green)
-            );
-        } else {
-            let _ = writeln!(d, "pieces : Player -> Count = {{ red = N({}) }}", count(Side::Red));
-        }
-        let _ = writeln!(d, "enemies : Count = N({})", if self.game.players == 1 { count(Side::Green) } else { 0 });
-        d.push_str("eaten : Player -> Count = { _ = N(0) }\n");
+        let _ = writeln!(
+            d,
+            "pieces : Piece -> Count = {{ red = N({}); green = N({}); _ = N(0) }}",
+            count(Side::Red),
+            count(Side::Green)
+        );
+        d.push_str("eaten : Piece -> Count = { _ = N(0) }\n");
         d.push_str("from : Pos\nto : Pos\nover : Pos\ncursor : Pos\ndir : Dir\n");
         if self.any_movement() {
             d.push_str("plies : Ply\n");
@@ -955,9 +952,14 @@ impl Translator<'_> {
         self.w.line("}");
     }
 
-    fn selector_lines(&self, selector: Selector, each: impl Fn(&str) -> String) -> Vec<String> {
-        let sides: Vec<Side> = selector.sides().into_iter().filter(|s| self.game.sides().contains(s)).collect();
+    /// The check lines of a condition on the sides a selector names. With `players_only`, sides
+    /// that are not players are left out (in a one-player game, "can act" is asked of RED only),
+    /// and a condition left with no side never holds.
+    fn selector_lines(&self, selector: Selector, players_only: bool, each: impl Fn(&str) -> String) -> Vec<String> {
+        let sides: Vec<Side> =
+            selector.sides().into_iter().filter(|s| !players_only || self.game.sides().contains(s)).collect();
         match selector {
+            _ if sides.is_empty() => vec!["check(false())".into()],
             Selector::Any if sides.len() == 2 => {
                 vec!["branch {".into(), each("red"), "} or {".into(), each("green"), "}".into()]
             }
@@ -966,17 +968,14 @@ impl Translator<'_> {
     }
 
     fn count_of(&self, side: &str) -> String {
-        if side == "green" && self.game.players == 1 {
-            "enemies".to_string()
-        } else {
-            format!("pieces[{side}]")
-        }
+        format!("pieces[{side}]")
     }
 
     fn condition_lines(&mut self, condition: &Condition, index: usize) -> Vec<String> {
         match *condition {
-            Condition::NoPlace(selector) => self
-                .selector_lines(selector, |side| format!("check(not(reachable(move{index}{}())))", capitalised(side))),
+            Condition::NoPlace(selector) => self.selector_lines(selector, true, |side| {
+                format!("check(not(reachable(move{index}{}())))", capitalised(side))
+            }),
             Condition::LineShape(dirs, length) => {
                 self.dirs_used.insert(dirs);
                 let sides = self.game.sides();
@@ -997,12 +996,13 @@ impl Translator<'_> {
                 }
             }
             Condition::ChessCountEq(selector, n) => {
-                let lines = self.selector_lines(selector, |side| format!("check({} == N({n}))", self.count_of(side)));
+                let lines =
+                    self.selector_lines(selector, false, |side| format!("check({} == N({n}))", self.count_of(side)));
                 lines
             }
             Condition::EatCountGe(selector, n) => {
                 self.thresholds.insert(n);
-                self.selector_lines(selector, |side| format!("check(atLeast{n}(eaten[{side}]) == yes)"))
+                self.selector_lines(selector, false, |side| format!("check(atLeast{n}(eaten[{side}]) == yes)"))
             }
             Condition::Compare(comparison, left, right) => {
                 let name = match comparison {
