@@ -31,6 +31,26 @@ pub mod pentago_hrg;
 #[rustfmt::skip]
 pub mod reversi_hrg;
 #[rustfmt::skip]
+pub mod rules_arithmetic_example_arithmetic_example_rules;
+#[rustfmt::skip]
+pub mod rules_color_rows_color_rows_rules;
+#[rustfmt::skip]
+pub mod rules_counter_clockwise_counter_clockwise_rules;
+#[rustfmt::skip]
+pub mod rules_metered_order_metered_order_rules;
+#[rustfmt::skip]
+pub mod rules_nearest_farthest_nearest_farthest_rules;
+#[rustfmt::skip]
+pub mod rules_position_a_position_a_rules;
+#[rustfmt::skip]
+pub mod rules_random_board_random_board_rules;
+#[rustfmt::skip]
+pub mod rules_same_edge_same_edge_rules;
+#[rustfmt::skip]
+pub mod rules_shape_sort_shape_sort_rules;
+#[rustfmt::skip]
+pub mod rules_stalemate_stalemate_rules;
+#[rustfmt::skip]
 pub mod tictactoe_rg;
 #[rustfmt::skip]
 pub mod tictactoe_hrg;
@@ -53,6 +73,16 @@ pub const GAMES: &[(&str, u64)] = &[
     ("morris/morris.hrg", 8396739398047484783),
     ("pentago/pentago.hrg", 4200441474478160590),
     ("reversi/reversi.hrg", 1538747520226200868),
+    ("rules-arithmetic-example/arithmetic-example.rules", 2590588843378507696),
+    ("rules-color-rows/color-rows.rules", 3081489165294716964),
+    ("rules-counter-clockwise/counter-clockwise.rules", 3526757015979488515),
+    ("rules-metered-order/metered-order.rules", 10682676087895346540),
+    ("rules-nearest-farthest/nearest-farthest.rules", 9250144837825566558),
+    ("rules-position-a/position-a.rules", 9972547972200323303),
+    ("rules-random-board/random-board.rules", 11194300787348730677),
+    ("rules-same-edge/same-edge.rules", 4137092506075786287),
+    ("rules-shape-sort/shape-sort.rules", 3506860438270338997),
+    ("rules-stalemate/stalemate.rules", 1387735846284660529),
     ("tictactoe/tictactoe.rg", 18147579133549507233),
     ("tictactoe/tictactoe.hrg", 17654196225148198303),
 ];
@@ -61,7 +91,9 @@ pub const GAMES: &[(&str, u64)] = &[
 pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output> {
     match name {
         "amazons/amazons.hrg" => Some(visitor.visit::<amazons_hrg::Game>("amazons/amazons.hrg")),
-        "breakthrough/breakthrough.hrg" => Some(visitor.visit::<breakthrough_hrg::Game>("breakthrough/breakthrough.hrg")),
+        "breakthrough/breakthrough.hrg" => {
+            Some(visitor.visit::<breakthrough_hrg::Game>("breakthrough/breakthrough.hrg"))
+        }
         "chess/chess.hrg" => Some(visitor.visit::<chess_hrg::Game>("chess/chess.hrg")),
         "connect4/connect4.rg" => Some(visitor.visit::<connect4_rg::Game>("connect4/connect4.rg")),
         "connect4/connect4.hrg" => Some(visitor.visit::<connect4_hrg::Game>("connect4/connect4.hrg")),
@@ -75,6 +107,42 @@ pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output
         "morris/morris.hrg" => Some(visitor.visit::<morris_hrg::Game>("morris/morris.hrg")),
         "pentago/pentago.hrg" => Some(visitor.visit::<pentago_hrg::Game>("pentago/pentago.hrg")),
         "reversi/reversi.hrg" => Some(visitor.visit::<reversi_hrg::Game>("reversi/reversi.hrg")),
+        "rules-arithmetic-example/arithmetic-example.rules" => {
+            Some(visitor.visit::<rules_arithmetic_example_arithmetic_example_rules::Game>(
+                "rules-arithmetic-example/arithmetic-example.rules",
+            ))
+        }
+        "rules-color-rows/color-rows.rules" => {
+            Some(visitor.visit::<rules_color_rows_color_rows_rules::Game>("rules-color-rows/color-rows.rules"))
+        }
+        "rules-counter-clockwise/counter-clockwise.rules" => {
+            Some(visitor.visit::<rules_counter_clockwise_counter_clockwise_rules::Game>(
+                "rules-counter-clockwise/counter-clockwise.rules",
+            ))
+        }
+        "rules-metered-order/metered-order.rules" => Some(
+            visitor.visit::<rules_metered_order_metered_order_rules::Game>("rules-metered-order/metered-order.rules"),
+        ),
+        "rules-nearest-farthest/nearest-farthest.rules" => {
+            Some(visitor.visit::<rules_nearest_farthest_nearest_farthest_rules::Game>(
+                "rules-nearest-farthest/nearest-farthest.rules",
+            ))
+        }
+        "rules-position-a/position-a.rules" => {
+            Some(visitor.visit::<rules_position_a_position_a_rules::Game>("rules-position-a/position-a.rules"))
+        }
+        "rules-random-board/random-board.rules" => {
+            Some(visitor.visit::<rules_random_board_random_board_rules::Game>("rules-random-board/random-board.rules"))
+        }
+        "rules-same-edge/same-edge.rules" => {
+            Some(visitor.visit::<rules_same_edge_same_edge_rules::Game>("rules-same-edge/same-edge.rules"))
+        }
+        "rules-shape-sort/shape-sort.rules" => {
+            Some(visitor.visit::<rules_shape_sort_shape_sort_rules::Game>("rules-shape-sort/shape-sort.rules"))
+        }
+        "rules-stalemate/stalemate.rules" => {
+            Some(visitor.visit::<rules_stalemate_stalemate_rules::Game>("rules-stalemate/stalemate.rules"))
+        }
         "tictactoe/tictactoe.rg" => Some(visitor.visit::<tictactoe_rg::Game>("tictactoe/tictactoe.rg")),
         "tictactoe/tictactoe.hrg" => Some(visitor.visit::<tictactoe_hrg::Game>("tictactoe/tictactoe.hrg")),
         _ => None,
