@@ -45,6 +45,18 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "rg")]
         emit: Emit,
     },
+    /// Generate a compiled forward model: a Rust crate for this one game (see spec/codegen.md).
+    ///
+    /// Then `cargo run --release --manifest-path OUT/Cargo.toml -- playouts 100000` (or `perft 5`).
+    Build {
+        file: PathBuf,
+        /// The directory to write the crate into (created if needed).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Where the generated crate finds regula-runtime (default: this checkout's `runtime/`).
+        #[arg(long, value_name = "PATH")]
+        runtime: Option<PathBuf>,
+    },
     /// Print a game's size (nodes, edges by kind, variables, state size) before and after optimisation.
     Stats {
         /// The game file (required unless --list-passes).

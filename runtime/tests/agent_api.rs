@@ -115,6 +115,10 @@ fn goofspiel_hides_the_first_players_bids_from_the_second() {
         assert_eq!(sampled.information_state_string(1).unwrap(), state.information_state_string(1).unwrap());
         assert_eq!(sampled.observation_tensor(1).unwrap(), state.observation_tensor(1).unwrap());
         assert_eq!(sampled.observation_string(1).unwrap(), second_sees);
+        assert_eq!(sampled.information_state_key(1).unwrap(), state.information_state_key(1).unwrap());
+        // The first player saw its own bid, so a different bid is a different information state.
+        let first_key_equal = sampled.information_state_key(0).unwrap() == state.information_state_key(0).unwrap();
+        assert_eq!(first_key_equal, moves[1] == "2", "{history}");
     }
     // Any of the four cards could have been bid: all of them come up in 40 samples.
     assert_eq!(first_bids.into_iter().collect::<Vec<_>>(), ["1", "2", "3", "4"]);

@@ -1,5 +1,6 @@
 //! One module per command; [`run`] dispatches a parsed command line to it.
 
+mod build;
 mod check;
 mod compile;
 mod fmt;
@@ -15,6 +16,7 @@ use crate::failure::Failure;
 /// Runs one command.
 pub fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Build { file, out, runtime } => build::build(&file, &out, runtime.as_deref()),
         Command::Check { file } => check::check(&file),
         Command::Fmt { file, check, output } => fmt::fmt(&file, check, output.as_deref()),
         Command::Compile { file, output, no_opt, passes, emit } => {

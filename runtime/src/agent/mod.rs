@@ -211,6 +211,8 @@ struct GameInner<M: AgentModel> {
     /// The settled initial state and the keeper moves that led to it.
     initial: M::State,
     initial_steps: Vec<Step>,
+    /// Per player, the running information-state hash after `initial_steps`.
+    initial_keys: Vec<u64>,
     observation: ObservationLayout,
     /// Smallest and largest score values.
     utility_range: (f64, f64),
@@ -271,6 +273,9 @@ impl<M: AgentModel> Game<M> {
         // Without hidden information keeper moves carry nothing, and are not recorded anywhere.
         let initial_steps =
             if hidden_information { trace.into_iter().map(Step::from_trace).collect() } else { Vec::new() };
+        let initial_keys = (0..automaton.players.len())
+            .map(|p| initial_steps.iter().fold(Fnv::new(), |hash: Fnv, step| hash.step(step, p)).0)
+            .collect();
         let values: Vec<f64> = automaton
             .scores
             .iter()
@@ -293,6 +298,7 @@ impl<M: AgentModel> Game<M> {
                 language,
                 hidden_information,
                 initial,
+                initial_keys,
                 initial_steps,
                 observation,
                 utility_range,
@@ -440,6 +446,8 @@ struct Frame<M: AgentModel> {
     /// The move itself, then the keeper moves after it (only the move when the game has no
     /// hidden information).
     steps: Vec<Step>,
+    /// Per player, the running information-state hash after this move.
+    keys: Vec<u64>,
 }
 
 /// A position and its history. Clones share the history; `undo` pops one move.
@@ -664,7 +672,13 @@ impl<M: AgentModel> State<M> {
             (next, vec![Step { mover, tags, observers: everyone }])
         };
         let previous = std::mem::replace(&mut self.current, next);
-        self.last = Some(Arc::new(Frame { parent: self.last.take(), previous, action, steps }));
+        let keys = self
+            .running_keys()
+            .iter()
+            .enumerate()
+            .map(|(p, &key)| steps.iter().fold(Fnv(key), |hash, step| hash.step(step, p)).0)
+            .collect();
+        self.last = Some(Arc::new(Frame { parent: self.last.take(), previous, action, steps, keys }));
         self.depth += 1;
         self.legal = OnceLock::new();
         Ok(())
@@ -678,6 +692,7 @@ impl<M: AgentModel> State<M> {
             previous: shared.previous.clone(),
             action: shared.action,
             steps: Vec::new(),
+            keys: Vec::new(),
         });
         self.current = frame.previous;
         self.last = frame.parent;
@@ -784,26 +799,16 @@ impl<M: AgentModel> State<M> {
     /// across runs and builds).
     pub fn information_state_key(&self, player: usize) -> Result<u64, AgentError> {
         self.game.check_player(player)?;
-        let mut hash = Fnv::new();
-        let mut add_step = |step: &Step| {
-            hash.add(match step.mover {
-                Mover::Player(p) => p as u64,
-                Mover::Random => u64::MAX - 1,
-                Mover::Keeper => u64::MAX - 2,
-                Mover::Terminal => u64::MAX - 3,
-            });
-            if step.seen_by(player) {
-                hash.add(step.tags.len() as u64);
-                step.tags.iter().for_each(|&t| hash.add(t as u64));
-            } else {
-                hash.add(u64::MAX);
-            }
-        };
-        self.game.inner.initial_steps.iter().for_each(&mut add_step);
-        for frame in self.frames() {
-            frame.steps.iter().for_each(&mut add_step);
+        Ok(Fnv(self.running_keys()[player]).finish())
+    }
+
+    /// Per player, the running hash of everything recorded so far (kept per move, so a key costs
+    /// O(1)).
+    fn running_keys(&self) -> &[u64] {
+        match &self.last {
+            Some(frame) => &frame.keys,
+            None => &self.game.inner.initial_keys,
         }
-        Ok(hash.finish())
     }
 
     /// The current state as player `p` sees it: every variable, with `?` for the slots hidden
@@ -847,6 +852,23 @@ impl Fnv {
             self.0 ^= byte as u64;
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
+    }
+
+    /// Adds what `player` perceives of one step: the mover, then the tags or a hidden marker.
+    fn step(mut self, step: &Step, player: usize) -> Self {
+        self.add(match step.mover {
+            Mover::Player(p) => p as u64,
+            Mover::Random => u64::MAX - 1,
+            Mover::Keeper => u64::MAX - 2,
+            Mover::Terminal => u64::MAX - 3,
+        });
+        if step.seen_by(player) {
+            self.add(step.tags.len() as u64);
+            step.tags.iter().for_each(|&t| self.add(t as u64));
+        } else {
+            self.add(u64::MAX);
+        }
+        self
     }
 
     fn finish(&self) -> u64 {
