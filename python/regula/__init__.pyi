@@ -52,7 +52,7 @@ class StepResult(TypedDict, total=False):
     observation: npt.NDArray[np.float32]
 
 def load_game(path: Union[str, PathLike[str]]) -> Game:
-    """Reads and compiles a game file (`.rg`, `.hrg`, `.blocks` or `.rules`); raises `CompileError` or `OSError`."""
+    """Reads and compiles a game file (`.rg`, `.hrg`, `.blocks`, `.rules` or `.cards`); raises `CompileError` or `OSError`."""
 
 def load_game_from_string(source: str, file_name: str = "game.hrg") -> Game:
     """Compiles a game from source text; `file_name`'s extension chooses the format."""

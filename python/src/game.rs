@@ -56,7 +56,7 @@ pub struct Game {
 }
 
 /// Reads and compiles a game file in any format the compiler reads (`.rg`, `.hrg`, `.blocks`,
-/// `.rules`, chosen by the extension).
+/// `.rules`, `.cards`, chosen by the extension).
 ///
 /// Raises `CompileError` with the rendered diagnostics when the game does not compile, and
 /// `OSError` when the file cannot be read.
@@ -69,8 +69,8 @@ pub fn load_game(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Game> {
     Ok(Game { data })
 }
 
-/// Compiles a game from source text; `file_name`'s extension (`.rg`, `.hrg`, `.blocks`, `.rules`)
-/// chooses the format, and the name heads diagnostics.
+/// Compiles a game from source text; `file_name`'s extension (`.rg`, `.hrg`, `.blocks`, `.rules`,
+/// `.cards`) chooses the format, and the name heads diagnostics.
 #[pyfunction]
 #[pyo3(signature = (source, file_name = "game.hrg"))]
 pub fn load_game_from_string(py: Python<'_>, source: &str, file_name: &str) -> PyResult<Game> {

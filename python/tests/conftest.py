@@ -11,7 +11,7 @@ GAMES = ROOT / "games"
 
 # Every corpus source: each file under games/ in a format the compiler reads (perft.toml files
 # and anything else are not games).
-FORMATS = {".rg", ".hrg", ".blocks", ".rules"}
+FORMATS = {".rg", ".hrg", ".blocks", ".rules", ".cards"}
 CORPUS = sorted(str(path.relative_to(ROOT)) for path in GAMES.rglob("*") if path.suffix in FORMATS)
 
 _loaded = {}
