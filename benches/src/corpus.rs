@@ -1,6 +1,7 @@
 //! The game corpus as the benchmarks and equivalence tests see it: every `games/*/perft.toml`, its
 //! sources compiled with `regula_compiler::load`, and its expected perft counts.
 
+use regula_compiler::optimize::{optimize, PassSet};
 use regula_runtime::automaton::Automaton;
 use std::path::{Path, PathBuf};
 
@@ -47,6 +48,11 @@ fn expected_counts(manifest: &toml::Value) -> Vec<u64> {
 /// Every corpus source, compiled, in folder order; sources that fail to load are listed apart.
 /// `filter` keeps only games whose name contains it.
 pub fn load_corpus(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skipped>) {
+    load_corpus_with(filter, false)
+}
+
+/// [`load_corpus`], with every optimisation pass run on each game first when `optimise` is set.
+pub fn load_corpus_with(filter: Option<&str>, optimise: bool) -> (Vec<CorpusGame>, Vec<Skipped>) {
     let games_dir = workspace_root().join("games");
     let mut folders: Vec<PathBuf> = std::fs::read_dir(&games_dir)
         .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.join("perft.toml").is_file()).collect())
@@ -77,7 +83,15 @@ pub fn load_corpus(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skipped>) {
                     continue;
                 }
             };
-            match regula_compiler::load(source, &text) {
+            let loaded = regula_compiler::load(source, &text).and_then(|loaded| {
+                if optimise {
+                    let (game, _) = optimize(&loaded.rg, &PassSet::all());
+                    regula_compiler::rg::compile_game(game)
+                } else {
+                    Ok(loaded)
+                }
+            });
+            match loaded {
                 Ok(loaded) => games.push(CorpusGame { name, automaton: loaded.automaton, expected: expected.clone() }),
                 Err(diagnostics) => {
                     let reason = diagnostics.first().map_or_else(|| "no diagnostics".into(), |d| format!("{d:?}"));

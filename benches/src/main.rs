@@ -6,7 +6,7 @@
 //! (`cargo xtask bench` builds it in release mode and passes its arguments on).
 //! `REGULA_BENCH_QUICK=1` is the same as `--quick` (one run of ~0.3 s per measurement).
 
-use regula_benches::corpus::{load_corpus, workspace_root, CorpusGame};
+use regula_benches::corpus::{load_corpus_with, workspace_root, CorpusGame};
 use regula_runtime::engine::EngineError;
 use regula_runtime::fast::FastEngine;
 use regula_runtime::perft::perft_sequential;
@@ -21,14 +21,16 @@ struct Options {
     filter: Option<String>,
     /// `--fixed ENGINE N`: only run N single-thread playouts of one engine (for `perf stat`).
     fixed: Option<(String, u64)>,
+    /// `--opt`: run every optimisation pass on each game before measuring.
+    optimise: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
     let mut options = if quick {
-        Options { runs: 1, seconds: 0.3, filter: None, fixed: None }
+        Options { runs: 1, seconds: 0.3, filter: None, fixed: None, optimise: false }
     } else {
-        Options { runs: 5, seconds: 1.0, filter: None, fixed: None }
+        Options { runs: 5, seconds: 1.0, filter: None, fixed: None, optimise: false }
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -40,6 +42,7 @@ fn parse_options() -> Result<Options, String> {
             }
             "--runs" => options.runs = value("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
             "--seconds" => options.seconds = value("--seconds")?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--opt" => options.optimise = true,
             "--game" => options.filter = Some(value("--game")?),
             "--fixed" => {
                 let engine = value("--fixed")?;
@@ -68,6 +71,8 @@ struct Row {
     threads: usize,
     reference: Figures,
     fast: Figures,
+    /// The generated model of `regula-compiled` (`None`: the game has none).
+    compiled: Option<Figures>,
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -116,6 +121,7 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
 
     let mut reference_runs: Vec<Figures> = Vec::new();
     let mut fast_runs: Vec<Figures> = Vec::new();
+    let mut compiled_runs: Vec<Figures> = Vec::new();
     for run in 0..options.runs {
         let seed = run as u64 * 1_000_003;
         for is_fast in [false, true] {
@@ -147,6 +153,14 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
             };
             if is_fast { &mut fast_runs } else { &mut reference_runs }.push(figures);
         }
+        if let Some(result) = regula_benches::compiled::measure(&game.name, options.seconds, threads, seed, &expected) {
+            let c = result?;
+            compiled_runs.push(Figures {
+                playouts_single: c.playouts_single,
+                playouts_all: c.playouts_all,
+                perft_nodes_per_second: c.perft_nodes_per_second,
+            });
+        }
     }
     let summarise = |runs: &[Figures]| Figures {
         playouts_single: median(runs.iter().map(|f| f.playouts_single).collect()),
@@ -160,6 +174,7 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
         threads,
         reference: summarise(&reference_runs),
         fast: summarise(&fast_runs),
+        compiled: (!compiled_runs.is_empty()).then(|| summarise(&compiled_runs)),
     })
 }
 
@@ -182,13 +197,14 @@ fn markdown(rows: &[Row], options: &Options) -> String {
     );
     text.push_str(
         "| game | ref playouts/s | fast playouts/s | fast/ref | ref all | fast all | fast all/1t | \
-         perft depth (nodes) | ref perft nodes/s | fast perft nodes/s | fast/ref |\n",
+         perft depth (nodes) | ref perft nodes/s | fast perft nodes/s | fast/ref | \
+         compiled playouts/s | compiled/fast | compiled all | compiled perft nodes/s |\n",
     );
-    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let (r, f) = (&row.reference, &row.fast);
         text.push_str(&format!(
-            "| {} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {:.2} | {} ({}) | {:.0} | {:.0} | {:.2} |\n",
+            "| {} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {:.2} | {} ({}) | {:.0} | {:.0} | {:.2} | {} |\n",
             row.game,
             r.playouts_single,
             f.playouts_single,
@@ -201,6 +217,16 @@ fn markdown(rows: &[Row], options: &Options) -> String {
             r.perft_nodes_per_second,
             f.perft_nodes_per_second,
             ratio(f.perft_nodes_per_second, r.perft_nodes_per_second),
+            match &row.compiled {
+                Some(c) => format!(
+                    "{:.0} | {:.2} | {:.0} | {:.0}",
+                    c.playouts_single,
+                    ratio(c.playouts_single, f.playouts_single),
+                    c.playouts_all,
+                    c.perft_nodes_per_second
+                ),
+                None => "- | - | - | -".to_string(),
+            },
         ));
     }
     text
@@ -224,6 +250,7 @@ fn json(rows: &[Row], options: &Options) -> serde_json::Value {
             "perft_nodes": row.perft_nodes,
             "reference": figures(&row.reference),
             "fast": figures(&row.fast),
+            "compiled": row.compiled.as_ref().map(figures),
             "fast_over_reference_playouts": ratio(row.fast.playouts_single, row.reference.playouts_single),
             "fast_over_reference_perft": ratio(row.fast.perft_nodes_per_second, row.reference.perft_nodes_per_second),
             "fast_thread_scaling": ratio(row.fast.playouts_all, row.fast.playouts_single),
@@ -236,7 +263,14 @@ fn fixed_run(games: &[CorpusGame], engine: &str, count: u64) -> ExitCode {
     for game in games {
         let config = PlayoutConfig { count, seed: 3, threads: 1, ..Default::default() };
         let report = match engine {
-            "fast" => FastEngine::new(game.automaton.clone()).and_then(|e| e.run_playouts(&config)),
+            "compiled" => match regula_benches::compiled::fixed_playouts(&game.name, count) {
+                Some(report) => report,
+                None => continue,
+            },
+            "fast" => FastEngine::new(game.automaton.clone()).and_then(|e| {
+                eprintln!("  fast engine: {}", e.summary());
+                e.run_playouts(&config)
+            }),
             _ => ReferenceEngine::new(game.automaton.clone()).and_then(|e| run_playouts(&e, &config)),
         };
         match report {
@@ -259,7 +293,7 @@ fn main() -> ExitCode {
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (games, skipped) = load_corpus(options.filter.as_deref());
+    let (games, skipped) = load_corpus_with(options.filter.as_deref(), options.optimise);
     for skip in &skipped {
         eprintln!("skipped {}: {}", skip.name, skip.reason);
     }

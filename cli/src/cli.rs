@@ -45,6 +45,18 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "rg")]
         emit: Emit,
     },
+    /// Generate a compiled forward model: a Rust crate for this one game (see spec/codegen.md).
+    ///
+    /// Then `cargo run --release --manifest-path OUT/Cargo.toml -- playouts 100000` (or `perft 5`).
+    Build {
+        file: PathBuf,
+        /// The directory to write the crate into (created if needed).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Where the generated crate finds regula-runtime (default: this checkout's `runtime/`).
+        #[arg(long, value_name = "PATH")]
+        runtime: Option<PathBuf>,
+    },
     /// Print a game's size (nodes, edges by kind, variables, state size) before and after optimisation.
     Stats {
         /// The game file (required unless --list-passes).
@@ -109,6 +121,42 @@ pub enum Command {
         #[arg(long)]
         no_timing: bool,
         /// The engine that plays (both make exactly the same random choices).
+        #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
+        engine: EngineChoice,
+    },
+    /// Play matches between agents (win/draw/loss rates with 95% intervals), or play against them.
+    Play {
+        file: PathBuf,
+        /// Agents, comma-separated, one per player (seats rotate between games): random, flat,
+        /// uct, ismcts, each optionally with its own simulation count (`uct:200`). With --human,
+        /// the agents for the other seats (one name fills them all).
+        #[arg(long, default_value = "uct,random")]
+        agents: String,
+        /// How many games (default: 100, or 1 with --human).
+        #[arg(long, short = 'n')]
+        games: Option<u64>,
+        /// Worker threads, games played in parallel; 0 = one per core.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The random seed; the same seed gives the same games with any thread count.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Simulations per move of the search agents (unless an agent names its own).
+        #[arg(long, default_value_t = regula_agents::DEFAULT_SIMULATIONS)]
+        simulations: u32,
+        /// The UCB exploration constant of uct and ismcts (returns are in [0, 1]).
+        #[arg(long, default_value_t = regula_agents::DEFAULT_EXPLORATION)]
+        exploration: f64,
+        /// Print a JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Leave out the timing figures, so the output depends only on the game and the seed.
+        #[arg(long)]
+        no_timing: bool,
+        /// Play yourself, as this player (name or number from 0), reading moves from standard input.
+        #[arg(long, value_name = "PLAYER", conflicts_with = "json")]
+        human: Option<String>,
+        /// The engine the agents search with.
         #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
         engine: EngineChoice,
     },

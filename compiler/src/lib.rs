@@ -2,6 +2,8 @@
 //! runtime tables or as RG text. Pure: no file I/O, no process exits.
 
 pub mod blocks;
+pub mod cards;
+pub mod codegen;
 pub mod diagnostics;
 pub mod hrg;
 pub mod optimize;
@@ -33,6 +35,8 @@ pub enum SourceFormat {
     Blocks,
     /// Rule Game (Game of Hidden Rules) rule sets (`.rules`).
     Rules,
+    /// The card rule language of seed 000 (`.cards`).
+    Cards,
 }
 
 impl SourceFormat {
@@ -43,12 +47,13 @@ impl SourceFormat {
             Some("hrg") => Some(SourceFormat::Hrg),
             Some("blocks") => Some(SourceFormat::Blocks),
             Some("rules") => Some(SourceFormat::Rules),
+            Some("cards") => Some(SourceFormat::Cards),
             _ => None,
         }
     }
 
     /// Every extension the compiler accepts, for messages.
-    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg", "blocks", "rules"];
+    pub const EXTENSIONS: &'static [&'static str] = &["rg", "hrg", "blocks", "rules", "cards"];
 }
 
 /// Compiles a source text of the format its file name says. Errors come back as diagnostics
@@ -59,6 +64,7 @@ pub fn load(file_name: &str, source: &str) -> Result<Loaded, Vec<Diagnostic>> {
         Some(SourceFormat::Hrg) => hrg::compile(source),
         Some(SourceFormat::Blocks) => blocks::compile(source),
         Some(SourceFormat::Rules) => rules::compile(source),
+        Some(SourceFormat::Cards) => cards::compile(source),
         None => Err(vec![Diagnostic::error(
             "E0001",
             format!("unknown source format for `{file_name}`"),

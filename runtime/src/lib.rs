@@ -5,6 +5,7 @@
 //!
 //! - [`agent`]: the agent-facing API (OpenSpiel conventions, hidden information);
 //! - [`automaton`]: the tables (and [`automaton::builder`] to make them by hand);
+//! - [`compiled`]: the trait generated per-game code implements, and its adapter;
 //! - [`fast`]: the fast engine, the default for users;
 //! - [`engine`]: the [`engine::ForwardModel`] trait, moves, histories, errors, observations;
 //! - [`mod@reference`]: the reference engine every other engine is checked against;
@@ -12,6 +13,7 @@
 
 pub mod agent;
 pub mod automaton;
+pub mod compiled;
 pub mod engine;
 pub mod fast;
 mod keyset;

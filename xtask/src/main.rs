@@ -3,6 +3,7 @@
 //! Each task shells out to cargo so that it runs exactly what a developer would type.
 
 mod bench;
+mod codegen;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -12,6 +13,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("bench") => bench::run(&args[1..]),
         Some("ci") => ci(),
+        Some("codegen") => codegen::run(&args[1..]),
         Some("perft") => perft(),
         Some("tidy") => tidy(),
         Some("help") | Some("--help") | Some("-h") | None => {
@@ -35,6 +37,7 @@ fn print_help() {
          tasks:\n  \
          bench  engine benchmarks over the corpus in release mode (--quick for a short run)\n  \
          ci     tidy, then the test command of .ci/run\n  \
+         codegen  regenerate the compiled corpus models in compiled/src/games (--check: only compare)\n  \
          perft  the corpus perft runner in release mode, slow entries included (REGULA_SLOW=1)\n  \
          tidy   repository invariants: `//!` headers, rustfmt, runtime dependency rules"
     );

@@ -52,7 +52,10 @@ fn high_level(source: &SourceFile) -> Result<String, Failure> {
     use regula_compiler::SourceFormat;
     let program = match SourceFormat::from_file_name(&source.name) {
         Some(SourceFormat::Hrg) => regula_compiler::hrg::parse(&source.text),
-        Some(SourceFormat::Blocks) => regula_compiler::blocks::translate(&source.text).map(|t| t.program),
+        Some(SourceFormat::Blocks) => {
+            let translated = regula_compiler::blocks::translate(&source.text);
+            return translated.map(|t| t.hrg_text()).map_err(|diagnostics| source.diagnostics_failure(&diagnostics));
+        }
         _ => {
             return Err(Failure::new(format!(
                 "`{}` has no high-level form; `--emit hrg` reads .hrg and .blocks files",

@@ -1,10 +1,12 @@
 //! One module per command; [`run`] dispatches a parsed command line to it.
 
+mod build;
 mod check;
 mod compile;
 mod fmt;
 mod moves;
 mod perft;
+mod play;
 mod run;
 mod stats;
 
@@ -14,6 +16,7 @@ use crate::failure::Failure;
 /// Runs one command.
 pub fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::Build { file, out, runtime } => build::build(&file, &out, runtime.as_deref()),
         Command::Check { file } => check::check(&file),
         Command::Fmt { file, check, output } => fmt::fmt(&file, check, output.as_deref()),
         Command::Compile { file, output, no_opt, passes, emit } => {
@@ -31,5 +34,32 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Run { file, playouts, seed, threads, json, no_timing, engine } => {
             run::run(&file, run::RunOptions { playouts, seed, threads, json, timing: !no_timing, engine })
         }
+        Command::Play {
+            file,
+            agents,
+            games,
+            threads,
+            seed,
+            simulations,
+            exploration,
+            json,
+            no_timing,
+            human,
+            engine,
+        } => play::play(
+            &file,
+            play::PlayOptions {
+                agents,
+                games,
+                threads,
+                seed,
+                simulations,
+                exploration,
+                json,
+                timing: !no_timing,
+                human,
+                engine,
+            },
+        ),
     }
 }

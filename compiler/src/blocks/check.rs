@@ -140,10 +140,20 @@ impl Checker {
         let mut win_spans: Vec<(&str, Span)> = Vec::new();
         let mut game_end_seen = false;
         let mut stage_blocks: Vec<(&str, Span)> = Vec::new();
+        // Stages (by index) that have an `actions` / `play_turn` block, even a wrong one, so that
+        // an error inside it is not followed by a "missing" one.
+        let mut stages_with_actions: Vec<usize> = Vec::new();
+        let mut stages_with_turns: Vec<usize> = Vec::new();
+        let mut previous_was_block = true;
         for sexp in sexps {
             let block = match sexp {
-                Sexp::Block(block) if block.name.is_some() => block,
+                Sexp::Block(block) if block.name.is_some() => {
+                    previous_was_block = true;
+                    block
+                }
+                _ if !previous_was_block => continue,
                 other => {
+                    previous_was_block = false;
                     self.error(
                         Diagnostic::error("E0605", "expected a block", other.span())
                             .label("not a `(name ...)` block")
@@ -222,8 +232,7 @@ impl Checker {
                                 .with_secondary(first, "first set here")
                                 .with_help("keep one `board` block"),
                         );
-                    } else if self.arity(block, 2, 2) {
-                        board_seen = Some(block.span);
+                    } else if self.board_arity(block, &mut board_seen) {
                         match &block.args[0] {
                             Sexp::Atom(kind) if kind.name == "SQURE" || kind.name == "SQUARE" => {
                                 game.board = BoardKind::Square
@@ -282,6 +291,11 @@ impl Checker {
                         continue;
                     }
                     stage_blocks.push((name, block.span));
+                    match name {
+                        "actions" => stages_with_actions.push(game.stages.len() - 1),
+                        "play_turn" => stages_with_turns.push(game.stages.len() - 1),
+                        _ => {}
+                    }
                     let players = game.players;
                     let stage = game.stages.last_mut().expect("a stage section has a stage");
                     self.stage_block(block, stage, players);
@@ -357,7 +371,10 @@ impl Checker {
                     .with_help("give both `red_win_rules` and `green_win_rules`, or one `win_rules` for both"),
             );
         }
-        for stage in &game.stages {
+        for (index, stage) in game.stages.iter().enumerate() {
+            if stages_with_actions.contains(&index) && stage.actions.is_empty() {
+                continue;
+            }
             if stage.actions.is_empty() {
                 self.error(
                     Diagnostic::error("E0607", "a stage without actions", stage.span)
@@ -365,7 +382,7 @@ impl Checker {
                         .with_help("add `(actions (act_put2empty BOTH))` or another action"),
                 );
             }
-            if stage.turn_order.is_empty() {
+            if stage.turn_order.is_empty() && !stages_with_turns.contains(&index) {
                 self.error(
                     Diagnostic::error("E0610", "a stage without `play_turn`", stage.span)
                         .label("nobody is said to move in this stage")
@@ -389,6 +406,13 @@ impl Checker {
             }
         }
         game
+    }
+
+    /// Records the board block (even a wrong one, so no "missing board" follows) and checks its
+    /// argument count.
+    fn board_arity(&mut self, block: &Block, board_seen: &mut Option<Span>) -> bool {
+        *board_seen = Some(block.span);
+        self.arity(block, 2, 2)
     }
 
     fn misplaced(&mut self, block: &Block, why: &str) {

@@ -24,6 +24,21 @@ pub struct Translated {
     pub warnings: Vec<Diagnostic>,
 }
 
+impl Translated {
+    /// The generated program as HRG text for people: the translator's header comments (the
+    /// game's name, the board, what a move's tags are, the presentation blocks kept as metadata)
+    /// followed by the program printed from its syntax tree.
+    pub fn hrg_text(&self) -> String {
+        let header: String = self
+            .hrg_source
+            .lines()
+            .take_while(|line| line.starts_with("//") || line.is_empty())
+            .map(|line| format!("{line}\n"))
+            .collect();
+        header + &hrg::print::print(&self.program)
+    }
+}
+
 /// Parses, checks and translates a blocks source to a high-level program.
 pub fn translate(source: &str) -> Result<Translated, Vec<Diagnostic>> {
     let sexps = parser::parse(source)?;

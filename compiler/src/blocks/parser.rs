@@ -47,14 +47,16 @@ fn span_of(span: SimpleSpan) -> Span {
 /// Parses a blocks source into its top-level blocks, or every lexical and syntax error.
 pub fn parse(source: &str) -> Result<Vec<Sexp>, Vec<Diagnostic>> {
     let (tokens, mut diagnostics) = lex(source);
-    let mut depth = 0usize;
+    // Open brackets, so that a block never closed is reported at its `(` rather than at the end.
+    let mut open: Vec<Span> = Vec::new();
+    let mut unmatched_close = false;
     for (token, span) in &tokens {
         match token {
-            Token::LParen => depth += 1,
-            Token::RParen => depth = depth.saturating_sub(1),
+            Token::LParen => open.push(*span),
+            Token::RParen => unmatched_close |= open.pop().is_none(),
             _ => {}
         }
-        if depth > MAX_NESTING {
+        if open.len() > MAX_NESTING {
             diagnostics.push(
                 Diagnostic::error("E0602", format!("blocks nested more than {MAX_NESTING} deep"), *span)
                     .label("too deep")
@@ -62,6 +64,14 @@ pub fn parse(source: &str) -> Result<Vec<Sexp>, Vec<Diagnostic>> {
             );
             return Err(diagnostics);
         }
+    }
+    if let (Some(first_unclosed), false) = (open.first(), unmatched_close) {
+        diagnostics.push(
+            Diagnostic::error("E0602", "a block that is never closed", *first_unclosed)
+                .label("this `(` has no matching `)`")
+                .with_help("close the block with `)`"),
+        );
+        return Err(diagnostics);
     }
     let tokens: Vec<(Token<'_>, SimpleSpan)> =
         tokens.into_iter().map(|(token, span)| (token, SimpleSpan::from(span.start..span.end))).collect();

@@ -654,7 +654,7 @@ impl Translator<'_> {
     fn chain_graph(&mut self, side: &SideRules, victim: Victim, free_chain: bool) {
         let me = side.me();
         let w = &mut self.w;
-        w.line(format!("// Whether the jumping piece, now at `to`, can jump again (chains go on while they can)."));
+        w.line("// Whether the jumping piece, now at `to`, can jump again (chains go on while they can).");
         w.line(format!("graph {}() {{", side.graph(&format!("chain{}", jump_variant(victim)))));
         w.line("dir = Dir(*)");
         w.line(format!("over = {}({me}, dir, to)", side.leap()));

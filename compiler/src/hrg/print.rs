@@ -8,14 +8,10 @@ use std::fmt::Write as _;
 /// The program as HRG text, one declaration or statement a line, two spaces per nesting level.
 pub fn print(program: &Program) -> String {
     let mut out = String::new();
-    let mut previous_was_graph = false;
     for (i, item) in program.items.iter().enumerate() {
-        let is_graph = matches!(item, Item::Graph(_));
-        let starts_group = matches!(item, Item::Domain(_)) && i > 0 && !matches!(program.items[i - 1], Item::Domain(_));
-        if i > 0 && (is_graph || previous_was_graph || starts_group) {
+        if i > 0 && starts_group(&program.items[i - 1], item) {
             out.push('\n');
         }
-        previous_was_graph = is_graph;
         match item {
             Item::Domain(domain) => {
                 let elements: Vec<String> = domain.elements.iter().map(element).collect();
@@ -43,6 +39,19 @@ pub fn print(program: &Program) -> String {
         }
     }
     out
+}
+
+/// Whether a blank line goes between two items: around graphs, and where the kind of
+/// declaration changes, except between a function's signature and its cases.
+fn starts_group(previous: &Item, item: &Item) -> bool {
+    match (previous, item) {
+        (Item::Graph(_), _) | (_, Item::Graph(_)) => true,
+        (Item::Domain(_), Item::Domain(_)) | (Item::Case(_), Item::Case(_)) => false,
+        (Item::Typed(signature), Item::Case(case)) => signature.name.name != case.name.name,
+        (Item::Case(_), Item::Typed(_)) => true,
+        (Item::Typed(_), Item::Typed(_)) => false,
+        _ => true,
+    }
 }
 
 fn names(idents: &[Ident]) -> String {

@@ -2,9 +2,11 @@
 //! nodes that nothing else enters, the second target is merged into the first. Preserves every
 //! move, successor state and the order moves are found in (the merged node's out-edges follow the
 //! first node's). Does not apply to `player =` edges (their targets are states' nodes) nor to
-//! protected nodes (`begin`, `end`, reachability endpoints, pragma-named nodes).
+//! protected nodes (`begin`, `end`, reachability endpoints, pragma-named nodes), nor to `x = T(*)`
+//! edges: joining two of those would interleave their subtrees value by value and so reorder moves.
 
 use super::graph::{assigns_player, derived_key, Automaton};
+use crate::rg::ast::Label;
 use petgraph::stable_graph::NodeIndex;
 
 pub fn run(automaton: &mut Automaton) -> usize {
@@ -24,7 +26,7 @@ fn join_one_pair(automaton: &mut Automaton, node: NodeIndex) -> bool {
     for pair in out.windows(2) {
         let (first, second) = (pair[0], pair[1]);
         let label = automaton.label(first);
-        if label != automaton.label(second) || assigns_player(label) {
+        if label != automaton.label(second) || assigns_player(label) || matches!(label, Label::AssignAny { .. }) {
             continue;
         }
         let (_, kept) = automaton.endpoints(first);
@@ -76,6 +78,25 @@ mod tests {
         let (game, changes) = run_pass(&game, Pass::JoinForkPrefixes);
         assert_eq!(changes, 2);
         insta::assert_snapshot!(print(&game));
+    }
+
+    #[test]
+    fn any_value_assignments_are_not_joined() {
+        // Joined, the two subtrees would run value by value (`a` one, `a` two, `b` one, ...) and
+        // the moves would come out in another order.
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type C = {a, b}; var v: C = a;
+             begin, m: player = x;
+             m, p1: v = C(*);
+             m, p2: v = C(*);
+             p1, q1: $ one;
+             p2, q2: $ two;
+             q1, r1: $$ v;
+             q2, r2: $$ v;
+             r1, end: player = keeper;
+             r2, end: player = keeper;",
+        );
+        assert_eq!(run_pass(&game, Pass::JoinForkPrefixes).1, 0);
     }
 
     #[test]

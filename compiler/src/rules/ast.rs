@@ -49,6 +49,13 @@ pub struct Atom {
     pub span: Span,
 }
 
+impl Atom {
+    /// The atom `()`: unmetered, every field `*` (its span empty).
+    pub fn default_any() -> Atom {
+        Atom { count: None, shapes: None, colors: None, positions: None, buckets: None, span: Span::default() }
+    }
+}
+
 /// One entry of an atom's position field.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Position {

@@ -12,8 +12,23 @@ pub const CELLS: u8 = 36;
 
 /// Names a shape or colour may not take: symbols the translation generates.
 fn reserved_name(name: &str) -> bool {
-    const WORDS: &[&str] =
-        &["none", "solver", "keeper", "random", "accept", "deny", "immovable", "type", "const", "var", "begin", "end"];
+    const WORDS: &[&str] = &[
+        "none",
+        "solver",
+        "keeper",
+        "random",
+        "accept",
+        "deny",
+        "immovable",
+        "type",
+        "const",
+        "var",
+        "begin",
+        "end",
+        "player",
+        "goals",
+        "visible",
+    ];
     if WORDS.contains(&name) {
         return true;
     }
@@ -27,13 +42,16 @@ fn reserved_name(name: &str) -> bool {
 /// Parses and checks a rule file; every problem found is reported.
 pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
     let (tokens, mut diagnostics) = lex(source);
-    let mut parser = Parser { tokens, pos: 0, diagnostics: Vec::new(), end: source.len() };
+    let mut parser = Parser { tokens, pos: 0, depth: 0, diagnostics: Vec::new(), end: source.len() };
     let mut file = RuleFile { max_errors: 8, ..RuleFile::default() };
     let mut pieces: Vec<Piece> = Vec::new();
     let mut random_board: Option<Board> = None;
-    let mut file_span_end = 0;
+    // A line that failed to parse still counts, so that one mistake gives one diagnostic.
+    let mut saw_rule_line = false;
+    let mut saw_board = false;
     while parser.pos < parser.tokens.len() {
-        let line_start = parser.pos;
+        saw_rule_line |= matches!(parser.peek(), Some(Token::LParen | Token::Star | Token::Number(_)));
+        saw_board |= matches!(parser.peek(), Some(Token::Directive("@piece" | "@random")));
         let result = parser.line(&mut file, &mut pieces, &mut random_board);
         if result.is_err() {
             parser.skip_line();
@@ -48,13 +66,10 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
             parser.skip_line();
         }
         parser.eat(Token::Newline);
-        if parser.pos > line_start {
-            file_span_end = parser.tokens[parser.pos - 1].1.end;
-        }
     }
-    let _ = file_span_end;
     diagnostics.append(&mut parser.diagnostics);
     file.board = match (pieces.is_empty(), random_board) {
+        (true, None) if saw_board => Board::Missing,
         (true, None) => {
             diagnostics.push(
                 Diagnostic::error("E0712", "the file gives no initial board", Span::new(0, 0))
@@ -75,7 +90,7 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Diagnostic>> {
         (true, Some(board)) => board,
         (false, _) => Board::Fixed(pieces),
     };
-    if file.lines.is_empty() {
+    if file.lines.is_empty() && !saw_rule_line {
         diagnostics.push(
             Diagnostic::error("E0713", "the file has no rule line", Span::new(0, 0))
                 .label("no rule line in this file")
@@ -111,9 +126,15 @@ fn check_order_names(file: &RuleFile, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
+/// How deeply bucket expressions may nest (parentheses, brackets, `!`), so that hostile input
+/// cannot overflow the stack.
+const MAX_NESTING: usize = 128;
+
 struct Parser<'src> {
     tokens: Vec<(Token<'src>, Span)>,
     pos: usize,
+    /// Current expression nesting.
+    depth: usize,
     diagnostics: Vec<Diagnostic>,
     end: usize,
 }
@@ -572,7 +593,7 @@ impl<'src> Parser<'src> {
         let start = self.bump().1;
         let property_form = matches!(self.peek(), Some(Token::RParen))
             || (matches!(self.peek(), Some(Token::Ident(_))) && self.peek_at(1) == Some(Token::Colon));
-        let mut atom = Atom { count: None, shapes: None, colors: None, positions: None, buckets: None, span: start };
+        let mut atom = Atom { span: start, ..Atom::default_any() };
         if property_form {
             let mut seen: Vec<(String, Span)> = Vec::new();
             while self.peek() != Some(Token::RParen) {
@@ -665,6 +686,22 @@ impl<'src> Parser<'src> {
     // Bucket expressions: E5 (one comparison) > E4 (+ -) > E3 (* / %) > E2 (!) > E1.
 
     fn expr(&mut self) -> PResult<Expr> {
+        if self.depth >= MAX_NESTING {
+            let span = self.span();
+            self.error(
+                Diagnostic::error("E0702", format!("a bucket expression nests more than {MAX_NESTING} deep"), span)
+                    .label("too deep here")
+                    .with_help("simplify the expression"),
+            );
+            return Err(Reported);
+        }
+        self.depth += 1;
+        let result = self.comparison();
+        self.depth -= 1;
+        result
+    }
+
+    fn comparison(&mut self) -> PResult<Expr> {
         let lhs = self.additive()?;
         let op = match self.peek() {
             Some(Token::EqEq) => CmpOp::Eq,
@@ -727,7 +764,15 @@ impl<'src> Parser<'src> {
     fn unary(&mut self) -> PResult<Expr> {
         if self.peek() == Some(Token::Bang) {
             let start = self.bump().1;
-            let inner = self.unary()?;
+            // `!` recurses without `expr`; count it against the nesting limit too.
+            self.depth += 1;
+            let inner = if self.depth > MAX_NESTING {
+                Err(self.expected("less nesting", "simplify the expression"))
+            } else {
+                self.unary()
+            };
+            self.depth -= 1;
+            let inner = inner?;
             let span = start.join(inner.span());
             return Ok(Expr::Not(Box::new(inner), span));
         }

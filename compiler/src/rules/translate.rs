@@ -174,7 +174,8 @@ fn set(members: impl IntoIterator<Item = String>) -> String {
     format!("{{{}}}", members.into_iter().collect::<Vec<_>>().join(", "))
 }
 
-/// The largest value a counter needs: the counts in the file, the pieces and the error cap.
+/// The largest value a counter needs: the counts in the file, the pieces and (attempts mode) the
+/// error cap.
 fn count_limit(file: &RuleFile) -> u32 {
     let pieces = match &file.board {
         Board::Fixed(pieces) => pieces.len() as u32,
@@ -182,7 +183,8 @@ fn count_limit(file: &RuleFile) -> u32 {
         Board::Missing => 0,
     };
     let counts = file.lines.iter().flat_map(|l| l.count.into_iter().chain(l.atoms.iter().filter_map(|a| a.count)));
-    counts.chain([pieces, file.max_errors, 1]).max().unwrap_or(1)
+    let errors = if file.mode == Mode::Attempts { file.max_errors } else { 0 };
+    counts.chain([pieces, errors, 1]).max().unwrap_or(1)
 }
 
 /// Translates a checked rule file to RG text.

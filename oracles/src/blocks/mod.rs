@@ -159,7 +159,8 @@ impl Rules {
         self.settle(position)
     }
 
-    fn to_move(&self, position: &Position) -> u8 {
+    /// The side whose turn it is (meaningless once the game is over).
+    pub fn side_to_move(&self, position: &Position) -> u8 {
         let stage = &self.stages[position.stage];
         match stage.first_moves {
             Some((side, times)) if position.turn < times => side,
@@ -298,7 +299,7 @@ impl Rules {
                 .filter(|&p| board[p] == side)
                 .any(|p| !self.jumps_from(board, p, side, false, true, lines).is_empty());
         let mut found: Vec<(Move, Position)> = Vec::new();
-        let mut add = |points: Vec<usize>, next: Position, found: &mut Vec<(Move, Position)>| {
+        let add = |points: Vec<usize>, next: Position, found: &mut Vec<(Move, Position)>| {
             let label = Move::Points(points);
             if !found.iter().any(|(m, _)| *m == label) {
                 found.push((label, next));
@@ -452,7 +453,7 @@ impl Rules {
         if position.result.is_some() {
             return Vec::new();
         }
-        let side = self.to_move(position);
+        let side = self.side_to_move(position);
         let moves = self.moves(position, side);
         if moves.is_empty() {
             return vec![(Move::Pass, self.after_move(side, position.clone(), None))];

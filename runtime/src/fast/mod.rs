@@ -77,7 +77,21 @@ pub(crate) struct FastEdge {
     pub target: NodeId,
     /// The edge assigns `player`, so a move ends on it.
     pub completes: bool,
+    /// The out-edges of `target` (copied here so the search reads one record per step).
+    pub target_edges: (u32, u32),
+    /// `target` has a single out-edge that the search may run without a frame.
+    pub target_chains: bool,
+    /// `target`'s out-edges are pairwise exclusive guards: the search tries them in order and
+    /// follows the first that holds, without a frame.
+    pub target_selects: bool,
+    /// For an any-assignment to a fixed slot whose target node's only out-edge is a comparison:
+    /// that comparison's edge, so members failing it are skipped without entering the search
+    /// loop ([`NO_EDGE`] otherwise).
+    pub filter: u32,
 }
+
+/// No edge (see [`FastEdge::filter`]).
+pub(crate) const NO_EDGE: u32 = u32::MAX;
 
 /// The fast engine. Immutable once built; share `&FastEngine` between threads and give each thread
 /// its own [`Scratch`].
@@ -87,11 +101,9 @@ pub struct FastEngine {
     pub(crate) constants: Vec<SymbolId>,
     pub(crate) edges: Vec<FastEdge>,
     pub(crate) node_edges: Vec<(u32, u32)>,
-    /// Per edge: the search may run it without a frame when it is its node's only out-edge
-    /// (everything except any-assignments, which branch).
-    pub(crate) chainable: Vec<bool>,
-    /// Per node: bits of `graph::{MOVES, REACH, MERGE}`.
-    pub(crate) flags: Vec<u8>,
+    /// Per search kind (0: the move search, then one per reachability check): where it records
+    /// visited states.
+    pub(crate) contexts: Vec<graph::Context>,
     pub(crate) player_slot: u32,
     pub(crate) valid_player: Vec<bool>,
     initial_values: Box<[SymbolId]>,
@@ -107,6 +119,10 @@ pub struct FastEngine {
 
 /// The default of [`FastEngine::with_tags_only_above`].
 const TAGS_ONLY_ABOVE: usize = 32;
+
+/// Reachability checks with a graph analysis of their own (one per `(from, to)` pair); further
+/// pairs share one analysis of the whole graph.
+const MAX_REACH_CONTEXTS: usize = 1024;
 
 /// What one random playout did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -146,12 +162,93 @@ impl FastEngine {
         for edge in &automaton.edges {
             let op = compiler.label(&edge.label)?;
             let completes = matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
-            edges.push(FastEdge { ins: lowering.ins(&op), target: edge.target, completes });
+            edges.push(FastEdge {
+                ins: lowering.ins(&op),
+                target: edge.target,
+                completes,
+                target_edges: (0, 0),
+                target_chains: false,
+                target_selects: false,
+                filter: NO_EDGE,
+            });
         }
-        let node_edges = automaton.nodes.iter().map(|n| (n.edges.start, n.edges.end)).collect();
-        let graph_edges: Vec<(u32, u32, bool)> =
-            automaton.edges.iter().zip(&edges).map(|(e, f)| (e.source, e.target, f.completes)).collect();
-        let flags = graph::node_flags(automaton.nodes.len(), &graph_edges);
+        let node_edges: Vec<(u32, u32)> = automaton.nodes.iter().map(|n| (n.edges.start, n.edges.end)).collect();
+        let chainable: Vec<bool> = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
+        let selects: Vec<bool> = node_edges
+            .iter()
+            .map(|&(first, end)| {
+                let out = &edges[first as usize..end as usize];
+                out.len() >= 2
+                    && out
+                        .iter()
+                        .enumerate()
+                        .all(|(i, a)| out[i + 1..].iter().all(|b| program::exclusive(&a.ins, &b.ins)))
+            })
+            .collect();
+        let deterministic: Vec<bool> = node_edges
+            .iter()
+            .zip(&selects)
+            .map(|(&(first, end), &select)| select || end <= first || (end == first + 1 && chainable[first as usize]))
+            .collect();
+        let contexts = {
+            let effects: Vec<graph::EdgeEffect> = automaton
+                .edges
+                .iter()
+                .zip(&edges)
+                .map(|(e, f)| graph::EdgeEffect {
+                    source: e.source,
+                    target: e.target,
+                    in_graph: f.completes,
+                    writes: program::writes(&f.ins, &layout),
+                    advance: program::advance(&f.ins),
+                })
+                .collect();
+            let node_count = automaton.nodes.len();
+            // Context 0: the move search (`in_graph` holds `completes` until here).
+            let mut contexts = vec![graph::Context::new(node_count, &effects, &deterministic, |e| !e.in_graph)];
+            let mut pairs: Vec<(u32, u32)> = edges
+                .iter()
+                .filter_map(|e| match e.ins {
+                    Ins::Reach { from, to, .. } => Some((from, to)),
+                    _ => None,
+                })
+                .collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            // One analysis per checked pair; past a bound, the rest share one over every edge.
+            pairs.truncate(MAX_REACH_CONTEXTS);
+            for &(_, to) in &pairs {
+                contexts.push(graph::Context::new(node_count, &effects, &deterministic, |e| e.source != to));
+            }
+            contexts.push(graph::Context::new(node_count, &effects, &deterministic, |_| true));
+            for edge in &mut edges {
+                if let Ins::Reach { from, to, context, .. } = &mut edge.ins {
+                    *context = match pairs.binary_search(&(*from, *to)) {
+                        Ok(index) => index as u32 + 1,
+                        Err(_) => pairs.len() as u32 + 1,
+                    };
+                }
+            }
+            contexts
+        };
+        for index in 0..edges.len() {
+            let target = edges[index].target as usize;
+            let (first, end) = node_edges[target];
+            let single = end == first + 1;
+            let filter = match (&edges[index].ins, single.then(|| &edges[first as usize])) {
+                (Ins::SetAny { target: program::Target::Fixed(_), .. }, Some(guard))
+                    if matches!(guard.ins, Ins::Compare { .. }) =>
+                {
+                    first
+                }
+                _ => NO_EDGE,
+            };
+            let edge = &mut edges[index];
+            edge.target_edges = (first, end);
+            edge.target_chains = single && chainable[first as usize];
+            edge.target_selects = selects[target];
+            edge.filter = filter;
+        }
 
         let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut valid_player = vec![false; automaton.symbols.len()];
@@ -175,15 +272,13 @@ impl FastEngine {
                 player_number[p as usize] = index;
             }
         }
-        let chainable = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
         Ok(FastEngine {
             constants: layout.const_values.clone(),
             initial_values: layout.initial_values.clone().into_boxed_slice(),
             automaton,
             edges,
             node_edges,
-            chainable,
-            flags,
+            contexts,
             player_slot,
             valid_player,
             goal_slots,
@@ -204,14 +299,19 @@ impl FastEngine {
     /// A one-line summary of the compiled program: sizes and how many nodes record visited
     /// states (for benchmarks and tuning).
     pub fn summary(&self) -> String {
-        let count = |bit: u8| self.flags.iter().filter(|&&f| f & bit != 0 && f & graph::MERGE != 0).count();
+        let recorded = |context: &graph::Context| context.flags.iter().filter(|&&f| f & graph::RECORD != 0).count();
+        let progress = |context: &graph::Context| context.progress.iter().filter(|p| p.is_some()).count();
+        let reach = &self.contexts[1..];
         format!(
-            "{} nodes, {} edges, {} state slots; visited sets at {} nodes (moves), {} nodes (reachability)",
-            self.flags.len(),
+            "{} nodes, {} edges, {} state slots; the move search records visits at {} nodes ({} nodes lie on \
+             cycles that advance a slot), {} reachability analyses record at {} nodes in all",
+            self.node_edges.len(),
             self.edges.len(),
             self.initial_values.len(),
-            count(graph::MOVES),
-            count(graph::REACH)
+            recorded(&self.contexts[0]),
+            progress(&self.contexts[0]),
+            reach.len(),
+            reach.iter().map(recorded).sum::<usize>()
         )
     }
 

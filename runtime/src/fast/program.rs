@@ -16,7 +16,7 @@ use crate::reference::layout::{Layout, Op, Operand, Place, Transfer};
 const MAX_PAIR_TABLE: usize = 1 << 16;
 
 /// Offset tables mark symbols outside a key type with the default block's offset.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
     pub key: Val,
     /// `offsets[symbol]`: the block of `symbol` times the stride (the default block for non-keys).
@@ -27,7 +27,7 @@ pub(crate) struct Step {
 }
 
 /// A run of slots found by following accesses from a base offset.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Path {
     pub in_state: bool,
     pub base: u32,
@@ -35,7 +35,7 @@ pub(crate) struct Path {
 }
 
 /// A set-valued read.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Val {
     Lit(SymbolId),
     /// `values[slot]`.
@@ -101,12 +101,37 @@ pub(crate) enum Pairs {
 #[derive(Clone, Debug)]
 pub(crate) enum Ins {
     Skip,
-    Set { target: Target, value: Val },
-    SetBlock { target: Target, source: Path, pairs: Pairs },
-    SetAny { target: Target, members: Box<[SymbolId]> },
-    Compare { lhs: Val, rhs: Val, equal: bool },
-    CompareBlock { lhs: Path, rhs: Path, pairs: Pairs, equal: bool },
-    Reach { from: u32, to: u32, negated: bool },
+    Set {
+        target: Target,
+        value: Val,
+    },
+    SetBlock {
+        target: Target,
+        source: Path,
+        pairs: Pairs,
+    },
+    SetAny {
+        target: Target,
+        members: Box<[SymbolId]>,
+    },
+    Compare {
+        lhs: Val,
+        rhs: Val,
+        equal: bool,
+    },
+    CompareBlock {
+        lhs: Path,
+        rhs: Path,
+        pairs: Pairs,
+        equal: bool,
+    },
+    /// `context`: index of the check's graph analysis in `FastEngine::contexts` (set after lowering).
+    Reach {
+        from: u32,
+        to: u32,
+        negated: bool,
+        context: u32,
+    },
     Tag(SymbolId),
     TagVal(Val),
 }
@@ -284,7 +309,7 @@ impl Lowering<'_> {
                     equal: *equal,
                 }
             }
-            Op::Reach { from, to, negated } => Ins::Reach { from: *from, to: *to, negated: *negated },
+            Op::Reach { from, to, negated } => Ins::Reach { from: *from, to: *to, negated: *negated, context: 0 },
             Op::Tag(symbol) => Ins::Tag(*symbol),
             Op::TagExpr(operand) => match self.val(operand) {
                 Val::Lit(symbol) => Ins::Tag(symbol),
@@ -312,5 +337,73 @@ pub(crate) fn type_name(automaton: &Automaton, ty: TypeId) -> String {
             format!("{{{}}}", names.join(", "))
         }
         Type::Map { key, value } => format!("{} -> {}", type_name(automaton, *key), type_name(automaton, *value)),
+    }
+}
+
+/// Whether at most one of two guards can hold in any state: `a == b` against `a != b`, `x == c1`
+/// against `x == c2` for distinct literals, `? a -> b` against `! a -> b`. Both are pure, so a
+/// search may try them in order and follow only the first that holds.
+pub(crate) fn exclusive(first: &Ins, second: &Ins) -> bool {
+    match (first, second) {
+        (Ins::Compare { lhs: a, rhs: b, equal: e1 }, Ins::Compare { lhs: c, rhs: d, equal: e2 }) => {
+            let same_operands = (a == c && b == d) || (a == d && b == c);
+            if same_operands && e1 != e2 {
+                return true;
+            }
+            let distinct_literals = |x: &Val, y: &Val| matches!((x, y), (Val::Lit(p), Val::Lit(q)) if p != q);
+            *e1 && *e2
+                && ((a == c && distinct_literals(b, d))
+                    || (a == d && distinct_literals(b, c))
+                    || (b == c && distinct_literals(a, d))
+                    || (b == d && distinct_literals(a, c)))
+        }
+        (Ins::Reach { from: f1, to: t1, negated: n1, .. }, Ins::Reach { from: f2, to: t2, negated: n2, .. }) => {
+            f1 == f2 && t1 == t2 && n1 != n2
+        }
+        _ => false,
+    }
+}
+
+/// The half-open slot ranges an instruction may write (a whole variable when the slot is chosen
+/// at run time).
+pub(crate) fn writes(ins: &Ins, layout: &Layout) -> Vec<(u32, u32)> {
+    let variable_of = |slot: u32| {
+        let index = layout.var_offsets.partition_point(|&offset| offset <= slot);
+        let start = layout.var_offsets[index.saturating_sub(1)];
+        let end = layout.var_offsets.get(index).copied().unwrap_or(layout.state_len as u32);
+        (start, end)
+    };
+    let base = |target: &Target| match target {
+        Target::Fixed(slot) => *slot,
+        Target::Indexed { base, .. } => *base,
+        Target::Path(path) => path.base,
+    };
+    match ins {
+        Ins::Set { target: Target::Fixed(slot), .. } | Ins::SetAny { target: Target::Fixed(slot), .. } => {
+            vec![(*slot, *slot + 1)]
+        }
+        Ins::Set { target, .. } | Ins::SetAny { target, .. } | Ins::SetBlock { target, .. } => {
+            vec![variable_of(base(target))]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `slot = T[slot]` or `slot = T[other][slot]` with a constant table `T`.
+pub(crate) fn advance(ins: &Ins) -> Option<super::graph::Advance<'_>> {
+    use super::graph::Advance;
+    match ins {
+        Ins::Set { target: Target::Fixed(slot), value: Val::Lookup { key, table } } if key == slot => {
+            Some(Advance { slot: *slot, other: None, width: 0, table })
+        }
+        Ins::Set { target: Target::Fixed(slot), value: Val::Lookup2 { first, second, width, table } } => {
+            match (&**first, &**second) {
+                (Val::Slot(other), Val::Slot(key)) if key == slot && other != slot => {
+                    Some(Advance { slot: *slot, other: Some(*other), width: *width, table })
+                }
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

@@ -5,9 +5,9 @@
 //! visited sets and the move list all keep their capacity in a [`Scratch`]. States are hashed and
 //! copied into a visited set only at the nodes the static analysis (module `graph`) marks.
 
-use super::graph::{MERGE, MOVES, REACH};
+use super::graph::CYCLIC;
 use super::program::{type_name, Ins, Pairs, Path, Target, Val};
-use super::FastEngine;
+use super::{FastEngine, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -228,7 +228,7 @@ enum Goal<'a> {
     /// Collect moves; with `only`, follow only paths whose tags are a prefix of it.
     Moves { only: Option<&'a [SymbolId]> },
     /// Decide whether `to` can be reached.
-    Reach { to: NodeId },
+    Reach { to: NodeId, context: u32 },
 }
 
 #[inline(always)]
@@ -427,7 +427,14 @@ impl Scratch {
         }
     }
 
-    fn reach(&mut self, engine: &FastEngine, from: NodeId, to: NodeId, depth: usize) -> Result<bool, EngineError> {
+    fn reach(
+        &mut self,
+        engine: &FastEngine,
+        from: NodeId,
+        to: NodeId,
+        context: u32,
+        depth: usize,
+    ) -> Result<bool, EngineError> {
         if from == to {
             return Ok(true);
         }
@@ -439,7 +446,7 @@ impl Scratch {
             });
         }
         let mark = self.undo.len();
-        let result = self.explore(engine, from, depth, Goal::Reach { to });
+        let result = self.explore(engine, from, depth, Goal::Reach { to, context });
         self.undo_to(mark);
         result
     }
@@ -549,17 +556,17 @@ impl Scratch {
                 true
             }
             Ins::CompareBlock { lhs, rhs, pairs, equal } => self.blocks_equal(engine, lhs, rhs, pairs) == *equal,
-            Ins::Reach { from, to, negated } => {
+            Ins::Reach { from, to, negated, context } => {
                 let reachable = match reach_memo {
                     Some(memo) => match *memo {
                         Some((f, t, result)) if (f, t) == (*from, *to) => result,
                         _ => {
-                            let result = self.reach(engine, *from, *to, level + 1)?;
+                            let result = self.reach(engine, *from, *to, *context, level + 1)?;
                             *memo = Some((*from, *to, result));
                             result
                         }
                     },
-                    None => self.reach(engine, *from, *to, level + 1)?,
+                    None => self.reach(engine, *from, *to, *context, level + 1)?,
                 };
                 reachable != *negated
             }
@@ -593,12 +600,12 @@ impl Scratch {
         let frame_base = self.frames.len();
         let tags_base = self.tags.len();
         self.levels[level].undo_base = self.undo.len();
-        let cycle_flag = match goal {
-            Goal::Moves { .. } => MOVES,
-            Goal::Reach { .. } => REACH,
-        };
+        let context = &engine.contexts[match goal {
+            Goal::Moves { .. } => 0,
+            Goal::Reach { context, .. } => context as usize,
+        }];
         let mut visited_used = false;
-        if engine.flags[start as usize] & cycle_flag != 0 {
+        if context.flags[start as usize] & CYCLIC != 0 {
             self.levels[level].visited.clear();
             visited_used = true;
             self.mark_visited(level, start, tags_base);
@@ -619,16 +626,44 @@ impl Scratch {
             let edge_id = frame.next_edge as usize;
             let edge = &engine.edges[edge_id];
             let mut member = 0;
-            if let Ins::SetAny { members, .. } = &edge.ins {
+            if let Ins::SetAny { members, target } = &edge.ins {
                 member = frame.member as usize;
+                if member >= members.len() {
+                    frame.next_edge += 1;
+                    frame.member = 0;
+                    continue;
+                }
+                if edge.filter != NO_EDGE {
+                    // Skip the members that fail the comparison right after the assignment
+                    // without running the search loop for each (most members fail it).
+                    let (Target::Fixed(slot), Ins::Compare { lhs, rhs, equal }) =
+                        (target, &engine.edges[edge.filter as usize].ins)
+                    else {
+                        unreachable!("filters are set only for this shape")
+                    };
+                    self.undo_to(undo_mark);
+                    let slot = *slot as usize;
+                    let old = self.values[slot];
+                    while member < members.len() {
+                        self.values[slot] = members[member];
+                        if (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants))
+                            == *equal
+                        {
+                            break;
+                        }
+                        member += 1;
+                    }
+                    self.values[slot] = old;
+                }
+                let frame = self.frames.last_mut().expect("length checked");
                 if member + 1 >= members.len() {
                     frame.next_edge += 1;
                     frame.member = 0;
+                    if member >= members.len() {
+                        continue;
+                    }
                 } else {
-                    frame.member += 1;
-                }
-                if members.is_empty() {
-                    continue;
+                    frame.member = member as u32 + 1;
                 }
             } else {
                 frame.next_edge += 1;
@@ -646,7 +681,7 @@ impl Scratch {
             loop {
                 let target = edge.target;
                 match goal {
-                    Goal::Reach { to } => {
+                    Goal::Reach { to, .. } => {
                         if target == to {
                             self.frames.truncate(frame_base);
                             self.tags.truncate(tags_base);
@@ -666,8 +701,7 @@ impl Scratch {
                     }
                     Goal::Moves { .. } => {}
                 }
-                let flags = engine.flags[target as usize];
-                if flags & cycle_flag != 0 && (flags & MERGE != 0 || target == start) {
+                if context.must_record(target, start, &self.values) {
                     if !visited_used {
                         self.levels[level].visited.clear();
                         visited_used = true;
@@ -676,13 +710,32 @@ impl Scratch {
                         break;
                     }
                 }
-                let (first, end) = engine.node_edges[target as usize];
-                if end == first + 1 && engine.chainable[first as usize] {
+                if edge.target_chains {
+                    let first = edge.target_edges.0;
                     if !self.run_edge(engine, first as usize, 0, level, goal, tags_base, None)? {
                         break;
                     }
                     edge = &engine.edges[first as usize];
                     continue;
+                }
+                if edge.target_selects {
+                    // At most one out-edge holds: follow it without a frame.
+                    let (first, end) = edge.target_edges;
+                    let mut memo = None;
+                    let mut chosen = None;
+                    for next in first..end {
+                        if self.run_edge(engine, next as usize, 0, level, goal, tags_base, Some(&mut memo))? {
+                            chosen = Some(next as usize);
+                            break;
+                        }
+                    }
+                    match chosen {
+                        Some(next) => {
+                            edge = &engine.edges[next];
+                            continue;
+                        }
+                        None => break,
+                    }
                 }
                 let tags_len = self.tags.len();
                 self.push_frame(engine, target, tags_len);

@@ -1,0 +1,134 @@
+//! Every compiled corpus model against the reference engine: perft counts (small depths, against
+//! `perft.toml` and the reference engine), the set of legal moves (tag sequences) at every state
+//! along seeded random playouts, terminal states and scores; and the compiled fast paths
+//! (`run_playouts`, `perft`) against the generic ones on the adapter.
+
+use regula_compiled::{games, Visitor};
+use regula_runtime::compiled::{self, CompiledGame, CompiledModel};
+use regula_runtime::engine::{ForwardModel, Move, Mover};
+use regula_runtime::perft::perft_sequential;
+use regula_runtime::playout::{run_playouts, PlayoutConfig, Xoshiro256};
+use regula_runtime::reference::ReferenceEngine;
+use std::path::Path;
+
+/// States compared move by move per game.
+const STATES_PER_GAME: usize = 1500;
+/// Perft stops at the deepest depth whose expected count is at most this.
+const PERFT_NODE_BUDGET: u64 = 60_000;
+
+fn source(name: &str) -> (String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("compiled/ lives below the root");
+    let text = std::fs::read_to_string(root.join("games").join(name)).expect("corpus source readable");
+    (name.rsplit('/').next().expect("a file name").to_string(), text)
+}
+
+fn expected_counts(name: &str) -> Vec<u64> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("compiled/ lives below the root");
+    let folder = name.split('/').next().expect("a folder");
+    let text = std::fs::read_to_string(root.join("games").join(folder).join("perft.toml")).expect("perft.toml");
+    let manifest: toml::Table = toml::from_str(&text).expect("perft.toml parses");
+    let mut best: Vec<u64> = Vec::new();
+    for entry in manifest.get("counts").and_then(|c| c.as_array()).into_iter().flatten() {
+        if entry.get("run").and_then(|r| r.as_str()).unwrap_or("default") != "default" {
+            continue;
+        }
+        let counts: Vec<u64> = entry
+            .get("expected")
+            .and_then(|e| e.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_integer().and_then(|i| u64::try_from(i).ok()))
+            .collect();
+        if counts.len() > best.len() {
+            best = counts;
+        }
+    }
+    best
+}
+
+fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
+    moves.sort();
+    moves
+}
+
+struct Check;
+
+impl Visitor for Check {
+    type Output = (usize, usize);
+
+    fn visit<G: CompiledGame>(&mut self, name: &str) -> (usize, usize) {
+        let (file_name, text) = source(name);
+        let optimized = regula_compiler::codegen::optimized_automaton(&file_name, &text).expect("compiles");
+        let model = CompiledModel::<G>::new(optimized).expect("the checked-in model matches the generator");
+        let reference =
+            ReferenceEngine::new(regula_compiler::load(&file_name, &text).expect("compiles").automaton).unwrap();
+
+        // Perft: the compiled counts equal perft.toml's and the reference engine's.
+        let expected = expected_counts(name);
+        let depth = expected.iter().take_while(|&&count| count <= PERFT_NODE_BUDGET).count().saturating_sub(1);
+        let counts = compiled::perft::<G>(depth).unwrap_or_else(|e| panic!("{name}: perft: {e}"));
+        assert_eq!(counts[..], expected[..=depth], "{name}: compiled perft against perft.toml");
+        let small = expected.iter().take_while(|&&count| count <= 3_000).count().saturating_sub(1).min(depth);
+        assert_eq!(perft_sequential(&reference, small).unwrap()[..], counts[..=small], "{name}: against reference");
+        assert_eq!(perft_sequential(&model, small).unwrap()[..], counts[..=small], "{name}: adapter perft");
+
+        // Random playouts: the same legal moves (as sets of tag sequences) at every state.
+        let mut states = 0;
+        let mut playout = 0;
+        while states < STATES_PER_GAME {
+            let mut rng = Xoshiro256::for_playout(7, playout);
+            playout += 1;
+            let mut expected_state = reference.start().unwrap();
+            let mut state = model.start().unwrap();
+            let mut search = compiled::search_context::<G>();
+            loop {
+                states += 1;
+                let mover = reference.to_move(&expected_state);
+                assert_eq!(model.to_move(&state), mover, "{name}: mover");
+                assert_eq!(model.scores(&state), reference.scores(&expected_state), "{name}: scores");
+                if mover == Mover::Terminal {
+                    break;
+                }
+                let expected_moves = reference.moves(&expected_state).unwrap();
+                let moves = model.moves(&state).unwrap();
+                assert_eq!(sorted(moves.clone()), sorted(expected_moves.clone()), "{name}: legal moves");
+                // The index API lists the same moves in the same order as the adapter.
+                compiled::generate::<G>(&state, &mut search).unwrap();
+                let listed: Vec<Move> = (0..search.moves.len()).map(|i| search.moves.tags(i).to_vec()).collect();
+                assert_eq!(listed, moves, "{name}: index API");
+                let pick = &expected_moves[rng.below(expected_moves.len() as u64) as usize];
+                expected_state = reference.apply(&expected_state, pick).unwrap();
+                state = model.apply(&state, pick).unwrap();
+                if states >= 50 * STATES_PER_GAME {
+                    break;
+                }
+            }
+        }
+
+        // The compiled playout loop makes the same choices as the generic one on the adapter.
+        let config = PlayoutConfig { count: 12, seed: 3, threads: 2, max_moves: 100_000 };
+        let fast = compiled::run_playouts::<G>(&config).unwrap();
+        let generic = run_playouts(&model, &config).unwrap();
+        assert_eq!(fast.score_distribution, generic.score_distribution, "{name}: playout scores");
+        assert_eq!((fast.total_plies, fast.total_chance_moves), (generic.total_plies, generic.total_chance_moves));
+        (depth, states)
+    }
+}
+
+#[test]
+fn every_compiled_game_matches_the_reference_engine() {
+    assert!(games::GAMES.len() >= 15);
+    for (name, _) in games::GAMES {
+        let started = std::time::Instant::now();
+        let (depth, states) = games::visit(name, &mut Check).expect("a registered game");
+        eprintln!("{name}: perft to depth {depth}, {states} states compared, {:.1} s", started.elapsed().as_secs_f64());
+    }
+}
+
+#[test]
+fn the_adapter_refuses_another_automaton() {
+    let (file_name, text) = source("tictactoe/tictactoe.rg");
+    let unoptimized = regula_compiler::load(&file_name, &text).unwrap().automaton;
+    let error = CompiledModel::<games::tictactoe_rg::Game>::new(unoptimized).unwrap_err();
+    assert!(error.to_string().contains("different automaton"), "{error}");
+}

@@ -1,0 +1,636 @@
+//! Code generation: an automaton to a self-contained Rust module implementing
+//! `regula_runtime::compiled::CompiledGame` for that one game (design in spec/codegen.md).
+//!
+//! The module holds the state as one fixed-size array of the narrowest unsigned integer type
+//! that fits every symbol id (the reference engine's slot layout), constants as `static` tables,
+//! and one function per node for the move search (`m<N>`) and one per node for reachability
+//! checks (`r<N>`). Every edge becomes a block that applies its label in place, calls the target's
+//! function and undoes the change, so the search walks the automaton depth-first without
+//! interpreting anything. Visited sets are consulted only at nodes where a search can loop (the
+//! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
+
+mod graph;
+mod template;
+
+pub use template::{crate_files, CrateFile};
+
+use crate::diagnostics::Diagnostic;
+use crate::optimize::{optimize, PassSet};
+use regula_runtime::automaton::{Automaton, Label};
+use regula_runtime::compiled::{fingerprint, Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
+use regula_runtime::engine::EngineError;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+
+/// Loads a source, runs every optimisation pass and lowers the result: the automaton compiled
+/// models are generated from (and that their adapter must be given).
+pub fn optimized_automaton(file_name: &str, source: &str) -> Result<Automaton, Vec<Diagnostic>> {
+    let loaded = crate::load(file_name, source)?;
+    let (game, _) = optimize(&loaded.rg, &PassSet::all());
+    Ok(crate::rg::compile_game(game)?.automaton)
+}
+
+/// Generates the module of one game. `origin` names the source in the module's header.
+pub fn generate(automaton: &Automaton, origin: &str) -> Result<String, EngineError> {
+    let plan = Plan::new(automaton)?;
+    let mut generator = Generator::new(automaton, &plan);
+    let body = generator.functions();
+    Ok(generator.module(origin, &body))
+}
+
+/// The narrowest unsigned type holding every symbol id.
+fn symbol_type(symbol_count: usize) -> &'static str {
+    if symbol_count <= 1 << 8 {
+        "u8"
+    } else if symbol_count <= 1 << 16 {
+        "u16"
+    } else {
+        "u32"
+    }
+}
+
+/// Whether an edge's label ends a move (assigns `player`).
+fn completes(op: &PlanOp) -> bool {
+    matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The move search: stops at edges assigning `player`, collects tags.
+    Moves,
+    /// A reachability check: follows every edge, ignores tags, stops when `to` is reached.
+    Reach,
+}
+
+struct Generator<'a> {
+    automaton: &'a Automaton,
+    plan: &'a Plan,
+    sym: &'static str,
+    off: &'static str,
+    /// Length of tables indexed by a symbol (256 for `u8` states, so indexing needs no check).
+    table_len: usize,
+    /// Static tables by content, in creation order.
+    tables: Vec<(String, String, Vec<u64>)>,
+    table_names: HashMap<(String, Vec<u64>), String>,
+    /// Constant slots read through a computed offset.
+    uses_constants: bool,
+    analysis: graph::Analysis,
+}
+
+impl<'a> Generator<'a> {
+    fn new(automaton: &'a Automaton, plan: &'a Plan) -> Self {
+        let symbol_count = automaton.symbols.len();
+        let sym = symbol_type(symbol_count);
+        let off = if plan.state_len.max(plan.const_values.len()) < 1 << 16 { "u16" } else { "u32" };
+        let table_len = if sym == "u8" { 256 } else { symbol_count };
+        let completing: Vec<bool> = plan.ops.iter().map(completes).collect();
+        let reach_sources = plan
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                PlanOp::Reach { from, to, .. } if from != to => Some(*from),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        let analysis = graph::Analysis::new(automaton, &completing, &reach_sources);
+        Generator {
+            automaton,
+            plan,
+            sym,
+            off,
+            table_len,
+            tables: Vec::new(),
+            table_names: HashMap::new(),
+            uses_constants: false,
+            analysis,
+        }
+    }
+
+    /// A static table (deduplicated by content); returns its name.
+    fn table(&mut self, prefix: &str, element: &str, values: Vec<u64>) -> String {
+        let key = (element.to_string(), values);
+        if let Some(name) = self.table_names.get(&key) {
+            return name.clone();
+        }
+        let name = format!("{prefix}{}", self.tables.len());
+        self.tables.push((name.clone(), element.to_string(), key.1.clone()));
+        self.table_names.insert(key, name.clone());
+        name
+    }
+
+    /// A table indexed by symbol id, padded to `table_len` with `pad`.
+    fn symbol_table(&mut self, prefix: &str, element: &str, per_symbol: &[u64], pad: u64) -> String {
+        let mut values = per_symbol.to_vec();
+        values.resize(self.table_len.max(values.len()), pad);
+        self.table(prefix, element, values)
+    }
+
+    fn edge_text(&self, edge: usize) -> String {
+        let edge = &self.automaton.edges[edge];
+        let nodes = &self.automaton.nodes;
+        format!("`{}` -> `{}`", nodes[edge.source as usize].name, nodes[edge.target as usize].name)
+    }
+
+    /// A set-valued read, as an expression of the symbol type.
+    fn value(&mut self, operand: &PlanOperand) -> String {
+        match operand {
+            PlanOperand::Literal(symbol) => format!("{symbol}"),
+            PlanOperand::Place(place) => self.read(place),
+        }
+    }
+
+    /// The value of a key as a table index.
+    fn index(&mut self, operand: &PlanOperand) -> String {
+        format!("({} as usize)", self.value(operand))
+    }
+
+    fn read(&mut self, place: &PlanPlace) -> String {
+        // Literal keys fold into the base.
+        let mut base = place.base as u64;
+        let mut dynamic = Vec::new();
+        for step in &place.steps {
+            match &step.key {
+                PlanOperand::Literal(symbol) => base += step.offsets[*symbol as usize] as u64,
+                _ => dynamic.push(step),
+            }
+        }
+        if !place.in_state {
+            match dynamic.as_slice() {
+                [] => return format!("{}", self.plan.const_values[base as usize]),
+                [step] => {
+                    let per_symbol: Vec<u64> = step
+                        .offsets
+                        .iter()
+                        .map(|&offset| self.plan.const_values[(base + offset as u64) as usize] as u64)
+                        .collect();
+                    let sym = self.sym;
+                    let table = self.symbol_table("TAB", sym, &per_symbol, 0);
+                    let key = self.index(&step.key);
+                    return format!("{table}[{key}]");
+                }
+                _ => {}
+            }
+        }
+        let mut offset = format!("{base}");
+        for step in dynamic {
+            let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+            let off = self.off;
+            let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
+            let key = self.index(&step.key);
+            write!(offset, " + {table}[{key}] as usize").expect("writing to a String");
+        }
+        if place.in_state {
+            format!("v[{offset}]")
+        } else {
+            self.uses_constants = true;
+            format!("CONSTANTS[{offset}]")
+        }
+    }
+
+    /// The first slot of a place as a `usize` expression, for block copies and comparisons.
+    fn block_start(&mut self, place: &PlanPlace) -> (String, &'static str) {
+        let text = self.read(place);
+        // `read` gives `v[...]`, `CONSTANTS[...]`, a literal or a table lookup; blocks are never
+        // folded into literals or tables because they have map types, so only the first two occur.
+        if let Some(inner) = text.strip_prefix("v[").and_then(|t| t.strip_suffix(']')) {
+            return (inner.to_string(), "v");
+        }
+        if let Some(inner) = text.strip_prefix("CONSTANTS[").and_then(|t| t.strip_suffix(']')) {
+            return (inner.to_string(), "CONSTANTS");
+        }
+        // A constant block without computed keys: address it in the constant buffer.
+        self.uses_constants = true;
+        let mut base = place.base as u64;
+        for step in &place.steps {
+            if let PlanOperand::Literal(symbol) = &step.key {
+                base += step.offsets[*symbol as usize] as u64;
+            }
+        }
+        (format!("{base}"), "CONSTANTS")
+    }
+
+    /// Code computing the slot an assignment writes into `slot`, with the domain checks.
+    fn target(&mut self, place: &PlanPlace, edge: usize) -> String {
+        let mut code = String::new();
+        let mut base = place.base as u64;
+        let mut terms = Vec::new();
+        for (i, step) in place.steps.iter().enumerate() {
+            let edge_text = format!("{:?}", self.edge_text(edge));
+            let map_type = format!("{:?}", step.map_type);
+            match &step.key {
+                PlanOperand::Literal(symbol) => {
+                    let offset = step.offsets[*symbol as usize];
+                    if offset == step.default_offset {
+                        writeln!(code, "return Err(cx.key_outside({symbol}, {map_type}, {edge_text}));")
+                            .expect("writing to a String");
+                    } else {
+                        base += offset as u64;
+                    }
+                }
+                key => {
+                    let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+                    let off = self.off;
+                    let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
+                    let key = self.value(key);
+                    writeln!(
+                        code,
+                        "let k{i} = {key}; let o{i} = {table}[k{i} as usize]; \
+                         if o{i} == {default} {{ return Err(cx.key_outside(k{i} as u32, {map_type}, {edge_text})); }}",
+                        default = step.default_offset
+                    )
+                    .expect("writing to a String");
+                    terms.push(format!(" + o{i} as usize"));
+                }
+            }
+        }
+        writeln!(code, "let slot = {base}usize{};", terms.concat()).expect("writing to a String");
+        code
+    }
+
+    /// The code that continues the search after an edge into `target` (its undo code given for
+    /// the early return of a successful reachability check).
+    fn continue_to(&self, mode: Mode, edge: usize, undo: &str) -> String {
+        let target = self.automaton.edges[edge].target;
+        match mode {
+            Mode::Moves if completes(&self.plan.ops[edge]) => {
+                let player = self.plan.player_slot;
+                format!("let p = v[{player}]; cx.complete({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
+            }
+            Mode::Moves => format!("m{target}(v, cx)?;\n"),
+            Mode::Reach => format!("if r{target}(v, cx, to)? {{ {undo} return Ok(true); }}\n"),
+        }
+    }
+
+    fn reach_call(&self, from: u32, to: u32) -> String {
+        if from == to {
+            return "true".into();
+        }
+        format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}(v, cx, {to}); cx.leave_reach(); found? }}")
+    }
+
+    /// One edge as a block of statements.
+    fn edge(&mut self, mode: Mode, edge: usize, memoised: &BTreeMap<(u32, u32), String>) -> String {
+        let op = self.plan.ops[edge].clone();
+        let sym = self.sym;
+        let simple = |this: &Self, pre: &str, guard: Option<String>, undo: &str| -> String {
+            let cont = this.continue_to(mode, edge, undo);
+            match guard {
+                None => format!("{{\n{pre}{cont}{undo}\n}}\n"),
+                Some(guard) => format!("{{\n{pre}if {guard} {{\n{cont}}}\n{undo}\n}}\n"),
+            }
+        };
+        match op {
+            PlanOp::Skip => simple(self, "", None, ""),
+            PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode == Mode::Reach => simple(self, "", None, ""),
+            PlanOp::Tag(symbol) => {
+                let target = self.automaton.edges[edge].target;
+                simple(self, "", Some(format!("cx.push_tag({symbol}, {target})?")), "cx.pop_tag();")
+            }
+            PlanOp::TagExpr(operand) => {
+                let target = self.automaton.edges[edge].target;
+                let value = self.value(&operand);
+                simple(self, "", Some(format!("cx.push_tag({value} as u32, {target})?")), "cx.pop_tag();")
+            }
+            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
+                let value = self.value(&rhs);
+                let target = self.target(&lhs, edge);
+                let pre = format!("let x: {sym} = {value};\n{target}let old = v[slot]; v[slot] = x;\n");
+                simple(self, &pre, None, "v[slot] = old;")
+            }
+            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Block(size), .. } => {
+                let PlanOperand::Place(source) = &rhs else {
+                    return simple(self, "", None, "");
+                };
+                let (from, buffer) = self.block_start(source);
+                let target = self.target(&lhs, edge);
+                let pre = format!(
+                    "let src = {from}; let new: [{sym}; {size}] = core::array::from_fn(|i| {buffer}[src + i]);\n\
+                     {target}let old: [{sym}; {size}] = core::array::from_fn(|i| v[slot + i]);\n\
+                     v[slot..slot + {size}].copy_from_slice(&new);\n"
+                );
+                simple(self, &pre, None, &format!("v[slot..slot + {size}].copy_from_slice(&old);"))
+            }
+            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Pairs(pairs), .. } => {
+                let PlanOperand::Place(source) = &rhs else {
+                    return simple(self, "", None, "");
+                };
+                let count = pairs.len();
+                let flat: Vec<u64> = pairs.iter().flat_map(|&(a, b)| [a as u64, b as u64]).collect();
+                let table = self.table("PAIRS", "u32", flat);
+                let (from, buffer) = self.block_start(source);
+                let target = self.target(&lhs, edge);
+                let pre = format!(
+                    "let src = {from};\n\
+                     let new: [{sym}; {count}] = core::array::from_fn(|i| {buffer}[src + {table}[2 * i + 1] as usize]);\n\
+                     {target}let old: [{sym}; {count}] = core::array::from_fn(|i| v[slot + {table}[2 * i] as usize]);\n\
+                     for i in 0..{count} {{ v[slot + {table}[2 * i] as usize] = new[i]; }}\n"
+                );
+                let undo = format!("for i in 0..{count} {{ v[slot + {table}[2 * i] as usize] = old[i]; }}");
+                simple(self, &pre, None, &undo)
+            }
+            PlanOp::AssignAny { lhs, members, .. } => {
+                let count = members.len();
+                let table = self.table("MEMBERS", sym, members.iter().map(|&m| m as u64).collect());
+                let target = self.target(&lhs, edge);
+                let cont = self.continue_to(mode, edge, "v[slot] = old;");
+                format!(
+                    "{{\n{target}let old = v[slot];\nfor i in 0..{count} {{\nv[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
+                )
+            }
+            PlanOp::Compare { lhs, rhs, transfer, equal } => {
+                let op = if equal { "==" } else { "!=" };
+                let guard = match transfer {
+                    PlanTransfer::Slot => {
+                        let (a, b) = (self.value(&lhs), self.value(&rhs));
+                        format!("{a} {op} {b}")
+                    }
+                    PlanTransfer::Block(size) => {
+                        let (PlanOperand::Place(a), PlanOperand::Place(b)) = (&lhs, &rhs) else {
+                            return simple(self, "", None, "");
+                        };
+                        let ((a, a_buffer), (b, b_buffer)) = (self.block_start(a), self.block_start(b));
+                        let not = if equal { "" } else { "!" };
+                        format!("{not}{{ let (a, b) = ({a}, {b}); (0..{size}).all(|i| {a_buffer}[a + i] == {b_buffer}[b + i]) }}")
+                    }
+                    PlanTransfer::Pairs(pairs) => {
+                        let (PlanOperand::Place(a), PlanOperand::Place(b)) = (&lhs, &rhs) else {
+                            return simple(self, "", None, "");
+                        };
+                        let count = pairs.len();
+                        let flat: Vec<u64> = pairs.iter().flat_map(|&(a, b)| [a as u64, b as u64]).collect();
+                        let table = self.table("PAIRS", "u32", flat);
+                        let ((a, a_buffer), (b, b_buffer)) = (self.block_start(a), self.block_start(b));
+                        let not = if equal { "" } else { "!" };
+                        format!(
+                            "{not}{{ let (a, b) = ({a}, {b}); (0..{count}).all(|i| {a_buffer}[a + {table}[2 * i] as usize] == {b_buffer}[b + {table}[2 * i + 1] as usize]) }}"
+                        )
+                    }
+                };
+                simple(self, "", Some(guard), "")
+            }
+            PlanOp::Reach { from, to, negated } => {
+                let result = match memoised.get(&(from, to)) {
+                    Some(memo) => format!(
+                        "(match {memo} {{ Some(found) => found, None => {{ let found = {}; {memo} = Some(found); found }} }})",
+                        self.reach_call(from, to)
+                    ),
+                    None => self.reach_call(from, to),
+                };
+                let not = if negated { "!" } else { "" };
+                simple(self, "", Some(format!("{not}{result}")), "")
+            }
+        }
+    }
+
+    /// The function of one node in one mode.
+    fn node_function(&mut self, mode: Mode, node: u32) -> String {
+        let range = self.automaton.nodes[node as usize].edges.clone();
+        // Sibling reachability checks with the same nodes run once (every sibling edge starts
+        // from the same state).
+        let mut counts: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+        for edge in range.clone() {
+            if let Label::Reach { from, to, .. } = &self.automaton.edges[edge as usize].label {
+                if from != to {
+                    *counts.entry((*from, *to)).or_insert(0) += 1;
+                }
+            }
+        }
+        let memoised: BTreeMap<(u32, u32), String> = counts
+            .into_iter()
+            .filter(|(_, count)| *count > 1)
+            .map(|((from, to), _)| ((from, to), format!("reach_{from}_{to}")))
+            .collect();
+        let mut body = String::new();
+        let name = &self.automaton.nodes[node as usize].name;
+        let (signature, done) = match mode {
+            Mode::Moves => {
+                (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
+            }
+            Mode::Reach => (
+                format!("fn r{node}(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail>"),
+                "Ok(false)",
+            ),
+        };
+        writeln!(body, "/// Node `{}`.", name.replace('`', "'")).expect("writing to a String");
+        writeln!(body, "{signature} {{").expect("writing to a String");
+        if mode == Mode::Reach {
+            writeln!(body, "if to == {node} {{ return Ok(true); }}").expect("writing to a String");
+        }
+        let visits = match mode {
+            Mode::Moves => self.analysis.visit_in_moves[node as usize],
+            Mode::Reach => self.analysis.visit_in_reach[node as usize],
+        };
+        if visits {
+            let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
+            writeln!(body, "if !cx.visit({node}, v)? {{ return {early}; }}").expect("writing to a String");
+        }
+        for memo in memoised.values() {
+            writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
+        }
+        for edge in range {
+            let block = self.edge(mode, edge as usize, &memoised);
+            body.push_str(&block);
+        }
+        writeln!(body, "{done}\n}}\n").expect("writing to a String");
+        body
+    }
+
+    fn functions(&mut self) -> String {
+        let mut out = String::new();
+        for node in 0..self.automaton.nodes.len() as u32 {
+            if self.analysis.in_moves[node as usize] {
+                let function = self.node_function(Mode::Moves, node);
+                out.push_str(&function);
+            }
+        }
+        for node in 0..self.automaton.nodes.len() as u32 {
+            if self.analysis.in_reach[node as usize] {
+                let function = self.node_function(Mode::Reach, node);
+                out.push_str(&function);
+            }
+        }
+        out
+    }
+
+    fn module(&self, origin: &str, functions: &str) -> String {
+        let automaton = self.automaton;
+        let plan = self.plan;
+        let sym = self.sym;
+        let mut out = String::new();
+        let w = &mut out;
+        let list = |values: &mut dyn Iterator<Item = String>| values.collect::<Vec<_>>().join(", ");
+        writeln!(w, "//! Compiled forward model of `{origin}`: generated by `regula`'s code generator, do not edit.")
+            .unwrap();
+        writeln!(w, "//!").unwrap();
+        writeln!(
+            w,
+            "//! {} nodes, {} edges, {} state slots of `{sym}`. See spec/codegen.md.",
+            automaton.nodes.len(),
+            automaton.edges.len(),
+            plan.state_len
+        )
+        .unwrap();
+        writeln!(w).unwrap();
+        writeln!(w, "#![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]").unwrap();
+        writeln!(w).unwrap();
+        writeln!(w, "use regula_runtime::compiled::{{CompiledGame, Fail, Names, CompiledState, Search}};").unwrap();
+        writeln!(w).unwrap();
+        writeln!(w, "/// One symbol id.").unwrap();
+        writeln!(w, "pub type Sym = {sym};").unwrap();
+        writeln!(w, "/// Slots per state.").unwrap();
+        writeln!(w, "pub const SLOTS: usize = {};", plan.state_len).unwrap();
+        writeln!(w, "/// The values of every variable (the reference engine's slot layout).").unwrap();
+        writeln!(w, "pub type Values = [Sym; SLOTS];").unwrap();
+        writeln!(w, "/// A state: node and values.").unwrap();
+        writeln!(w, "pub type State = CompiledState<Values>;").unwrap();
+        writeln!(w).unwrap();
+        writeln!(w, "/// The game.").unwrap();
+        writeln!(w, "#[derive(Clone, Copy, Debug, Default)]").unwrap();
+        writeln!(w, "pub struct Game;").unwrap();
+        writeln!(w).unwrap();
+        let symbols = list(&mut automaton.symbols.iter().map(|s| format!("{s:?}")));
+        writeln!(w, "static SYMBOLS: [&str; {}] = [{symbols}];", automaton.symbols.len()).unwrap();
+        let nodes = list(&mut automaton.nodes.iter().map(|n| format!("{:?}", n.name)));
+        writeln!(w, "static NODES: [&str; {}] = [{nodes}];", automaton.nodes.len()).unwrap();
+        let initial = list(&mut plan.initial_values.iter().map(|v| v.to_string()));
+        writeln!(w, "static INITIAL: Values = [{initial}];").unwrap();
+        let players = list(&mut automaton.players.iter().map(|v| v.to_string()));
+        writeln!(w, "static PLAYERS: [u32; {}] = [{players}];", automaton.players.len()).unwrap();
+        let scores = list(&mut automaton.scores.iter().map(|v| v.to_string()));
+        writeln!(w, "static SCORES: [u32; {}] = [{scores}];", automaton.scores.len()).unwrap();
+        let goals = list(&mut plan.goal_slots.iter().map(|v| v.to_string()));
+        writeln!(w, "static GOAL_SLOTS: [usize; {}] = [{goals}];", plan.goal_slots.len()).unwrap();
+        let visible = list(&mut plan.visible_slots.iter().map(|v| v.to_string()));
+        writeln!(w, "static VISIBLE_SLOTS: [usize; {}] = [{visible}];", plan.visible_slots.len()).unwrap();
+        let mut valid = vec![false; self.table_len];
+        for &p in automaton.players.iter().chain([&automaton.keeper, &automaton.random]) {
+            valid[p as usize] = true;
+        }
+        let valid = list(&mut valid.iter().map(|v| v.to_string()));
+        writeln!(w, "static VALID_PLAYER: [bool; {}] = [{valid}];", self.table_len).unwrap();
+        if self.uses_constants {
+            let constants = list(&mut plan.const_values.iter().map(|v| v.to_string()));
+            writeln!(w, "static CONSTANTS: [Sym; {}] = [{constants}];", plan.const_values.len()).unwrap();
+        }
+        for (name, element, values) in &self.tables {
+            let values = list(&mut values.iter().map(|v| v.to_string()));
+            let count = values.split(", ").count();
+            writeln!(w, "static {name}: [{element}; {count}] = [{values}];").unwrap();
+        }
+        writeln!(w).unwrap();
+        let one = automaton.symbol_id("1").map_or("None".to_string(), |id| format!("Some({id})"));
+        writeln!(
+            w,
+            "impl CompiledGame for Game {{
+    type Values = Values;
+    const FINGERPRINT: u64 = {fingerprint};
+    const NAMES: Names = Names {{ symbols: &SYMBOLS, nodes: &NODES }};
+    const BEGIN: u32 = {begin};
+    const END: u32 = {end};
+    const KEEPER: u32 = {keeper};
+    const RANDOM: u32 = {random};
+    const PLAYERS: &'static [u32] = &PLAYERS;
+    const SCORES: &'static [u32] = &SCORES;
+    const ONE: Option<u32> = {one};
+
+    fn initial_values() -> Values {{
+        INITIAL
+    }}
+
+    fn player(values: &Values) -> u32 {{
+        values[{player}] as u32
+    }}
+
+    fn goal(values: &Values, player: usize) -> u32 {{
+        values[GOAL_SLOTS[player]] as u32
+    }}
+
+    fn visible(values: &Values, player: usize) -> u32 {{
+        values[VISIBLE_SLOTS[player]] as u32
+    }}
+
+    fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {{
+        let mut values = state.values;
+        let v = &mut values;
+        match state.node {{",
+            fingerprint = fingerprint(automaton),
+            begin = automaton.begin,
+            end = automaton.end,
+            keeper = automaton.keeper,
+            random = automaton.random,
+            player = plan.player_slot,
+        )
+        .unwrap();
+        for node in 0..automaton.nodes.len() {
+            if self.analysis.is_start[node] && self.analysis.in_moves[node] {
+                writeln!(w, "            {node} => m{node}(v, cx),").unwrap();
+            }
+        }
+        writeln!(w, "            _ => Ok(()),\n        }}\n    }}\n}}\n").unwrap();
+        out.push_str(functions);
+        out
+    }
+}
+
+/// One corpus source for [`corpus_crate_sources`]: its corpus name (`folder/file`) and text.
+pub struct CorpusSource {
+    pub name: String,
+    pub text: String,
+}
+
+/// A Rust module name for a corpus source: `connect4/connect4.rg` is `connect4_rg`, and a file
+/// whose stem differs from its folder keeps the folder (`games/x/y.hrg` is `x_y_hrg`).
+pub fn module_name(corpus_name: &str) -> String {
+    let (folder, file) = corpus_name.split_once('/').unwrap_or(("", corpus_name));
+    let stem = file.split('.').next().unwrap_or(file);
+    let joined = if folder.is_empty() || folder == stem { file.to_string() } else { format!("{folder}_{file}") };
+    let mut name: String =
+        joined.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        name.insert_str(0, "game_");
+    }
+    name
+}
+
+/// The generated sources of the `regula-compiled` crate for a list of corpus sources (in the
+/// order given): `src/games/<module>.rs` for each, and `src/games/mod.rs` with the registry.
+/// A source that does not compile is an error naming it.
+pub fn corpus_crate_sources(sources: &[CorpusSource]) -> Result<Vec<CrateFile>, String> {
+    let mut files = Vec::new();
+    let mut registry = String::new();
+    let mut modules = String::new();
+    let mut arms = String::new();
+    for source in sources {
+        let file_name = source.name.rsplit('/').next().unwrap_or(&source.name);
+        let automaton = optimized_automaton(file_name, &source.text).map_err(|diagnostics| {
+            let first = diagnostics.first().map_or_else(String::new, |d| d.message.clone());
+            format!("`{}` does not compile: {first}", source.name)
+        })?;
+        let module = generate(&automaton, &source.name).map_err(|e| format!("`{}`: {e}", source.name))?;
+        let name = module_name(&source.name);
+        files.push(CrateFile { path: format!("src/games/{name}.rs"), contents: module });
+        writeln!(modules, "#[rustfmt::skip]\npub mod {name};").expect("writing to a String");
+        writeln!(registry, "    ({:?}, {}),", source.name, fingerprint(&automaton)).expect("writing to a String");
+        writeln!(arms, "        {:?} => Some(visitor.visit::<{name}::Game>({:?})),", source.name, source.name)
+            .expect("writing to a String");
+    }
+    let mut index = String::new();
+    writeln!(index, "//! The compiled corpus games: generated by `cargo xtask codegen`, do not edit.").unwrap();
+    writeln!(index).unwrap();
+    index.push_str(&modules);
+    writeln!(index).unwrap();
+    writeln!(index, "/// Every compiled game: its corpus name (`folder/file`) and the fingerprint of the optimised")
+        .unwrap();
+    writeln!(index, "/// automaton it was generated from.").unwrap();
+    writeln!(index, "pub const GAMES: &[(&str, u64)] = &[").unwrap();
+    index.push_str(&registry);
+    writeln!(index, "];").unwrap();
+    writeln!(index).unwrap();
+    writeln!(index, "/// Runs `visitor` on the compiled game of a corpus name; `None` for an unknown name.").unwrap();
+    writeln!(index, "pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output> {{").unwrap();
+    writeln!(index, "    match name {{").unwrap();
+    index.push_str(&arms);
+    writeln!(index, "        _ => None,\n    }}\n}}").unwrap();
+    files.push(CrateFile { path: "src/games/mod.rs".into(), contents: index });
+    Ok(files)
+}

@@ -1,0 +1,1167 @@
+//! Compiled forward models: the trait that generated per-game Rust code implements, the search
+//! context it runs in, fast index-based playouts and perft over it, and the adapter that makes a
+//! compiled game a [`ForwardModel`]. Also the lowered tables ([`Plan`]) the code generator reads.
+//!
+//! A code generator (`regula_compiler::codegen`) turns one automaton into a module with a state of
+//! fixed-size arrays and one function per node; that module implements [`CompiledGame`]. Its move
+//! search writes moves into a [`Search`] (tags in flat arenas, successors as whole states), so the
+//! hot loop allocates nothing once the buffers have grown. Semantics are those of
+//! spec/forward-model.md, checked against the reference engine (spec/codegen.md).
+//!
+//! The slot layout of a compiled state is the reference engine's (module `reference::layout`), so
+//! a compiled state of an automaton converts to a reference state of the same automaton slot by
+//! slot ([`CompiledModel::reference_state`]).
+
+use crate::automaton::{Automaton, NodeId, SymbolId, Type, TypeId};
+use crate::engine::{EngineError, ForwardModel, Move, Mover, Score};
+use crate::playout::{PlayoutConfig, PlayoutReport, ScoreCount, Xoshiro256};
+use crate::reference::layout::{Compiler, Layout, Op, Operand, Place, Transfer};
+use crate::reference::{ReferenceEngine, ReferenceState};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
+
+/// A move longer than this many tags means the search is going around a tag-emitting cycle.
+pub const MAX_MOVE_TAGS: usize = 1024;
+/// Nested reachability checks deeper than this are an error (as in the reference engine).
+pub const MAX_REACH_DEPTH: usize = 64;
+/// Keeper moves applied in a row before the settle loop starts watching for a repeated state.
+const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
+/// Playouts list tags only (and search the picked move again) after a position with more moves.
+const TAGS_ONLY_ABOVE: usize = 32;
+
+// ---------------------------------------------------------------------------------------------
+// The lowered tables a code generator reads.
+
+/// A value source: a symbol literal or a place in the state or constant buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanOperand {
+    Literal(SymbolId),
+    Place(PlanPlace),
+}
+
+/// A run of slots: `base + Σ offsets_i[key_i]` in the state (`in_state`) or constant buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanPlace {
+    pub in_state: bool,
+    pub base: u32,
+    pub steps: Vec<PlanStep>,
+}
+
+/// One map access `[key]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanStep {
+    pub key: PlanOperand,
+    /// `offsets[symbol]`: the slot offset of `symbol`'s block (the default block for non-keys).
+    pub offsets: Vec<u32>,
+    /// The default block's offset: a write through it is a key outside the map's domain.
+    pub default_offset: u32,
+    /// The accessed map type's name, for the error message.
+    pub map_type: String,
+}
+
+/// How two values move or compare.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanTransfer {
+    /// Both set-valued: one slot.
+    Slot,
+    /// Maps of the same shape: a block of this many slots.
+    Block(u32),
+    /// Maps with differently ordered keys: `(lhs slot, rhs slot)` pairs relative to each value.
+    Pairs(Vec<(u32, u32)>),
+}
+
+/// One edge's label against the layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanOp {
+    Skip,
+    Assign { lhs: PlanPlace, rhs: PlanOperand, transfer: PlanTransfer, sets_player: bool },
+    AssignAny { lhs: PlanPlace, members: Vec<SymbolId>, sets_player: bool },
+    Compare { lhs: PlanOperand, rhs: PlanOperand, transfer: PlanTransfer, equal: bool },
+    Reach { from: NodeId, to: NodeId, negated: bool },
+    Tag(SymbolId),
+    TagExpr(PlanOperand),
+}
+
+/// The automaton lowered onto the reference slot layout: everything a code generator needs.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub state_len: usize,
+    pub initial_values: Vec<SymbolId>,
+    pub const_values: Vec<SymbolId>,
+    /// Per edge, indexed like `automaton.edges`.
+    pub ops: Vec<PlanOp>,
+    pub player_slot: u32,
+    /// Per player number: the slot of `goals[p]` and of `visible[p]`.
+    pub goal_slots: Vec<u32>,
+    pub visible_slots: Vec<u32>,
+}
+
+impl Plan {
+    /// Lowers an automaton; one that breaks the compiler->runtime contract is `Malformed`.
+    pub fn new(automaton: &Automaton) -> Result<Plan, EngineError> {
+        ReferenceEngine::new(automaton.clone())?;
+        let layout = Layout::new(automaton)?;
+        let compiler = Compiler { automaton, layout: &layout };
+        let lowering = PlanLowering { automaton, layout: &layout };
+        let ops = automaton
+            .edges
+            .iter()
+            .map(|edge| compiler.label(&edge.label).map(|op| lowering.op(&op)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let player_map_slots = |variable: u32| -> Result<Vec<u32>, EngineError> {
+            let base = layout.var_offsets[variable as usize];
+            let ty = automaton.variables[variable as usize].ty;
+            let Type::Map { key, .. } = automaton.types[ty as usize] else {
+                return Err(EngineError::Malformed { message: "`goals`/`visible` is not a map".into() });
+            };
+            let key_count = set_members(automaton, key).len() as u32;
+            Ok(automaton.players.iter().map(|&p| base + layout.block_of(key, p, key_count)).collect())
+        };
+        Ok(Plan {
+            state_len: layout.state_len,
+            initial_values: layout.initial_values.clone(),
+            const_values: layout.const_values.clone(),
+            ops,
+            player_slot: layout.var_offsets[automaton.player_var as usize],
+            goal_slots: player_map_slots(automaton.goals_var)?,
+            visible_slots: player_map_slots(automaton.visible_var)?,
+        })
+    }
+}
+
+struct PlanLowering<'a> {
+    automaton: &'a Automaton,
+    layout: &'a Layout,
+}
+
+impl PlanLowering<'_> {
+    fn operand(&self, operand: &Operand) -> PlanOperand {
+        match operand {
+            Operand::Literal(symbol) => PlanOperand::Literal(*symbol),
+            Operand::Place(place) => PlanOperand::Place(self.place(place)),
+        }
+    }
+
+    fn place(&self, place: &Place) -> PlanPlace {
+        let steps = place
+            .steps
+            .iter()
+            .map(|step| PlanStep {
+                key: self.operand(&step.key),
+                offsets: (0..self.automaton.symbols.len() as u32)
+                    .map(|symbol| self.layout.block_of(step.key_type, symbol, step.key_count) * step.stride)
+                    .collect(),
+                default_offset: step.key_count * step.stride,
+                map_type: type_name(self.automaton, step.map_type),
+            })
+            .collect();
+        PlanPlace { in_state: place.in_state, base: place.base, steps }
+    }
+
+    fn transfer(&self, transfer: Transfer, lhs: Option<TypeId>, rhs: Option<TypeId>) -> PlanTransfer {
+        match (transfer, lhs, rhs) {
+            (Transfer::Slot, ..) => PlanTransfer::Slot,
+            (Transfer::Block(size), ..) => PlanTransfer::Block(size),
+            (Transfer::Convert, Some(a), Some(b)) => {
+                let mut pairs = Vec::new();
+                self.map_pairs(a, 0, b, 0, &mut pairs);
+                PlanTransfer::Pairs(pairs)
+            }
+            (Transfer::Convert, ..) => PlanTransfer::Slot,
+        }
+    }
+
+    /// For every key of `a`'s type (and the default), the slot of `b` holding the same key's value.
+    fn map_pairs(&self, a_ty: TypeId, a: u32, b_ty: TypeId, b: u32, out: &mut Vec<(u32, u32)>) {
+        let types = &self.automaton.types;
+        match (&types[a_ty as usize], &types[b_ty as usize]) {
+            (Type::Map { key: ak, value: av }, Type::Map { key: bk, value: bv }) => {
+                let (a_size, b_size) = (self.layout.size(*av), self.layout.size(*bv));
+                let a_members = set_members(self.automaton, *ak);
+                let b_count = set_members(self.automaton, *bk).len() as u32;
+                for (i, &key) in a_members.iter().enumerate() {
+                    let block = self.layout.block_of(*bk, key, b_count);
+                    self.map_pairs(*av, a + i as u32 * a_size, *bv, b + block * b_size, out);
+                }
+                let a_default = a + a_members.len() as u32 * a_size;
+                self.map_pairs(*av, a_default, *bv, b + b_count * b_size, out);
+            }
+            _ => out.push((a, b)),
+        }
+    }
+
+    fn operand_type(operand: &Operand) -> Option<TypeId> {
+        match operand {
+            Operand::Literal(_) => None,
+            Operand::Place(place) => Some(place.ty),
+        }
+    }
+
+    fn op(&self, op: &Op) -> PlanOp {
+        match op {
+            Op::Skip => PlanOp::Skip,
+            Op::Assign { lhs, rhs, transfer, sets_player } => PlanOp::Assign {
+                lhs: self.place(lhs),
+                rhs: self.operand(rhs),
+                transfer: self.transfer(*transfer, Some(lhs.ty), Self::operand_type(rhs)),
+                sets_player: *sets_player,
+            },
+            Op::AssignAny { lhs, members, sets_player } => {
+                PlanOp::AssignAny { lhs: self.place(lhs), members: members.to_vec(), sets_player: *sets_player }
+            }
+            Op::Compare { lhs, rhs, transfer, equal } => PlanOp::Compare {
+                lhs: self.operand(lhs),
+                rhs: self.operand(rhs),
+                transfer: self.transfer(*transfer, Self::operand_type(lhs), Self::operand_type(rhs)),
+                equal: *equal,
+            },
+            Op::Reach { from, to, negated } => PlanOp::Reach { from: *from, to: *to, negated: *negated },
+            Op::Tag(symbol) => PlanOp::Tag(*symbol),
+            Op::TagExpr(operand) => PlanOp::TagExpr(self.operand(operand)),
+        }
+    }
+}
+
+fn set_members(automaton: &Automaton, ty: TypeId) -> &[SymbolId] {
+    match &automaton.types[ty as usize] {
+        Type::Set(members) => members,
+        Type::Map { .. } => &[],
+    }
+}
+
+/// A type's name as the source writes it (named types by name, others spelt out).
+fn type_name(automaton: &Automaton, ty: TypeId) -> String {
+    if let Some(Some(name)) = automaton.type_names.get(ty as usize) {
+        return name.clone();
+    }
+    match &automaton.types[ty as usize] {
+        Type::Set(members) => {
+            let names: Vec<&str> = members.iter().map(|&s| automaton.symbol_name(s)).collect();
+            format!("{{{}}}", names.join(", "))
+        }
+        Type::Map { key, value } => format!("{} -> {}", type_name(automaton, *key), type_name(automaton, *value)),
+    }
+}
+
+/// A fingerprint of an automaton (FNV-1a over its debug text): a compiled model records the
+/// fingerprint of the automaton it was generated from, and the adapter checks it.
+pub fn fingerprint(automaton: &Automaton) -> u64 {
+    let text = format!("{automaton:?}");
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+// ---------------------------------------------------------------------------------------------
+// What generated code implements and calls.
+
+/// The names a compiled game needs for its error messages and for printing moves.
+#[derive(Debug)]
+pub struct Names {
+    pub symbols: &'static [&'static str],
+    pub nodes: &'static [&'static str],
+}
+
+/// A search error, boxed so that `Result<_, Fail>` stays one word in the generated code.
+#[derive(Debug)]
+pub struct Fail(pub Box<EngineError>);
+
+impl From<Fail> for EngineError {
+    fn from(fail: Fail) -> EngineError {
+        *fail.0
+    }
+}
+
+/// A state of a compiled game: the node and the slot values (in a game-specific array type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CompiledState<V> {
+    pub node: NodeId,
+    pub values: V,
+}
+
+/// The values type of a compiled game: a fixed-size array of the narrowest unsigned integers.
+pub trait Values: Copy + Eq + Hash + Ord + Debug + Send + Sync + 'static {
+    /// Slot `index` as a symbol id.
+    fn slot(&self, index: usize) -> SymbolId;
+    /// The number of slots.
+    fn len(&self) -> usize;
+    /// Whether there are no slots.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+macro_rules! values_for {
+    ($($t:ty),*) => {$(
+        impl<const N: usize> Values for [$t; N] {
+            #[inline]
+            fn slot(&self, index: usize) -> SymbolId {
+                self[index] as SymbolId
+            }
+            fn len(&self) -> usize {
+                N
+            }
+        }
+    )*};
+}
+values_for!(u8, u16, u32);
+
+/// One game's generated code. Every function is an associated function: the game is the type.
+pub trait CompiledGame: Send + Sync + 'static {
+    type Values: Values;
+    /// [`fingerprint`] of the automaton the code was generated from.
+    const FINGERPRINT: u64;
+    const NAMES: Names;
+    const BEGIN: NodeId;
+    const END: NodeId;
+    const KEEPER: SymbolId;
+    const RANDOM: SymbolId;
+    /// Members of `Player`, by player number.
+    const PLAYERS: &'static [SymbolId];
+    /// Members of `Score`.
+    const SCORES: &'static [SymbolId];
+    /// The symbol `1` (for `visible`), if the game has it.
+    const ONE: Option<SymbolId>;
+
+    /// Every variable at its initial value.
+    fn initial_values() -> Self::Values;
+    /// The value of `player`.
+    fn player(values: &Self::Values) -> SymbolId;
+    /// `goals[p]` and `visible[p]` for player number `p`.
+    fn goal(values: &Self::Values, player: usize) -> SymbolId;
+    fn visible(values: &Self::Values, player: usize) -> SymbolId;
+    /// The move search from `state` (not terminal): every move into `search.moves`.
+    fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
+
+    /// The raw initial state.
+    fn initial() -> CompiledState<Self::Values> {
+        CompiledState { node: Self::BEGIN, values: Self::initial_values() }
+    }
+
+    /// Who acts in a state.
+    fn mover(state: &CompiledState<Self::Values>) -> Mover {
+        if state.node == Self::END {
+            return Mover::Terminal;
+        }
+        let player = Self::player(&state.values);
+        if player == Self::RANDOM {
+            return Mover::Random;
+        }
+        match Self::PLAYERS.iter().position(|&p| p == player) {
+            Some(index) => Mover::Player(index),
+            None => Mover::Keeper,
+        }
+    }
+}
+
+const HASH_MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+#[inline]
+fn mix(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(HASH_MULTIPLIER)
+}
+
+/// A fast non-cryptographic hasher for state arrays (8 bytes per step).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let word = |chunk: &[u8]| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            u64::from_le_bytes(word)
+        };
+        // Four independent lanes over 32-byte blocks: states are hashed whole at visited nodes,
+        // and independent multiplies overlap where one chain would wait on each.
+        let mut blocks = bytes.chunks_exact(32);
+        let mut lanes = [self.0, self.0 ^ 0x2545_f491_4f6c_dd1d, self.0 ^ 0x9e37_79b9_7f4a_7c15, !self.0];
+        for block in &mut blocks {
+            for (lane, chunk) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+                *lane = (*lane ^ word(chunk)).wrapping_mul(HASH_MULTIPLIER);
+            }
+        }
+        self.0 = lanes.iter().fold(0, |hash, &lane| mix(hash, lane));
+        let mut chunks = blocks.remainder().chunks_exact(8);
+        for chunk in &mut chunks {
+            self.0 = mix(self.0, word(chunk));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.0 = mix(self.0, u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.0 = mix(self.0, n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn hash_values<V: Hash>(seed: u64, values: &V) -> u64 {
+    let mut hasher = WordHasher(seed);
+    values.hash(&mut hasher);
+    hasher.0
+}
+
+fn hash_tags(tags: &[SymbolId]) -> u64 {
+    tags.iter().fold(0x9e37_79b9, |hash, &tag| mix(hash, tag as u64))
+}
+
+/// The moves of one search: tags in a flat arena, successors as whole states, in the order found.
+#[derive(Debug)]
+pub struct MoveBuffer<V> {
+    tags: Vec<SymbolId>,
+    spans: Vec<(u32, u32)>,
+    successors: Vec<CompiledState<V>>,
+    /// De-duplication by tags: open addressing over `(generation, move index)`.
+    table: Vec<(u32, u32)>,
+    generation: u32,
+    /// Successors are not recorded (a playout lists tags, then searches the picked move again).
+    tags_only: bool,
+    /// In tags-only mode: two paths gave the same tags (their successors were not compared).
+    saw_duplicate: bool,
+}
+
+impl<V> Default for MoveBuffer<V> {
+    fn default() -> Self {
+        MoveBuffer {
+            tags: Vec::new(),
+            spans: Vec::new(),
+            successors: Vec::new(),
+            table: Vec::new(),
+            generation: 1,
+            tags_only: false,
+            saw_duplicate: false,
+        }
+    }
+}
+
+impl<V: Values> MoveBuffer<V> {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The tags of move `index` (moves are small integers; this recovers their tag sequence).
+    pub fn tags(&self, index: usize) -> &[SymbolId] {
+        let (start, end) = self.spans[index];
+        &self.tags[start as usize..end as usize]
+    }
+
+    /// The successor of move `index`, keeper moves not applied.
+    pub fn successor(&self, index: usize) -> &CompiledState<V> {
+        &self.successors[index]
+    }
+
+    fn clear(&mut self) {
+        self.tags.clear();
+        self.spans.clear();
+        self.successors.clear();
+        self.saw_duplicate = false;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill((0, 0));
+            self.generation = 1;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(16);
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
+        let mask = size - 1;
+        for index in 0..self.spans.len() {
+            let mut position = hash_tags(self.tags(index)) as usize & mask;
+            while self.table[position].0 == self.generation {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = (self.generation, index as u32);
+        }
+    }
+
+    /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
+    #[inline]
+    fn add(&mut self, tags: &[SymbolId], successor: CompiledState<V>) -> Result<(), ()> {
+        if (self.spans.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = hash_tags(tags) as usize & mask;
+        loop {
+            let (generation, index) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let index = index as usize;
+            if self.tags(index) == tags {
+                if self.tags_only {
+                    self.saw_duplicate = true;
+                    return Ok(());
+                }
+                return if self.successors[index] == successor { Ok(()) } else { Err(()) };
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = (self.generation, self.spans.len() as u32);
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.successors.push(successor);
+        }
+        Ok(())
+    }
+}
+
+/// Exact (node, tags, values) keys of one search level.
+#[derive(Debug)]
+struct VisitedSet<V> {
+    keys: Vec<(NodeId, u32, u32, V)>,
+    tags: Vec<SymbolId>,
+    table: Vec<(u32, u32)>,
+    generation: u32,
+}
+
+impl<V> Default for VisitedSet<V> {
+    fn default() -> Self {
+        VisitedSet { keys: Vec::new(), tags: Vec::new(), table: Vec::new(), generation: 1 }
+    }
+}
+
+impl<V: Values> VisitedSet<V> {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.tags.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill((0, 0));
+            self.generation = 1;
+        }
+    }
+
+    fn hash(node: NodeId, tags: &[SymbolId], values: &V) -> u64 {
+        hash_values(mix(hash_tags(tags), node as u64), values)
+    }
+
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        self.generation = 1;
+        self.table = vec![(0, 0); size];
+        let mask = size - 1;
+        for (index, (node, start, len, values)) in self.keys.iter().enumerate() {
+            let tags = &self.tags[*start as usize..(*start + *len) as usize];
+            let mut position = Self::hash(*node, tags, values) as usize & mask;
+            while self.table[position].0 == self.generation {
+                position = (position + 1) & mask;
+            }
+            self.table[position] = (self.generation, index as u32);
+        }
+    }
+
+    /// Records the key; `false` when it was already present.
+    fn insert(&mut self, node: NodeId, tags: &[SymbolId], values: &V) -> bool {
+        if (self.keys.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut position = Self::hash(node, tags, values) as usize & mask;
+        loop {
+            let (generation, index) = self.table[position];
+            if generation != self.generation {
+                break;
+            }
+            let (n, start, len, v) = &self.keys[index as usize];
+            if *n == node && v == values && self.tags[*start as usize..(*start + *len) as usize] == *tags {
+                return false;
+            }
+            position = (position + 1) & mask;
+        }
+        self.table[position] = (self.generation, self.keys.len() as u32);
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.keys.push((node, start, tags.len() as u32, *values));
+        true
+    }
+}
+
+/// The working context of a compiled move search; one per thread, reused between searches.
+/// Generated code calls its methods; users read [`Search::moves`].
+#[derive(Debug)]
+pub struct Search<V> {
+    names: &'static Names,
+    /// The tags of the current path.
+    tags: Vec<SymbolId>,
+    /// Follow only paths whose tags are a prefix of these.
+    only: Option<Vec<SymbolId>>,
+    /// The node the search started from (for error messages).
+    start: NodeId,
+    /// Nesting depth of reachability checks (0: the move search).
+    depth: usize,
+    /// One visited set per depth.
+    visited: Vec<VisitedSet<V>>,
+    /// The moves found by the last search.
+    pub moves: MoveBuffer<V>,
+    seen_keeper_states: HashSet<CompiledState<V>>,
+    /// Whether visited sets are consulted; see [`run_search`].
+    checked: bool,
+    /// Visits left before an unchecked search gives up and is run again checked.
+    budget: u32,
+    /// The last search gave up (its error is not a real one).
+    gave_up: bool,
+    /// Per start node: an unchecked search from it gave up once, so searches from it run checked.
+    always_checked: Vec<bool>,
+}
+
+impl<V: Values> Search<V> {
+    /// A fresh context for a game's names.
+    pub fn new(names: &'static Names) -> Self {
+        Search {
+            names,
+            tags: Vec::new(),
+            only: None,
+            start: 0,
+            depth: 0,
+            visited: Vec::new(),
+            moves: MoveBuffer::default(),
+            seen_keeper_states: HashSet::new(),
+            checked: true,
+            budget: 0,
+            gave_up: false,
+            always_checked: Vec::new(),
+        }
+    }
+
+    fn begin(&mut self, start: NodeId) {
+        self.start = start;
+        self.tags.clear();
+        self.depth = 0;
+        self.moves.clear();
+        if self.visited.is_empty() {
+            self.visited.push(VisitedSet::default());
+        }
+        self.visited[0].clear();
+    }
+
+    fn fail(error: EngineError) -> Fail {
+        Fail(Box::new(error))
+    }
+
+    fn node_name(&self, node: NodeId) -> String {
+        self.names.nodes.get(node as usize).map_or_else(|| format!("#{node}"), |n| n.to_string())
+    }
+
+    fn symbol_name(&self, symbol: SymbolId) -> String {
+        self.names.symbols.get(symbol as usize).map_or_else(|| format!("#{symbol}"), |n| n.to_string())
+    }
+
+    /// Generated code: appends a tag on an edge into `target`; `Ok(false)` when the path no longer
+    /// fits the move being searched for (the caller skips the path, then calls [`Search::pop_tag`]).
+    #[inline]
+    pub fn push_tag(&mut self, tag: SymbolId, target: NodeId) -> Result<bool, Fail> {
+        let position = self.tags.len();
+        if position >= MAX_MOVE_TAGS {
+            return Err(Self::fail(EngineError::TagCycle { node: self.node_name(target) }));
+        }
+        self.tags.push(tag);
+        Ok(match &self.only {
+            None => true,
+            Some(only) => only.get(position) == Some(&tag),
+        })
+    }
+
+    /// Generated code: removes the tag [`Search::push_tag`] appended.
+    #[inline]
+    pub fn pop_tag(&mut self) {
+        self.tags.pop();
+    }
+
+    /// Generated code: a move completed on an edge into `target` with `values` after it;
+    /// `player` is the new value of `player` and `valid` whether it is a player, keeper or random.
+    #[inline]
+    pub fn complete(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+            return Ok(());
+        }
+        if !valid {
+            return Err(Self::fail(EngineError::InvalidPlayer {
+                node: self.node_name(target),
+                value: self.symbol_name(player),
+            }));
+        }
+        if self.moves.add(&self.tags, CompiledState { node: target, values: *values }).is_err() {
+            let tags: Vec<String> = self.tags.iter().map(|&t| self.symbol_name(t)).collect();
+            return Err(Self::fail(EngineError::AmbiguousMove {
+                node: self.node_name(self.start),
+                tags: tags.join(" "),
+            }));
+        }
+        Ok(())
+    }
+
+    /// Generated code: records (node, tags, values) at a node where the search must check for
+    /// repeats; `false` when it was seen before in this search (or this reachability check).
+    #[inline]
+    pub fn visit(&mut self, node: NodeId, values: &V) -> Result<bool, Fail> {
+        if !self.checked {
+            if self.budget == 0 {
+                self.gave_up = true;
+                return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
+            }
+            self.budget -= 1;
+            return Ok(true);
+        }
+        let depth = self.depth;
+        let tags: &[SymbolId] = if depth == 0 { &self.tags } else { &[] };
+        Ok(self.visited[depth].insert(node, tags, values))
+    }
+
+    /// Generated code: starts a reachability check `? from -> to` (one level deeper).
+    #[inline]
+    pub fn enter_reach(&mut self, from: NodeId, to: NodeId) -> Result<(), Fail> {
+        let depth = self.depth + 1;
+        if depth > MAX_REACH_DEPTH {
+            return Err(Self::fail(EngineError::ReachDepth { from: self.node_name(from), to: self.node_name(to) }));
+        }
+        self.depth = depth;
+        if self.visited.len() <= depth {
+            self.visited.resize_with(depth + 1, VisitedSet::default);
+        }
+        self.visited[depth].clear();
+        Ok(())
+    }
+
+    /// Generated code: ends the reachability check [`Search::enter_reach`] started.
+    #[inline]
+    pub fn leave_reach(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Generated code: the error of a write `m[key] = ...` with `key` outside `m`'s key type.
+    #[cold]
+    pub fn key_outside(&self, key: SymbolId, map_type: &str, edge: &str) -> Fail {
+        Self::fail(EngineError::KeyOutsideDomain {
+            key: self.symbol_name(key),
+            map_type: map_type.to_string(),
+            edge: edge.to_string(),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Index-based API over a compiled game.
+
+/// A fresh search context for a game.
+pub fn search_context<G: CompiledGame>() -> Search<G::Values> {
+    Search::new(&G::NAMES)
+}
+
+/// Lists the moves of `state` into `search.moves` (keeper moves not applied to the successors);
+/// empty in a terminal state.
+pub fn generate<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), EngineError> {
+    search.only = None;
+    search.moves.tags_only = false;
+    search.begin(state.node);
+    if state.node == G::END {
+        return Ok(());
+    }
+    run_search::<G>(state, search).map_err(EngineError::from)
+}
+
+/// Visits (at nodes with a visited set) an unchecked search may make before it gives up.
+const UNCHECKED_BUDGET: u32 = 1 << 15;
+
+/// Runs the generated search from `state` (not terminal), first *unchecked*: visited sets only
+/// make a search terminate and never change what it finds (a pruned revisit would rediscover the
+/// same moves, in an order after their first discovery, and the same errors), so a search that
+/// stays within [`UNCHECKED_BUDGET`] visits skips them. One that exceeds it (a cycle that does not
+/// change the state, or an exponential walk) is run again checked, and so is every later search
+/// from the same node.
+fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Search<G::Values>) -> Result<(), Fail> {
+    let node = state.node as usize;
+    if search.always_checked.len() <= node {
+        search.always_checked.resize(node + 1, false);
+    }
+    search.checked = search.always_checked[node];
+    search.budget = UNCHECKED_BUDGET;
+    search.gave_up = false;
+    let result = G::search(state, search);
+    if result.is_ok() || !search.gave_up {
+        return result;
+    }
+    search.always_checked[node] = true;
+    search.checked = true;
+    search.gave_up = false;
+    search.begin(state.node);
+    G::search(state, search)
+}
+
+/// [`generate`] recording tags only (no successors); `Ok(false)` when two paths gave the same
+/// tags, whose successors then still need comparing (the list is then incomplete: run [`generate`]).
+fn generate_tags<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<bool, EngineError> {
+    search.only = None;
+    search.moves.tags_only = true;
+    search.begin(state.node);
+    let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
+    search.moves.tags_only = false;
+    result.map_err(EngineError::from)?;
+    Ok(!search.moves.saw_duplicate)
+}
+
+/// The successor of the move with these tags (keeper moves not applied), or `None` when the move
+/// is not legal; only paths whose tags fit the move are searched.
+pub fn raw_apply<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    tags: &[SymbolId],
+    search: &mut Search<G::Values>,
+) -> Result<Option<CompiledState<G::Values>>, EngineError> {
+    let mut only = search.only.take().unwrap_or_default();
+    only.clear();
+    only.extend_from_slice(tags);
+    search.only = Some(only);
+    search.moves.tags_only = false;
+    search.begin(state.node);
+    let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
+    let only = search.only.take();
+    search.only = None;
+    drop(only);
+    result.map_err(EngineError::from)?;
+    Ok((!search.moves.is_empty()).then(|| *search.moves.successor(0)))
+}
+
+/// Applies keeper moves until a real player or `random` is to move, or the game ends.
+pub fn settle<G: CompiledGame>(
+    mut state: CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<CompiledState<G::Values>, EngineError> {
+    let mut steps = 0;
+    search.seen_keeper_states.clear();
+    while G::mover(&state) == Mover::Keeper {
+        generate::<G>(&state, search)?;
+        if search.moves.len() != 1 {
+            return Err(EngineError::KeeperMoveCount { node: search.node_name(state.node), count: search.moves.len() });
+        }
+        steps += 1;
+        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(state) {
+            return Err(EngineError::KeeperCycle { node: search.node_name(state.node) });
+        }
+        state = *search.moves.successor(0);
+    }
+    Ok(state)
+}
+
+/// The start state (keeper moves applied).
+pub fn start<G: CompiledGame>(search: &mut Search<G::Values>) -> Result<CompiledState<G::Values>, EngineError> {
+    settle::<G>(G::initial(), search)
+}
+
+/// What one random playout did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutOutcome {
+    /// Real-player moves.
+    pub plies: u64,
+    /// `random` moves.
+    pub chance_moves: u64,
+    /// Sum over real-player decisions of the number of legal moves.
+    pub legal_moves: u64,
+    /// `goals[p]` at the end, per player.
+    pub goals: Vec<SymbolId>,
+}
+
+/// One uniform random playout from the start, making the same choices as
+/// [`crate::playout::run_playouts`] makes for the same generator.
+pub fn random_playout<G: CompiledGame>(
+    rng: &mut Xoshiro256,
+    max_moves: u64,
+    playout: u64,
+    search: &mut Search<G::Values>,
+) -> Result<PlayoutOutcome, EngineError> {
+    let mut state = start::<G>(search)?;
+    let mut outcome = PlayoutOutcome::default();
+    let mut moves_made = 0u64;
+    let mut last_count = 0;
+    let mut picked: Vec<SymbolId> = Vec::new();
+    loop {
+        let mover = G::mover(&state);
+        if mover == Mover::Terminal {
+            break;
+        }
+        if moves_made >= max_moves {
+            return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
+        }
+        // With many moves, list tags only and search the picked move again alone (its tags prune
+        // every other path): one successor is copied instead of all of them.
+        let tags_only = last_count > TAGS_ONLY_ABOVE && generate_tags::<G>(&state, search)?;
+        if !tags_only {
+            generate::<G>(&state, search)?;
+        }
+        let count = search.moves.len();
+        last_count = count;
+        if count == 0 {
+            return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
+        }
+        let pick = rng.below(count as u64) as usize;
+        if mover == Mover::Random {
+            outcome.chance_moves += 1;
+        } else {
+            outcome.plies += 1;
+            outcome.legal_moves += count as u64;
+        }
+        moves_made += 1;
+        let next = if tags_only {
+            picked.clear();
+            picked.extend_from_slice(search.moves.tags(pick));
+            raw_apply::<G>(&state, &picked, search)?
+                .ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
+        } else {
+            *search.moves.successor(pick)
+        };
+        state = settle::<G>(next, search)?;
+    }
+    outcome.goals = (0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)).collect();
+    Ok(outcome)
+}
+
+/// A score symbol read as a [`Score`] (as [`ForwardModel::scores`] reads it).
+fn score_of<G: CompiledGame>(symbol: SymbolId) -> Score {
+    let value = G::NAMES
+        .symbols
+        .get(symbol as usize)
+        .and_then(|name| name.parse::<i64>().ok())
+        .unwrap_or_else(|| G::SCORES.iter().position(|&s| s == symbol).map_or(-1, |i| i as i64));
+    Score { symbol, value }
+}
+
+/// [`crate::playout::run_playouts`] on a compiled game: the same playouts (playout `i` seeded from
+/// `(seed, i)`), so the report equals the generic one except for the timings.
+pub fn run_playouts<G: CompiledGame>(config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
+    let threads =
+        if config.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { config.threads };
+    let started = std::time::Instant::now();
+    type Tally = BTreeMap<Vec<SymbolId>, u64>;
+    let run_range = |first: u64, step: u64| -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
+        let mut search = search_context::<G>();
+        let (mut plies, mut chance, mut legal) = (0, 0, 0);
+        let mut tally = Tally::new();
+        let mut index = first;
+        while index < config.count {
+            let mut rng = Xoshiro256::for_playout(config.seed, index);
+            let outcome =
+                random_playout::<G>(&mut rng, config.max_moves, index, &mut search).map_err(|e| (index, e))?;
+            plies += outcome.plies;
+            chance += outcome.chance_moves;
+            legal += outcome.legal_moves;
+            *tally.entry(outcome.goals).or_insert(0) += 1;
+            index += step;
+        }
+        Ok((plies, chance, legal, tally))
+    };
+    let results: Vec<_> = if threads <= 1 {
+        vec![run_range(0, 1)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                (0..threads as u64).map(|t| scope.spawn(move || run_range(t, threads as u64))).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err((u64::MAX, EngineError::Threads { message: "a playout worker panicked".into() }))
+                    })
+                })
+                .collect()
+        })
+    };
+    let elapsed_seconds = started.elapsed().as_secs_f64();
+    let (mut plies, mut chance, mut legal) = (0, 0, 0);
+    let mut tally = Tally::new();
+    let mut first_error: Option<(u64, EngineError)> = None;
+    for result in results {
+        match result {
+            Ok((p, c, l, t)) => {
+                plies += p;
+                chance += c;
+                legal += l;
+                for (goals, count) in t {
+                    *tally.entry(goals).or_insert(0) += count;
+                }
+            }
+            Err(e) => {
+                if first_error.as_ref().is_none_or(|f| e.0 < f.0) {
+                    first_error = Some(e);
+                }
+            }
+        }
+    }
+    if let Some((_, error)) = first_error {
+        return Err(error);
+    }
+    let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    let score_distribution = tally
+        .into_iter()
+        .map(|(goals, count)| ScoreCount { scores: goals.iter().map(|&g| score_of::<G>(g)).collect(), count })
+        .collect();
+    Ok(PlayoutReport {
+        playouts: config.count,
+        elapsed_seconds,
+        playouts_per_second: config.count as f64 / elapsed_seconds.max(1e-9),
+        mean_plies: ratio(plies, config.count),
+        mean_legal_moves: ratio(legal, plies),
+        total_plies: plies,
+        total_chance_moves: chance,
+        score_distribution,
+    })
+}
+
+/// Perft counts at depths `0..=depth` on one thread (conventions of [`crate::perft`]: after a
+/// `random` move, children with equal states count once).
+pub fn perft<G: CompiledGame>(depth: usize) -> Result<Vec<u64>, EngineError> {
+    let mut searches: Vec<Search<G::Values>> = (0..=depth).map(|_| search_context::<G>()).collect();
+    let mut counts = vec![0; depth + 1];
+    let start = start::<G>(&mut searches[0])?;
+    perft_below::<G>(&start, 0, depth, &mut counts, &mut searches)?;
+    Ok(counts)
+}
+
+fn perft_below<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    depth: usize,
+    remaining: usize,
+    counts: &mut [u64],
+    searches: &mut [Search<G::Values>],
+) -> Result<(), EngineError> {
+    counts[depth] += 1;
+    if remaining == 0 || state.node == G::END {
+        return Ok(());
+    }
+    let (here, below) = searches.split_at_mut(1);
+    let search = &mut here[0];
+    generate::<G>(state, search)?;
+    if search.moves.is_empty() {
+        return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
+    }
+    let random = G::mover(state) == Mover::Random;
+    let mut seen: Vec<CompiledState<G::Values>> = Vec::new();
+    for index in 0..search.moves.len() {
+        let child = settle::<G>(*search.moves.successor(index), &mut below[0])?;
+        if random {
+            if seen.contains(&child) {
+                continue;
+            }
+            seen.push(child);
+        }
+        perft_below::<G>(&child, depth + 1, remaining - 1, counts, below)?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The adapter: a compiled game as a ForwardModel.
+
+/// A compiled game behind the [`ForwardModel`] trait, with the automaton it was generated from
+/// (for names, descriptions and the provided methods).
+#[derive(Debug)]
+pub struct CompiledModel<G: CompiledGame> {
+    automaton: Automaton,
+    describer: ReferenceEngine,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: CompiledGame> CompiledModel<G> {
+    /// Wraps a compiled game; `automaton` must be the one it was generated from (same
+    /// [`fingerprint`]), otherwise `Malformed`.
+    pub fn new(automaton: Automaton) -> Result<Self, EngineError> {
+        if fingerprint(&automaton) != G::FINGERPRINT {
+            return Err(EngineError::Malformed {
+                message: "this compiled model was generated from a different automaton (regenerate it)".into(),
+            });
+        }
+        let describer = ReferenceEngine::new(automaton.clone())?;
+        Ok(CompiledModel { automaton, describer, _game: std::marker::PhantomData })
+    }
+
+    /// The reference engine's state with the same slots (the layouts are the same).
+    pub fn reference_state(&self, state: &CompiledState<G::Values>) -> Option<ReferenceState> {
+        let values = (0..state.values.len()).map(|i| state.values.slot(i)).collect();
+        self.describer.state_from_parts(state.node, values)
+    }
+
+    /// [`run_playouts`] for this game.
+    pub fn run_playouts(&self, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
+        run_playouts::<G>(config)
+    }
+
+    /// [`perft`] for this game.
+    pub fn perft(&self, depth: usize) -> Result<Vec<u64>, EngineError> {
+        perft::<G>(depth)
+    }
+}
+
+impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
+    type State = CompiledState<G::Values>;
+
+    fn automaton(&self) -> &Automaton {
+        &self.automaton
+    }
+
+    fn initial(&self) -> Self::State {
+        G::initial()
+    }
+
+    fn node(&self, state: &Self::State) -> NodeId {
+        state.node
+    }
+
+    fn player_symbol(&self, state: &Self::State) -> SymbolId {
+        G::player(&state.values)
+    }
+
+    fn visible_symbol(&self, state: &Self::State, player: usize) -> SymbolId {
+        G::visible(&state.values, player)
+    }
+
+    fn goal_symbol(&self, state: &Self::State, player: usize) -> SymbolId {
+        G::goal(&state.values, player)
+    }
+
+    fn describe_state(&self, state: &Self::State) -> String {
+        match self.reference_state(state) {
+            Some(reference) => self.describer.describe_state(&reference),
+            None => format!("node: {}\n", self.node_name(state)),
+        }
+    }
+
+    fn raw_successors(&self, state: &Self::State) -> Result<Vec<(Move, Self::State)>, EngineError> {
+        let mut search = search_context::<G>();
+        generate::<G>(state, &mut search)?;
+        let moves = &search.moves;
+        Ok((0..moves.len()).map(|i| (moves.tags(i).to_vec(), *moves.successor(i))).collect())
+    }
+
+    fn raw_apply(&self, state: &Self::State, tags: &[SymbolId]) -> Result<Option<Self::State>, EngineError> {
+        raw_apply::<G>(state, tags, &mut search_context::<G>())
+    }
+
+    fn settle(&self, state: Self::State) -> Result<Self::State, EngineError> {
+        if G::mover(&state) != Mover::Keeper {
+            return Ok(state);
+        }
+        settle::<G>(state, &mut search_context::<G>())
+    }
+}
