@@ -4,7 +4,8 @@
 //! clone independence, undo, serialisation, observations of indistinguishable states).
 //!
 //! Every source file under `games/` in a format the compiler reads is a corpus game. Each game
-//! gets up to [`PLAYOUTS`] playouts or [`STEPS`] moves, whichever comes first; set
+//! gets up to [`PLAYOUTS`] playouts or [`STEPS`] moves, whichever comes first (fewer moves for
+//! very large automata, see [`LARGE_GAME_NODES`]); set
 //! `REGULA_AGENT_PLAYOUTS=N` to run N playouts per game without the move cap, and
 //! `REGULA_AGENT_GAMES=chess,hidden` to run only the games whose file names contain one of these.
 
@@ -22,7 +23,10 @@ const DEEP_CHECK_EVERY: u64 = 16;
 const ROUND_TRIPS: usize = 16;
 /// Moves a consistent-state sample may try. Running out is tolerated in games with hidden
 /// information (a card game late in a deal may need more) as long as some samples succeed.
-const SAMPLE_BUDGET: usize = 20_000;
+const SAMPLE_BUDGET: usize = 5_000;
+/// Games with more automaton nodes than this get proportionally fewer states (Dou Dizhu's
+/// 136,000 nodes: about 110).
+const LARGE_GAME_NODES: u64 = 10_000;
 
 /// Consistent-state samples that succeeded and that ran out of budget.
 #[derive(Default)]
@@ -214,7 +218,10 @@ fn run_game(path: &Path) {
     assert_eq!(reference.observation_tensor_size(), fast.observation_tensor_size());
     let (playouts, steps_cap) = match std::env::var("REGULA_AGENT_PLAYOUTS").ok().and_then(|v| v.parse().ok()) {
         Some(n) => (n, u64::MAX),
-        None => (PLAYOUTS, STEPS),
+        None => {
+            let nodes = fast.automaton().nodes.len() as u64;
+            (PLAYOUTS, STEPS.min(STEPS * LARGE_GAME_NODES / nodes.max(1)))
+        }
     };
     let mut steps = 0u64;
     let mut samples = Samples::default();
