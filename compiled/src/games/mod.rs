@@ -3,6 +3,18 @@
 #[rustfmt::skip]
 pub mod amazons_hrg;
 #[rustfmt::skip]
+pub mod blocks_alquerque_alquerque_blocks;
+#[rustfmt::skip]
+pub mod blocks_fantian_fantian_blocks;
+#[rustfmt::skip]
+pub mod blocks_fourchess_fourchess_blocks;
+#[rustfmt::skip]
+pub mod blocks_gun_cannon_gun_cannon_blocks;
+#[rustfmt::skip]
+pub mod blocks_othello5_othello5_blocks;
+#[rustfmt::skip]
+pub mod blocks_tictactoe_tictactoe_blocks;
+#[rustfmt::skip]
 pub mod breakthrough_hrg;
 #[rustfmt::skip]
 pub mod chess_hrg;
@@ -54,11 +66,19 @@ pub mod rules_stalemate_stalemate_rules;
 pub mod tictactoe_rg;
 #[rustfmt::skip]
 pub mod tictactoe_hrg;
+#[rustfmt::skip]
+pub mod trumps_cards;
 
 /// Every compiled game: its corpus name (`folder/file`) and the fingerprint of the optimised
 /// automaton it was generated from.
 pub const GAMES: &[(&str, u64)] = &[
     ("amazons/amazons.hrg", 16052317382788491079),
+    ("blocks-alquerque/alquerque.blocks", 15717397457768955747),
+    ("blocks-fantian/fantian.blocks", 17197732360457555092),
+    ("blocks-fourchess/fourchess.blocks", 6424423740119793383),
+    ("blocks-gun-cannon/gun_cannon.blocks", 14396523146534870032),
+    ("blocks-othello5/othello5.blocks", 8618150807010064993),
+    ("blocks-tictactoe/tictactoe.blocks", 12439624198924521863),
     ("breakthrough/breakthrough.hrg", 16010692662974272288),
     ("chess/chess.hrg", 10150406241901759953),
     ("connect4/connect4.rg", 13598479859184883486),
@@ -73,27 +93,32 @@ pub const GAMES: &[(&str, u64)] = &[
     ("morris/morris.hrg", 8396739398047484783),
     ("pentago/pentago.hrg", 4200441474478160590),
     ("reversi/reversi.hrg", 1538747520226200868),
-    ("rules-arithmetic-example/arithmetic-example.rules", 2590588843378507696),
-    ("rules-color-rows/color-rows.rules", 3081489165294716964),
-    ("rules-counter-clockwise/counter-clockwise.rules", 3526757015979488515),
-    ("rules-metered-order/metered-order.rules", 10682676087895346540),
+    ("rules-arithmetic-example/arithmetic-example.rules", 6601768447015689584),
+    ("rules-color-rows/color-rows.rules", 17868321447826695544),
+    ("rules-counter-clockwise/counter-clockwise.rules", 10629070831856637587),
+    ("rules-metered-order/metered-order.rules", 15284315686681560950),
     ("rules-nearest-farthest/nearest-farthest.rules", 9250144837825566558),
-    ("rules-position-a/position-a.rules", 9972547972200323303),
-    ("rules-random-board/random-board.rules", 11194300787348730677),
-    ("rules-same-edge/same-edge.rules", 4137092506075786287),
+    ("rules-position-a/position-a.rules", 16479689627344931177),
+    ("rules-random-board/random-board.rules", 8403733187806428964),
+    ("rules-same-edge/same-edge.rules", 12590793554107169575),
     ("rules-shape-sort/shape-sort.rules", 3506860438270338997),
-    ("rules-stalemate/stalemate.rules", 1387735846284660529),
+    ("rules-stalemate/stalemate.rules", 10361080281259964949),
     ("tictactoe/tictactoe.rg", 18147579133549507233),
     ("tictactoe/tictactoe.hrg", 17654196225148198303),
+    ("trumps/trumps.cards", 7941176540182034038),
 ];
 
 /// Runs `visitor` on the compiled game of a corpus name; `None` for an unknown name.
 pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output> {
     match name {
         "amazons/amazons.hrg" => Some(visitor.visit::<amazons_hrg::Game>("amazons/amazons.hrg")),
-        "breakthrough/breakthrough.hrg" => {
-            Some(visitor.visit::<breakthrough_hrg::Game>("breakthrough/breakthrough.hrg"))
-        }
+        "blocks-alquerque/alquerque.blocks" => Some(visitor.visit::<blocks_alquerque_alquerque_blocks::Game>("blocks-alquerque/alquerque.blocks")),
+        "blocks-fantian/fantian.blocks" => Some(visitor.visit::<blocks_fantian_fantian_blocks::Game>("blocks-fantian/fantian.blocks")),
+        "blocks-fourchess/fourchess.blocks" => Some(visitor.visit::<blocks_fourchess_fourchess_blocks::Game>("blocks-fourchess/fourchess.blocks")),
+        "blocks-gun-cannon/gun_cannon.blocks" => Some(visitor.visit::<blocks_gun_cannon_gun_cannon_blocks::Game>("blocks-gun-cannon/gun_cannon.blocks")),
+        "blocks-othello5/othello5.blocks" => Some(visitor.visit::<blocks_othello5_othello5_blocks::Game>("blocks-othello5/othello5.blocks")),
+        "blocks-tictactoe/tictactoe.blocks" => Some(visitor.visit::<blocks_tictactoe_tictactoe_blocks::Game>("blocks-tictactoe/tictactoe.blocks")),
+        "breakthrough/breakthrough.hrg" => Some(visitor.visit::<breakthrough_hrg::Game>("breakthrough/breakthrough.hrg")),
         "chess/chess.hrg" => Some(visitor.visit::<chess_hrg::Game>("chess/chess.hrg")),
         "connect4/connect4.rg" => Some(visitor.visit::<connect4_rg::Game>("connect4/connect4.rg")),
         "connect4/connect4.hrg" => Some(visitor.visit::<connect4_hrg::Game>("connect4/connect4.hrg")),
@@ -107,44 +132,19 @@ pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output
         "morris/morris.hrg" => Some(visitor.visit::<morris_hrg::Game>("morris/morris.hrg")),
         "pentago/pentago.hrg" => Some(visitor.visit::<pentago_hrg::Game>("pentago/pentago.hrg")),
         "reversi/reversi.hrg" => Some(visitor.visit::<reversi_hrg::Game>("reversi/reversi.hrg")),
-        "rules-arithmetic-example/arithmetic-example.rules" => {
-            Some(visitor.visit::<rules_arithmetic_example_arithmetic_example_rules::Game>(
-                "rules-arithmetic-example/arithmetic-example.rules",
-            ))
-        }
-        "rules-color-rows/color-rows.rules" => {
-            Some(visitor.visit::<rules_color_rows_color_rows_rules::Game>("rules-color-rows/color-rows.rules"))
-        }
-        "rules-counter-clockwise/counter-clockwise.rules" => {
-            Some(visitor.visit::<rules_counter_clockwise_counter_clockwise_rules::Game>(
-                "rules-counter-clockwise/counter-clockwise.rules",
-            ))
-        }
-        "rules-metered-order/metered-order.rules" => Some(
-            visitor.visit::<rules_metered_order_metered_order_rules::Game>("rules-metered-order/metered-order.rules"),
-        ),
-        "rules-nearest-farthest/nearest-farthest.rules" => {
-            Some(visitor.visit::<rules_nearest_farthest_nearest_farthest_rules::Game>(
-                "rules-nearest-farthest/nearest-farthest.rules",
-            ))
-        }
-        "rules-position-a/position-a.rules" => {
-            Some(visitor.visit::<rules_position_a_position_a_rules::Game>("rules-position-a/position-a.rules"))
-        }
-        "rules-random-board/random-board.rules" => {
-            Some(visitor.visit::<rules_random_board_random_board_rules::Game>("rules-random-board/random-board.rules"))
-        }
-        "rules-same-edge/same-edge.rules" => {
-            Some(visitor.visit::<rules_same_edge_same_edge_rules::Game>("rules-same-edge/same-edge.rules"))
-        }
-        "rules-shape-sort/shape-sort.rules" => {
-            Some(visitor.visit::<rules_shape_sort_shape_sort_rules::Game>("rules-shape-sort/shape-sort.rules"))
-        }
-        "rules-stalemate/stalemate.rules" => {
-            Some(visitor.visit::<rules_stalemate_stalemate_rules::Game>("rules-stalemate/stalemate.rules"))
-        }
+        "rules-arithmetic-example/arithmetic-example.rules" => Some(visitor.visit::<rules_arithmetic_example_arithmetic_example_rules::Game>("rules-arithmetic-example/arithmetic-example.rules")),
+        "rules-color-rows/color-rows.rules" => Some(visitor.visit::<rules_color_rows_color_rows_rules::Game>("rules-color-rows/color-rows.rules")),
+        "rules-counter-clockwise/counter-clockwise.rules" => Some(visitor.visit::<rules_counter_clockwise_counter_clockwise_rules::Game>("rules-counter-clockwise/counter-clockwise.rules")),
+        "rules-metered-order/metered-order.rules" => Some(visitor.visit::<rules_metered_order_metered_order_rules::Game>("rules-metered-order/metered-order.rules")),
+        "rules-nearest-farthest/nearest-farthest.rules" => Some(visitor.visit::<rules_nearest_farthest_nearest_farthest_rules::Game>("rules-nearest-farthest/nearest-farthest.rules")),
+        "rules-position-a/position-a.rules" => Some(visitor.visit::<rules_position_a_position_a_rules::Game>("rules-position-a/position-a.rules")),
+        "rules-random-board/random-board.rules" => Some(visitor.visit::<rules_random_board_random_board_rules::Game>("rules-random-board/random-board.rules")),
+        "rules-same-edge/same-edge.rules" => Some(visitor.visit::<rules_same_edge_same_edge_rules::Game>("rules-same-edge/same-edge.rules")),
+        "rules-shape-sort/shape-sort.rules" => Some(visitor.visit::<rules_shape_sort_shape_sort_rules::Game>("rules-shape-sort/shape-sort.rules")),
+        "rules-stalemate/stalemate.rules" => Some(visitor.visit::<rules_stalemate_stalemate_rules::Game>("rules-stalemate/stalemate.rules")),
         "tictactoe/tictactoe.rg" => Some(visitor.visit::<tictactoe_rg::Game>("tictactoe/tictactoe.rg")),
         "tictactoe/tictactoe.hrg" => Some(visitor.visit::<tictactoe_hrg::Game>("tictactoe/tictactoe.hrg")),
+        "trumps/trumps.cards" => Some(visitor.visit::<trumps_cards::Game>("trumps/trumps.cards")),
         _ => None,
     }
 }
