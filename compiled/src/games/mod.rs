@@ -109,6 +109,7 @@ pub const GAMES: &[(&str, u64)] = &[
 ];
 
 /// Runs `visitor` on the compiled game of a corpus name; `None` for an unknown name.
+#[rustfmt::skip]
 pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output> {
     match name {
         "amazons/amazons.hrg" => Some(visitor.visit::<amazons_hrg::Game>("amazons/amazons.hrg")),

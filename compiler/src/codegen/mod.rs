@@ -635,6 +635,7 @@ pub fn corpus_crate_sources(sources: &[CorpusSource]) -> Result<Vec<CrateFile>, 
     writeln!(index, "];").unwrap();
     writeln!(index).unwrap();
     writeln!(index, "/// Runs `visitor` on the compiled game of a corpus name; `None` for an unknown name.").unwrap();
+    writeln!(index, "#[rustfmt::skip]").unwrap();
     writeln!(index, "pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output> {{").unwrap();
     writeln!(index, "    match name {{").unwrap();
     index.push_str(&arms);
