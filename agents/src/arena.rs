@@ -6,8 +6,9 @@
 //! so a game's moves do not depend on which thread plays it, and the report (apart from the
 //! timing) is the same for every thread count.
 //!
-//! Results per agent: a win is a game where the agent's player has the strictly highest score, a
-//! draw one where it shares the highest score, a loss otherwise; each rate comes with its Wilson
+//! Results per agent: a win is a game where the agent's player has the highest score and some
+//! player has less, a draw one where every player has the same score, a loss otherwise
+//! ([`outcome`]); each rate comes with its Wilson
 //! 95% interval ([`crate::stats::wilson`]), along with the mean raw score and mean return.
 
 use crate::stats::{wilson, Rate};
@@ -189,6 +190,28 @@ pub fn run_match<M: SearchModel>(
     Ok(MatchReport { games, agents, elapsed_seconds: started.elapsed().as_secs_f64() })
 }
 
+/// How a game ended for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A player's outcome from the final scores (any integers, negative ones included): a win when it
+/// has the highest score and someone scored less (partners sharing a win all win, as Dou Dizhu's
+/// peasants do), a draw when every player has the same score (a one-player game is always won), a
+/// loss otherwise.
+pub fn outcome(scores: &[Score], player: usize) -> Outcome {
+    let best = scores.iter().map(|s| s.value).max().unwrap_or(0);
+    let everyone_tied = scores.len() > 1 && scores.iter().all(|s| s.value == best);
+    match (scores[player].value == best, everyone_tied) {
+        (true, false) => Outcome::Win,
+        (true, true) => Outcome::Draw,
+        (false, _) => Outcome::Loss,
+    }
+}
+
 /// Per-agent results of finished games.
 pub fn summarise(names: &[String], games: &[GameRecord], returns: &Returns) -> Vec<AgentResults> {
     names
@@ -198,17 +221,15 @@ pub fn summarise(names: &[String], games: &[GameRecord], returns: &Returns) -> V
             let (mut played, mut wins, mut draws, mut losses) = (0, 0, 0, 0);
             let (mut score_sum, mut return_sum) = (0.0, 0.0);
             for game in games {
-                let best = game.scores.iter().map(|s| s.value).max().unwrap_or(0);
-                let sharing = game.scores.iter().filter(|s| s.value == best).count();
                 for (player, _) in game.seats.iter().enumerate().filter(|(_, &a)| a == agent) {
                     let score = game.scores[player];
                     played += 1;
                     score_sum += score.value as f64;
                     return_sum += returns.of(score);
-                    match (score.value == best, sharing) {
-                        (true, 1) => wins += 1,
-                        (true, _) => draws += 1,
-                        (false, _) => losses += 1,
+                    match outcome(&game.scores, player) {
+                        Outcome::Win => wins += 1,
+                        Outcome::Draw => draws += 1,
+                        Outcome::Loss => losses += 1,
                     }
                 }
             }
@@ -266,5 +287,21 @@ mod tests {
         assert_eq!(results[0].mean_score, 50.0);
         assert_eq!(results[0].mean_return, 0.5);
         assert_eq!(results[0].win_rate, wilson(1, 3));
+    }
+
+    #[test]
+    fn partners_sharing_the_top_score_both_win_and_negative_scores_count() {
+        let scores = |values: &[i64]| values.iter().map(|&value| Score { symbol: 0, value }).collect::<Vec<_>>();
+        // Dou Dizhu: the landlord loses 2 x stake, each peasant wins the stake.
+        let peasants_win = scores(&[-4, 2, 2]);
+        assert_eq!(outcome(&peasants_win, 0), Outcome::Loss);
+        assert_eq!(outcome(&peasants_win, 1), Outcome::Win);
+        assert_eq!(outcome(&peasants_win, 2), Outcome::Win);
+        let landlord_wins = scores(&[-1, 2, -1]);
+        assert_eq!(outcome(&landlord_wins, 1), Outcome::Win);
+        assert_eq!(outcome(&landlord_wins, 0), Outcome::Loss);
+        assert_eq!(outcome(&scores(&[-3, -3]), 1), Outcome::Draw);
+        assert_eq!(outcome(&scores(&[-3]), 0), Outcome::Win);
+        assert_eq!(outcome(&scores(&[-3, -5, -3]), 2), Outcome::Win);
     }
 }

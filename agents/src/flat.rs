@@ -3,7 +3,7 @@
 //!
 //! A perfect-information agent: it searches from the true state.
 
-use crate::{Agent, AgentError, Returns, SearchConfig, SearchModel, Turn};
+use crate::{options, Agent, AgentError, Options, Returns, SearchConfig, SearchModel, Turn};
 use regula_runtime::engine::Move;
 use regula_runtime::playout::Xoshiro256;
 
@@ -25,12 +25,10 @@ impl<M: SearchModel> Agent<M> for FlatMonteCarlo {
     }
 
     fn choose(&mut self, model: &M, turn: &Turn<'_, M::State>, rng: &mut Xoshiro256) -> Result<Move, AgentError> {
-        let mut successors = model.successors(turn.state)?;
-        match successors.len() {
-            0 => return Err(AgentError::Unsupported("no legal move to choose from".into())),
-            1 => return Ok(successors.swap_remove(0).0),
-            _ => {}
-        }
+        let mut successors = match options(model.successors(turn.state)?)? {
+            Options::Forced((only, _)) => return Ok(only),
+            Options::Several(successors) => successors,
+        };
         let returns = Returns::new(model.automaton());
         let mut totals = vec![0.0; successors.len()];
         let mut counts = vec![0u32; successors.len()];

@@ -37,7 +37,6 @@
 //! ```
 
 pub mod arena;
-pub mod determinize;
 pub mod flat;
 pub mod ismcts;
 pub mod random;
@@ -197,6 +196,21 @@ impl AgentSpec {
             AgentSpec::Uct(config) => format!("uct:{}", config.simulations),
             AgentSpec::IsMcts(config) => format!("ismcts:{}", config.simulations),
         }
+    }
+}
+
+/// The legal moves (or successors) of a decision: one is forced, several call for a search.
+pub(crate) enum Options<T> {
+    Forced(T),
+    Several(Vec<T>),
+}
+
+/// Sorts out a decision's legal moves; none at all is an error (the caller must not ask then).
+pub(crate) fn options<T>(mut items: Vec<T>) -> Result<Options<T>, AgentError> {
+    match items.len() {
+        0 => Err(AgentError::Unsupported("no legal move to choose from".into())),
+        1 => Ok(Options::Forced(items.swap_remove(0))),
+        _ => Ok(Options::Several(items)),
     }
 }
 

@@ -77,4 +77,20 @@ mod tests {
         let single = Returns::new(&game("{0}"));
         assert_eq!(single.of(Score { symbol: 0, value: 0 }), 0.5);
     }
+
+    #[test]
+    fn negative_scores_scale_from_the_lowest() {
+        // Zero-sum card games name negative scores `-48`; the builder cannot, so rename.
+        let mut automaton = game("{m4, m1, 0, 2, 4}");
+        for (from, to) in [("m4", "-4"), ("m1", "-1")] {
+            let id = automaton.symbol_id(from).unwrap();
+            automaton.symbols[id as usize] = to.to_string();
+        }
+        let returns = Returns::new(&automaton);
+        let score = |value: i64| Score { symbol: 0, value };
+        assert_eq!(returns.of(score(-4)), 0.0);
+        assert_eq!(returns.of(score(-1)), 0.375);
+        assert_eq!(returns.of(score(0)), 0.5);
+        assert_eq!(returns.of(score(4)), 1.0);
+    }
 }

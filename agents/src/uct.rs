@@ -12,7 +12,7 @@
 //! A perfect-information agent: it searches from the true state, so in hidden-information games
 //! it sees the hidden moves (use [`crate::ismcts::IsMcts`] there).
 
-use crate::{sample_weighted, Agent, AgentError, Returns, SearchConfig, SearchModel, Turn};
+use crate::{options, sample_weighted, Agent, AgentError, Options, Returns, SearchConfig, SearchModel, Turn};
 use regula_runtime::engine::{ForwardModel, Move, Mover};
 use regula_runtime::playout::Xoshiro256;
 
@@ -184,11 +184,8 @@ impl<M: SearchModel> Agent<M> for Uct {
     }
 
     fn choose(&mut self, model: &M, turn: &Turn<'_, M::State>, rng: &mut Xoshiro256) -> Result<Move, AgentError> {
-        let mut moves = model.moves(turn.state)?;
-        match moves.len() {
-            0 => return Err(AgentError::Unsupported("no legal move to choose from".into())),
-            1 => return Ok(moves.swap_remove(0)),
-            _ => {}
+        if let Options::Forced(only) = options(model.moves(turn.state)?)? {
+            return Ok(only);
         }
         let tree = self.search(model, turn.state, rng)?;
         best_move(tree.root_statistics(turn.player))

@@ -1,10 +1,9 @@
 //! The agents on corpus games: hand-made tactical positions in tic-tac-toe and connect four, UCT
-//! against random play, IS-MCTS and determinization on the hidden-move game, and match
+//! against random play, IS-MCTS and consistent worlds on the hidden-move game, and match
 //! reproducibility across thread counts.
 
 use regula_agents::arena::{run_match, MatchConfig};
-use regula_agents::determinize::{information_key, sample, sample_through_agent_api, DEFAULT_SAMPLE_BUDGET};
-use regula_agents::ismcts::{Determinizer, IsMcts};
+use regula_agents::ismcts::IsMcts;
 use regula_agents::{Agent, AgentSpec, SearchConfig, Turn};
 use regula_runtime::agent::Game;
 use regula_runtime::engine::{parse_history, ForwardModel, Mover};
@@ -98,24 +97,6 @@ fn a_match_is_the_same_on_one_thread_and_on_three() {
 }
 
 #[test]
-fn hidden_bids_are_resampled_from_the_bidders_hand() {
-    let engine = engine("games/hidden/hidden.rg");
-    // Prize 2 is turned up and first bids 3 in secret; second is to move.
-    let history = parse_history(engine.automaton(), "/2/3/").unwrap();
-    let view = engine.observation(&history, 1).unwrap();
-    let key = information_key(&view);
-    let mut bids = BTreeSet::new();
-    let mut rng = Xoshiro256::from_seed(9);
-    for _ in 0..100 {
-        let world = sample(&engine, &view, 1, &mut rng, DEFAULT_SAMPLE_BUDGET).unwrap().unwrap();
-        assert_eq!(engine.format_move(&world.history[0]), "2", "the prize was seen");
-        assert_eq!(world.keys[1], key);
-        bids.insert(engine.format_move(&world.history[1]));
-    }
-    assert_eq!(bids, only(&["1", "2", "3", "4"]));
-}
-
-#[test]
 fn ismcts_plays_the_hidden_game_and_beats_random_play() {
     let engine = engine("games/hidden/hidden.rg");
     let config = SearchConfig { simulations: 300, ..SearchConfig::default() };
@@ -128,50 +109,37 @@ fn ismcts_plays_the_hidden_game_and_beats_random_play() {
 }
 
 #[test]
-fn the_two_samplers_find_the_same_worlds() {
+fn worlds_keep_the_seen_moves_and_cover_every_hidden_pair_of_bids() {
     let engine = engine("games/hidden/hidden.rg");
     // Two rounds; first's two bids (3, then 1) are hidden from second, who is to move.
-    let history = parse_history(engine.automaton(), "/2/3/4/1/1/").unwrap();
-    let view = engine.observation(&history, 1).unwrap();
-    let key = information_key(&view);
     let game = Game::fast(engine.automaton().clone()).unwrap();
-    let mut api_state = game.new_initial_state();
-    for tags in &history {
-        api_state.apply_tags(tags).unwrap();
-    }
+    let state = game.deserialize_state("/2/3/4/1/1/").unwrap();
     let mut rng = Xoshiro256::from_seed(21);
-    let (mut replayed, mut through_api) = (BTreeSet::new(), BTreeSet::new());
+    let mut worlds = BTreeSet::new();
     for _ in 0..400 {
-        for (worlds, world) in [
-            (&mut replayed, sample(&engine, &view, 1, &mut rng, DEFAULT_SAMPLE_BUDGET).unwrap().unwrap()),
-            (&mut through_api, sample_through_agent_api(&engine, &api_state, 1, &mut rng).unwrap()),
-        ] {
-            assert_eq!(world.keys[1], key, "second cannot tell the worlds apart");
-            let seen: Vec<String> = [0, 2, 3].iter().map(|&i| engine.format_move(&world.history[i])).collect();
-            assert_eq!(seen, ["2", "4", "1"], "moves second saw are kept");
-            worlds.insert((engine.format_move(&world.history[1]), engine.format_move(&world.history[4])));
-        }
+        let world = state.sample_consistent_state(1, &mut rng).unwrap();
+        assert_eq!(world.information_state_key(1).unwrap(), state.information_state_key(1).unwrap());
+        let moves: Vec<String> = world.history_moves().iter().map(|m| engine.format_move(m)).collect();
+        assert_eq!([&moves[0], &moves[2], &moves[3]], ["2", "4", "1"], "moves second saw are kept");
+        worlds.insert((moves[1].clone(), moves[4].clone()));
     }
-    // First's two bids: any two different cards, 12 ordered pairs, found by both samplers.
-    assert_eq!(replayed.len(), 12, "{replayed:?}");
-    assert!(replayed.iter().all(|(a, b)| a != b));
-    assert_eq!(replayed, through_api);
+    // First's two bids: any two different cards, 12 ordered pairs.
+    assert_eq!(worlds.len(), 12, "{worlds:?}");
+    assert!(worlds.iter().all(|(a, b)| a != b));
 }
 
 #[test]
-fn ismcts_bids_its_highest_card_for_the_highest_prize_with_either_sampler() {
+fn ismcts_bids_its_highest_card_for_the_highest_prize() {
     let engine = engine("games/hidden/hidden.rg");
     // Prize 4 (of 10 points in all) is up and second bids after a hidden bid: bidding 4 can never
     // lose the prize (at worst it ties).
     let history = parse_history(engine.automaton(), "/4/2/").unwrap();
     let state = engine.play(&history).unwrap();
     let config = SearchConfig { simulations: 400, ..SearchConfig::default() };
-    for determinizer in [Determinizer::AgentApi, Determinizer::Replay] {
-        let mut agent = IsMcts::with_determinizer(config, determinizer);
-        let turn = Turn { state: &state, history: &history, player: 1 };
-        for seed in 0..3 {
-            let chosen = agent.choose(&engine, &turn, &mut Xoshiro256::from_seed(seed)).unwrap();
-            assert_eq!(engine.format_move(&chosen), "4", "{determinizer:?}, seed {seed}");
-        }
+    let mut agent = IsMcts::new(config);
+    let turn = Turn { state: &state, history: &history, player: 1 };
+    for seed in 0..3 {
+        let chosen = agent.choose(&engine, &turn, &mut Xoshiro256::from_seed(seed)).unwrap();
+        assert_eq!(engine.format_move(&chosen), "4", "seed {seed}");
     }
 }

@@ -136,3 +136,25 @@ fn moves_hidden_from_the_person_are_not_shown() {
     assert!(text.contains("first: (hidden)"), "the observation replaces the state:\n{text}");
     assert!(!text.contains("bid = "), "the state (with first's bid) must not be printed:\n{text}");
 }
+
+#[test]
+fn ismcts_plays_whole_card_games_with_dealt_hands() {
+    // Dou Dizhu: 51 hidden deals, then plays that constrain them (the dealing sampler's case),
+    // and the trump duel. Every game ends and every seat's result is counted.
+    for (game, agents, games) in [
+        ("games/doudizhu/doudizhu.cards", "ismcts:8,random,random", 2),
+        ("games/trumps/trumps.cards", "ismcts:30,random", 6),
+    ] {
+        let output =
+            regula(&["play", game, "--agents", agents, "--games", &games.to_string(), "--json", "--no-timing"]);
+        assert_eq!(output.status.code(), Some(0), "{game}: {}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let agents = report["agents"].as_array().unwrap();
+        assert!(agents[0]["agent"].as_str().unwrap().starts_with("ismcts:"));
+        let seats: u64 = agents
+            .iter()
+            .map(|a| a["wins"].as_u64().unwrap() + a["draws"].as_u64().unwrap() + a["losses"].as_u64().unwrap())
+            .sum();
+        assert_eq!(seats, games * agents.len() as u64, "{game}: one result per seat and game");
+    }
+}

@@ -202,3 +202,31 @@ fn sampling_reports_an_exhausted_budget() {
         other => panic!("expected a budget error, got {other:?}"),
     }
 }
+
+#[test]
+fn negative_scores_are_returned_as_they_are() {
+    // x picks `lose` (-2 for x, 2 for o) or `win`: a zero-sum game with negative numerals, as the
+    // card translator writes them (the builder's names `m2` are renamed to `-2` afterwards).
+    let mut automaton = AutomatonBuilder::new()
+        .typedef("Player", "{x, o}")
+        .typedef("Score", "{m2, 0, 2}")
+        .edge("begin", "turn", "player = x")
+        .edge("turn", "a", "$ lose")
+        .edge("a", "a1", "goals[x] = m2")
+        .edge("a1", "a2", "goals[o] = 2")
+        .edge("a2", "end", "player = keeper")
+        .edge("turn", "b", "$ win")
+        .edge("b", "b1", "goals[x] = 2")
+        .edge("b1", "b2", "goals[o] = m2")
+        .edge("b2", "end", "player = keeper")
+        .build()
+        .unwrap();
+    let minus_two = automaton.symbol_id("m2").unwrap();
+    automaton.symbols[minus_two as usize] = "-2".to_string();
+    let game = Game::fast(automaton).unwrap();
+    assert_eq!((game.min_utility(), game.max_utility()), (-2.0, 2.0));
+    let mut state = game.new_initial_state();
+    state.apply_action(state.string_to_action("lose").unwrap()).unwrap();
+    assert_eq!(state.returns(), [-2.0, 2.0]);
+    assert_eq!(state.rewards(), [-2.0, 2.0]);
+}

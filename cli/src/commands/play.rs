@@ -11,7 +11,7 @@ use crate::engine::{load_engine, load_fast_engine, player_number, runtime_failur
 use crate::failure::Failure;
 use crate::source::write_output;
 use indicatif::{ProgressBar, ProgressStyle};
-use regula_agents::arena::{game_generators, play_game, run_match, MatchConfig, MatchReport};
+use regula_agents::arena::{game_generators, outcome, play_game, run_match, MatchConfig, MatchReport, Outcome};
 use regula_agents::stats::Rate;
 use regula_agents::{Agent, AgentError, AgentSpec, SearchConfig, SearchModel, Turn};
 use regula_runtime::engine::{ForwardModel, Move, Mover, Observed};
@@ -395,17 +395,15 @@ fn play_human<M: SearchModel>(
                 println!("\n--- game over ---");
                 print!("{}", model.describe_state(&end));
                 let scores = model.scores(&end);
-                let best = scores.iter().map(|s| s.value).max().unwrap_or(0);
-                let sharing = scores.iter().filter(|s| s.value == best).count();
                 let line: Vec<String> = scores
                     .iter()
                     .enumerate()
                     .map(|(p, s)| format!("{} {}", model.mover_name(Mover::Player(p)), automaton.symbol_name(s.symbol)))
                     .collect();
-                let verdict = match (scores[seat].value == best, sharing) {
-                    (true, 1) => "you win",
-                    (true, _) => "a draw",
-                    (false, _) => "you lose",
+                let verdict = match outcome(&scores, seat) {
+                    Outcome::Win => "you win",
+                    Outcome::Draw => "a draw",
+                    Outcome::Loss => "you lose",
                 };
                 println!("scores: {} ({verdict})", line.join(", "));
             }

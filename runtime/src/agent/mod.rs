@@ -34,12 +34,14 @@
 //! ```
 
 mod action_space;
+mod deal;
 mod flow;
 mod model;
 mod sample;
 mod visibility;
 
 pub use action_space::{TagLanguage, Unbounded, MAX_ACTIONS, MAX_DFA_STATES};
+pub use deal::{ConsistentWorlds, DEFAULT_CHAIN_STEPS};
 pub use model::AgentModel;
 pub use sample::DEFAULT_SAMPLE_BUDGET;
 pub use visibility::ObservationLayout;

@@ -36,10 +36,17 @@ impl<M: AgentModel> State<M> {
         self.game.check_player(player)?;
         let frames = self.frames();
         let mut tried = 0;
+        // Deal-shaped games (every hidden move a chance draw): re-deal the unseen cards. Other
+        // games, or a deal not found, go on to the general search with the budget left.
+        if let Some(state) = self.consistent_worlds(player)?.deal(rng, budget * 3 / 4, &mut tried)? {
+            return Ok(state);
+        }
         // Repair is quick when few later moves constrain the hidden ones, and copes with many
         // constraints (dealt cards later played) where backtracking drowns; backtracking is
         // complete, so it gets the rest of the budget and can prove that nothing fits.
-        if let Some(state) = self.sample_by_repair(&frames, player, rng, budget / 2, &mut tried)? {
+        if let Some(state) =
+            self.sample_by_repair(&frames, player, rng, tried + budget.saturating_sub(tried) / 2, &mut tried)?
+        {
             return Ok(state);
         }
         self.sample_by_backtracking(&frames, player, rng, budget, &mut tried)
@@ -128,7 +135,7 @@ impl<M: AgentModel> State<M> {
 
     /// `state` after `tags` when the move is legal and `player` sees of it (and of the keeper
     /// moves after it) exactly what `original` shows.
-    fn try_move(
+    pub(super) fn try_move(
         &self,
         state: &State<M>,
         tags: &[u32],
