@@ -6,6 +6,7 @@ pub mod cards;
 pub mod codegen;
 pub mod diagnostics;
 pub mod hrg;
+mod lexing;
 pub mod optimize;
 pub mod rg;
 pub mod rules;

@@ -21,7 +21,7 @@ fn play(engine: &ReferenceEngine, moves: &[&[&str]]) -> Vec<i64> {
         state = engine.apply(&state, &m).unwrap_or_else(|e| panic!("{tags:?}: {e:?}"));
     }
     assert_eq!(engine.to_move(&state), Mover::Terminal);
-    engine.scores(&state).iter().map(|s| s.value - 3).collect()
+    engine.scores(&state).iter().map(|s| s.value).collect()
 }
 
 #[test]

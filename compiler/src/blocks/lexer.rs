@@ -35,37 +35,21 @@ impl fmt::Display for Token<'_> {
 
 /// Splits a source into tokens; each run of bad characters is reported once and skipped.
 pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
-    let mut tokens = Vec::new();
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let mut last_error_end = usize::MAX;
-    for (token, range) in Token::lexer(source).spanned() {
-        let span = Span::new(range.start, range.end);
-        match token {
-            Ok(token) => tokens.push((token, span)),
-            Err(()) => {
-                if let Some(previous) = diagnostics.last_mut().filter(|_| last_error_end == span.start) {
-                    previous.primary.span = previous.primary.span.join(span);
-                } else {
-                    let text = &source[span.range()];
-                    let help = if text.starts_with('"') {
-                        "close the string with `\"` on the same line"
-                    } else {
-                        "a blocks file holds only `(name argument ...)` blocks and `#` comments"
-                    };
-                    diagnostics.push(
-                        Diagnostic::error(
-                            "E0601",
-                            format!("unexpected character `{}`", text.chars().next().unwrap_or('?')),
-                            span,
-                        )
-                        .label("not part of any blocks token")
-                        .with_help(help),
-                    );
-                }
-                last_error_end = span.end;
-            }
-        }
-    }
+    let (tokens, bad_runs) = crate::lexing::tokens_and_bad_runs(source);
+    let diagnostics = bad_runs
+        .into_iter()
+        .map(|span| {
+            let help = if source[span.range()].starts_with('"') {
+                "close the string with `\"` on the same line"
+            } else {
+                "a blocks file holds only `(name argument ...)` blocks and `#` comments"
+            };
+            let found = crate::lexing::first_char(source, span);
+            Diagnostic::error("E0601", format!("unexpected character `{found}`"), span)
+                .label("not part of any blocks token")
+                .with_help(help)
+        })
+        .collect();
     (tokens, diagnostics)
 }
 

@@ -740,10 +740,11 @@ pub fn build(
     PlayTables { signatures, legal, compare, class_of_multiset }
 }
 
-/// A multiset as (kind, count) steps: biggest groups first, then by kind.
+/// A multiset as (kind, count) steps: biggest groups first, then by kind. Putting the big groups
+/// (a bomb's four, an airplane's trios) first lets a play search fail on them before it tries kickers.
 pub fn steps_of(multiset: &[u8]) -> Vec<(usize, u8)> {
     let mut steps: Vec<(usize, u8)> =
         multiset.iter().enumerate().filter(|(_, &c)| c > 0).map(|(k, &c)| (k, c)).collect();
-    steps.sort_by_key(|&(k, _)| k);
+    steps.sort_by_key(|&(k, c)| (std::cmp::Reverse(c), k));
     steps
 }

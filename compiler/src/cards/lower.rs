@@ -70,14 +70,13 @@ pub struct Gen<'p> {
     strings: BTreeSet<String>,
     function_vars: HashMap<String, (Vec<Var>, Option<Var>)>,
     play_sites: usize,
+    /// `open_<class>` tables: whether some series of the class beats each `last` (NONE last).
+    open_tables: Vec<(String, Vec<bool>)>,
 }
 
+/// A number as an RG symbol: negative ones are negative numerals (`-5`, spec/rg-format.md §7).
 fn int_sym(n: i64) -> String {
-    if n < 0 {
-        format!("m{}", -n)
-    } else {
-        n.to_string()
-    }
+    n.to_string()
 }
 
 fn str_sym(s: &str) -> String {
@@ -119,6 +118,7 @@ impl<'p> Gen<'p> {
             strings,
             function_vars: HashMap::new(),
             play_sites: 0,
+            open_tables: Vec::new(),
         }
     }
 
@@ -1034,7 +1034,14 @@ impl<'p> Gen<'p> {
     }
 
     /// `play_card`: the player passes (when `last` is not NONE) or plays a series that beats it.
-    /// Each signature's multisets form a prefix-shared tree of (kind, count) steps.
+    ///
+    /// The search is laid out so that the interpreter fails whole subtrees early: one guard per
+    /// class (`open_<class>[last]`: can any series of the class beat `last`?), then the class's
+    /// multisets as a prefix tree of (kind, count) steps, big groups first (a trio's rank before
+    /// its kicker), each step a test of the hand's count. Where the steps taken so far fix the
+    /// signature (class, size, ranks the comparator reads), one `legal[sig][last]` test cuts the
+    /// subtree, and the result and card count are set; the subtrees below (kickers) no longer
+    /// depend on the signature and are shared between signatures and classes.
     fn play(&mut self, player: &str, last: &str, at: &mut String) -> String {
         self.play_sites += 1;
         self.used_tables.insert("sub");
@@ -1056,28 +1063,30 @@ impl<'p> Gen<'p> {
         self.edge(&can_pass, &passed, "$ pass");
         self.edge(&passed, &chosen, &format!("{} = none", result.rg));
         let tables = self.tables;
-        // Every multiset of every signature goes into one prefix tree whose equal subtrees are
-        // shared (hash-consing): a signature's root sets the result and the card count, so all
-        // complete paths end at the same node and kicker subtrees serve many chains.
-        let mut shared: HashMap<Vec<((usize, u8), String)>, String> = HashMap::new();
-        for sig in &tables.signatures {
+        let names = PlayNames { who: who.rg.clone(), prev: prev.rg.clone(), result: result.rg.clone(), done: chosen.clone() };
+        let mut shared: HashMap<String, String> = HashMap::new();
+        for (c, class) in self.program.classes.iter().enumerate() {
             let mut tree = Trie::default();
-            for multiset in &sig.multisets {
-                tree.insert(multiset);
+            for (s, sig) in tables.signatures.iter().enumerate().filter(|(_, sig)| sig.class == c) {
+                for multiset in &sig.multisets {
+                    tree.insert(multiset, s);
+                }
             }
-            let first = self.emit_trie(&tree, &who.rg, &chosen, &mut shared);
+            if tree.signatures.is_empty() {
+                continue;
+            }
+            let first = self.emit_trie(&tree, false, &names, &mut shared);
             let root = self.fresh();
-            self.edge(&choose, &root, &format!("legal[{}][{}] == 1", sig.name, prev.rg));
-            let class = &self.program.classes[sig.class].name;
-            let tagged = self.fresh();
-            self.edge(&root, &tagged, &format!("$ {class}"));
-            let counted = self.fresh();
-            self.edge(
-                &tagged,
-                &counted,
-                &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = who.rg),
-            );
-            self.edge(&counted, &first, &format!("{} = {}", result.rg, sig.name));
+            self.edge(&root, &first, &format!("$ {}", class.name));
+            // Beating NONE is always legal; a class no `last` can stop needs no guard.
+            let closed = tables.legal[0].len();
+            let open: Vec<bool> = (0..closed).map(|j| tree.signatures.iter().any(|&s| tables.legal[s][j])).collect();
+            if open.iter().all(|&o| o) {
+                self.skip(&choose, &root);
+            } else {
+                self.open_tables.push((class.name.clone(), open));
+                self.edge(&choose, &root, &format!("open_{}[{}] == 1", class.name, prev.rg));
+            }
         }
         let done = self.fresh();
         self.edge(&chosen, &done, "player = keeper");
@@ -1085,40 +1094,71 @@ impl<'p> Gen<'p> {
         result.rg
     }
 
-    /// Emits a (sub)tree of (kind, count) steps ending at `done`; returns its entry node.
-    fn emit_trie(
-        &mut self,
-        tree: &Trie,
-        who: &str,
-        done: &str,
-        shared: &mut HashMap<Vec<((usize, u8), String)>, String>,
-    ) -> String {
+    /// Emits a (sub)tree of (kind, count) steps; returns its entry node. `fixed`: the path to it
+    /// has already set the signature. Equal subtrees are emitted once (hash-consing on their text).
+    fn emit_trie(&mut self, tree: &Trie, fixed: bool, names: &PlayNames, shared: &mut HashMap<String, String>) -> String {
+        if !fixed && tree.signatures.len() == 1 {
+            // The signature is fixed here: test it against `last`, then record it.
+            let sig = &self.tables.signatures[*tree.signatures.iter().next().expect("one signature")];
+            let body = self.emit_trie(tree, true, names, shared);
+            let key = format!("sig {} -> {body}", sig.name);
+            if let Some(node) = shared.get(&key) {
+                return node.clone();
+            }
+            let (entry, legal, counted) = (self.fresh(), self.fresh(), self.fresh());
+            self.edge(&entry, &legal, &format!("legal[{}][{}] == 1", sig.name, names.prev));
+            self.edge(&legal, &counted, &format!("{} = {}", names.result, sig.name));
+            self.edge(
+                &counted,
+                &body,
+                &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = names.who),
+            );
+            shared.insert(key, entry.clone());
+            return entry;
+        }
         if tree.children.is_empty() {
-            return done.to_string();
+            return names.done.clone();
         }
-        let mut key = Vec::new();
+        let mut branches = Vec::new();
         for (step, child) in &tree.children {
-            let entry = self.emit_trie(child, who, done, shared);
-            key.push((*step, entry));
+            let entry = self.emit_trie(child, fixed, names, shared);
+            branches.push((*step, entry));
         }
-        if tree.leaf {
-            key.push(((usize::MAX, 0), done.to_string()));
-        }
+        let leaf = tree.leaf.map(|s| {
+            if fixed {
+                names.done.clone()
+            } else {
+                let mut only = Trie::default();
+                only.leaf = Some(s);
+                only.signatures.insert(s);
+                self.emit_trie(&only, false, names, shared)
+            }
+        });
+        let key = format!("{branches:?} {leaf:?}");
         if let Some(node) = shared.get(&key) {
             return node.clone();
         }
         let node = self.fresh();
-        for ((kind, count), child) in &key {
-            if *kind == usize::MAX {
-                self.skip(&node, child);
-                continue;
-            }
+        if let Some(leaf) = leaf {
+            self.skip(&node, &leaf);
+        }
+        for ((kind, count), child) in &branches {
             let k = self.deck.kinds[*kind].name.clone();
-            let (g, a) = (self.fresh(), self.fresh());
-            let cell = format!("hand[{who}][{k}]");
+            let cell = format!("hand[{}][{k}]", names.who);
+            // The step's take-and-tag tail is shared by every node with the same step into the
+            // same subtree (what the optimiser's suffix joining would find, without its search).
+            let step_key = format!("step {kind} {count} -> {child}");
+            let g = match shared.get(&step_key) {
+                Some(g) => g.clone(),
+                None => {
+                    let (g, a) = (self.fresh(), self.fresh());
+                    self.edge(&g, &a, &format!("{cell} = take[{cell}][{count}]"));
+                    self.edge(&a, child, &format!("$ {}", k.repeat(*count as usize)));
+                    shared.insert(step_key, g.clone());
+                    g
+                }
+            };
             self.edge(&node, &g, &format!("take[{cell}][{count}] != x"));
-            self.edge(&g, &a, &format!("{cell} = take[{cell}][{count}]"));
-            self.edge(&a, child, &format!("$ {}", k.repeat(*count as usize)));
         }
         shared.insert(key, node.clone());
         node
@@ -1128,11 +1168,11 @@ impl<'p> Gen<'p> {
     pub fn finish(mut self, body_end: Option<String>) -> String {
         let cfg = self.cfg().clone();
         if let Some(end) = body_end {
-            // Scores: points shifted by `score_base` (RG numerals are never negative).
+            // Scores are the points (`Score` is `Int`, negative numerals included).
             let mut at = end;
             for p in 1..=cfg.players {
                 let next = self.fresh();
-                self.edge(&at, &next, &format!("goals[{p}] = shift[points[{p}]]"));
+                self.edge(&at, &next, &format!("goals[{p}] = points[{p}]"));
                 at = next;
             }
             self.edge(&at, "end", "player = keeper");
@@ -1141,10 +1181,9 @@ impl<'p> Gen<'p> {
         let _ = writeln!(out, "// Generated from a card program by regula's `.cards` translator (spec/cards.md).");
         let players: Vec<String> = (1..=cfg.players).map(|p| p.to_string()).collect();
         let _ = writeln!(out, "type Player = {{{}}};", players.join(", "));
-        let scores: Vec<String> = (0..=2 * cfg.score_base).map(|s| s.to_string()).collect();
-        let _ = writeln!(out, "type Score = {{{}}};", scores.join(", "));
         let ints: Vec<String> = (cfg.int_min..=cfg.int_max).map(int_sym).collect();
         let _ = writeln!(out, "type Int = {{{}}};", ints.join(", "));
+        let _ = writeln!(out, "type Score = Int;");
         let pids: Vec<String> = (0..=cfg.players).map(|p| p.to_string()).collect();
         let _ = writeln!(out, "type Pid = {{{}}};", pids.join(", "));
         let deck = self.deck;
@@ -1225,10 +1264,6 @@ impl<'p> Gen<'p> {
         let _ = writeln!(out, "const everyone: Player -> Bool = {{:1}};");
         let only: Vec<String> = (1..=cfg.players).map(|p| format!("{p}: {{{p}: 1, :0}}")).collect();
         let _ = writeln!(out, "const onlyPlayer: Pid -> Player -> Bool = {{{}, :{{:1}}}};", only.join(", "));
-        let shift: Vec<String> = (cfg.int_min..=cfg.int_max)
-            .map(|v| format!("{}: {}", int_sym(v), (v + cfg.score_base).clamp(0, 2 * cfg.score_base)))
-            .collect();
-        let _ = writeln!(out, "const shift: Int -> Score = {{{}, :0}};", shift.join(", "));
         let _ = writeln!(out, "const fullDeck: Card -> Bool = {{:1}};");
         let _ = writeln!(out, "const emptyHands: Pid -> Kind -> Count = {{:{{:0}}}};");
         let total = deck.cards.len() as i64;
@@ -1248,6 +1283,19 @@ impl<'p> Gen<'p> {
                 let _ = write!(out, "{}: {{{}}}, ", sig.name, parts.join(", "));
             }
             let _ = writeln!(out, ":{{:0}}}};");
+        }
+        let mut written = BTreeSet::new();
+        for (class, open) in &self.open_tables {
+            if !written.insert(class.clone()) {
+                continue;
+            }
+            let mut parts: Vec<String> = Vec::new();
+            if open[n] {
+                parts.push("none: 1".into());
+            }
+            parts.extend((0..n).filter(|&j| open[j]).map(|j| format!("{}: 1", self.tables.signatures[j].name)));
+            parts.push(":0".into());
+            let _ = writeln!(out, "const open_{class}: Series -> Bool = {{{}}};", parts.join(", "));
         }
         for list in self.used_compare_lists.clone() {
             out.push_str(&self.compare_table(&list));
@@ -1414,20 +1462,31 @@ impl<'p> Gen<'p> {
     }
 }
 
-/// A prefix tree of (kind, count) steps.
+/// A prefix tree of (kind, count) steps; `leaf` is the signature of the multiset ending here and
+/// `signatures` those of every multiset in the subtree.
 #[derive(Default)]
 struct Trie {
-    leaf: bool,
+    leaf: Option<usize>,
+    signatures: BTreeSet<usize>,
     children: BTreeMap<(usize, u8), Trie>,
 }
 
 impl Trie {
-    fn insert(&mut self, steps: &[(usize, u8)]) {
+    fn insert(&mut self, steps: &[(usize, u8)], signature: usize) {
+        self.signatures.insert(signature);
         match steps.split_first() {
-            None => self.leaf = true,
-            Some((step, rest)) => self.children.entry(*step).or_default().insert(rest),
+            None => self.leaf = Some(signature),
+            Some((step, rest)) => self.children.entry(*step).or_default().insert(rest, signature),
         }
     }
+}
+
+/// The variables and the exit node of one `play_card` site.
+struct PlayNames {
+    who: String,
+    prev: String,
+    result: String,
+    done: String,
 }
 
 fn collect_strings(stmts: &[Stmt], out: &mut BTreeSet<String>) {

@@ -28,9 +28,8 @@ pub struct Config {
     /// The largest series a class table holds.
     pub max_cards: usize,
     pub int_min: i64,
+    /// Scores are the points themselves (`-5` is a negative RG numeral, spec/rg-format.md §7).
     pub int_max: i64,
-    /// Scores are reported as `points + score_base` (RG numerals are never negative).
-    pub score_base: i64,
 }
 
 impl Default for Config {
@@ -44,7 +43,6 @@ impl Default for Config {
             max_cards: 20,
             int_min: -16,
             int_max: 16,
-            score_base: 16,
         }
     }
 }
@@ -96,7 +94,6 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
         end: Vec::new(),
         body_span: Span::default(),
     };
-    let mut score_base_set = false;
     for section in &sections {
         let tokens = || {
             let mut lex_errors = Vec::new();
@@ -163,15 +160,10 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
                             c.int_max = n;
                             true
                         }
-                        ("score_base", Some(n), _, _) if (0..=200).contains(&n) => {
-                            c.score_base = n;
-                            score_base_set = true;
-                            true
-                        }
                         _ => false,
                     };
                     if !ok {
-                        errors.push(err("E0822", format!("bad setting `{key}`"), span.join(value.span()), "unknown key or value out of range", "keys: players (1-8), packs (1-4), suits \"HDSC\", ranks \"34567890JQKA2\", jokers true/false, max_cards, int_min, int_max, score_base"));
+                        errors.push(err("E0822", format!("bad setting `{key}`"), span.join(value.span()), "unknown key or value out of range", "keys: players (1-8), packs (1-4), suits \"HDSC\", ranks \"34567890JQKA2\", jokers true/false, max_cards, int_min, int_max"));
                     }
                 }
             }
@@ -206,9 +198,6 @@ pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
             }
             _ => {}
         }
-    }
-    if !score_base_set {
-        program.config.score_base = -program.config.int_min;
     }
     if !sections.iter().any(|s| s.name == "body") && errors.is_empty() {
         errors.push(err(

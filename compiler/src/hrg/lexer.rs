@@ -151,38 +151,21 @@ impl fmt::Display for Token<'_> {
 /// Splits a source into tokens. Characters that start no token are reported (E0301), one
 /// diagnostic per run of bad characters, and skipped so that parsing can go on.
 pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
-    let mut tokens = Vec::new();
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let mut last_error_end = usize::MAX;
-    for (token, range) in Token::lexer(source).spanned() {
-        let span = Span::new(range.start, range.end);
-        match token {
-            Ok(token) => tokens.push((token, span)),
-            Err(()) => {
-                // Merge adjacent bad characters into one diagnostic.
-                if let Some(previous) = diagnostics.last_mut().filter(|_| last_error_end == span.start) {
-                    previous.primary.span = previous.primary.span.join(span);
-                } else {
-                    let text = &source[span.range()];
-                    let help = if text.starts_with("/*") {
-                        "close the comment with `*/`".to_string()
-                    } else {
-                        "names use only letters, digits and `_`; see spec/hrg.md for the operators".to_string()
-                    };
-                    diagnostics.push(
-                        Diagnostic::error(
-                            "E0301",
-                            format!("unexpected character `{}`", text.chars().next().unwrap_or('?')),
-                            span,
-                        )
-                        .label("not part of any HRG token")
-                        .with_help(help),
-                    );
-                }
-                last_error_end = span.end;
-            }
-        }
-    }
+    let (tokens, bad_runs) = crate::lexing::tokens_and_bad_runs(source);
+    let diagnostics = bad_runs
+        .into_iter()
+        .map(|span| {
+            let help = if source[span.range()].starts_with("/*") {
+                "close the comment with `*/`"
+            } else {
+                "names use only letters, digits and `_`; see spec/hrg.md for the operators"
+            };
+            let found = crate::lexing::first_char(source, span);
+            Diagnostic::error("E0301", format!("unexpected character `{found}`"), span)
+                .label("not part of any HRG token")
+                .with_help(help)
+        })
+        .collect();
     (tokens, diagnostics)
 }
 

@@ -19,8 +19,10 @@ pub enum Token<'src> {
     Const,
     #[token("var")]
     Var,
-    /// One or more Unicode alphanumerics or `_` (so `0` and `100` are identifiers too).
+    /// One or more Unicode alphanumerics or `_` (so `0` and `100` are identifiers too), or a
+    /// negative numeral `-48` (a Regula extension, spec/rg-format.md: scores below zero).
     #[regex(r"[\p{Alphabetic}\p{N}_]+")]
+    #[regex(r"-[0-9]+")]
     Ident(&'src str),
     #[token(";")]
     Semi,
@@ -129,7 +131,7 @@ pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
             Diagnostic::error("E0101", format!("unexpected character{} `{}`", plural(text), text.escape_debug()), span)
                 .label("not part of RG's syntax")
                 .with_help(
-                    "identifiers are made of letters, digits and `_`; punctuation is one of \
+                    "identifiers are made of letters, digits and `_` (or are negative numerals `-5`); punctuation is one of \
                      `; : , = == != -> ? ! $ $$ @ { } ( ) [ ] *`; comments start with `//`",
                 )
         })
@@ -195,5 +197,17 @@ mod tests {
         assert!(!is_identifier("a b"));
         assert!(!is_identifier(""));
         assert!(!is_identifier("a-b"));
+        assert!(is_identifier("-48"));
+        assert!(!is_identifier("-"));
+        assert!(!is_identifier("-x"));
+        assert!(!is_identifier("-4x"));
+    }
+
+    #[test]
+    fn negative_numerals_are_identifiers_and_arrows_stay_arrows() {
+        assert_eq!(kinds("x = -48; Int->-1 -> a:-0"), vec!["x", "=", "-48", ";", "Int", "->", "-1", "->", "a", ":", "-0"]);
+        let (_, errors) = lex("a - b");
+        assert_eq!(errors.len(), 1, "a lone minus is no numeral");
+        assert_eq!(errors[0].primary.span.range(), 2..3);
     }
 }

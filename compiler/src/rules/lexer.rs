@@ -97,34 +97,16 @@ impl fmt::Display for Token<'_> {
 /// Splits a source into tokens. A run of characters that start no token is one diagnostic
 /// (E0701) and is skipped, so parsing goes on.
 pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
-    let mut tokens = Vec::new();
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let mut last_error_end = usize::MAX;
-    for (token, range) in Token::lexer(source).spanned() {
-        let span = Span::new(range.start, range.end);
-        match token {
-            Ok(token) => tokens.push((token, span)),
-            Err(()) => {
-                if let Some(previous) = diagnostics.last_mut().filter(|_| last_error_end == span.start) {
-                    previous.primary.span = previous.primary.span.join(span);
-                } else {
-                    let text = &source[span.range()];
-                    diagnostics.push(
-                        Diagnostic::error(
-                            "E0701",
-                            format!("unexpected character `{}`", text.chars().next().unwrap_or('?')),
-                            span,
-                        )
-                        .label("not part of any rule-file token")
-                        .with_help(
-                            "rule files use names, numbers, `# comments` and ( ) [ ] , : * = ! + - / % == != < <= > >=",
-                        ),
-                    );
-                }
-                last_error_end = span.end;
-            }
-        }
-    }
+    let (tokens, bad_runs) = crate::lexing::tokens_and_bad_runs(source);
+    let diagnostics = bad_runs
+        .into_iter()
+        .map(|span| {
+            let found = crate::lexing::first_char(source, span);
+            Diagnostic::error("E0701", format!("unexpected character `{found}`"), span)
+                .label("not part of any rule-file token")
+                .with_help("rule files use names, numbers, `# comments` and ( ) [ ] , : * = ! + - / % == != < <= > >=")
+        })
+        .collect();
     (tokens, diagnostics)
 }
 

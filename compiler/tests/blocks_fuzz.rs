@@ -1,0 +1,138 @@
+//! Property tests: no input makes the blocks front end panic. Random text, block-shaped token soup
+//! and mutations of every bundled blocks game go through `load`; every rejection carries located
+//! diagnostics that render, and whatever is accepted compiles to an automaton.
+
+use proptest::prelude::*;
+use regula_compiler::diagnostics::render;
+
+const GAMES: [&str; 6] = [
+    include_str!("../../games/blocks-tictactoe/tictactoe.blocks"),
+    include_str!("../../games/blocks-alquerque/alquerque.blocks"),
+    include_str!("../../games/blocks-fantian/fantian.blocks"),
+    include_str!("../../games/blocks-fourchess/fourchess.blocks"),
+    include_str!("../../games/blocks-gun-cannon/gun_cannon.blocks"),
+    include_str!("../../games/blocks-othello5/othello5.blocks"),
+];
+
+const VOCABULARY: &[&str] = &[
+    "(",
+    ")",
+    "(",
+    ")",
+    "game",
+    "board",
+    "SQUARE",
+    "SQURE",
+    "3",
+    "8",
+    "0",
+    "-1",
+    "player",
+    "piece",
+    "turn",
+    "movement",
+    "place",
+    "move",
+    "jump",
+    "capture",
+    "win",
+    "lose",
+    "draw",
+    "\"x\"",
+    "\"",
+    "#",
+    "\n",
+    "é",
+    "*",
+    "red",
+    "green",
+    "empty",
+    "line",
+    "count",
+    "99999999999999999999",
+];
+
+/// Loads `source` as a blocks file; panics only if a phase panics or a diagnostic is unlocated.
+fn exercise(source: &str) {
+    match regula_compiler::load("fuzz.blocks", source) {
+        Ok(loaded) => assert!(!loaded.automaton.edges.is_empty() || source.trim().is_empty()),
+        Err(diagnostics) => {
+            assert!(!diagnostics.is_empty(), "a rejection without a diagnostic");
+            for diagnostic in &diagnostics {
+                assert!(diagnostic.primary.span.end <= source.len(), "span past the end: {diagnostic:?}");
+                assert!(diagnostic.code.starts_with('E') || diagnostic.code.starts_with('W'), "{diagnostic:?}");
+            }
+            let _ = render(&diagnostics, "fuzz.blocks", source);
+        }
+    }
+}
+
+/// Deletes, inserts or swaps pieces of a valid game (byte-level, then made valid UTF-8 again).
+fn mutate(source: &str, edits: &[(usize, usize, usize)]) -> String {
+    let mut bytes = source.as_bytes().to_vec();
+    for &(kind, at, word) in edits {
+        let len = bytes.len().max(1);
+        let at = at % len;
+        match kind % 3 {
+            0 => {
+                let stop = (at + 1 + word % 12).min(bytes.len());
+                if at < stop {
+                    bytes.drain(at..stop);
+                }
+            }
+            1 => {
+                let insert = format!(" {} ", VOCABULARY[word % VOCABULARY.len()]);
+                let at = at.min(bytes.len());
+                bytes.splice(at..at, insert.bytes());
+            }
+            _ => {
+                if !bytes.is_empty() {
+                    let (first, second) = (at.min(bytes.len() - 1), word % bytes.len());
+                    bytes.swap(first, second);
+                }
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn fuzz_cases() -> u32 {
+    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(150)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,120}") {
+        exercise(&text);
+    }
+
+    #[test]
+    fn token_soup_never_panics(tokens in prop::collection::vec(prop::sample::select(VOCABULARY), 0..80)) {
+        exercise(&tokens.join(" "));
+    }
+
+    #[test]
+    fn mutated_games_never_panic(
+        game in prop::sample::select(&GAMES[..]),
+        edits in prop::collection::vec((any::<usize>(), any::<usize>(), any::<usize>()), 1..5),
+    ) {
+        exercise(&mutate(game, &edits));
+    }
+}
+
+#[test]
+fn every_truncation_of_a_game_is_handled() {
+    let game = GAMES[0];
+    for cut in (0..=game.len()).step_by(5).filter(|&cut| game.is_char_boundary(cut)) {
+        exercise(&game[..cut]);
+    }
+}
+
+#[test]
+fn hostile_nesting_is_an_error_not_a_stack_overflow() {
+    let source = format!("{}game{}", "(".repeat(100_000), ")".repeat(100_000));
+    let diagnostics = regula_compiler::load("deep.blocks", &source).err().expect("nesting must be rejected");
+    assert!(!diagnostics.is_empty());
+}

@@ -1,0 +1,137 @@
+//! Property tests: no input makes the card language front end panic. Random text, token soup and
+//! mutations of the example programs go through parsing and, when the result is small enough to
+//! translate quickly, through translation, RG validation and rendering of the diagnostics.
+//! `REGULA_FUZZ_CASES=5000 cargo test -p regula-compiler --test cards_fuzz` runs a longer campaign.
+
+use proptest::prelude::*;
+use regula_compiler::cards;
+use regula_compiler::diagnostics::render;
+
+const PROGRAMS: [&str; 3] = [
+    include_str!("../test_data/cards/ok/high_card.cards"),
+    include_str!("../../games/trumps/trumps.cards"),
+    include_str!("../../games/doudizhu/doudizhu.cards"),
+];
+
+const VOCABULARY: &[&str] = &[
+    "<config>", "</config>", "<var>", "</var>", "<func>", "</func>", "<card>", "</card>", "<mode>", "</mode>",
+    "<body>", "</body>", "<end>", "</end>", "int", "bool", "string", "series", "card[]", "if", "else", "while",
+    "for", "switch", "case", "default", "break", "return", "NONE", "true", "false", "play_card", "deliver",
+    "top_card", "get_cardsnum", "state_point", "match", "compare", "add_score", "begin", "find", "get_cards", "(",
+    ")", "{", "}", "[", "]", ";", ":", ",", "=", "==", "!=", "<", ">=", "+", "-", "*", "/", "%", "!", "&&", "||",
+    "$1", "$2", "$1.size", "$1(1)", ".", "..", "..|..", "(.a)", "(.a#)", "(.b$)", "{2}", "{2+}", "{c}", "{1+:c}",
+    "[^J]", "[HD]", "%trump%", "JS", "JB", "H3", "x", "p", "0", "1", "-1", "99999999999999999999", "\"", "\"H\"",
+    "//", "\n", "é",
+];
+
+/// Parses, and translates when the deck and the class sizes keep the class tables small.
+fn exercise(source: &str) {
+    match cards::parse(source) {
+        Err(diagnostics) => {
+            let _ = render(&diagnostics, "fuzz.cards", source);
+        }
+        Ok(program) => {
+            let c = &program.config;
+            let deck = (c.suits.len() * c.ranks.len() + if c.jokers { 2 } else { 0 }) * c.packs as usize;
+            if deck <= 12 && c.max_cards <= 3 {
+                if let Err(diagnostics) = cards::compile(source) {
+                    let _ = render(&diagnostics, "fuzz.cards", source);
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Delete(usize, usize),
+    Insert(usize, String),
+    Swap(usize, usize),
+    Truncate(usize),
+}
+
+fn apply(source: &str, mutations: &[Mutation]) -> String {
+    let mut bytes = source.as_bytes().to_vec();
+    for mutation in mutations {
+        let len = bytes.len().max(1);
+        match mutation {
+            Mutation::Delete(at, count) => {
+                let at = at % len;
+                let stop = (at + count).min(bytes.len());
+                if at < stop {
+                    bytes.drain(at..stop);
+                }
+            }
+            Mutation::Insert(at, text) => {
+                let at = (at % len).min(bytes.len());
+                bytes.splice(at..at, text.bytes());
+            }
+            Mutation::Swap(i, j) => {
+                if !bytes.is_empty() {
+                    let (i, j) = (i % bytes.len(), j % bytes.len());
+                    bytes.swap(i, j);
+                }
+            }
+            Mutation::Truncate(at) => bytes.truncate(at % len),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 1usize..8).prop_map(|(at, n)| Mutation::Delete(at, n)),
+        (any::<usize>(), prop::sample::select(VOCABULARY)).prop_map(|(at, t)| Mutation::Insert(at, format!(" {t} "))),
+        (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::Swap(i, j)),
+        any::<usize>().prop_map(Mutation::Truncate),
+    ]
+}
+
+fn fuzz_cases() -> u32 {
+    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(200)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,160}") {
+        exercise(&text);
+    }
+
+    #[test]
+    fn token_soup_never_panics(tokens in prop::collection::vec(prop::sample::select(VOCABULARY), 0..80)) {
+        exercise(&tokens.join(" "));
+    }
+
+    #[test]
+    fn mutated_programs_never_panic(
+        program in prop::sample::select(&PROGRAMS[..]),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        exercise(&apply(program, &mutations));
+    }
+}
+
+#[test]
+fn every_truncation_of_every_program_is_handled() {
+    for program in PROGRAMS {
+        let mut cut = 0;
+        while cut <= program.len() {
+            if program.is_char_boundary(cut) {
+                exercise(&program[..cut]);
+            }
+            cut += 11;
+        }
+    }
+}
+
+#[test]
+fn the_example_programs_parse_and_the_small_ones_translate() {
+    for program in PROGRAMS {
+        assert!(cards::parse(program).is_ok());
+    }
+    // The two small programs pass the size gate of `exercise`, so it does translate something.
+    assert!(cards::compile(PROGRAMS[0]).is_ok());
+    assert!(cards::compile(PROGRAMS[1]).is_ok());
+}
