@@ -181,3 +181,23 @@ fn dou_dizhu_deals_and_streams_deep_into_the_play() {
         }
     }
 }
+
+#[test]
+fn small_deal_streams_visit_the_consistent_worlds_evenly() {
+    let game = load("small.cards", SMALL_DEAL);
+    let state = game.deserialize_state("/HA/HK/HQ/HJ/H0/single A/").unwrap();
+    let mut rng = Xoshiro256::from_seed(77);
+    let mut stream = state.consistent_worlds(1).unwrap();
+    stream.chain_steps = 8;
+    let samples = 3600;
+    let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+    for _ in 0..samples {
+        let world = stream.sample(&mut rng).unwrap();
+        assert_eq!(world.information_state_key(1).unwrap(), state.information_state_key(1).unwrap());
+        *counts.entry(world.serialize()).or_default() += 1;
+    }
+    // The walk is uniform in the limit; successive worlds are correlated, so the bound is looser
+    // than a chi-square test's: every world within 30% of its share of 200.
+    assert_eq!(counts.len(), 18, "{counts:?}");
+    assert!(counts.values().all(|&n| (140..=260).contains(&n)), "{counts:?}");
+}
