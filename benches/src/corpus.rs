@@ -12,6 +12,8 @@ pub struct CorpusGame {
     pub automaton: Automaton,
     /// The longest `run = "default"` list of expected counts (depth 0 first).
     pub expected: Vec<u64>,
+    /// The automaton after every optimisation pass ([`load_corpus_optimised`] only).
+    pub optimised: Option<Automaton>,
 }
 
 /// A source that did not compile, with the compiler's first message.
@@ -51,8 +53,25 @@ pub fn load_corpus(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skipped>) {
     load_corpus_with(filter, false)
 }
 
+/// [`load_corpus`], each game also optimised (every pass) into [`CorpusGame::optimised`]; a game
+/// whose optimised form does not compile is listed as skipped.
+pub fn load_corpus_optimised(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skipped>) {
+    load(filter, Mode::Both)
+}
+
 /// [`load_corpus`], with every optimisation pass run on each game first when `optimise` is set.
 pub fn load_corpus_with(filter: Option<&str>, optimise: bool) -> (Vec<CorpusGame>, Vec<Skipped>) {
+    load(filter, if optimise { Mode::Optimised } else { Mode::AsWritten })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    AsWritten,
+    Optimised,
+    Both,
+}
+
+fn load(filter: Option<&str>, mode: Mode) -> (Vec<CorpusGame>, Vec<Skipped>) {
     let games_dir = workspace_root().join("games");
     let mut folders: Vec<PathBuf> = std::fs::read_dir(&games_dir)
         .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.join("perft.toml").is_file()).collect())
@@ -83,16 +102,22 @@ pub fn load_corpus_with(filter: Option<&str>, optimise: bool) -> (Vec<CorpusGame
                     continue;
                 }
             };
-            let loaded = regula_compiler::load(source, &text).and_then(|loaded| {
-                if optimise {
-                    let (game, _) = optimize(&loaded.rg, &PassSet::all());
-                    regula_compiler::rg::compile_game(game)
-                } else {
-                    Ok(loaded)
+            let optimise = |loaded: &regula_compiler::Loaded| {
+                let (game, _) = optimize(&loaded.rg, &PassSet::all());
+                regula_compiler::rg::compile_game(game)
+            };
+            let loaded = regula_compiler::load(source, &text).and_then(|loaded| match mode {
+                Mode::AsWritten => Ok((loaded, None)),
+                Mode::Optimised => Ok((optimise(&loaded)?, None)),
+                Mode::Both => {
+                    let optimised = optimise(&loaded)?;
+                    Ok((loaded, Some(optimised.automaton)))
                 }
             });
             match loaded {
-                Ok(loaded) => games.push(CorpusGame { name, automaton: loaded.automaton, expected: expected.clone() }),
+                Ok((loaded, optimised)) => {
+                    games.push(CorpusGame { name, automaton: loaded.automaton, expected: expected.clone(), optimised })
+                }
                 Err(diagnostics) => {
                     let reason = diagnostics.first().map_or_else(|| "no diagnostics".into(), |d| format!("{d:?}"));
                     skipped.push(Skipped { name, reason: reason.chars().take(200).collect() });
