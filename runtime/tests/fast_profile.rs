@@ -8,6 +8,8 @@
 //!   valgrind --tool=callgrind --toggle-collect='*random_playout*' target/release/deps/fast_profile-* \
 //!   --ignored --exact profile_playouts
 //! ```
+//!
+//! `REGULA_PROFILE_PASSES=a,b,c` (with `REGULA_PROFILE_OPT=1`) runs only the named passes.
 
 use regula_runtime::fast::FastEngine;
 use regula_runtime::playout::{run_playouts, PlayoutConfig};
@@ -26,7 +28,11 @@ fn profile_playouts() {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("game.rg");
     let loaded = regula_compiler::load(name, &text).expect("the game compiles");
     let automaton = if optimise {
-        let passes = regula_compiler::optimize::PassSet::all();
+        // `REGULA_PROFILE_PASSES=a,b,c` runs only those passes (to find which one pays).
+        let passes = match std::env::var("REGULA_PROFILE_PASSES") {
+            Ok(names) => regula_compiler::optimize::PassSet::parse(&names).expect("known pass names"),
+            Err(_) => regula_compiler::optimize::PassSet::all(),
+        };
         let (optimised, _) = regula_compiler::optimize::optimize(&loaded.rg, &passes);
         regula_compiler::rg::compile_game(optimised).expect("the optimised game compiles").automaton
     } else {
