@@ -2,11 +2,17 @@
 //! second of the reference and fast engines on every corpus game, median of several runs, each
 //! perft run checked against `perft.toml`. Writes `target/bench/results.{md,json}`.
 //!
-//! Usage: `regula-bench [--quick] [--runs N] [--seconds S] [--game FILTER]`
+//! The reference engine runs each game as compiled (the yardstick); the fast engine runs it after
+//! every optimisation pass, as `regula run` does by default, and its single-thread playouts are
+//! also measured on the unoptimised automaton (`fast no-opt`). Issue #4's single-thread targets
+//! are listed beside the games they name.
+//!
+//! Usage: `regula-bench [--quick] [--runs N] [--seconds S] [--game FILTER] [--no-opt]`
 //! (`cargo xtask bench` builds it in release mode and passes its arguments on).
-//! `REGULA_BENCH_QUICK=1` is the same as `--quick` (one run of ~0.3 s per measurement).
+//! Defaults: 3 runs, about 0.5 s per measurement (the whole corpus in well under 15 minutes).
+//! `REGULA_BENCH_QUICK=1` is the same as `--quick` (one run of ~0.2 s per measurement).
 
-use regula_benches::corpus::{load_corpus_with, workspace_root, CorpusGame};
+use regula_benches::corpus::{load_corpus_optimised, load_corpus_with, workspace_root, CorpusGame};
 use regula_runtime::engine::EngineError;
 use regula_runtime::fast::FastEngine;
 use regula_runtime::perft::perft_sequential;
@@ -21,25 +27,24 @@ struct Options {
     filter: Option<String>,
     /// `--fixed ENGINE N`: only run N single-thread playouts of one engine (for `perf stat`).
     fixed: Option<(String, u64)>,
-    /// `--opt`: run every optimisation pass on each game before measuring.
+    /// `--opt` (with `--fixed`): run every optimisation pass on each game before measuring.
     optimise: bool,
+    /// `--no-opt`: the fast engine runs the games as compiled too (no optimised column).
+    no_opt: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
     let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
-    let mut options = if quick {
-        Options { runs: 1, seconds: 0.3, filter: None, fixed: None, optimise: false }
-    } else {
-        Options { runs: 5, seconds: 1.0, filter: None, fixed: None, optimise: false }
-    };
+    let mut options = Options { runs: 3, seconds: 0.5, filter: None, fixed: None, optimise: false, no_opt: false };
+    if quick {
+        (options.runs, options.seconds) = (1, 0.2);
+    }
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
-            "--quick" => {
-                options.runs = 1;
-                options.seconds = 0.3;
-            }
+            "--quick" => (options.runs, options.seconds) = (1, 0.2),
+            "--no-opt" => options.no_opt = true,
             "--runs" => options.runs = value("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
             "--seconds" => options.seconds = value("--seconds")?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--opt" => options.optimise = true,
@@ -71,6 +76,9 @@ struct Row {
     threads: usize,
     reference: Figures,
     fast: Figures,
+    /// Single-thread playouts/s of the fast engine on the unoptimised automaton (when `fast`
+    /// ran the optimised one).
+    fast_unoptimised: Option<f64>,
     /// The generated model of `regula-compiled` (`None`: the game has none).
     compiled: Option<Figures>,
 }
@@ -101,17 +109,44 @@ fn playout_rate(
     }
 }
 
+/// Issue #4's single-thread playout targets for the fast engine (a quarter of the compiled C++
+/// of Regular Boardgames on the project's 2-core VM).
+fn target(game: &str) -> Option<f64> {
+    let folder = game.split('/').next().unwrap_or(game);
+    match folder {
+        "tictactoe" => Some(500_000.0),
+        "connect4" => Some(160_000.0),
+        "breakthrough" => Some(5_700.0),
+        "reversi" => Some(2_750.0),
+        "chess" => Some(170.0),
+        _ => None,
+    }
+}
+
 fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<Row, String> {
     let reference = ReferenceEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
-    let fast = FastEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
+    let fast_automaton = game.optimised.as_ref().unwrap_or(&game.automaton);
+    let fast = FastEngine::new(fast_automaton.clone()).map_err(|e| e.to_string())?;
+    let unoptimised = match &game.optimised {
+        Some(_) => Some(FastEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?),
+        None => None,
+    };
     eprintln!("  fast engine: {}", fast.summary());
-    // The deepest listed depth whose reference perft takes about a fifth of the budget.
+    // The deepest listed depth whose reference perft takes about a fifth of the budget, never
+    // one predicted (from the time per node so far) to take more than the whole budget.
     let mut depth = 0;
+    let mut seconds_per_node: Option<f64> = None;
     while depth + 1 < game.expected.len() {
+        let nodes: u64 = game.expected[..depth + 2].iter().sum();
+        if seconds_per_node.is_some_and(|per_node| per_node * nodes as f64 > options.seconds) {
+            break;
+        }
         let started = Instant::now();
         perft_sequential(&reference, depth + 1).map_err(|e| format!("{}: {e}", game.name))?;
         depth += 1;
-        if started.elapsed().as_secs_f64() > options.seconds / 5.0 {
+        let elapsed = started.elapsed().as_secs_f64();
+        seconds_per_node = Some(elapsed / nodes.max(1) as f64);
+        if elapsed > options.seconds / 5.0 {
             break;
         }
     }
@@ -122,6 +157,7 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
     let mut reference_runs: Vec<Figures> = Vec::new();
     let mut fast_runs: Vec<Figures> = Vec::new();
     let mut compiled_runs: Vec<Figures> = Vec::new();
+    let mut unoptimised_runs: Vec<f64> = Vec::new();
     for run in 0..options.runs {
         let seed = run as u64 * 1_000_003;
         for is_fast in [false, true] {
@@ -153,6 +189,10 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
             };
             if is_fast { &mut fast_runs } else { &mut reference_runs }.push(figures);
         }
+        if let Some(engine) = &unoptimised {
+            let runner = |config: &PlayoutConfig| engine.run_playouts(config);
+            unoptimised_runs.push(playout_rate(options.seconds, 1, &runner, seed).map_err(error)?);
+        }
         if let Some(result) = regula_benches::compiled::measure(&game.name, options.seconds, threads, seed, &expected) {
             let c = result?;
             compiled_runs.push(Figures {
@@ -174,6 +214,7 @@ fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<
         threads,
         reference: summarise(&reference_runs),
         fast: summarise(&fast_runs),
+        fast_unoptimised: (!unoptimised_runs.is_empty()).then(|| median(unoptimised_runs)),
         compiled: (!compiled_runs.is_empty()).then(|| summarise(&compiled_runs)),
     })
 }
@@ -186,29 +227,60 @@ fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-fn markdown(rows: &[Row], options: &Options) -> String {
+/// When and under what load the figures were taken.
+struct Conditions {
+    /// Seconds since the Unix epoch at the start.
+    started_unix: u64,
+    /// `/proc/loadavg`'s 1-minute load average at the start and at the end (when readable).
+    load_before: Option<f64>,
+    load_after: Option<f64>,
+}
+
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
+}
+
+fn optional(value: Option<f64>, digits: usize) -> String {
+    value.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
+}
+
+fn markdown(rows: &[Row], options: &Options, conditions: &Conditions) -> String {
+    let load = |l: Option<f64>| optional(l, 2);
     let mut text = format!(
         "# Regula engine benchmarks\n\nMedian of {} run(s), about {:.1} s per playout measurement; \
          perft counts checked against perft.toml on every run. Playouts/s: uniform random playouts \
-         from the start; `all` uses every core ({} threads).\n\n",
+         from the start; `all` uses every core ({} threads). The reference engine runs each game as \
+         compiled; the fast engine runs it {}; `fast no-opt` is the fast engine on the unoptimised \
+         automaton. `target`: issue #4's single-thread target for the fast engine. Started at Unix \
+         time {}; load average {} before, {} after.\n\n",
         options.runs,
         options.seconds,
-        rows.first().map_or(1, |r| r.threads)
+        rows.first().map_or(1, |r| r.threads),
+        if options.no_opt { "as compiled too (`--no-opt`)" } else { "after every optimisation pass" },
+        conditions.started_unix,
+        load(conditions.load_before),
+        load(conditions.load_after),
     );
     text.push_str(
-        "| game | ref playouts/s | fast playouts/s | fast/ref | ref all | fast all | fast all/1t | \
-         perft depth (nodes) | ref perft nodes/s | fast perft nodes/s | fast/ref | \
+        "| game | ref playouts/s | fast playouts/s | fast/ref | fast no-opt | target | ref all | fast all | \
+         fast all/1t | perft depth (nodes) | ref perft nodes/s | fast perft nodes/s | fast/ref | \
          compiled playouts/s | compiled/fast | compiled all | compiled perft nodes/s |\n",
     );
-    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let (r, f) = (&row.reference, &row.fast);
+        let target = match target(&row.game) {
+            Some(goal) => format!("{goal:.0} ({:.0} %)", 100.0 * f.playouts_single / goal),
+            None => "-".to_string(),
+        };
         text.push_str(&format!(
-            "| {} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {:.2} | {} ({}) | {:.0} | {:.0} | {:.2} | {} |\n",
+            "| {} | {:.0} | {:.0} | {:.2} | {} | {} | {:.0} | {:.0} | {:.2} | {} ({}) | {:.0} | {:.0} | {:.2} | {} |\n",
             row.game,
             r.playouts_single,
             f.playouts_single,
             ratio(f.playouts_single, r.playouts_single),
+            optional(row.fast_unoptimised, 0),
+            target,
             r.playouts_all,
             f.playouts_all,
             ratio(f.playouts_all, f.playouts_single),
@@ -232,7 +304,7 @@ fn markdown(rows: &[Row], options: &Options) -> String {
     text
 }
 
-fn json(rows: &[Row], options: &Options) -> serde_json::Value {
+fn json(rows: &[Row], options: &Options, conditions: &Conditions) -> serde_json::Value {
     let figures = |f: &Figures| {
         serde_json::json!({
             "playouts_per_second_single_thread": f.playouts_single,
@@ -243,6 +315,10 @@ fn json(rows: &[Row], options: &Options) -> serde_json::Value {
     serde_json::json!({
         "runs": options.runs,
         "seconds_per_measurement": options.seconds,
+        "fast_engine_optimised": !options.no_opt,
+        "started_unix": conditions.started_unix,
+        "load_average_before": conditions.load_before,
+        "load_average_after": conditions.load_after,
         "games": rows.iter().map(|row| serde_json::json!({
             "game": row.game,
             "threads": row.threads,
@@ -250,10 +326,13 @@ fn json(rows: &[Row], options: &Options) -> serde_json::Value {
             "perft_nodes": row.perft_nodes,
             "reference": figures(&row.reference),
             "fast": figures(&row.fast),
+            "fast_unoptimised_playouts_per_second_single_thread": row.fast_unoptimised,
             "compiled": row.compiled.as_ref().map(figures),
             "fast_over_reference_playouts": ratio(row.fast.playouts_single, row.reference.playouts_single),
             "fast_over_reference_perft": ratio(row.fast.perft_nodes_per_second, row.reference.perft_nodes_per_second),
             "fast_thread_scaling": ratio(row.fast.playouts_all, row.fast.playouts_single),
+            "target_playouts_per_second_single_thread": target(&row.game),
+            "meets_target": target(&row.game).map(|goal| row.fast.playouts_single >= goal),
         })).collect::<Vec<_>>(),
     })
 }
@@ -293,7 +372,16 @@ fn main() -> ExitCode {
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (games, skipped) = load_corpus_with(options.filter.as_deref(), options.optimise);
+    let conditions = Conditions {
+        started_unix: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        load_before: load_average(),
+        load_after: None,
+    };
+    let (games, skipped) = if options.fixed.is_some() || options.no_opt {
+        load_corpus_with(options.filter.as_deref(), options.optimise)
+    } else {
+        load_corpus_optimised(options.filter.as_deref())
+    };
     for skip in &skipped {
         eprintln!("skipped {}: {}", skip.name, skip.reason);
     }
@@ -312,7 +400,8 @@ fn main() -> ExitCode {
             }
         }
     }
-    let table = markdown(&rows, &options);
+    let conditions = Conditions { load_after: load_average(), ..conditions };
+    let table = markdown(&rows, &options, &conditions);
     println!("{table}");
     let out_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
@@ -321,7 +410,7 @@ fn main() -> ExitCode {
     let written = std::fs::create_dir_all(&out_dir)
         .and_then(|_| std::fs::write(out_dir.join("results.md"), &table))
         .and_then(|_| {
-            let text = serde_json::to_string_pretty(&json(&rows, &options)).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&json(&rows, &options, &conditions)).unwrap_or_default();
             std::fs::write(out_dir.join("results.json"), text)
         });
     match written {

@@ -101,6 +101,9 @@ pub enum Command {
         /// The engine that counts.
         #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
         engine: EngineChoice,
+        /// Give the fast engine the automaton as compiled, without the optimisation passes.
+        #[arg(long)]
+        no_opt: bool,
     },
     /// Play uniform random playouts and report speed, lengths and final scores.
     Run {
@@ -123,6 +126,9 @@ pub enum Command {
         /// The engine that plays (both make exactly the same random choices).
         #[arg(long, value_enum, default_value_t = EngineChoice::Fast)]
         engine: EngineChoice,
+        /// Give the fast engine the automaton as compiled, without the optimisation passes.
+        #[arg(long)]
+        no_opt: bool,
     },
     /// Play matches between agents (win/draw/loss rates with 95% intervals), or play against them.
     Play {

@@ -28,11 +28,12 @@ pub fn run(command: Command) -> Result<(), Failure> {
         Command::Moves { file, after, player, observe } => {
             moves::moves(&file, &after, player.as_deref(), observe.as_deref())
         }
-        Command::Perft { file, depth, json, threads, divide, engine } => {
-            perft::perft(&file, perft::PerftOptions { depth, json, threads, divide, engine })
+        Command::Perft { file, depth, json, threads, divide, engine, no_opt } => {
+            perft::perft(&file, perft::PerftOptions { depth, json, threads, divide, engine, optimise: !no_opt })
         }
-        Command::Run { file, playouts, seed, threads, json, no_timing, engine } => {
-            run::run(&file, run::RunOptions { playouts, seed, threads, json, timing: !no_timing, engine })
+        Command::Run { file, playouts, seed, threads, json, no_timing, engine, no_opt } => {
+            let timing = !no_timing;
+            run::run(&file, run::RunOptions { playouts, seed, threads, json, timing, engine, optimise: !no_opt })
         }
         Command::Play {
             file,

@@ -1,10 +1,11 @@
-//! `regula perft FILE --depth D [--json] [--threads T] [--divide]`: state counts at depths 0..=D.
+//! `regula perft FILE --depth D [--json] [--threads T] [--divide] [--no-opt]`: state counts at
+//! depths 0..=D (the fast engine counts on the optimised automaton unless `--no-opt`).
 //!
 //! Text output: with `--divide`, first one `move: count` line per first move (the count of its
 //! subtree at depth D); then one `depth count` line per depth on standard output; the time on
 //! standard error. JSON output: `{"file", "depth", "counts", "divide"?, "elapsed_seconds"}`.
 
-use crate::engine::{load_engine, load_fast_engine, runtime_failure, thread_pool, EngineChoice};
+use crate::engine::{load_engine, load_fast_engine_with, runtime_failure, thread_pool, EngineChoice};
 use crate::failure::Failure;
 use crate::source::write_output;
 use regula_runtime::engine::ForwardModel;
@@ -19,6 +20,8 @@ pub struct PerftOptions {
     pub threads: usize,
     pub divide: bool,
     pub engine: EngineChoice,
+    /// The fast engine counts on the optimised automaton (`--no-opt` turns it off).
+    pub optimise: bool,
 }
 
 #[derive(Serialize)]
@@ -41,7 +44,7 @@ struct DivideEntry {
 pub fn perft(path: &Path, options: PerftOptions) -> Result<(), Failure> {
     match options.engine {
         EngineChoice::Fast => {
-            let engine = load_fast_engine(path)?;
+            let engine = load_fast_engine_with(path, options.optimise)?;
             // One thread and no split: the fast engine's own perft searches into reusable buffers.
             let own = |depth| engine.perft(depth);
             let single = options.threads == 1 && !options.divide;

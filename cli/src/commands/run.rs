@@ -1,11 +1,12 @@
-//! `regula run FILE --playouts N [--seed S] [--threads T] [--json] [--no-timing]`: random playouts.
+//! `regula run FILE --playouts N [--seed S] [--threads T] [--json] [--no-timing] [--no-opt]`:
+//! random playouts (the fast engine runs the optimised automaton unless `--no-opt`).
 //!
 //! Reports speed, mean plies (real-player moves per playout), mean legal moves per real-player
 //! decision, the distribution of final score vectors and, when every `Score` symbol is an integer,
 //! each player's wins (strictly highest score), draws (shared highest) and losses with the mean
 //! score. Everything but the timing fields depends only on the game, the seed and the count.
 
-use crate::engine::{load_engine, load_fast_engine, runtime_failure, EngineChoice};
+use crate::engine::{load_engine, load_fast_engine_with, runtime_failure, EngineChoice};
 use crate::failure::Failure;
 use crate::source::write_output;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,6 +25,8 @@ pub struct RunOptions {
     pub json: bool,
     pub timing: bool,
     pub engine: EngineChoice,
+    /// The fast engine runs the optimised automaton (`--no-opt` turns it off).
+    pub optimise: bool,
 }
 
 /// The report as printed, in a stable field order.
@@ -83,11 +86,11 @@ pub fn run(path: &Path, options: RunOptions) -> Result<(), Failure> {
     match options.engine {
         // Without a bar to draw, the fast engine's own playout loop (same choices, no callbacks).
         EngineChoice::Fast if bar.is_none() => {
-            let engine = load_fast_engine(path)?;
+            let engine = load_fast_engine_with(path, options.optimise)?;
             let report = engine.run_playouts(&config).map_err(runtime_failure)?;
             print_report(engine.automaton(), path, &options, &report)
         }
-        EngineChoice::Fast => play(&load_fast_engine(path)?, path, &options, &config, bar),
+        EngineChoice::Fast => play(&load_fast_engine_with(path, options.optimise)?, path, &options, &config, bar),
         EngineChoice::Reference => play(&load_engine(path)?, path, &options, &config, bar),
     }
 }

@@ -62,6 +62,24 @@ pub(crate) enum Val {
         key: Box<Val>,
         offsets: Box<[u32]>,
     },
+    /// `table[values[first] * width + values[second]]`: a two-level constant map read with both
+    /// keys held in slots (a ray step `next[dir][cell]`).
+    Lookup2Slots {
+        first: u32,
+        second: u32,
+        width: u32,
+        table: Box<[u32]>,
+    },
+    /// `values[base + offsets[values[first] * width + values[second]]]`: a state map read with
+    /// the key `c[first][second]` of a two-level constant map `c` (`board[next[dir][cell]]`),
+    /// the offsets composed with `c` at construction.
+    Indexed2 {
+        base: u32,
+        first: u32,
+        second: u32,
+        width: u32,
+        offsets: Box<[u32]>,
+    },
     /// `table[first * width + second]`: a two-level constant map read with two computed keys.
     Lookup2 {
         first: Box<Val>,
@@ -193,6 +211,17 @@ impl Lowering<'_> {
                                 offsets: table.iter().map(|&symbol| offsets[symbol as usize]).collect(),
                             }
                         }
+                        // `m[c[a][b]]` with `c` constant: one composed table `(a, b) -> offset`.
+                        Val::Lookup2Slots { first, second, width, table } => {
+                            let offsets = &path.steps[0].offsets;
+                            Val::Indexed2 {
+                                base: path.base,
+                                first: *first,
+                                second: *second,
+                                width: *width,
+                                offsets: table.iter().map(|&symbol| offsets[symbol as usize]).collect(),
+                            }
+                        }
                         other => Val::IndexedBy {
                             base: path.base,
                             key: Box::new(other.clone()),
@@ -208,7 +237,17 @@ impl Lowering<'_> {
                                 constants[(path.base + a.offsets[x as usize] + b.offsets[y as usize]) as usize]
                             })
                             .collect();
-                        Val::Lookup2 { first: Box::new(a.key.clone()), second: Box::new(b.key.clone()), width, table }
+                        match (&a.key, &b.key) {
+                            (Val::Slot(first), Val::Slot(second)) => {
+                                Val::Lookup2Slots { first: *first, second: *second, width, table }
+                            }
+                            _ => Val::Lookup2 {
+                                first: Box::new(a.key.clone()),
+                                second: Box::new(b.key.clone()),
+                                width,
+                                table,
+                            },
+                        }
                     }
                     (false, 1) => {
                         let step = &path.steps[0];
@@ -396,13 +435,10 @@ pub(crate) fn advance(ins: &Ins) -> Option<super::graph::Advance<'_>> {
         Ins::Set { target: Target::Fixed(slot), value: Val::Lookup { key, table } } if key == slot => {
             Some(Advance { slot: *slot, other: None, width: 0, table })
         }
-        Ins::Set { target: Target::Fixed(slot), value: Val::Lookup2 { first, second, width, table } } => {
-            match (&**first, &**second) {
-                (Val::Slot(other), Val::Slot(key)) if key == slot && other != slot => {
-                    Some(Advance { slot: *slot, other: Some(*other), width: *width, table })
-                }
-                _ => None,
-            }
+        Ins::Set { target: Target::Fixed(slot), value: Val::Lookup2Slots { first, second, width, table } }
+            if second == slot && first != slot =>
+        {
+            Some(Advance { slot: *slot, other: Some(*first), width: *width, table })
         }
         _ => None,
     }

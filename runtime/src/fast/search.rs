@@ -238,6 +238,12 @@ fn read(value: &Val, values: &[u32], constants: &[u32]) -> u32 {
         Val::Slot(slot) => values[*slot as usize],
         Val::Lookup { key, table } => table[values[*key as usize] as usize],
         Val::Indexed { base, key, offsets } => values[(*base + offsets[values[*key as usize] as usize]) as usize],
+        Val::Lookup2Slots { first, second, width, table } => {
+            table[(values[*first as usize] * *width + values[*second as usize]) as usize]
+        }
+        Val::Indexed2 { base, first, second, width, offsets } => {
+            values[(*base + offsets[(values[*first as usize] * *width + values[*second as usize]) as usize]) as usize]
+        }
         _ => read_general(value, values, constants),
     }
 }
