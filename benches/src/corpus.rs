@@ -1,7 +1,7 @@
 //! The game corpus as the benchmarks and equivalence tests see it: every `games/*/perft.toml`, its
 //! sources compiled with `regula_compiler::load`, and its expected perft counts.
 
-use regula_compiler::optimize::{optimize, Pass, PassSet};
+use regula_compiler::optimize::{optimize, PassSet};
 use regula_runtime::automaton::Automaton;
 use std::path::{Path, PathBuf};
 
@@ -65,15 +65,9 @@ pub fn load_corpus_with(filter: Option<&str>, optimise: bool) -> (Vec<CorpusGame
     load(filter, if optimise { Mode::Optimised } else { Mode::AsWritten })
 }
 
-/// Every pass but `join_fork_suffixes` (its merged nodes can become merge points on cycles, where
-/// the fast engine records visited states: hex runs 5 % more instructions with it). The same set as
-/// `regula run`'s (`cli/src/engine.rs`).
+/// The passes `regula run` gives the fast engine: [`PassSet::for_fast_engine`].
 pub fn fast_engine_passes() -> PassSet {
-    let mut passes = PassSet::none();
-    for pass in Pass::ALL.into_iter().filter(|&pass| pass != Pass::JoinForkSuffixes) {
-        passes.insert(pass);
-    }
-    passes
+    PassSet::for_fast_engine()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

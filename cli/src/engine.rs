@@ -3,7 +3,7 @@
 
 use crate::failure::Failure;
 use crate::source::SourceFile;
-use regula_compiler::optimize::{optimize, Pass, PassSet};
+use regula_compiler::optimize::{optimize, PassSet};
 use regula_compiler::rg::compile_game;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::engine::EngineError;
@@ -36,16 +36,9 @@ pub fn load_fast_engine(path: &Path) -> Result<FastEngine, Failure> {
     FastEngine::new(load_automaton(path)?).map_err(runtime_failure)
 }
 
-/// The passes the fast engine's automaton gets: all but `join_fork_suffixes`, whose merged nodes
-/// can become merge points on cycles, where the fast engine must record visited states (hex: 5 %
-/// more instructions per playout with it, 2.6 % fewer without; no other measured game changes).
-/// `regula-bench` uses the same set (benches/src/corpus.rs).
+/// The passes `regula run` gives the fast engine: [`PassSet::for_fast_engine`].
 pub fn fast_engine_passes() -> PassSet {
-    let mut passes = PassSet::none();
-    for pass in Pass::ALL.into_iter().filter(|&pass| pass != Pass::JoinForkSuffixes) {
-        passes.insert(pass);
-    }
-    passes
+    PassSet::for_fast_engine()
 }
 
 /// Reads and compiles a game, runs the optimisation passes of [`fast_engine_passes`] on it when

@@ -1063,7 +1063,8 @@ impl<'p> Gen<'p> {
         self.edge(&can_pass, &passed, "$ pass");
         self.edge(&passed, &chosen, &format!("{} = none", result.rg));
         let tables = self.tables;
-        let names = PlayNames { who: who.rg.clone(), prev: prev.rg.clone(), result: result.rg.clone(), done: chosen.clone() };
+        let names =
+            PlayNames { who: who.rg.clone(), prev: prev.rg.clone(), result: result.rg.clone(), done: chosen.clone() };
         let mut shared: HashMap<String, String> = HashMap::new();
         for (c, class) in self.program.classes.iter().enumerate() {
             let mut tree = Trie::default();
@@ -1096,7 +1097,13 @@ impl<'p> Gen<'p> {
 
     /// Emits a (sub)tree of (kind, count) steps; returns its entry node. `fixed`: the path to it
     /// has already set the signature. Equal subtrees are emitted once (hash-consing on their text).
-    fn emit_trie(&mut self, tree: &Trie, fixed: bool, names: &PlayNames, shared: &mut HashMap<String, String>) -> String {
+    fn emit_trie(
+        &mut self,
+        tree: &Trie,
+        fixed: bool,
+        names: &PlayNames,
+        shared: &mut HashMap<String, String>,
+    ) -> String {
         if !fixed && tree.signatures.len() == 1 {
             // The signature is fixed here: test it against `last`, then record it.
             let sig = &self.tables.signatures[*tree.signatures.iter().next().expect("one signature")];

@@ -160,6 +160,13 @@ impl PassSet {
         PassSet::default()
     }
 
+    /// The passes the fast engine runs on by default (`regula run`, `regula perft`, the benchmarks):
+    /// every pass but `join_fork_suffixes`, whose merged nodes can become merge points on cycles,
+    /// where the fast engine records visited states (hex runs 5 % more instructions with it).
+    pub fn for_fast_engine() -> PassSet {
+        PassSet { enabled: Pass::ALL.into_iter().filter(|&pass| pass != Pass::JoinForkSuffixes).collect() }
+    }
+
     /// Parses a comma-separated list of pass names; `all` and `none` are accepted as items.
     /// Order in the list does not matter: enabled passes always run in [`Pass::ALL`] order.
     pub fn parse(list: &str) -> Result<PassSet, UnknownPass> {
