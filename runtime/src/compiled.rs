@@ -95,6 +95,8 @@ pub struct Plan {
     /// Per player number: the slot of `goals[p]` and of `visible[p]`.
     pub goal_slots: Vec<u32>,
     pub visible_slots: Vec<u32>,
+    /// Per variable: its first slot and its number of slots (what a write into it may change).
+    pub var_slots: Vec<(u32, u32)>,
 }
 
 impl Plan {
@@ -126,6 +128,12 @@ impl Plan {
             player_slot: layout.var_offsets[automaton.player_var as usize],
             goal_slots: player_map_slots(automaton.goals_var)?,
             visible_slots: player_map_slots(automaton.visible_var)?,
+            var_slots: automaton
+                .variables
+                .iter()
+                .zip(&layout.var_offsets)
+                .map(|(variable, &offset)| (offset, layout.size(variable.ty)))
+                .collect(),
         })
     }
 }
@@ -490,6 +498,17 @@ impl<V: Values> MoveBuffer<V> {
         }
     }
 
+    /// Appends a move known to have tags no other move of this search has.
+    #[inline]
+    fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.successors.push(CompiledState { node, values: *values });
+        }
+    }
+
     /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
     #[inline]
     fn add(&mut self, tags: &[SymbolId], successor: CompiledState<V>) -> Result<(), ()> {
@@ -650,7 +669,7 @@ impl<V: Values> Search<V> {
         if self.visited.is_empty() {
             self.visited.push(VisitedSet::default());
         }
-        self.visited[0].clear();
+        // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
 
     fn fail(error: EngineError) -> Fail {
@@ -709,6 +728,23 @@ impl<V: Values> Search<V> {
         Ok(())
     }
 
+    /// Generated code: a move completed where the generator proved that no other path of this
+    /// search gives the same tags (spec/codegen.md), so it is appended without de-duplication.
+    #[inline]
+    pub fn complete_unique(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+            return Ok(());
+        }
+        if !valid {
+            return Err(Self::fail(EngineError::InvalidPlayer {
+                node: self.node_name(target),
+                value: self.symbol_name(player),
+            }));
+        }
+        self.moves.push(&self.tags, target, values);
+        Ok(())
+    }
+
     /// Generated code: records (node, tags, values) at a node where the search must check for
     /// repeats; `false` when it was seen before in this search (or this reachability check).
     #[inline]
@@ -734,10 +770,13 @@ impl<V: Values> Search<V> {
             return Err(Self::fail(EngineError::ReachDepth { from: self.node_name(from), to: self.node_name(to) }));
         }
         self.depth = depth;
-        if self.visited.len() <= depth {
-            self.visited.resize_with(depth + 1, VisitedSet::default);
+        // An unchecked search never reads its visited sets (see `run_search`).
+        if self.checked {
+            if self.visited.len() <= depth {
+                self.visited.resize_with(depth + 1, VisitedSet::default);
+            }
+            self.visited[depth].clear();
         }
-        self.visited[depth].clear();
         Ok(())
     }
 
@@ -796,6 +835,9 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
         search.always_checked.resize(node + 1, false);
     }
     search.checked = search.always_checked[node];
+    if search.checked {
+        search.visited[0].clear();
+    }
     search.budget = UNCHECKED_BUDGET;
     search.gave_up = false;
     let result = G::search(state, search);
@@ -806,6 +848,7 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
     search.checked = true;
     search.gave_up = false;
     search.begin(state.node);
+    search.visited[0].clear();
     G::search(state, search)
 }
 
@@ -851,13 +894,15 @@ pub fn settle<G: CompiledGame>(
     search: &mut Search<G::Values>,
 ) -> Result<CompiledState<G::Values>, EngineError> {
     let mut steps = 0;
-    search.seen_keeper_states.clear();
     while G::mover(&state) == Mover::Keeper {
         generate::<G>(&state, search)?;
         if search.moves.len() != 1 {
             return Err(EngineError::KeeperMoveCount { node: search.node_name(state.node), count: search.moves.len() });
         }
         steps += 1;
+        if steps == KEEPER_CYCLE_CHECK_AFTER + 1 {
+            search.seen_keeper_states.clear();
+        }
         if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(state) {
             return Err(EngineError::KeeperCycle { node: search.node_name(state.node) });
         }

@@ -187,7 +187,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(19, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -199,7 +199,7 @@ fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 8;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(8, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(8, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -299,7 +299,7 @@ fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 7;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(16, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(16, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -377,7 +377,7 @@ fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 7;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(23, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -507,7 +507,7 @@ fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[62];
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(32, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(32, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1282,7 +1282,7 @@ fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[68];
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(93, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(93, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -2139,7 +2139,7 @@ fn m159(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 7;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(160, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(160, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
