@@ -352,6 +352,84 @@ fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regula_runtime::automaton::builder::AutomatonBuilder;
+
+    /// The analysis of a one-player game whose move search starts at `choose`.
+    fn unique_at(edges: &[(&str, &str, &str)], node: &str) -> bool {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
+        builder.variable("cell", "Cell", "a").variable("other", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        for (from, to, label) in edges {
+            builder.edge(from, to, label);
+        }
+        builder.edge("done", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let completing: Vec<bool> = plan
+            .ops
+            .iter()
+            .map(|op| {
+                matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
+            })
+            .collect();
+        let analysis = Analysis::new(&automaton, &plan, &completing, &[]);
+        let id = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
+        analysis.unique_moves[id]
+    }
+
+    #[test]
+    fn a_choice_tagged_with_its_own_value_is_unique() {
+        let edges = [
+            ("choose", "picked", "cell = Cell(*)"),
+            ("picked", "tagged", "$$ cell"),
+            ("tagged", "done", "player = keeper"),
+        ];
+        assert!(unique_at(&edges, "tagged"));
+    }
+
+    #[test]
+    fn a_choice_whose_variable_is_overwritten_before_its_tag_is_not() {
+        let edges = [
+            ("choose", "picked", "cell = Cell(*)"),
+            ("picked", "reset", "cell = a"),
+            ("reset", "tagged", "$$ cell"),
+            ("tagged", "done", "player = keeper"),
+        ];
+        assert!(!unique_at(&edges, "tagged"));
+    }
+
+    #[test]
+    fn branches_need_different_tags_or_exclusive_guards() {
+        let different = [
+            ("choose", "one", "$ a"),
+            ("choose", "two", "$ b"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(unique_at(&different, "one"));
+        let same = [
+            ("choose", "one", "$ a"),
+            ("choose", "two", "$ a"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(!unique_at(&same, "one"));
+        let exclusive = [
+            ("choose", "one", "cell == a"),
+            ("choose", "two", "cell != a"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(unique_at(&exclusive, "one"));
+        let overlapping = [
+            ("choose", "one", "cell != a"),
+            ("choose", "two", "cell != b"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(!unique_at(&overlapping, "one"));
+    }
 
     #[test]
     fn cycles_and_reachability() {
