@@ -537,7 +537,10 @@ impl<V: Values> MoveBuffer<V> {
     #[inline]
     fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
         let start = self.tags.len() as u32;
-        self.tags.extend_from_slice(tags);
+        // Moves have a few tags: a loop beats the `memcpy` call `extend_from_slice` makes.
+        for &tag in tags {
+            self.tags.push(tag);
+        }
         self.spans.push((start, self.tags.len() as u32));
         if !self.tags_only {
             self.successors.push(CompiledState { node, values: *values });
