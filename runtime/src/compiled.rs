@@ -95,6 +95,8 @@ pub struct Plan {
     /// Per player number: the slot of `goals[p]` and of `visible[p]`.
     pub goal_slots: Vec<u32>,
     pub visible_slots: Vec<u32>,
+    /// Per variable: its first slot and its number of slots (what a write into it may change).
+    pub var_slots: Vec<(u32, u32)>,
 }
 
 impl Plan {
@@ -126,6 +128,12 @@ impl Plan {
             player_slot: layout.var_offsets[automaton.player_var as usize],
             goal_slots: player_map_slots(automaton.goals_var)?,
             visible_slots: player_map_slots(automaton.visible_var)?,
+            var_slots: automaton
+                .variables
+                .iter()
+                .zip(&layout.var_offsets)
+                .map(|(variable, &offset)| (offset, layout.size(variable.ty)))
+                .collect(),
         })
     }
 }
@@ -414,14 +422,44 @@ fn hash_tags(tags: &[SymbolId]) -> u64 {
     tags.iter().fold(0x9e37_79b9, |hash, &tag| mix(hash, tag as u64))
 }
 
+/// A move's tags as a de-duplication key: up to three tags below 2^16 packed with their count into
+/// one word (most games' moves), compared in one instruction; [`LONG_TAGS`] for any other.
+#[inline]
+fn tag_key(tags: &[SymbolId]) -> u64 {
+    if tags.len() > 3 {
+        return LONG_TAGS;
+    }
+    let mut key = tags.len() as u64;
+    for (i, &tag) in tags.iter().enumerate() {
+        if tag >= 1 << 16 {
+            return LONG_TAGS;
+        }
+        key |= (tag as u64) << (16 * (i + 1));
+    }
+    key
+}
+
+/// The key of tags [`tag_key`] cannot pack (its count field, 0xffff, is never a packed count).
+const LONG_TAGS: u64 = u64::MAX;
+
+/// The table position of a key (long tags hash their whole sequence).
+#[inline]
+fn key_hash(key: u64, tags: &[SymbolId]) -> u64 {
+    let word = if key == LONG_TAGS { hash_tags(tags) } else { key };
+    word.wrapping_mul(HASH_MULTIPLIER) >> 24
+}
+
+/// One slot of the de-duplication table: generation, move index, tag key.
+type MoveSlot = (u32, u32, u64);
+
 /// The moves of one search: tags in a flat arena, successors as whole states, in the order found.
 #[derive(Debug)]
 pub struct MoveBuffer<V> {
     tags: Vec<SymbolId>,
     spans: Vec<(u32, u32)>,
     successors: Vec<CompiledState<V>>,
-    /// De-duplication by tags: open addressing over `(generation, move index)`.
-    table: Vec<(u32, u32)>,
+    /// De-duplication by tags: open addressing over `(generation, move index, tag key)`.
+    table: Vec<MoveSlot>,
     generation: u32,
     /// Successors are not recorded (a playout lists tags, then searches the picked move again).
     tags_only: bool,
@@ -471,55 +509,71 @@ impl<V: Values> MoveBuffer<V> {
         self.saw_duplicate = false;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.table.fill((0, 0));
+            self.table.fill((0, 0, 0));
             self.generation = 1;
         }
     }
 
+    /// Doubles the table and enters every move listed so far (also those appended by
+    /// [`MoveBuffer::push`], which are known to be unique and so never match).
+    #[cold]
     fn grow(&mut self) {
         let size = (self.table.len() * 2).max(16);
         self.generation = 1;
-        self.table = vec![(0, 0); size];
+        self.table = vec![(0, 0, 0); size];
         let mask = size - 1;
         for index in 0..self.spans.len() {
-            let mut position = hash_tags(self.tags(index)) as usize & mask;
+            let tags = self.tags(index);
+            let key = tag_key(tags);
+            let mut position = key_hash(key, tags) as usize & mask;
             while self.table[position].0 == self.generation {
                 position = (position + 1) & mask;
             }
-            self.table[position] = (self.generation, index as u32);
+            self.table[position] = (self.generation, index as u32, key);
+        }
+    }
+
+    /// Appends a move known to have tags no other move of this search has.
+    #[inline]
+    fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
+        let start = self.tags.len() as u32;
+        // Moves have a few tags: a loop beats the `memcpy` call `extend_from_slice` makes.
+        for &tag in tags {
+            self.tags.push(tag);
+        }
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.successors.push(CompiledState { node, values: *values });
         }
     }
 
     /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
     #[inline]
-    fn add(&mut self, tags: &[SymbolId], successor: CompiledState<V>) -> Result<(), ()> {
+    fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &V) -> Result<(), ()> {
         if (self.spans.len() + 1) * 2 > self.table.len() {
             self.grow();
         }
         let mask = self.table.len() - 1;
-        let mut position = hash_tags(tags) as usize & mask;
+        let key = tag_key(tags);
+        let mut position = key_hash(key, tags) as usize & mask;
         loop {
-            let (generation, index) = self.table[position];
+            let (generation, index, stored) = self.table[position];
             if generation != self.generation {
                 break;
             }
             let index = index as usize;
-            if self.tags(index) == tags {
+            if stored == key && (key != LONG_TAGS || self.tags(index) == tags) {
                 if self.tags_only {
                     self.saw_duplicate = true;
                     return Ok(());
                 }
-                return if self.successors[index] == successor { Ok(()) } else { Err(()) };
+                let same = self.successors[index].node == node && self.successors[index].values == *values;
+                return if same { Ok(()) } else { Err(()) };
             }
             position = (position + 1) & mask;
         }
-        self.table[position] = (self.generation, self.spans.len() as u32);
-        let start = self.tags.len() as u32;
-        self.tags.extend_from_slice(tags);
-        self.spans.push((start, self.tags.len() as u32));
-        if !self.tags_only {
-            self.successors.push(successor);
-        }
+        self.table[position] = (self.generation, self.spans.len() as u32, key);
+        self.push(tags, node, values);
         Ok(())
     }
 }
@@ -628,7 +682,7 @@ impl<V: Values> Search<V> {
     pub fn new(names: &'static Names) -> Self {
         Search {
             names,
-            tags: Vec::new(),
+            tags: Vec::with_capacity(MAX_MOVE_TAGS),
             only: None,
             start: 0,
             depth: 0,
@@ -650,7 +704,7 @@ impl<V: Values> Search<V> {
         if self.visited.is_empty() {
             self.visited.push(VisitedSet::default());
         }
-        self.visited[0].clear();
+        // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
 
     fn fail(error: EngineError) -> Fail {
@@ -667,17 +721,22 @@ impl<V: Values> Search<V> {
 
     /// Generated code: appends a tag on an edge into `target`; `Ok(false)` when the path no longer
     /// fits the move being searched for (the caller skips the path, then calls [`Search::pop_tag`]).
-    #[inline]
+    #[inline(always)]
     pub fn push_tag(&mut self, tag: SymbolId, target: NodeId) -> Result<bool, Fail> {
         let position = self.tags.len();
         if position >= MAX_MOVE_TAGS {
-            return Err(Self::fail(EngineError::TagCycle { node: self.node_name(target) }));
+            return Err(self.tag_cycle(target));
         }
         self.tags.push(tag);
         Ok(match &self.only {
             None => true,
             Some(only) => only.get(position) == Some(&tag),
         })
+    }
+
+    #[cold]
+    fn tag_cycle(&self, target: NodeId) -> Fail {
+        Self::fail(EngineError::TagCycle { node: self.node_name(target) })
     }
 
     /// Generated code: removes the tag [`Search::push_tag`] appended.
@@ -688,38 +747,62 @@ impl<V: Values> Search<V> {
 
     /// Generated code: a move completed on an edge into `target` with `values` after it;
     /// `player` is the new value of `player` and `valid` whether it is a player, keeper or random.
-    #[inline]
+    #[inline(always)]
     pub fn complete(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
         if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
             return Ok(());
         }
         if !valid {
-            return Err(Self::fail(EngineError::InvalidPlayer {
-                node: self.node_name(target),
-                value: self.symbol_name(player),
-            }));
+            return Err(self.invalid_player(target, player));
         }
-        if self.moves.add(&self.tags, CompiledState { node: target, values: *values }).is_err() {
-            let tags: Vec<String> = self.tags.iter().map(|&t| self.symbol_name(t)).collect();
-            return Err(Self::fail(EngineError::AmbiguousMove {
-                node: self.node_name(self.start),
-                tags: tags.join(" "),
-            }));
+        if self.moves.add(&self.tags, target, values).is_err() {
+            return Err(self.ambiguous());
         }
         Ok(())
     }
 
+    /// Generated code: a move completed where the generator proved that no other path of this
+    /// search gives the same tags (spec/codegen.md), so it is appended without de-duplication.
+    #[inline(always)]
+    pub fn complete_unique(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+            return Ok(());
+        }
+        if !valid {
+            return Err(self.invalid_player(target, player));
+        }
+        self.moves.push(&self.tags, target, values);
+        Ok(())
+    }
+
+    #[cold]
+    fn invalid_player(&self, target: NodeId, player: SymbolId) -> Fail {
+        Self::fail(EngineError::InvalidPlayer { node: self.node_name(target), value: self.symbol_name(player) })
+    }
+
+    #[cold]
+    fn ambiguous(&self) -> Fail {
+        let tags: Vec<String> = self.tags.iter().map(|&t| self.symbol_name(t)).collect();
+        Self::fail(EngineError::AmbiguousMove { node: self.node_name(self.start), tags: tags.join(" ") })
+    }
+
     /// Generated code: records (node, tags, values) at a node where the search must check for
     /// repeats; `false` when it was seen before in this search (or this reachability check).
-    #[inline]
+    /// The unchecked case (a budget decrement) is inlined into the generated code; the rest is not.
+    #[inline(always)]
     pub fn visit(&mut self, node: NodeId, values: &V) -> Result<bool, Fail> {
-        if !self.checked {
-            if self.budget == 0 {
-                self.gave_up = true;
-                return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
-            }
+        if !self.checked && self.budget != 0 {
             self.budget -= 1;
             return Ok(true);
+        }
+        self.visit_slow(node, values)
+    }
+
+    #[inline(never)]
+    fn visit_slow(&mut self, node: NodeId, values: &V) -> Result<bool, Fail> {
+        if !self.checked {
+            self.gave_up = true;
+            return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
         }
         let depth = self.depth;
         let tags: &[SymbolId] = if depth == 0 { &self.tags } else { &[] };
@@ -734,10 +817,13 @@ impl<V: Values> Search<V> {
             return Err(Self::fail(EngineError::ReachDepth { from: self.node_name(from), to: self.node_name(to) }));
         }
         self.depth = depth;
-        if self.visited.len() <= depth {
-            self.visited.resize_with(depth + 1, VisitedSet::default);
+        // An unchecked search never reads its visited sets (see `run_search`).
+        if self.checked {
+            if self.visited.len() <= depth {
+                self.visited.resize_with(depth + 1, VisitedSet::default);
+            }
+            self.visited[depth].clear();
         }
-        self.visited[depth].clear();
         Ok(())
     }
 
@@ -796,6 +882,9 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
         search.always_checked.resize(node + 1, false);
     }
     search.checked = search.always_checked[node];
+    if search.checked {
+        search.visited[0].clear();
+    }
     search.budget = UNCHECKED_BUDGET;
     search.gave_up = false;
     let result = G::search(state, search);
@@ -806,6 +895,7 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
     search.checked = true;
     search.gave_up = false;
     search.begin(state.node);
+    search.visited[0].clear();
     G::search(state, search)
 }
 
@@ -851,13 +941,15 @@ pub fn settle<G: CompiledGame>(
     search: &mut Search<G::Values>,
 ) -> Result<CompiledState<G::Values>, EngineError> {
     let mut steps = 0;
-    search.seen_keeper_states.clear();
     while G::mover(&state) == Mover::Keeper {
         generate::<G>(&state, search)?;
         if search.moves.len() != 1 {
             return Err(EngineError::KeeperMoveCount { node: search.node_name(state.node), count: search.moves.len() });
         }
         steps += 1;
+        if steps == KEEPER_CYCLE_CHECK_AFTER + 1 {
+            search.seen_keeper_states.clear();
+        }
         if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(state) {
             return Err(EngineError::KeeperCycle { node: search.node_name(state.node) });
         }

@@ -96,7 +96,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[109]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -925,7 +925,7 @@ fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete(74, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[109]; cx.complete_unique(74, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -961,7 +961,7 @@ fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete(73, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[109]; cx.complete_unique(73, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

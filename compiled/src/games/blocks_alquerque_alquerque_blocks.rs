@@ -156,7 +156,7 @@ fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(111, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(111, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -168,7 +168,7 @@ fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(159, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(159, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -798,7 +798,7 @@ fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(158, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(158, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -846,7 +846,7 @@ fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(165, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(165, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -858,7 +858,7 @@ fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(213, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(213, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1488,7 +1488,7 @@ fn m214(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(212, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(212, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1570,7 +1570,7 @@ fn m220(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete(222, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[52]; cx.complete_unique(222, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -161,7 +161,7 @@ fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(49, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(49, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -173,7 +173,7 @@ fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(107, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(107, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -954,7 +954,7 @@ fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(106, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(106, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1002,7 +1002,7 @@ fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(113, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(113, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1014,7 +1014,7 @@ fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(171, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(171, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1795,7 +1795,7 @@ fn m172(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(170, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(170, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1877,7 +1877,7 @@ fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete(180, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[24]; cx.complete_unique(180, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

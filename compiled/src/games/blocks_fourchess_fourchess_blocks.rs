@@ -160,7 +160,7 @@ fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(38, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(38, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -172,7 +172,7 @@ fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(51, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(51, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -269,7 +269,7 @@ fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(46, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(46, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -358,7 +358,7 @@ fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(50, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(50, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -388,7 +388,7 @@ fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(56, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(56, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -400,7 +400,7 @@ fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(69, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(69, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -497,7 +497,7 @@ fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(64, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(64, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -577,7 +577,7 @@ fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(68, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(68, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -661,7 +661,7 @@ fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(98, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(98, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -780,7 +780,7 @@ fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(146, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(146, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -792,7 +792,7 @@ fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(163, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(163, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1021,7 +1021,7 @@ fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(162, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(162, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1069,7 +1069,7 @@ fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(169, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(169, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1081,7 +1081,7 @@ fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(186, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(186, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1310,7 +1310,7 @@ fn m187(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete(185, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[31]; cx.complete_unique(185, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

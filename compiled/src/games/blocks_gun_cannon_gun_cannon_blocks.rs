@@ -168,7 +168,7 @@ fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(42, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(42, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -180,7 +180,7 @@ fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(71, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(71, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -566,7 +566,7 @@ fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(70, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(70, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -614,7 +614,7 @@ fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(77, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(77, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -626,7 +626,7 @@ fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(106, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(106, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1012,7 +1012,7 @@ fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(105, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(105, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1060,7 +1060,7 @@ fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(112, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(112, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1072,7 +1072,7 @@ fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(141, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(141, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1458,7 +1458,7 @@ fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(140, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(140, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1505,7 +1505,7 @@ fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(147, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(147, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1517,7 +1517,7 @@ fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(163, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(163, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1734,7 +1734,7 @@ fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(162, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(162, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1782,7 +1782,7 @@ fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(169, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(169, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1794,7 +1794,7 @@ fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(198, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(198, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -2180,7 +2180,7 @@ fn m199(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(197, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(197, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -2264,7 +2264,7 @@ fn m207(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete(209, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[45]; cx.complete_unique(209, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

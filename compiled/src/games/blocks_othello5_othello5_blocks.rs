@@ -280,7 +280,7 @@ fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(46, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[38]; cx.complete_unique(46, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1229,7 +1229,7 @@ fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(119, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[38]; cx.complete_unique(119, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1379,7 +1379,7 @@ fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(134, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[38]; cx.complete_unique(134, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -2319,7 +2319,7 @@ fn m209(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(207, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[38]; cx.complete_unique(207, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -150,7 +150,7 @@ fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(33, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(33, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -162,7 +162,7 @@ fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(45, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(45, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -259,7 +259,7 @@ fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(41, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(41, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -336,7 +336,7 @@ fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(44, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(44, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -366,7 +366,7 @@ fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(50, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(50, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -378,7 +378,7 @@ fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(62, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(62, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -475,7 +475,7 @@ fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(58, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(58, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -543,7 +543,7 @@ fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(61, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(61, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -627,7 +627,7 @@ fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete(87, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[22]; cx.complete_unique(87, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

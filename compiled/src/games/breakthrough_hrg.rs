@@ -93,7 +93,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -313,7 +313,7 @@ fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(19, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -330,7 +330,7 @@ fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(27, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(27, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -95,7 +95,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[62]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -181,7 +181,7 @@ fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[62]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -253,7 +253,7 @@ fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete(32, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[62]; cx.complete_unique(32, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -270,7 +270,7 @@ fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete(41, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[62]; cx.complete_unique(41, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -380,7 +380,7 @@ fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete(48, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[62]; cx.complete_unique(48, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

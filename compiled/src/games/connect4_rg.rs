@@ -93,7 +93,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[51];
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[59]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -179,7 +179,7 @@ fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[59]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -240,7 +240,7 @@ fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete(19, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[59]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

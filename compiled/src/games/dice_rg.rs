@@ -93,7 +93,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[4];
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[10]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -122,7 +122,7 @@ fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 6;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete(4, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[10]; cx.complete_unique(4, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -148,7 +148,7 @@ fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete(6, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[10]; cx.complete_unique(6, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -184,7 +184,7 @@ fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[10]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -316,7 +316,7 @@ fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete(28, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[10]; cx.complete_unique(28, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

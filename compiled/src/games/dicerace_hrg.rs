@@ -99,7 +99,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 6;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[43]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -136,7 +136,7 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(5, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[43]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -419,7 +419,7 @@ fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(33, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[43]; cx.complete_unique(33, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -448,7 +448,7 @@ fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 6;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(37, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[43]; cx.complete_unique(37, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -497,7 +497,7 @@ fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(40, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[43]; cx.complete_unique(40, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

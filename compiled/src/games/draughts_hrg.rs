@@ -100,7 +100,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -790,7 +790,7 @@ fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(103, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(103, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -819,7 +819,7 @@ fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(107, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(107, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

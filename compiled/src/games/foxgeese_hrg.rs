@@ -95,7 +95,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u16 = 0;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[61]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -300,7 +300,7 @@ fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u16 = 5;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete(28, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[61]; cx.complete_unique(28, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -329,7 +329,7 @@ fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u16 = 1;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete(32, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[61]; cx.complete_unique(32, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

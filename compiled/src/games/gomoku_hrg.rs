@@ -96,7 +96,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[233]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -157,7 +157,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete(7, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[233]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -229,7 +229,7 @@ fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete(72, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[233]; cx.complete_unique(72, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -246,7 +246,7 @@ fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete(79, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[233]; cx.complete_unique(79, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -331,7 +331,7 @@ fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete(84, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[233]; cx.complete_unique(84, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

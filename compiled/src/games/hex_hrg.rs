@@ -98,7 +98,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[128]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -159,7 +159,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete(7, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[128]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -219,7 +219,7 @@ fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete(24, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[128]; cx.complete_unique(24, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -243,7 +243,7 @@ fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete(23, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[128]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -309,7 +309,7 @@ fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete(29, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[128]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

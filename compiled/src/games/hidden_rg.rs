@@ -92,7 +92,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 6;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[29]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -177,7 +177,7 @@ fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[29]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -262,7 +262,7 @@ fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete(16, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[29]; cx.complete_unique(16, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -323,7 +323,7 @@ fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete(21, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[29]; cx.complete_unique(21, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -464,7 +464,7 @@ fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete(36, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[29]; cx.complete_unique(36, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -98,7 +98,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[40]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -550,7 +550,7 @@ fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(47, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[40]; cx.complete_unique(47, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -631,7 +631,7 @@ fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(59, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[40]; cx.complete_unique(59, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -115,7 +115,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -356,7 +356,7 @@ fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(21, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(21, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -458,7 +458,7 @@ fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(87, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(87, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -529,7 +529,7 @@ fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(95, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(95, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -770,7 +770,7 @@ fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(114, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(114, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

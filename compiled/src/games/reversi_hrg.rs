@@ -191,7 +191,7 @@ fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(35, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(35, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -421,7 +421,7 @@ fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(63, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(63, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -508,7 +508,7 @@ fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(72, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(72, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -632,7 +632,7 @@ fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(86, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(86, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -844,7 +844,7 @@ fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete(105, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[83]; cx.complete_unique(105, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -143,7 +143,7 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete(5, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[92]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -160,7 +160,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[92]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -379,7 +379,7 @@ fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete(28, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[92]; cx.complete_unique(28, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -142,7 +142,7 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 94usize;
 let old = v[slot]; v[slot] = x;
-let p = v[94]; cx.complete(5, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[94]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -159,7 +159,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 94usize;
 let old = v[slot]; v[slot] = x;
-let p = v[94]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[94]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -363,7 +363,7 @@ fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 94usize;
 let old = v[slot]; v[slot] = x;
-let p = v[94]; cx.complete(26, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[94]; cx.complete_unique(26, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -143,7 +143,7 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 93usize;
 let old = v[slot]; v[slot] = x;
-let p = v[93]; cx.complete(5, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[93]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -160,7 +160,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 93usize;
 let old = v[slot]; v[slot] = x;
-let p = v[93]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[93]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -353,7 +353,7 @@ fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 93usize;
 let old = v[slot]; v[slot] = x;
-let p = v[93]; cx.complete(24, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[93]; cx.complete_unique(24, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

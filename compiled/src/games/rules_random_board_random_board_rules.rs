@@ -93,7 +93,7 @@ fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete(1, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[90]; cx.complete_unique(1, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -264,7 +264,7 @@ fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete(15, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[90]; cx.complete_unique(15, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -435,7 +435,7 @@ fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete(29, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[90]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -494,7 +494,7 @@ fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete(33, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[90]; cx.complete_unique(33, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -511,7 +511,7 @@ fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete(37, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[90]; cx.complete_unique(37, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -637,7 +637,7 @@ fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete(48, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[90]; cx.complete_unique(48, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

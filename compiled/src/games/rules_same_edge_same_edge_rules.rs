@@ -141,7 +141,7 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-let p = v[91]; cx.complete(5, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[91]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -158,7 +158,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-let p = v[91]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[91]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -366,7 +366,7 @@ fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 3;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-let p = v[91]; cx.complete(28, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[91]; cx.complete_unique(28, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -144,7 +144,7 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete(5, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[92]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -161,7 +161,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete(9, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[92]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -276,7 +276,7 @@ fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete(18, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[92]; cx.complete_unique(18, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -92,7 +92,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[18]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -153,7 +153,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete(7, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[18]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -225,7 +225,7 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete(20, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[18]; cx.complete_unique(20, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -242,7 +242,7 @@ fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 1;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete(29, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[18]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -327,7 +327,7 @@ fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete(34, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[18]; cx.complete_unique(34, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

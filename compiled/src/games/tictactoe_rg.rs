@@ -93,7 +93,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[10];
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-let p = v[16]; cx.complete(2, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[16]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -154,7 +154,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-let p = v[16]; cx.complete(7, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[16]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -215,7 +215,7 @@ fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 5;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-let p = v[16]; cx.complete(17, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[16]; cx.complete_unique(17, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -186,7 +186,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(19, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -198,7 +198,7 @@ fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 13;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(8, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(8, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -298,7 +298,7 @@ fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(16, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(16, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -376,7 +376,7 @@ fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(23, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -506,7 +506,7 @@ fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[62];
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(32, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(32, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -558,7 +558,7 @@ fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(71, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(71, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1124,7 +1124,7 @@ fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = v[68];
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(80, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(80, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1176,7 +1176,7 @@ fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(119, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(119, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -1824,7 +1824,7 @@ fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete(134, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[75]; cx.complete_unique(134, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

@@ -8,6 +8,8 @@
 //! `player`, so its cycles are computed without those edges; reachability follows every edge.
 
 use regula_runtime::automaton::Automaton;
+use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace};
+use std::collections::BTreeSet;
 
 /// Per-node facts, indexed by node id.
 pub(crate) struct Analysis {
@@ -19,11 +21,14 @@ pub(crate) struct Analysis {
     pub in_reach: Vec<bool>,
     pub visit_in_moves: Vec<bool>,
     pub visit_in_reach: Vec<bool>,
+    /// Every move search reaching the node is proved to give each move's tags once (see
+    /// [`unique_tags`]): moves completed here need no de-duplication.
+    pub unique_moves: Vec<bool>,
 }
 
 impl Analysis {
     /// `completes[e]`: edge `e` assigns `player`; `reach_sources`: the `from` of every check.
-    pub fn new(automaton: &Automaton, completes: &[bool], reach_sources: &[u32]) -> Analysis {
+    pub fn new(automaton: &Automaton, plan: &Plan, completes: &[bool], reach_sources: &[u32]) -> Analysis {
         let count = automaton.nodes.len();
         let mut all = vec![Vec::new(); count];
         let mut within_move = vec![Vec::new(); count];
@@ -49,8 +54,223 @@ impl Analysis {
         let reach_cyclic = cyclic_nodes(&all);
         let visit_in_moves = (0..count).map(|n| move_cyclic[n] && (in_degree[n] >= 2 || is_start[n])).collect();
         let visit_in_reach = (0..count).map(|n| reach_cyclic[n] && (in_degree[n] >= 2 || is_reach_source[n])).collect();
-        Analysis { is_start, in_moves, in_reach, visit_in_moves, visit_in_reach }
+        let unique_moves = unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic);
+        Analysis { is_start, in_moves, in_reach, visit_in_moves, visit_in_reach, unique_moves }
     }
+}
+
+/// What the tags of the paths from a node (or edge) to the end of the move can start with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FirstTags {
+    /// Some path completes the move without another tag.
+    untagged: bool,
+    tags: TagSet,
+}
+
+/// The first tags of the tagged paths.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum TagSet {
+    /// No path emits a tag.
+    Nothing,
+    /// Every first tag is one of these symbols.
+    Symbols(BTreeSet<u32>),
+    /// Every first tag is the value the state slot has when the path starts.
+    Slot(u32),
+    /// Anything.
+    Unknown,
+}
+
+impl FirstTags {
+    const NONE: FirstTags = FirstTags { untagged: false, tags: TagSet::Nothing };
+
+    fn merge(&mut self, other: &FirstTags) {
+        self.untagged |= other.untagged;
+        self.tags = match (std::mem::replace(&mut self.tags, TagSet::Nothing), &other.tags) {
+            (TagSet::Nothing, other) => other.clone(),
+            (mine, TagSet::Nothing) => mine,
+            (TagSet::Symbols(mut a), TagSet::Symbols(b)) => {
+                a.extend(b);
+                TagSet::Symbols(a)
+            }
+            (TagSet::Slot(a), TagSet::Slot(b)) if a == *b => TagSet::Slot(a),
+            _ => TagSet::Unknown,
+        };
+    }
+
+    fn completes(&self) -> bool {
+        self.untagged || self.tags != TagSet::Nothing
+    }
+
+    /// No tag sequence can come from both sides.
+    fn disjoint(&self, other: &FirstTags) -> bool {
+        if !self.completes() || !other.completes() {
+            return true;
+        }
+        if self.untagged && other.untagged {
+            return false;
+        }
+        match (&self.tags, &other.tags) {
+            (TagSet::Nothing, _) | (_, TagSet::Nothing) => true,
+            (TagSet::Symbols(a), TagSet::Symbols(b)) => a.is_disjoint(b),
+            _ => false,
+        }
+    }
+}
+
+/// The slot a place names when it has no computed key.
+fn fixed_slot(place: &PlanPlace) -> Option<u32> {
+    (place.in_state && place.steps.is_empty()).then_some(place.base)
+}
+
+/// The slots a write into `place` may change: the whole variable holding its base.
+fn written_range(plan: &Plan, place: &PlanPlace) -> (u32, u32) {
+    plan.var_slots
+        .iter()
+        .find(|&&(start, len)| place.base >= start && place.base < start + len)
+        .map_or((0, u32::MAX), |&(start, len)| (start, start + len))
+}
+
+/// Two guards that cannot both hold in one state.
+fn exclusive(first: &PlanOp, second: &PlanOp) -> bool {
+    let literal_test = |op: &PlanOp| match op {
+        PlanOp::Compare { lhs: PlanOperand::Place(place), rhs: PlanOperand::Literal(symbol), equal, .. }
+        | PlanOp::Compare { lhs: PlanOperand::Literal(symbol), rhs: PlanOperand::Place(place), equal, .. } => {
+            Some((place.clone(), *symbol, *equal))
+        }
+        _ => None,
+    };
+    match (first, second) {
+        (PlanOp::Reach { from: f1, to: t1, negated: n1 }, PlanOp::Reach { from: f2, to: t2, negated: n2 }) => {
+            f1 == f2 && t1 == t2 && n1 != n2
+        }
+        _ => match (literal_test(first), literal_test(second)) {
+            (Some((p1, s1, e1)), Some((p2, s2, e2))) if p1 == p2 => match (e1, e2) {
+                (true, true) => s1 != s2,
+                (true, false) | (false, true) => s1 == s2,
+                (false, false) => false,
+            },
+            _ => false,
+        },
+    }
+}
+
+/// `unique[n]`: every move search that reaches node `n` gives each tag sequence at most once, so
+/// the moves it completes need no de-duplication by tags (and cannot be ambiguous).
+///
+/// Two different paths of one search share a prefix up to the node where they part. They give
+/// different tags when, at every such node, any two choices (two out-edges, or two values of one
+/// `x = T(*)`) are either guards that cannot both hold, or lead to paths whose next tags differ:
+/// different literal tags, or `$$ x` right after choosing `x` (with no write into `x` between).
+/// A search is proved unique when its region (edges within one move) is acyclic and every node
+/// in it passes that test; nodes that some unproved search reaches keep the de-duplication.
+pub(crate) fn unique_tags(
+    automaton: &Automaton,
+    plan: &Plan,
+    completes: &[bool],
+    is_start: &[bool],
+    within_move: &[Vec<u32>],
+    move_cyclic: &[bool],
+) -> Vec<bool> {
+    let count = automaton.nodes.len();
+    // First tags per node, in reverse topological order (a cycle reads as `Unknown`, untagged).
+    let mut node_tags: Vec<Option<FirstTags>> = vec![None; count];
+    let mut on_path = vec![false; count];
+    let edge_tags = |edge: usize, node_tags: &[Option<FirstTags>]| -> FirstTags {
+        let target = automaton.edges[edge].target as usize;
+        if completes[edge] {
+            return FirstTags { untagged: true, tags: TagSet::Nothing };
+        }
+        let after = node_tags[target].clone().unwrap_or(FirstTags { untagged: true, tags: TagSet::Unknown });
+        if !after.completes() {
+            return FirstTags::NONE;
+        }
+        match &plan.ops[edge] {
+            PlanOp::Tag(symbol) => FirstTags { untagged: false, tags: TagSet::Symbols(BTreeSet::from([*symbol])) },
+            PlanOp::TagExpr(PlanOperand::Literal(symbol)) => {
+                FirstTags { untagged: false, tags: TagSet::Symbols(BTreeSet::from([*symbol])) }
+            }
+            PlanOp::TagExpr(PlanOperand::Place(place)) => match fixed_slot(place) {
+                Some(slot) => FirstTags { untagged: false, tags: TagSet::Slot(slot) },
+                None => FirstTags { untagged: false, tags: TagSet::Unknown },
+            },
+            PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => {
+                let (start, end) = written_range(plan, lhs);
+                match after.tags {
+                    TagSet::Slot(slot) if slot >= start && slot < end => {
+                        FirstTags { untagged: after.untagged, tags: TagSet::Unknown }
+                    }
+                    _ => after,
+                }
+            }
+            _ => after,
+        }
+    };
+    for root in 0..count {
+        if node_tags[root].is_some() {
+            continue;
+        }
+        // Iterative post-order over the within-move graph.
+        let mut stack = vec![(root, false)];
+        while let Some((node, expanded)) = stack.pop() {
+            if expanded {
+                on_path[node] = false;
+                let mut tags = FirstTags::NONE;
+                for edge in automaton.nodes[node].edges.clone() {
+                    tags.merge(&edge_tags(edge as usize, &node_tags));
+                }
+                node_tags[node] = Some(tags);
+                continue;
+            }
+            if node_tags[node].is_some() || on_path[node] {
+                continue;
+            }
+            on_path[node] = true;
+            stack.push((node, true));
+            for &next in &within_move[node] {
+                if node_tags[next as usize].is_none() && !on_path[next as usize] {
+                    stack.push((next as usize, false));
+                }
+            }
+        }
+    }
+    let separated = |node: usize| -> bool {
+        let edges: Vec<usize> = automaton.nodes[node].edges.clone().map(|e| e as usize).collect();
+        let tags: Vec<FirstTags> = edges.iter().map(|&e| edge_tags(e, &node_tags)).collect();
+        for (i, &edge) in edges.iter().enumerate() {
+            if let PlanOp::AssignAny { lhs, members, .. } = &plan.ops[edge] {
+                if members.len() > 1 {
+                    let target = automaton.edges[edge].target as usize;
+                    let after =
+                        node_tags[target].clone().unwrap_or(FirstTags { untagged: true, tags: TagSet::Unknown });
+                    let own_tag = fixed_slot(lhs).is_some_and(|slot| after.tags == TagSet::Slot(slot));
+                    let separated = !completes[edge]
+                        && (!after.completes() || (!after.untagged && (own_tag || after.tags == TagSet::Nothing)));
+                    if !separated {
+                        return false;
+                    }
+                }
+            }
+            for j in i + 1..edges.len() {
+                if !exclusive(&plan.ops[edge], &plan.ops[edges[j]]) && !tags[i].disjoint(&tags[j]) {
+                    return false;
+                }
+            }
+        }
+        true
+    };
+    let bad: Vec<bool> = (0..count).map(|n| move_cyclic[n] || !separated(n)).collect();
+    // Starts whose region holds a bad node, then every node such a start reaches.
+    let mut unproved = vec![false; count];
+    for start in (0..count).filter(|&n| is_start[n]) {
+        let mut roots = vec![false; count];
+        roots[start] = true;
+        let region = reachable(within_move, &roots);
+        if (0..count).any(|n| region[n] && bad[n]) {
+            unproved[start] = true;
+        }
+    }
+    let tainted = reachable(within_move, &unproved);
+    tainted.iter().map(|&t| !t).collect()
 }
 
 /// The nodes reachable from the marked roots.
@@ -132,6 +352,84 @@ fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regula_runtime::automaton::builder::AutomatonBuilder;
+
+    /// The analysis of a one-player game whose move search starts at `choose`.
+    fn unique_at(edges: &[(&str, &str, &str)], node: &str) -> bool {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
+        builder.variable("cell", "Cell", "a").variable("other", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        for (from, to, label) in edges {
+            builder.edge(from, to, label);
+        }
+        builder.edge("done", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let completing: Vec<bool> = plan
+            .ops
+            .iter()
+            .map(|op| {
+                matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
+            })
+            .collect();
+        let analysis = Analysis::new(&automaton, &plan, &completing, &[]);
+        let id = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
+        analysis.unique_moves[id]
+    }
+
+    #[test]
+    fn a_choice_tagged_with_its_own_value_is_unique() {
+        let edges = [
+            ("choose", "picked", "cell = Cell(*)"),
+            ("picked", "tagged", "$$ cell"),
+            ("tagged", "done", "player = keeper"),
+        ];
+        assert!(unique_at(&edges, "tagged"));
+    }
+
+    #[test]
+    fn a_choice_whose_variable_is_overwritten_before_its_tag_is_not() {
+        let edges = [
+            ("choose", "picked", "cell = Cell(*)"),
+            ("picked", "reset", "cell = a"),
+            ("reset", "tagged", "$$ cell"),
+            ("tagged", "done", "player = keeper"),
+        ];
+        assert!(!unique_at(&edges, "tagged"));
+    }
+
+    #[test]
+    fn branches_need_different_tags_or_exclusive_guards() {
+        let different = [
+            ("choose", "one", "$ a"),
+            ("choose", "two", "$ b"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(unique_at(&different, "one"));
+        let same = [
+            ("choose", "one", "$ a"),
+            ("choose", "two", "$ a"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(!unique_at(&same, "one"));
+        let exclusive = [
+            ("choose", "one", "cell == a"),
+            ("choose", "two", "cell != a"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(unique_at(&exclusive, "one"));
+        let overlapping = [
+            ("choose", "one", "cell != a"),
+            ("choose", "two", "cell != b"),
+            ("one", "done", "player = keeper"),
+            ("two", "done", "player = keeper"),
+        ];
+        assert!(!unique_at(&overlapping, "one"));
+    }
 
     #[test]
     fn cycles_and_reachability() {

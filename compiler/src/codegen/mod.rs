@@ -92,7 +92,7 @@ impl<'a> Generator<'a> {
                 _ => None,
             })
             .collect::<Vec<_>>();
-        let analysis = graph::Analysis::new(automaton, &completing, &reach_sources);
+        let analysis = graph::Analysis::new(automaton, plan, &completing, &reach_sources);
         Generator {
             automaton,
             plan,
@@ -254,7 +254,9 @@ impl<'a> Generator<'a> {
         match mode {
             Mode::Moves if completes(&self.plan.ops[edge]) => {
                 let player = self.plan.player_slot;
-                format!("let p = v[{player}]; cx.complete({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
+                let source = self.automaton.edges[edge].source as usize;
+                let complete = if self.analysis.unique_moves[source] { "complete_unique" } else { "complete" };
+                format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
             Mode::Moves => format!("m{target}(v, cx)?;\n"),
             Mode::Reach => format!("if r{target}(v, cx, to)? {{ {undo} return Ok(true); }}\n"),

@@ -74,6 +74,14 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: CRATE_NAME playouts N [--threads T] [--seed S] | perft DEPTH";
 
+/// Prints a line; a closed standard output (`| head`) drops the rest instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 fn number(text: Option<&String>) -> Result<u64, String> {
     text.and_then(|t| t.parse().ok()).ok_or_else(|| USAGE.to_string())
 }
@@ -91,14 +99,14 @@ fn run(args: &[String]) -> Result<(), String> {
                 }
             }
             let report = run_playouts::<Game>(&config).map_err(|e| e.to_string())?;
-            println!(
+            say!(
                 "{} playouts in {:.3} s: {:.0} playouts/s",
                 report.playouts, report.elapsed_seconds, report.playouts_per_second
             );
-            println!("mean plies {:.2}, mean legal moves {:.2}", report.mean_plies, report.mean_legal_moves);
+            say!("mean plies {:.2}, mean legal moves {:.2}", report.mean_plies, report.mean_legal_moves);
             for entry in &report.score_distribution {
                 let scores: Vec<String> = entry.scores.iter().map(|s| s.value.to_string()).collect();
-                println!("scores [{}]: {}", scores.join(", "), entry.count);
+                say!("scores [{}]: {}", scores.join(", "), entry.count);
             }
             Ok(())
         }
@@ -107,9 +115,9 @@ fn run(args: &[String]) -> Result<(), String> {
             let started = std::time::Instant::now();
             let counts = perft::<Game>(depth).map_err(|e| e.to_string())?;
             for (depth, count) in counts.iter().enumerate() {
-                println!("depth {depth}: {count}");
+                say!("depth {depth}: {count}");
             }
-            println!("{:.3} s", started.elapsed().as_secs_f64());
+            say!("{:.3} s", started.elapsed().as_secs_f64());
             Ok(())
         }
         _ => Err(USAGE.to_string()),
