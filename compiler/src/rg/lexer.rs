@@ -205,7 +205,10 @@ mod tests {
 
     #[test]
     fn negative_numerals_are_identifiers_and_arrows_stay_arrows() {
-        assert_eq!(kinds("x = -48; Int->-1 -> a:-0"), vec!["x", "=", "-48", ";", "Int", "->", "-1", "->", "a", ":", "-0"]);
+        assert_eq!(
+            kinds("x = -48; Int->-1 -> a:-0"),
+            vec!["x", "=", "-48", ";", "Int", "->", "-1", "->", "a", ":", "-0"]
+        );
         let (_, errors) = lex("a - b");
         assert_eq!(errors.len(), 1, "a lone minus is no numeral");
         assert_eq!(errors[0].primary.span.range(), 2..3);
