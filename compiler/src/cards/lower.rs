@@ -1152,9 +1152,8 @@ impl<'p> Gen<'p> {
             if fixed {
                 names.done.clone()
             } else {
-                let mut only = Trie::default();
-                only.leaf = Some(s);
-                only.signatures.insert(s);
+                // The multiset ending here alone: its signature block, then the end of the move.
+                let only = Trie { leaf: Some(s), signatures: BTreeSet::from([s]), children: BTreeMap::new() };
                 self.emit_trie(&only, false, names, shared)
             }
         });
