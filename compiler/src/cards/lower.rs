@@ -72,6 +72,8 @@ pub struct Gen<'p> {
     play_sites: usize,
     /// `open_<class>` tables: whether some series of the class beats each `last` (NONE last).
     open_tables: Vec<(String, Vec<bool>)>,
+    /// Whether `seriesSize` (cards in each series) is used.
+    series_sizes: bool,
 }
 
 /// A number as an RG symbol: negative ones are negative numerals (`-5`, spec/rg-format.md §7).
@@ -119,6 +121,7 @@ impl<'p> Gen<'p> {
             function_vars: HashMap::new(),
             play_sites: 0,
             open_tables: Vec::new(),
+            series_sizes: false,
         }
     }
 
@@ -444,6 +447,18 @@ impl<'p> Gen<'p> {
                 let from = at.clone();
                 self.edge(&from, yes, &format!("{table}[{a}][{b}] == 1"));
                 self.edge(&from, no, &format!("{table}[{a}][{b}] == 0"));
+            }
+            Expr::Call(name, args, _)
+                if name == "match"
+                    && matches!(args.as_slice(), [_, Expr::Str(class, _)] if self.program.classes.iter().any(|c| &c.name == class)) =>
+            {
+                // A class test as a condition branches on the class directly (no temporary).
+                let Some(s) = self.value_of(&args[0], &Ty::Series, at) else { return };
+                let Expr::Str(class, _) = &args[1] else { return };
+                self.class_tests = true;
+                let from = at.clone();
+                self.edge(&from, yes, &format!("classOf[{s}] == c_{class}"));
+                self.edge(&from, no, &format!("classOf[{s}] != c_{class}"));
             }
             other => {
                 let Some(v) = self.value_of(other, &Ty::Bool, at) else { return };
@@ -996,11 +1011,13 @@ impl<'p> Gen<'p> {
             "drawn = Card(*)".into(),
             "deck[drawn] == 1".into(),
             "$$ drawn".into(),
+            // The random move ends at its tag: the bookkeeping below runs once, as the keeper's,
+            // instead of on every one of the up to 54 paths the chance search lists.
+            "player = keeper".into(),
             "deck[drawn] = 0".into(),
             format!("hand[{to}][kindOf[drawn]] = inc[hand[{to}][kindOf[drawn]]]"),
             "ncards[0] = sub[ncards[0]][1]".into(),
             format!("ncards[{to}] = add[ncards[{to}]][1]"),
-            "player = keeper".into(),
             "drawn = firstCard".into(),
             "visible = everyone".into(),
         ];
@@ -1019,7 +1036,9 @@ impl<'p> Gen<'p> {
         let chosen = self.fresh();
         for &v in values {
             let tagged = self.fresh();
-            self.edge(&choose, &tagged, &format!("$ bid{}", int_sym(v)));
+            // A tag is an identifier: `bid2`, and `bidm2` for -2.
+            let tag = if v < 0 { format!("bidm{}", -v) } else { format!("bid{v}") };
+            self.edge(&choose, &tagged, &format!("$ {tag}"));
             self.edge(&tagged, &chosen, &format!("{} = {}", result.rg, int_sym(v)));
         }
         if candrop {
@@ -1089,8 +1108,11 @@ impl<'p> Gen<'p> {
                 self.edge(&choose, &root, &format!("open_{}[{}] == 1", class.name, prev.rg));
             }
         }
-        let done = self.fresh();
-        self.edge(&chosen, &done, "player = keeper");
+        // The card count is updated once, by the keeper, from the series played (0 for a pass).
+        let (moved, done) = (self.fresh(), self.fresh());
+        self.edge(&chosen, &moved, "player = keeper");
+        self.edge(&moved, &done, &format!("ncards[{w}] = sub[ncards[{w}]][seriesSize[{}]]", result.rg, w = who.rg));
+        self.series_sizes = true;
         *at = done;
         result.rg
     }
@@ -1112,14 +1134,9 @@ impl<'p> Gen<'p> {
             if let Some(node) = shared.get(&key) {
                 return node.clone();
             }
-            let (entry, legal, counted) = (self.fresh(), self.fresh(), self.fresh());
+            let (entry, legal) = (self.fresh(), self.fresh());
             self.edge(&entry, &legal, &format!("legal[{}][{}] == 1", sig.name, names.prev));
-            self.edge(&legal, &counted, &format!("{} = {}", names.result, sig.name));
-            self.edge(
-                &counted,
-                &body,
-                &format!("ncards[{w}] = sub[ncards[{w}]][{}]", int_sym(sig.size as i64), w = names.who),
-            );
+            self.edge(&legal, &body, &format!("{} = {}", names.result, sig.name));
             shared.insert(key, entry.clone());
             return entry;
         }
@@ -1135,9 +1152,8 @@ impl<'p> Gen<'p> {
             if fixed {
                 names.done.clone()
             } else {
-                let mut only = Trie::default();
-                only.leaf = Some(s);
-                only.signatures.insert(s);
+                // The multiset ending here alone: its signature block, then the end of the move.
+                let only = Trie { leaf: Some(s), signatures: BTreeSet::from([s]), children: BTreeMap::new() };
                 self.emit_trie(&only, false, names, shared)
             }
         });
@@ -1290,6 +1306,20 @@ impl<'p> Gen<'p> {
                 let _ = write!(out, "{}: {{{}}}, ", sig.name, parts.join(", "));
             }
             let _ = writeln!(out, ":{{:0}}}};");
+        }
+        if self.series_sizes {
+            let sizes: Vec<String> = self
+                .tables
+                .signatures
+                .iter()
+                .map(|s| format!("{}: {}", s.name, int_sym((s.size as i64).min(cfg.int_max))))
+                .collect();
+            let _ = writeln!(
+                out,
+                "const seriesSize: Series -> Int = {{{}{}:0}};",
+                sizes.join(", "),
+                if sizes.is_empty() { "" } else { ", " }
+            );
         }
         let mut written = BTreeSet::new();
         for (class, open) in &self.open_tables {

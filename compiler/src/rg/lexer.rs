@@ -131,7 +131,7 @@ pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
             Diagnostic::error("E0101", format!("unexpected character{} `{}`", plural(text), text.escape_debug()), span)
                 .label("not part of RG's syntax")
                 .with_help(
-                    "identifiers are made of letters, digits and `_` (or are negative numerals `-5`); punctuation is one of \
+                    "identifiers are made of letters, digits and `_`; punctuation is one of \
                      `; : , = == != -> ? ! $ $$ @ { } ( ) [ ] *`; comments start with `//`",
                 )
         })
