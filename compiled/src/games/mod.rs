@@ -27,6 +27,8 @@ pub mod dice_rg;
 #[rustfmt::skip]
 pub mod dicerace_hrg;
 #[rustfmt::skip]
+pub mod doudizhu_cards;
+#[rustfmt::skip]
 pub mod draughts_hrg;
 #[rustfmt::skip]
 pub mod foxgeese_hrg;
@@ -85,6 +87,7 @@ pub const GAMES: &[(&str, u64)] = &[
     ("connect4/connect4.hrg", 9766973248025139212),
     ("dice/dice.rg", 1029327558058358557),
     ("dicerace/dicerace.hrg", 1487869781314367302),
+    ("doudizhu/doudizhu.cards", 1223462734425513701),
     ("draughts/draughts.hrg", 10605593297963990520),
     ("foxgeese/foxgeese.hrg", 10924433144080232174),
     ("gomoku/gomoku.hrg", 2254326387530709297),
@@ -125,6 +128,7 @@ pub fn visit<V: crate::Visitor>(name: &str, visitor: &mut V) -> Option<V::Output
         "connect4/connect4.hrg" => Some(visitor.visit::<connect4_hrg::Game>("connect4/connect4.hrg")),
         "dice/dice.rg" => Some(visitor.visit::<dice_rg::Game>("dice/dice.rg")),
         "dicerace/dicerace.hrg" => Some(visitor.visit::<dicerace_hrg::Game>("dicerace/dicerace.hrg")),
+        "doudizhu/doudizhu.cards" => Some(visitor.visit::<doudizhu_cards::Game>("doudizhu/doudizhu.cards")),
         "draughts/draughts.hrg" => Some(visitor.visit::<draughts_hrg::Game>("draughts/draughts.hrg")),
         "foxgeese/foxgeese.hrg" => Some(visitor.visit::<foxgeese_hrg::Game>("foxgeese/foxgeese.hrg")),
         "gomoku/gomoku.hrg" => Some(visitor.visit::<gomoku_hrg::Game>("gomoku/gomoku.hrg")),
