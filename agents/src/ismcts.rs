@@ -23,6 +23,9 @@ use regula_runtime::fast::FastEngine;
 use regula_runtime::playout::Xoshiro256;
 use std::collections::HashMap;
 
+/// Moves the sampler may try for a decision's first world (later worlds come from the stream).
+pub const FIRST_WORLD_BUDGET: usize = 1_000_000;
+
 /// The IS-MCTS agent.
 #[derive(Clone, Debug)]
 pub struct IsMcts {
@@ -144,6 +147,8 @@ impl<M: SearchModel> Agent<M> for IsMcts {
         let truth = self.api_state(model, turn.history)?;
         let root_key = (turn.player, truth.information_state_key(turn.player).map_err(api_error)?);
         let mut worlds = truth.consistent_worlds(turn.player).map_err(api_error)?;
+        // Late in a card game a first world may need a long repair; the later ones are cheap.
+        worlds.budget = FIRST_WORLD_BUDGET;
         if let Some(previous) = self.last_world.take() {
             worlds = worlds.with_hint(&previous);
         }

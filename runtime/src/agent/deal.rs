@@ -131,8 +131,15 @@ impl<M: AgentModel> ConsistentWorlds<M> {
             }
         } else {
             let mut tried = 0;
-            if let Some(world) = self.deal(rng, self.budget * 3 / 4, &mut tried)? {
+            if let Some(world) = self.deal(rng, self.budget * 3 / 8, &mut tried)? {
                 return Ok(world);
+            }
+            // A hint that led nowhere: deal afresh with the next share of the budget.
+            if self.hint.iter().any(Option::is_some) {
+                self.hint.iter_mut().for_each(|choice| *choice = None);
+                if let Some(world) = self.deal(rng, self.budget * 3 / 4, &mut tried)? {
+                    return Ok(world);
+                }
             }
             return self.truth.sample_consistent_state_with_budget(
                 self.player,
