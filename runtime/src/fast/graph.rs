@@ -15,6 +15,11 @@
 pub(crate) const MERGE: u8 = 4;
 /// The search records its visits of the node (subject to the node's progress slot).
 pub(crate) const RECORD: u8 = 8;
+/// The node lies in a cyclic component whose every node is deterministic (at most one out-edge
+/// can be followed): a search entering it walks a single path there, and a single path that
+/// repeats a state repeats it again within one period, so the search may defer recording (see
+/// [`Context::may_defer`]) and still stops every endless walk, with the same moves found.
+pub(crate) const ONE_PATH: u8 = 16;
 
 /// `cyclic[n]`: `n` lies on a cycle of the graph given by `successors`.
 fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
@@ -112,14 +117,23 @@ impl Context {
             in_degree[edge.target as usize] += 1;
         }
         let cyclic = cyclic_nodes(&successors);
+        let component = components(&successors);
+        let mut component_one_path = vec![true; node_count];
+        for node in 0..node_count {
+            if !deterministic.get(node).copied().unwrap_or(false) {
+                component_one_path[component[node] as usize] = false;
+            }
+        }
         let (progress, record_at) = progress_of_components(node_count, &effects, deterministic);
         let flags = (0..node_count)
             .map(|n| {
                 let merge = in_degree[n] >= 2;
                 let record = cyclic[n] && record_at[n].unwrap_or(merge);
+                let one_path = cyclic[n] && component_one_path[component[n] as usize];
                 (if cyclic[n] { CYCLIC } else { 0 })
                     | (if merge { MERGE } else { 0 })
                     | (if record { RECORD } else { 0 })
+                    | (if one_path { ONE_PATH } else { 0 })
             })
             .collect();
         Context { flags, progress: progress.into() }
@@ -131,6 +145,16 @@ impl Context {
         let flags = self.flags[node as usize];
         (flags & RECORD != 0 || (node == start && flags & CYCLIC != 0))
             && self.progress[node as usize].as_ref().is_none_or(|p| p.may_repeat(values))
+    }
+
+    /// Whether a search may skip recording its visit of `node` (when `must_record` says it must)
+    /// while it has deferrals left: the node is [`ONE_PATH`], so skipping only lets an endless
+    /// walk run on until the search's deferrals are used up, after which it records as usual and
+    /// the walk, being periodic, comes back to a recorded state. The walk completes no move and
+    /// raises no error on the way that the recorded walk would not have met before its repeat.
+    #[inline]
+    pub fn may_defer(&self, node: u32) -> bool {
+        self.flags[node as usize] & ONE_PATH != 0
     }
 }
 
@@ -387,6 +411,11 @@ mod tests {
         assert_eq!(one_path.flags[1] & RECORD, 0);
         assert!(one_path.must_record(2, 0, &[0]));
         assert!(!one_path.must_record(2, 0, &[3]));
+        // There the loop's nodes may defer recording; node 0 is on no cycle, and when a node may
+        // branch the loop is no single path.
+        assert!(one_path.may_defer(1) && one_path.may_defer(2) && !one_path.may_defer(0));
+        assert!(!context.may_defer(1) && !context.may_defer(2));
+        assert!(!Context::new(4, &edges, &[true, false, true, true], |_| true).may_defer(2));
         // Another write of the slot inside the loop spoils it.
         let spoiled = [edges[0].clone(), EdgeEffect { writes: vec![(0, 1)], ..edges[1].clone() }, edges[2].clone()];
         assert!(Context::new(4, &spoiled, &[], |_| true).progress[1].is_none());

@@ -14,6 +14,9 @@ use crate::keyset::KeySet;
 
 /// Nested reachability checks deeper than this are an error (as in the reference engine).
 const MAX_REACH_DEPTH: usize = 64;
+/// Per search: how many recordings of visits of [`super::graph::ONE_PATH`] nodes may be skipped
+/// (a keeper's loops over directions, a ray walk whose slot can repeat) before recording resumes.
+const RECORD_DEFERRALS: u32 = 256;
 /// A move longer than this many tags means the search is going around a tag-emitting cycle.
 const MAX_MOVE_TAGS: usize = 1024;
 
@@ -611,6 +614,7 @@ impl Scratch {
             Goal::Reach { context, .. } => context as usize,
         }];
         let mut visited_used = false;
+        let mut deferrals_left = RECORD_DEFERRALS;
         if context.flags[start as usize] & CYCLIC != 0 {
             self.levels[level].visited.clear();
             visited_used = true;
@@ -708,12 +712,16 @@ impl Scratch {
                     Goal::Moves { .. } => {}
                 }
                 if edge.target_on_cycle && context.must_record(target, start, &self.values) {
-                    if !visited_used {
-                        self.levels[level].visited.clear();
-                        visited_used = true;
-                    }
-                    if !self.mark_visited(level, target, tags_base) {
-                        break;
+                    if deferrals_left > 0 && context.may_defer(target) {
+                        deferrals_left -= 1;
+                    } else {
+                        if !visited_used {
+                            self.levels[level].visited.clear();
+                            visited_used = true;
+                        }
+                        if !self.mark_visited(level, target, tags_base) {
+                            break;
+                        }
                     }
                 }
                 if edge.target_chains {
