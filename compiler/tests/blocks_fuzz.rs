@@ -2,6 +2,8 @@
 //! and mutations of every bundled blocks game go through `load`; every rejection carries located
 //! diagnostics that render, and whatever is accepted compiles to an automaton.
 
+mod fuzzing;
+
 use proptest::prelude::*;
 use regula_compiler::diagnostics::render;
 
@@ -67,41 +69,8 @@ fn exercise(source: &str) {
     }
 }
 
-/// Deletes, inserts or swaps pieces of a valid game (byte-level, then made valid UTF-8 again).
-fn mutate(source: &str, edits: &[(usize, usize, usize)]) -> String {
-    let mut bytes = source.as_bytes().to_vec();
-    for &(kind, at, word) in edits {
-        let len = bytes.len().max(1);
-        let at = at % len;
-        match kind % 3 {
-            0 => {
-                let stop = (at + 1 + word % 12).min(bytes.len());
-                if at < stop {
-                    bytes.drain(at..stop);
-                }
-            }
-            1 => {
-                let insert = format!(" {} ", VOCABULARY[word % VOCABULARY.len()]);
-                let at = at.min(bytes.len());
-                bytes.splice(at..at, insert.bytes());
-            }
-            _ => {
-                if !bytes.is_empty() {
-                    let (first, second) = (at.min(bytes.len() - 1), word % bytes.len());
-                    bytes.swap(first, second);
-                }
-            }
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
-fn fuzz_cases() -> u32 {
-    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(150)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: fuzzing::fuzz_cases(150), ..ProptestConfig::default() })]
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,120}") {
@@ -116,9 +85,9 @@ proptest! {
     #[test]
     fn mutated_games_never_panic(
         game in prop::sample::select(&GAMES[..]),
-        edits in prop::collection::vec((any::<usize>(), any::<usize>(), any::<usize>()), 1..5),
+        mutations in prop::collection::vec(fuzzing::mutation(VOCABULARY), 1..5),
     ) {
-        exercise(&mutate(game, &edits));
+        exercise(&fuzzing::apply(game, &mutations));
     }
 }
 

@@ -3,6 +3,8 @@
 //! translate quickly, through translation, RG validation and rendering of the diagnostics.
 //! `REGULA_FUZZ_CASES=5000 cargo test -p regula-compiler --test cards_fuzz` runs a longer campaign.
 
+mod fuzzing;
+
 use proptest::prelude::*;
 use regula_compiler::cards;
 use regula_compiler::diagnostics::render;
@@ -129,57 +131,8 @@ fn exercise(source: &str) {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Mutation {
-    Delete(usize, usize),
-    Insert(usize, String),
-    Swap(usize, usize),
-    Truncate(usize),
-}
-
-fn apply(source: &str, mutations: &[Mutation]) -> String {
-    let mut bytes = source.as_bytes().to_vec();
-    for mutation in mutations {
-        let len = bytes.len().max(1);
-        match mutation {
-            Mutation::Delete(at, count) => {
-                let at = at % len;
-                let stop = (at + count).min(bytes.len());
-                if at < stop {
-                    bytes.drain(at..stop);
-                }
-            }
-            Mutation::Insert(at, text) => {
-                let at = (at % len).min(bytes.len());
-                bytes.splice(at..at, text.bytes());
-            }
-            Mutation::Swap(i, j) => {
-                if !bytes.is_empty() {
-                    let (i, j) = (i % bytes.len(), j % bytes.len());
-                    bytes.swap(i, j);
-                }
-            }
-            Mutation::Truncate(at) => bytes.truncate(at % len),
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<usize>(), 1usize..8).prop_map(|(at, n)| Mutation::Delete(at, n)),
-        (any::<usize>(), prop::sample::select(VOCABULARY)).prop_map(|(at, t)| Mutation::Insert(at, format!(" {t} "))),
-        (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::Swap(i, j)),
-        any::<usize>().prop_map(Mutation::Truncate),
-    ]
-}
-
-fn fuzz_cases() -> u32 {
-    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(200)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: fuzzing::fuzz_cases(200), ..ProptestConfig::default() })]
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,160}") {
@@ -194,9 +147,9 @@ proptest! {
     #[test]
     fn mutated_programs_never_panic(
         program in prop::sample::select(&PROGRAMS[..]),
-        mutations in prop::collection::vec(mutation(), 1..6),
+        mutations in prop::collection::vec(fuzzing::mutation(VOCABULARY), 1..6),
     ) {
-        exercise(&apply(program, &mutations));
+        exercise(&fuzzing::apply(program, &mutations));
     }
 }
 

@@ -1,6 +1,8 @@
 //! Robustness: random bytes, token soup and mutated valid programs never make the HRG front end
 //! panic; whatever it reports renders, and every span lies inside the source.
 
+mod fuzzing;
+
 use proptest::prelude::*;
 use regula_compiler::{diagnostics, hrg};
 
@@ -98,7 +100,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: fuzzing::fuzz_cases(300), ..ProptestConfig::default() })]
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
@@ -131,9 +133,4 @@ proptest! {
         }
         exercise(&source);
     }
-}
-
-/// Cases per property: 300 in the test command; `REGULA_FUZZ_CASES=N` for long fuzzing runs.
-fn fuzz_cases() -> u32 {
-    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300)
 }

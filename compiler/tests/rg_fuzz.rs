@@ -2,6 +2,8 @@
 //! mutations of the valid games go through parse, check, lower, print and rendering; whatever
 //! parses must also survive the print/parse round trip.
 
+mod fuzzing;
+
 use proptest::prelude::*;
 use regula_compiler::diagnostics::render;
 use regula_compiler::rg;
@@ -82,53 +84,8 @@ fn exercise(source: &str) {
     let _ = rg::compile(source);
 }
 
-#[derive(Clone, Debug)]
-enum Mutation {
-    Delete(usize, usize),
-    Insert(usize, String),
-    Swap(usize, usize),
-    Truncate(usize),
-}
-
-fn apply(source: &str, mutations: &[Mutation]) -> String {
-    let mut bytes = source.as_bytes().to_vec();
-    for mutation in mutations {
-        let len = bytes.len().max(1);
-        match mutation {
-            Mutation::Delete(at, count) => {
-                let at = at % len;
-                let stop = (at + count).min(bytes.len());
-                if at < stop {
-                    bytes.drain(at..stop);
-                }
-            }
-            Mutation::Insert(at, text) => {
-                let at = (at % len).min(bytes.len());
-                bytes.splice(at..at, text.bytes());
-            }
-            Mutation::Swap(i, j) => {
-                if !bytes.is_empty() {
-                    let (i, j) = (i % bytes.len(), j % bytes.len());
-                    bytes.swap(i, j);
-                }
-            }
-            Mutation::Truncate(at) => bytes.truncate(at % len),
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<usize>(), 1usize..8).prop_map(|(at, n)| Mutation::Delete(at, n)),
-        (any::<usize>(), prop::sample::select(VOCABULARY)).prop_map(|(at, t)| Mutation::Insert(at, format!(" {t} "))),
-        (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::Swap(i, j)),
-        any::<usize>().prop_map(Mutation::Truncate),
-    ]
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: fuzzing::fuzz_cases(300), ..ProptestConfig::default() })]
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
@@ -148,9 +105,9 @@ proptest! {
     #[test]
     fn mutated_games_never_panic(
         game in prop::sample::select(&OK_GAMES[..]),
-        mutations in prop::collection::vec(mutation(), 1..6),
+        mutations in prop::collection::vec(fuzzing::mutation(VOCABULARY), 1..6),
     ) {
-        exercise(&apply(game, &mutations));
+        exercise(&fuzzing::apply(game, &mutations));
     }
 }
 
@@ -224,9 +181,4 @@ fn many_typedefs_side_by_side_are_fine() {
     let u999 = automaton.type_names.iter().position(|n| n.as_deref() == Some("U999")).unwrap();
     let regula_runtime::automaton::Type::Map { key, .. } = automaton.types[u999] else { panic!("U999 is a map") };
     assert_eq!(automaton.type_names[key as usize].as_deref(), Some("T999"));
-}
-
-/// Cases per property: 300 in the test command; `REGULA_FUZZ_CASES=N` for long fuzzing runs.
-fn fuzz_cases() -> u32 {
-    std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300)
 }
