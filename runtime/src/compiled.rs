@@ -14,10 +14,11 @@
 
 use crate::automaton::{Automaton, NodeId, SymbolId, Type, TypeId};
 use crate::engine::{EngineError, ForwardModel, Move, Mover, Score};
-use crate::playout::{PlayoutConfig, PlayoutReport, ScoreCount, Xoshiro256};
-use crate::reference::layout::{Compiler, Layout, Op, Operand, Place, Transfer};
+pub use crate::playout::PlayoutOutcome;
+use crate::playout::{PlayoutConfig, PlayoutReport, Xoshiro256};
+use crate::reference::layout::{set_members, type_name, Compiler, Layout, Op, Operand, Place, Transfer};
 use crate::reference::{ReferenceEngine, ReferenceState};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
@@ -173,29 +174,10 @@ impl PlanLowering<'_> {
             (Transfer::Block(size), ..) => PlanTransfer::Block(size),
             (Transfer::Convert, Some(a), Some(b)) => {
                 let mut pairs = Vec::new();
-                self.map_pairs(a, 0, b, 0, &mut pairs);
+                self.layout.map_pairs(self.automaton, a, 0, b, 0, &mut pairs);
                 PlanTransfer::Pairs(pairs)
             }
             (Transfer::Convert, ..) => PlanTransfer::Slot,
-        }
-    }
-
-    /// For every key of `a`'s type (and the default), the slot of `b` holding the same key's value.
-    fn map_pairs(&self, a_ty: TypeId, a: u32, b_ty: TypeId, b: u32, out: &mut Vec<(u32, u32)>) {
-        let types = &self.automaton.types;
-        match (&types[a_ty as usize], &types[b_ty as usize]) {
-            (Type::Map { key: ak, value: av }, Type::Map { key: bk, value: bv }) => {
-                let (a_size, b_size) = (self.layout.size(*av), self.layout.size(*bv));
-                let a_members = set_members(self.automaton, *ak);
-                let b_count = set_members(self.automaton, *bk).len() as u32;
-                for (i, &key) in a_members.iter().enumerate() {
-                    let block = self.layout.block_of(*bk, key, b_count);
-                    self.map_pairs(*av, a + i as u32 * a_size, *bv, b + block * b_size, out);
-                }
-                let a_default = a + a_members.len() as u32 * a_size;
-                self.map_pairs(*av, a_default, *bv, b + b_count * b_size, out);
-            }
-            _ => out.push((a, b)),
         }
     }
 
@@ -228,27 +210,6 @@ impl PlanLowering<'_> {
             Op::Tag(symbol) => PlanOp::Tag(*symbol),
             Op::TagExpr(operand) => PlanOp::TagExpr(self.operand(operand)),
         }
-    }
-}
-
-fn set_members(automaton: &Automaton, ty: TypeId) -> &[SymbolId] {
-    match &automaton.types[ty as usize] {
-        Type::Set(members) => members,
-        Type::Map { .. } => &[],
-    }
-}
-
-/// A type's name as the source writes it (named types by name, others spelt out).
-fn type_name(automaton: &Automaton, ty: TypeId) -> String {
-    if let Some(Some(name)) = automaton.type_names.get(ty as usize) {
-        return name.clone();
-    }
-    match &automaton.types[ty as usize] {
-        Type::Set(members) => {
-            let names: Vec<&str> = members.iter().map(|&s| automaton.symbol_name(s)).collect();
-            format!("{{{}}}", names.join(", "))
-        }
-        Type::Map { key, value } => format!("{} -> {}", type_name(automaton, *key), type_name(automaton, *value)),
     }
 }
 
@@ -963,19 +924,6 @@ pub fn start<G: CompiledGame>(search: &mut Search<G::Values>) -> Result<Compiled
     settle::<G>(G::initial(), search)
 }
 
-/// What one random playout did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayoutOutcome {
-    /// Real-player moves.
-    pub plies: u64,
-    /// `random` moves.
-    pub chance_moves: u64,
-    /// Sum over real-player decisions of the number of legal moves.
-    pub legal_moves: u64,
-    /// `goals[p]` at the end, per player.
-    pub goals: Vec<SymbolId>,
-}
-
 /// One uniform random playout from the start, making the same choices as
 /// [`crate::playout::run_playouts`] makes for the same generator.
 pub fn random_playout<G: CompiledGame>(
@@ -1043,82 +991,12 @@ fn score_of<G: CompiledGame>(symbol: SymbolId) -> Score {
 /// [`crate::playout::run_playouts`] on a compiled game: the same playouts (playout `i` seeded from
 /// `(seed, i)`), so the report equals the generic one except for the timings.
 pub fn run_playouts<G: CompiledGame>(config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
-    let threads =
-        if config.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { config.threads };
-    let started = std::time::Instant::now();
-    type Tally = BTreeMap<Vec<SymbolId>, u64>;
-    let run_range = |first: u64, step: u64| -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
-        let mut search = search_context::<G>();
-        let (mut plies, mut chance, mut legal) = (0, 0, 0);
-        let mut tally = Tally::new();
-        let mut index = first;
-        while index < config.count {
-            let mut rng = Xoshiro256::for_playout(config.seed, index);
-            let outcome =
-                random_playout::<G>(&mut rng, config.max_moves, index, &mut search).map_err(|e| (index, e))?;
-            plies += outcome.plies;
-            chance += outcome.chance_moves;
-            legal += outcome.legal_moves;
-            *tally.entry(outcome.goals).or_insert(0) += 1;
-            index += step;
-        }
-        Ok((plies, chance, legal, tally))
-    };
-    let results: Vec<_> = if threads <= 1 {
-        vec![run_range(0, 1)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                (0..threads as u64).map(|t| scope.spawn(move || run_range(t, threads as u64))).collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err((u64::MAX, EngineError::Threads { message: "a playout worker panicked".into() }))
-                    })
-                })
-                .collect()
-        })
-    };
-    let elapsed_seconds = started.elapsed().as_secs_f64();
-    let (mut plies, mut chance, mut legal) = (0, 0, 0);
-    let mut tally = Tally::new();
-    let mut first_error: Option<(u64, EngineError)> = None;
-    for result in results {
-        match result {
-            Ok((p, c, l, t)) => {
-                plies += p;
-                chance += c;
-                legal += l;
-                for (goals, count) in t {
-                    *tally.entry(goals).or_insert(0) += count;
-                }
-            }
-            Err(e) => {
-                if first_error.as_ref().is_none_or(|f| e.0 < f.0) {
-                    first_error = Some(e);
-                }
-            }
-        }
-    }
-    if let Some((_, error)) = first_error {
-        return Err(error);
-    }
-    let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-    let score_distribution = tally
-        .into_iter()
-        .map(|(goals, count)| ScoreCount { scores: goals.iter().map(|&g| score_of::<G>(g)).collect(), count })
-        .collect();
-    Ok(PlayoutReport {
-        playouts: config.count,
-        elapsed_seconds,
-        playouts_per_second: config.count as f64 / elapsed_seconds.max(1e-9),
-        mean_plies: ratio(plies, config.count),
-        mean_legal_moves: ratio(legal, plies),
-        total_plies: plies,
-        total_chance_moves: chance,
-        score_distribution,
-    })
+    crate::playout::run_indexed_playouts(
+        config,
+        search_context::<G>,
+        |rng, index, search| random_playout::<G>(rng, config.max_moves, index, search),
+        |goals| goals.iter().map(|&g| score_of::<G>(g)).collect(),
+    )
 }
 
 /// Perft counts at depths `0..=depth` on one thread (conventions of [`crate::perft`]: after a

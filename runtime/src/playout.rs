@@ -279,3 +279,103 @@ pub fn run_playouts_with_progress<M: ForwardModel + ?Sized>(
         score_distribution: totals.scores.into_values().map(|(scores, count)| ScoreCount { scores, count }).collect(),
     })
 }
+
+/// What one random playout did, as the index-based fast paths (the fast engine, compiled models)
+/// report it: raw goal symbols, turned into [`Score`]s once per distinct outcome.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutOutcome {
+    /// Real-player moves.
+    pub plies: u64,
+    /// `random` moves.
+    pub chance_moves: u64,
+    /// Sum over real-player decisions of the number of legal moves.
+    pub legal_moves: u64,
+    /// `goals[p]` at the end, per player.
+    pub goals: Vec<SymbolId>,
+}
+
+/// [`run_playouts`] for the index-based fast paths: `threads` scoped workers (0 = all cores), worker
+/// `t` plays playouts `t, t + threads, ...`, each with its own `scratch()`; playout `i` gets
+/// [`Xoshiro256::for_playout`]`(seed, i)`, so the report equals the generic one except for the
+/// timings. The error of the lowest-numbered failing playout wins, whatever the thread count.
+pub fn run_indexed_playouts<S>(
+    config: &PlayoutConfig,
+    scratch: impl Fn() -> S + Sync,
+    playout: impl Fn(&mut Xoshiro256, u64, &mut S) -> Result<PlayoutOutcome, EngineError> + Sync,
+    scores_of: impl Fn(&[SymbolId]) -> Vec<Score>,
+) -> Result<PlayoutReport, EngineError> {
+    let threads =
+        if config.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { config.threads };
+    let started = Instant::now();
+    type Tally = BTreeMap<Vec<SymbolId>, u64>;
+    let run_range = |first: u64, step: u64| -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
+        let mut scratch = scratch();
+        let (mut plies, mut chance, mut legal) = (0, 0, 0);
+        let mut tally = Tally::new();
+        let mut index = first;
+        while index < config.count {
+            let mut rng = Xoshiro256::for_playout(config.seed, index);
+            let outcome = playout(&mut rng, index, &mut scratch).map_err(|e| (index, e))?;
+            plies += outcome.plies;
+            chance += outcome.chance_moves;
+            legal += outcome.legal_moves;
+            *tally.entry(outcome.goals).or_insert(0) += 1;
+            index += step;
+        }
+        Ok((plies, chance, legal, tally))
+    };
+    let results: Vec<_> = if threads <= 1 {
+        vec![run_range(0, 1)]
+    } else {
+        std::thread::scope(|scope| {
+            let run_range = &run_range;
+            let handles: Vec<_> =
+                (0..threads as u64).map(|t| scope.spawn(move || run_range(t, threads as u64))).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err((u64::MAX, EngineError::Threads { message: "a playout worker panicked".into() }))
+                    })
+                })
+                .collect()
+        })
+    };
+    let elapsed_seconds = started.elapsed().as_secs_f64();
+    let (mut plies, mut chance, mut legal) = (0, 0, 0);
+    let mut tally = Tally::new();
+    let mut first_error: Option<(u64, EngineError)> = None;
+    for result in results {
+        match result {
+            Ok((p, c, l, t)) => {
+                plies += p;
+                chance += c;
+                legal += l;
+                for (goals, count) in t {
+                    *tally.entry(goals).or_insert(0) += count;
+                }
+            }
+            Err(e) => {
+                if first_error.as_ref().is_none_or(|f| e.0 < f.0) {
+                    first_error = Some(e);
+                }
+            }
+        }
+    }
+    if let Some((_, error)) = first_error {
+        return Err(error);
+    }
+    let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    let score_distribution =
+        tally.into_iter().map(|(goals, count)| ScoreCount { scores: scores_of(&goals), count }).collect();
+    Ok(PlayoutReport {
+        playouts: config.count,
+        elapsed_seconds,
+        playouts_per_second: if elapsed_seconds > 0.0 { config.count as f64 / elapsed_seconds } else { 0.0 },
+        mean_plies: ratio(plies, config.count),
+        mean_legal_moves: ratio(legal, plies),
+        total_plies: plies,
+        total_chance_moves: chance,
+        score_distribution,
+    })
+}

@@ -40,12 +40,13 @@ pub use search::{MoveList, Scratch};
 
 use crate::automaton::{Automaton, NodeId, SymbolId, Type, VarId};
 use crate::engine::{EngineError, ForwardModel, Move, Mover};
-use crate::playout::{PlayoutConfig, PlayoutReport, ScoreCount, Xoshiro256};
+pub use crate::playout::PlayoutOutcome;
+use crate::playout::{PlayoutConfig, PlayoutReport, Xoshiro256};
 use crate::reference::layout::{Compiler, Layout};
 use crate::reference::ReferenceEngine;
 use program::{Ins, Lowering};
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// Keeper moves applied in a row before the engine starts watching for a repeated state (as the
 /// provided `settle` does).
@@ -125,19 +126,6 @@ const TAGS_ONLY_ABOVE: usize = 32;
 /// Reachability checks with a graph analysis of their own (one per `(from, to)` pair); further
 /// pairs share one analysis of the whole graph.
 const MAX_REACH_CONTEXTS: usize = 1024;
-
-/// What one random playout did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayoutOutcome {
-    /// Real-player moves.
-    pub plies: u64,
-    /// `random` moves.
-    pub chance_moves: u64,
-    /// Sum over real-player decisions of the number of legal moves.
-    pub legal_moves: u64,
-    /// `goals[p]` at the end, per player.
-    pub goals: Vec<SymbolId>,
-}
 
 thread_local! {
     static SPARE_SCRATCH: Cell<Option<Scratch>> = const { Cell::new(None) };
@@ -460,76 +448,12 @@ impl FastEngine {
     /// [`crate::playout::run_playouts`] on the fast path: the same playouts (playout `i` seeded
     /// from `(seed, i)`), so the report equals the generic one except for the timings.
     pub fn run_playouts(&self, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
-        let threads = if config.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            config.threads
-        };
-        let started = std::time::Instant::now();
-        type Tally = BTreeMap<Vec<SymbolId>, u64>;
-        let run_range = |first: u64, step: u64| -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
-            let mut scratch = self.scratch();
-            let (mut plies, mut chance, mut legal) = (0, 0, 0);
-            let mut tally = Tally::new();
-            let mut index = first;
-            while index < config.count {
-                let mut rng = Xoshiro256::for_playout(config.seed, index);
-                let outcome =
-                    self.random_playout(&mut rng, config.max_moves, index, &mut scratch).map_err(|e| (index, e))?;
-                plies += outcome.plies;
-                chance += outcome.chance_moves;
-                legal += outcome.legal_moves;
-                *tally.entry(outcome.goals).or_insert(0) += 1;
-                index += step;
-            }
-            Ok((plies, chance, legal, tally))
-        };
-        let results: Vec<_> = if threads <= 1 {
-            vec![run_range(0, 1)]
-        } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> =
-                    (0..threads as u64).map(|t| scope.spawn(move || run_range(t, threads as u64))).collect();
-                handles.into_iter().map(|h| h.join().expect("playout worker panicked")).collect()
-            })
-        };
-        let elapsed_seconds = started.elapsed().as_secs_f64();
-        let (mut plies, mut chance, mut legal) = (0, 0, 0);
-        let mut tally = Tally::new();
-        let mut first_error: Option<(u64, EngineError)> = None;
-        for result in results {
-            match result {
-                Ok((p, c, l, t)) => {
-                    plies += p;
-                    chance += c;
-                    legal += l;
-                    for (goals, count) in t {
-                        *tally.entry(goals).or_insert(0) += count;
-                    }
-                }
-                Err(e) => {
-                    if first_error.as_ref().is_none_or(|f| e.0 < f.0) {
-                        first_error = Some(e);
-                    }
-                }
-            }
-        }
-        if let Some((_, error)) = first_error {
-            return Err(error);
-        }
-        let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-        let score_distribution =
-            tally.into_iter().map(|(goals, count)| ScoreCount { scores: self.scores_of(&goals), count }).collect();
-        Ok(PlayoutReport {
-            playouts: config.count,
-            elapsed_seconds,
-            playouts_per_second: if elapsed_seconds > 0.0 { config.count as f64 / elapsed_seconds } else { 0.0 },
-            mean_plies: ratio(plies, config.count),
-            mean_legal_moves: ratio(legal, plies),
-            total_plies: plies,
-            total_chance_moves: chance,
-            score_distribution,
-        })
+        crate::playout::run_indexed_playouts(
+            config,
+            || self.scratch(),
+            |rng, index, scratch| self.random_playout(rng, config.max_moves, index, scratch),
+            |goals| self.scores_of(goals),
+        )
     }
 
     fn scores_of(&self, goals: &[SymbolId]) -> Vec<crate::engine::Score> {

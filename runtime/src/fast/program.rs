@@ -9,7 +9,8 @@
 //! - replaces the reference engine's per-access key search with a per-symbol offset table;
 //! - precomputes the slot pairs of map copies and comparisons between differently ordered maps.
 
-use crate::automaton::{Automaton, SymbolId, Type, TypeId};
+use crate::automaton::{Automaton, SymbolId, TypeId};
+pub(crate) use crate::reference::layout::{set_members, type_name};
 use crate::reference::layout::{Layout, Op, Operand, Place, Transfer};
 
 /// Two-level constant maps become one table when it has at most this many entries.
@@ -296,28 +297,9 @@ impl Lowering<'_> {
             Transfer::Block(size) => Pairs::Same(size),
             _ => {
                 let mut pairs = Vec::new();
-                self.map_pairs(lhs_ty, 0, rhs_ty, 0, &mut pairs);
+                self.layout.map_pairs(self.automaton, lhs_ty, 0, rhs_ty, 0, &mut pairs);
                 Pairs::Mapped(pairs.into())
             }
-        }
-    }
-
-    /// For every key of `a`'s type (and the default), the slot of `b` holding the same key's value.
-    fn map_pairs(&self, a_ty: TypeId, a: u32, b_ty: TypeId, b: u32, out: &mut Vec<(u32, u32)>) {
-        let types = &self.automaton.types;
-        match (&types[a_ty as usize], &types[b_ty as usize]) {
-            (Type::Map { key: ak, value: av }, Type::Map { key: bk, value: bv }) => {
-                let (a_size, b_size) = (self.layout.size(*av), self.layout.size(*bv));
-                let a_members = set_members(self.automaton, *ak);
-                let b_count = set_members(self.automaton, *bk).len() as u32;
-                for (i, &key) in a_members.iter().enumerate() {
-                    let block = self.layout.block_of(*bk, key, b_count);
-                    self.map_pairs(*av, a + i as u32 * a_size, *bv, b + block * b_size, out);
-                }
-                let a_default = a + a_members.len() as u32 * a_size;
-                self.map_pairs(*av, a_default, *bv, b + b_count * b_size, out);
-            }
-            _ => out.push((a, b)),
         }
     }
 
@@ -355,27 +337,6 @@ impl Lowering<'_> {
                 value => Ins::TagVal(value),
             },
         }
-    }
-}
-
-pub(crate) fn set_members(automaton: &Automaton, ty: TypeId) -> &[SymbolId] {
-    match &automaton.types[ty as usize] {
-        Type::Set(members) => members,
-        Type::Map { .. } => &[],
-    }
-}
-
-/// A type's name as the source writes it (named types by name, others spelt out).
-pub(crate) fn type_name(automaton: &Automaton, ty: TypeId) -> String {
-    if let Some(Some(name)) = automaton.type_names.get(ty as usize) {
-        return name.clone();
-    }
-    match &automaton.types[ty as usize] {
-        Type::Set(members) => {
-            let names: Vec<&str> = members.iter().map(|&s| automaton.symbol_name(s)).collect();
-            format!("{{{}}}", names.join(", "))
-        }
-        Type::Map { key, value } => format!("{} -> {}", type_name(automaton, *key), type_name(automaton, *value)),
     }
 }
 

@@ -185,6 +185,34 @@ impl Layout {
         Ok(())
     }
 
+    /// For every key of `a`'s type (and the default), the slot of `b` holding the same key's value:
+    /// the slot pairs a map-to-map conversion copies (used by the fast engine and the code generator).
+    pub(crate) fn map_pairs(
+        &self,
+        automaton: &Automaton,
+        a_ty: TypeId,
+        a: u32,
+        b_ty: TypeId,
+        b: u32,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        let types = &automaton.types;
+        match (&types[a_ty as usize], &types[b_ty as usize]) {
+            (Type::Map { key: ak, value: av }, Type::Map { key: bk, value: bv }) => {
+                let (a_size, b_size) = (self.size(*av), self.size(*bv));
+                let a_members = set_members(automaton, *ak);
+                let b_count = set_members(automaton, *bk).len() as u32;
+                for (i, &key) in a_members.iter().enumerate() {
+                    let block = self.block_of(*bk, key, b_count);
+                    self.map_pairs(automaton, *av, a + i as u32 * a_size, *bv, b + block * b_size, out);
+                }
+                let a_default = a + a_members.len() as u32 * a_size;
+                self.map_pairs(automaton, *av, a_default, *bv, b + b_count * b_size, out);
+            }
+            _ => out.push((a, b)),
+        }
+    }
+
     /// The position of `symbol` among the keys of the set type `key_type`, or the default block.
     #[inline]
     pub fn block_of(&self, key_type: TypeId, symbol: SymbolId, key_count: u32) -> u32 {
@@ -390,5 +418,27 @@ impl Compiler<'_> {
                 Op::TagExpr(operand)
             }
         })
+    }
+}
+
+/// The members of a set type (none for a map type).
+pub(crate) fn set_members(automaton: &Automaton, ty: TypeId) -> &[SymbolId] {
+    match &automaton.types[ty as usize] {
+        Type::Set(members) => members,
+        Type::Map { .. } => &[],
+    }
+}
+
+/// A type's name as the source writes it (named types by name, others spelt out).
+pub(crate) fn type_name(automaton: &Automaton, ty: TypeId) -> String {
+    if let Some(Some(name)) = automaton.type_names.get(ty as usize) {
+        return name.clone();
+    }
+    match &automaton.types[ty as usize] {
+        Type::Set(members) => {
+            let names: Vec<&str> = members.iter().map(|&s| automaton.symbol_name(s)).collect();
+            format!("{{{}}}", names.join(", "))
+        }
+        Type::Map { key, value } => format!("{} -> {}", type_name(automaton, *key), type_name(automaton, *value)),
     }
 }
