@@ -93,10 +93,7 @@ proptest! {
 
 #[test]
 fn every_truncation_of_a_game_is_handled() {
-    let game = GAMES[0];
-    for cut in (0..=game.len()).step_by(5).filter(|&cut| game.is_char_boundary(cut)) {
-        exercise(&game[..cut]);
-    }
+    fuzzing::every_prefix(&GAMES[..1], 5, exercise);
 }
 
 #[test]

@@ -155,15 +155,7 @@ proptest! {
 
 #[test]
 fn every_truncation_of_every_program_is_handled() {
-    for program in PROGRAMS {
-        let mut cut = 0;
-        while cut <= program.len() {
-            if program.is_char_boundary(cut) {
-                exercise(&program[..cut]);
-            }
-            cut += 11;
-        }
-    }
+    fuzzing::every_prefix(&PROGRAMS, 11, exercise);
 }
 
 #[test]

@@ -113,15 +113,7 @@ proptest! {
 
 #[test]
 fn every_truncation_of_every_game_is_handled() {
-    for game in OK_GAMES {
-        let mut cut = 0;
-        while cut <= game.len() {
-            if game.is_char_boundary(cut) {
-                exercise(&game[..cut]);
-            }
-            cut += 7;
-        }
-    }
+    fuzzing::every_prefix(&OK_GAMES, 7, exercise);
 }
 
 #[test]

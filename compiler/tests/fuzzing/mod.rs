@@ -57,3 +57,12 @@ pub fn mutation(vocabulary: &'static [&'static str]) -> impl Strategy<Value = Mu
 pub fn fuzz_cases(default: u32) -> u32 {
     std::env::var("REGULA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default)
 }
+
+/// Calls `exercise` on every `step`-th prefix (cut at a character boundary) of every source.
+pub fn every_prefix(sources: &[&str], step: usize, mut exercise: impl FnMut(&str)) {
+    for source in sources {
+        for cut in (0..=source.len()).step_by(step.max(1)).filter(|&cut| source.is_char_boundary(cut)) {
+            exercise(&source[..cut]);
+        }
+    }
+}
