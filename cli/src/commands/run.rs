@@ -3,13 +3,14 @@
 //!
 //! Reports speed, mean plies (real-player moves per playout), mean legal moves per real-player
 //! decision, the distribution of final score vectors and, when every `Score` symbol is an integer,
-//! each player's wins (strictly highest score), draws (shared highest) and losses with the mean
-//! score. Everything but the timing fields depends only on the game, the seed and the count.
+//! each player's wins, draws and losses (by `regula play`'s rule, `arena::outcome`: a win is a top
+//! score that someone else does not share, a draw is everyone tied) with the mean score. Everything but the timing fields depends only on the game, the seed and the count.
 
 use crate::engine::{load_engine, load_fast_engine_with, runtime_failure, EngineChoice};
 use crate::failure::Failure;
 use crate::source::write_output;
 use indicatif::{ProgressBar, ProgressStyle};
+use regula_agents::arena::{self, outcome};
 use regula_runtime::automaton::Automaton;
 use regula_runtime::engine::ForwardModel;
 use regula_runtime::playout::{run_playouts_with_progress, PlayoutConfig, PlayoutReport};
@@ -202,13 +203,10 @@ fn player_summaries(names: &[String], report: &PlayoutReport) -> Vec<PlayerSumma
             let (mut wins, mut draws, mut losses, mut score_sum) = (0u64, 0u64, 0u64, 0i128);
             for entry in &report.score_distribution {
                 let mine = entry.scores[p].value;
-                let best_other = entry.scores.iter().enumerate().filter(|&(q, _)| q != p).map(|(_, s)| s.value).max();
-                match best_other {
-                    Some(other) if mine > other => wins += entry.count,
-                    Some(other) if mine == other => draws += entry.count,
-                    Some(_) => losses += entry.count,
-                    // A one-player game: every finished playout counts as a win.
-                    None => wins += entry.count,
+                match outcome(&entry.scores, p) {
+                    arena::Outcome::Win => wins += entry.count,
+                    arena::Outcome::Draw => draws += entry.count,
+                    arena::Outcome::Loss => losses += entry.count,
                 }
                 score_sum += mine as i128 * entry.count as i128;
             }
