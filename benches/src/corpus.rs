@@ -54,7 +54,7 @@ pub fn load_corpus(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skipped>) {
 }
 
 /// [`load_corpus`], each game also optimised into [`CorpusGame::optimised`] with the passes
-/// `regula run` gives the fast engine ([`fast_engine_passes`]); a game whose optimised form does
+/// `regula run` gives the fast engine ([`PassSet::for_fast_engine`]); a game whose optimised form does
 /// not compile is listed as skipped.
 pub fn load_corpus_optimised(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skipped>) {
     load(filter, Mode::Both)
@@ -63,11 +63,6 @@ pub fn load_corpus_optimised(filter: Option<&str>) -> (Vec<CorpusGame>, Vec<Skip
 /// [`load_corpus`], with every optimisation pass run on each game first when `optimise` is set.
 pub fn load_corpus_with(filter: Option<&str>, optimise: bool) -> (Vec<CorpusGame>, Vec<Skipped>) {
     load(filter, if optimise { Mode::Optimised } else { Mode::AsWritten })
-}
-
-/// The passes `regula run` gives the fast engine: [`PassSet::for_fast_engine`].
-pub fn fast_engine_passes() -> PassSet {
-    PassSet::for_fast_engine()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -116,7 +111,7 @@ fn load(filter: Option<&str>, mode: Mode) -> (Vec<CorpusGame>, Vec<Skipped>) {
                 Mode::AsWritten => Ok((loaded, None)),
                 Mode::Optimised => Ok((optimise(&loaded, &PassSet::all())?, None)),
                 Mode::Both => {
-                    let optimised = optimise(&loaded, &fast_engine_passes())?;
+                    let optimised = optimise(&loaded, &PassSet::for_fast_engine())?;
                     Ok((loaded, Some(optimised.automaton)))
                 }
             });

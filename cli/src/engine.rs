@@ -36,12 +36,7 @@ pub fn load_fast_engine(path: &Path) -> Result<FastEngine, Failure> {
     FastEngine::new(load_automaton(path)?).map_err(runtime_failure)
 }
 
-/// The passes `regula run` gives the fast engine: [`PassSet::for_fast_engine`].
-pub fn fast_engine_passes() -> PassSet {
-    PassSet::for_fast_engine()
-}
-
-/// Reads and compiles a game, runs the optimisation passes of [`fast_engine_passes`] on it when
+/// Reads and compiles a game, runs the optimisation passes of [`PassSet::for_fast_engine`] on it when
 /// `optimise` is set (the default of `regula run` and `regula perft`: the same moves, successors,
 /// scores and perft counts, found with fewer instructions), and loads it into the fast engine.
 pub fn load_fast_engine_with(path: &Path, optimise: bool) -> Result<FastEngine, Failure> {
@@ -50,7 +45,7 @@ pub fn load_fast_engine_with(path: &Path, optimise: bool) -> Result<FastEngine, 
     }
     let source = SourceFile::read(path)?;
     let loaded = source.load()?;
-    let (optimised, _) = optimize(&loaded.rg, &fast_engine_passes());
+    let (optimised, _) = optimize(&loaded.rg, &PassSet::for_fast_engine());
     let automaton = match compile_game(optimised) {
         Ok(recompiled) => recompiled.automaton,
         // The passes keep a valid game valid; should one not, say so and run the game as written.
