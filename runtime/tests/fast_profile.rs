@@ -9,9 +9,11 @@
 //!   --ignored --exact profile_playouts
 //! ```
 //!
-//! `REGULA_PROFILE_PASSES=a,b,c` (with `REGULA_PROFILE_OPT=1`) runs only the named passes.
+//! `REGULA_PROFILE_PASSES=a,b,c` (with `REGULA_PROFILE_OPT=1`) runs only the named passes;
+//! `REGULA_PROFILE_PLANS=off` (or `checked`) runs every reachability check by the general search
+//! (or by both the plan and the general search, compared).
 
-use regula_runtime::fast::FastEngine;
+use regula_runtime::fast::{FastEngine, ReachPlans};
 use regula_runtime::playout::{run_playouts, PlayoutConfig};
 use regula_runtime::reference::ReferenceEngine;
 use std::path::Path;
@@ -39,7 +41,13 @@ fn profile_playouts() {
         loaded.automaton
     };
     let config = PlayoutConfig { count, seed: 3, threads: 1, ..Default::default() };
-    let fast = FastEngine::new(automaton.clone()).expect("fast engine");
+    let plans = match std::env::var("REGULA_PROFILE_PLANS").as_deref() {
+        Ok("off") => ReachPlans::Off,
+        Ok("checked") => ReachPlans::Checked,
+        _ => ReachPlans::On,
+    };
+    let fast = FastEngine::new(automaton.clone()).expect("fast engine").with_reach_plans(plans);
+    eprintln!("{}", fast.summary());
     let report = fast.run_playouts(&config).expect("fast playouts");
     if std::env::var("REGULA_PROFILE_CHECK").is_ok_and(|v| v == "1") {
         let reference = ReferenceEngine::new(automaton).expect("reference engine");

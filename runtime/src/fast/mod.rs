@@ -34,6 +34,7 @@
 
 mod graph;
 mod program;
+mod reach;
 mod search;
 
 pub use search::{MoveList, Scratch};
@@ -118,6 +119,21 @@ pub struct FastEngine {
     describer: ReferenceEngine,
     /// Playouts list tags only (and re-search the picked move) after a position with more moves.
     tags_only_above: usize,
+    /// Per context (as `contexts`): the reachability pair's lean plan, when it has one.
+    pub(crate) plans: Vec<Option<reach::ReachPlan>>,
+    pub(crate) plan_mode: ReachPlans,
+}
+
+/// Whether reachability checks with a plan (module `reach`) run it or the general search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReachPlans {
+    /// Every check runs the general search.
+    Off,
+    /// Checks with a plan run it (the default).
+    On,
+    /// Checks with a plan run both the plan and the general search and report any disagreement
+    /// as [`EngineError::Malformed`] (for tests).
+    Checked,
 }
 
 /// The default of [`FastEngine::with_tags_only_above`].
@@ -181,7 +197,7 @@ impl FastEngine {
             .zip(&selects)
             .map(|(&(first, end), &select)| select || end <= first || (end == first + 1 && chainable[first as usize]))
             .collect();
-        let contexts = {
+        let (contexts, plans) = {
             let effects: Vec<graph::EdgeEffect> = automaton
                 .edges
                 .iter()
@@ -220,7 +236,11 @@ impl FastEngine {
                     };
                 }
             }
-            contexts
+            let mut plans: Vec<Option<reach::ReachPlan>> = (0..contexts.len()).map(|_| None).collect();
+            for (index, &(from, to)) in pairs.iter().enumerate() {
+                plans[index + 1] = reach::plan(from, to, &edges, &node_edges, &selects, &contexts[index + 1]);
+            }
+            (contexts, plans)
         };
         for index in 0..edges.len() {
             let target = edges[index].target as usize;
@@ -278,6 +298,8 @@ impl FastEngine {
             player_number,
             describer,
             tags_only_above: TAGS_ONLY_ABOVE,
+            plans,
+            plan_mode: ReachPlans::On,
         })
     }
 
@@ -288,6 +310,19 @@ impl FastEngine {
         self
     }
 
+    /// Sets whether reachability checks run their lean plans (module `reach`); results never
+    /// depend on it, except that [`ReachPlans::Checked`] turns a disagreement into an error.
+    pub fn with_reach_plans(mut self, mode: ReachPlans) -> Self {
+        self.plan_mode = mode;
+        self
+    }
+
+    /// How many reachability pairs have a lean plan, and how many pairs there are.
+    pub fn reach_plan_count(&self) -> (usize, usize) {
+        let pairs = self.plans.len().saturating_sub(2);
+        (self.plans.iter().filter(|p| p.is_some()).count(), pairs)
+    }
+
     /// A one-line summary of the compiled program: sizes and how many nodes record visited
     /// states (for benchmarks and tuning).
     pub fn summary(&self) -> String {
@@ -296,14 +331,16 @@ impl FastEngine {
         let reach = &self.contexts[1..];
         format!(
             "{} nodes, {} edges, {} state slots; the move search records visits at {} nodes ({} nodes lie on \
-             cycles that advance a slot), {} reachability analyses record at {} nodes in all",
+             cycles that advance a slot), {} reachability analyses record at {} nodes in all, {} checks have a \
+             lean plan",
             self.node_edges.len(),
             self.edges.len(),
             self.initial_values.len(),
             recorded(&self.contexts[0]),
             progress(&self.contexts[0]),
             reach.len(),
-            reach.iter().map(recorded).sum::<usize>()
+            reach.iter().map(recorded).sum::<usize>(),
+            self.reach_plan_count().0
         )
     }
 

@@ -7,7 +7,8 @@
 
 use super::graph::CYCLIC;
 use super::program::{type_name, Ins, Pairs, Path, Target, Val};
-use super::{FastEngine, NO_EDGE};
+use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
+use super::{FastEngine, ReachPlans, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -223,6 +224,25 @@ pub struct Scratch {
     pub moves: MoveList,
     /// The tags of the move a playout picked, while it is re-searched.
     pub(crate) picked: Vec<SymbolId>,
+    /// The frames of reachability plans (nested plans share the stack).
+    plan_frames: Vec<PlanFrame>,
+    /// Copies of a plan's written slots: one at the check's start, one per branching frame.
+    plan_saved: Vec<SymbolId>,
+    /// Writes made by plans so far: a frame whose count is unchanged needs no restore.
+    plan_writes: u64,
+}
+
+/// A branching node of a reachability plan being walked.
+#[derive(Clone, Copy, Debug)]
+struct PlanFrame {
+    /// The plan node (its edges, restored slots and filter).
+    node: u32,
+    next_edge: u32,
+    member: u32,
+    /// Where the frame's copy of its slots starts in `plan_saved`.
+    saved: u32,
+    /// `plan_writes` when the state last equalled the frame's copy.
+    clean_at: u64,
 }
 
 /// What a search is for.
@@ -454,10 +474,274 @@ impl Scratch {
                 to: nodes[to as usize].name.clone(),
             });
         }
+        if engine.plan_mode != ReachPlans::Off {
+            if let Some(plan) = &engine.plans[context as usize] {
+                let planned = self.run_plan(engine, plan, depth);
+                if engine.plan_mode == ReachPlans::Checked {
+                    let general = self.reach_general(engine, from, to, context, depth);
+                    let agree = match (&planned, &general) {
+                        (Ok(None), _) => true,
+                        (Ok(Some(a)), Ok(b)) => a == b,
+                        (Err(a), Err(b)) => a == b,
+                        _ => false,
+                    };
+                    if !agree {
+                        let nodes = &engine.automaton.nodes;
+                        return Err(EngineError::Malformed {
+                            message: format!(
+                                "the plan of `? {} -> {}` gave {planned:?}, the general search {general:?}",
+                                nodes[from as usize].name, nodes[to as usize].name
+                            ),
+                        });
+                    }
+                    return general;
+                }
+                if let Some(result) = planned? {
+                    return Ok(result);
+                }
+            }
+        }
+        self.reach_general(engine, from, to, context, depth)
+    }
+
+    fn reach_general(
+        &mut self,
+        engine: &FastEngine,
+        from: NodeId,
+        to: NodeId,
+        context: u32,
+        depth: usize,
+    ) -> Result<bool, EngineError> {
         let mark = self.undo.len();
         let result = self.explore(engine, from, depth, Goal::Reach { to, context });
         self.undo_to(mark);
         result
+    }
+
+    /// Walks a reachability plan (module `reach`) from its start; `Ok(None)` when it gave up on a
+    /// cycle. The working state is the same afterwards, whatever the outcome.
+    fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
+        let frames_base = self.plan_frames.len();
+        let saved_base = self.plan_saved.len();
+        for &slot in plan.slots.iter() {
+            self.plan_saved.push(self.values[slot as usize]);
+        }
+        let result = self.walk_plan(engine, plan, depth, frames_base);
+        for (i, &slot) in plan.slots.iter().enumerate() {
+            self.values[slot as usize] = self.plan_saved[saved_base + i];
+        }
+        self.plan_saved.truncate(saved_base);
+        self.plan_frames.truncate(frames_base);
+        result
+    }
+
+    /// Runs one plan edge (member `member` of an any-assignment); whether it can be followed.
+    #[inline(always)]
+    fn plan_edge(
+        &mut self,
+        engine: &FastEngine,
+        edge: &PlanEdge,
+        member: usize,
+        depth: usize,
+    ) -> Result<bool, EngineError> {
+        Ok(match &edge.op {
+            PlanOp::Set { slot, value } => {
+                self.values[*slot as usize] = read(value, &self.values, &engine.constants);
+                self.plan_writes += 1;
+                true
+            }
+            PlanOp::Compare { lhs, rhs, equal } => {
+                (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants)) == *equal
+            }
+            PlanOp::SetAny { slot, members } => {
+                self.values[*slot as usize] = members[member];
+                self.plan_writes += 1;
+                true
+            }
+            PlanOp::Skip => true,
+            PlanOp::Reach { from, to, negated, context } => {
+                self.reach(engine, *from, *to, *context, depth + 1)? != *negated
+            }
+        })
+    }
+
+    fn walk_plan(
+        &mut self,
+        engine: &FastEngine,
+        plan: &ReachPlan,
+        depth: usize,
+        frames_base: usize,
+    ) -> Result<Option<bool>, EngineError> {
+        let mut cycle_steps = CYCLE_STEPS;
+        let mut node = 0usize;
+        loop {
+            // Go forward from `node`: `next` is the target of the edge followed, if any.
+            let mut current = &plan.nodes[node];
+            let mut next = ACCEPT - 1;
+            loop {
+                if current.cyclic {
+                    cycle_steps -= 1;
+                    if cycle_steps == 0 {
+                        return Ok(None);
+                    }
+                }
+                if current.kind != NodeKind::Chain {
+                    break;
+                }
+                // Chains run without going round the outer loop.
+                let edge = &plan.edges[current.first as usize];
+                if !self.plan_edge(engine, edge, 0, depth)? {
+                    break;
+                }
+                if edge.target == ACCEPT {
+                    return Ok(Some(true));
+                }
+                node = edge.target as usize;
+                current = &plan.nodes[node];
+            }
+            match current.kind {
+                NodeKind::Chain | NodeKind::Dead => {}
+                NodeKind::Complement => {
+                    let edge = &plan.edges[current.first as usize];
+                    let PlanOp::Compare { lhs, rhs, equal } = &edge.op else {
+                        unreachable!("complement nodes have two comparisons")
+                    };
+                    let holds = (read(lhs, &self.values, &engine.constants)
+                        == read(rhs, &self.values, &engine.constants))
+                        == *equal;
+                    next = if holds { edge.target } else { plan.edges[current.first as usize + 1].target };
+                }
+                NodeKind::Select => {
+                    let mut memo: Option<(NodeId, NodeId, bool)> = None;
+                    for edge in &plan.edges[current.first as usize..current.end as usize] {
+                        let holds = match &edge.op {
+                            PlanOp::Reach { from, to, negated, context } => {
+                                let reachable = match memo {
+                                    Some((f, t, result)) if (f, t) == (*from, *to) => result,
+                                    _ => {
+                                        let result = self.reach(engine, *from, *to, *context, depth + 1)?;
+                                        memo = Some((*from, *to, result));
+                                        result
+                                    }
+                                };
+                                reachable != *negated
+                            }
+                            _ => self.plan_edge(engine, edge, 0, depth)?,
+                        };
+                        if holds {
+                            next = edge.target;
+                            break;
+                        }
+                    }
+                }
+                NodeKind::Branch => {
+                    let saved = self.plan_saved.len() as u32;
+                    let (start, end) = current.restore;
+                    for &slot in &plan.restore[start as usize..end as usize] {
+                        self.plan_saved.push(self.values[slot as usize]);
+                    }
+                    self.plan_frames.push(PlanFrame {
+                        node: node as u32,
+                        next_edge: current.first,
+                        member: 0,
+                        saved,
+                        clean_at: self.plan_writes,
+                    });
+                }
+            }
+            if next == ACCEPT {
+                return Ok(Some(true));
+            }
+            if next != ACCEPT - 1 {
+                node = next as usize;
+                continue;
+            }
+            // Backtrack: the next edge (or member) of the innermost frame that has one.
+            loop {
+                if self.plan_frames.len() == frames_base {
+                    return Ok(Some(false));
+                }
+                let frame = self.plan_frames.last_mut().expect("length checked");
+                let branch = &plan.nodes[frame.node as usize];
+                if frame.next_edge == branch.end {
+                    self.plan_saved.truncate(frame.saved as usize);
+                    self.plan_frames.pop();
+                    continue;
+                }
+                if frame.clean_at != self.plan_writes {
+                    frame.clean_at = self.plan_writes;
+                    let saved = frame.saved as usize;
+                    let (start, end) = branch.restore;
+                    for (i, &slot) in plan.restore[start as usize..end as usize].iter().enumerate() {
+                        self.values[slot as usize] = self.plan_saved[saved + i];
+                    }
+                }
+                let edge = &plan.edges[frame.next_edge as usize];
+                let mut member = frame.member as usize;
+                if let PlanOp::SetAny { members, slot } = &edge.op {
+                    let (first, last) = branch.filter;
+                    if first != last {
+                        // Skip the members failing the chain up to its first comparison; the
+                        // edges that do not depend on the member run once.
+                        let hoisted = branch.hoisted as usize;
+                        for &e in &plan.filters[first as usize..hoisted] {
+                            self.plan_edge(engine, &plan.edges[e as usize], 0, depth)?;
+                        }
+                        let chain = &plan.filters[hoisted..last as usize];
+                        while member < members.len() {
+                            self.values[*slot as usize] = members[member];
+                            self.plan_writes += 1;
+                            let mut passed = true;
+                            for &e in chain {
+                                if !self.plan_edge(engine, &plan.edges[e as usize], 0, depth)? {
+                                    passed = false;
+                                    break;
+                                }
+                            }
+                            if passed {
+                                break;
+                            }
+                            member += 1;
+                        }
+                        let frame = self.plan_frames.last_mut().expect("length checked");
+                        if member + 1 >= members.len() {
+                            frame.next_edge += 1;
+                            frame.member = 0;
+                            if member >= members.len() {
+                                continue;
+                            }
+                        } else {
+                            frame.member = member as u32 + 1;
+                        }
+                        let target = plan.edges[*chain.last().expect("non-empty") as usize].target;
+                        if target == ACCEPT {
+                            return Ok(Some(true));
+                        }
+                        node = target as usize;
+                        break;
+                    }
+                    if member + 1 >= members.len() {
+                        frame.next_edge += 1;
+                        frame.member = 0;
+                        if member >= members.len() {
+                            continue;
+                        }
+                    } else {
+                        frame.member += 1;
+                    }
+                } else {
+                    frame.next_edge += 1;
+                    member = 0;
+                }
+                if self.plan_edge(engine, edge, member, depth)? {
+                    if edge.target == ACCEPT {
+                        return Ok(Some(true));
+                    }
+                    node = edge.target as usize;
+                    break;
+                }
+            }
+        }
     }
 
     fn mark_visited(&mut self, level: usize, node: NodeId, tags_base: usize) -> bool {

@@ -1,0 +1,428 @@
+//! Reachability plans: a lean evaluator for the `? a -> b` checks whose sub-automaton is simple
+//! enough to walk without the general search's machinery (ray walks, attack tests).
+//!
+//! A pair gets a plan when, in the part of the graph reachable from `a` without passing `b`,
+//! every edge writes only fixed slots (few of them) and every node on a cycle is deterministic
+//! (at most one out-edge can be followed). The walk is then the general search's depth-first walk
+//! in the same order, minus what a check does not need: no tags, no move bookkeeping, no visited
+//! set, and no undo log — each branching frame keeps a copy of the handful of slots the plan can
+//! write, and the whole check restores them at its end.
+//!
+//! Without a visited set a deterministic cycle that repeats a state would loop forever, so a walk
+//! that takes more than [`CYCLE_STEPS`] steps on cyclic nodes gives up and the check is run again
+//! by the general search from the restored state. Up to that point the two walks are the same (the
+//! general search prunes only states it has fully explored, which found nothing, or states on its
+//! current path, where the plan would go round again), so a plan's answer — found, not found, or
+//! the first error on the way — is the general search's answer.
+
+use super::graph::{Context, CYCLIC};
+use super::program::{exclusive, Ins, Target, Val};
+use super::FastEdge;
+use crate::automaton::{NodeId, SymbolId};
+
+/// A plan's local target meaning "the checked node `b` is reached".
+pub(crate) const ACCEPT: u32 = u32::MAX;
+/// Steps on cyclic nodes after which a plan gives up (the general search then decides).
+pub(crate) const CYCLE_STEPS: u32 = 1 << 16;
+/// Plans write at most this many distinct slots (each branching frame copies them).
+const MAX_SLOTS: usize = 16;
+/// Plans have at most this many nodes.
+const MAX_NODES: usize = 4096;
+
+/// One edge of a plan: its instruction and its target (a local node or [`ACCEPT`]).
+#[derive(Debug)]
+pub(crate) struct PlanEdge {
+    pub op: PlanOp,
+    pub target: u32,
+}
+
+/// The instructions a plan can run (every write goes to a fixed slot).
+#[derive(Debug)]
+pub(crate) enum PlanOp {
+    /// `skip` and tags (a check ignores tags).
+    Skip,
+    Set {
+        slot: u32,
+        value: Val,
+    },
+    Compare {
+        lhs: Val,
+        rhs: Val,
+        equal: bool,
+    },
+    SetAny {
+        slot: u32,
+        members: Box<[SymbolId]>,
+    },
+    /// A nested check, run through [`super::search::Scratch`]'s general entry point.
+    Reach {
+        from: NodeId,
+        to: NodeId,
+        negated: bool,
+        context: u32,
+    },
+}
+
+/// How a plan node is walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    /// No out-edge: the path fails.
+    Dead,
+    /// One out-edge that is not an any-assignment: run it and go on.
+    Chain,
+    /// Two comparisons of the same operands, one `==` and one `!=`: one comparison picks the edge.
+    Complement,
+    /// Pairwise exclusive guards: the first that holds is followed.
+    Select,
+    /// Anything else: a frame tries every edge (and every member of an any-assignment).
+    Branch,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlanNode {
+    pub first: u32,
+    pub end: u32,
+    pub kind: NodeKind,
+    /// The node lies on a cycle: steps from it count against [`CYCLE_STEPS`].
+    pub cyclic: bool,
+    /// For a node whose only edge is an any-assignment: the range of `ReachPlan::filters` holding
+    /// the edges of the chain after it up to its first comparison (empty if none), which the walk
+    /// runs for each member in a tight loop (see [`filter_chain`]). The edges before `hoisted`
+    /// are assignments whose value does not depend on the member: they run once, before the loop.
+    pub filter: (u32, u32),
+    pub hoisted: u32,
+    /// For a branching node: the range of `ReachPlan::restore` holding the slots its frame copies
+    /// and puts back before each alternative (those some path below it may write, but not the
+    /// slot of a lone any-assignment, which every alternative writes first).
+    pub restore: (u32, u32),
+}
+
+/// The plan of one reachability pair; local node 0 is the check's start.
+#[derive(Debug)]
+pub(crate) struct ReachPlan {
+    pub nodes: Box<[PlanNode]>,
+    pub edges: Box<[PlanEdge]>,
+    /// Every slot the plan may write.
+    pub slots: Box<[u32]>,
+    /// The slots branching frames restore (see [`PlanNode::restore`]).
+    pub restore: Box<[u32]>,
+    /// Plan edge indices of the filter chains (see [`PlanNode::filter`]).
+    pub filters: Box<[u32]>,
+}
+
+/// The plan of `? from -> to`, or `None` when the sub-automaton is not simple (see the module
+/// comment). `node_edges` are the automaton's out-edge ranges, `selects` marks nodes whose
+/// out-edges are pairwise exclusive guards, `context` is the pair's graph analysis.
+pub(crate) fn plan(
+    from: NodeId,
+    to: NodeId,
+    edges: &[FastEdge],
+    node_edges: &[(u32, u32)],
+    selects: &[bool],
+    context: &Context,
+) -> Option<ReachPlan> {
+    if from == to {
+        return None;
+    }
+    let mut local = vec![u32::MAX; node_edges.len()];
+    let mut order = vec![from];
+    local[from as usize] = 0;
+    let mut next = 0;
+    while next < order.len() {
+        let node = order[next];
+        next += 1;
+        let (first, end) = node_edges[node as usize];
+        for edge in &edges[first as usize..end as usize] {
+            let target = edge.target;
+            if target != to && local[target as usize] == u32::MAX {
+                if order.len() >= MAX_NODES {
+                    return None;
+                }
+                local[target as usize] = order.len() as u32;
+                order.push(target);
+            }
+        }
+    }
+    let mut slots: Vec<u32> = Vec::new();
+    let mut plan_nodes = Vec::with_capacity(order.len());
+    let mut plan_edges = Vec::new();
+    for &node in &order {
+        let flags = context.flags[node as usize];
+        let (first, end) = node_edges[node as usize];
+        let out = &edges[first as usize..end as usize];
+        let kind = match out {
+            [] => NodeKind::Dead,
+            [only] if !matches!(only.ins, Ins::SetAny { .. }) => NodeKind::Chain,
+            [a, b] if selects[node as usize] && complementary(&a.ins, &b.ins) => NodeKind::Complement,
+            _ if selects[node as usize] => NodeKind::Select,
+            _ => NodeKind::Branch,
+        };
+        let cyclic = flags & CYCLIC != 0;
+        if cyclic && kind == NodeKind::Branch && context.progress[node as usize].is_none() {
+            // A branching node on a cycle needs the general search's visited set, unless a
+            // progress slot shows that states cannot repeat there (see `graph::Progress`).
+            return None;
+        }
+        let start = plan_edges.len() as u32;
+        for edge in out {
+            let op = match &edge.ins {
+                Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => PlanOp::Skip,
+                Ins::Set { target: Target::Fixed(slot), value } => {
+                    slots.push(*slot);
+                    PlanOp::Set { slot: *slot, value: value.clone() }
+                }
+                Ins::Compare { lhs, rhs, equal } => {
+                    PlanOp::Compare { lhs: lhs.clone(), rhs: rhs.clone(), equal: *equal }
+                }
+                Ins::SetAny { target: Target::Fixed(slot), members } => {
+                    slots.push(*slot);
+                    PlanOp::SetAny { slot: *slot, members: members.clone() }
+                }
+                Ins::Reach { from, to, negated, context } => {
+                    PlanOp::Reach { from: *from, to: *to, negated: *negated, context: *context }
+                }
+                // Writes through computed keys or whole blocks: the general search runs them.
+                Ins::Set { .. } | Ins::SetAny { .. } | Ins::SetBlock { .. } | Ins::CompareBlock { .. } => return None,
+            };
+            let target = if edge.target == to { ACCEPT } else { local[edge.target as usize] };
+            plan_edges.push(PlanEdge { op, target });
+        }
+        plan_nodes.push(PlanNode {
+            first: start,
+            end: plan_edges.len() as u32,
+            kind,
+            cyclic,
+            filter: (0, 0),
+            hoisted: 0,
+            restore: (0, 0),
+        });
+    }
+    slots.sort_unstable();
+    slots.dedup();
+    if slots.len() > MAX_SLOTS {
+        return None;
+    }
+    // Per node, the slots (as a bit mask over `slots`) some path from it may write: a fixpoint.
+    let bit = |slot: u32| 1u32 << slots.binary_search(&slot).expect("collected above");
+    let written = |op: &PlanOp| match op {
+        PlanOp::Set { slot, .. } | PlanOp::SetAny { slot, .. } => bit(*slot),
+        _ => 0,
+    };
+    let mut below = vec![0u32; plan_nodes.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (index, node) in plan_nodes.iter().enumerate() {
+            let mut mask = below[index];
+            for edge in &plan_edges[node.first as usize..node.end as usize] {
+                mask |= written(&edge.op);
+                if edge.target != ACCEPT {
+                    mask |= below[edge.target as usize];
+                }
+            }
+            if mask != below[index] {
+                below[index] = mask;
+                changed = true;
+            }
+        }
+    }
+    let mut restore = Vec::new();
+    for (index, node) in plan_nodes.iter_mut().enumerate() {
+        if node.kind != NodeKind::Branch {
+            continue;
+        }
+        let mut mask = below[index];
+        if let [PlanEdge { op: PlanOp::SetAny { slot, .. }, .. }] = &plan_edges[node.first as usize..node.end as usize]
+        {
+            // Every alternative writes the slot before anything reads it; the enclosing frame
+            // (or the check's end) puts it back with everything else the alternatives wrote.
+            mask &= !bit(*slot);
+        }
+        let start = restore.len() as u32;
+        restore.extend(slots.iter().enumerate().filter(|&(i, _)| mask & (1 << i) != 0).map(|(_, &slot)| slot));
+        node.restore = (start, restore.len() as u32);
+    }
+    let mut filters = Vec::new();
+    for index in 0..plan_nodes.len() {
+        let node = plan_nodes[index];
+        if let [PlanEdge { op: PlanOp::SetAny { slot, .. }, target }] =
+            &plan_edges[node.first as usize..node.end as usize]
+        {
+            let chain = filter_chain(*slot, *target, &plan_nodes, &plan_edges);
+            let (hoisted, per_member) = hoist(*slot, &chain, &plan_edges);
+            let start = filters.len() as u32;
+            filters.extend(hoisted);
+            plan_nodes[index].hoisted = filters.len() as u32;
+            filters.extend(per_member);
+            plan_nodes[index].filter = (start, filters.len() as u32);
+        }
+    }
+    Some(ReachPlan {
+        nodes: plan_nodes.into(),
+        edges: plan_edges.into(),
+        slots: slots.into(),
+        restore: restore.into(),
+        filters: filters.into(),
+    })
+}
+
+/// The chain of edges after an any-assignment to `slot` (from its target `node`) up to and
+/// including its first comparison, when members failing it can be skipped in a tight loop: every
+/// node on the way is a non-cyclic chain, every edge before the comparison writes a fixed slot,
+/// and no edge reads a slot that it or a later edge of the chain writes (so a member never sees a
+/// value the previous member's run left behind). Empty when there is no such chain.
+fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Vec<u32> {
+    let mut chain: Vec<u32> = Vec::new();
+    loop {
+        if node == ACCEPT || chain.len() >= 16 {
+            return Vec::new();
+        }
+        let current = &nodes[node as usize];
+        if current.kind != NodeKind::Chain || current.cyclic {
+            return Vec::new();
+        }
+        let edge = &edges[current.first as usize];
+        chain.push(current.first);
+        match &edge.op {
+            PlanOp::Set { .. } | PlanOp::Skip => node = edge.target,
+            PlanOp::Compare { .. } => break,
+            _ => return Vec::new(),
+        }
+    }
+    let written: Vec<u32> = chain
+        .iter()
+        .filter_map(|&e| match &edges[e as usize].op {
+            PlanOp::Set { slot, .. } => Some(*slot),
+            _ => None,
+        })
+        .collect();
+    for (position, &e) in chain.iter().enumerate() {
+        let reads_later_write =
+            |value: &Val| written[position.min(written.len())..].iter().any(|&w| may_read(value, w));
+        let stale = match &edges[e as usize].op {
+            PlanOp::Set { value, .. } => reads_later_write(value),
+            PlanOp::Compare { lhs, rhs, .. } => reads_later_write(lhs) || reads_later_write(rhs),
+            _ => true,
+        };
+        if stale || written.contains(&slot) {
+            return Vec::new();
+        }
+    }
+    chain
+}
+
+/// Splits a filter chain after an any-assignment to `slot` into the assignments whose value is
+/// the same for every member (they read neither `slot` nor a slot written by an earlier
+/// member-dependent edge) and the rest, in chain order. Running the first group once before the
+/// member loop is the same as running it in place: by [`filter_chain`]'s condition no edge reads
+/// a slot written later in the chain.
+fn hoist(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> (Vec<u32>, Vec<u32>) {
+    let mut varying = vec![slot];
+    let (mut hoisted, mut per_member) = (Vec::new(), Vec::new());
+    for &e in chain {
+        match &edges[e as usize].op {
+            PlanOp::Set { value, .. } if !varying.iter().any(|&v| may_read(value, v)) => hoisted.push(e),
+            PlanOp::Set { slot: written, .. } => {
+                varying.push(*written);
+                per_member.push(e);
+            }
+            _ => per_member.push(e),
+        }
+    }
+    (hoisted, per_member)
+}
+
+/// Whether reading `value` may read state slot `slot`.
+fn may_read(value: &Val, slot: u32) -> bool {
+    let in_map = |base: u32, offsets: &[u32]| slot >= base && offsets.contains(&(slot - base));
+    match value {
+        Val::Lit(_) => false,
+        Val::Slot(s) => *s == slot,
+        Val::Lookup { key, .. } => *key == slot,
+        Val::LookupOf { key, .. } => may_read(key, slot),
+        Val::Indexed { base, key, offsets } => *key == slot || in_map(*base, offsets),
+        Val::IndexedBy { base, key, offsets } => may_read(key, slot) || in_map(*base, offsets),
+        Val::Lookup2Slots { first, second, .. } => *first == slot || *second == slot,
+        Val::Indexed2 { base, first, second, offsets, .. } => {
+            *first == slot || *second == slot || in_map(*base, offsets)
+        }
+        Val::Lookup2 { first, second, .. } => may_read(first, slot) || may_read(second, slot),
+        Val::Path(_) => true,
+    }
+}
+
+/// `a == b` and `a != b` (in either order of operands and edges).
+fn complementary(first: &Ins, second: &Ins) -> bool {
+    matches!((first, second), (Ins::Compare { equal: e1, .. }, Ins::Compare { equal: e2, .. }) if e1 != e2)
+        && exclusive(first, second)
+        && match (first, second) {
+            (Ins::Compare { lhs: a, rhs: b, .. }, Ins::Compare { lhs: c, rhs: d, .. }) => {
+                (a == c && b == d) || (a == d && b == c)
+            }
+            _ => false,
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::automaton::builder::AutomatonBuilder;
+    use crate::fast::FastEngine;
+
+    fn engine(edges: &[(&str, &str, &str)]) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, null}")
+            .typedef("Disc", "{empty, full}")
+            .constant("next", "Cell -> Cell", "{a: b, b: c, :null}")
+            .variable("board", "Cell -> Disc", "{:empty}")
+            .variable("cursor", "Cell", "a");
+        for (source, target, label) in edges {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    #[test]
+    fn a_ray_walk_gets_a_plan_and_a_branching_cycle_does_not() {
+        let ray = engine(&[
+            ("begin", "turn", "player = x"),
+            ("turn", "walked", "? from -> to"),
+            ("turn", "end", "player = keeper"),
+            ("walked", "end", "player = keeper"),
+            ("from", "loop", "cursor = Cell(*)"),
+            ("loop", "step", "board[cursor] == empty"),
+            ("loop", "to", "board[cursor] != empty"),
+            ("step", "loop", "cursor = next[cursor]"),
+        ]);
+        let plans: Vec<&ReachPlan> = ray.plans.iter().flatten().collect();
+        assert_eq!(plans.len(), 1);
+        let kinds: Vec<NodeKind> = plans[0].nodes.iter().map(|n| n.kind).collect();
+        assert_eq!(kinds, [NodeKind::Branch, NodeKind::Complement, NodeKind::Chain]);
+        assert_eq!(plans[0].slots.len(), 1);
+        // The ray's filter: the member loop skips cells failing the first comparison.
+        assert_eq!(plans[0].nodes[0].filter.1 - plans[0].nodes[0].filter.0, 0, "the chain reaches a complement");
+        // The loop's guard branches (both edges can hold) but the cursor advances along an acyclic
+        // table: still a plan. Without the advance the general search (with its visited set) keeps it.
+        let loop_edges = |step: &'static str| {
+            [
+                ("begin", "turn", "player = x"),
+                ("turn", "walked", "? from -> to"),
+                ("turn", "end", "player = keeper"),
+                ("walked", "end", "player = keeper"),
+                ("from", "loop", "cursor = a"),
+                ("loop", "step", "board[cursor] == empty"),
+                ("loop", "to", "cursor == c"),
+                ("step", "loop", step),
+            ]
+        };
+        let advancing = engine(&loop_edges("cursor = next[cursor]"));
+        let plans: Vec<&ReachPlan> = advancing.plans.iter().flatten().collect();
+        assert_eq!(plans.len(), 1);
+        assert!(plans[0].nodes[1].cyclic && plans[0].nodes[1].kind == NodeKind::Branch);
+        let branching = engine(&loop_edges(""));
+        assert!(branching.plans.iter().all(|p| p.is_none()));
+    }
+}
