@@ -26,6 +26,7 @@ mod prune_unused_constants;
 mod prune_unused_variables;
 mod skip_self_assignments;
 mod skip_self_comparisons;
+mod specialize_checks;
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -41,6 +42,7 @@ use std::fmt;
 pub enum Pass {
     SkipSelfAssignments,
     SkipSelfComparisons,
+    SpecializeChecks,
     PropagateCopies,
     PropagateConstants,
     InlineReachability,
@@ -58,9 +60,10 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order the driver runs them.
-    pub const ALL: [Pass; 15] = [
+    pub const ALL: [Pass; 16] = [
         Pass::SkipSelfAssignments,
         Pass::SkipSelfComparisons,
+        Pass::SpecializeChecks,
         Pass::PropagateCopies,
         Pass::PropagateConstants,
         Pass::InlineReachability,
@@ -81,6 +84,7 @@ impl Pass {
         match self {
             Pass::SkipSelfAssignments => "skip_self_assignments",
             Pass::SkipSelfComparisons => "skip_self_comparisons",
+            Pass::SpecializeChecks => "specialize_checks",
             Pass::PropagateCopies => "propagate_copies",
             Pass::PropagateConstants => "propagate_constants",
             Pass::InlineReachability => "inline_reachability",
@@ -111,6 +115,7 @@ impl Pass {
         match self {
             Pass::SkipSelfAssignments => skip_self_assignments::run(automaton),
             Pass::SkipSelfComparisons => skip_self_comparisons::run(automaton),
+            Pass::SpecializeChecks => specialize_checks::run(automaton),
             Pass::PropagateCopies => propagate_copies::run(automaton),
             Pass::PropagateConstants => propagate_constants::run(automaton),
             Pass::InlineReachability => inline_reachability::run(automaton),

@@ -200,10 +200,16 @@ impl<'a> Analysis<'a> {
             }
             Label::AssignAny { lhs, ty } => Label::AssignAny { lhs: self.rewrite_target(lhs, known), ty: ty.clone() },
             Label::Compare { lhs, rhs, negated } => {
-                let lhs_new = self.rewrite_read(lhs, known, self.type_of(rhs).as_ref());
-                let rhs_new = self.rewrite_read(rhs, known, self.type_of(lhs).as_ref());
-                // Two literals of different types do not type-check as a comparison: decide it here.
+                // A side is replaced by a symbol the other side's type holds; against a constant,
+                // by any symbol (the comparison is then decided below).
                 let no_variables = HashMap::new();
+                let expected = |side: &Expr, other: &Expr| match self.env.fold(other, &no_variables) {
+                    Some(_) => self.type_of(side),
+                    None => self.type_of(other),
+                };
+                let lhs_new = self.rewrite_read(lhs, known, expected(lhs, rhs).as_ref());
+                let rhs_new = self.rewrite_read(rhs, known, expected(rhs, lhs).as_ref());
+                // Two literals of different types do not type-check as a comparison: decide it here.
                 if let (Some(left), Some(right)) =
                     (self.env.fold(&lhs_new, &no_variables), self.env.fold(&rhs_new, &no_variables))
                 {
@@ -222,11 +228,9 @@ impl<'a> Analysis<'a> {
     /// The declared type of an expression, where the declarations give one.
     fn type_of(&self, expr: &Expr) -> Option<TypeExpr> {
         match expr {
-            Expr::Ident(ident) => self
-                .env
-                .variable_type(&ident.name)
-                .or_else(|| self.env.constant_type(&ident.name))
-                .cloned(),
+            Expr::Ident(ident) => {
+                self.env.variable_type(&ident.name).or_else(|| self.env.constant_type(&ident.name)).cloned()
+            }
             Expr::Cast { ty, .. } => Some(TypeExpr::Name(ty.clone())),
             Expr::Access { map, .. } => {
                 let map_type = self.type_of(map)?;
