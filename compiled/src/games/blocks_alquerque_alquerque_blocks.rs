@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [49, 50];
 static VISIBLE_SLOTS: [usize; 2] = [53, 54];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 225] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, true, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 2343] = [34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 31, 34, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 11, 34, 13, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 29, 34, 31, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 34, 11, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 31, 34, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 11, 34, 13, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 31, 34, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 29, 34, 31, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 34, 11, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 11, 34, 13, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 31, 34, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 29, 34, 31, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 34, 11, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 11, 34, 13, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 31, 34, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 29, 34, 31, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 34, 11, 34, 34, 34, 15, 34, 17, 34, 19, 34, 21, 34, 34, 34, 25, 34, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 11, 34, 13, 34, 15, 34, 17, 34, 34, 34, 21, 34, 23, 34, 25, 34, 27, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 68, 68, 43, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 43, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 171, 171];
 static OFF0: [u16; 256] = [702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 0, 27, 54, 81, 108, 135, 162, 189, 216, 243, 270, 297, 324, 351, 378, 405, 432, 459, 486, 513, 540, 567, 594, 621, 648, 675, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702];
 static OFF1: [u16; 256] = [26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26];
@@ -49,6 +50,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(172);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -101,13 +103,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_53_54: Option<bool> = None;
 {
-if (match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53(v, cx, 54); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
+if (match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53_54(v, cx); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
 m107(v, cx)?;
 }
 
 }
 {
-if !(match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53(v, cx, 54); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
+if !(match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53_54(v, cx); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
 m108(v, cx)?;
 }
 
@@ -136,13 +138,13 @@ Ok(())
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_9_21: Option<bool> = None;
 {
-if (match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9(v, cx, 21); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
+if (match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9_21(v, cx); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
 m109(v, cx)?;
 }
 
 }
 {
-if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9(v, cx, 21); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
+if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9_21(v, cx); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
 m110(v, cx)?;
 }
 
@@ -177,7 +179,7 @@ Ok(())
 /// Node `turn1Red_3`.
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !{ cx.enter_reach(2, 8)?; let found = r2(v, cx, 8); cx.leave_reach(); found? } {
+if !r2_8(v) {
 m112(v, cx)?;
 }
 
@@ -485,13 +487,13 @@ fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(135, v)? { return Ok(()); }
 let mut reach_36_41: Option<bool> = None;
 {
-if (match reach_36_41 { Some(found) => found, None => { let found = { cx.enter_reach(36, 41)?; let found = r36(v, cx, 41); cx.leave_reach(); found? }; reach_36_41 = Some(found); found } }) {
+if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
 m138(v, cx)?;
 }
 
 }
 {
-if !(match reach_36_41 { Some(found) => found, None => { let found = { cx.enter_reach(36, 41)?; let found = r36(v, cx, 41); cx.leave_reach(); found? }; reach_36_41 = Some(found); found } }) {
+if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
 m122(v, cx)?;
 }
 
@@ -808,13 +810,13 @@ Ok(())
 fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_53_54: Option<bool> = None;
 {
-if (match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53(v, cx, 54); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
+if (match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53_54(v, cx); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
 m107(v, cx)?;
 }
 
 }
 {
-if !(match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53(v, cx, 54); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
+if !(match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53_54(v, cx); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
 m162(v, cx)?;
 }
 
@@ -826,13 +828,13 @@ Ok(())
 fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_62_74: Option<bool> = None;
 {
-if (match reach_62_74 { Some(found) => found, None => { let found = { cx.enter_reach(62, 74)?; let found = r62(v, cx, 74); cx.leave_reach(); found? }; reach_62_74 = Some(found); found } }) {
+if (match reach_62_74 { Some(found) => found, None => { let found = { cx.enter_reach(62, 74)?; let found = r62_74(v, cx); cx.leave_reach(); found? }; reach_62_74 = Some(found); found } }) {
 m163(v, cx)?;
 }
 
 }
 {
-if !(match reach_62_74 { Some(found) => found, None => { let found = { cx.enter_reach(62, 74)?; let found = r62(v, cx, 74); cx.leave_reach(); found? }; reach_62_74 = Some(found); found } }) {
+if !(match reach_62_74 { Some(found) => found, None => { let found = { cx.enter_reach(62, 74)?; let found = r62_74(v, cx); cx.leave_reach(); found? }; reach_62_74 = Some(found); found } }) {
 m164(v, cx)?;
 }
 
@@ -867,7 +869,7 @@ Ok(())
 /// Node `turn1Green_3`.
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !{ cx.enter_reach(55, 61)?; let found = r55(v, cx, 61); cx.leave_reach(); found? } {
+if !r55_61(v) {
 m166(v, cx)?;
 }
 
@@ -1175,13 +1177,13 @@ fn m189(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(189, v)? { return Ok(()); }
 let mut reach_89_94: Option<bool> = None;
 {
-if (match reach_89_94 { Some(found) => found, None => { let found = { cx.enter_reach(89, 94)?; let found = r89(v, cx, 94); cx.leave_reach(); found? }; reach_89_94 = Some(found); found } }) {
+if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
 m192(v, cx)?;
 }
 
 }
 {
-if !(match reach_89_94 { Some(found) => found, None => { let found = { cx.enter_reach(89, 94)?; let found = r89(v, cx, 94); cx.leave_reach(); found? }; reach_89_94 = Some(found); found } }) {
+if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
 m176(v, cx)?;
 }
 
@@ -1618,96 +1620,83 @@ Ok(())
 }
 
 /// Node `capture1Red_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_8(v: &mut Values) -> bool {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS2[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r3_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Red_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[37] as usize)] as usize] == 0 {
-if r4(v, cx, to)? {  return Ok(true); }
+if r4_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Red_2`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
+fn r4_8(v: &mut Values) -> bool {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r5(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r5_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Red_3`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_8(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[37] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_8(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Red_4`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
-if r7(v, cx, to)? {  return Ok(true); }
+if r7_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Red_5`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize] as usize)] as usize] == 7 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `capture1Red_reach_1_end`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `move1Red_reach_1`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !{ cx.enter_reach(2, 8)?; let found = r2(v, cx, 8); cx.leave_reach(); found? } {
-if r10(v, cx, to)? {  return Ok(true); }
+if !r2_8(v) {
+if r10_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1716,7 +1705,7 @@ let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS2[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1724,14 +1713,13 @@ Ok(false)
 }
 
 /// Node `move1Red_2`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS2[i];
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1739,11 +1727,10 @@ Ok(false)
 }
 
 /// Node `move1Red_3`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[37] as usize)] as usize] == 0 {
-if r12(v, cx, to)? {  return Ok(true); }
+if r12_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1751,24 +1738,22 @@ Ok(false)
 }
 
 /// Node `move1Red_4`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_21(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_5`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1776,24 +1761,22 @@ Ok(false)
 }
 
 /// Node `move1Red_6`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF5[(v[41] as usize)] as usize + OFF3[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r15_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_7`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[38] as usize)] as usize] == 7 {
-if r16(v, cx, to)? {  return Ok(true); }
+if r16_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1801,17 +1784,16 @@ Ok(false)
 }
 
 /// Node `move1Red_8`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[37] == v[46] {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_21(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[37] != v[46] {
-if r18(v, cx, to)? {  return Ok(true); }
+if r18_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1819,11 +1801,10 @@ Ok(false)
 }
 
 /// Node `move1Red_10`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[38] != v[43] {
-if r18(v, cx, to)? {  return Ok(true); }
+if r18_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1831,55 +1812,45 @@ Ok(false)
 }
 
 /// Node `move1Red_9`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r19(v, cx, to)? {  return Ok(true); }
+if r19_21(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_11`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_11` -> `move1Red_12`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_12`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let k0 = v[38]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_12` -> `move1Red_reach_1_end`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `move1Red_reach_1_end`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
-Ok(false)
-}
-
 /// Node `move1Red_14`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[37] as usize)] as usize] == 0 {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1887,38 +1858,35 @@ Ok(false)
 }
 
 /// Node `move1Red_15`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_21(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_16`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_16` -> `move1Red_17`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_17`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r26_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1926,24 +1894,22 @@ Ok(false)
 }
 
 /// Node `move1Red_18`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[37] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r27(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r27_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_19`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
-if r28(v, cx, to)? {  return Ok(true); }
+if r28_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1951,24 +1917,22 @@ Ok(false)
 }
 
 /// Node `move1Red_20`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r29(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r29_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_21`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[38] as usize)] as usize] == 7 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1976,27 +1940,25 @@ Ok(false)
 }
 
 /// Node `move1Red_22`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_21(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_23`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
-if r32(v, cx, to)? {  return Ok(true); }
+if r32_21(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] != 1 {
-if r33(v, cx, to)? {  return Ok(true); }
+if r33_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2004,33 +1966,31 @@ Ok(false)
 }
 
 /// Node `move1Red_24`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_24` -> `move1Red_26`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r34(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r34_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_29`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(33, v)? { return Ok(false); }
 let mut reach_36_41: Option<bool> = None;
 {
-if (match reach_36_41 { Some(found) => found, None => { let found = { cx.enter_reach(36, 41)?; let found = r36(v, cx, 41); cx.leave_reach(); found? }; reach_36_41 = Some(found); found } }) {
-if r42(v, cx, to)? {  return Ok(true); }
+if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
+if r42_21(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if !(match reach_36_41 { Some(found) => found, None => { let found = { cx.enter_reach(36, 41)?; let found = r36(v, cx, 41); cx.leave_reach(); found? }; reach_36_41 = Some(found); found } }) {
-if r20(v, cx, to)? {  return Ok(true); }
+if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
+if r20_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2038,111 +1998,37 @@ Ok(false)
 }
 
 /// Node `move1Red_26`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB6[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_27`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB7[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `chainOppo1Red_reach_1`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
-{
-let slot = 41usize;
-let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS4[i];
-if r37(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Red_1`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[38] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Red_2`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
-{
-if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
-if r39(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Red_3`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Red_4`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
-{
-if v[0 + OFF3[(v[40] as usize)] as usize] == 7 {
-if r41(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Red_reach_1_end`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `move1Red_31`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r43(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r43_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2150,24 +2036,22 @@ Ok(false)
 }
 
 /// Node `move1Red_33`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[38] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r44(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r44_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_34`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2175,24 +2059,22 @@ Ok(false)
 }
 
 /// Node `move1Red_35`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-if r46(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r46_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_36`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[40] as usize)] as usize] == 7 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2200,27 +2082,25 @@ Ok(false)
 }
 
 /// Node `move1Red_37`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r48(v, cx, to)? {  return Ok(true); }
+if r48_21(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_38`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
-if r49(v, cx, to)? {  return Ok(true); }
+if r49_21(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] != 1 {
-if r50(v, cx, to)? {  return Ok(true); }
+if r50_21(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2228,187 +2108,234 @@ Ok(false)
 }
 
 /// Node `move1Red_39`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_39` -> `move1Red_41`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r51(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r51_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_40`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(50, v)? { return Ok(false); }
 {
 let x: u8 = v[40];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_41`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB6[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r52(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r52_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_42`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB7[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r50(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r50_21(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `over1_reach_1`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
-let mut reach_9_21: Option<bool> = None;
-{
-if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9(v, cx, 21); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
-if r54(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if !{ cx.enter_reach(62, 74)?; let found = r62(v, cx, 74); cx.leave_reach(); found? } {
-if r54(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9(v, cx, 21); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
-if r106(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[42] == 171 {
-if r54(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `over1_reach_1_end`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `capture1Green_reach_1`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
-{
-let slot = 37usize;
-let old = v[slot];
-for i in 0..25 {
-v[slot] = MEMBERS2[i];
-if r56(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `capture1Green_1`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
-{
-if v[0 + OFF3[(v[37] as usize)] as usize] == 1 {
-if r57(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `capture1Green_2`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+/// Node `chainOppo1Red_reach_1`.
+fn r36_41(v: &mut Values) -> bool {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r58(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r37_41(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
+}
+false
+}
+
+/// Node `chainOppo1Red_1`.
+fn r37_41(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[38] as usize)] as usize];
+let slot = 39usize;
+let old = v[slot]; v[slot] = x;
+if r38_41(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `chainOppo1Red_2`.
+fn r38_41(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[39] as usize)] as usize] == 1 {
+if r39_41(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `chainOppo1Red_3`.
+fn r39_41(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if r40_41(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `chainOppo1Red_4`.
+fn r40_41(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[40] as usize)] as usize] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `over1_reach_1`.
+fn r53_54(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let mut reach_9_21: Option<bool> = None;
+{
+if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9_21(v, cx); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
+{  return Ok(true); }
+}
+
+}
+{
+if !{ cx.enter_reach(62, 74)?; let found = r62_74(v, cx); cx.leave_reach(); found? } {
+{  return Ok(true); }
+}
+
+}
+{
+if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9_21(v, cx); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
+if r106_54(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if v[42] == 171 {
+{  return Ok(true); }
+}
+
 }
 Ok(false)
 }
 
+/// Node `over1_5`.
+fn r106_54(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if !{ cx.enter_reach(62, 74)?; let found = r62_74(v, cx); cx.leave_reach(); found? } {
+{  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `capture1Green_reach_1`.
+fn r55_61(v: &mut Values) -> bool {
+{
+let slot = 37usize;
+let old = v[slot];
+for i in 0..25 {
+v[slot] = MEMBERS2[i];
+if r56_61(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `capture1Green_1`.
+fn r56_61(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[37] as usize)] as usize] == 1 {
+if r57_61(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `capture1Green_2`.
+fn r57_61(v: &mut Values) -> bool {
+{
+let slot = 41usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS4[i];
+if r58_61(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
 /// Node `capture1Green_3`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_61(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[37] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r59(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r59_61(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Green_4`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_61(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
-if r60(v, cx, to)? {  return Ok(true); }
+if r60_61(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `capture1Green_5`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_61(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize] as usize)] as usize] == 7 {
-if r61(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `capture1Green_reach_1_end`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !{ cx.enter_reach(55, 61)?; let found = r55(v, cx, 61); cx.leave_reach(); found? } {
-if r63(v, cx, to)? {  return Ok(true); }
+if !r55_61(v) {
+if r63_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2417,7 +2344,7 @@ let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS2[i];
-if r75(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r75_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2425,14 +2352,13 @@ Ok(false)
 }
 
 /// Node `move1Green_2`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS2[i];
-if r64(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r64_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2440,11 +2366,10 @@ Ok(false)
 }
 
 /// Node `move1Green_3`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[37] as usize)] as usize] == 1 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2452,24 +2377,22 @@ Ok(false)
 }
 
 /// Node `move1Green_4`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_74(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_5`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2477,24 +2400,22 @@ Ok(false)
 }
 
 /// Node `move1Green_6`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[243 + OFF5[(v[41] as usize)] as usize + OFF3[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r68(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r68_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_7`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[38] as usize)] as usize] == 7 {
-if r69(v, cx, to)? {  return Ok(true); }
+if r69_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2502,17 +2423,16 @@ Ok(false)
 }
 
 /// Node `move1Green_8`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[37] == v[47] {
-if r70(v, cx, to)? {  return Ok(true); }
+if r70_74(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[37] != v[47] {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2520,11 +2440,10 @@ Ok(false)
 }
 
 /// Node `move1Green_10`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[38] != v[44] {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2532,55 +2451,45 @@ Ok(false)
 }
 
 /// Node `move1Green_9`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r72(v, cx, to)? {  return Ok(true); }
+if r72_74(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_11`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_11` -> `move1Green_12`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r73(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r73_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_12`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let k0 = v[38]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_12` -> `move1Green_reach_1_end`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r74(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `move1Green_reach_1_end`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
-Ok(false)
-}
-
 /// Node `move1Green_14`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[37] as usize)] as usize] == 1 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2588,38 +2497,35 @@ Ok(false)
 }
 
 /// Node `move1Green_15`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r77(v, cx, to)? {  return Ok(true); }
+if r77_74(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_16`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_16` -> `move1Green_17`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r78(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r78_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_17`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r79(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r79_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2627,24 +2533,22 @@ Ok(false)
 }
 
 /// Node `move1Green_18`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[37] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r80(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r80_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_19`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
-if r81(v, cx, to)? {  return Ok(true); }
+if r81_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2652,24 +2556,22 @@ Ok(false)
 }
 
 /// Node `move1Green_20`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r82(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r82_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_21`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+fn r82_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[38] as usize)] as usize] == 7 {
-if r83(v, cx, to)? {  return Ok(true); }
+if r83_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2677,27 +2579,25 @@ Ok(false)
 }
 
 /// Node `move1Green_22`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+fn r83_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r84(v, cx, to)? {  return Ok(true); }
+if r84_74(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_23`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
-if r85(v, cx, to)? {  return Ok(true); }
+if r85_74(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] != 0 {
-if r86(v, cx, to)? {  return Ok(true); }
+if r86_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2705,33 +2605,31 @@ Ok(false)
 }
 
 /// Node `move1Green_24`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_24` -> `move1Green_26`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r87(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r87_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_29`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(86, v)? { return Ok(false); }
 let mut reach_89_94: Option<bool> = None;
 {
-if (match reach_89_94 { Some(found) => found, None => { let found = { cx.enter_reach(89, 94)?; let found = r89(v, cx, 94); cx.leave_reach(); found? }; reach_89_94 = Some(found); found } }) {
-if r95(v, cx, to)? {  return Ok(true); }
+if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
+if r95_74(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if !(match reach_89_94 { Some(found) => found, None => { let found = { cx.enter_reach(89, 94)?; let found = r89(v, cx, 94); cx.leave_reach(); found? }; reach_89_94 = Some(found); found } }) {
-if r73(v, cx, to)? {  return Ok(true); }
+if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
+if r73_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2739,111 +2637,37 @@ Ok(false)
 }
 
 /// Node `move1Green_26`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB6[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-if r88(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r88_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_27`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB7[(v[34] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-if r86(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r86_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `chainOppo1Green_reach_1`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
-{
-let slot = 41usize;
-let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS4[i];
-if r90(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Green_1`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[38] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r91(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Green_2`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
-{
-if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
-if r92(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Green_3`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r93(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Green_4`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
-{
-if v[0 + OFF3[(v[40] as usize)] as usize] == 7 {
-if r94(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `chainOppo1Green_reach_1_end`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `move1Green_31`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
+fn r95_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 41usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r96(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r96_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2851,24 +2675,22 @@ Ok(false)
 }
 
 /// Node `move1Green_33`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
+fn r96_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[38] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r97(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r97_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_34`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
+fn r97_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
-if r98(v, cx, to)? {  return Ok(true); }
+if r98_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2876,24 +2698,22 @@ Ok(false)
 }
 
 /// Node `move1Green_35`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+fn r98_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-if r99(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r99_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_36`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[40] as usize)] as usize] == 7 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2901,27 +2721,25 @@ Ok(false)
 }
 
 /// Node `move1Green_37`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r101(v, cx, to)? {  return Ok(true); }
+if r101_74(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_38`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
-if r102(v, cx, to)? {  return Ok(true); }
+if r102_74(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[39] as usize)] as usize] != 0 {
-if r103(v, cx, to)? {  return Ok(true); }
+if r103_74(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2929,68 +2747,112 @@ Ok(false)
 }
 
 /// Node `move1Green_39`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
+fn r102_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_39` -> `move1Green_41`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r104(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r104_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_40`.
-fn r103(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 103 { return Ok(true); }
+fn r103_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(103, v)? { return Ok(false); }
 {
 let x: u8 = v[40];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r86(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r86_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_41`.
-fn r104(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 104 { return Ok(true); }
+fn r104_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB6[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-if r105(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r105_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_42`.
-fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 105 { return Ok(true); }
+fn r105_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB7[(v[34] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-if r103(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r103_74(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `over1_5`.
-fn r106(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 106 { return Ok(true); }
+/// Node `chainOppo1Green_reach_1`.
+fn r89_94(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(62, 74)?; let found = r62(v, cx, 74); cx.leave_reach(); found? } {
-if r54(v, cx, to)? {  return Ok(true); }
+let slot = 41usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS4[i];
+if r90_94(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `chainOppo1Green_1`.
+fn r90_94(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[38] as usize)] as usize];
+let slot = 39usize;
+let old = v[slot]; v[slot] = x;
+if r91_94(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `chainOppo1Green_2`.
+fn r91_94(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[39] as usize)] as usize] == 0 {
+if r92_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
+}
+
+/// Node `chainOppo1Green_3`.
+fn r92_94(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF3[(v[39] as usize)] as usize];
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if r93_94(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `chainOppo1Green_4`.
+fn r93_94(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[40] as usize)] as usize] == 7 {
+{  return true; }
+}
+
+}
+false
 }
 

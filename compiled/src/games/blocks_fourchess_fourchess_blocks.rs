@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [28, 29];
 static VISIBLE_SLOTS: [usize; 2] = [32, 33];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 210] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, true, true, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 768] = [25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 50, 50, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 153, 153];
 static MEMBERS0: [u8; 16] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
 static OFF1: [u16; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17];
@@ -47,6 +48,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(154);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -104,13 +106,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_4: Option<bool> = None;
 {
-if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
 m35(v, cx)?;
 }
 
@@ -122,13 +124,13 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_71_80: Option<bool> = None;
 {
-if (match reach_71_80 { Some(found) => found, None => { let found = { cx.enter_reach(71, 80)?; let found = r71(v, cx, 80); cx.leave_reach(); found? }; reach_71_80 = Some(found); found } }) {
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
 m81(v, cx)?;
 }
 
 }
 {
-if !(match reach_71_80 { Some(found) => found, None => { let found = { cx.enter_reach(71, 80)?; let found = r71(v, cx, 80); cx.leave_reach(); found? }; reach_71_80 = Some(found); found } }) {
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
 m82(v, cx)?;
 }
 
@@ -140,13 +142,13 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_21_26: Option<bool> = None;
 {
-if (match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21(v, cx, 26); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
+if (match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21_26(v, cx); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
 m36(v, cx)?;
 }
 
 }
 {
-if !(match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21(v, cx, 26); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
+if !(match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21_26(v, cx); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
 m37(v, cx)?;
 }
 
@@ -327,13 +329,13 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_4: Option<bool> = None;
 {
-if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
 m53(v, cx)?;
 }
 
@@ -368,13 +370,13 @@ Ok(())
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_33: Option<bool> = None;
 {
-if (match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28(v, cx, 33); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
+if (match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28_33(v, cx); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
 m54(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28(v, cx, 33); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
+if !(match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28_33(v, cx); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
 m55(v, cx)?;
 }
 
@@ -587,13 +589,13 @@ Ok(())
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_83_92: Option<bool> = None;
 {
-if (match reach_83_92 { Some(found) => found, None => { let found = { cx.enter_reach(83, 92)?; let found = r83(v, cx, 92); cx.leave_reach(); found? }; reach_83_92 = Some(found); found } }) {
+if (match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
 m93(v, cx)?;
 }
 
 }
 {
-if !(match reach_83_92 { Some(found) => found, None => { let found = { cx.enter_reach(83, 92)?; let found = r83(v, cx, 92); cx.leave_reach(); found? }; reach_83_92 = Some(found); found } }) {
+if !(match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
 m94(v, cx)?;
 }
 
@@ -605,13 +607,13 @@ Ok(())
 fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_83_92: Option<bool> = None;
 {
-if (match reach_83_92 { Some(found) => found, None => { let found = { cx.enter_reach(83, 92)?; let found = r83(v, cx, 92); cx.leave_reach(); found? }; reach_83_92 = Some(found); found } }) {
+if (match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
 m99(v, cx)?;
 }
 
 }
 {
-if !(match reach_83_92 { Some(found) => found, None => { let found = { cx.enter_reach(83, 92)?; let found = r83(v, cx, 92); cx.leave_reach(); found? }; reach_83_92 = Some(found); found } }) {
+if !(match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
 m100(v, cx)?;
 }
 
@@ -724,13 +726,13 @@ Ok(())
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_103_112: Option<bool> = None;
 {
-if (match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103(v, cx, 112); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if (match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
 m142(v, cx)?;
 }
 
 }
 {
-if !(match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103(v, cx, 112); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if !(match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
 m143(v, cx)?;
 }
 
@@ -742,13 +744,13 @@ Ok(())
 fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_188_197: Option<bool> = None;
 {
-if (match reach_188_197 { Some(found) => found, None => { let found = { cx.enter_reach(188, 197)?; let found = r188(v, cx, 197); cx.leave_reach(); found? }; reach_188_197 = Some(found); found } }) {
+if (match reach_188_197 { Some(found) => found, None => { let found = r188_197(v); reach_188_197 = Some(found); found } }) {
 m198(v, cx)?;
 }
 
 }
 {
-if !(match reach_188_197 { Some(found) => found, None => { let found = { cx.enter_reach(188, 197)?; let found = r188(v, cx, 197); cx.leave_reach(); found? }; reach_188_197 = Some(found); found } }) {
+if !(match reach_188_197 { Some(found) => found, None => { let found = r188_197(v); reach_188_197 = Some(found); found } }) {
 m199(v, cx)?;
 }
 
@@ -760,13 +762,13 @@ Ok(())
 fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_121_130: Option<bool> = None;
 {
-if (match reach_121_130 { Some(found) => found, None => { let found = { cx.enter_reach(121, 130)?; let found = r121(v, cx, 130); cx.leave_reach(); found? }; reach_121_130 = Some(found); found } }) {
+if (match reach_121_130 { Some(found) => found, None => { let found = { cx.enter_reach(121, 130)?; let found = r121_130(v, cx); cx.leave_reach(); found? }; reach_121_130 = Some(found); found } }) {
 m144(v, cx)?;
 }
 
 }
 {
-if !(match reach_121_130 { Some(found) => found, None => { let found = { cx.enter_reach(121, 130)?; let found = r121(v, cx, 130); cx.leave_reach(); found? }; reach_121_130 = Some(found); found } }) {
+if !(match reach_121_130 { Some(found) => found, None => { let found = { cx.enter_reach(121, 130)?; let found = r121_130(v, cx); cx.leave_reach(); found? }; reach_121_130 = Some(found); found } }) {
 m145(v, cx)?;
 }
 
@@ -1031,13 +1033,13 @@ Ok(())
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_103_112: Option<bool> = None;
 {
-if (match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103(v, cx, 112); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if (match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
 m142(v, cx)?;
 }
 
 }
 {
-if !(match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103(v, cx, 112); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if !(match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
 m166(v, cx)?;
 }
 
@@ -1049,13 +1051,13 @@ Ok(())
 fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_132_141: Option<bool> = None;
 {
-if (match reach_132_141 { Some(found) => found, None => { let found = { cx.enter_reach(132, 141)?; let found = r132(v, cx, 141); cx.leave_reach(); found? }; reach_132_141 = Some(found); found } }) {
+if (match reach_132_141 { Some(found) => found, None => { let found = { cx.enter_reach(132, 141)?; let found = r132_141(v, cx); cx.leave_reach(); found? }; reach_132_141 = Some(found); found } }) {
 m167(v, cx)?;
 }
 
 }
 {
-if !(match reach_132_141 { Some(found) => found, None => { let found = { cx.enter_reach(132, 141)?; let found = r132(v, cx, 141); cx.leave_reach(); found? }; reach_132_141 = Some(found); found } }) {
+if !(match reach_132_141 { Some(found) => found, None => { let found = { cx.enter_reach(132, 141)?; let found = r132_141(v, cx); cx.leave_reach(); found? }; reach_132_141 = Some(found); found } }) {
 m168(v, cx)?;
 }
 
@@ -1320,13 +1322,13 @@ Ok(())
 fn m198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_200_209: Option<bool> = None;
 {
-if (match reach_200_209 { Some(found) => found, None => { let found = { cx.enter_reach(200, 209)?; let found = r200(v, cx, 209); cx.leave_reach(); found? }; reach_200_209 = Some(found); found } }) {
+if (match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
 m93(v, cx)?;
 }
 
 }
 {
-if !(match reach_200_209 { Some(found) => found, None => { let found = { cx.enter_reach(200, 209)?; let found = r200(v, cx, 209); cx.leave_reach(); found? }; reach_200_209 = Some(found); found } }) {
+if !(match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
 m94(v, cx)?;
 }
 
@@ -1338,13 +1340,13 @@ Ok(())
 fn m199(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_200_209: Option<bool> = None;
 {
-if (match reach_200_209 { Some(found) => found, None => { let found = { cx.enter_reach(200, 209)?; let found = r200(v, cx, 209); cx.leave_reach(); found? }; reach_200_209 = Some(found); found } }) {
+if (match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
 m99(v, cx)?;
 }
 
 }
 {
-if !(match reach_200_209 { Some(found) => found, None => { let found = { cx.enter_reach(200, 209)?; let found = r200(v, cx, 209); cx.leave_reach(); found? }; reach_200_209 = Some(found); found } }) {
+if !(match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
 m93(v, cx)?;
 }
 
@@ -1353,11 +1355,10 @@ Ok(())
 }
 
 /// Node `over1_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[19] == 38 {
-if r3(v, cx, to)? {  return Ok(true); }
+if r3_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1366,7 +1367,7 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r5(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r5_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1375,13 +1376,13 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(21, 26)?; let found = r21(v, cx, 26); cx.leave_reach(); found? } {
-if r27(v, cx, to)? {  return Ok(true); }
+if !{ cx.enter_reach(21, 26)?; let found = r21_26(v, cx); cx.leave_reach(); found? } {
+if r27_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1389,29 +1390,21 @@ Ok(false)
 }
 
 /// Node `over1_2`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[20] == 38 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `over1_reach_1_end`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_1`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r6(v, cx, to)? {  return Ok(true); }
+if r6_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1419,14 +1412,13 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_2`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r7_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1434,24 +1426,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_3`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r8(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r8_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_4`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r9(v, cx, to)? {  return Ok(true); }
+if r9_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1459,24 +1449,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_5`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_6`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r11(v, cx, to)? {  return Ok(true); }
+if r11_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1484,24 +1472,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_7`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r12(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r12_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_8`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -1509,11 +1495,10 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_1`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r14(v, cx, to)? {  return Ok(true); }
+if r14_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1521,14 +1506,13 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_2`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r15_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1536,24 +1520,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_3`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_4`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1561,24 +1543,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_5`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_6`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r19(v, cx, to)? {  return Ok(true); }
+if r19_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1586,24 +1566,33 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_7`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_8`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `over1_5`.
+fn r27_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if !{ cx.enter_reach(28, 33)?; let found = r28_33(v, cx); cx.leave_reach(); found? } {
+{  return Ok(true); }
 }
 
 }
@@ -1611,14 +1600,13 @@ Ok(false)
 }
 
 /// Node `move1Red_reach_1`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_26(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1626,11 +1614,10 @@ Ok(false)
 }
 
 /// Node `move1Red_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_26(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1638,69 +1625,47 @@ Ok(false)
 }
 
 /// Node `move1Red_2`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_26(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_3` -> `move1Red_4`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_26(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_4`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB2[(v[19] as usize)];
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `move1Red_reach_1_end`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `over1_5`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
-{
-if !{ cx.enter_reach(28, 33)?; let found = r28(v, cx, 33); cx.leave_reach(); found? } {
-if r4(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
 /// Node `move1Green_reach_1`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r29(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r29_33(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1708,11 +1673,10 @@ Ok(false)
 }
 
 /// Node `move1Green_1`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_33(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1720,303 +1684,263 @@ Ok(false)
 }
 
 /// Node `move1Green_2`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_33(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_3`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r32(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r32_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_4`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB2[(v[20] as usize)];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Green_reach_1_end`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `wins1Red_reach_1`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_80(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r72(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r72_80(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_10`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_80(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r73(v, cx, to)? {  return Ok(true); }
+if r73_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_11`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_80(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r74(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r74_80(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_12`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_80(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r75(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r75_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_13`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_80(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_14`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_80(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r77(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r77_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_15`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_80(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r78(v, cx, to)? {  return Ok(true); }
+if r78_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_16`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_80(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r79(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r79_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_17`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_80(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r80(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Red_reach_1_end`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+fn r83_92(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r84(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r84_92(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_10`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_92(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r85(v, cx, to)? {  return Ok(true); }
+if r85_92(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_11`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_92(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r86(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r86_92(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_12`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_92(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r87(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r87_92(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_13`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_92(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_92(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_14`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_92(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r89(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r89_92(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_15`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
+fn r89_92(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_92(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_16`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_92(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r91(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r91_92(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_17`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_92(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r92(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Green_reach_1_end`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `over2_reach_1`.
-fn r103(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 103 { return Ok(true); }
+fn r103_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r104(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r104_112(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2025,19 +1949,19 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r113(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r113_112(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(121, 130)?; let found = r121(v, cx, 130); cx.leave_reach(); found? } {
-if r131(v, cx, to)? {  return Ok(true); }
+if !{ cx.enter_reach(121, 130)?; let found = r121_130(v, cx); cx.leave_reach(); found? } {
+if r131_112(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[27] == 153 {
-if r112(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -2045,11 +1969,10 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_19`.
-fn r104(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 104 { return Ok(true); }
+fn r104_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r105(v, cx, to)? {  return Ok(true); }
+if r105_112(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2057,14 +1980,13 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_20`.
-fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 105 { return Ok(true); }
+fn r105_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r106(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r106_112(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2072,24 +1994,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_21`.
-fn r106(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 106 { return Ok(true); }
+fn r106_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r107(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r107_112(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_22`.
-fn r107(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 107 { return Ok(true); }
+fn r107_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r108(v, cx, to)? {  return Ok(true); }
+if r108_112(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2097,24 +2017,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_23`.
-fn r108(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 108 { return Ok(true); }
+fn r108_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r109(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r109_112(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_24`.
-fn r109(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 109 { return Ok(true); }
+fn r109_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r110(v, cx, to)? {  return Ok(true); }
+if r110_112(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2122,42 +2040,33 @@ Ok(false)
 }
 
 /// Node `lineHVD4Red_25`.
-fn r110(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 110 { return Ok(true); }
+fn r110_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r111(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r111_112(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Red_26`.
-fn r111(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 111 { return Ok(true); }
+fn r111_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r112(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `over2_reach_1_end`.
-fn r112(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 112 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_19`.
-fn r113(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 113 { return Ok(true); }
+fn r113_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r114(v, cx, to)? {  return Ok(true); }
+if r114_112(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2165,14 +2074,13 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_20`.
-fn r114(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 114 { return Ok(true); }
+fn r114_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r115(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r115_112(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2180,24 +2088,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_21`.
-fn r115(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 115 { return Ok(true); }
+fn r115_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r116(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r116_112(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_22`.
-fn r116(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 116 { return Ok(true); }
+fn r116_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r117(v, cx, to)? {  return Ok(true); }
+if r117_112(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2205,24 +2111,22 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_23`.
-fn r117(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 117 { return Ok(true); }
+fn r117_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r118(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r118_112(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_24`.
-fn r118(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 118 { return Ok(true); }
+fn r118_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r119(v, cx, to)? {  return Ok(true); }
+if r119_112(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2230,24 +2134,33 @@ Ok(false)
 }
 
 /// Node `lineHVD4Green_25`.
-fn r119(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 119 { return Ok(true); }
+fn r119_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r120(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r120_112(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD4Green_26`.
-fn r120(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 120 { return Ok(true); }
+fn r120_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r112(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `over2_3`.
+fn r131_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if !{ cx.enter_reach(132, 141)?; let found = r132_141(v, cx); cx.leave_reach(); found? } {
+{  return Ok(true); }
 }
 
 }
@@ -2255,14 +2168,13 @@ Ok(false)
 }
 
 /// Node `move2Red_reach_1`.
-fn r121(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 121 { return Ok(true); }
+fn r121_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 23usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r122(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r122_130(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2270,11 +2182,10 @@ Ok(false)
 }
 
 /// Node `move2Red_1`.
-fn r122(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 122 { return Ok(true); }
+fn r122_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[23] as usize)] as usize] == 0 {
-if r123(v, cx, to)? {  return Ok(true); }
+if r123_130(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2282,24 +2193,22 @@ Ok(false)
 }
 
 /// Node `move2Red_2`.
-fn r123(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 123 { return Ok(true); }
+fn r123_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r124(v, cx, to)? {  return Ok(true); }
+if r124_130(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move2Red_3`.
-fn r124(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 124 { return Ok(true); }
+fn r124_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS3[i];
-if r125(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r125_130(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2307,24 +2216,22 @@ Ok(false)
 }
 
 /// Node `move2Red_4`.
-fn r125(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 125 { return Ok(true); }
+fn r125_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[162 + OFF4[(v[26] as usize)] as usize + OFF1[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-if r126(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r126_130(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move2Red_5`.
-fn r126(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 126 { return Ok(true); }
+fn r126_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r127(v, cx, to)? {  return Ok(true); }
+if r127_130(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2332,70 +2239,48 @@ Ok(false)
 }
 
 /// Node `move2Red_6`.
-fn r127(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 127 { return Ok(true); }
+fn r127_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r128(v, cx, to)? {  return Ok(true); }
+if r128_130(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move2Red_7`.
-fn r128(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 128 { return Ok(true); }
+fn r128_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_7` -> `move2Red_8`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r129(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r129_130(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move2Red_8`.
-fn r129(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 129 { return Ok(true); }
+fn r129_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_8` -> `move2Red_reach_1_end`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r130(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `move2Red_reach_1_end`.
-fn r130(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 130 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `over2_3`.
-fn r131(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 131 { return Ok(true); }
-{
-if !{ cx.enter_reach(132, 141)?; let found = r132(v, cx, 141); cx.leave_reach(); found? } {
-if r112(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
 /// Node `move2Green_reach_1`.
-fn r132(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 132 { return Ok(true); }
+fn r132_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 23usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r133(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r133_141(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2403,11 +2288,10 @@ Ok(false)
 }
 
 /// Node `move2Green_1`.
-fn r133(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 133 { return Ok(true); }
+fn r133_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[23] as usize)] as usize] == 1 {
-if r134(v, cx, to)? {  return Ok(true); }
+if r134_141(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2415,24 +2299,22 @@ Ok(false)
 }
 
 /// Node `move2Green_2`.
-fn r134(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 134 { return Ok(true); }
+fn r134_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r135(v, cx, to)? {  return Ok(true); }
+if r135_141(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move2Green_3`.
-fn r135(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 135 { return Ok(true); }
+fn r135_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS3[i];
-if r136(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r136_141(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2440,24 +2322,22 @@ Ok(false)
 }
 
 /// Node `move2Green_4`.
-fn r136(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 136 { return Ok(true); }
+fn r136_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[324 + OFF4[(v[26] as usize)] as usize + OFF1[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-if r137(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r137_141(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move2Green_5`.
-fn r137(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 137 { return Ok(true); }
+fn r137_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_141(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2465,292 +2345,253 @@ Ok(false)
 }
 
 /// Node `move2Green_6`.
-fn r138(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 138 { return Ok(true); }
+fn r138_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r139(v, cx, to)? {  return Ok(true); }
+if r139_141(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move2Green_7`.
-fn r139(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 139 { return Ok(true); }
+fn r139_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
 let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_7` -> `move2Green_8`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r140(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r140_141(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move2Green_8`.
-fn r140(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 140 { return Ok(true); }
+fn r140_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_8` -> `move2Green_reach_1_end`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r141(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move2Green_reach_1_end`.
-fn r141(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 141 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `wins2Red_reach_1`.
-fn r188(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 188 { return Ok(true); }
+fn r188_197(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r189(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r189_197(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_28`.
-fn r189(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 189 { return Ok(true); }
+fn r189_197(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r190(v, cx, to)? {  return Ok(true); }
+if r190_197(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_29`.
-fn r190(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 190 { return Ok(true); }
+fn r190_197(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r191(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r191_197(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_30`.
-fn r191(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 191 { return Ok(true); }
+fn r191_197(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r192(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r192_197(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_31`.
-fn r192(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 192 { return Ok(true); }
+fn r192_197(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r193(v, cx, to)? {  return Ok(true); }
+if r193_197(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_32`.
-fn r193(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 193 { return Ok(true); }
+fn r193_197(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r194(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r194_197(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_33`.
-fn r194(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 194 { return Ok(true); }
+fn r194_197(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r195(v, cx, to)? {  return Ok(true); }
+if r195_197(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_34`.
-fn r195(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 195 { return Ok(true); }
+fn r195_197(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r196(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r196_197(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_35`.
-fn r196(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 196 { return Ok(true); }
+fn r196_197(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r197(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins2Red_reach_1_end`.
-fn r197(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 197 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins2Green_reach_1`.
-fn r200(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 200 { return Ok(true); }
+fn r200_209(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r201(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r201_209(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_28`.
-fn r201(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 201 { return Ok(true); }
+fn r201_209(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r202(v, cx, to)? {  return Ok(true); }
+if r202_209(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_29`.
-fn r202(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 202 { return Ok(true); }
+fn r202_209(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r203(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r203_209(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_30`.
-fn r203(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 203 { return Ok(true); }
+fn r203_209(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r204(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r204_209(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_31`.
-fn r204(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 204 { return Ok(true); }
+fn r204_209(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r205(v, cx, to)? {  return Ok(true); }
+if r205_209(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_32`.
-fn r205(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 205 { return Ok(true); }
+fn r205_209(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r206(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r206_209(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_33`.
-fn r206(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 206 { return Ok(true); }
+fn r206_209(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r207(v, cx, to)? {  return Ok(true); }
+if r207_209(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_34`.
-fn r207(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 207 { return Ok(true); }
+fn r207_209(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r208(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r208_209(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_35`.
-fn r208(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 208 { return Ok(true); }
+fn r208_209(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r209(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins2Green_reach_1_end`.
-fn r209(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 209 { return Ok(true); }
-Ok(false)
+false
 }
 

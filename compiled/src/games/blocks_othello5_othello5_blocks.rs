@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [35, 36];
 static VISIBLE_SLOTS: [usize; 2] = [39, 40];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 220] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 1026] = [34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 68, 68, 43, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 43, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69];
 static OFF0: [u16; 256] = [702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 0, 27, 54, 81, 108, 135, 162, 189, 216, 243, 270, 297, 324, 351, 378, 405, 432, 459, 486, 513, 540, 567, 594, 621, 648, 675, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702];
 static OFF1: [u16; 256] = [26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26];
@@ -56,6 +57,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(71);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -105,13 +107,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_32: Option<bool> = None;
 {
-if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m33(v, cx)?;
 }
 
 }
 {
-if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
@@ -140,13 +142,13 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_15: Option<bool> = None;
 {
-if (match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2(v, cx, 15); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
+if (match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
 m35(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2(v, cx, 15); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
+if !(match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
 m36(v, cx)?;
 }
 
@@ -206,7 +208,7 @@ Ok(())
 /// Node `move1Red_8`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(5, 11)?; let found = r5(v, cx, 11); cx.leave_reach(); found? } {
+if { cx.enter_reach(5, 11)?; let found = r5_11(v, cx); cx.leave_reach(); found? } {
 m40(v, cx)?;
 }
 
@@ -302,13 +304,13 @@ Ok(())
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m54(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m55(v, cx)?;
 }
 
@@ -411,13 +413,13 @@ Ok(())
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m62(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m63(v, cx)?;
 }
 
@@ -520,13 +522,13 @@ Ok(())
 fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m70(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m71(v, cx)?;
 }
 
@@ -629,13 +631,13 @@ Ok(())
 fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m78(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m79(v, cx)?;
 }
 
@@ -738,13 +740,13 @@ Ok(())
 fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m86(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m87(v, cx)?;
 }
 
@@ -847,13 +849,13 @@ Ok(())
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m94(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m95(v, cx)?;
 }
 
@@ -956,13 +958,13 @@ Ok(())
 fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m102(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m103(v, cx)?;
 }
 
@@ -1065,13 +1067,13 @@ Ok(())
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_48_53: Option<bool> = None;
 {
-if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if (match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m110(v, cx)?;
 }
 
 }
 {
-if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48(v, cx, 53); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
+if !(match reach_48_53 { Some(found) => found, None => { let found = { cx.enter_reach(48, 53)?; let found = r48_53(v, cx); cx.leave_reach(); found? }; reach_48_53 = Some(found); found } }) {
 m111(v, cx)?;
 }
 
@@ -1198,13 +1200,13 @@ Ok(())
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_32: Option<bool> = None;
 {
-if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m33(v, cx)?;
 }
 
 }
 {
-if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m122(v, cx)?;
 }
 
@@ -1239,13 +1241,13 @@ Ok(())
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_18_31: Option<bool> = None;
 {
-if (match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+if (match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
 m123(v, cx)?;
 }
 
 }
 {
-if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
 m124(v, cx)?;
 }
 
@@ -1305,7 +1307,7 @@ Ok(())
 /// Node `move1Green_8`.
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(21, 27)?; let found = r21(v, cx, 27); cx.leave_reach(); found? } {
+if { cx.enter_reach(21, 27)?; let found = r21_27(v, cx); cx.leave_reach(); found? } {
 m128(v, cx)?;
 }
 
@@ -1401,13 +1403,13 @@ Ok(())
 fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m142(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m143(v, cx)?;
 }
 
@@ -1510,13 +1512,13 @@ Ok(())
 fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m150(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m151(v, cx)?;
 }
 
@@ -1619,13 +1621,13 @@ Ok(())
 fn m157(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m158(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m159(v, cx)?;
 }
 
@@ -1728,13 +1730,13 @@ Ok(())
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m166(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m167(v, cx)?;
 }
 
@@ -1837,13 +1839,13 @@ Ok(())
 fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m174(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m175(v, cx)?;
 }
 
@@ -1946,13 +1948,13 @@ Ok(())
 fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m182(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m183(v, cx)?;
 }
 
@@ -2055,13 +2057,13 @@ Ok(())
 fn m189(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m190(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m191(v, cx)?;
 }
 
@@ -2164,13 +2166,13 @@ Ok(())
 fn m197(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_141: Option<bool> = None;
 {
-if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if (match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m198(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136(v, cx, 141); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
+if !(match reach_136_141 { Some(found) => found, None => { let found = { cx.enter_reach(136, 141)?; let found = r136_141(v, cx); cx.leave_reach(); found? }; reach_136_141 = Some(found); found } }) {
 m199(v, cx)?;
 }
 
@@ -2448,54 +2450,14 @@ v[slot] = old;
 Ok(())
 }
 
-/// Node `move1Red_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
-{
-let slot = 32usize;
-let old = v[slot];
-for i in 0..25 {
-v[slot] = MEMBERS2[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Red_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
-{
-if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
-if r4(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `move1Red_2`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
-{
-if { cx.enter_reach(5, 11)?; let found = r5(v, cx, 11); cx.leave_reach(); found? } {
-if r12(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
 /// Node `flips1Red_reach_1`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 34usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS14[i];
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_11(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2503,24 +2465,22 @@ Ok(false)
 }
 
 /// Node `flips1Red_1`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r7_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_1`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r8(v, cx, to)? {  return Ok(true); }
+if r8_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2528,31 +2488,29 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_3`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(8, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r9(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r9_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_5`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
-if r10(v, cx, to)? {  return Ok(true); }
+if r10_11(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r8(v, cx, to)? {  return Ok(true); }
+if r8_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2560,145 +2518,94 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_4`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r11(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `flips1Red_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+/// Node `move1Red_reach_1`.
+fn r2_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 32usize;
+let old = v[slot];
+for i in 0..25 {
+v[slot] = MEMBERS2[i];
+if r3_15(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `move1Red_1`.
+fn r3_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
+if r4_15(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `move1Red_2`.
+fn r4_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if { cx.enter_reach(5, 11)?; let found = r5_11(v, cx); cx.leave_reach(); found? } {
+if r12_15(v, cx)? {  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `move1Red_3`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_15(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_4`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_4` -> `move1Red_5`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_5`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB4[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Red_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `over1_reach_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
-{
-if !{ cx.enter_reach(2, 15)?; let found = r2(v, cx, 15); cx.leave_reach(); found? } {
-if r17(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `over1_2`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
-let mut reach_18_31: Option<bool> = None;
-{
-if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
-if r32(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
-if r32(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `move1Green_reach_1`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
-{
-let slot = 32usize;
-let old = v[slot];
-for i in 0..25 {
-v[slot] = MEMBERS2[i];
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Green_1`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
-{
-if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
-if r20(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `move1Green_2`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
-{
-if { cx.enter_reach(21, 27)?; let found = r21(v, cx, 27); cx.leave_reach(); found? } {
-if r28(v, cx, to)? {  return Ok(true); }
-}
-
 }
 Ok(false)
 }
 
 /// Node `flips1Green_reach_1`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 34usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS14[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_27(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2706,24 +2613,22 @@ Ok(false)
 }
 
 /// Node `flips1Green_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r23_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_1`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_27(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2731,31 +2636,29 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(24, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_5`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
-if r26(v, cx, to)? {  return Ok(true); }
+if r26_27(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_27(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2763,91 +2666,132 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_4`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r27(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `flips1Green_reach_1_end`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+/// Node `move1Green_reach_1`.
+fn r18_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 32usize;
+let old = v[slot];
+for i in 0..25 {
+v[slot] = MEMBERS2[i];
+if r19_31(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `move1Green_1`.
+fn r19_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
+if r20_31(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `move1Green_2`.
+fn r20_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if { cx.enter_reach(21, 27)?; let found = r21_27(v, cx); cx.leave_reach(); found? } {
+if r28_31(v, cx)? {  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `move1Green_3`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_31(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_4`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_4` -> `move1Green_5`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r30(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r30_31(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_5`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r31(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `move1Green_reach_1_end`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+/// Node `over1_reach_1`.
+fn r16_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if !{ cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? } {
+if r17_32(v, cx)? {  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
-/// Node `over1_reach_1_end`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+/// Node `over1_2`.
+fn r17_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let mut reach_18_31: Option<bool> = None;
+{
+if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+{  return Ok(true); }
+}
+
+}
+{
+if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+{  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `embraceHVDRed_reach_1`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_53(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r49(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r49_53(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_9`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_53(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r50(v, cx, to)? {  return Ok(true); }
+if r50_53(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2855,31 +2799,29 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_11`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_53(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(50, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r51(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r51_53(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_13`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_53(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
-if r52(v, cx, to)? {  return Ok(true); }
+if r52_53(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r50(v, cx, to)? {  return Ok(true); }
+if r50_53(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2887,42 +2829,33 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_12`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_53(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r53(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `embraceHVDRed_reach_1_end`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_reach_1`.
-fn r136(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 136 { return Ok(true); }
+fn r136_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r137(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r137_141(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_9`.
-fn r137(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 137 { return Ok(true); }
+fn r137_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_141(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2930,31 +2863,29 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_11`.
-fn r138(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 138 { return Ok(true); }
+fn r138_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(138, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_141(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_13`.
-fn r139(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 139 { return Ok(true); }
+fn r139_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
-if r140(v, cx, to)? {  return Ok(true); }
+if r140_141(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_141(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2962,20 +2893,13 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_12`.
-fn r140(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 140 { return Ok(true); }
+fn r140_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r141(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `embraceHVDGreen_reach_1_end`.
-fn r141(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 141 { return Ok(true); }
 Ok(false)
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [19, 20];
 static VISIBLE_SLOTS: [usize; 2] = [23, 24];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 90] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, true, true, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 110] = [18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 18, 13, 14, 18, 16, 17, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16, 17, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 9, 10, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 9, 10, 18, 12, 13, 18, 18, 18, 18, 18, 9, 10, 11, 12, 13, 14, 18, 18, 18, 18, 18, 10, 11, 18, 13, 14, 18, 18, 18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36];
 static MEMBERS0: [u8; 9] = [9, 10, 11, 12, 13, 14, 15, 16, 17];
 static OFF1: [u16; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10];
@@ -45,6 +46,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(39);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -94,13 +96,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_9: Option<bool> = None;
 {
-if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
@@ -112,13 +114,13 @@ Ok(())
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_64_71: Option<bool> = None;
 {
-if (match reach_64_71 { Some(found) => found, None => { let found = { cx.enter_reach(64, 71)?; let found = r64(v, cx, 71); cx.leave_reach(); found? }; reach_64_71 = Some(found); found } }) {
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
 m72(v, cx)?;
 }
 
 }
 {
-if !(match reach_64_71 { Some(found) => found, None => { let found = { cx.enter_reach(64, 71)?; let found = r64(v, cx, 71); cx.leave_reach(); found? }; reach_64_71 = Some(found); found } }) {
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
 m73(v, cx)?;
 }
 
@@ -130,13 +132,13 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_7: Option<bool> = None;
 {
-if (match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if (match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
 m31(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
 m32(v, cx)?;
 }
 
@@ -305,13 +307,13 @@ Ok(())
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_9: Option<bool> = None;
 {
-if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
 m47(v, cx)?;
 }
 
@@ -346,13 +348,13 @@ Ok(())
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_10_15: Option<bool> = None;
 {
-if (match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
+if (match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
 m48(v, cx)?;
 }
 
 }
 {
-if !(match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
+if !(match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
 m49(v, cx)?;
 }
 
@@ -553,13 +555,13 @@ Ok(())
 fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_74_81: Option<bool> = None;
 {
-if (match reach_74_81 { Some(found) => found, None => { let found = { cx.enter_reach(74, 81)?; let found = r74(v, cx, 81); cx.leave_reach(); found? }; reach_74_81 = Some(found); found } }) {
+if (match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
 m82(v, cx)?;
 }
 
 }
 {
-if !(match reach_74_81 { Some(found) => found, None => { let found = { cx.enter_reach(74, 81)?; let found = r74(v, cx, 81); cx.leave_reach(); found? }; reach_74_81 = Some(found); found } }) {
+if !(match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
 m83(v, cx)?;
 }
 
@@ -571,13 +573,13 @@ Ok(())
 fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_74_81: Option<bool> = None;
 {
-if (match reach_74_81 { Some(found) => found, None => { let found = { cx.enter_reach(74, 81)?; let found = r74(v, cx, 81); cx.leave_reach(); found? }; reach_74_81 = Some(found); found } }) {
+if (match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
 m88(v, cx)?;
 }
 
 }
 {
-if !(match reach_74_81 { Some(found) => found, None => { let found = { cx.enter_reach(74, 81)?; let found = r74(v, cx, 81); cx.leave_reach(); found? }; reach_74_81 = Some(found); found } }) {
+if !(match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
 m82(v, cx)?;
 }
 
@@ -675,14 +677,13 @@ Ok(())
 }
 
 /// Node `move1Red_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r3_7(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -690,11 +691,10 @@ Ok(false)
 }
 
 /// Node `move1Red_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-if r4(v, cx, to)? {  return Ok(true); }
+if r4_7(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -702,173 +702,86 @@ Ok(false)
 }
 
 /// Node `move1Red_2`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
+fn r4_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r5(v, cx, to)? {  return Ok(true); }
+if r5_7(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_3`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_3` -> `move1Red_4`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_7(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_4`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB2[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Red_reach_1_end`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `over1_reach_1`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let mut reach_2_7: Option<bool> = None;
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
-if r9(v, cx, to)? {  return Ok(true); }
+if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+{  return Ok(true); }
 }
 
 }
 {
-if !{ cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? } {
-if r9(v, cx, to)? {  return Ok(true); }
+if !{ cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? } {
+{  return Ok(true); }
 }
 
-}
-{
-let slot = 17usize;
-let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
 }
 {
 let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_9(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
-if r28(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `over1_reach_1_end`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `move1Green_reach_1`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
-{
-let slot = 16usize;
+let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_9(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Green_1`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
 {
-if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-if r12(v, cx, to)? {  return Ok(true); }
+if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if r28_9(v, cx)? {  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `move1Green_2`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
-{
-if r13(v, cx, to)? {  return Ok(true); }
-
-}
-Ok(false)
-}
-
-/// Node `move1Green_3`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
-{
-let x: u8 = 1;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Green_4`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
-{
-let x: u8 = TAB2[(v[13] as usize)];
-let slot = 13usize;
-let old = v[slot]; v[slot] = x;
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Green_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `lineHVD3Red_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_9(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -876,14 +789,13 @@ Ok(false)
 }
 
 /// Node `lineHVD3Red_2`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_9(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -891,24 +803,22 @@ Ok(false)
 }
 
 /// Node `lineHVD3Red_3`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r19_9(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD3Red_4`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r20(v, cx, to)? {  return Ok(true); }
+if r20_9(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -916,24 +826,22 @@ Ok(false)
 }
 
 /// Node `lineHVD3Red_5`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_9(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD3Red_6`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r9(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -941,11 +849,10 @@ Ok(false)
 }
 
 /// Node `lineHVD3Green_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_9(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -953,14 +860,13 @@ Ok(false)
 }
 
 /// Node `lineHVD3Green_2`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_9(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -968,24 +874,22 @@ Ok(false)
 }
 
 /// Node `lineHVD3Green_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_9(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD3Green_4`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r26(v, cx, to)? {  return Ok(true); }
+if r26_9(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -993,24 +897,22 @@ Ok(false)
 }
 
 /// Node `lineHVD3Green_5`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r27(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r27_9(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `lineHVD3Green_6`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r9(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -1018,210 +920,242 @@ Ok(false)
 }
 
 /// Node `over1_6`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !{ cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? } {
-if r9(v, cx, to)? {  return Ok(true); }
+if !{ cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? } {
+{  return Ok(true); }
 }
 
+}
+Ok(false)
+}
+
+/// Node `move1Green_reach_1`.
+fn r10_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 16usize;
+let old = v[slot];
+for i in 0..9 {
+v[slot] = MEMBERS0[i];
+if r11_15(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `move1Green_1`.
+fn r11_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
+if r12_15(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `move1Green_2`.
+fn r12_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if r13_15(v, cx)? {  return Ok(true); }
+
+}
+Ok(false)
+}
+
+/// Node `move1Green_3`.
+fn r13_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = 1;
+let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `move1Green_4`.
+fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB2[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+{ v[slot] = old; return Ok(true); }
+v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `wins1Red_reach_1`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_71(v: &mut Values) -> bool {
 {
 let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r65(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r65_71(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_8`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_71(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_71(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_9`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_71(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_71(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_10`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_71(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r68(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r68_71(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_11`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_71(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r69(v, cx, to)? {  return Ok(true); }
+if r69_71(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_12`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_71(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r70(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r70_71(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_13`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_71(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r71(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Red_reach_1_end`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_81(v: &mut Values) -> bool {
 {
 let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r75(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r75_81(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_8`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_81(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_9`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_81(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r77(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r77_81(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_10`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_81(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r78(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r78_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_11`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_81(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r79(v, cx, to)? {  return Ok(true); }
+if r79_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_12`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_81(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r80(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r80_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_13`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_81(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r81(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Green_reach_1_end`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 46] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false];
 static CONSTANTS: [Sym; 990] = [8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 8, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76];
 static MEMBERS0: [u8; 65] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -46,6 +47,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(80);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -293,13 +295,13 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_23_25: Option<bool> = None;
 {
-if (match reach_23_25 { Some(found) => found, None => { let found = { cx.enter_reach(23, 25)?; let found = r23(v, cx, 25); cx.leave_reach(); found? }; reach_23_25 = Some(found); found } }) {
+if (match reach_23_25 { Some(found) => found, None => { let found = r23_25(v); reach_23_25 = Some(found); found } }) {
 m26(v, cx)?;
 }
 
 }
 {
-if !(match reach_23_25 { Some(found) => found, None => { let found = { cx.enter_reach(23, 25)?; let found = r23(v, cx, 25); cx.leave_reach(); found? }; reach_23_25 = Some(found); found } }) {
+if !(match reach_23_25 { Some(found) => found, None => { let found = r23_25(v); reach_23_25 = Some(found); found } }) {
 m16(v, cx)?;
 }
 
@@ -530,13 +532,13 @@ Ok(())
 fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_43_45: Option<bool> = None;
 {
-if (match reach_43_45 { Some(found) => found, None => { let found = { cx.enter_reach(43, 45)?; let found = r43(v, cx, 45); cx.leave_reach(); found? }; reach_43_45 = Some(found); found } }) {
+if (match reach_43_45 { Some(found) => found, None => { let found = r43_45(v); reach_43_45 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_43_45 { Some(found) => found, None => { let found = { cx.enter_reach(43, 45)?; let found = r43(v, cx, 45); cx.leave_reach(); found? }; reach_43_45 = Some(found); found } }) {
+if !(match reach_43_45 { Some(found) => found, None => { let found = r43_45(v); reach_43_45 = Some(found); found } }) {
 m41(v, cx)?;
 }
 
@@ -545,111 +547,122 @@ Ok(())
 }
 
 /// Node `hasPawn_begin`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_25(v: &mut Values) -> bool {
 {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
 v[slot] = MEMBERS0[i];
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_25(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `hasPawn_1`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[69] as usize)] as usize] == v[70] {
-if r22(v, cx, to)? {  return Ok(true); }
+if r22_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasPawn_end`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_25(v: &mut Values) -> bool {
 {
 if v[71] == 78 {
-if r25(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-{
-if v[71] == 79 {
-if r45(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `hasPawn_reach_1`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_25(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `turn_21`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_25(v: &mut Values) -> bool {
 {
 let x: u8 = 78;
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `hasPawn_reach_1_end`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
-Ok(false)
+/// Node `hasPawn_begin`.
+fn r20_45(v: &mut Values) -> bool {
+{
+let slot = 69usize;
+let old = v[slot];
+for i in 0..65 {
+v[slot] = MEMBERS0[i];
+if r21_45(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `hasPawn_1`.
+fn r21_45(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[69] as usize)] as usize] == v[70] {
+if r22_45(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasPawn_end`.
+fn r22_45(v: &mut Values) -> bool {
+{
+if v[71] == 79 {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `hasPawn_reach_2`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_45(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r44(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r44_45(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `turn_44`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_45(v: &mut Values) -> bool {
 {
 let x: u8 = 79;
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_45(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `hasPawn_reach_2_end`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [59, 60];
 static VISIBLE_SLOTS: [usize; 2] = [63, 64];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 55] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 512] = [24, 25, 26, 27, 28, 29, 23, 24, 30, 31, 32, 33, 34, 35, 23, 30, 36, 37, 38, 39, 40, 41, 23, 36, 42, 43, 44, 45, 46, 47, 23, 42, 48, 49, 50, 51, 52, 53, 23, 48, 54, 55, 56, 57, 58, 59, 23, 54, 60, 61, 62, 63, 64, 65, 23, 60, 24, 25, 26, 27, 28, 29, 23, 24, 17, 18, 19, 20, 21, 22, 22, 22, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 25, 26, 27, 28, 29, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 61, 62, 63, 64, 65, 23, 23, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 60, 61, 62, 63, 64, 23, 23, 23, 23, 23, 23, 23, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 23, 23, 23, 24, 25, 26, 27, 28, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 60, 61, 62, 63, 64, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 23, 23, 23, 23, 23, 23, 23, 25, 26, 27, 28, 29, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 23];
 static MEMBERS0: [u8; 7] = [9, 10, 11, 12, 13, 14, 15];
 static OFF1: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7];
@@ -48,6 +49,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(73);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -191,13 +193,13 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_27: Option<bool> = None;
 {
-if (match reach_25_27 { Some(found) => found, None => { let found = { cx.enter_reach(25, 27)?; let found = r25(v, cx, 27); cx.leave_reach(); found? }; reach_25_27 = Some(found); found } }) {
+if (match reach_25_27 { Some(found) => found, None => { let found = r25_27(v); reach_25_27 = Some(found); found } }) {
 m28(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_27 { Some(found) => found, None => { let found = { cx.enter_reach(25, 27)?; let found = r25(v, cx, 27); cx.leave_reach(); found? }; reach_25_27 = Some(found); found } }) {
+if !(match reach_25_27 { Some(found) => found, None => { let found = r25_27(v); reach_25_27 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
@@ -221,13 +223,13 @@ Ok(())
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_36_37: Option<bool> = None;
 {
-if (match reach_36_37 { Some(found) => found, None => { let found = { cx.enter_reach(36, 37)?; let found = r36(v, cx, 37); cx.leave_reach(); found? }; reach_36_37 = Some(found); found } }) {
+if (match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_36_37 { Some(found) => found, None => { let found = { cx.enter_reach(36, 37)?; let found = r36(v, cx, 37); cx.leave_reach(); found? }; reach_36_37 = Some(found); found } }) {
+if !(match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
 m39(v, cx)?;
 }
 
@@ -390,13 +392,13 @@ Ok(())
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_49_51: Option<bool> = None;
 {
-if (match reach_49_51 { Some(found) => found, None => { let found = { cx.enter_reach(49, 51)?; let found = r49(v, cx, 51); cx.leave_reach(); found? }; reach_49_51 = Some(found); found } }) {
+if (match reach_49_51 { Some(found) => found, None => { let found = r49_51(v); reach_49_51 = Some(found); found } }) {
 m52(v, cx)?;
 }
 
 }
 {
-if !(match reach_49_51 { Some(found) => found, None => { let found = { cx.enter_reach(49, 51)?; let found = r49(v, cx, 51); cx.leave_reach(); found? }; reach_49_51 = Some(found); found } }) {
+if !(match reach_49_51 { Some(found) => found, None => { let found = r49_51(v); reach_49_51 = Some(found); found } }) {
 m53(v, cx)?;
 }
 
@@ -420,13 +422,13 @@ Ok(())
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_36_37: Option<bool> = None;
 {
-if (match reach_36_37 { Some(found) => found, None => { let found = { cx.enter_reach(36, 37)?; let found = r36(v, cx, 37); cx.leave_reach(); found? }; reach_36_37 = Some(found); found } }) {
+if (match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_36_37 { Some(found) => found, None => { let found = { cx.enter_reach(36, 37)?; let found = r36(v, cx, 37); cx.leave_reach(); found? }; reach_36_37 = Some(found); found } }) {
+if !(match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
 m39(v, cx)?;
 }
 
@@ -447,338 +449,484 @@ Ok(())
 }
 
 /// Node `fourThroughLast_begin`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_27(v: &mut Values) -> bool {
 {
 let slot = 54usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_27(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_1`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_27(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r12(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r12_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_2`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_27(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_27(v) {  return true; }
 }
 
 }
 {
 if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
-if r14(v, cx, to)? {  return Ok(true); }
+if r14_27(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_3`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_27(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_4`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_27(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
-if r15(v, cx, to)? {  return Ok(true); }
+if r15_27(v) {  return true; }
 }
 
 }
 {
 if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
-if r16(v, cx, to)? {  return Ok(true); }
+if r16_27(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_6`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_27(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_7`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_27(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_27(v) {  return true; }
 }
 
 }
 {
 if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
-if r18(v, cx, to)? {  return Ok(true); }
+if r18_27(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_9`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_27(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_10`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_27(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r19_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_12`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_27(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(v[55] as usize)] as usize] == v[56] {
-if r20(v, cx, to)? {  return Ok(true); }
+if r20_27(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_13`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_27(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_14`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_27(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(v[55] as usize)] as usize] == v[56] {
-if r22(v, cx, to)? {  return Ok(true); }
+if r22_27(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_15`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_27(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r23(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r23_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_16`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_27(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(v[55] as usize)] as usize] == v[56] {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_27(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_end`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_27(v: &mut Values) -> bool {
 {
 if v[57] == 70 {
-if r27(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-{
-if v[57] == 71 {
-if r51(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_1`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_27(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
 let slot = 56usize;
 let old = v[slot]; v[slot] = x;
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r26_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `turn_11`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_27(v: &mut Values) -> bool {
 {
 let x: u8 = 70;
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_27(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1_end`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `hasRoom_begin`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_37(v: &mut Values) -> bool {
 {
 let slot = 52usize;
 let old = v[slot];
 for i in 0..7 {
 v[slot] = MEMBERS0[i];
-if r34(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r34_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `hasRoom_1`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_37(v: &mut Values) -> bool {
 {
 if v[44 + OFF1[(v[52] as usize)] as usize] != 22 {
-if r35(v, cx, to)? {  return Ok(true); }
+if r35_37(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasRoom_end`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_37(v: &mut Values) -> bool {
 {
 if v[58] == 72 {
-if r37(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasRoom_reach_1`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_37(v: &mut Values) -> bool {
 {
 let x: u8 = 72;
 let slot = 58usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `hasRoom_reach_1_end`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
-Ok(false)
+/// Node `fourThroughLast_begin`.
+fn r10_51(v: &mut Values) -> bool {
+{
+let slot = 54usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS6[i];
+if r11_51(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_1`.
+fn r11_51(v: &mut Values) -> bool {
+{
+let x: u8 = v[53];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r12_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_2`.
+fn r12_51(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if r13_51(v) {  return true; }
+}
+
+}
+{
+if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if r14_51(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_3`.
+fn r13_51(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r14_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_4`.
+fn r14_51(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if r15_51(v) {  return true; }
+}
+
+}
+{
+if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if r16_51(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_6`.
+fn r15_51(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r16_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_7`.
+fn r16_51(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if r17_51(v) {  return true; }
+}
+
+}
+{
+if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if r18_51(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_9`.
+fn r17_51(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r18_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_10`.
+fn r18_51(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r19_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_12`.
+fn r19_51(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[55] as usize)] as usize] == v[56] {
+if r20_51(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_13`.
+fn r20_51(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r21_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_14`.
+fn r21_51(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[55] as usize)] as usize] == v[56] {
+if r22_51(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_15`.
+fn r22_51(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r23_51(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_16`.
+fn r23_51(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[55] as usize)] as usize] == v[56] {
+if r24_51(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_end`.
+fn r24_51(v: &mut Values) -> bool {
+{
+if v[57] == 71 {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `fourThroughLast_reach_2`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_51(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
 let slot = 56usize;
 let old = v[slot]; v[slot] = x;
-if r50(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r50_51(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `turn_30`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_51(v: &mut Values) -> bool {
 {
 let x: u8 = 71;
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_51(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_2_end`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 26] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 866] = [15, 16, 17, 18, 19, 20, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 50, 51, 52, 53, 54, 55, 56, 56, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 15, 16, 17, 18, 19, 20, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 49, 50, 51, 52, 53, 54, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 56, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 49, 50, 51, 52, 53, 54, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 1, 0, 0, 3, 3, 3, 16, 17, 18, 19, 20, 56, 56, 23, 24, 25, 26, 27, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 44, 45, 46, 47, 48, 56, 56, 51, 52, 53, 54, 55, 56, 56, 56, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 44, 45, 46, 47, 48, 56, 56, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 16, 17, 18, 19, 20, 56, 56, 23, 24, 25, 26, 27, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 17, 18, 19, 20, 56, 56, 56, 24, 25, 26, 27, 56, 56, 56, 31, 32, 33, 34, 56, 56, 56, 38, 39, 40, 41, 56, 56, 56, 45, 46, 47, 48, 56, 56, 56, 52, 53, 54, 55, 56, 56, 56, 56, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 38, 39, 40, 41, 56, 56, 56, 45, 46, 47, 48, 56, 56, 56, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 17, 18, 19, 20, 56, 56, 56, 24, 25, 26, 27, 56, 56, 56, 31, 32, 33, 34, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56];
 static MEMBERS0: [u8; 7] = [7, 8, 9, 10, 11, 12, 13];
 static OFF1: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7];
@@ -48,6 +49,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(62);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -189,13 +191,13 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11(v, cx, 12); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11_12(v, cx); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11(v, cx, 12); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11_12(v, cx); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
 m13(v, cx)?;
 }
 
@@ -220,13 +222,13 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_17: Option<bool> = None;
 {
-if !(match reach_16_17 { Some(found) => found, None => { let found = { cx.enter_reach(16, 17)?; let found = r16(v, cx, 17); cx.leave_reach(); found? }; reach_16_17 = Some(found); found } }) {
+if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
 m15(v, cx)?;
 }
 
 }
 {
-if (match reach_16_17 { Some(found) => found, None => { let found = { cx.enter_reach(16, 17)?; let found = r16(v, cx, 17); cx.leave_reach(); found? }; reach_16_17 = Some(found); found } }) {
+if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
 m18(v, cx)?;
 }
 
@@ -277,73 +279,43 @@ Ok(())
 }
 
 /// Node `fourSearch`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 54usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_12(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `fourFound`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `freeSearch`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
-{
-let slot = 52usize;
-let old = v[slot];
-for i in 0..7 {
-v[slot] = MEMBERS0[i];
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `freeFound`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `axis`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_12(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `walk`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(21, v)? { return Ok(false); }
 {
 if v[0 + OFF2[(CONSTANTS[215 + OFF7[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize)] as usize] == v[51] {
-if r22(v, cx, to)? {  return Ok(true); }
+if r22_12(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF2[(CONSTANTS[0 + OFF7[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize)] as usize] == v[51] {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_12(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -351,24 +323,22 @@ Ok(false)
 }
 
 /// Node `stepped`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[215 + OFF7[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_12(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `two`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF2[(CONSTANTS[436 + OFF7[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize)] as usize] == v[51] {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_12(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -376,26 +346,38 @@ Ok(false)
 }
 
 /// Node `three`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF2[(CONSTANTS[651 + OFF7[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize)] as usize] == v[51] {
-if r12(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
+}
+
+/// Node `freeSearch`.
+fn r16_17(v: &mut Values) -> bool {
+{
+let slot = 52usize;
+let old = v[slot];
+for i in 0..7 {
+v[slot] = MEMBERS0[i];
+if r25_17(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
 }
 
 /// Node `freeChosen`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_17(v: &mut Values) -> bool {
 {
 if v[43 + OFF1[(v[52] as usize)] as usize] != 56 {
-if r17(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

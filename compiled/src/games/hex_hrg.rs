@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [125, 126];
 static VISIBLE_SLOTS: [usize; 2] = [129, 130];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 121] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128];
 static OFF1: [u16; 256] = [122, 122, 122, 122, 122, 122, 122, 122, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 0, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122];
 static TAB2: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(6);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -181,13 +183,13 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_9_11: Option<bool> = None;
 {
-if (match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9(v, cx, 11); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
+if (match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9_11(v, cx); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
 m14(v, cx)?;
 }
 
 }
 {
-if !(match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9(v, cx, 11); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
+if !(match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9_11(v, cx); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
 m15(v, cx)?;
 }
 
@@ -199,13 +201,13 @@ Ok(())
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_18: Option<bool> = None;
 {
-if (match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16(v, cx, 18); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
+if (match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16_18(v, cx); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
 m21(v, cx)?;
 }
 
 }
 {
-if !(match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16(v, cx, 18); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
+if !(match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16_18(v, cx); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
 m15(v, cx)?;
 }
 
@@ -331,13 +333,13 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_31_33: Option<bool> = None;
 {
-if (match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31(v, cx, 33); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
+if (match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31_33(v, cx); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
 m36(v, cx)?;
 }
 
 }
 {
-if !(match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31(v, cx, 33); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
+if !(match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31_33(v, cx); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
@@ -349,13 +351,13 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_37_39: Option<bool> = None;
 {
-if (match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37(v, cx, 39); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
+if (match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37_39(v, cx); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
 m42(v, cx)?;
 }
 
 }
 {
-if !(match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37(v, cx, 39); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
+if !(match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37_39(v, cx); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
@@ -376,95 +378,85 @@ Ok(())
 }
 
 /// Node `chainToFirstSide_reach_1`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r10(v, cx, to)? {  return Ok(true); }
+if r10_11(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_1`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(10, v)? { return Ok(false); }
 {
 if TAB2[(v[124] as usize)] == 6 {
-if r11(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 {
 if TAB2[(v[124] as usize)] != 6 {
-if r12(v, cx, to)? {  return Ok(true); }
+if r12_11(v, cx)? {  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_4`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_6`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(13, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
-if r10(v, cx, to)? {  return Ok(true); }
+if r10_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -472,95 +464,85 @@ Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_18(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_18(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_1`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_18(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(17, v)? { return Ok(false); }
 {
 if TAB9[(v[124] as usize)] == 6 {
-if r18(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 {
 if TAB9[(v[124] as usize)] != 6 {
-if r19(v, cx, to)? {  return Ok(true); }
+if r19_18(v, cx)? {  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `chainToSecondSide_reach_1_end`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_4`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_18(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_18(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_18(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_18(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_18(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_18(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_18(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_6`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_18(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(20, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_18(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -568,95 +550,85 @@ Ok(false)
 }
 
 /// Node `chainToFirstSide_reach_2`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r32(v, cx, to)? {  return Ok(true); }
+if r32_33(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_18`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(32, v)? { return Ok(false); }
 {
 if TAB10[(v[124] as usize)] == 6 {
-if r33(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 {
 if TAB10[(v[124] as usize)] != 6 {
-if r34(v, cx, to)? {  return Ok(true); }
+if r34_33(v, cx)? {  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_2_end`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_21`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_33(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_23`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(35, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
-if r32(v, cx, to)? {  return Ok(true); }
+if r32_33(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -664,95 +636,85 @@ Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_2`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r38_39(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_18`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(38, v)? { return Ok(false); }
 {
 if TAB11[(v[124] as usize)] == 6 {
-if r39(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 {
 if TAB11[(v[124] as usize)] != 6 {
-if r40(v, cx, to)? {  return Ok(true); }
+if r40_39(v, cx)? {  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `chainToSecondSide_reach_2_end`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_21`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_39(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_39(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_39(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_39(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_39(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_39(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_23`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(41, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r38_39(v, cx)? {  return Ok(true); }
 }
 
 }

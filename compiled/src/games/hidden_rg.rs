@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [26, 27];
 static VISIBLE_SLOTS: [usize; 2] = [30, 31];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 38] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false];
 static CONSTANTS: [Sym; 207] = [7, 8, 9, 10, 17, 8, 9, 10, 12, 17, 9, 10, 12, 13, 17, 10, 12, 13, 14, 17, 12, 13, 14, 15, 17, 13, 14, 15, 16, 17, 14, 15, 16, 17, 17, 15, 16, 17, 17, 17, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3];
 static MEMBERS0: [u8; 4] = [7, 8, 9, 10];
 static OFF1: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -45,6 +46,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -415,13 +417,13 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_29: Option<bool> = None;
 {
-if (match reach_28_29 { Some(found) => found, None => { let found = { cx.enter_reach(28, 29)?; let found = r28(v, cx, 29); cx.leave_reach(); found? }; reach_28_29 = Some(found); found } }) {
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_29 { Some(found) => found, None => { let found = { cx.enter_reach(28, 29)?; let found = r28(v, cx, 29); cx.leave_reach(); found? }; reach_28_29 = Some(found); found } }) {
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
@@ -518,35 +520,27 @@ Ok(())
 }
 
 /// Node `deckSearch`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_29(v: &mut Values) -> bool {
 {
 let slot = 22usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS0[i];
-if r37(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r37_29(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `deckLeft`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `deckChosen`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_29(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[22] as usize)] as usize] == 7 {
-if r29(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

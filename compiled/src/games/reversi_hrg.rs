@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [80, 81];
 static VISIBLE_SLOTS: [usize; 2] = [84, 85];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 109] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false];
 static CONSTANTS: [Sym; 1516] = [1, 0, 1, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 78, 79, 80, 81, 82, 83, 84, 77, 78, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213, 85, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 85, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213];
 static MEMBERS0: [u8; 65] = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(220);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -100,13 +102,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13(v, cx, 15); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13_15(v, cx); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
 m16(v, cx)?;
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13(v, cx, 15); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13_15(v, cx); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
 m17(v, cx)?;
 }
 
@@ -166,7 +168,7 @@ Ok(())
 /// Node `turn_7`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(30, 32)?; let found = r30(v, cx, 32); cx.leave_reach(); found? } {
+if { cx.enter_reach(30, 32)?; let found = r30_32(v, cx); cx.leave_reach(); found? } {
 m33(v, cx)?;
 }
 
@@ -239,13 +241,13 @@ fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(38, v)? { return Ok(()); }
 let mut reach_47_49: Option<bool> = None;
 {
-if (match reach_47_49 { Some(found) => found, None => { let found = { cx.enter_reach(47, 49)?; let found = r47(v, cx, 49); cx.leave_reach(); found? }; reach_47_49 = Some(found); found } }) {
+if (match reach_47_49 { Some(found) => found, None => { let found = { cx.enter_reach(47, 49)?; let found = r47_49(v, cx); cx.leave_reach(); found? }; reach_47_49 = Some(found); found } }) {
 m50(v, cx)?;
 }
 
 }
 {
-if !(match reach_47_49 { Some(found) => found, None => { let found = { cx.enter_reach(47, 49)?; let found = r47(v, cx, 49); cx.leave_reach(); found? }; reach_47_49 = Some(found); found } }) {
+if !(match reach_47_49 { Some(found) => found, None => { let found = { cx.enter_reach(47, 49)?; let found = r47_49(v, cx); cx.leave_reach(); found? }; reach_47_49 = Some(found); found } }) {
 m51(v, cx)?;
 }
 
@@ -390,13 +392,13 @@ Ok(())
 fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73(v, cx, 75); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73_75(v, cx); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
 m76(v, cx)?;
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73(v, cx, 75); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73_75(v, cx); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
 m77(v, cx)?;
 }
 
@@ -607,7 +609,7 @@ Ok(())
 /// Node `turn_55`.
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(81, 83)?; let found = r81(v, cx, 83); cx.leave_reach(); found? } {
+if { cx.enter_reach(81, 83)?; let found = r81_83(v, cx); cx.leave_reach(); found? } {
 m84(v, cx)?;
 }
 
@@ -680,13 +682,13 @@ fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(89, v)? { return Ok(()); }
 let mut reach_90_92: Option<bool> = None;
 {
-if (match reach_90_92 { Some(found) => found, None => { let found = { cx.enter_reach(90, 92)?; let found = r90(v, cx, 92); cx.leave_reach(); found? }; reach_90_92 = Some(found); found } }) {
+if (match reach_90_92 { Some(found) => found, None => { let found = { cx.enter_reach(90, 92)?; let found = r90_92(v, cx); cx.leave_reach(); found? }; reach_90_92 = Some(found); found } }) {
 m93(v, cx)?;
 }
 
 }
 {
-if !(match reach_90_92 { Some(found) => found, None => { let found = { cx.enter_reach(90, 92)?; let found = r90(v, cx, 92); cx.leave_reach(); found? }; reach_90_92 = Some(found); found } }) {
+if !(match reach_90_92 { Some(found) => found, None => { let found = { cx.enter_reach(90, 92)?; let found = r90_92(v, cx); cx.leave_reach(); found? }; reach_90_92 = Some(found); found } }) {
 m94(v, cx)?;
 }
 
@@ -914,14 +916,13 @@ Ok(())
 }
 
 /// Node `canPlace_begin`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
 v[slot] = MEMBERS0[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r3_15(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -929,11 +930,10 @@ Ok(false)
 }
 
 /// Node `canPlace_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
-if r4(v, cx, to)? {  return Ok(true); }
+if r4_15(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -941,14 +941,13 @@ Ok(false)
 }
 
 /// Node `canPlace_2`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
+fn r4_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS9[i];
-if r5(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r5_15(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -956,50 +955,46 @@ Ok(false)
 }
 
 /// Node `canPlace_3`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[72];
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `canPlace_4`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[69];
 let slot = 74usize;
 let old = v[slot]; v[slot] = x;
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r7_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `canPlace_5`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[74] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r8(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r8_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `outflanks_1`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
-if r9(v, cx, to)? {  return Ok(true); }
+if r9_15(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1007,31 +1002,29 @@ Ok(false)
 }
 
 /// Node `outflanks_3`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(9, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `outflanks_5`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
-if r11(v, cx, to)? {  return Ok(true); }
+if r11_15(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
-if r9(v, cx, to)? {  return Ok(true); }
+if r9_15(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1039,11 +1032,10 @@ Ok(false)
 }
 
 /// Node `outflanks_4`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == v[73] {
-if r12(v, cx, to)? {  return Ok(true); }
+if r12_15(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1051,17 +1043,10 @@ Ok(false)
 }
 
 /// Node `canPlace_end`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[77] == 214 {
-if r15(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[77] == 215 {
-if r75(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -1069,46 +1054,37 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_1`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `turn_3`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 214;
 let slot = 77usize;
 let old = v[slot]; v[slot] = x;
-if r2(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r2_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `canPlace_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
-}
-
 /// Node `legalAt_begin`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS9[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_32(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1116,50 +1092,46 @@ Ok(false)
 }
 
 /// Node `legalAt_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[75];
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-if r23(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r23_32(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `legalAt_2`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[68];
 let slot = 74usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_32(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `legalAt_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[74] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_32(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `outflanks_9`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
-if r26(v, cx, to)? {  return Ok(true); }
+if r26_32(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1167,31 +1139,29 @@ Ok(false)
 }
 
 /// Node `outflanks_11`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(26, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r27(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r27_32(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `outflanks_13`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
-if r28(v, cx, to)? {  return Ok(true); }
+if r28_32(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
-if r26(v, cx, to)? {  return Ok(true); }
+if r26_32(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1199,11 +1169,10 @@ Ok(false)
 }
 
 /// Node `outflanks_12`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == v[73] {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_32(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1211,17 +1180,10 @@ Ok(false)
 }
 
 /// Node `legalAt_end`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[78] == 216 {
-if r32(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[78] == 217 {
-if r83(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -1229,82 +1191,70 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_1`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-if r31(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r31_32(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `turn_9`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 216;
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_32(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `legalAt_reach_1_end`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
-Ok(false)
-}
-
 /// Node `flanksAlongDir_begin`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[76];
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-if r40(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r40_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `flanksAlongDir_1`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[68];
 let slot = 74usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `flanksAlongDir_2`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[74] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `outflanks_17`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_49(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1312,31 +1262,29 @@ Ok(false)
 }
 
 /// Node `outflanks_19`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(43, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r44(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r44_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `outflanks_21`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_49(v, cx)? {  return Ok(true); }
 }
 
 }
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_49(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1344,11 +1292,10 @@ Ok(false)
 }
 
 /// Node `outflanks_20`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == v[73] {
-if r46(v, cx, to)? {  return Ok(true); }
+if r46_49(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1356,17 +1303,10 @@ Ok(false)
 }
 
 /// Node `flanksAlongDir_end`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[79] == 218 {
-if r49(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[79] == 219 {
-if r92(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
@@ -1374,130 +1314,448 @@ Ok(false)
 }
 
 /// Node `flanksAlongDir_reach_1`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
 let slot = 76usize;
 let old = v[slot]; v[slot] = x;
-if r48(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r48_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `turn_20`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 218;
 let slot = 79usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `flanksAlongDir_reach_1_end`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+/// Node `canPlace_begin`.
+fn r2_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 69usize;
+let old = v[slot];
+for i in 0..65 {
+v[slot] = MEMBERS0[i];
+if r3_75(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_1`.
+fn r3_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
+if r4_75(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_2`.
+fn r4_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 70usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS9[i];
+if r5_75(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_3`.
+fn r5_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = v[72];
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if r6_75(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_4`.
+fn r6_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = v[69];
+let slot = 74usize;
+let old = v[slot]; v[slot] = x;
+if r7_75(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_5`.
+fn r7_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[74] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r8_75(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `outflanks_1`.
+fn r8_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if r9_75(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `outflanks_3`.
+fn r9_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(9, v)? { return Ok(false); }
+{
+let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r10_75(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `outflanks_5`.
+fn r10_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if r11_75(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if r9_75(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `outflanks_4`.
+fn r11_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == v[73] {
+if r12_75(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_end`.
+fn r12_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[77] == 215 {
+{  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `canPlace_reach_2`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-if r74(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r74_75(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `turn_51`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 215;
 let slot = 77usize;
 let old = v[slot]; v[slot] = x;
-if r2(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r2_75(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `canPlace_reach_2_end`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+/// Node `legalAt_begin`.
+fn r21_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 70usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS9[i];
+if r22_83(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_1`.
+fn r22_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = v[75];
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if r23_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_2`.
+fn r23_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = v[68];
+let slot = 74usize;
+let old = v[slot]; v[slot] = x;
+if r24_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_3`.
+fn r24_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[74] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r25_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `outflanks_9`.
+fn r25_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if r26_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `outflanks_11`.
+fn r26_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(26, v)? { return Ok(false); }
+{
+let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r27_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `outflanks_13`.
+fn r27_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if r28_83(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if r26_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `outflanks_12`.
+fn r28_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == v[73] {
+if r29_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_end`.
+fn r29_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[78] == 217 {
+{  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `legalAt_reach_2`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-if r82(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r82_83(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `turn_57`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+fn r82_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 217;
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_83(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `legalAt_reach_2_end`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+/// Node `flanksAlongDir_begin`.
+fn r39_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = v[76];
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if r40_92(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_1`.
+fn r40_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = v[68];
+let slot = 74usize;
+let old = v[slot]; v[slot] = x;
+if r41_92(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_2`.
+fn r41_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[74] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r42_92(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `outflanks_17`.
+fn r42_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if r43_92(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `outflanks_19`.
+fn r43_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(43, v)? { return Ok(false); }
+{
+let x: u8 = CONSTANTS[3 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r44_92(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `outflanks_21`.
+fn r44_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if r45_92(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if r43_92(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `outflanks_20`.
+fn r45_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == v[73] {
+if r46_92(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_end`.
+fn r46_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[79] == 219 {
+{  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `flanksAlongDir_reach_2`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
 let slot = 76usize;
 let old = v[slot]; v[slot] = x;
-if r91(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r91_92(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `turn_68`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 219;
 let slot = 79usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_92(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2_end`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
 Ok(false)
 }
 

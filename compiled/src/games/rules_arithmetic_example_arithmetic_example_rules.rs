@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [90];
 static VISIBLE_SLOTS: [usize; 1] = [93];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 45] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 1150] = [54, 54, 55, 56, 57, 58, 54, 53, 52, 52, 60, 60, 60, 60, 1, 1, 1, 1, 60, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 53, 52, 52, 52, 52, 52, 52, 52, 52, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(60);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -123,13 +125,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -208,13 +210,13 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m13(v, cx)?;
 }
 
@@ -250,13 +252,13 @@ Ok(())
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m16(v, cx)?;
 }
 
@@ -428,13 +430,13 @@ Ok(())
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_31_8: Option<bool> = None;
 {
-if (match reach_31_8 { Some(found) => found, None => { let found = { cx.enter_reach(31, 8)?; let found = r31(v, cx, 8); cx.leave_reach(); found? }; reach_31_8 = Some(found); found } }) {
+if (match reach_31_8 { Some(found) => found, None => { let found = r31_8(v); reach_31_8 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
 }
 {
-if !(match reach_31_8 { Some(found) => found, None => { let found = { cx.enter_reach(31, 8)?; let found = r31(v, cx, 8); cx.leave_reach(); found? }; reach_31_8 = Some(found); found } }) {
+if !(match reach_31_8 { Some(found) => found, None => { let found = r31_8(v); reach_31_8 = Some(found); found } }) {
 m32(v, cx)?;
 }
 
@@ -531,128 +533,113 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r38(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r38_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_8(v: &mut Values) -> bool {
 {
 if v[89] != 54 {
-if r41(v, cx, to)? {  return Ok(true); }
+if r41_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r39(v, cx, to)? {  return Ok(true); }
+if r39_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_8(v: &mut Values) -> bool {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r40(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r40_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_8(v: &mut Values) -> bool {
 {
 if v[85] == 52 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_8(v) {  return true; }
 }
 
 }
 {
 if v[85] == 53 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r42(v, cx, to)? {  return Ok(true); }
+if r42_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[10 + OFF4[(v[74] as usize)] as usize + OFF5[(v[87] as usize)] as usize] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_counted`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r44(v, cx, to)? {  return Ok(true); }
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_pos`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[40 + OFF6[(v[74] as usize)] as usize + OFF7[(v[86] as usize)] as usize + OFF5[(v[87] as usize)] as usize] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [89];
 static VISIBLE_SLOTS: [usize; 1] = [92];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 66] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 195] = [54, 54, 55, 56, 57, 58, 59, 54, 53, 53, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -49,6 +50,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -121,13 +123,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -194,13 +196,13 @@ Ok(())
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m12(v, cx)?;
 }
 
@@ -270,7 +272,7 @@ Ok(())
 /// Node `Dropped`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(19, 8)?; let found = r19(v, cx, 8); cx.leave_reach(); found? } {
+if r19_8(v) {
 m18(v, cx)?;
 }
 
@@ -366,728 +368,680 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r26_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_8(v: &mut Values) -> bool {
 {
 if v[85] == 53 {
-if r28(v, cx, to)? {  return Ok(true); }
+if r28_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r27(v, cx, to)? {  return Ok(true); }
+if r27_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_8(v: &mut Values) -> bool {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r19_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_color`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_8(v: &mut Values) -> bool {
 {
 if v[86] == 35 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[30] == 45 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[10 + OFF7[(v[86] as usize)] as usize + OFF8[(v[87] as usize)] as usize] == 61 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_8(v: &mut Values) -> bool {
 {
 if v[86] == 36 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[31] == 45 {
-if r32(v, cx, to)? {  return Ok(true); }
+if r32_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_8(v: &mut Values) -> bool {
 {
 if v[86] == 37 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[32] == 45 {
-if r33(v, cx, to)? {  return Ok(true); }
+if r33_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_8(v: &mut Values) -> bool {
 {
 if v[86] == 38 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[33] == 45 {
-if r34(v, cx, to)? {  return Ok(true); }
+if r34_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_8(v: &mut Values) -> bool {
 {
 if v[86] == 39 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[34] == 45 {
-if r35(v, cx, to)? {  return Ok(true); }
+if r35_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_8(v: &mut Values) -> bool {
 {
 if v[86] == 40 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[35] == 45 {
-if r36(v, cx, to)? {  return Ok(true); }
+if r36_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t6`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_8(v: &mut Values) -> bool {
 {
 if v[86] == 29 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[24] == 45 {
-if r37(v, cx, to)? {  return Ok(true); }
+if r37_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t7`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_8(v: &mut Values) -> bool {
 {
 if v[86] == 30 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[25] == 45 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r38_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t8`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
 {
 if v[86] == 31 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[26] == 45 {
-if r39(v, cx, to)? {  return Ok(true); }
+if r39_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t9`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_8(v: &mut Values) -> bool {
 {
 if v[86] == 32 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[27] == 45 {
-if r40(v, cx, to)? {  return Ok(true); }
+if r40_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t10`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_8(v: &mut Values) -> bool {
 {
 if v[86] == 33 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[28] == 45 {
-if r41(v, cx, to)? {  return Ok(true); }
+if r41_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t11`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
 {
 if v[86] == 34 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[29] == 45 {
-if r42(v, cx, to)? {  return Ok(true); }
+if r42_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t12`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
 {
 if v[86] == 23 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[18] == 45 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t13`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
 {
 if v[86] == 24 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[19] == 45 {
-if r44(v, cx, to)? {  return Ok(true); }
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t14`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
 {
 if v[86] == 25 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[20] == 45 {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t15`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_8(v: &mut Values) -> bool {
 {
 if v[86] == 26 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[21] == 45 {
-if r46(v, cx, to)? {  return Ok(true); }
+if r46_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t16`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_8(v: &mut Values) -> bool {
 {
 if v[86] == 27 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[22] == 45 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t17`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_8(v: &mut Values) -> bool {
 {
 if v[86] == 28 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[23] == 45 {
-if r48(v, cx, to)? {  return Ok(true); }
+if r48_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t18`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_8(v: &mut Values) -> bool {
 {
 if v[86] == 17 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[12] == 45 {
-if r49(v, cx, to)? {  return Ok(true); }
+if r49_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t19`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_8(v: &mut Values) -> bool {
 {
 if v[86] == 18 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[13] == 45 {
-if r50(v, cx, to)? {  return Ok(true); }
+if r50_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t20`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_8(v: &mut Values) -> bool {
 {
 if v[86] == 19 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[14] == 45 {
-if r51(v, cx, to)? {  return Ok(true); }
+if r51_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t21`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_8(v: &mut Values) -> bool {
 {
 if v[86] == 20 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[15] == 45 {
-if r52(v, cx, to)? {  return Ok(true); }
+if r52_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t22`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_8(v: &mut Values) -> bool {
 {
 if v[86] == 21 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[16] == 45 {
-if r53(v, cx, to)? {  return Ok(true); }
+if r53_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t23`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_8(v: &mut Values) -> bool {
 {
 if v[86] == 22 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[17] == 45 {
-if r54(v, cx, to)? {  return Ok(true); }
+if r54_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t24`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_8(v: &mut Values) -> bool {
 {
 if v[86] == 11 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[6] == 45 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t25`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_8(v: &mut Values) -> bool {
 {
 if v[86] == 12 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[7] == 45 {
-if r56(v, cx, to)? {  return Ok(true); }
+if r56_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t26`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_8(v: &mut Values) -> bool {
 {
 if v[86] == 13 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[8] == 45 {
-if r57(v, cx, to)? {  return Ok(true); }
+if r57_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t27`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_8(v: &mut Values) -> bool {
 {
 if v[86] == 14 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[9] == 45 {
-if r58(v, cx, to)? {  return Ok(true); }
+if r58_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t28`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_8(v: &mut Values) -> bool {
 {
 if v[86] == 15 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[10] == 45 {
-if r59(v, cx, to)? {  return Ok(true); }
+if r59_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t29`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_8(v: &mut Values) -> bool {
 {
 if v[86] == 16 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[11] == 45 {
-if r60(v, cx, to)? {  return Ok(true); }
+if r60_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t30`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_8(v: &mut Values) -> bool {
 {
 if v[86] == 5 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[0] == 45 {
-if r61(v, cx, to)? {  return Ok(true); }
+if r61_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t31`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_8(v: &mut Values) -> bool {
 {
 if v[86] == 6 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[1] == 45 {
-if r62(v, cx, to)? {  return Ok(true); }
+if r62_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t32`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_8(v: &mut Values) -> bool {
 {
 if v[86] == 7 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[2] == 45 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t33`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_8(v: &mut Values) -> bool {
 {
 if v[86] == 8 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[3] == 45 {
-if r64(v, cx, to)? {  return Ok(true); }
+if r64_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t34`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_8(v: &mut Values) -> bool {
 {
 if v[86] == 9 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
 {
 if v[4] == 45 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t35`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_8(v: &mut Values) -> bool {
 {
 if v[86] == 10 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

@@ -27,12 +27,13 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [15, 16];
 static VISIBLE_SLOTS: [usize; 2] = [19, 20];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 41] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false];
 static MEMBERS0: [u8; 9] = [8, 9, 10, 11, 12, 13, 14, 15, 16];
 static OFF1: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 static MEMBERS2: [u8; 8] = [17, 18, 19, 20, 21, 22, 23, 24];
-static TAB3: [u8; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 11, 14, 8, 9, 10, 8, 10, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB4: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 9, 12, 15, 11, 12, 13, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB5: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 10, 13, 16, 14, 15, 16, 16, 14, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF3: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 1, 2, 0, 2, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF4: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 7, 3, 4, 5, 4, 4, 4, 4, 4, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF5: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 5, 8, 6, 7, 8, 8, 6, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -45,6 +46,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(28);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -163,13 +165,13 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13(v, cx, 15); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
 m16(v, cx)?;
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13(v, cx, 15); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
 m17(v, cx)?;
 }
 
@@ -193,13 +195,13 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_24_25: Option<bool> = None;
 {
-if (match reach_24_25 { Some(found) => found, None => { let found = { cx.enter_reach(24, 25)?; let found = r24(v, cx, 25); cx.leave_reach(); found? }; reach_24_25 = Some(found); found } }) {
+if (match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
 m26(v, cx)?;
 }
 
 }
 {
-if !(match reach_24_25 { Some(found) => found, None => { let found = { cx.enter_reach(24, 25)?; let found = r24(v, cx, 25); cx.leave_reach(); found? }; reach_24_25 = Some(found); found } }) {
+if !(match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
 m27(v, cx)?;
 }
 
@@ -337,13 +339,13 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_35_37: Option<bool> = None;
 {
-if (match reach_35_37 { Some(found) => found, None => { let found = { cx.enter_reach(35, 37)?; let found = r35(v, cx, 37); cx.leave_reach(); found? }; reach_35_37 = Some(found); found } }) {
+if (match reach_35_37 { Some(found) => found, None => { let found = r35_37(v); reach_35_37 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_35_37 { Some(found) => found, None => { let found = { cx.enter_reach(35, 37)?; let found = r35(v, cx, 37); cx.leave_reach(); found? }; reach_35_37 = Some(found); found } }) {
+if !(match reach_35_37 { Some(found) => found, None => { let found = r35_37(v); reach_35_37 = Some(found); found } }) {
 m39(v, cx)?;
 }
 
@@ -367,13 +369,13 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_24_25: Option<bool> = None;
 {
-if (match reach_24_25 { Some(found) => found, None => { let found = { cx.enter_reach(24, 25)?; let found = r24(v, cx, 25); cx.leave_reach(); found? }; reach_24_25 = Some(found); found } }) {
+if (match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_24_25 { Some(found) => found, None => { let found = { cx.enter_reach(24, 25)?; let found = r24(v, cx, 25); cx.leave_reach(); found? }; reach_24_25 = Some(found); found } }) {
+if !(match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
 m27(v, cx)?;
 }
 
@@ -394,193 +396,214 @@ Ok(())
 }
 
 /// Node `hasLine_begin`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_15(v: &mut Values) -> bool {
 {
 let slot = 11usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r9(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r9_15(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `hasLine_1`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_15(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB3[(v[11] as usize)] as usize)] as usize] == v[12] {
-if r10(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF3[(v[11] as usize)] as usize] == v[12] {
+if r10_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasLine_2`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_15(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB4[(v[11] as usize)] as usize)] as usize] == v[12] {
-if r11(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF4[(v[11] as usize)] as usize] == v[12] {
+if r11_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasLine_3`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_15(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB5[(v[11] as usize)] as usize)] as usize] == v[12] {
-if r12(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF5[(v[11] as usize)] as usize] == v[12] {
+if r12_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasLine_end`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_15(v: &mut Values) -> bool {
 {
 if v[13] == 25 {
-if r15(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-{
-if v[13] == 26 {
-if r37(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `hasLine_reach_1`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_15(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `turn_9`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_15(v: &mut Values) -> bool {
 {
 let x: u8 = 25;
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-if r8(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r8_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `hasLine_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `hasEmpty_begin`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_25(v: &mut Values) -> bool {
 {
 let slot = 10usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_25(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `hasEmpty_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasEmpty_end`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_25(v: &mut Values) -> bool {
 {
 if v[14] == 27 {
-if r25(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasEmpty_reach_1`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_25(v: &mut Values) -> bool {
 {
 let x: u8 = 27;
 let slot = 14usize;
 let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r21_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `hasEmpty_reach_1_end`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
-Ok(false)
+/// Node `hasLine_begin`.
+fn r8_37(v: &mut Values) -> bool {
+{
+let slot = 11usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS2[i];
+if r9_37(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `hasLine_1`.
+fn r9_37(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[11] as usize)] as usize] == v[12] {
+if r10_37(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_2`.
+fn r10_37(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[11] as usize)] as usize] == v[12] {
+if r11_37(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_3`.
+fn r11_37(v: &mut Values) -> bool {
+{
+if v[0 + OFF5[(v[11] as usize)] as usize] == v[12] {
+if r12_37(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_end`.
+fn r12_37(v: &mut Values) -> bool {
+{
+if v[13] == 26 {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `hasLine_reach_2`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_37(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `turn_26`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_37(v: &mut Values) -> bool {
 {
 let x: u8 = 26;
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-if r8(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r8_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `hasLine_reach_2_end`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
-Ok(false)
+false
 }
 

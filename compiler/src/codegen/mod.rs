@@ -54,12 +54,30 @@ fn completes(op: &PlanOp) -> bool {
     matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
 }
 
+/// Whether writing into a place can fail: a computed key (its domain is not proved) or a
+/// literal key outside the map's domain.
+fn fallible_place(place: &PlanPlace) -> bool {
+    place.steps.iter().any(|step| match &step.key {
+        PlanOperand::Literal(symbol) => step.offsets[*symbol as usize] == step.default_offset,
+        PlanOperand::Place(_) => true,
+    })
+}
+
+/// Whether an edge's label can fail (in a reachability check, where tags are ignored).
+fn fallible_op(op: &PlanOp) -> bool {
+    match op {
+        PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => fallible_place(lhs),
+        _ => false,
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// The move search: stops at edges assigning `player`, collects tags.
     Moves,
-    /// A reachability check: follows every edge, ignores tags, stops when `to` is reached.
-    Reach,
+    /// A reachability check into `to`: follows the edges of its region, ignores tags, stops when
+    /// `to` is entered; `pure` checks are `fn(&mut Values) -> bool`.
+    Reach { to: u32, pure: bool },
 }
 
 struct Generator<'a> {
@@ -75,6 +93,8 @@ struct Generator<'a> {
     /// Constant slots read through a computed offset.
     uses_constants: bool,
     analysis: graph::Analysis,
+    /// The reachability checks by target node.
+    reach: BTreeMap<u32, graph::ReachTarget>,
 }
 
 impl<'a> Generator<'a> {
@@ -84,15 +104,25 @@ impl<'a> Generator<'a> {
         let off = if plan.state_len.max(plan.const_values.len()) < 1 << 16 { "u16" } else { "u32" };
         let table_len = if sym == "u8" { 256 } else { symbol_count };
         let completing: Vec<bool> = plan.ops.iter().map(completes).collect();
-        let reach_sources = plan
+        let analysis = graph::Analysis::new(automaton, plan, &completing);
+        let checks: Vec<(u32, u32)> = plan
             .ops
             .iter()
             .filter_map(|op| match op {
-                PlanOp::Reach { from, to, .. } if from != to => Some(*from),
+                PlanOp::Reach { from, to, .. } if from != to => Some((*from, *to)),
                 _ => None,
             })
-            .collect::<Vec<_>>();
-        let analysis = graph::Analysis::new(automaton, plan, &completing, &reach_sources);
+            .collect();
+        let fallible: Vec<bool> = plan.ops.iter().map(fallible_op).collect();
+        let nested: Vec<Option<u32>> = plan
+            .ops
+            .iter()
+            .map(|op| match op {
+                PlanOp::Reach { from, to, .. } if from != to => Some(*to),
+                _ => None,
+            })
+            .collect();
+        let reach = graph::reach_targets(automaton, &checks, &fallible, &nested);
         Generator {
             automaton,
             plan,
@@ -103,6 +133,7 @@ impl<'a> Generator<'a> {
             table_names: HashMap::new(),
             uses_constants: false,
             analysis,
+            reach,
         }
     }
 
@@ -173,10 +204,17 @@ impl<'a> Generator<'a> {
         }
         let mut offset = format!("{base}");
         for step in dynamic {
-            let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+            let mut per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+            let mut key_operand = &step.key;
+            // A key read from a constant map with one computed key, `m[c[k]]`, is one table
+            // `OFF[k]` composed at generation time (one dependent load instead of two).
+            if let Some((values, inner_key)) = self.constant_table(&step.key) {
+                per_symbol = values.iter().map(|&value| step.offsets[value as usize] as u64).collect();
+                key_operand = inner_key;
+            }
             let off = self.off;
             let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
-            let key = self.index(&step.key);
+            let key = self.index(key_operand);
             write!(offset, " + {table}[{key}] as usize").expect("writing to a String");
         }
         if place.in_state {
@@ -185,6 +223,26 @@ impl<'a> Generator<'a> {
             self.uses_constants = true;
             format!("CONSTANTS[{offset}]")
         }
+    }
+
+    /// A constant read with exactly one computed key: its value per symbol of that key, and the key.
+    fn constant_table<'p>(&self, operand: &'p PlanOperand) -> Option<(Vec<u32>, &'p PlanOperand)> {
+        let PlanOperand::Place(place) = operand else { return None };
+        if place.in_state {
+            return None;
+        }
+        let mut base = place.base;
+        let mut dynamic = None;
+        for step in &place.steps {
+            match &step.key {
+                PlanOperand::Literal(symbol) => base += step.offsets[*symbol as usize],
+                _ if dynamic.is_some() => return None,
+                _ => dynamic = Some(step),
+            }
+        }
+        let step = dynamic?;
+        let values = step.offsets.iter().map(|&offset| self.plan.const_values[(base + offset) as usize]).collect();
+        Some((values, &step.key))
     }
 
     /// The first slot of a place as a `usize` expression, for block copies and comparisons.
@@ -259,7 +317,12 @@ impl<'a> Generator<'a> {
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
             Mode::Moves => format!("m{target}(v, cx)?;\n"),
-            Mode::Reach => format!("if r{target}(v, cx, to)? {{ {undo} return Ok(true); }}\n"),
+            Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} return true; }}\n"),
+            Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} return Ok(true); }}\n"),
+            Mode::Reach { to, pure: true } => format!("if r{target}_{to}(v) {{ {undo} return true; }}\n"),
+            Mode::Reach { to, pure: false } => {
+                format!("if r{target}_{to}(v, cx)? {{ {undo} return Ok(true); }}\n")
+            }
         }
     }
 
@@ -267,7 +330,15 @@ impl<'a> Generator<'a> {
         if from == to {
             return "true".into();
         }
-        format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}(v, cx, {to}); cx.leave_reach(); found? }}")
+        let target = &self.reach[&to];
+        if !target.region[from as usize] {
+            // `from` has no path into `to`.
+            return "false".into();
+        }
+        if target.pure {
+            return format!("r{from}_{to}(v)");
+        }
+        format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}_{to}(v, cx); cx.leave_reach(); found? }}")
     }
 
     /// One edge as a block of statements.
@@ -283,7 +354,7 @@ impl<'a> Generator<'a> {
         };
         match op {
             PlanOp::Skip => simple(self, "", None, ""),
-            PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode == Mode::Reach => simple(self, "", None, ""),
+            PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode != Mode::Moves => simple(self, "", None, ""),
             PlanOp::Tag(symbol) => {
                 let target = self.automaton.edges[edge].target;
                 simple(self, "", Some(format!("cx.push_tag({symbol}, {target})?")), "cx.pop_tag();")
@@ -408,19 +479,16 @@ impl<'a> Generator<'a> {
             Mode::Moves => {
                 (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
-            Mode::Reach => (
-                format!("fn r{node}(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail>"),
-                "Ok(false)",
-            ),
+            Mode::Reach { to, pure: true } => (format!("fn r{node}_{to}(v: &mut Values) -> bool"), "false"),
+            Mode::Reach { to, pure: false } => {
+                (format!("fn r{node}_{to}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
+            }
         };
         writeln!(body, "/// Node `{}`.", name.replace('`', "'")).expect("writing to a String");
         writeln!(body, "{signature} {{").expect("writing to a String");
-        if mode == Mode::Reach {
-            writeln!(body, "if to == {node} {{ return Ok(true); }}").expect("writing to a String");
-        }
         let visits = match mode {
             Mode::Moves => self.analysis.visit_in_moves[node as usize],
-            Mode::Reach => self.analysis.visit_in_reach[node as usize],
+            Mode::Reach { to, .. } => self.reach[&to].visits[node as usize],
         };
         if visits {
             let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
@@ -430,6 +498,13 @@ impl<'a> Generator<'a> {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
         }
         for edge in range {
+            if let Mode::Reach { to, .. } = mode {
+                // Edges leaving the region cannot lead into `to`.
+                let target = self.automaton.edges[edge as usize].target;
+                if target != to && !self.reach[&to].region[target as usize] {
+                    continue;
+                }
+            }
             let block = self.edge(mode, edge as usize, &memoised);
             body.push_str(&block);
         }
@@ -445,10 +520,13 @@ impl<'a> Generator<'a> {
                 out.push_str(&function);
             }
         }
-        for node in 0..self.automaton.nodes.len() as u32 {
-            if self.analysis.in_reach[node as usize] {
-                let function = self.node_function(Mode::Reach, node);
-                out.push_str(&function);
+        let targets: Vec<(u32, bool)> = self.reach.iter().map(|(&to, target)| (to, target.pure)).collect();
+        for (to, pure) in targets {
+            for node in 0..self.automaton.nodes.len() as u32 {
+                if self.reach[&to].region[node as usize] {
+                    let function = self.node_function(Mode::Reach { to, pure }, node);
+                    out.push_str(&function);
+                }
             }
         }
         out
@@ -510,6 +588,8 @@ impl<'a> Generator<'a> {
         }
         let valid = list(&mut valid.iter().map(|v| v.to_string()));
         writeln!(w, "static VALID_PLAYER: [bool; {}] = [{valid}];", self.table_len).unwrap();
+        let unique = list(&mut self.analysis.unique_start.iter().map(|u| u.to_string()));
+        writeln!(w, "static UNIQUE_STARTS: [bool; {}] = [{unique}];", automaton.nodes.len()).unwrap();
         if self.uses_constants {
             let constants = list(&mut plan.const_values.iter().map(|v| v.to_string()));
             writeln!(w, "static CONSTANTS: [Sym; {}] = [{constants}];", plan.const_values.len()).unwrap();
@@ -534,6 +614,7 @@ impl<'a> Generator<'a> {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = {one};
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {{
         INITIAL
