@@ -552,6 +552,78 @@ mod tests {
         assert!(!unique_at(&overlapping, "one"));
     }
 
+    /// The reachability analysis of a one-player game whose move search checks `? start -> goal`.
+    fn reach_of(check_edges: &[(&str, &str, &str)]) -> (Automaton, ReachTarget) {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
+        builder.typedef("Board", "Cell -> Cell").variable("cell", "Cell", "a").variable("board", "Board", "{:a}");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "done", "? start -> goal");
+        builder.edge("done", "end", "player = keeper");
+        for (from, to, label) in check_edges {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let fallible: Vec<bool> = plan
+            .ops
+            .iter()
+            .map(|op| match op {
+                PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => !lhs.steps.is_empty(),
+                _ => false,
+            })
+            .collect();
+        let nested: Vec<Option<u32>> = plan
+            .ops
+            .iter()
+            .map(|op| match op {
+                PlanOp::Reach { from, to, .. } if from != to => Some(*to),
+                _ => None,
+            })
+            .collect();
+        let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
+        let mut targets = reach_targets(&automaton, &[(id("start"), id("goal"))], &fallible, &nested);
+        let target = targets.remove(&id("goal")).expect("the check's target is analysed");
+        (automaton, target)
+    }
+
+    fn names(automaton: &Automaton, marked: &[bool]) -> Vec<String> {
+        let mut names: Vec<String> =
+            (0..marked.len()).filter(|&n| marked[n]).map(|n| automaton.nodes[n].name.clone()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_check_walks_only_nodes_that_lead_to_its_target() {
+        let edges = [
+            ("start", "middle", "cell == a"),
+            ("middle", "goal", "cell = b"),
+            ("start", "dead", "cell == b"),
+            ("dead", "deader", "cell = c"),
+        ];
+        let (automaton, target) = reach_of(&edges);
+        assert_eq!(names(&automaton, &target.region), ["middle", "start"]);
+        assert!(target.pure, "no error and no cycle: a plain boolean function");
+        assert!(target.visits.iter().all(|&v| !v));
+    }
+
+    #[test]
+    fn a_check_with_a_cycle_or_a_computed_write_keeps_its_bookkeeping() {
+        let cyclic = [("start", "step", "cell = b"), ("step", "start", "cell == c"), ("step", "goal", "cell == b")];
+        let (automaton, target) = reach_of(&cyclic);
+        assert_eq!(names(&automaton, &target.region), ["start", "step"]);
+        assert_eq!(names(&automaton, &target.visits), ["start"]);
+        assert!(!target.pure);
+        let computed = [("start", "goal", "board[cell] = b")];
+        let (_, target) = reach_of(&computed);
+        assert!(!target.pure, "a write through a computed key can fail");
+        // A write through a computed key on a path that cannot reach the target is not walked.
+        let dead_write = [("start", "goal", "cell == a"), ("start", "dead", "board[cell] = b")];
+        let (_, target) = reach_of(&dead_write);
+        assert!(target.pure);
+    }
+
     #[test]
     fn cycles_and_reachability() {
         // 0 -> 1 -> 2 -> 1, 2 -> 3, 4 -> 4 (a self-loop), 5 isolated.
