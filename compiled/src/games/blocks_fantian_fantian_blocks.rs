@@ -129,14 +129,16 @@ Ok(())
 
 /// Node `stage1_3`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g50 = CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] == 38;
+let g51 = CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] != 38;
 {
-if CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] == 38 {
+if g50 {
 m173(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] != 38 {
+if g51 {
 m174(v, cx)?;
 }
 
@@ -380,14 +382,16 @@ Ok(())
 
 /// Node `move1Red_38`.
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g72 = v[0 + OFF3[(v[18] as usize)] as usize] == 0;
+let g73 = v[0 + OFF3[(v[18] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] == 0 {
+if g72 {
 m65(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] != 0 {
+if g73 {
 m66(v, cx)?;
 }
 
@@ -466,14 +470,16 @@ Ok(())
 
 /// Node `turn1Red_7`.
 fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g80 = v[0 + OFF6[(v[17] as usize)] as usize] == 1;
+let g81 = v[0 + OFF6[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF6[(v[17] as usize)] as usize] == 1 {
+if g80 {
 m72(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF6[(v[17] as usize)] as usize] != 1 {
+if g81 {
 m73(v, cx)?;
 }
 
@@ -496,14 +502,16 @@ Ok(())
 
 /// Node `turn1Red_9`.
 fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g83 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
+let g84 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 1 {
+if g83 {
 m76(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 1 {
+if g84 {
 m77(v, cx)?;
 }
 
@@ -550,14 +558,16 @@ Ok(())
 
 /// Node `turn1Red_14`.
 fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g88 = v[0 + OFF12[(v[17] as usize)] as usize] == 1;
+let g89 = v[0 + OFF12[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF12[(v[17] as usize)] as usize] == 1 {
+if g88 {
 m80(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF12[(v[17] as usize)] as usize] != 1 {
+if g89 {
 m81(v, cx)?;
 }
 
@@ -604,14 +614,16 @@ Ok(())
 
 /// Node `turn1Red_19`.
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g93 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
+let g94 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 1 {
+if g93 {
 m84(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 1 {
+if g94 {
 m85(v, cx)?;
 }
 
@@ -658,14 +670,16 @@ Ok(())
 
 /// Node `turn1Red_24`.
 fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g98 = v[0 + OFF14[(v[17] as usize)] as usize] == 1;
+let g99 = v[0 + OFF14[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF14[(v[17] as usize)] as usize] == 1 {
+if g98 {
 m88(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF14[(v[17] as usize)] as usize] != 1 {
+if g99 {
 m89(v, cx)?;
 }
 
@@ -712,14 +726,16 @@ Ok(())
 
 /// Node `turn1Red_29`.
 fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g103 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
+let g104 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 1 {
+if g103 {
 m92(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 1 {
+if g104 {
 m93(v, cx)?;
 }
 
@@ -766,14 +782,16 @@ Ok(())
 
 /// Node `turn1Red_34`.
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g108 = v[0 + OFF16[(v[17] as usize)] as usize] == 1;
+let g109 = v[0 + OFF16[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF16[(v[17] as usize)] as usize] == 1 {
+if g108 {
 m96(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF16[(v[17] as usize)] as usize] != 1 {
+if g109 {
 m97(v, cx)?;
 }
 
@@ -820,14 +838,16 @@ Ok(())
 
 /// Node `turn1Red_39`.
 fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g113 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
+let g114 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 1 {
+if g113 {
 m100(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 1 {
+if g114 {
 m101(v, cx)?;
 }
 
@@ -1221,14 +1241,16 @@ Ok(())
 
 /// Node `move1Green_38`.
 fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g148 = v[0 + OFF3[(v[18] as usize)] as usize] == 0;
+let g149 = v[0 + OFF3[(v[18] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] == 0 {
+if g148 {
 m129(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] != 0 {
+if g149 {
 m130(v, cx)?;
 }
 
@@ -1307,14 +1329,16 @@ Ok(())
 
 /// Node `turn1Green_7`.
 fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g156 = v[0 + OFF6[(v[17] as usize)] as usize] == 0;
+let g157 = v[0 + OFF6[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF6[(v[17] as usize)] as usize] == 0 {
+if g156 {
 m136(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF6[(v[17] as usize)] as usize] != 0 {
+if g157 {
 m137(v, cx)?;
 }
 
@@ -1337,14 +1361,16 @@ Ok(())
 
 /// Node `turn1Green_9`.
 fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g159 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
+let g160 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 0 {
+if g159 {
 m140(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 0 {
+if g160 {
 m141(v, cx)?;
 }
 
@@ -1391,14 +1417,16 @@ Ok(())
 
 /// Node `turn1Green_14`.
 fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g164 = v[0 + OFF12[(v[17] as usize)] as usize] == 0;
+let g165 = v[0 + OFF12[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF12[(v[17] as usize)] as usize] == 0 {
+if g164 {
 m144(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF12[(v[17] as usize)] as usize] != 0 {
+if g165 {
 m145(v, cx)?;
 }
 
@@ -1445,14 +1473,16 @@ Ok(())
 
 /// Node `turn1Green_19`.
 fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g169 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
+let g170 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 0 {
+if g169 {
 m148(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 0 {
+if g170 {
 m149(v, cx)?;
 }
 
@@ -1499,14 +1529,16 @@ Ok(())
 
 /// Node `turn1Green_24`.
 fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g174 = v[0 + OFF14[(v[17] as usize)] as usize] == 0;
+let g175 = v[0 + OFF14[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF14[(v[17] as usize)] as usize] == 0 {
+if g174 {
 m152(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF14[(v[17] as usize)] as usize] != 0 {
+if g175 {
 m153(v, cx)?;
 }
 
@@ -1553,14 +1585,16 @@ Ok(())
 
 /// Node `turn1Green_29`.
 fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g179 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
+let g180 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 0 {
+if g179 {
 m156(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 0 {
+if g180 {
 m157(v, cx)?;
 }
 
@@ -1607,14 +1641,16 @@ Ok(())
 
 /// Node `turn1Green_34`.
 fn m157(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g184 = v[0 + OFF16[(v[17] as usize)] as usize] == 0;
+let g185 = v[0 + OFF16[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF16[(v[17] as usize)] as usize] == 0 {
+if g184 {
 m160(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF16[(v[17] as usize)] as usize] != 0 {
+if g185 {
 m161(v, cx)?;
 }
 
@@ -1661,14 +1697,16 @@ Ok(())
 
 /// Node `turn1Green_39`.
 fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g189 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
+let g190 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] == 0 {
+if g189 {
 m164(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF8[(v[17] as usize)] as usize] != 0 {
+if g190 {
 m165(v, cx)?;
 }
 
@@ -1810,14 +1848,16 @@ Ok(())
 
 /// Node `decide1_1`.
 fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g202 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38;
+let g203 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38;
 {
-if CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38 {
+if g202 {
 m175(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38 {
+if g203 {
 m176(v, cx)?;
 }
 
@@ -1827,14 +1867,16 @@ Ok(())
 
 /// Node `decide1_2`.
 fn m174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g204 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38;
+let g205 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38;
 {
-if CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38 {
+if g204 {
 m181(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38 {
+if g205 {
 m175(v, cx)?;
 }
 
@@ -2107,14 +2149,16 @@ Ok(false)
 
 /// Node `move1Red_16`.
 fn r17_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g18 = v[0 + OFF3[(v[18] as usize)] as usize] == 0;
+let g19 = v[0 + OFF3[(v[18] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] == 0 {
+if g18 {
 if r18_11(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] != 0 {
+if g19 {
 if r19_11(v, cx)? {  return Ok(true); }
 }
 
@@ -2168,6 +2212,7 @@ Ok(false)
 /// Node `over1_reach_1`.
 fn r22_23(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let mut reach_2_11: Option<bool> = None;
+let g27 = v[20] == 139;
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
 {  return Ok(true); }
@@ -2187,7 +2232,7 @@ if r44_23(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[20] == 139 {
+if g27 {
 {  return Ok(true); }
 }
 
@@ -2382,14 +2427,16 @@ Ok(false)
 
 /// Node `move1Green_16`.
 fn r39_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g43 = v[0 + OFF3[(v[18] as usize)] as usize] == 0;
+let g44 = v[0 + OFF3[(v[18] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] == 0 {
+if g43 {
 if r40_33(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[18] as usize)] as usize] != 0 {
+if g44 {
 if r41_33(v, cx)? {  return Ok(true); }
 }
 

@@ -1356,8 +1356,9 @@ Ok(())
 
 /// Node `over1_reach_1`.
 fn r2_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g3 = v[19] == 38;
 {
-if v[19] == 38 {
+if g3 {
 if r3_4(v, cx)? {  return Ok(true); }
 }
 
@@ -1935,6 +1936,7 @@ false
 
 /// Node `over2_reach_1`.
 fn r103_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g111 = v[27] == 153;
 {
 let slot = 25usize;
 let old = v[slot];
@@ -1960,7 +1962,7 @@ if r131_112(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[27] == 153 {
+if g111 {
 {  return Ok(true); }
 }
 

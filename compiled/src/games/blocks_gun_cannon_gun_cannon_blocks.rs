@@ -427,14 +427,16 @@ Ok(())
 
 /// Node `move1Red_46`.
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g67 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g68 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g67 {
 m62(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g68 {
 m50(v, cx)?;
 }
 
@@ -873,14 +875,16 @@ Ok(())
 
 /// Node `move1Red_72`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g106 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g107 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g106 {
 m97(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g107 {
 m85(v, cx)?;
 }
 
@@ -1319,14 +1323,16 @@ Ok(())
 
 /// Node `move1Red_98`.
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g145 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g146 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g145 {
 m132(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g146 {
 m120(v, cx)?;
 }
 
@@ -1468,14 +1474,16 @@ Ok(())
 
 /// Node `stage1_13`.
 fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g158 = TAB7[(v[33] as usize)] == 70;
+let g159 = TAB7[(v[33] as usize)] != 70;
 {
-if TAB7[(v[33] as usize)] == 70 {
+if g158 {
 m200(v, cx)?;
 }
 
 }
 {
-if TAB7[(v[33] as usize)] != 70 {
+if g159 {
 m201(v, cx)?;
 }
 
@@ -2041,14 +2049,16 @@ Ok(())
 
 /// Node `move1Red_124`.
 fn m188(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g208 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g209 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g208 {
 m189(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g209 {
 m177(v, cx)?;
 }
 
@@ -2532,14 +2542,16 @@ Ok(false)
 
 /// Node `move1Red_20`.
 fn r21_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g22 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g23 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g22 {
 if r22_11(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g23 {
 if r10_11(v, cx)? {  return Ok(true); }
 }
 
@@ -2587,6 +2599,8 @@ Ok(false)
 /// Node `over1_reach_1`.
 fn r25_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let mut reach_2_11: Option<bool> = None;
+let g28 = TAB7[(v[33] as usize)] == 70;
+let g30 = v[41] == 171;
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
 {  return Ok(true); }
@@ -2594,7 +2608,7 @@ if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_r
 
 }
 {
-if TAB7[(v[33] as usize)] == 70 {
+if g28 {
 {  return Ok(true); }
 }
 
@@ -2606,7 +2620,7 @@ if r27_26(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[41] == 171 {
+if g30 {
 {  return Ok(true); }
 }
 

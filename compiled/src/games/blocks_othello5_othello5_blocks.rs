@@ -123,14 +123,16 @@ Ok(())
 
 /// Node `stage1_2`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70;
+let g33 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70;
 {
-if CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70 {
+if g32 {
 m210(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70 {
+if g33 {
 m211(v, cx)?;
 }
 
@@ -345,14 +347,16 @@ Ok(())
 /// Node `turn1Red_12`.
 fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(56, v)? { return Ok(()); }
+let g58 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g59 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g58 {
 m57(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g59 {
 m55(v, cx)?;
 }
 
@@ -454,14 +458,16 @@ Ok(())
 /// Node `turn1Red_23`.
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(64, v)? { return Ok(()); }
+let g68 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g69 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g68 {
 m65(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g69 {
 m63(v, cx)?;
 }
 
@@ -563,14 +569,16 @@ Ok(())
 /// Node `turn1Red_34`.
 fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(72, v)? { return Ok(()); }
+let g78 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g79 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g78 {
 m73(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g79 {
 m71(v, cx)?;
 }
 
@@ -672,14 +680,16 @@ Ok(())
 /// Node `turn1Red_45`.
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(80, v)? { return Ok(()); }
+let g88 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g89 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g88 {
 m81(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g89 {
 m79(v, cx)?;
 }
 
@@ -781,14 +791,16 @@ Ok(())
 /// Node `turn1Red_56`.
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(88, v)? { return Ok(()); }
+let g98 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g99 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g98 {
 m89(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g99 {
 m87(v, cx)?;
 }
 
@@ -890,14 +902,16 @@ Ok(())
 /// Node `turn1Red_67`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(96, v)? { return Ok(()); }
+let g108 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g109 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g108 {
 m97(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g109 {
 m95(v, cx)?;
 }
 
@@ -999,14 +1013,16 @@ Ok(())
 /// Node `turn1Red_78`.
 fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(104, v)? { return Ok(()); }
+let g118 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g119 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g118 {
 m105(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g119 {
 m103(v, cx)?;
 }
 
@@ -1108,14 +1124,16 @@ Ok(())
 /// Node `turn1Red_89`.
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(112, v)? { return Ok(()); }
+let g128 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g129 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g128 {
 m113(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g129 {
 m111(v, cx)?;
 }
 
@@ -1444,14 +1462,16 @@ Ok(())
 /// Node `turn1Green_12`.
 fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(144, v)? { return Ok(()); }
+let g164 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g165 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g164 {
 m145(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g165 {
 m143(v, cx)?;
 }
 
@@ -1553,14 +1573,16 @@ Ok(())
 /// Node `turn1Green_23`.
 fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(152, v)? { return Ok(()); }
+let g174 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g175 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g174 {
 m153(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g175 {
 m151(v, cx)?;
 }
 
@@ -1662,14 +1684,16 @@ Ok(())
 /// Node `turn1Green_34`.
 fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(160, v)? { return Ok(()); }
+let g184 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g185 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g184 {
 m161(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g185 {
 m159(v, cx)?;
 }
 
@@ -1771,14 +1795,16 @@ Ok(())
 /// Node `turn1Green_45`.
 fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(168, v)? { return Ok(()); }
+let g194 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g195 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g194 {
 m169(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g195 {
 m167(v, cx)?;
 }
 
@@ -1880,14 +1906,16 @@ Ok(())
 /// Node `turn1Green_56`.
 fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(176, v)? { return Ok(()); }
+let g204 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g205 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g204 {
 m177(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g205 {
 m175(v, cx)?;
 }
 
@@ -1989,14 +2017,16 @@ Ok(())
 /// Node `turn1Green_67`.
 fn m184(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(184, v)? { return Ok(()); }
+let g214 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g215 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g214 {
 m185(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g215 {
 m183(v, cx)?;
 }
 
@@ -2098,14 +2128,16 @@ Ok(())
 /// Node `turn1Green_78`.
 fn m192(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(192, v)? { return Ok(()); }
+let g224 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g225 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g224 {
 m193(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g225 {
 m191(v, cx)?;
 }
 
@@ -2207,14 +2239,16 @@ Ok(())
 /// Node `turn1Green_89`.
 fn m200(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(200, v)? { return Ok(()); }
+let g234 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g235 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g234 {
 m201(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g235 {
 m199(v, cx)?;
 }
 
@@ -2329,14 +2363,16 @@ Ok(())
 
 /// Node `decide1_1`.
 fn m210(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g245 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g246 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70 {
+if g245 {
 m212(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70 {
+if g246 {
 m213(v, cx)?;
 }
 
@@ -2346,14 +2382,16 @@ Ok(())
 
 /// Node `decide1_2`.
 fn m211(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g247 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g248 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70 {
+if g247 {
 m218(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70 {
+if g248 {
 m212(v, cx)?;
 }
 
@@ -2502,14 +2540,16 @@ Ok(false)
 
 /// Node `embraceHVDRed_5`.
 fn r9_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g10 {
 if r10_11(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g11 {
 if r8_11(v, cx)? {  return Ok(true); }
 }
 
@@ -2650,14 +2690,16 @@ Ok(false)
 
 /// Node `embraceHVDGreen_5`.
 fn r25_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g26 {
 if r26_27(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g27 {
 if r24_27(v, cx)? {  return Ok(true); }
 }
 
@@ -2813,14 +2855,16 @@ Ok(false)
 
 /// Node `embraceHVDRed_13`.
 fn r51_53(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g53 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g54 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g53 {
 if r52_53(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g54 {
 if r50_53(v, cx)? {  return Ok(true); }
 }
 
@@ -2877,14 +2921,16 @@ Ok(false)
 
 /// Node `embraceHVDGreen_13`.
 fn r139_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g159 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g160 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g159 {
 if r140_141(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g160 {
 if r138_141(v, cx)? {  return Ok(true); }
 }
 

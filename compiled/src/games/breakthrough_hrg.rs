@@ -165,14 +165,16 @@ Ok(())
 
 /// Node `turn_6`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g7 = v[68] == 73;
+let g8 = v[68] != 73;
 {
-if v[68] == 73 {
+if g7 {
 m8(v, cx)?;
 }
 
 }
 {
-if v[68] != 73 {
+if g8 {
 m9(v, cx)?;
 }
 
@@ -264,14 +266,16 @@ Ok(())
 
 /// Node `turn_15`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g16 = TAB4[(v[67] as usize)] == 77;
+let g17 = TAB4[(v[67] as usize)] != 77;
 {
-if TAB4[(v[67] as usize)] == 77 {
+if g16 {
 m16(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[67] as usize)] != 77 {
+if g17 {
 m17(v, cx)?;
 }
 
@@ -402,14 +406,16 @@ Ok(())
 
 /// Node `turn_29`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g34 = v[68] == 73;
+let g35 = v[68] != 73;
 {
-if v[68] == 73 {
+if g34 {
 m33(v, cx)?;
 }
 
 }
 {
-if v[68] != 73 {
+if g35 {
 m34(v, cx)?;
 }
 
@@ -501,14 +507,16 @@ Ok(())
 
 /// Node `turn_38`.
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g43 = TAB5[(v[67] as usize)] == 77;
+let g44 = TAB5[(v[67] as usize)] != 77;
 {
-if TAB5[(v[67] as usize)] == 77 {
+if g43 {
 m41(v, cx)?;
 }
 
 }
 {
-if TAB5[(v[67] as usize)] != 77 {
+if g44 {
 m42(v, cx)?;
 }
 

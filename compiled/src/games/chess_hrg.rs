@@ -206,68 +206,79 @@ Ok(())
 
 /// Node `pick_4`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g6 = TAB3[(v[81] as usize)] == 9;
+let g7 = TAB3[(v[81] as usize)] == 10;
+let g8 = TAB4[(v[81] as usize)] == 214;
+let g9 = TAB4[(v[81] as usize)] == 214;
+let g10 = TAB4[(v[81] as usize)] == 214;
+let g11 = TAB4[(v[81] as usize)] == 214;
+let g12 = TAB5[(v[81] as usize)] == 214;
+let g13 = TAB5[(v[81] as usize)] == 214;
+let g14 = TAB5[(v[81] as usize)] == 214;
+let g15 = TAB5[(v[81] as usize)] == 214;
+let g16 = TAB3[(v[81] as usize)] == 14;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g6 {
 m7(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] == 10 {
+if g7 {
 m16(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g8 {
 m18(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g9 {
 m22(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g10 {
 m26(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g11 {
 m30(v, cx)?;
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g12 {
 m34(v, cx)?;
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g13 {
 m38(v, cx)?;
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g14 {
 m42(v, cx)?;
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g15 {
 m46(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] == 14 {
+if g16 {
 m50(v, cx)?;
 }
 
@@ -277,6 +288,7 @@ Ok(())
 
 /// Node `pick_6`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g18 = CONSTANTS[2217 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
 {
 let x: u8 = CONSTANTS[1425 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize];
 let slot = 80usize;
@@ -285,7 +297,7 @@ m8(v, cx)?;
 v[slot] = old;
 }
 {
-if CONSTANTS[2217 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g18 {
 m9(v, cx)?;
 }
 
@@ -331,14 +343,16 @@ Ok(())
 
 /// Node `pick_15`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[80] == v[76];
+let g24 = v[80] != v[76];
 {
-if v[80] == v[76] {
+if g23 {
 m13(v, cx)?;
 }
 
 }
 {
-if v[80] != v[76] {
+if g24 {
 m14(v, cx)?;
 }
 
@@ -514,12 +528,13 @@ Ok(())
 
 /// Node `pick_40`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g43 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g43 {
 m19(v, cx)?;
 }
 
@@ -565,12 +580,13 @@ Ok(())
 
 /// Node `pick_48`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g48 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g48 {
 m23(v, cx)?;
 }
 
@@ -616,12 +632,13 @@ Ok(())
 
 /// Node `pick_56`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g53 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g53 {
 m27(v, cx)?;
 }
 
@@ -667,12 +684,13 @@ Ok(())
 
 /// Node `pick_64`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g58 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g58 {
 m31(v, cx)?;
 }
 
@@ -718,12 +736,13 @@ Ok(())
 
 /// Node `pick_72`.
 fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g63 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g63 {
 m35(v, cx)?;
 }
 
@@ -769,12 +788,13 @@ Ok(())
 
 /// Node `pick_80`.
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g68 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g68 {
 m39(v, cx)?;
 }
 
@@ -820,12 +840,13 @@ Ok(())
 
 /// Node `pick_88`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g73 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g73 {
 m43(v, cx)?;
 }
 
@@ -871,12 +892,13 @@ Ok(())
 
 /// Node `pick_96`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g78 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g78 {
 m47(v, cx)?;
 }
 
@@ -886,6 +908,8 @@ Ok(())
 
 /// Node `pick_99`.
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g87 = v[70 + OFF27[(v[66] as usize)] as usize] == 214;
+let g88 = v[73 + OFF27[(v[66] as usize)] as usize] == 214;
 {
 let x: u8 = TAB19[(v[79] as usize)];
 let slot = 80usize;
@@ -943,13 +967,13 @@ m17(v, cx)?;
 v[slot] = old;
 }
 {
-if v[70 + OFF27[(v[66] as usize)] as usize] == 214 {
+if g87 {
 m51(v, cx)?;
 }
 
 }
 {
-if v[73 + OFF27[(v[66] as usize)] as usize] == 214 {
+if g88 {
 m52(v, cx)?;
 }
 
@@ -1134,14 +1158,16 @@ Ok(())
 
 /// Node `pick_131`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g242 = v[0 + OFF2[(v[80] as usize)] as usize] != 15;
+let g243 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] != 15 {
+if g242 {
 m125(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g243 {
 m126(v, cx)?;
 }
 
@@ -1163,14 +1189,16 @@ Ok(())
 
 /// Node `turn_3`.
 fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g245 = TAB3[(v[81] as usize)] == 9;
+let g246 = TAB3[(v[81] as usize)] != 9;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g245 {
 m125(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 9 {
+if g246 {
 m128(v, cx)?;
 }
 
@@ -1218,14 +1246,16 @@ Ok(())
 
 /// Node `finish_2`.
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g250 = TAB3[(v[81] as usize)] == 14;
+let g251 = TAB3[(v[81] as usize)] != 14;
 {
-if TAB3[(v[81] as usize)] == 14 {
+if g250 {
 m131(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 14 {
+if g251 {
 m132(v, cx)?;
 }
 
@@ -1248,14 +1278,16 @@ Ok(())
 
 /// Node `finish_4`.
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g253 = TAB3[(v[81] as usize)] == 9;
+let g254 = TAB3[(v[81] as usize)] != 9;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g253 {
 m164(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 9 {
+if g254 {
 m165(v, cx)?;
 }
 
@@ -1288,14 +1320,16 @@ Ok(())
 
 /// Node `finish_6`.
 fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g326 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214;
+let g327 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214;
 {
-if CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214 {
+if g326 {
 m166(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214 {
+if g327 {
 m165(v, cx)?;
 }
 
@@ -1305,14 +1339,16 @@ Ok(())
 
 /// Node `finish_7`.
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g328 = v[78] == 214;
+let g329 = v[78] != 214;
 {
-if v[78] == 214 {
+if g328 {
 m133(v, cx)?;
 }
 
 }
 {
-if v[78] != 214 {
+if g329 {
 m171(v, cx)?;
 }
 
@@ -1403,14 +1439,16 @@ Ok(())
 
 /// Node `finish_20`.
 fn m171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g338 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
+let g339 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214;
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g338 {
 m133(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214 {
+if g339 {
 m172(v, cx)?;
 }
 
@@ -1420,14 +1458,16 @@ Ok(())
 
 /// Node `finish_22`.
 fn m172(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g340 = v[80] == v[76];
+let g341 = v[80] != v[76];
 {
-if v[80] == v[76] {
+if g340 {
 m173(v, cx)?;
 }
 
 }
 {
-if v[80] != v[76] {
+if g341 {
 m163(v, cx)?;
 }
 
@@ -1437,14 +1477,16 @@ Ok(())
 
 /// Node `finish_23`.
 fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g342 = TAB3[(v[81] as usize)] == 9;
+let g343 = TAB3[(v[81] as usize)] != 9;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g342 {
 m133(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 9 {
+if g343 {
 m163(v, cx)?;
 }
 
@@ -1454,14 +1496,16 @@ Ok(())
 
 /// Node `turn_9`.
 fn m174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g344 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
+let g345 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214;
 {
-if CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g344 {
 m175(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214 {
+if g345 {
 m176(v, cx)?;
 }
 
@@ -1484,14 +1528,16 @@ Ok(())
 
 /// Node `turn_11`.
 fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g347 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
+let g348 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214;
 {
-if CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g347 {
 m177(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214 {
+if g348 {
 m178(v, cx)?;
 }
 
@@ -1514,14 +1560,16 @@ Ok(())
 
 /// Node `turn_14`.
 fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g350 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214;
+let g351 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214;
 {
-if CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214 {
+if g350 {
 m179(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214 {
+if g351 {
 m180(v, cx)?;
 }
 
@@ -1544,14 +1592,16 @@ Ok(())
 
 /// Node `turn_17`.
 fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g353 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214;
+let g354 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214;
 {
-if CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214 {
+if g353 {
 m181(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214 {
+if g354 {
 m182(v, cx)?;
 }
 
@@ -1586,14 +1636,16 @@ Ok(())
 
 /// Node `turn_22`.
 fn m183(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g357 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214;
+let g358 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214;
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214 {
+if g357 {
 m184(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214 {
+if g358 {
 m185(v, cx)?;
 }
 
@@ -1621,14 +1673,16 @@ Ok(())
 
 /// Node `turn_25`.
 fn m185(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g361 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214;
+let g362 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214;
 {
-if CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214 {
+if g361 {
 m184(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214 {
+if g362 {
 m186(v, cx)?;
 }
 
@@ -1638,14 +1692,16 @@ Ok(())
 
 /// Node `turn_26`.
 fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g363 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
+let g364 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214;
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g363 {
 m184(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214 {
+if g364 {
 m187(v, cx)?;
 }
 
@@ -1655,14 +1711,16 @@ Ok(())
 
 /// Node `turn_27`.
 fn m187(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g365 = TAB3[(v[81] as usize)] == 14;
+let g366 = TAB3[(v[81] as usize)] != 14;
 {
-if TAB3[(v[81] as usize)] == 14 {
+if g365 {
 m184(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 14 {
+if g366 {
 m188(v, cx)?;
 }
 
@@ -1672,14 +1730,16 @@ Ok(())
 
 /// Node `turn_28`.
 fn m188(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g367 = v[80] == v[76];
+let g368 = v[80] != v[76];
 {
-if v[80] == v[76] {
+if g367 {
 m184(v, cx)?;
 }
 
 }
 {
-if v[80] != v[76] {
+if g368 {
 m189(v, cx)?;
 }
 
@@ -1689,14 +1749,16 @@ Ok(())
 
 /// Node `turn_24`.
 fn m189(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g369 = v[78] == 214;
+let g370 = v[78] != 214;
 {
-if v[78] == 214 {
+if g369 {
 m195(v, cx)?;
 }
 
 }
 {
-if v[78] != 214 {
+if g370 {
 m194(v, cx)?;
 }
 
@@ -1718,14 +1780,16 @@ Ok(())
 
 /// Node `turn_30`.
 fn m193(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g373 = v[78] == 214;
+let g374 = v[78] != 214;
 {
-if v[78] == 214 {
+if g373 {
 m195(v, cx)?;
 }
 
 }
 {
-if v[78] != 214 {
+if g374 {
 m194(v, cx)?;
 }
 
@@ -1735,14 +1799,16 @@ Ok(())
 
 /// Node `turn_36`.
 fn m194(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g375 = TAB3[(v[81] as usize)] == 9;
+let g376 = TAB3[(v[81] as usize)] != 9;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g375 {
 m196(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 9 {
+if g376 {
 m197(v, cx)?;
 }
 
@@ -1776,14 +1842,16 @@ Ok(())
 
 /// Node `turn_39`.
 fn m197(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g379 = v[76] != 29;
+let g380 = v[76] == 29;
 {
-if v[76] != 29 {
+if g379 {
 m199(v, cx)?;
 }
 
 }
 {
-if v[76] == 29 {
+if g380 {
 m198(v, cx)?;
 }
 
@@ -1823,14 +1891,16 @@ Ok(())
 
 /// Node `turn_45`.
 fn m281(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g512 = v[77] == 212;
+let g513 = v[77] != 212;
 {
-if v[77] == 212 {
+if g512 {
 m284(v, cx)?;
 }
 
 }
 {
-if v[77] != 212 {
+if g513 {
 m1(v, cx)?;
 }
 
@@ -1840,14 +1910,16 @@ Ok(())
 
 /// Node `turn_44`.
 fn m282(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g514 = v[78] == 214;
+let g515 = v[78] != 214;
 {
-if v[78] == 214 {
+if g514 {
 m283(v, cx)?;
 }
 
 }
 {
-if v[78] != 214 {
+if g515 {
 m284(v, cx)?;
 }
 
@@ -1936,110 +2008,128 @@ Ok(false)
 
 /// Node `pick_116`.
 fn r57_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g95 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g96 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g97 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g98 = v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g99 = v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g100 = v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g101 = v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g102 = v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g103 = v[0 + OFF2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g104 = v[0 + OFF2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g105 = v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g106 = v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g107 = v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g108 = v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g109 = v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g110 = v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g111 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g112 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 {
-if v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g95 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g96 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g97 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g98 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g99 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g100 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g101 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g102 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)] {
+if g103 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)] {
+if g104 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g105 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g106 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g107 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g108 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g109 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g110 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g111 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g112 {
 {  return Ok(true); }
 }
 
@@ -2106,14 +2196,16 @@ Ok(false)
 /// Node `attacked_25`.
 fn r59_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(59, v)? { return Ok(false); }
+let g121 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g122 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g121 {
 if r60_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g122 {
 if r61_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2123,14 +2215,16 @@ Ok(false)
 
 /// Node `attacked_26`.
 fn r60_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g123 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g124 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g123 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g124 {
 if r62_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2164,14 +2258,16 @@ Ok(false)
 /// Node `attacked_33`.
 fn r63_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(63, v)? { return Ok(false); }
+let g127 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g128 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g127 {
 if r64_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g128 {
 if r65_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2181,14 +2277,16 @@ Ok(false)
 
 /// Node `attacked_34`.
 fn r64_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g129 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g130 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g129 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g130 {
 if r62_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2211,14 +2309,16 @@ Ok(false)
 /// Node `attacked_41`.
 fn r66_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(66, v)? { return Ok(false); }
+let g132 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g133 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g132 {
 if r67_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g133 {
 if r68_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2228,14 +2328,16 @@ Ok(false)
 
 /// Node `attacked_42`.
 fn r67_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g134 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g135 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g134 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g135 {
 if r62_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2258,14 +2360,16 @@ Ok(false)
 /// Node `attacked_49`.
 fn r69_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(69, v)? { return Ok(false); }
+let g137 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g138 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g137 {
 if r70_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g138 {
 if r71_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2275,14 +2379,16 @@ Ok(false)
 
 /// Node `attacked_50`.
 fn r70_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g139 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g140 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g139 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g140 {
 if r62_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2305,14 +2411,16 @@ Ok(false)
 /// Node `attacked_57`.
 fn r72_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(72, v)? { return Ok(false); }
+let g142 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g143 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g142 {
 if r73_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g143 {
 if r74_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2322,14 +2430,16 @@ Ok(false)
 
 /// Node `attacked_58`.
 fn r73_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g144 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g145 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g144 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g145 {
 if r75_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2363,14 +2473,16 @@ Ok(false)
 /// Node `attacked_65`.
 fn r76_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(76, v)? { return Ok(false); }
+let g148 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g149 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g148 {
 if r77_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g149 {
 if r78_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2380,14 +2492,16 @@ Ok(false)
 
 /// Node `attacked_66`.
 fn r77_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g150 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g151 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g150 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g151 {
 if r75_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2410,14 +2524,16 @@ Ok(false)
 /// Node `attacked_73`.
 fn r79_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(79, v)? { return Ok(false); }
+let g153 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g154 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g153 {
 if r80_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g154 {
 if r81_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2427,14 +2543,16 @@ Ok(false)
 
 /// Node `attacked_74`.
 fn r80_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g155 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g156 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g155 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g156 {
 if r75_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2457,14 +2575,16 @@ Ok(false)
 /// Node `attacked_81`.
 fn r82_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(82, v)? { return Ok(false); }
+let g158 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g159 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g158 {
 if r83_58(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g159 {
 if r84_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2474,14 +2594,16 @@ Ok(false)
 
 /// Node `attacked_82`.
 fn r83_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g160 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g161 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g160 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g161 {
 if r75_58(v, cx)? {  return Ok(true); }
 }
 
@@ -2515,110 +2637,128 @@ Ok(false)
 
 /// Node `pick_127`.
 fn r93_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g171 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g172 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g173 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g174 = v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g175 = v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g176 = v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g177 = v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g178 = v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g179 = v[0 + OFF2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g180 = v[0 + OFF2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g181 = v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g182 = v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g183 = v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g184 = v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g185 = v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g186 = v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g187 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g188 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 {
-if v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g171 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g172 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g173 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g174 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g175 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g176 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g177 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g178 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)] {
+if g179 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)] {
+if g180 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g181 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g182 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g183 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g184 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g185 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g186 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g187 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g188 {
 {  return Ok(true); }
 }
 
@@ -2685,14 +2825,16 @@ Ok(false)
 /// Node `attacked_112`.
 fn r95_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(95, v)? { return Ok(false); }
+let g197 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g198 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g197 {
 if r96_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g198 {
 if r97_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2702,14 +2844,16 @@ Ok(false)
 
 /// Node `attacked_113`.
 fn r96_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g199 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g200 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g199 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g200 {
 if r98_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2743,14 +2887,16 @@ Ok(false)
 /// Node `attacked_120`.
 fn r99_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(99, v)? { return Ok(false); }
+let g203 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g204 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g203 {
 if r100_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g204 {
 if r101_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2760,14 +2906,16 @@ Ok(false)
 
 /// Node `attacked_121`.
 fn r100_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g205 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g206 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g205 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g206 {
 if r98_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2790,14 +2938,16 @@ Ok(false)
 /// Node `attacked_128`.
 fn r102_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(102, v)? { return Ok(false); }
+let g208 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g209 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g208 {
 if r103_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g209 {
 if r104_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2807,14 +2957,16 @@ Ok(false)
 
 /// Node `attacked_129`.
 fn r103_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g210 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g211 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g210 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g211 {
 if r98_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2837,14 +2989,16 @@ Ok(false)
 /// Node `attacked_136`.
 fn r105_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(105, v)? { return Ok(false); }
+let g213 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g214 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g213 {
 if r106_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g214 {
 if r107_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2854,14 +3008,16 @@ Ok(false)
 
 /// Node `attacked_137`.
 fn r106_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g215 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g216 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g215 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g216 {
 if r98_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2884,14 +3040,16 @@ Ok(false)
 /// Node `attacked_144`.
 fn r108_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(108, v)? { return Ok(false); }
+let g218 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g219 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g218 {
 if r109_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g219 {
 if r110_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2901,14 +3059,16 @@ Ok(false)
 
 /// Node `attacked_145`.
 fn r109_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g220 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g221 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g220 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g221 {
 if r111_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2942,14 +3102,16 @@ Ok(false)
 /// Node `attacked_152`.
 fn r112_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(112, v)? { return Ok(false); }
+let g224 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g225 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g224 {
 if r113_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g225 {
 if r114_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2959,14 +3121,16 @@ Ok(false)
 
 /// Node `attacked_153`.
 fn r113_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g226 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g227 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g226 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g227 {
 if r111_94(v, cx)? {  return Ok(true); }
 }
 
@@ -2989,14 +3153,16 @@ Ok(false)
 /// Node `attacked_160`.
 fn r115_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(115, v)? { return Ok(false); }
+let g229 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g230 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g229 {
 if r116_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g230 {
 if r117_94(v, cx)? {  return Ok(true); }
 }
 
@@ -3006,14 +3172,16 @@ Ok(false)
 
 /// Node `attacked_161`.
 fn r116_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g231 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g232 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g231 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g232 {
 if r111_94(v, cx)? {  return Ok(true); }
 }
 
@@ -3036,14 +3204,16 @@ Ok(false)
 /// Node `attacked_168`.
 fn r118_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(118, v)? { return Ok(false); }
+let g234 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g235 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g234 {
 if r119_94(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g235 {
 if r120_94(v, cx)? {  return Ok(true); }
 }
 
@@ -3053,14 +3223,16 @@ Ok(false)
 
 /// Node `attacked_169`.
 fn r119_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g236 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g237 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g236 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g237 {
 if r111_94(v, cx)? {  return Ok(true); }
 }
 
@@ -3094,110 +3266,128 @@ Ok(false)
 
 /// Node `kingSafe_2`.
 fn r135_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g257 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g258 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g259 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g260 = v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g261 = v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g262 = v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g263 = v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g264 = v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
+let g265 = v[0 + OFF2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g266 = v[0 + OFF2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g267 = v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g268 = v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g269 = v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g270 = v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g271 = v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g272 = v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g273 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+let g274 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 {
-if v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g257 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g258 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g259 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g260 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g261 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g262 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g263 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)] {
+if g264 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)] {
+if g265 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + OFF2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)] {
+if g266 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g267 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g268 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g269 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g270 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g271 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g272 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g273 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)] {
+if g274 {
 {  return Ok(true); }
 }
 
@@ -3264,14 +3454,16 @@ Ok(false)
 /// Node `attacked_199`.
 fn r137_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(137, v)? { return Ok(false); }
+let g283 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g284 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g283 {
 if r138_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g284 {
 if r139_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3281,14 +3473,16 @@ Ok(false)
 
 /// Node `attacked_200`.
 fn r138_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g285 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g286 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g285 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g286 {
 if r140_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3322,14 +3516,16 @@ Ok(false)
 /// Node `attacked_207`.
 fn r141_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(141, v)? { return Ok(false); }
+let g289 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g290 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g289 {
 if r142_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g290 {
 if r143_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3339,14 +3535,16 @@ Ok(false)
 
 /// Node `attacked_208`.
 fn r142_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g291 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g292 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g291 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g292 {
 if r140_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3369,14 +3567,16 @@ Ok(false)
 /// Node `attacked_215`.
 fn r144_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(144, v)? { return Ok(false); }
+let g294 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g295 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g294 {
 if r145_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g295 {
 if r146_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3386,14 +3586,16 @@ Ok(false)
 
 /// Node `attacked_216`.
 fn r145_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g296 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g297 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g296 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g297 {
 if r140_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3416,14 +3618,16 @@ Ok(false)
 /// Node `attacked_223`.
 fn r147_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(147, v)? { return Ok(false); }
+let g299 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g300 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g299 {
 if r148_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g300 {
 if r149_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3433,14 +3637,16 @@ Ok(false)
 
 /// Node `attacked_224`.
 fn r148_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g301 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g302 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g301 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g302 {
 if r140_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3463,14 +3669,16 @@ Ok(false)
 /// Node `attacked_231`.
 fn r150_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(150, v)? { return Ok(false); }
+let g304 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g305 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g304 {
 if r151_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g305 {
 if r152_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3480,14 +3688,16 @@ Ok(false)
 
 /// Node `attacked_232`.
 fn r151_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g306 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g307 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g306 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g307 {
 if r153_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3521,14 +3731,16 @@ Ok(false)
 /// Node `attacked_239`.
 fn r154_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(154, v)? { return Ok(false); }
+let g310 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g311 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g310 {
 if r155_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g311 {
 if r156_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3538,14 +3750,16 @@ Ok(false)
 
 /// Node `attacked_240`.
 fn r155_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g312 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g313 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g312 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g313 {
 if r153_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3568,14 +3782,16 @@ Ok(false)
 /// Node `attacked_247`.
 fn r157_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(157, v)? { return Ok(false); }
+let g315 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g316 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g315 {
 if r158_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g316 {
 if r159_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3585,14 +3801,16 @@ Ok(false)
 
 /// Node `attacked_248`.
 fn r158_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g317 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g318 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g317 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g318 {
 if r153_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3615,14 +3833,16 @@ Ok(false)
 /// Node `attacked_255`.
 fn r160_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(160, v)? { return Ok(false); }
+let g320 = v[0 + OFF2[(v[82] as usize)] as usize] != 15;
+let g321 = v[0 + OFF2[(v[82] as usize)] as usize] == 15;
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != 15 {
+if g320 {
 if r161_136(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == 15 {
+if g321 {
 if r162_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3632,14 +3852,16 @@ Ok(false)
 
 /// Node `attacked_256`.
 fn r161_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g322 = v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
+let g323 = v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)] {
+if g322 {
 {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)] {
+if g323 {
 if r153_136(v, cx)? {  return Ok(true); }
 }
 
@@ -3718,68 +3940,79 @@ Ok(false)
 
 /// Node `pick_135`.
 fn r204_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g388 = TAB3[(v[81] as usize)] == 9;
+let g389 = TAB3[(v[81] as usize)] == 10;
+let g390 = TAB4[(v[81] as usize)] == 214;
+let g391 = TAB4[(v[81] as usize)] == 214;
+let g392 = TAB4[(v[81] as usize)] == 214;
+let g393 = TAB4[(v[81] as usize)] == 214;
+let g394 = TAB5[(v[81] as usize)] == 214;
+let g395 = TAB5[(v[81] as usize)] == 214;
+let g396 = TAB5[(v[81] as usize)] == 214;
+let g397 = TAB5[(v[81] as usize)] == 214;
+let g398 = TAB3[(v[81] as usize)] == 14;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g388 {
 if r205_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB3[(v[81] as usize)] == 10 {
+if g389 {
 if r214_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g390 {
 if r216_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g391 {
 if r220_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g392 {
 if r224_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB4[(v[81] as usize)] == 214 {
+if g393 {
 if r228_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g394 {
 if r232_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g395 {
 if r236_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g396 {
 if r240_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB5[(v[81] as usize)] == 214 {
+if g397 {
 if r244_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB3[(v[81] as usize)] == 14 {
+if g398 {
 if r248_270(v, cx)? {  return Ok(true); }
 }
 
@@ -3789,6 +4022,7 @@ Ok(false)
 
 /// Node `pick_137`.
 fn r205_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g400 = CONSTANTS[2217 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
 {
 let x: u8 = CONSTANTS[1425 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize];
 let slot = 80usize;
@@ -3797,7 +4031,7 @@ if r206_270(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
-if CONSTANTS[2217 + OFF6[(v[66] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g400 {
 if r207_270(v, cx)? {  return Ok(true); }
 }
 
@@ -3843,14 +4077,16 @@ Ok(false)
 
 /// Node `pick_146`.
 fn r208_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g405 = v[80] == v[76];
+let g406 = v[80] != v[76];
 {
-if v[80] == v[76] {
+if g405 {
 if r211_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[80] != v[76] {
+if g406 {
 if r212_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4024,12 +4260,13 @@ Ok(false)
 
 /// Node `pick_171`.
 fn r219_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g425 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g425 {
 if r217_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4075,12 +4312,13 @@ Ok(false)
 
 /// Node `pick_179`.
 fn r223_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g430 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g430 {
 if r221_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4126,12 +4364,13 @@ Ok(false)
 
 /// Node `pick_187`.
 fn r227_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g435 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g435 {
 if r225_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4177,12 +4416,13 @@ Ok(false)
 
 /// Node `pick_195`.
 fn r231_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g440 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g440 {
 if r229_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4228,12 +4468,13 @@ Ok(false)
 
 /// Node `pick_203`.
 fn r235_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g445 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g445 {
 if r233_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4279,12 +4520,13 @@ Ok(false)
 
 /// Node `pick_211`.
 fn r239_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g450 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g450 {
 if r237_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4330,12 +4572,13 @@ Ok(false)
 
 /// Node `pick_219`.
 fn r243_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g455 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g455 {
 if r241_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4381,12 +4624,13 @@ Ok(false)
 
 /// Node `pick_227`.
 fn r247_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g460 = v[0 + OFF2[(v[80] as usize)] as usize] == 15;
 {
 if r209_270(v, cx)? {  return Ok(true); }
 
 }
 {
-if v[0 + OFF2[(v[80] as usize)] as usize] == 15 {
+if g460 {
 if r245_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4396,6 +4640,8 @@ Ok(false)
 
 /// Node `pick_230`.
 fn r248_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g469 = v[70 + OFF27[(v[66] as usize)] as usize] == 214;
+let g470 = v[73 + OFF27[(v[66] as usize)] as usize] == 214;
 {
 let x: u8 = TAB19[(v[79] as usize)];
 let slot = 80usize;
@@ -4453,13 +4699,13 @@ if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
-if v[70 + OFF27[(v[66] as usize)] as usize] == 214 {
+if g469 {
 if r249_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[73 + OFF27[(v[66] as usize)] as usize] == 214 {
+if g470 {
 if r250_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4670,14 +4916,16 @@ Ok(false)
 
 /// Node `finish_28`.
 fn r266_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g488 = TAB3[(v[81] as usize)] == 14;
+let g489 = TAB3[(v[81] as usize)] != 14;
 {
-if TAB3[(v[81] as usize)] == 14 {
+if g488 {
 if r267_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 14 {
+if g489 {
 if r268_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4700,14 +4948,16 @@ Ok(false)
 
 /// Node `finish_30`.
 fn r268_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g491 = TAB3[(v[81] as usize)] == 9;
+let g492 = TAB3[(v[81] as usize)] != 9;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g491 {
 if r271_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 9 {
+if g492 {
 if r272_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4728,14 +4978,16 @@ Ok(false)
 
 /// Node `finish_32`.
 fn r271_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g494 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214;
+let g495 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214;
 {
-if CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] == 214 {
+if g494 {
 if r273_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize] != 214 {
+if g495 {
 if r272_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4745,14 +4997,16 @@ Ok(false)
 
 /// Node `finish_33`.
 fn r272_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g496 = v[78] == 214;
+let g497 = v[78] != 214;
 {
-if v[78] == 214 {
+if g496 {
 if r269_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[78] != 214 {
+if g497 {
 if r278_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4835,14 +5089,16 @@ Ok(false)
 
 /// Node `finish_46`.
 fn r278_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g506 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214;
+let g507 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214;
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] == 214 {
+if g506 {
 if r269_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + OFF2[(v[79] as usize)] as usize] != 214 {
+if g507 {
 if r279_270(v, cx)? {  return Ok(true); }
 }
 
@@ -4852,14 +5108,16 @@ Ok(false)
 
 /// Node `finish_48`.
 fn r279_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g508 = v[80] == v[76];
+let g509 = v[80] != v[76];
 {
-if v[80] == v[76] {
+if g508 {
 if r280_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[80] != v[76] {
+if g509 {
 {  return Ok(true); }
 }
 
@@ -4869,14 +5127,16 @@ Ok(false)
 
 /// Node `finish_49`.
 fn r280_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g510 = TAB3[(v[81] as usize)] == 9;
+let g511 = TAB3[(v[81] as usize)] != 9;
 {
-if TAB3[(v[81] as usize)] == 9 {
+if g510 {
 if r269_270(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if TAB3[(v[81] as usize)] != 9 {
+if g511 {
 {  return Ok(true); }
 }
 

@@ -36,7 +36,8 @@ static OFF3: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 1,
 static OFF4: [u16; 256] = [43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43];
 static TAB5: [u8; 256] = [22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 17, 18, 19, 20, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS6: [u8; 4] = [66, 67, 68, 69];
-static OFF7: [u16; 256] = [176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 0, 44, 88, 132, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176];
+static COFF7: [u16; 220] = [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0, 0, 0, 1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11, 0, 13, 14, 15, 16, 17, 0, 19, 20, 21, 22, 23, 0, 25, 26, 27, 28, 29, 0, 31, 32, 33, 34, 35, 0, 37, 38, 39, 40, 41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11, 0, 13, 14, 15, 16, 17, 0, 19, 20, 21, 22, 23, 0, 25, 26, 27, 28, 29, 0, 31, 32, 33, 34, 35, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6, 0, 8, 9, 10, 11, 12, 0, 14, 15, 16, 17, 18, 0, 20, 21, 22, 23, 24, 0, 26, 27, 28, 29, 30, 0, 32, 33, 34, 35, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0];
+static OFF8: [u16; 256] = [176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 0, 44, 88, 132, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -476,14 +477,16 @@ false
 
 /// Node `fourThroughLast_2`.
 fn r12_27(v: &mut Values) -> bool {
+let g13 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == v[56];
+let g14 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != v[56];
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if g13 {
 if r13_27(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if g14 {
 if r14_27(v) {  return true; }
 }
 
@@ -494,7 +497,7 @@ false
 /// Node `fourThroughLast_3`.
 fn r13_27(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r14_27(v) { v[slot] = old; return true; }
@@ -505,14 +508,16 @@ false
 
 /// Node `fourThroughLast_4`.
 fn r14_27(v: &mut Values) -> bool {
+let g16 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == v[56];
+let g17 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != v[56];
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if g16 {
 if r15_27(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if g17 {
 if r16_27(v) {  return true; }
 }
 
@@ -523,7 +528,7 @@ false
 /// Node `fourThroughLast_6`.
 fn r15_27(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r16_27(v) { v[slot] = old; return true; }
@@ -534,14 +539,16 @@ false
 
 /// Node `fourThroughLast_7`.
 fn r16_27(v: &mut Values) -> bool {
+let g19 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == v[56];
+let g20 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != v[56];
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if g19 {
 if r17_27(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if g20 {
 if r18_27(v) {  return true; }
 }
 
@@ -552,7 +559,7 @@ false
 /// Node `fourThroughLast_9`.
 fn r17_27(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r18_27(v) { v[slot] = old; return true; }
@@ -564,7 +571,7 @@ false
 /// Node `fourThroughLast_10`.
 fn r18_27(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r19_27(v) { v[slot] = old; return true; }
@@ -587,7 +594,7 @@ false
 /// Node `fourThroughLast_13`.
 fn r20_27(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r21_27(v) { v[slot] = old; return true; }
@@ -610,7 +617,7 @@ false
 /// Node `fourThroughLast_15`.
 fn r22_27(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r23_27(v) { v[slot] = old; return true; }
@@ -741,14 +748,16 @@ false
 
 /// Node `fourThroughLast_2`.
 fn r12_51(v: &mut Values) -> bool {
+let g13 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == v[56];
+let g14 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != v[56];
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if g13 {
 if r13_51(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if g14 {
 if r14_51(v) {  return true; }
 }
 
@@ -759,7 +768,7 @@ false
 /// Node `fourThroughLast_3`.
 fn r13_51(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r14_51(v) { v[slot] = old; return true; }
@@ -770,14 +779,16 @@ false
 
 /// Node `fourThroughLast_4`.
 fn r14_51(v: &mut Values) -> bool {
+let g16 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == v[56];
+let g17 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != v[56];
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if g16 {
 if r15_51(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if g17 {
 if r16_51(v) {  return true; }
 }
 
@@ -788,7 +799,7 @@ false
 /// Node `fourThroughLast_6`.
 fn r15_51(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r16_51(v) { v[slot] = old; return true; }
@@ -799,14 +810,16 @@ false
 
 /// Node `fourThroughLast_7`.
 fn r16_51(v: &mut Values) -> bool {
+let g19 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == v[56];
+let g20 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != v[56];
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == v[56] {
+if g19 {
 if r17_51(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != v[56] {
+if g20 {
 if r18_51(v) {  return true; }
 }
 
@@ -817,7 +830,7 @@ false
 /// Node `fourThroughLast_9`.
 fn r17_51(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r18_51(v) { v[slot] = old; return true; }
@@ -829,7 +842,7 @@ false
 /// Node `fourThroughLast_10`.
 fn r18_51(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r19_51(v) { v[slot] = old; return true; }
@@ -852,7 +865,7 @@ false
 /// Node `fourThroughLast_13`.
 fn r20_51(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r21_51(v) { v[slot] = old; return true; }
@@ -875,7 +888,7 @@ false
 /// Node `fourThroughLast_15`.
 fn r22_51(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
 if r23_51(v) { v[slot] = old; return true; }

@@ -194,14 +194,16 @@ Ok(())
 
 /// Node `scoring`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g10 = v[6] == 7;
+let g11 = v[6] != 7;
 {
-if v[6] == 7 {
+if g10 {
 m10(v, cx)?;
 }
 
 }
 {
-if v[6] != 7 {
+if g11 {
 m12(v, cx)?;
 }
 
@@ -247,14 +249,16 @@ Ok(())
 
 /// Node `gained`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
+let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
 {
-if CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16 {
+if g15 {
 m14(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16 {
+if g16 {
 m19(v, cx)?;
 }
 
@@ -350,14 +354,16 @@ Ok(())
 
 /// Node `turnsCounted`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g24 = v[5] != 2;
+let g25 = v[5] == 2;
 {
-if v[5] != 2 {
+if g24 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[5] == 2 {
+if g25 {
 m23(v, cx)?;
 }
 
@@ -379,14 +385,16 @@ Ok(())
 
 /// Node `final`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
+let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
 {
-if CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7 {
+if g27 {
 m24(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2 {
+if g28 {
 m25(v, cx)?;
 }
 
@@ -408,14 +416,16 @@ Ok(())
 
 /// Node `notFirst`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
+let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
 {
-if CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7 {
+if g30 {
 m26(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2 {
+if g31 {
 m27(v, cx)?;
 }
 

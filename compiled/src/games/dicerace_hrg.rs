@@ -202,14 +202,16 @@ Ok(())
 
 /// Node `turn_9`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g10 = v[38] != 24;
+let g11 = v[38] == 24;
 {
-if v[38] != 24 {
+if g10 {
 m10(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g11 {
 m11(v, cx)?;
 }
 
@@ -267,14 +269,16 @@ Ok(())
 
 /// Node `turn_15`.
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g16 = v[38] != 24;
+let g17 = v[38] == 24;
 {
-if v[38] != 24 {
+if g16 {
 m15(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g17 {
 m16(v, cx)?;
 }
 
@@ -284,14 +288,16 @@ Ok(())
 
 /// Node `turn_16`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g18 = v[0 + OFF5[(v[38] as usize)] as usize] == 7;
+let g19 = v[0 + OFF5[(v[38] as usize)] as usize] != 7;
 {
-if v[0 + OFF5[(v[38] as usize)] as usize] == 7 {
+if g18 {
 m17(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF5[(v[38] as usize)] as usize] != 7 {
+if g19 {
 m16(v, cx)?;
 }
 
@@ -361,14 +367,16 @@ Ok(())
 
 /// Node `turn_25`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = v[16] == 31;
+let g33 = v[16] != 31;
 {
-if v[16] == 31 {
+if g32 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[16] != 31 {
+if g33 {
 m30(v, cx)?;
 }
 
@@ -390,14 +398,16 @@ Ok(())
 
 /// Node `turn_27`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g35 = v[36] == 166;
+let g36 = v[36] != 166;
 {
-if v[36] == 166 {
+if g35 {
 m34(v, cx)?;
 }
 
 }
 {
-if v[36] != 166 {
+if g36 {
 m35(v, cx)?;
 }
 
@@ -563,14 +573,16 @@ Ok(())
 
 /// Node `turn_42`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g50 = v[38] != 24;
+let g51 = v[38] == 24;
 {
-if v[38] != 24 {
+if g50 {
 m45(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g51 {
 m46(v, cx)?;
 }
 
@@ -628,14 +640,16 @@ Ok(())
 
 /// Node `turn_48`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g56 = v[38] != 24;
+let g57 = v[38] == 24;
 {
-if v[38] != 24 {
+if g56 {
 m50(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g57 {
 m51(v, cx)?;
 }
 
@@ -645,14 +659,16 @@ Ok(())
 
 /// Node `turn_49`.
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g58 = v[0 + OFF2[(v[38] as usize)] as usize] == 7;
+let g59 = v[0 + OFF2[(v[38] as usize)] as usize] != 7;
 {
-if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
+if g58 {
 m52(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF2[(v[38] as usize)] as usize] != 7 {
+if g59 {
 m51(v, cx)?;
 }
 
@@ -722,14 +738,16 @@ Ok(())
 
 /// Node `turn_58`.
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g72 = v[33] == 31;
+let g73 = v[33] != 31;
 {
-if v[33] == 31 {
+if g72 {
 m64(v, cx)?;
 }
 
 }
 {
-if v[33] != 31 {
+if g73 {
 m65(v, cx)?;
 }
 
@@ -751,14 +769,16 @@ Ok(())
 
 /// Node `turn_60`.
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g75 = v[36] == 166;
+let g76 = v[36] != 166;
 {
-if v[36] == 166 {
+if g75 {
 m67(v, cx)?;
 }
 
 }
 {
-if v[36] != 166 {
+if g76 {
 m1(v, cx)?;
 }
 
@@ -852,14 +872,16 @@ false
 
 /// Node `someMove_4`.
 fn r23_25(v: &mut Values) -> bool {
+let g27 = v[39] != 24;
+let g28 = v[39] == 24;
 {
-if v[39] != 24 {
+if g27 {
 if r24_25(v) {  return true; }
 }
 
 }
 {
-if v[39] == 24 {
+if g28 {
 {  return true; }
 }
 
@@ -928,14 +950,16 @@ false
 
 /// Node `someMove_11`.
 fn r58_60(v: &mut Values) -> bool {
+let g67 = v[39] != 24;
+let g68 = v[39] == 24;
 {
-if v[39] != 24 {
+if g67 {
 if r59_60(v) {  return true; }
 }
 
 }
 {
-if v[39] == 24 {
+if g68 {
 {  return true; }
 }
 

@@ -216,26 +216,30 @@ Ok(())
 /// Node `capture_7`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(30, v)? { return Ok(()); }
+let g32 = TAB3[(v[71] as usize)] == 7;
+let g33 = TAB3[(v[71] as usize)] == 7;
+let g34 = TAB4[(v[71] as usize)] == 7;
+let g35 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g32 {
 m31(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g33 {
 m36(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g34 {
 m39(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g35 {
 m42(v, cx)?;
 }
 
@@ -421,14 +425,16 @@ Ok(())
 
 /// Node `capture_31`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g51 = TAB10[(v[71] as usize)] == 7;
+let g52 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g51 {
 m47(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g52 {
 m48(v, cx)?;
 }
 
@@ -438,14 +444,16 @@ Ok(())
 
 /// Node `capture_32`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g53 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71];
+let g54 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71];
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71] {
+if g53 {
 m49(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71] {
+if g54 {
 m48(v, cx)?;
 }
 
@@ -557,26 +565,30 @@ Ok(())
 
 /// Node `stepMove_4`.
 fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g64 = TAB3[(v[71] as usize)] == 7;
+let g65 = TAB3[(v[71] as usize)] == 7;
+let g66 = TAB4[(v[71] as usize)] == 7;
+let g67 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g64 {
 m57(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g65 {
 m59(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g66 {
 m60(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g67 {
 m61(v, cx)?;
 }
 
@@ -682,14 +694,16 @@ Ok(())
 
 /// Node `stepMove_17`.
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g76 = TAB10[(v[71] as usize)] == 7;
+let g77 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g76 {
 m51(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g77 {
 m66(v, cx)?;
 }
 
@@ -729,14 +743,16 @@ Ok(())
 
 /// Node `turn_6`.
 fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g93 = v[66] == 163;
+let g94 = v[66] != 163;
 {
-if v[66] == 163 {
+if g93 {
 m104(v, cx)?;
 }
 
 }
 {
-if v[66] != 163 {
+if g94 {
 m105(v, cx)?;
 }
 
@@ -947,26 +963,30 @@ Ok(())
 /// Node `capture_47`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(115, v)? { return Ok(()); }
+let g133 = TAB3[(v[71] as usize)] == 7;
+let g134 = TAB3[(v[71] as usize)] == 7;
+let g135 = TAB4[(v[71] as usize)] == 7;
+let g136 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g133 {
 m116(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g134 {
 m121(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g135 {
 m124(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g136 {
 m127(v, cx)?;
 }
 
@@ -1152,14 +1172,16 @@ Ok(())
 
 /// Node `capture_71`.
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g152 = TAB10[(v[71] as usize)] == 7;
+let g153 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g152 {
 m132(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g153 {
 m133(v, cx)?;
 }
 
@@ -1169,14 +1191,16 @@ Ok(())
 
 /// Node `capture_72`.
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g154 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71];
+let g155 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71];
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71] {
+if g154 {
 m134(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71] {
+if g155 {
 m133(v, cx)?;
 }
 
@@ -1288,26 +1312,30 @@ Ok(())
 
 /// Node `stepMove_25`.
 fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g165 = TAB3[(v[71] as usize)] == 7;
+let g166 = TAB3[(v[71] as usize)] == 7;
+let g167 = TAB4[(v[71] as usize)] == 7;
+let g168 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g165 {
 m142(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g166 {
 m144(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g167 {
 m145(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g168 {
 m146(v, cx)?;
 }
 
@@ -1413,14 +1441,16 @@ Ok(())
 
 /// Node `stepMove_38`.
 fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g177 = TAB10[(v[71] as usize)] == 7;
+let g178 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g177 {
 m136(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g178 {
 m151(v, cx)?;
 }
 
@@ -1460,14 +1490,16 @@ Ok(())
 
 /// Node `turn_20`.
 fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g194 = v[66] == 163;
+let g195 = v[66] != 163;
 {
-if v[66] == 163 {
+if g194 {
 m167(v, cx)?;
 }
 
 }
 {
-if v[66] != 163 {
+if g195 {
 m1(v, cx)?;
 }
 
@@ -1543,26 +1575,30 @@ Ok(())
 
 /// Node `jumpFromAt_reach_1`.
 fn r7_12(v: &mut Values) -> bool {
+let g8 = TAB3[(v[71] as usize)] == 7;
+let g9 = TAB3[(v[71] as usize)] == 7;
+let g10 = TAB4[(v[71] as usize)] == 7;
+let g11 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g8 {
 if r8_12(v) {  return true; }
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g9 {
 if r13_12(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g10 {
 if r16_12(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g11 {
 if r19_12(v) {  return true; }
 }
 
@@ -1808,26 +1844,30 @@ false
 
 /// Node `anyStep_3`.
 fn r71_77(v: &mut Values) -> bool {
+let g84 = TAB3[(v[71] as usize)] == 7;
+let g85 = TAB3[(v[71] as usize)] == 7;
+let g86 = TAB4[(v[71] as usize)] == 7;
+let g87 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g84 {
 if r72_77(v) {  return true; }
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g85 {
 if r74_77(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g86 {
 if r75_77(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g87 {
 if r76_77(v) {  return true; }
 }
 
@@ -1896,26 +1936,30 @@ false
 
 /// Node `jumpFromAt_reach_2`.
 fn r84_89(v: &mut Values) -> bool {
+let g101 = TAB3[(v[71] as usize)] == 7;
+let g102 = TAB3[(v[71] as usize)] == 7;
+let g103 = TAB4[(v[71] as usize)] == 7;
+let g104 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g101 {
 if r85_89(v) {  return true; }
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g102 {
 if r90_89(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g103 {
 if r93_89(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g104 {
 if r96_89(v) {  return true; }
 }
 
@@ -2161,26 +2205,30 @@ false
 
 /// Node `anyStep_16`.
 fn r156_162(v: &mut Values) -> bool {
+let g185 = TAB3[(v[71] as usize)] == 7;
+let g186 = TAB3[(v[71] as usize)] == 7;
+let g187 = TAB4[(v[71] as usize)] == 7;
+let g188 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g185 {
 if r157_162(v) {  return true; }
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g186 {
 if r159_162(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g187 {
 if r160_162(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g188 {
 if r161_162(v) {  return true; }
 }
 

@@ -257,14 +257,16 @@ Ok(())
 
 /// Node `geeseTurn_16`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g33 = v[53] == 279;
+let g34 = v[53] != 279;
 {
-if v[53] == 279 {
+if g33 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[53] != 279 {
+if g34 {
 m30(v, cx)?;
 }
 
@@ -697,14 +699,16 @@ Ok(())
 
 /// Node `foxTurn_40`.
 fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g74 = TAB8[(v[52] as usize)] == 7;
+let g75 = TAB8[(v[52] as usize)] != 7;
 {
-if TAB8[(v[52] as usize)] == 7 {
+if g74 {
 m58(v, cx)?;
 }
 
 }
 {
-if TAB8[(v[52] as usize)] != 7 {
+if g75 {
 m59(v, cx)?;
 }
 
@@ -756,14 +760,16 @@ Ok(())
 
 /// Node `foxTurn_46`.
 fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g86 = v[53] == 279;
+let g87 = v[53] != 279;
 {
-if v[53] == 279 {
+if g86 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[53] != 279 {
+if g87 {
 m1(v, cx)?;
 }
 
@@ -806,14 +812,16 @@ false
 
 /// Node `foxCanMove_2`.
 fn r14_15(v: &mut Values) -> bool {
+let g20 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g21 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
+if g20 {
 {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
+if g21 {
 if r16_15(v) {  return true; }
 }
 
@@ -846,14 +854,16 @@ false
 
 /// Node `foxCanMove_8`.
 fn r18_15(v: &mut Values) -> bool {
+let g24 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g25 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
+if g24 {
 {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
+if g25 {
 if r19_15(v) {  return true; }
 }
 
@@ -875,14 +885,16 @@ false
 
 /// Node `foxCanMove_14`.
 fn r20_15(v: &mut Values) -> bool {
+let g27 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g28 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
+if g27 {
 {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
+if g28 {
 if r21_15(v) {  return true; }
 }
 
@@ -904,14 +916,16 @@ false
 
 /// Node `foxCanMove_20`.
 fn r22_15(v: &mut Values) -> bool {
+let g30 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g31 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
+if g30 {
 {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
+if g31 {
 if r23_15(v) {  return true; }
 }
 

@@ -389,14 +389,16 @@ Ok(false)
 /// Node `chainToFirstSide_1`.
 fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(10, v)? { return Ok(false); }
+let g11 = TAB2[(v[124] as usize)] == 6;
+let g12 = TAB2[(v[124] as usize)] != 6;
 {
-if TAB2[(v[124] as usize)] == 6 {
+if g11 {
 {  return Ok(true); }
 }
 
 }
 {
-if TAB2[(v[124] as usize)] != 6 {
+if g12 {
 if r12_11(v, cx)? {  return Ok(true); }
 }
 
@@ -475,14 +477,16 @@ Ok(false)
 /// Node `chainToSecondSide_1`.
 fn r17_18(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(17, v)? { return Ok(false); }
+let g24 = TAB9[(v[124] as usize)] == 6;
+let g25 = TAB9[(v[124] as usize)] != 6;
 {
-if TAB9[(v[124] as usize)] == 6 {
+if g24 {
 {  return Ok(true); }
 }
 
 }
 {
-if TAB9[(v[124] as usize)] != 6 {
+if g25 {
 if r19_18(v, cx)? {  return Ok(true); }
 }
 
@@ -561,14 +565,16 @@ Ok(false)
 /// Node `chainToFirstSide_18`.
 fn r32_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(32, v)? { return Ok(false); }
+let g44 = TAB10[(v[124] as usize)] == 6;
+let g45 = TAB10[(v[124] as usize)] != 6;
 {
-if TAB10[(v[124] as usize)] == 6 {
+if g44 {
 {  return Ok(true); }
 }
 
 }
 {
-if TAB10[(v[124] as usize)] != 6 {
+if g45 {
 if r34_33(v, cx)? {  return Ok(true); }
 }
 
@@ -647,14 +653,16 @@ Ok(false)
 /// Node `chainToSecondSide_18`.
 fn r38_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(38, v)? { return Ok(false); }
+let g56 = TAB11[(v[124] as usize)] == 6;
+let g57 = TAB11[(v[124] as usize)] != 6;
 {
-if TAB11[(v[124] as usize)] == 6 {
+if g56 {
 {  return Ok(true); }
 }
 
 }
 {
-if TAB11[(v[124] as usize)] != 6 {
+if g57 {
 if r40_39(v, cx)? {  return Ok(true); }
 }
 

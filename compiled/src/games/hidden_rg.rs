@@ -333,14 +333,16 @@ Ok(())
 
 /// Node `judge`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g21 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 7;
+let g22 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 7 {
+if g21 {
 m22(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 2 {
+if g22 {
 m24(v, cx)?;
 }
 
@@ -374,14 +376,16 @@ Ok(())
 
 /// Node `notFirst`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g25 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 7;
+let g26 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 7 {
+if g25 {
 m25(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 2 {
+if g26 {
 m23(v, cx)?;
 }
 
@@ -433,14 +437,16 @@ Ok(())
 
 /// Node `final`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 7;
+let g33 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 7 {
+if g32 {
 m31(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 2 {
+if g33 {
 m33(v, cx)?;
 }
 
@@ -474,14 +480,16 @@ Ok(())
 
 /// Node `notFirstWin`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g36 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 7;
+let g37 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 7 {
+if g36 {
 m34(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 2 {
+if g37 {
 m35(v, cx)?;
 }
 

@@ -108,14 +108,16 @@ Ok(())
 
 /// Node `turn_1`.
 fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g2 = v[26] != 39;
+let g3 = v[26] == 39;
 {
-if v[26] != 39 {
+if g2 {
 m3(v, cx)?;
 }
 
 }
 {
-if v[26] == 39 {
+if g3 {
 m4(v, cx)?;
 }
 
@@ -234,14 +236,16 @@ Ok(())
 
 /// Node `turn_11`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g13 = v[29] == 42;
+let g14 = v[29] != 42;
 {
-if v[29] == 42 {
+if g13 {
 m13(v, cx)?;
 }
 
 }
 {
-if v[29] != 42 {
+if g14 {
 m14(v, cx)?;
 }
 
@@ -490,14 +494,16 @@ Ok(())
 
 /// Node `turn_25`.
 fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g48 = v[30] == 41;
+let g49 = v[30] != 41;
 {
-if v[30] == 41 {
+if g48 {
 m43(v, cx)?;
 }
 
 }
 {
-if v[30] != 41 {
+if g49 {
 m44(v, cx)?;
 }
 
@@ -519,14 +525,16 @@ Ok(())
 
 /// Node `turn_27`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g51 = v[27] == 39;
+let g52 = v[27] != 39;
 {
-if v[27] == 39 {
+if g51 {
 m48(v, cx)?;
 }
 
 }
 {
-if v[27] != 39 {
+if g52 {
 m49(v, cx)?;
 }
 
@@ -565,14 +573,16 @@ Ok(())
 
 /// Node `turn_30`.
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g55 = v[30] != 42;
+let g56 = v[30] == 42;
 {
-if v[30] != 42 {
+if g55 {
 m50(v, cx)?;
 }
 
 }
 {
-if v[30] == 42 {
+if g56 {
 m49(v, cx)?;
 }
 
@@ -582,14 +592,16 @@ Ok(())
 
 /// Node `turn_31`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g57 = v[32] == 249;
+let g58 = v[32] != 249;
 {
-if v[32] == 249 {
+if g57 {
 m56(v, cx)?;
 }
 
 }
 {
-if v[32] != 249 {
+if g58 {
 m57(v, cx)?;
 }
 
@@ -653,14 +665,16 @@ Ok(())
 
 /// Node `turn_42`.
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g71 = v[27] != 39;
+let g72 = v[27] == 39;
 {
-if v[27] != 39 {
+if g71 {
 m60(v, cx)?;
 }
 
 }
 {
-if v[27] == 39 {
+if g72 {
 m61(v, cx)?;
 }
 
@@ -779,14 +793,16 @@ Ok(())
 
 /// Node `turn_52`.
 fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g82 = v[30] == 42;
+let g83 = v[30] != 42;
 {
-if v[30] == 42 {
+if g82 {
 m70(v, cx)?;
 }
 
 }
 {
-if v[30] != 42 {
+if g83 {
 m71(v, cx)?;
 }
 
@@ -1035,14 +1051,16 @@ Ok(())
 
 /// Node `turn_66`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g109 = v[29] == 41;
+let g110 = v[29] != 41;
 {
-if v[29] == 41 {
+if g109 {
 m92(v, cx)?;
 }
 
 }
 {
-if v[29] != 41 {
+if g110 {
 m93(v, cx)?;
 }
 
@@ -1064,14 +1082,16 @@ Ok(())
 
 /// Node `turn_68`.
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g112 = v[26] == 39;
+let g113 = v[26] != 39;
 {
-if v[26] == 39 {
+if g112 {
 m95(v, cx)?;
 }
 
 }
 {
-if v[26] != 39 {
+if g113 {
 m96(v, cx)?;
 }
 
@@ -1093,14 +1113,16 @@ Ok(())
 
 /// Node `turn_71`.
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g115 = v[29] != 42;
+let g116 = v[29] == 42;
 {
-if v[29] != 42 {
+if g115 {
 m97(v, cx)?;
 }
 
 }
 {
-if v[29] == 42 {
+if g116 {
 m96(v, cx)?;
 }
 
@@ -1110,14 +1132,16 @@ Ok(())
 
 /// Node `turn_72`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g117 = v[32] == 249;
+let g118 = v[32] != 249;
 {
-if v[32] == 249 {
+if g117 {
 m103(v, cx)?;
 }
 
 }
 {
-if v[32] != 249 {
+if g118 {
 m1(v, cx)?;
 }
 
@@ -1169,14 +1193,16 @@ Ok(())
 
 /// Node `millAtProbe_reach_1`.
 fn r20_22(v: &mut Values) -> bool {
+let g26 = v[0 + OFF8[(v[36] as usize)] as usize] == 0;
+let g27 = v[0 + OFF9[(v[36] as usize)] as usize] == 0;
 {
-if v[0 + OFF8[(v[36] as usize)] as usize] == 0 {
+if g26 {
 if r21_22(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF9[(v[36] as usize)] as usize] == 0 {
+if g27 {
 if r23_22(v) {  return true; }
 }
 
@@ -1208,14 +1234,16 @@ false
 
 /// Node `millAtProbe_reach_2`.
 fn r29_31(v: &mut Values) -> bool {
+let g36 = v[0 + OFF8[(v[36] as usize)] as usize] == 1;
+let g37 = v[0 + OFF9[(v[36] as usize)] as usize] == 1;
 {
-if v[0 + OFF8[(v[36] as usize)] as usize] == 1 {
+if g36 {
 if r30_31(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF9[(v[36] as usize)] as usize] == 1 {
+if g37 {
 if r32_31(v) {  return true; }
 }
 

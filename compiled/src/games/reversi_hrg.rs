@@ -270,14 +270,16 @@ Ok(())
 /// Node `turn_19`.
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(51, v)? { return Ok(()); }
+let g56 = v[70] == 84;
+let g57 = v[70] != 84;
 {
-if v[70] == 84 {
+if g56 {
 m56(v, cx)?;
 }
 
 }
 {
-if v[70] != 84 {
+if g57 {
 m57(v, cx)?;
 }
 
@@ -288,14 +290,16 @@ Ok(())
 /// Node `turn_23`.
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(52, v)? { return Ok(()); }
+let g58 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+let g59 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if g58 {
 m53(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 1 {
+if g59 {
 m51(v, cx)?;
 }
 
@@ -431,14 +435,16 @@ Ok(())
 
 /// Node `turn_37`.
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g71 = v[67] == 11;
+let g72 = v[67] != 11;
 {
-if v[67] == 11 {
+if g71 {
 m64(v, cx)?;
 }
 
 }
 {
-if v[67] != 11 {
+if g72 {
 m65(v, cx)?;
 }
 
@@ -448,14 +454,16 @@ Ok(())
 
 /// Node `turn_38`.
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g73 = TAB6[(v[66] as usize)] == 0;
+let g74 = TAB6[(v[66] as usize)] != 0;
 {
-if TAB6[(v[66] as usize)] == 0 {
+if g73 {
 m66(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 0 {
+if g74 {
 m67(v, cx)?;
 }
 
@@ -489,14 +497,16 @@ Ok(())
 
 /// Node `turn_41`.
 fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g77 = TAB6[(v[66] as usize)] == 1;
+let g78 = TAB6[(v[66] as usize)] != 1;
 {
-if TAB6[(v[66] as usize)] == 1 {
+if g77 {
 m69(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 1 {
+if g78 {
 m70(v, cx)?;
 }
 
@@ -711,14 +721,16 @@ Ok(())
 /// Node `turn_67`.
 fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(94, v)? { return Ok(()); }
+let g102 = v[70] == 84;
+let g103 = v[70] != 84;
 {
-if v[70] == 84 {
+if g102 {
 m99(v, cx)?;
 }
 
 }
 {
-if v[70] != 84 {
+if g103 {
 m100(v, cx)?;
 }
 
@@ -729,14 +741,16 @@ Ok(())
 /// Node `turn_71`.
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(95, v)? { return Ok(()); }
+let g104 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+let g105 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if g104 {
 m96(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 0 {
+if g105 {
 m94(v, cx)?;
 }
 
@@ -854,14 +868,16 @@ Ok(())
 
 /// Node `turn_85`.
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g115 = v[67] == 11;
+let g116 = v[67] != 11;
 {
-if v[67] == 11 {
+if g115 {
 m106(v, cx)?;
 }
 
 }
 {
-if v[67] != 11 {
+if g116 {
 m107(v, cx)?;
 }
 
@@ -871,14 +887,16 @@ Ok(())
 
 /// Node `turn_86`.
 fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g117 = TAB6[(v[66] as usize)] == 0;
+let g118 = TAB6[(v[66] as usize)] != 0;
 {
-if TAB6[(v[66] as usize)] == 0 {
+if g117 {
 m66(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 0 {
+if g118 {
 m108(v, cx)?;
 }
 
@@ -900,14 +918,16 @@ Ok(())
 
 /// Node `turn_89`.
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g120 = TAB6[(v[66] as usize)] == 1;
+let g121 = TAB6[(v[66] as usize)] != 1;
 {
-if TAB6[(v[66] as usize)] == 1 {
+if g120 {
 m69(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 1 {
+if g121 {
 m70(v, cx)?;
 }
 
@@ -1016,14 +1036,16 @@ Ok(false)
 
 /// Node `outflanks_5`.
 fn r10_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g11 = v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)];
+let g12 = v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)];
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if g11 {
 if r11_15(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if g12 {
 if r9_15(v, cx)? {  return Ok(true); }
 }
 
@@ -1153,14 +1175,16 @@ Ok(false)
 
 /// Node `outflanks_13`.
 fn r27_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g29 = v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)];
+let g30 = v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)];
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if g29 {
 if r28_32(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if g30 {
 if r26_32(v, cx)? {  return Ok(true); }
 }
 
@@ -1276,14 +1300,16 @@ Ok(false)
 
 /// Node `outflanks_21`.
 fn r44_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g48 = v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)];
+let g49 = v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)];
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if g48 {
 if r45_49(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if g49 {
 if r43_49(v, cx)? {  return Ok(true); }
 }
 
@@ -1438,14 +1464,16 @@ Ok(false)
 
 /// Node `outflanks_5`.
 fn r10_75(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g11 = v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)];
+let g12 = v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)];
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if g11 {
 if r11_75(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if g12 {
 if r9_75(v, cx)? {  return Ok(true); }
 }
 
@@ -1575,14 +1603,16 @@ Ok(false)
 
 /// Node `outflanks_13`.
 fn r27_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g29 = v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)];
+let g30 = v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)];
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if g29 {
 if r28_83(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if g30 {
 if r26_83(v, cx)? {  return Ok(true); }
 }
 
@@ -1698,14 +1728,16 @@ Ok(false)
 
 /// Node `outflanks_21`.
 fn r44_92(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g48 = v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)];
+let g49 = v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)];
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != TAB10[(v[73] as usize)] {
+if g48 {
 if r45_92(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == TAB10[(v[73] as usize)] {
+if g49 {
 if r43_92(v, cx)? {  return Ok(true); }
 }
 

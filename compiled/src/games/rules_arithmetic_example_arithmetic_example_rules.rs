@@ -94,14 +94,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[88] == 54;
+let g2 = v[88] != 54;
 {
-if v[88] == 54 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[88] != 54 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -327,14 +329,16 @@ Ok(())
 
 /// Node `Dropped__AccBegin`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[85] == 52;
+let g24 = v[85] == 53;
 {
-if v[85] == 52 {
+if g23 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[85] == 53 {
+if g24 {
 m26(v, cx)?;
 }
 
@@ -411,14 +415,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g31 = v[85] == 52;
+let g32 = v[85] == 53;
 {
-if v[85] == 52 {
+if g31 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[85] == 53 {
+if g32 {
 m32(v, cx)?;
 }
 
@@ -584,14 +590,16 @@ false
 
 /// Node `AccBegin`.
 fn r40_8(v: &mut Values) -> bool {
+let g45 = v[85] == 52;
+let g46 = v[85] == 53;
 {
-if v[85] == 52 {
+if g45 {
 if r31_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 53 {
+if g46 {
 if r43_8(v) {  return true; }
 }
 

@@ -93,14 +93,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[89] == 56;
+let g2 = v[89] != 56;
 {
-if v[89] == 56 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[89] != 56 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -373,14 +375,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[86] == 54;
+let g30 = v[86] == 55;
 {
-if v[86] == 54 {
+if g29 {
 m27(v, cx)?;
 }
 
 }
 {
-if v[86] == 55 {
+if g30 {
 m29(v, cx)?;
 }
 
@@ -492,14 +496,16 @@ false
 
 /// Node `AccBegin`.
 fn r25_8(v: &mut Values) -> bool {
+let g27 = v[86] == 54;
+let g28 = v[86] == 55;
 {
-if v[86] == 54 {
+if g27 {
 if r36_8(v) {  return true; }
 }
 
 }
 {
-if v[86] == 55 {
+if g28 {
 if r103_8(v) {  return true; }
 }
 
@@ -556,14 +562,16 @@ false
 
 /// Node `Atom0_0_shape`.
 fn r38_8(v: &mut Values) -> bool {
+let g42 = v[37 + OFF2[(v[87] as usize)] as usize] == 50;
+let g43 = v[37 + OFF2[(v[87] as usize)] as usize] == 51;
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 50 {
+if g42 {
 if r39_8(v) {  return true; }
 }
 
 }
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 51 {
+if g43 {
 if r40_8(v) {  return true; }
 }
 
@@ -573,44 +581,51 @@ false
 
 /// Node `Atom0_0_color`.
 fn r39_8(v: &mut Values) -> bool {
+let g44 = v[87] == 35;
+let g45 = v[87] == 36;
+let g46 = v[87] == 37;
+let g47 = v[87] == 38;
+let g48 = v[87] == 39;
+let g49 = v[87] == 40;
+let g50 = v[30] == 45;
 {
-if v[87] == 35 {
+if g44 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
+if g45 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
+if g46 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
+if g47 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
+if g48 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
+if g49 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
+if g50 {
 if r42_8(v) {  return true; }
 }
 
@@ -620,44 +635,51 @@ false
 
 /// Node `Atom0_1_color`.
 fn r40_8(v: &mut Values) -> bool {
+let g51 = v[87] == 35;
+let g52 = v[87] == 36;
+let g53 = v[87] == 37;
+let g54 = v[87] == 38;
+let g55 = v[87] == 39;
+let g56 = v[87] == 40;
+let g57 = v[30] == 45;
 {
-if v[87] == 35 {
+if g51 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
+if g52 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
+if g53 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
+if g54 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
+if g55 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
+if g56 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
+if g57 {
 if r73_8(v) {  return true; }
 }
 
@@ -733,44 +755,51 @@ false
 
 /// Node `Atom0_0_o0t1`.
 fn r47_8(v: &mut Values) -> bool {
+let g64 = v[87] == 29;
+let g65 = v[87] == 30;
+let g66 = v[87] == 31;
+let g67 = v[87] == 32;
+let g68 = v[87] == 33;
+let g69 = v[87] == 34;
+let g70 = v[24] == 45;
 {
-if v[87] == 29 {
+if g64 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
+if g65 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
+if g66 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
+if g67 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
+if g68 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
+if g69 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
+if g70 {
 if r48_8(v) {  return true; }
 }
 
@@ -835,44 +864,51 @@ false
 
 /// Node `Atom0_0_o0t2`.
 fn r53_8(v: &mut Values) -> bool {
+let g76 = v[87] == 23;
+let g77 = v[87] == 24;
+let g78 = v[87] == 25;
+let g79 = v[87] == 26;
+let g80 = v[87] == 27;
+let g81 = v[87] == 28;
+let g82 = v[18] == 45;
 {
-if v[87] == 23 {
+if g76 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
+if g77 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
+if g78 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
+if g79 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
+if g80 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
+if g81 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
+if g82 {
 if r54_8(v) {  return true; }
 }
 
@@ -937,44 +973,51 @@ false
 
 /// Node `Atom0_0_o0t3`.
 fn r59_8(v: &mut Values) -> bool {
+let g88 = v[87] == 17;
+let g89 = v[87] == 18;
+let g90 = v[87] == 19;
+let g91 = v[87] == 20;
+let g92 = v[87] == 21;
+let g93 = v[87] == 22;
+let g94 = v[12] == 45;
 {
-if v[87] == 17 {
+if g88 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
+if g89 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
+if g90 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
+if g91 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
+if g92 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
+if g93 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
+if g94 {
 if r60_8(v) {  return true; }
 }
 
@@ -1039,44 +1082,51 @@ false
 
 /// Node `Atom0_0_o0t4`.
 fn r65_8(v: &mut Values) -> bool {
+let g100 = v[87] == 11;
+let g101 = v[87] == 12;
+let g102 = v[87] == 13;
+let g103 = v[87] == 14;
+let g104 = v[87] == 15;
+let g105 = v[87] == 16;
+let g106 = v[6] == 45;
 {
-if v[87] == 11 {
+if g100 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
+if g101 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
+if g102 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
+if g103 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
+if g104 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
+if g105 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
+if g106 {
 if r66_8(v) {  return true; }
 }
 
@@ -1141,38 +1191,44 @@ false
 
 /// Node `Atom0_0_o0t5`.
 fn r71_8(v: &mut Values) -> bool {
+let g112 = v[87] == 5;
+let g113 = v[87] == 6;
+let g114 = v[87] == 7;
+let g115 = v[87] == 8;
+let g116 = v[87] == 9;
+let g117 = v[87] == 10;
 {
-if v[87] == 5 {
+if g112 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
+if g113 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
+if g114 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
+if g115 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
+if g116 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
+if g117 {
 if r41_8(v) {  return true; }
 }
 
@@ -1248,44 +1304,51 @@ false
 
 /// Node `Atom0_1_o0t1`.
 fn r78_8(v: &mut Values) -> bool {
+let g124 = v[87] == 29;
+let g125 = v[87] == 30;
+let g126 = v[87] == 31;
+let g127 = v[87] == 32;
+let g128 = v[87] == 33;
+let g129 = v[87] == 34;
+let g130 = v[24] == 45;
 {
-if v[87] == 29 {
+if g124 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
+if g125 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
+if g126 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
+if g127 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
+if g128 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
+if g129 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
+if g130 {
 if r79_8(v) {  return true; }
 }
 
@@ -1350,44 +1413,51 @@ false
 
 /// Node `Atom0_1_o0t2`.
 fn r84_8(v: &mut Values) -> bool {
+let g136 = v[87] == 23;
+let g137 = v[87] == 24;
+let g138 = v[87] == 25;
+let g139 = v[87] == 26;
+let g140 = v[87] == 27;
+let g141 = v[87] == 28;
+let g142 = v[18] == 45;
 {
-if v[87] == 23 {
+if g136 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
+if g137 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
+if g138 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
+if g139 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
+if g140 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
+if g141 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
+if g142 {
 if r85_8(v) {  return true; }
 }
 
@@ -1452,44 +1522,51 @@ false
 
 /// Node `Atom0_1_o0t3`.
 fn r90_8(v: &mut Values) -> bool {
+let g148 = v[87] == 17;
+let g149 = v[87] == 18;
+let g150 = v[87] == 19;
+let g151 = v[87] == 20;
+let g152 = v[87] == 21;
+let g153 = v[87] == 22;
+let g154 = v[12] == 45;
 {
-if v[87] == 17 {
+if g148 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
+if g149 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
+if g150 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
+if g151 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
+if g152 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
+if g153 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
+if g154 {
 if r91_8(v) {  return true; }
 }
 
@@ -1554,44 +1631,51 @@ false
 
 /// Node `Atom0_1_o0t4`.
 fn r96_8(v: &mut Values) -> bool {
+let g160 = v[87] == 11;
+let g161 = v[87] == 12;
+let g162 = v[87] == 13;
+let g163 = v[87] == 14;
+let g164 = v[87] == 15;
+let g165 = v[87] == 16;
+let g166 = v[6] == 45;
 {
-if v[87] == 11 {
+if g160 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
+if g161 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
+if g162 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
+if g163 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
+if g164 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
+if g165 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
+if g166 {
 if r97_8(v) {  return true; }
 }
 
@@ -1656,38 +1740,44 @@ false
 
 /// Node `Atom0_1_o0t5`.
 fn r102_8(v: &mut Values) -> bool {
+let g172 = v[87] == 5;
+let g173 = v[87] == 6;
+let g174 = v[87] == 7;
+let g175 = v[87] == 8;
+let g176 = v[87] == 9;
+let g177 = v[87] == 10;
 {
-if v[87] == 5 {
+if g172 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
+if g173 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
+if g174 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
+if g175 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
+if g176 {
 if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
+if g177 {
 if r72_8(v) {  return true; }
 }
 
@@ -1719,14 +1809,16 @@ false
 
 /// Node `Atom1_0_shape`.
 fn r105_8(v: &mut Values) -> bool {
+let g180 = v[37 + OFF2[(v[87] as usize)] as usize] == 52;
+let g181 = v[37 + OFF2[(v[87] as usize)] as usize] == 53;
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 52 {
+if g180 {
 if r106_8(v) {  return true; }
 }
 
 }
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 53 {
+if g181 {
 if r107_8(v) {  return true; }
 }
 
@@ -1736,44 +1828,51 @@ false
 
 /// Node `Atom1_0_color`.
 fn r106_8(v: &mut Values) -> bool {
+let g182 = v[87] == 35;
+let g183 = v[87] == 36;
+let g184 = v[87] == 37;
+let g185 = v[87] == 38;
+let g186 = v[87] == 39;
+let g187 = v[87] == 40;
+let g188 = v[30] == 45;
 {
-if v[87] == 35 {
+if g182 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
+if g183 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
+if g184 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
+if g185 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
+if g186 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
+if g187 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
+if g188 {
 if r109_8(v) {  return true; }
 }
 
@@ -1783,44 +1882,51 @@ false
 
 /// Node `Atom1_1_color`.
 fn r107_8(v: &mut Values) -> bool {
+let g189 = v[87] == 35;
+let g190 = v[87] == 36;
+let g191 = v[87] == 37;
+let g192 = v[87] == 38;
+let g193 = v[87] == 39;
+let g194 = v[87] == 40;
+let g195 = v[30] == 45;
 {
-if v[87] == 35 {
+if g189 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
+if g190 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
+if g191 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
+if g192 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
+if g193 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
+if g194 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
+if g195 {
 if r140_8(v) {  return true; }
 }
 
@@ -1896,44 +2002,51 @@ false
 
 /// Node `Atom1_0_o0t1`.
 fn r114_8(v: &mut Values) -> bool {
+let g202 = v[87] == 29;
+let g203 = v[87] == 30;
+let g204 = v[87] == 31;
+let g205 = v[87] == 32;
+let g206 = v[87] == 33;
+let g207 = v[87] == 34;
+let g208 = v[24] == 45;
 {
-if v[87] == 29 {
+if g202 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
+if g203 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
+if g204 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
+if g205 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
+if g206 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
+if g207 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
+if g208 {
 if r115_8(v) {  return true; }
 }
 
@@ -1998,44 +2111,51 @@ false
 
 /// Node `Atom1_0_o0t2`.
 fn r120_8(v: &mut Values) -> bool {
+let g214 = v[87] == 23;
+let g215 = v[87] == 24;
+let g216 = v[87] == 25;
+let g217 = v[87] == 26;
+let g218 = v[87] == 27;
+let g219 = v[87] == 28;
+let g220 = v[18] == 45;
 {
-if v[87] == 23 {
+if g214 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
+if g215 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
+if g216 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
+if g217 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
+if g218 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
+if g219 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
+if g220 {
 if r121_8(v) {  return true; }
 }
 
@@ -2100,44 +2220,51 @@ false
 
 /// Node `Atom1_0_o0t3`.
 fn r126_8(v: &mut Values) -> bool {
+let g226 = v[87] == 17;
+let g227 = v[87] == 18;
+let g228 = v[87] == 19;
+let g229 = v[87] == 20;
+let g230 = v[87] == 21;
+let g231 = v[87] == 22;
+let g232 = v[12] == 45;
 {
-if v[87] == 17 {
+if g226 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
+if g227 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
+if g228 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
+if g229 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
+if g230 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
+if g231 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
+if g232 {
 if r127_8(v) {  return true; }
 }
 
@@ -2202,44 +2329,51 @@ false
 
 /// Node `Atom1_0_o0t4`.
 fn r132_8(v: &mut Values) -> bool {
+let g238 = v[87] == 11;
+let g239 = v[87] == 12;
+let g240 = v[87] == 13;
+let g241 = v[87] == 14;
+let g242 = v[87] == 15;
+let g243 = v[87] == 16;
+let g244 = v[6] == 45;
 {
-if v[87] == 11 {
+if g238 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
+if g239 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
+if g240 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
+if g241 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
+if g242 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
+if g243 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
+if g244 {
 if r133_8(v) {  return true; }
 }
 
@@ -2304,38 +2438,44 @@ false
 
 /// Node `Atom1_0_o0t5`.
 fn r138_8(v: &mut Values) -> bool {
+let g250 = v[87] == 5;
+let g251 = v[87] == 6;
+let g252 = v[87] == 7;
+let g253 = v[87] == 8;
+let g254 = v[87] == 9;
+let g255 = v[87] == 10;
 {
-if v[87] == 5 {
+if g250 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
+if g251 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
+if g252 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
+if g253 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
+if g254 {
 if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
+if g255 {
 if r108_8(v) {  return true; }
 }
 
@@ -2411,44 +2551,51 @@ false
 
 /// Node `Atom1_1_o0t1`.
 fn r145_8(v: &mut Values) -> bool {
+let g262 = v[87] == 29;
+let g263 = v[87] == 30;
+let g264 = v[87] == 31;
+let g265 = v[87] == 32;
+let g266 = v[87] == 33;
+let g267 = v[87] == 34;
+let g268 = v[24] == 45;
 {
-if v[87] == 29 {
+if g262 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
+if g263 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
+if g264 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
+if g265 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
+if g266 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
+if g267 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
+if g268 {
 if r146_8(v) {  return true; }
 }
 
@@ -2513,44 +2660,51 @@ false
 
 /// Node `Atom1_1_o0t2`.
 fn r151_8(v: &mut Values) -> bool {
+let g274 = v[87] == 23;
+let g275 = v[87] == 24;
+let g276 = v[87] == 25;
+let g277 = v[87] == 26;
+let g278 = v[87] == 27;
+let g279 = v[87] == 28;
+let g280 = v[18] == 45;
 {
-if v[87] == 23 {
+if g274 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
+if g275 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
+if g276 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
+if g277 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
+if g278 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
+if g279 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
+if g280 {
 if r152_8(v) {  return true; }
 }
 
@@ -2615,44 +2769,51 @@ false
 
 /// Node `Atom1_1_o0t3`.
 fn r157_8(v: &mut Values) -> bool {
+let g286 = v[87] == 17;
+let g287 = v[87] == 18;
+let g288 = v[87] == 19;
+let g289 = v[87] == 20;
+let g290 = v[87] == 21;
+let g291 = v[87] == 22;
+let g292 = v[12] == 45;
 {
-if v[87] == 17 {
+if g286 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
+if g287 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
+if g288 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
+if g289 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
+if g290 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
+if g291 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
+if g292 {
 if r158_8(v) {  return true; }
 }
 
@@ -2717,44 +2878,51 @@ false
 
 /// Node `Atom1_1_o0t4`.
 fn r163_8(v: &mut Values) -> bool {
+let g298 = v[87] == 11;
+let g299 = v[87] == 12;
+let g300 = v[87] == 13;
+let g301 = v[87] == 14;
+let g302 = v[87] == 15;
+let g303 = v[87] == 16;
+let g304 = v[6] == 45;
 {
-if v[87] == 11 {
+if g298 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
+if g299 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
+if g300 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
+if g301 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
+if g302 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
+if g303 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
+if g304 {
 if r164_8(v) {  return true; }
 }
 
@@ -2819,38 +2987,44 @@ false
 
 /// Node `Atom1_1_o0t5`.
 fn r169_8(v: &mut Values) -> bool {
+let g310 = v[87] == 5;
+let g311 = v[87] == 6;
+let g312 = v[87] == 7;
+let g313 = v[87] == 8;
+let g314 = v[87] == 9;
+let g315 = v[87] == 10;
 {
-if v[87] == 5 {
+if g310 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
+if g311 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
+if g312 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
+if g313 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
+if g314 {
 if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
+if g315 {
 if r139_8(v) {  return true; }
 }
 

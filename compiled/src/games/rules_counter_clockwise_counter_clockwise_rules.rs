@@ -93,14 +93,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[89] == 55;
+let g2 = v[89] != 55;
 {
-if v[89] == 55 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[89] != 55 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -326,14 +328,16 @@ Ok(())
 
 /// Node `Dropped__AccBegin`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[86] == 53;
+let g24 = v[86] == 54;
 {
-if v[86] == 53 {
+if g23 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[86] == 54 {
+if g24 {
 m26(v, cx)?;
 }
 
@@ -410,14 +414,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g31 = v[86] == 53;
+let g32 = v[86] == 54;
 {
-if v[86] == 53 {
+if g31 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[86] == 54 {
+if g32 {
 m32(v, cx)?;
 }
 
@@ -583,14 +589,16 @@ false
 
 /// Node `AccBegin`.
 fn r40_8(v: &mut Values) -> bool {
+let g45 = v[86] == 53;
+let g46 = v[86] == 54;
 {
-if v[86] == 53 {
+if g45 {
 if r31_8(v) {  return true; }
 }
 
 }
 {
-if v[86] == 54 {
+if g46 {
 if r43_8(v) {  return true; }
 }
 

@@ -94,14 +94,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 54;
+let g2 = v[87] != 54;
 {
-if v[87] == 54 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 54 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -374,14 +376,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[84] == 52;
+let g30 = v[84] == 53;
 {
-if v[84] == 52 {
+if g29 {
 m27(v, cx)?;
 }
 
 }
 {
-if v[84] == 53 {
+if g30 {
 m31(v, cx)?;
 }
 
@@ -511,14 +515,16 @@ false
 
 /// Node `AccBegin`.
 fn r25_8(v: &mut Values) -> bool {
+let g27 = v[84] == 52;
+let g28 = v[84] == 53;
 {
-if v[84] == 52 {
+if g27 {
 if r38_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 53 {
+if g28 {
 if r57_8(v) {  return true; }
 }
 
@@ -575,8 +581,9 @@ false
 
 /// Node `AccLine0Ok`.
 fn r39_8(v: &mut Values) -> bool {
+let g44 = v[0 + OFF2[(v[85] as usize)] as usize] != 45;
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if g44 {
 if r40_8(v) {  return true; }
 }
 
@@ -601,32 +608,37 @@ false
 
 /// Node `Atom0_0_color`.
 fn r41_8(v: &mut Values) -> bool {
+let g47 = v[85] == 5;
+let g48 = v[85] == 10;
+let g49 = v[85] == 35;
+let g50 = v[85] == 40;
+let g51 = v[0] == 45;
 {
-if v[85] == 5 {
+if g47 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
+if g48 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 35 {
+if g49 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
+if g50 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
+if g51 {
 if r43_8(v) {  return true; }
 }
 
@@ -680,56 +692,65 @@ false
 
 /// Node `Atom0_0_o0t1`.
 fn r46_8(v: &mut Values) -> bool {
+let g56 = v[85] == 6;
+let g57 = v[85] == 9;
+let g58 = v[85] == 11;
+let g59 = v[85] == 16;
+let g60 = v[85] == 29;
+let g61 = v[85] == 34;
+let g62 = v[85] == 36;
+let g63 = v[85] == 39;
+let g64 = v[1] == 45;
 {
-if v[85] == 6 {
+if g56 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
+if g57 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 11 {
+if g58 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
+if g59 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 29 {
+if g60 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
+if g61 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
+if g62 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
+if g63 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 45 {
+if g64 {
 if r47_8(v) {  return true; }
 }
 
@@ -816,146 +837,170 @@ false
 
 /// Node `Atom0_0_o0t2`.
 fn r54_8(v: &mut Values) -> bool {
+let g72 = v[85] == 7;
+let g73 = v[85] == 8;
+let g74 = v[85] == 12;
+let g75 = v[85] == 13;
+let g76 = v[85] == 14;
+let g77 = v[85] == 15;
+let g78 = v[85] == 17;
+let g79 = v[85] == 18;
+let g80 = v[85] == 19;
+let g81 = v[85] == 20;
+let g82 = v[85] == 21;
+let g83 = v[85] == 22;
+let g84 = v[85] == 23;
+let g85 = v[85] == 24;
+let g86 = v[85] == 25;
+let g87 = v[85] == 26;
+let g88 = v[85] == 27;
+let g89 = v[85] == 28;
+let g90 = v[85] == 30;
+let g91 = v[85] == 31;
+let g92 = v[85] == 32;
+let g93 = v[85] == 33;
+let g94 = v[85] == 37;
+let g95 = v[85] == 38;
 {
-if v[85] == 7 {
+if g72 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 8 {
+if g73 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
+if g74 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 13 {
+if g75 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 14 {
+if g76 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
+if g77 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 17 {
+if g78 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
+if g79 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
+if g80 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 20 {
+if g81 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
+if g82 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
+if g83 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 23 {
+if g84 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
+if g85 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
+if g86 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
+if g87 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
+if g88 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
+if g89 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
+if g90 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
+if g91 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
+if g92 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
+if g93 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
+if g94 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
+if g95 {
 if r42_8(v) {  return true; }
 }
 
@@ -998,44 +1043,51 @@ false
 
 /// Node `Atom1_0_color`.
 fn r58_8(v: &mut Values) -> bool {
+let g99 = v[85] == 5;
+let g100 = v[85] == 6;
+let g101 = v[85] == 7;
+let g102 = v[85] == 8;
+let g103 = v[85] == 9;
+let g104 = v[85] == 10;
+let g105 = v[0] == 45;
 {
-if v[85] == 5 {
+if g99 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 6 {
+if g100 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 7 {
+if g101 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 8 {
+if g102 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
+if g103 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
+if g104 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
+if g105 {
 if r60_8(v) {  return true; }
 }
 
@@ -1111,44 +1163,51 @@ false
 
 /// Node `Atom1_0_o0t1`.
 fn r65_8(v: &mut Values) -> bool {
+let g112 = v[85] == 11;
+let g113 = v[85] == 12;
+let g114 = v[85] == 13;
+let g115 = v[85] == 14;
+let g116 = v[85] == 15;
+let g117 = v[85] == 16;
+let g118 = v[6] == 45;
 {
-if v[85] == 11 {
+if g112 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
+if g113 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 13 {
+if g114 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 14 {
+if g115 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
+if g116 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
+if g117 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
+if g118 {
 if r66_8(v) {  return true; }
 }
 
@@ -1213,44 +1272,51 @@ false
 
 /// Node `Atom1_0_o0t2`.
 fn r71_8(v: &mut Values) -> bool {
+let g124 = v[85] == 17;
+let g125 = v[85] == 18;
+let g126 = v[85] == 19;
+let g127 = v[85] == 20;
+let g128 = v[85] == 21;
+let g129 = v[85] == 22;
+let g130 = v[12] == 45;
 {
-if v[85] == 17 {
+if g124 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
+if g125 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
+if g126 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 20 {
+if g127 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
+if g128 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
+if g129 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
+if g130 {
 if r72_8(v) {  return true; }
 }
 
@@ -1315,44 +1381,51 @@ false
 
 /// Node `Atom1_0_o0t3`.
 fn r77_8(v: &mut Values) -> bool {
+let g136 = v[85] == 23;
+let g137 = v[85] == 24;
+let g138 = v[85] == 25;
+let g139 = v[85] == 26;
+let g140 = v[85] == 27;
+let g141 = v[85] == 28;
+let g142 = v[18] == 45;
 {
-if v[85] == 23 {
+if g136 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
+if g137 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
+if g138 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
+if g139 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
+if g140 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
+if g141 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
+if g142 {
 if r78_8(v) {  return true; }
 }
 
@@ -1417,44 +1490,51 @@ false
 
 /// Node `Atom1_0_o0t4`.
 fn r83_8(v: &mut Values) -> bool {
+let g148 = v[85] == 29;
+let g149 = v[85] == 30;
+let g150 = v[85] == 31;
+let g151 = v[85] == 32;
+let g152 = v[85] == 33;
+let g153 = v[85] == 34;
+let g154 = v[24] == 45;
 {
-if v[85] == 29 {
+if g148 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
+if g149 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
+if g150 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
+if g151 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
+if g152 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
+if g153 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
+if g154 {
 if r84_8(v) {  return true; }
 }
 
@@ -1519,38 +1599,44 @@ false
 
 /// Node `Atom1_0_o0t5`.
 fn r89_8(v: &mut Values) -> bool {
+let g160 = v[85] == 35;
+let g161 = v[85] == 36;
+let g162 = v[85] == 37;
+let g163 = v[85] == 38;
+let g164 = v[85] == 39;
+let g165 = v[85] == 40;
 {
-if v[85] == 35 {
+if g160 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
+if g161 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
+if g162 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
+if g163 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
+if g164 {
 if r59_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
+if g165 {
 if r59_8(v) {  return true; }
 }
 

@@ -94,14 +94,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 55;
+let g2 = v[87] != 55;
 {
-if v[87] == 55 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 55 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -392,14 +394,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g31 = v[84] == 53;
+let g32 = v[84] == 54;
 {
-if v[84] == 53 {
+if g31 {
 m34(v, cx)?;
 }
 
 }
 {
-if v[84] == 54 {
+if g32 {
 m36(v, cx)?;
 }
 
@@ -461,14 +465,16 @@ Ok(())
 
 /// Node `CountedError`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g39 = v[88] == 57;
+let g40 = v[88] != 57;
 {
-if v[88] == 57 {
+if g39 {
 m18(v, cx)?;
 }
 
 }
 {
-if v[88] != 57 {
+if g40 {
 m6(v, cx)?;
 }
 
@@ -580,14 +586,16 @@ false
 
 /// Node `AccBegin`.
 fn r26_8(v: &mut Values) -> bool {
+let g29 = v[84] == 53;
+let g30 = v[84] == 54;
 {
-if v[84] == 53 {
+if g29 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 54 {
+if g30 {
 if r78_8(v) {  return true; }
 }
 
@@ -644,32 +652,37 @@ false
 
 /// Node `Atom0_0_color`.
 fn r44_8(v: &mut Values) -> bool {
+let g51 = v[85] == 6;
+let g52 = v[85] == 11;
+let g53 = v[85] == 36;
+let g54 = v[85] == 41;
+let g55 = v[0] == 46;
 {
-if v[85] == 6 {
+if g51 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 11 {
+if g52 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
+if g53 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 41 {
+if g54 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 46 {
+if g55 {
 if r46_8(v) {  return true; }
 }
 
@@ -723,56 +736,65 @@ false
 
 /// Node `Atom0_0_o0t1`.
 fn r49_8(v: &mut Values) -> bool {
+let g60 = v[85] == 7;
+let g61 = v[85] == 10;
+let g62 = v[85] == 12;
+let g63 = v[85] == 17;
+let g64 = v[85] == 30;
+let g65 = v[85] == 35;
+let g66 = v[85] == 37;
+let g67 = v[85] == 40;
+let g68 = v[1] == 46;
 {
-if v[85] == 7 {
+if g60 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
+if g61 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
+if g62 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 17 {
+if g63 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
+if g64 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 35 {
+if g65 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
+if g66 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
+if g67 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 46 {
+if g68 {
 if r50_8(v) {  return true; }
 }
 
@@ -859,32 +881,37 @@ false
 
 /// Node `Atom0_0_o0t2`.
 fn r57_8(v: &mut Values) -> bool {
+let g76 = v[85] == 13;
+let g77 = v[85] == 16;
+let g78 = v[85] == 31;
+let g79 = v[85] == 34;
+let g80 = v[7] == 46;
 {
-if v[85] == 13 {
+if g76 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
+if g77 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
+if g78 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
+if g79 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[7] == 46 {
+if g80 {
 if r58_8(v) {  return true; }
 }
 
@@ -927,56 +954,65 @@ false
 
 /// Node `Atom0_0_o0t3`.
 fn r61_8(v: &mut Values) -> bool {
+let g84 = v[85] == 8;
+let g85 = v[85] == 9;
+let g86 = v[85] == 18;
+let g87 = v[85] == 23;
+let g88 = v[85] == 24;
+let g89 = v[85] == 29;
+let g90 = v[85] == 38;
+let g91 = v[85] == 39;
+let g92 = v[2] == 46;
 {
-if v[85] == 8 {
+if g84 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
+if g85 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
+if g86 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 23 {
+if g87 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
+if g88 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 29 {
+if g89 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
+if g90 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
+if g91 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[2] == 46 {
+if g92 {
 if r62_8(v) {  return true; }
 }
 
@@ -1063,56 +1099,65 @@ false
 
 /// Node `Atom0_0_o0t4`.
 fn r69_8(v: &mut Values) -> bool {
+let g100 = v[85] == 14;
+let g101 = v[85] == 15;
+let g102 = v[85] == 19;
+let g103 = v[85] == 22;
+let g104 = v[85] == 25;
+let g105 = v[85] == 28;
+let g106 = v[85] == 32;
+let g107 = v[85] == 33;
+let g108 = v[8] == 46;
 {
-if v[85] == 14 {
+if g100 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
+if g101 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
+if g102 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
+if g103 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
+if g104 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
+if g105 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
+if g106 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
+if g107 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[8] == 46 {
+if g108 {
 if r70_8(v) {  return true; }
 }
 
@@ -1199,26 +1244,30 @@ false
 
 /// Node `Atom0_0_o0t5`.
 fn r77_8(v: &mut Values) -> bool {
+let g116 = v[85] == 20;
+let g117 = v[85] == 21;
+let g118 = v[85] == 26;
+let g119 = v[85] == 27;
 {
-if v[85] == 20 {
+if g116 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
+if g117 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
+if g118 {
 if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
+if g119 {
 if r45_8(v) {  return true; }
 }
 
@@ -1250,32 +1299,37 @@ false
 
 /// Node `Atom1_0_color`.
 fn r80_8(v: &mut Values) -> bool {
+let g122 = v[85] == 20;
+let g123 = v[85] == 21;
+let g124 = v[85] == 26;
+let g125 = v[85] == 27;
+let g126 = v[14] == 46;
 {
-if v[85] == 20 {
+if g122 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
+if g123 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
+if g124 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
+if g125 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[14] == 46 {
+if g126 {
 if r82_8(v) {  return true; }
 }
 
@@ -1329,56 +1383,65 @@ false
 
 /// Node `Atom1_0_o0t1`.
 fn r85_8(v: &mut Values) -> bool {
+let g131 = v[85] == 14;
+let g132 = v[85] == 15;
+let g133 = v[85] == 19;
+let g134 = v[85] == 22;
+let g135 = v[85] == 25;
+let g136 = v[85] == 28;
+let g137 = v[85] == 32;
+let g138 = v[85] == 33;
+let g139 = v[8] == 46;
 {
-if v[85] == 14 {
+if g131 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
+if g132 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
+if g133 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
+if g134 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
+if g135 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
+if g136 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
+if g137 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
+if g138 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[8] == 46 {
+if g139 {
 if r86_8(v) {  return true; }
 }
 
@@ -1465,56 +1528,65 @@ false
 
 /// Node `Atom1_0_o0t2`.
 fn r93_8(v: &mut Values) -> bool {
+let g147 = v[85] == 8;
+let g148 = v[85] == 9;
+let g149 = v[85] == 18;
+let g150 = v[85] == 23;
+let g151 = v[85] == 24;
+let g152 = v[85] == 29;
+let g153 = v[85] == 38;
+let g154 = v[85] == 39;
+let g155 = v[2] == 46;
 {
-if v[85] == 8 {
+if g147 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
+if g148 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
+if g149 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 23 {
+if g150 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
+if g151 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 29 {
+if g152 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
+if g153 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
+if g154 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[2] == 46 {
+if g155 {
 if r94_8(v) {  return true; }
 }
 
@@ -1601,32 +1673,37 @@ false
 
 /// Node `Atom1_0_o0t3`.
 fn r101_8(v: &mut Values) -> bool {
+let g163 = v[85] == 13;
+let g164 = v[85] == 16;
+let g165 = v[85] == 31;
+let g166 = v[85] == 34;
+let g167 = v[7] == 46;
 {
-if v[85] == 13 {
+if g163 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
+if g164 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
+if g165 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
+if g166 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[7] == 46 {
+if g167 {
 if r102_8(v) {  return true; }
 }
 
@@ -1669,56 +1746,65 @@ false
 
 /// Node `Atom1_0_o0t4`.
 fn r105_8(v: &mut Values) -> bool {
+let g171 = v[85] == 7;
+let g172 = v[85] == 10;
+let g173 = v[85] == 12;
+let g174 = v[85] == 17;
+let g175 = v[85] == 30;
+let g176 = v[85] == 35;
+let g177 = v[85] == 37;
+let g178 = v[85] == 40;
+let g179 = v[1] == 46;
 {
-if v[85] == 7 {
+if g171 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
+if g172 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
+if g173 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 17 {
+if g174 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
+if g175 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 35 {
+if g176 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
+if g177 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
+if g178 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 46 {
+if g179 {
 if r106_8(v) {  return true; }
 }
 
@@ -1805,26 +1891,30 @@ false
 
 /// Node `Atom1_0_o0t5`.
 fn r113_8(v: &mut Values) -> bool {
+let g187 = v[85] == 6;
+let g188 = v[85] == 11;
+let g189 = v[85] == 36;
+let g190 = v[85] == 41;
 {
-if v[85] == 6 {
+if g187 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 11 {
+if g188 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
+if g189 {
 if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 41 {
+if g190 {
 if r81_8(v) {  return true; }
 }
 

@@ -92,14 +92,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[88] == 54;
+let g2 = v[88] != 54;
 {
-if v[88] == 54 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[88] != 54 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -430,14 +432,16 @@ false
 
 /// Node `Atom0_0_color`.
 fn r29_8(v: &mut Values) -> bool {
+let g30 = v[86] == 35;
+let g31 = v[30] == 45;
 {
-if v[86] == 35 {
+if g30 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
+if g31 {
 if r31_8(v) {  return true; }
 }
 
@@ -458,14 +462,16 @@ false
 
 /// Node `Atom0_0_o0t1`.
 fn r31_8(v: &mut Values) -> bool {
+let g33 = v[86] == 36;
+let g34 = v[31] == 45;
 {
-if v[86] == 36 {
+if g33 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[31] == 45 {
+if g34 {
 if r32_8(v) {  return true; }
 }
 
@@ -475,14 +481,16 @@ false
 
 /// Node `Atom0_0_o0t2`.
 fn r32_8(v: &mut Values) -> bool {
+let g35 = v[86] == 37;
+let g36 = v[32] == 45;
 {
-if v[86] == 37 {
+if g35 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[32] == 45 {
+if g36 {
 if r33_8(v) {  return true; }
 }
 
@@ -492,14 +500,16 @@ false
 
 /// Node `Atom0_0_o0t3`.
 fn r33_8(v: &mut Values) -> bool {
+let g37 = v[86] == 38;
+let g38 = v[33] == 45;
 {
-if v[86] == 38 {
+if g37 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[33] == 45 {
+if g38 {
 if r34_8(v) {  return true; }
 }
 
@@ -509,14 +519,16 @@ false
 
 /// Node `Atom0_0_o0t4`.
 fn r34_8(v: &mut Values) -> bool {
+let g39 = v[86] == 39;
+let g40 = v[34] == 45;
 {
-if v[86] == 39 {
+if g39 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[34] == 45 {
+if g40 {
 if r35_8(v) {  return true; }
 }
 
@@ -526,14 +538,16 @@ false
 
 /// Node `Atom0_0_o0t5`.
 fn r35_8(v: &mut Values) -> bool {
+let g41 = v[86] == 40;
+let g42 = v[35] == 45;
 {
-if v[86] == 40 {
+if g41 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[35] == 45 {
+if g42 {
 if r36_8(v) {  return true; }
 }
 
@@ -543,14 +557,16 @@ false
 
 /// Node `Atom0_0_o0t6`.
 fn r36_8(v: &mut Values) -> bool {
+let g43 = v[86] == 29;
+let g44 = v[24] == 45;
 {
-if v[86] == 29 {
+if g43 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
+if g44 {
 if r37_8(v) {  return true; }
 }
 
@@ -560,14 +576,16 @@ false
 
 /// Node `Atom0_0_o0t7`.
 fn r37_8(v: &mut Values) -> bool {
+let g45 = v[86] == 30;
+let g46 = v[25] == 45;
 {
-if v[86] == 30 {
+if g45 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[25] == 45 {
+if g46 {
 if r38_8(v) {  return true; }
 }
 
@@ -577,14 +595,16 @@ false
 
 /// Node `Atom0_0_o0t8`.
 fn r38_8(v: &mut Values) -> bool {
+let g47 = v[86] == 31;
+let g48 = v[26] == 45;
 {
-if v[86] == 31 {
+if g47 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[26] == 45 {
+if g48 {
 if r39_8(v) {  return true; }
 }
 
@@ -594,14 +614,16 @@ false
 
 /// Node `Atom0_0_o0t9`.
 fn r39_8(v: &mut Values) -> bool {
+let g49 = v[86] == 32;
+let g50 = v[27] == 45;
 {
-if v[86] == 32 {
+if g49 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[27] == 45 {
+if g50 {
 if r40_8(v) {  return true; }
 }
 
@@ -611,14 +633,16 @@ false
 
 /// Node `Atom0_0_o0t10`.
 fn r40_8(v: &mut Values) -> bool {
+let g51 = v[86] == 33;
+let g52 = v[28] == 45;
 {
-if v[86] == 33 {
+if g51 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[28] == 45 {
+if g52 {
 if r41_8(v) {  return true; }
 }
 
@@ -628,14 +652,16 @@ false
 
 /// Node `Atom0_0_o0t11`.
 fn r41_8(v: &mut Values) -> bool {
+let g53 = v[86] == 34;
+let g54 = v[29] == 45;
 {
-if v[86] == 34 {
+if g53 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[29] == 45 {
+if g54 {
 if r42_8(v) {  return true; }
 }
 
@@ -645,14 +671,16 @@ false
 
 /// Node `Atom0_0_o0t12`.
 fn r42_8(v: &mut Values) -> bool {
+let g55 = v[86] == 23;
+let g56 = v[18] == 45;
 {
-if v[86] == 23 {
+if g55 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
+if g56 {
 if r43_8(v) {  return true; }
 }
 
@@ -662,14 +690,16 @@ false
 
 /// Node `Atom0_0_o0t13`.
 fn r43_8(v: &mut Values) -> bool {
+let g57 = v[86] == 24;
+let g58 = v[19] == 45;
 {
-if v[86] == 24 {
+if g57 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[19] == 45 {
+if g58 {
 if r44_8(v) {  return true; }
 }
 
@@ -679,14 +709,16 @@ false
 
 /// Node `Atom0_0_o0t14`.
 fn r44_8(v: &mut Values) -> bool {
+let g59 = v[86] == 25;
+let g60 = v[20] == 45;
 {
-if v[86] == 25 {
+if g59 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[20] == 45 {
+if g60 {
 if r45_8(v) {  return true; }
 }
 
@@ -696,14 +728,16 @@ false
 
 /// Node `Atom0_0_o0t15`.
 fn r45_8(v: &mut Values) -> bool {
+let g61 = v[86] == 26;
+let g62 = v[21] == 45;
 {
-if v[86] == 26 {
+if g61 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[21] == 45 {
+if g62 {
 if r46_8(v) {  return true; }
 }
 
@@ -713,14 +747,16 @@ false
 
 /// Node `Atom0_0_o0t16`.
 fn r46_8(v: &mut Values) -> bool {
+let g63 = v[86] == 27;
+let g64 = v[22] == 45;
 {
-if v[86] == 27 {
+if g63 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[22] == 45 {
+if g64 {
 if r47_8(v) {  return true; }
 }
 
@@ -730,14 +766,16 @@ false
 
 /// Node `Atom0_0_o0t17`.
 fn r47_8(v: &mut Values) -> bool {
+let g65 = v[86] == 28;
+let g66 = v[23] == 45;
 {
-if v[86] == 28 {
+if g65 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[23] == 45 {
+if g66 {
 if r48_8(v) {  return true; }
 }
 
@@ -747,14 +785,16 @@ false
 
 /// Node `Atom0_0_o0t18`.
 fn r48_8(v: &mut Values) -> bool {
+let g67 = v[86] == 17;
+let g68 = v[12] == 45;
 {
-if v[86] == 17 {
+if g67 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
+if g68 {
 if r49_8(v) {  return true; }
 }
 
@@ -764,14 +804,16 @@ false
 
 /// Node `Atom0_0_o0t19`.
 fn r49_8(v: &mut Values) -> bool {
+let g69 = v[86] == 18;
+let g70 = v[13] == 45;
 {
-if v[86] == 18 {
+if g69 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[13] == 45 {
+if g70 {
 if r50_8(v) {  return true; }
 }
 
@@ -781,14 +823,16 @@ false
 
 /// Node `Atom0_0_o0t20`.
 fn r50_8(v: &mut Values) -> bool {
+let g71 = v[86] == 19;
+let g72 = v[14] == 45;
 {
-if v[86] == 19 {
+if g71 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[14] == 45 {
+if g72 {
 if r51_8(v) {  return true; }
 }
 
@@ -798,14 +842,16 @@ false
 
 /// Node `Atom0_0_o0t21`.
 fn r51_8(v: &mut Values) -> bool {
+let g73 = v[86] == 20;
+let g74 = v[15] == 45;
 {
-if v[86] == 20 {
+if g73 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[15] == 45 {
+if g74 {
 if r52_8(v) {  return true; }
 }
 
@@ -815,14 +861,16 @@ false
 
 /// Node `Atom0_0_o0t22`.
 fn r52_8(v: &mut Values) -> bool {
+let g75 = v[86] == 21;
+let g76 = v[16] == 45;
 {
-if v[86] == 21 {
+if g75 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[16] == 45 {
+if g76 {
 if r53_8(v) {  return true; }
 }
 
@@ -832,14 +880,16 @@ false
 
 /// Node `Atom0_0_o0t23`.
 fn r53_8(v: &mut Values) -> bool {
+let g77 = v[86] == 22;
+let g78 = v[17] == 45;
 {
-if v[86] == 22 {
+if g77 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[17] == 45 {
+if g78 {
 if r54_8(v) {  return true; }
 }
 
@@ -849,14 +899,16 @@ false
 
 /// Node `Atom0_0_o0t24`.
 fn r54_8(v: &mut Values) -> bool {
+let g79 = v[86] == 11;
+let g80 = v[6] == 45;
 {
-if v[86] == 11 {
+if g79 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
+if g80 {
 if r55_8(v) {  return true; }
 }
 
@@ -866,14 +918,16 @@ false
 
 /// Node `Atom0_0_o0t25`.
 fn r55_8(v: &mut Values) -> bool {
+let g81 = v[86] == 12;
+let g82 = v[7] == 45;
 {
-if v[86] == 12 {
+if g81 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[7] == 45 {
+if g82 {
 if r56_8(v) {  return true; }
 }
 
@@ -883,14 +937,16 @@ false
 
 /// Node `Atom0_0_o0t26`.
 fn r56_8(v: &mut Values) -> bool {
+let g83 = v[86] == 13;
+let g84 = v[8] == 45;
 {
-if v[86] == 13 {
+if g83 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[8] == 45 {
+if g84 {
 if r57_8(v) {  return true; }
 }
 
@@ -900,14 +956,16 @@ false
 
 /// Node `Atom0_0_o0t27`.
 fn r57_8(v: &mut Values) -> bool {
+let g85 = v[86] == 14;
+let g86 = v[9] == 45;
 {
-if v[86] == 14 {
+if g85 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[9] == 45 {
+if g86 {
 if r58_8(v) {  return true; }
 }
 
@@ -917,14 +975,16 @@ false
 
 /// Node `Atom0_0_o0t28`.
 fn r58_8(v: &mut Values) -> bool {
+let g87 = v[86] == 15;
+let g88 = v[10] == 45;
 {
-if v[86] == 15 {
+if g87 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[10] == 45 {
+if g88 {
 if r59_8(v) {  return true; }
 }
 
@@ -934,14 +994,16 @@ false
 
 /// Node `Atom0_0_o0t29`.
 fn r59_8(v: &mut Values) -> bool {
+let g89 = v[86] == 16;
+let g90 = v[11] == 45;
 {
-if v[86] == 16 {
+if g89 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[11] == 45 {
+if g90 {
 if r60_8(v) {  return true; }
 }
 
@@ -951,14 +1013,16 @@ false
 
 /// Node `Atom0_0_o0t30`.
 fn r60_8(v: &mut Values) -> bool {
+let g91 = v[86] == 5;
+let g92 = v[0] == 45;
 {
-if v[86] == 5 {
+if g91 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
+if g92 {
 if r61_8(v) {  return true; }
 }
 
@@ -968,14 +1032,16 @@ false
 
 /// Node `Atom0_0_o0t31`.
 fn r61_8(v: &mut Values) -> bool {
+let g93 = v[86] == 6;
+let g94 = v[1] == 45;
 {
-if v[86] == 6 {
+if g93 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 45 {
+if g94 {
 if r62_8(v) {  return true; }
 }
 
@@ -985,14 +1051,16 @@ false
 
 /// Node `Atom0_0_o0t32`.
 fn r62_8(v: &mut Values) -> bool {
+let g95 = v[86] == 7;
+let g96 = v[2] == 45;
 {
-if v[86] == 7 {
+if g95 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[2] == 45 {
+if g96 {
 if r63_8(v) {  return true; }
 }
 
@@ -1002,14 +1070,16 @@ false
 
 /// Node `Atom0_0_o0t33`.
 fn r63_8(v: &mut Values) -> bool {
+let g97 = v[86] == 8;
+let g98 = v[3] == 45;
 {
-if v[86] == 8 {
+if g97 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[3] == 45 {
+if g98 {
 if r64_8(v) {  return true; }
 }
 
@@ -1019,14 +1089,16 @@ false
 
 /// Node `Atom0_0_o0t34`.
 fn r64_8(v: &mut Values) -> bool {
+let g99 = v[86] == 9;
+let g100 = v[4] == 45;
 {
-if v[86] == 9 {
+if g99 {
 if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[4] == 45 {
+if g100 {
 if r65_8(v) {  return true; }
 }
 

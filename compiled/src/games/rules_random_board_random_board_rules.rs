@@ -445,14 +445,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[85] == 51;
+let g30 = v[85] != 51;
 {
-if v[85] == 51 {
+if g29 {
 m30(v, cx)?;
 }
 
 }
 {
-if v[85] != 51 {
+if g30 {
 m31(v, cx)?;
 }
 
@@ -772,14 +774,16 @@ false
 
 /// Node `Atom0_0_counted`.
 fn r56_36(v: &mut Values) -> bool {
+let g57 = v[0 + OFF2[(v[83] as usize)] as usize] == 46;
+let g58 = v[0 + OFF2[(v[83] as usize)] as usize] == 47;
 {
-if v[0 + OFF2[(v[83] as usize)] as usize] == 46 {
+if g57 {
 if r57_36(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF2[(v[83] as usize)] as usize] == 47 {
+if g58 {
 if r58_36(v) {  return true; }
 }
 
@@ -800,14 +804,16 @@ false
 
 /// Node `Atom0_1_shape`.
 fn r58_36(v: &mut Values) -> bool {
+let g60 = v[37 + OFF2[(v[83] as usize)] as usize] == 49;
+let g61 = v[37 + OFF2[(v[83] as usize)] as usize] == 48;
 {
-if v[37 + OFF2[(v[83] as usize)] as usize] == 49 {
+if g60 {
 if r59_36(v) {  return true; }
 }
 
 }
 {
-if v[37 + OFF2[(v[83] as usize)] as usize] == 48 {
+if g61 {
 if r60_36(v) {  return true; }
 }
 
@@ -817,44 +823,51 @@ false
 
 /// Node `Atom0_1_color`.
 fn r59_36(v: &mut Values) -> bool {
+let g62 = v[83] == 5;
+let g63 = v[83] == 11;
+let g64 = v[83] == 17;
+let g65 = v[83] == 23;
+let g66 = v[83] == 29;
+let g67 = v[83] == 35;
+let g68 = v[0] == 45;
 {
-if v[83] == 5 {
+if g62 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 11 {
+if g63 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 17 {
+if g64 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 23 {
+if g65 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 29 {
+if g66 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 35 {
+if g67 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
+if g68 {
 if r62_36(v) {  return true; }
 }
 
@@ -941,44 +954,51 @@ false
 
 /// Node `Atom0_1_o0t1`.
 fn r67_36(v: &mut Values) -> bool {
+let g76 = v[83] == 6;
+let g77 = v[83] == 12;
+let g78 = v[83] == 18;
+let g79 = v[83] == 24;
+let g80 = v[83] == 30;
+let g81 = v[83] == 36;
+let g82 = v[1] == 45;
 {
-if v[83] == 6 {
+if g76 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 12 {
+if g77 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 18 {
+if g78 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 24 {
+if g79 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 30 {
+if g80 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 36 {
+if g81 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[1] == 45 {
+if g82 {
 if r68_36(v) {  return true; }
 }
 
@@ -1043,44 +1063,51 @@ false
 
 /// Node `Atom0_1_o0t2`.
 fn r73_36(v: &mut Values) -> bool {
+let g88 = v[83] == 7;
+let g89 = v[83] == 13;
+let g90 = v[83] == 19;
+let g91 = v[83] == 25;
+let g92 = v[83] == 31;
+let g93 = v[83] == 37;
+let g94 = v[2] == 45;
 {
-if v[83] == 7 {
+if g88 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 13 {
+if g89 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 19 {
+if g90 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 25 {
+if g91 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 31 {
+if g92 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 37 {
+if g93 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[2] == 45 {
+if g94 {
 if r74_36(v) {  return true; }
 }
 
@@ -1145,44 +1172,51 @@ false
 
 /// Node `Atom0_1_o0t3`.
 fn r79_36(v: &mut Values) -> bool {
+let g100 = v[83] == 8;
+let g101 = v[83] == 14;
+let g102 = v[83] == 20;
+let g103 = v[83] == 26;
+let g104 = v[83] == 32;
+let g105 = v[83] == 38;
+let g106 = v[3] == 45;
 {
-if v[83] == 8 {
+if g100 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 14 {
+if g101 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 20 {
+if g102 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 26 {
+if g103 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 32 {
+if g104 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 38 {
+if g105 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[3] == 45 {
+if g106 {
 if r80_36(v) {  return true; }
 }
 
@@ -1247,44 +1281,51 @@ false
 
 /// Node `Atom0_1_o0t4`.
 fn r85_36(v: &mut Values) -> bool {
+let g112 = v[83] == 9;
+let g113 = v[83] == 15;
+let g114 = v[83] == 21;
+let g115 = v[83] == 27;
+let g116 = v[83] == 33;
+let g117 = v[83] == 39;
+let g118 = v[4] == 45;
 {
-if v[83] == 9 {
+if g112 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 15 {
+if g113 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 21 {
+if g114 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 27 {
+if g115 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 33 {
+if g116 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 39 {
+if g117 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[4] == 45 {
+if g118 {
 if r86_36(v) {  return true; }
 }
 
@@ -1349,38 +1390,44 @@ false
 
 /// Node `Atom0_1_o0t5`.
 fn r91_36(v: &mut Values) -> bool {
+let g124 = v[83] == 10;
+let g125 = v[83] == 16;
+let g126 = v[83] == 22;
+let g127 = v[83] == 28;
+let g128 = v[83] == 34;
+let g129 = v[83] == 40;
 {
-if v[83] == 10 {
+if g124 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 16 {
+if g125 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 22 {
+if g126 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 28 {
+if g127 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 34 {
+if g128 {
 if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 40 {
+if g129 {
 if r61_36(v) {  return true; }
 }
 

@@ -92,14 +92,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 53;
+let g2 = v[87] != 53;
 {
-if v[87] == 53 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 53 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -325,14 +327,16 @@ Ok(())
 
 /// Node `Dropped__AccBegin`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[84] == 51;
+let g24 = v[84] == 52;
 {
-if v[84] == 51 {
+if g23 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[84] == 52 {
+if g24 {
 m25(v, cx)?;
 }
 
@@ -376,14 +380,16 @@ Ok(())
 
 /// Node `Dropped__Atom1_0_counted`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g28 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
+let g29 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 46 {
+if g28 {
 m26(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if g29 {
 m27(v, cx)?;
 }
 
@@ -415,14 +421,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = v[84] == 51;
+let g33 = v[84] == 52;
 {
-if v[84] == 51 {
+if g32 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[84] == 52 {
+if g33 {
 m30(v, cx)?;
 }
 
@@ -559,14 +567,16 @@ false
 
 /// Node `AccBegin`.
 fn r38_8(v: &mut Values) -> bool {
+let g43 = v[84] == 51;
+let g44 = v[84] == 52;
 {
-if v[84] == 51 {
+if g43 {
 if r39_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 52 {
+if g44 {
 if r41_8(v) {  return true; }
 }
 
@@ -598,14 +608,16 @@ false
 
 /// Node `Atom1_0_counted`.
 fn r41_8(v: &mut Values) -> bool {
+let g47 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
+let g48 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 46 {
+if g47 {
 if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if g48 {
 if r43_8(v) {  return true; }
 }
 

@@ -95,14 +95,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[88] == 56;
+let g2 = v[88] != 56;
 {
-if v[88] == 56 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[88] != 56 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -378,14 +380,16 @@ Ok(())
 
 /// Node `CountedError`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g30 = v[89] == 59;
+let g31 = v[89] != 59;
 {
-if v[89] == 59 {
+if g30 {
 m12(v, cx)?;
 }
 
 }
 {
-if v[89] != 59 {
+if g31 {
 m6(v, cx)?;
 }
 
@@ -509,26 +513,30 @@ false
 
 /// Node `Atom0_0_counted`.
 fn r34_8(v: &mut Values) -> bool {
+let g38 = v[0 + OFF3[(v[86] as usize)] as usize] == 48;
+let g39 = v[0 + OFF3[(v[86] as usize)] as usize] == 49;
+let g40 = v[0 + OFF3[(v[86] as usize)] as usize] == 50;
+let g41 = v[0 + OFF3[(v[86] as usize)] as usize] == 51;
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 48 {
+if g38 {
 if r35_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 49 {
+if g39 {
 if r36_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 50 {
+if g40 {
 if r37_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 51 {
+if g41 {
 if r38_8(v) {  return true; }
 }
 

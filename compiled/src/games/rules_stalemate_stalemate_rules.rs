@@ -93,14 +93,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 53;
+let g2 = v[87] != 53;
 {
-if v[87] == 53 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 53 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -326,14 +328,16 @@ Ok(())
 
 /// Node `Dropped__AccBegin`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[84] == 51;
+let g24 = v[84] == 52;
 {
-if v[84] == 51 {
+if g23 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[84] == 52 {
+if g24 {
 m26(v, cx)?;
 }
 
@@ -432,14 +436,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g33 = v[84] == 51;
+let g34 = v[84] == 52;
 {
-if v[84] == 51 {
+if g33 {
 m31(v, cx)?;
 }
 
 }
 {
-if v[84] == 52 {
+if g34 {
 m32(v, cx)?;
 }
 
@@ -576,14 +582,16 @@ false
 
 /// Node `AccBegin`.
 fn r40_8(v: &mut Values) -> bool {
+let g44 = v[84] == 51;
+let g45 = v[84] == 52;
 {
-if v[84] == 51 {
+if g44 {
 if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 52 {
+if g45 {
 if r44_8(v) {  return true; }
 }
 

@@ -5,7 +5,9 @@
 //! node where it checks what it has seen. A search enters a cycle at its start node or through a
 //! node with two or more in-edges, so only nodes on a cycle that are merge points or starts record
 //! visits (the fast engine's rule, spec/engines.md). The move search stops at edges assigning
-//! `player`, so its cycles are computed without those edges; reachability follows every edge.
+//! `player`, so its cycles are computed without those edges. A reachability check follows every
+//! edge of its region (the nodes between its `from` nodes and its target, [`reach_targets`]), so
+//! its cycles are those of the region.
 
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace};

@@ -3,10 +3,11 @@
 //!
 //! The module holds the state as one fixed-size array of the narrowest unsigned integer type
 //! that fits every symbol id (the reference engine's slot layout), constants as `static` tables,
-//! and one function per node for the move search (`m<N>`) and one per node for reachability
-//! checks (`r<N>`). Every edge becomes a block that applies its label in place, calls the target's
-//! function and undoes the change, so the search walks the automaton depth-first without
-//! interpreting anything. Visited sets are consulted only at nodes where a search can loop (the
+//! and one function per node for the move search (`m<N>`) and one per node and target node for
+//! reachability checks (`r<N>_<T>`, only for nodes between a check's start and its target).
+//! Every edge becomes a block that applies its label in place, calls the target's function and
+//! undoes the change, so the search walks the automaton depth-first without interpreting
+//! anything. Visited sets are consulted only at nodes where a search can loop (the
 //! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
 
 mod graph;
@@ -17,7 +18,7 @@ pub use template::{crate_files, CrateFile};
 use crate::diagnostics::Diagnostic;
 use crate::optimize::{optimize, PassSet};
 use regula_runtime::automaton::{Automaton, Label};
-use regula_runtime::compiled::{fingerprint, Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
+use regula_runtime::compiled::{fingerprint, Plan, PlanOp, PlanOperand, PlanPlace, PlanStep, PlanTransfer};
 use regula_runtime::engine::EngineError;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -53,6 +54,9 @@ fn symbol_type(symbol_count: usize) -> &'static str {
 fn completes(op: &PlanOp) -> bool {
     matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
 }
+
+/// The largest constant block a composed offset table covers (see `Generator::composed_offsets`).
+const COMPOSED_TABLE_LIMIT: usize = 4096;
 
 /// Whether writing into a place can fail: a computed key (its domain is not proved) or a
 /// literal key outside the map's domain.
@@ -203,6 +207,17 @@ impl<'a> Generator<'a> {
             }
         }
         let mut offset = format!("{base}");
+        self.offset_terms(&dynamic, &mut offset);
+        if place.in_state {
+            format!("v[{offset}]")
+        } else {
+            self.uses_constants = true;
+            format!("CONSTANTS[{offset}]")
+        }
+    }
+
+    /// Appends ` + OFF[key] as usize` for each computed key of a place to an offset expression.
+    fn offset_terms(&mut self, dynamic: &[&PlanStep], offset: &mut String) {
         for step in dynamic {
             let mut per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
             let mut key_operand = &step.key;
@@ -211,18 +226,45 @@ impl<'a> Generator<'a> {
             if let Some((values, inner_key)) = self.constant_table(&step.key) {
                 per_symbol = values.iter().map(|&value| step.offsets[value as usize] as u64).collect();
                 key_operand = inner_key;
+            } else if let Some(composed) = self.composed_offsets(step) {
+                // With several computed keys, `m[c[k1][k2]]` reads the offsets of `m` through
+                // a table over the constant block: `COFF[OFF1[k1] + OFF2[k2]]`.
+                write!(offset, " + {composed} as usize").expect("writing to a String");
+                continue;
             }
             let off = self.off;
             let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
             let key = self.index(key_operand);
             write!(offset, " + {table}[{key}] as usize").expect("writing to a String");
         }
-        if place.in_state {
-            format!("v[{offset}]")
-        } else {
-            self.uses_constants = true;
-            format!("CONSTANTS[{offset}]")
+    }
+
+    /// `COFF[Σ OFF_i[k_i]]` for a step whose key is a constant read with several computed keys
+    /// (at most [`COMPOSED_TABLE_LIMIT`] constant slots from its base on), or `None`.
+    fn composed_offsets(&mut self, step: &PlanStep) -> Option<String> {
+        let PlanOperand::Place(inner) = &step.key else { return None };
+        if inner.in_state {
+            return None;
         }
+        let mut base = inner.base as usize;
+        let mut dynamic = Vec::new();
+        for inner_step in &inner.steps {
+            match &inner_step.key {
+                PlanOperand::Literal(symbol) => base += inner_step.offsets[*symbol as usize] as usize,
+                _ => dynamic.push(inner_step),
+            }
+        }
+        let span = self.plan.const_values.len().checked_sub(base)?;
+        if dynamic.len() < 2 || span > COMPOSED_TABLE_LIMIT {
+            return None;
+        }
+        let values: Vec<u64> =
+            self.plan.const_values[base..].iter().map(|&value| step.offsets[value as usize] as u64).collect();
+        let off = self.off;
+        let table = self.table("COFF", off, values);
+        let mut index = String::from("0");
+        self.offset_terms(&dynamic, &mut index);
+        Some(format!("{table}[{index}]"))
     }
 
     /// A constant read with exactly one computed key: its value per symbol of that key, and the key.
@@ -342,7 +384,13 @@ impl<'a> Generator<'a> {
     }
 
     /// One edge as a block of statements.
-    fn edge(&mut self, mode: Mode, edge: usize, memoised: &BTreeMap<(u32, u32), String>) -> String {
+    fn edge(
+        &mut self,
+        mode: Mode,
+        edge: usize,
+        memoised: &BTreeMap<(u32, u32), String>,
+        hoisted: &HashMap<usize, String>,
+    ) -> String {
         let op = self.plan.ops[edge].clone();
         let sym = self.sym;
         let simple = |this: &Self, pre: &str, guard: Option<String>, undo: &str| -> String {
@@ -413,6 +461,7 @@ impl<'a> Generator<'a> {
             PlanOp::Compare { lhs, rhs, transfer, equal } => {
                 let op = if equal { "==" } else { "!=" };
                 let guard = match transfer {
+                    PlanTransfer::Slot if hoisted.contains_key(&edge) => hoisted[&edge].clone(),
                     PlanTransfer::Slot => {
                         let (a, b) = (self.value(&lhs), self.value(&rhs));
                         format!("{a} {op} {b}")
@@ -497,15 +546,33 @@ impl<'a> Generator<'a> {
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
         }
-        for edge in range {
-            if let Mode::Reach { to, .. } = mode {
+        let walked: Vec<usize> = range
+            .map(|edge| edge as usize)
+            .filter(|&edge| match mode {
                 // Edges leaving the region cannot lead into `to`.
-                let target = self.automaton.edges[edge as usize].target;
-                if target != to && !self.reach[&to].region[target as usize] {
-                    continue;
+                Mode::Reach { to, .. } => {
+                    let target = self.automaton.edges[edge].target;
+                    target == to || self.reach[&to].region[target as usize]
+                }
+                Mode::Moves => true,
+            })
+            .collect();
+        // Sibling guards are evaluated up front: every sibling starts from the same state (each
+        // edge undoes its changes), and with no call in between the compiler shares their
+        // common reads.
+        let mut hoisted = HashMap::new();
+        if walked.len() >= 2 {
+            for &edge in &walked {
+                if let PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } = &self.plan.ops[edge] {
+                    let (a, b) = (self.value(lhs), self.value(rhs));
+                    let op = if *equal { "==" } else { "!=" };
+                    writeln!(body, "let g{edge} = {a} {op} {b};").expect("writing to a String");
+                    hoisted.insert(edge, format!("g{edge}"));
                 }
             }
-            let block = self.edge(mode, edge as usize, &memoised);
+        }
+        for edge in walked {
+            let block = self.edge(mode, edge, &memoised, &hoisted);
             body.push_str(&block);
         }
         writeln!(body, "{done}\n}}\n").expect("writing to a String");
