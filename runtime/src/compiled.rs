@@ -675,13 +675,14 @@ impl<V: Values> Search<V> {
             only: None,
             start: 0,
             depth: 0,
-            visited: Vec::new(),
+            // The top level's set exists from the start (`begin` need not check).
+            visited: vec![VisitedSet::default()],
             moves: MoveBuffer::default(),
             seen_keeper_states: HashSet::new(),
             checked: true,
             budget: 0,
             gave_up: false,
-            always_checked: Vec::new(),
+            always_checked: vec![false; names.nodes.len()],
         }
     }
 
@@ -690,9 +691,6 @@ impl<V: Values> Search<V> {
         self.tags.clear();
         self.depth = 0;
         self.moves.clear();
-        if self.visited.is_empty() {
-            self.visited.push(VisitedSet::default());
-        }
         // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
 
@@ -876,7 +874,9 @@ fn generate_moves<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
-    search.only = None;
+    if search.only.is_some() {
+        search.only = None;
+    }
     search.moves.tags_only = false;
     search.begin(state.node);
     if state.node == G::END {
