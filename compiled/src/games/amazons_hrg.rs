@@ -144,7 +144,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[102]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -513,7 +513,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[103]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_48` -> `turn_49`")); }
+let o0 = OFF1[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx)?;
@@ -882,7 +882,7 @@ Ok(())
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[104]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_92` -> `turn_93`")); }
+let o0 = OFF1[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m62(v, cx)?;
@@ -1014,7 +1014,7 @@ Ok(())
 fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[102]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_102` -> `turn_103`")); }
+let o0 = OFF1[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m78(v, cx)?;
@@ -1383,7 +1383,7 @@ Ok(())
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[103]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_146` -> `turn_147`")); }
+let o0 = OFF1[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx)?;
@@ -1752,7 +1752,7 @@ Ok(())
 fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[104]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_190` -> `turn_191`")); }
+let o0 = OFF1[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m134(v, cx)?;

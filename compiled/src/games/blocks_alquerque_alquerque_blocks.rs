@@ -318,7 +318,7 @@ Ok(())
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_56` -> `move1Red_57`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m122(v, cx)?;
@@ -331,7 +331,7 @@ Ok(())
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_57` -> `move1Red_46`")); }
+let o0 = OFF3[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m123(v, cx)?;
@@ -378,7 +378,7 @@ Ok(())
 fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_61` -> `move1Red_62`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m127(v, cx)?;
@@ -481,7 +481,7 @@ Ok(())
 fn m134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_69` -> `move1Red_71`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m136(v, cx)?;
@@ -627,7 +627,7 @@ Ok(())
 fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_84` -> `move1Red_86`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m147(v, cx)?;
@@ -1014,7 +1014,7 @@ Ok(())
 fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_56` -> `move1Green_57`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m176(v, cx)?;
@@ -1027,7 +1027,7 @@ Ok(())
 fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[38]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_57` -> `move1Green_46`")); }
+let o0 = OFF3[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m177(v, cx)?;
@@ -1074,7 +1074,7 @@ Ok(())
 fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_61` -> `move1Green_62`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m181(v, cx)?;
@@ -1177,7 +1177,7 @@ Ok(())
 fn m188(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_69` -> `move1Green_71`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m190(v, cx)?;
@@ -1323,7 +1323,7 @@ Ok(())
 fn m199(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_84` -> `move1Green_86`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m201(v, cx)?;
@@ -1846,7 +1846,7 @@ Ok(false)
 fn r19_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_11` -> `move1Red_12`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r20_21(v, cx)? { v[slot] = old; return Ok(true); }
@@ -1859,7 +1859,7 @@ Ok(false)
 fn r20_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_12` -> `move1Red_reach_1_end`")); }
+let o0 = OFF3[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return Ok(true); }
@@ -1892,7 +1892,7 @@ Ok(false)
 fn r24_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_16` -> `move1Red_17`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r25_21(v, cx)? { v[slot] = old; return Ok(true); }
@@ -1993,7 +1993,7 @@ Ok(false)
 fn r32_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_24` -> `move1Red_26`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r34_21(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2137,7 +2137,7 @@ Ok(false)
 fn r49_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_39` -> `move1Red_41`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r51_21(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2492,7 +2492,7 @@ Ok(false)
 fn r72_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_11` -> `move1Green_12`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r73_74(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2505,7 +2505,7 @@ Ok(false)
 fn r73_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
-let k0 = v[38]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_12` -> `move1Green_reach_1_end`")); }
+let o0 = OFF3[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return Ok(true); }
@@ -2538,7 +2538,7 @@ Ok(false)
 fn r77_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_16` -> `move1Green_17`")); }
+let o0 = OFF3[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r78_74(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2639,7 +2639,7 @@ Ok(false)
 fn r85_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_24` -> `move1Green_26`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r87_74(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2783,7 +2783,7 @@ Ok(false)
 fn r102_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_39` -> `move1Green_41`")); }
+let o0 = OFF3[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r104_74(v, cx)? { v[slot] = old; return Ok(true); }

@@ -113,13 +113,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_22_23: Option<bool> = None;
 {
-if (match reach_22_23 { Some(found) => found, None => { let found = { cx.enter_reach(22, 23)?; let found = r22_23(v, cx); cx.leave_reach(); found? }; reach_22_23 = Some(found); found } }) {
+if (match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
 m45(v, cx)?;
 }
 
 }
 {
-if !(match reach_22_23 { Some(found) => found, None => { let found = { cx.enter_reach(22, 23)?; let found = r22_23(v, cx); cx.leave_reach(); found? }; reach_22_23 = Some(found); found } }) {
+if !(match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
 m46(v, cx)?;
 }
 
@@ -150,13 +150,13 @@ Ok(())
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m47(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m48(v, cx)?;
 }
 
@@ -285,7 +285,7 @@ Ok(())
 fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_30` -> `move1Red_31`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m57(v, cx)?;
@@ -298,7 +298,7 @@ Ok(())
 fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[17]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_31` -> `move1Red_23`")); }
+let o0 = OFF3[(v[17]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m58(v, cx)?;
@@ -345,7 +345,7 @@ Ok(())
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_35` -> `move1Red_36`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m62(v, cx)?;
@@ -491,7 +491,7 @@ Ok(())
 fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB7[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_8` -> `turn1Red_10`")); }
+let o0 = OFF3[(TAB7[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m74(v, cx)?;
@@ -547,7 +547,7 @@ Ok(())
 fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_13` -> `turn1Red_15`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m78(v, cx)?;
@@ -603,7 +603,7 @@ Ok(())
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB13[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_18` -> `turn1Red_20`")); }
+let o0 = OFF3[(TAB13[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m82(v, cx)?;
@@ -659,7 +659,7 @@ Ok(())
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_23` -> `turn1Red_25`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m86(v, cx)?;
@@ -715,7 +715,7 @@ Ok(())
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB15[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_28` -> `turn1Red_30`")); }
+let o0 = OFF3[(TAB15[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m90(v, cx)?;
@@ -771,7 +771,7 @@ Ok(())
 fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_33` -> `turn1Red_35`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m94(v, cx)?;
@@ -827,7 +827,7 @@ Ok(())
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB17[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_38` -> `turn1Red_40`")); }
+let o0 = OFF3[(TAB17[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m98(v, cx)?;
@@ -883,7 +883,7 @@ Ok(())
 fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_43` -> `turn1Red_45`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m102(v, cx)?;
@@ -991,13 +991,13 @@ Ok(())
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_22_23: Option<bool> = None;
 {
-if (match reach_22_23 { Some(found) => found, None => { let found = { cx.enter_reach(22, 23)?; let found = r22_23(v, cx); cx.leave_reach(); found? }; reach_22_23 = Some(found); found } }) {
+if (match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
 m45(v, cx)?;
 }
 
 }
 {
-if !(match reach_22_23 { Some(found) => found, None => { let found = { cx.enter_reach(22, 23)?; let found = r22_23(v, cx); cx.leave_reach(); found? }; reach_22_23 = Some(found); found } }) {
+if !(match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
 m110(v, cx)?;
 }
 
@@ -1009,13 +1009,13 @@ Ok(())
 fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_24_33: Option<bool> = None;
 {
-if (match reach_24_33 { Some(found) => found, None => { let found = { cx.enter_reach(24, 33)?; let found = r24_33(v, cx); cx.leave_reach(); found? }; reach_24_33 = Some(found); found } }) {
+if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
 m111(v, cx)?;
 }
 
 }
 {
-if !(match reach_24_33 { Some(found) => found, None => { let found = { cx.enter_reach(24, 33)?; let found = r24_33(v, cx); cx.leave_reach(); found? }; reach_24_33 = Some(found); found } }) {
+if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
 m112(v, cx)?;
 }
 
@@ -1144,7 +1144,7 @@ Ok(())
 fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_30` -> `move1Green_31`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m121(v, cx)?;
@@ -1157,7 +1157,7 @@ Ok(())
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[17]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_31` -> `move1Green_23`")); }
+let o0 = OFF3[(v[17]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m122(v, cx)?;
@@ -1204,7 +1204,7 @@ Ok(())
 fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_35` -> `move1Green_36`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m126(v, cx)?;
@@ -1350,7 +1350,7 @@ Ok(())
 fn m136(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB7[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_8` -> `turn1Green_10`")); }
+let o0 = OFF3[(TAB7[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m138(v, cx)?;
@@ -1406,7 +1406,7 @@ Ok(())
 fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_13` -> `turn1Green_15`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m142(v, cx)?;
@@ -1462,7 +1462,7 @@ Ok(())
 fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB13[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_18` -> `turn1Green_20`")); }
+let o0 = OFF3[(TAB13[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m146(v, cx)?;
@@ -1518,7 +1518,7 @@ Ok(())
 fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_23` -> `turn1Green_25`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m150(v, cx)?;
@@ -1574,7 +1574,7 @@ Ok(())
 fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB15[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_28` -> `turn1Green_30`")); }
+let o0 = OFF3[(TAB15[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m154(v, cx)?;
@@ -1630,7 +1630,7 @@ Ok(())
 fn m156(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_33` -> `turn1Green_35`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m158(v, cx)?;
@@ -1686,7 +1686,7 @@ Ok(())
 fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB17[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_38` -> `turn1Green_40`")); }
+let o0 = OFF3[(TAB17[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m162(v, cx)?;
@@ -1742,7 +1742,7 @@ Ok(())
 fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = TAB11[(v[17] as usize)]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_43` -> `turn1Green_45`")); }
+let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m166(v, cx)?;
@@ -1974,13 +1974,13 @@ Ok(())
 }
 
 /// Node `move1Red_reach_1`.
-fn r2_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r2_11(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS2[i];
-if r3_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r3_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1989,276 +1989,276 @@ let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS2[i];
-if r12_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r12_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r3_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r3_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[16] as usize)] as usize] == 0 {
-if r4_11(v, cx)? {  return Ok(true); }
+if r4_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r4_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r4_11(v: &mut Values) -> bool {
 {
-if r5_11(v, cx)? {  return Ok(true); }
+if r5_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r5_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r5_11(v: &mut Values) -> bool {
 {
 let slot = 19usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r6_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r6_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_5`.
-fn r6_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r6_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[99 + OFF5[(v[19] as usize)] as usize + OFF3[(v[16] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r7_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r7_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_6`.
-fn r7_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r7_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[17] as usize)] as usize] == 7 {
-if r8_11(v, cx)? {  return Ok(true); }
+if r8_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_7`.
-fn r8_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r8_11(v: &mut Values) -> bool {
 {
-if r9_11(v, cx)? {  return Ok(true); }
+if r9_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_8`.
-fn r9_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r9_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r10_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r10_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_9`.
-fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r10_11(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[17]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_9` -> `move1Red_reach_1_end`")); }
+let o0 = OFF3[(v[17]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_11`.
-fn r12_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r12_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[16] as usize)] as usize] == 0 {
-if r13_11(v, cx)? {  return Ok(true); }
+if r13_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_12`.
-fn r13_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r13_11(v: &mut Values) -> bool {
 {
-if r14_11(v, cx)? {  return Ok(true); }
+if r14_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_13`.
-fn r14_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r14_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_13` -> `move1Red_14`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r15_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r15_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_14`.
-fn r15_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r15_11(v: &mut Values) -> bool {
 {
 let slot = 19usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r16_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r16_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_15`.
-fn r16_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r16_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[396 + OFF5[(v[19] as usize)] as usize + OFF3[(v[16] as usize)] as usize];
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-if r17_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r17_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_16`.
-fn r17_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r17_11(v: &mut Values) -> bool {
 let g18 = v[0 + OFF3[(v[18] as usize)] as usize] == 0;
 let g19 = v[0 + OFF3[(v[18] as usize)] as usize] != 0;
 {
 if g18 {
-if r18_11(v, cx)? {  return Ok(true); }
+if r18_11(v) {  return true; }
 }
 
 }
 {
 if g19 {
-if r19_11(v, cx)? {  return Ok(true); }
+if r19_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_17`.
-fn r18_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r18_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[396 + OFF5[(v[19] as usize)] as usize + OFF3[(v[18] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r20_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r20_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_18`.
-fn r19_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r19_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[18] as usize)] as usize] == 1 {
-if r18_11(v, cx)? {  return Ok(true); }
+if r18_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_19`.
-fn r20_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[17] as usize)] as usize] == 7 {
-if r21_11(v, cx)? {  return Ok(true); }
+if r21_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_20`.
-fn r21_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r21_11(v: &mut Values) -> bool {
 {
-if r10_11(v, cx)? {  return Ok(true); }
+if r10_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_reach_1`.
-fn r22_23(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_23(v: &mut Values) -> bool {
 let mut reach_2_11: Option<bool> = None;
 let g27 = v[20] == 139;
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
-{  return Ok(true); }
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+{  return true; }
 }
 
 }
 {
-if !{ cx.enter_reach(24, 33)?; let found = r24_33(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r24_33(v) {
+{  return true; }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
-if r44_23(v, cx)? {  return Ok(true); }
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if r44_23(v) {  return true; }
 }
 
 }
 {
 if g27 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_5`.
-fn r44_23(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r44_23(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(24, 33)?; let found = r24_33(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r24_33(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r24_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_33(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS2[i];
-if r25_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r25_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2267,223 +2267,223 @@ let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS2[i];
-if r34_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r34_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r25_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r25_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[16] as usize)] as usize] == 1 {
-if r26_33(v, cx)? {  return Ok(true); }
+if r26_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r26_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r26_33(v: &mut Values) -> bool {
 {
-if r27_33(v, cx)? {  return Ok(true); }
+if r27_33(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r27_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r27_33(v: &mut Values) -> bool {
 {
 let slot = 19usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r28_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r28_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_5`.
-fn r28_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r28_33(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[198 + OFF5[(v[19] as usize)] as usize + OFF3[(v[16] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r29_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r29_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_6`.
-fn r29_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r29_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[17] as usize)] as usize] == 7 {
-if r30_33(v, cx)? {  return Ok(true); }
+if r30_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_7`.
-fn r30_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r30_33(v: &mut Values) -> bool {
 {
-if r31_33(v, cx)? {  return Ok(true); }
+if r31_33(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_8`.
-fn r31_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r31_33(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_9`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r32_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r32_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_9`.
-fn r32_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r32_33(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[17]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_9` -> `move1Green_reach_1_end`")); }
+let o0 = OFF3[(v[17]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_11`.
-fn r34_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r34_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[16] as usize)] as usize] == 1 {
-if r35_33(v, cx)? {  return Ok(true); }
+if r35_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_12`.
-fn r35_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r35_33(v: &mut Values) -> bool {
 {
-if r36_33(v, cx)? {  return Ok(true); }
+if r36_33(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_13`.
-fn r36_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r36_33(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[16]; let o0 = OFF3[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_13` -> `move1Green_14`")); }
+let o0 = OFF3[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r37_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r37_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_14`.
-fn r37_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r37_33(v: &mut Values) -> bool {
 {
 let slot = 19usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-if r38_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r38_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_15`.
-fn r38_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r38_33(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[495 + OFF5[(v[19] as usize)] as usize + OFF3[(v[16] as usize)] as usize];
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-if r39_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r39_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_16`.
-fn r39_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r39_33(v: &mut Values) -> bool {
 let g43 = v[0 + OFF3[(v[18] as usize)] as usize] == 0;
 let g44 = v[0 + OFF3[(v[18] as usize)] as usize] != 0;
 {
 if g43 {
-if r40_33(v, cx)? {  return Ok(true); }
+if r40_33(v) {  return true; }
 }
 
 }
 {
 if g44 {
-if r41_33(v, cx)? {  return Ok(true); }
+if r41_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_17`.
-fn r40_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r40_33(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[495 + OFF5[(v[19] as usize)] as usize + OFF3[(v[18] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r42_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r42_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_18`.
-fn r41_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r41_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[18] as usize)] as usize] == 1 {
-if r40_33(v, cx)? {  return Ok(true); }
+if r40_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_19`.
-fn r42_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r42_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[17] as usize)] as usize] == 7 {
-if r43_33(v, cx)? {  return Ok(true); }
+if r43_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_20`.
-fn r43_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r43_33(v: &mut Values) -> bool {
 {
-if r32_33(v, cx)? {  return Ok(true); }
+if r32_33(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 

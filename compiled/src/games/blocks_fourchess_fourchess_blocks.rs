@@ -106,13 +106,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_4: Option<bool> = None;
 {
-if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m35(v, cx)?;
 }
 
@@ -142,13 +142,13 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_21_26: Option<bool> = None;
 {
-if (match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21_26(v, cx); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
+if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
 m36(v, cx)?;
 }
 
 }
 {
-if !(match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21_26(v, cx); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
+if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
 m37(v, cx)?;
 }
 
@@ -220,7 +220,7 @@ Ok(())
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m42(v, cx)?;
@@ -329,13 +329,13 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_4: Option<bool> = None;
 {
-if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2_4(v, cx); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m53(v, cx)?;
 }
 
@@ -370,13 +370,13 @@ Ok(())
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_33: Option<bool> = None;
 {
-if (match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28_33(v, cx); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
+if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
 m54(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28_33(v, cx); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
+if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
 m55(v, cx)?;
 }
 
@@ -448,7 +448,7 @@ Ok(())
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_9`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m60(v, cx)?;
@@ -726,13 +726,13 @@ Ok(())
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_103_112: Option<bool> = None;
 {
-if (match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if (match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
 m142(v, cx)?;
 }
 
 }
 {
-if !(match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if !(match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
 m143(v, cx)?;
 }
 
@@ -762,13 +762,13 @@ Ok(())
 fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_121_130: Option<bool> = None;
 {
-if (match reach_121_130 { Some(found) => found, None => { let found = { cx.enter_reach(121, 130)?; let found = r121_130(v, cx); cx.leave_reach(); found? }; reach_121_130 = Some(found); found } }) {
+if (match reach_121_130 { Some(found) => found, None => { let found = r121_130(v); reach_121_130 = Some(found); found } }) {
 m144(v, cx)?;
 }
 
 }
 {
-if !(match reach_121_130 { Some(found) => found, None => { let found = { cx.enter_reach(121, 130)?; let found = r121_130(v, cx); cx.leave_reach(); found? }; reach_121_130 = Some(found); found } }) {
+if !(match reach_121_130 { Some(found) => found, None => { let found = r121_130(v); reach_121_130 = Some(found); found } }) {
 m145(v, cx)?;
 }
 
@@ -888,7 +888,7 @@ Ok(())
 fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_16` -> `move2Red_17`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m154(v, cx)?;
@@ -901,7 +901,7 @@ Ok(())
 fn m154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_17` -> `move2Red_18`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m155(v, cx)?;
@@ -1033,13 +1033,13 @@ Ok(())
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_103_112: Option<bool> = None;
 {
-if (match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if (match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
 m142(v, cx)?;
 }
 
 }
 {
-if !(match reach_103_112 { Some(found) => found, None => { let found = { cx.enter_reach(103, 112)?; let found = r103_112(v, cx); cx.leave_reach(); found? }; reach_103_112 = Some(found); found } }) {
+if !(match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
 m166(v, cx)?;
 }
 
@@ -1051,13 +1051,13 @@ Ok(())
 fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_132_141: Option<bool> = None;
 {
-if (match reach_132_141 { Some(found) => found, None => { let found = { cx.enter_reach(132, 141)?; let found = r132_141(v, cx); cx.leave_reach(); found? }; reach_132_141 = Some(found); found } }) {
+if (match reach_132_141 { Some(found) => found, None => { let found = r132_141(v); reach_132_141 = Some(found); found } }) {
 m167(v, cx)?;
 }
 
 }
 {
-if !(match reach_132_141 { Some(found) => found, None => { let found = { cx.enter_reach(132, 141)?; let found = r132_141(v, cx); cx.leave_reach(); found? }; reach_132_141 = Some(found); found } }) {
+if !(match reach_132_141 { Some(found) => found, None => { let found = r132_141(v); reach_132_141 = Some(found); found } }) {
 m168(v, cx)?;
 }
 
@@ -1177,7 +1177,7 @@ Ok(())
 fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_16` -> `move2Green_17`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m177(v, cx)?;
@@ -1190,7 +1190,7 @@ Ok(())
 fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_17` -> `move2Green_18`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m178(v, cx)?;
@@ -1355,11 +1355,11 @@ Ok(())
 }
 
 /// Node `over1_reach_1`.
-fn r2_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r2_4(v: &mut Values) -> bool {
 let g3 = v[19] == 38;
 {
 if g3 {
-if r3_4(v, cx)? {  return Ok(true); }
+if r3_4(v) {  return true; }
 }
 
 }
@@ -1368,7 +1368,7 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r5_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r5_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1377,345 +1377,345 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r13_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r13_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(21, 26)?; let found = r21_26(v, cx); cx.leave_reach(); found? } {
-if r27_4(v, cx)? {  return Ok(true); }
+if !r21_26(v) {
+if r27_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_2`.
-fn r3_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r3_4(v: &mut Values) -> bool {
 {
 if v[20] == 38 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_1`.
-fn r5_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r5_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r6_4(v, cx)? {  return Ok(true); }
+if r6_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_2`.
-fn r6_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r6_4(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r7_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r7_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_3`.
-fn r7_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r7_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r8_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r8_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_4`.
-fn r8_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r8_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r9_4(v, cx)? {  return Ok(true); }
+if r9_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_5`.
-fn r9_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r9_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r10_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r10_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_6`.
-fn r10_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r10_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r11_4(v, cx)? {  return Ok(true); }
+if r11_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_7`.
-fn r11_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r11_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r12_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r12_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_8`.
-fn r12_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r12_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_1`.
-fn r13_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r13_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r14_4(v, cx)? {  return Ok(true); }
+if r14_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_2`.
-fn r14_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r14_4(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r15_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r15_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_3`.
-fn r15_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r15_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r16_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r16_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_4`.
-fn r16_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r16_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r17_4(v, cx)? {  return Ok(true); }
+if r17_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_5`.
-fn r17_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r17_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r18_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r18_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_6`.
-fn r18_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r18_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r19_4(v, cx)? {  return Ok(true); }
+if r19_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_7`.
-fn r19_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r19_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r20_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r20_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_8`.
-fn r20_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_5`.
-fn r27_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r27_4(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(28, 33)?; let found = r28_33(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r28_33(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_reach_1`.
-fn r21_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r21_26(v: &mut Values) -> bool {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r22_26(v, cx)? { v[slot] = old; return Ok(true); }
+if r22_26(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_1`.
-fn r22_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_26(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r23_26(v, cx)? {  return Ok(true); }
+if r23_26(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r23_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_26(v: &mut Values) -> bool {
 {
-if r24_26(v, cx)? {  return Ok(true); }
+if r24_26(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r24_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_26(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_3` -> `move1Red_4`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r25_26(v, cx)? { v[slot] = old; return Ok(true); }
+if r25_26(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r25_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r25_26(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[19] as usize)];
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r28_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r28_33(v: &mut Values) -> bool {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r29_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r29_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_1`.
-fn r29_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r29_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r30_33(v, cx)? {  return Ok(true); }
+if r30_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r30_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r30_33(v: &mut Values) -> bool {
 {
-if r31_33(v, cx)? {  return Ok(true); }
+if r31_33(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r31_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r31_33(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r32_33(v, cx)? { v[slot] = old; return Ok(true); }
+if r32_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r32_33(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r32_33(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[20] as usize)];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `wins1Red_reach_1`.
@@ -1935,14 +1935,14 @@ false
 }
 
 /// Node `over2_reach_1`.
-fn r103_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r103_112(v: &mut Values) -> bool {
 let g111 = v[27] == 153;
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r104_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r104_112(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1951,434 +1951,434 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r113_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r113_112(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(121, 130)?; let found = r121_130(v, cx); cx.leave_reach(); found? } {
-if r131_112(v, cx)? {  return Ok(true); }
+if !r121_130(v) {
+if r131_112(v) {  return true; }
 }
 
 }
 {
 if g111 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_19`.
-fn r104_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r104_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r105_112(v, cx)? {  return Ok(true); }
+if r105_112(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_20`.
-fn r105_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r105_112(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r106_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r106_112(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_21`.
-fn r106_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r106_112(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r107_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r107_112(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_22`.
-fn r107_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r107_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r108_112(v, cx)? {  return Ok(true); }
+if r108_112(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_23`.
-fn r108_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r108_112(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r109_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r109_112(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_24`.
-fn r109_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r109_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r110_112(v, cx)? {  return Ok(true); }
+if r110_112(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_25`.
-fn r110_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r110_112(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r111_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r111_112(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_26`.
-fn r111_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r111_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_19`.
-fn r113_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r113_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r114_112(v, cx)? {  return Ok(true); }
+if r114_112(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_20`.
-fn r114_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r114_112(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r115_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r115_112(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_21`.
-fn r115_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r115_112(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r116_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r116_112(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_22`.
-fn r116_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r116_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r117_112(v, cx)? {  return Ok(true); }
+if r117_112(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_23`.
-fn r117_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r117_112(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r118_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r118_112(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_24`.
-fn r118_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r118_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r119_112(v, cx)? {  return Ok(true); }
+if r119_112(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_25`.
-fn r119_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r119_112(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r120_112(v, cx)? { v[slot] = old; return Ok(true); }
+if r120_112(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_26`.
-fn r120_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r120_112(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over2_3`.
-fn r131_112(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r131_112(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(132, 141)?; let found = r132_141(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r132_141(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_reach_1`.
-fn r121_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r121_130(v: &mut Values) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r122_130(v, cx)? { v[slot] = old; return Ok(true); }
+if r122_130(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_1`.
-fn r122_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r122_130(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[23] as usize)] as usize] == 0 {
-if r123_130(v, cx)? {  return Ok(true); }
+if r123_130(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_2`.
-fn r123_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r123_130(v: &mut Values) -> bool {
 {
-if r124_130(v, cx)? {  return Ok(true); }
+if r124_130(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_3`.
-fn r124_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r124_130(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS3[i];
-if r125_130(v, cx)? { v[slot] = old; return Ok(true); }
+if r125_130(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_4`.
-fn r125_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r125_130(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[162 + OFF4[(v[26] as usize)] as usize + OFF1[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-if r126_130(v, cx)? { v[slot] = old; return Ok(true); }
+if r126_130(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_5`.
-fn r126_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r126_130(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r127_130(v, cx)? {  return Ok(true); }
+if r127_130(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_6`.
-fn r127_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r127_130(v: &mut Values) -> bool {
 {
-if r128_130(v, cx)? {  return Ok(true); }
+if r128_130(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_7`.
-fn r128_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r128_130(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_7` -> `move2Red_8`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r129_130(v, cx)? { v[slot] = old; return Ok(true); }
+if r129_130(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_8`.
-fn r129_130(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r129_130(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_8` -> `move2Red_reach_1_end`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_reach_1`.
-fn r132_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r132_141(v: &mut Values) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r133_141(v, cx)? { v[slot] = old; return Ok(true); }
+if r133_141(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_1`.
-fn r133_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r133_141(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[23] as usize)] as usize] == 1 {
-if r134_141(v, cx)? {  return Ok(true); }
+if r134_141(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_2`.
-fn r134_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r134_141(v: &mut Values) -> bool {
 {
-if r135_141(v, cx)? {  return Ok(true); }
+if r135_141(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_3`.
-fn r135_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r135_141(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS3[i];
-if r136_141(v, cx)? { v[slot] = old; return Ok(true); }
+if r136_141(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_4`.
-fn r136_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r136_141(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[324 + OFF4[(v[26] as usize)] as usize + OFF1[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-if r137_141(v, cx)? { v[slot] = old; return Ok(true); }
+if r137_141(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_5`.
-fn r137_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r137_141(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r138_141(v, cx)? {  return Ok(true); }
+if r138_141(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_6`.
-fn r138_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r138_141(v: &mut Values) -> bool {
 {
-if r139_141(v, cx)? {  return Ok(true); }
+if r139_141(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_7`.
-fn r139_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r139_141(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_7` -> `move2Green_8`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r140_141(v, cx)? { v[slot] = old; return Ok(true); }
+if r140_141(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_8`.
-fn r140_141(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r140_141(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_8` -> `move2Green_reach_1_end`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `wins2Red_reach_1`.

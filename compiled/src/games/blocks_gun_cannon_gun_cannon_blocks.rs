@@ -114,13 +114,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m39(v, cx)?;
 }
 
@@ -132,13 +132,13 @@ Ok(())
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m143(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m144(v, cx)?;
 }
 
@@ -150,13 +150,13 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m40(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m41(v, cx)?;
 }
 
@@ -285,7 +285,7 @@ Ok(())
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_34` -> `move1Red_35`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx)?;
@@ -298,7 +298,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_35` -> `move1Red_27`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -345,7 +345,7 @@ Ok(())
 fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_39` -> `move1Red_40`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m55(v, cx)?;
@@ -448,7 +448,7 @@ Ok(())
 fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_47` -> `move1Red_49`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m63(v, cx)?;
@@ -580,13 +580,13 @@ Ok(())
 fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m74(v, cx)?;
 }
 
@@ -598,13 +598,13 @@ Ok(())
 fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m75(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m76(v, cx)?;
 }
 
@@ -733,7 +733,7 @@ Ok(())
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_60` -> `move1Red_61`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m85(v, cx)?;
@@ -746,7 +746,7 @@ Ok(())
 fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_61` -> `move1Red_53`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m86(v, cx)?;
@@ -793,7 +793,7 @@ Ok(())
 fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_65` -> `move1Red_66`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m90(v, cx)?;
@@ -896,7 +896,7 @@ Ok(())
 fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_73` -> `move1Red_75`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m98(v, cx)?;
@@ -1028,13 +1028,13 @@ Ok(())
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m109(v, cx)?;
 }
 
@@ -1046,13 +1046,13 @@ Ok(())
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m110(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m111(v, cx)?;
 }
 
@@ -1181,7 +1181,7 @@ Ok(())
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_86` -> `move1Red_87`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m120(v, cx)?;
@@ -1194,7 +1194,7 @@ Ok(())
 fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_87` -> `move1Red_79`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m121(v, cx)?;
@@ -1241,7 +1241,7 @@ Ok(())
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_91` -> `move1Red_92`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m125(v, cx)?;
@@ -1344,7 +1344,7 @@ Ok(())
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_99` -> `move1Red_101`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m133(v, cx)?;
@@ -1495,13 +1495,13 @@ Ok(())
 fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_37: Option<bool> = None;
 {
-if (match reach_28_37 { Some(found) => found, None => { let found = { cx.enter_reach(28, 37)?; let found = r28_37(v, cx); cx.leave_reach(); found? }; reach_28_37 = Some(found); found } }) {
+if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
 m145(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_37 { Some(found) => found, None => { let found = { cx.enter_reach(28, 37)?; let found = r28_37(v, cx); cx.leave_reach(); found? }; reach_28_37 = Some(found); found } }) {
+if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
 m146(v, cx)?;
 }
 
@@ -1621,7 +1621,7 @@ Ok(())
 fn m154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_16` -> `move1Green_17`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m155(v, cx)?;
@@ -1634,7 +1634,7 @@ Ok(())
 fn m155(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_17` -> `move1Green_18`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m156(v, cx)?;
@@ -1754,13 +1754,13 @@ Ok(())
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m143(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25_26(v, cx); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m166(v, cx)?;
 }
 
@@ -1772,13 +1772,13 @@ Ok(())
 fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m167(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m168(v, cx)?;
 }
 
@@ -1907,7 +1907,7 @@ Ok(())
 fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_112` -> `move1Red_113`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m177(v, cx)?;
@@ -1920,7 +1920,7 @@ Ok(())
 fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_113` -> `move1Red_105`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m178(v, cx)?;
@@ -1967,7 +1967,7 @@ Ok(())
 fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_117` -> `move1Red_118`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m182(v, cx)?;
@@ -2070,7 +2070,7 @@ Ok(())
 fn m189(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_125` -> `move1Red_127`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m190(v, cx)?;
@@ -2202,13 +2202,13 @@ Ok(())
 fn m200(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_202_203: Option<bool> = None;
 {
-if (match reach_202_203 { Some(found) => found, None => { let found = { cx.enter_reach(202, 203)?; let found = r202_203(v, cx); cx.leave_reach(); found? }; reach_202_203 = Some(found); found } }) {
+if (match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
 m204(v, cx)?;
 }
 
 }
 {
-if !(match reach_202_203 { Some(found) => found, None => { let found = { cx.enter_reach(202, 203)?; let found = r202_203(v, cx); cx.leave_reach(); found? }; reach_202_203 = Some(found); found } }) {
+if !(match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
 m205(v, cx)?;
 }
 
@@ -2220,13 +2220,13 @@ Ok(())
 fn m201(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_202_203: Option<bool> = None;
 {
-if (match reach_202_203 { Some(found) => found, None => { let found = { cx.enter_reach(202, 203)?; let found = r202_203(v, cx); cx.leave_reach(); found? }; reach_202_203 = Some(found); found } }) {
+if (match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
 m210(v, cx)?;
 }
 
 }
 {
-if !(match reach_202_203 { Some(found) => found, None => { let found = { cx.enter_reach(202, 203)?; let found = r202_203(v, cx); cx.leave_reach(); found? }; reach_202_203 = Some(found); found } }) {
+if !(match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
 m204(v, cx)?;
 }
 
@@ -2324,13 +2324,13 @@ Ok(())
 }
 
 /// Node `move1Red_reach_1`.
-fn r2_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r2_11(v: &mut Values) -> bool {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS0[i];
-if r3_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r3_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2339,420 +2339,420 @@ let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS0[i];
-if r12_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r12_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r3_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r3_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[37] as usize)] as usize] == 0 {
-if r4_11(v, cx)? {  return Ok(true); }
+if r4_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r4_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r4_11(v: &mut Values) -> bool {
 {
-if r5_11(v, cx)? {  return Ok(true); }
+if r5_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r5_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r5_11(v: &mut Values) -> bool {
 {
 let slot = 40usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r6_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r6_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_5`.
-fn r6_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r6_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[40] as usize)] as usize + OFF1[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r7_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r7_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_6`.
-fn r7_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r7_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[38] as usize)] as usize] == 7 {
-if r8_11(v, cx)? {  return Ok(true); }
+if r8_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_7`.
-fn r8_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r8_11(v: &mut Values) -> bool {
 {
-if r9_11(v, cx)? {  return Ok(true); }
+if r9_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_8`.
-fn r9_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r9_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r10_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r10_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_9`.
-fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r10_11(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_9` -> `move1Red_reach_1_end`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_11`.
-fn r12_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r12_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[37] as usize)] as usize] == 0 {
-if r13_11(v, cx)? {  return Ok(true); }
+if r13_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_12`.
-fn r13_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r13_11(v: &mut Values) -> bool {
 {
-if r14_11(v, cx)? {  return Ok(true); }
+if r14_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_13`.
-fn r14_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r14_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_13` -> `move1Red_14`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r15_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r15_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_14`.
-fn r15_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r15_11(v: &mut Values) -> bool {
 {
 let slot = 40usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r16_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r16_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_15`.
-fn r16_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r16_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[729 + OFF3[(v[40] as usize)] as usize + OFF1[(v[37] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r17_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r17_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_16`.
-fn r17_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r17_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
-if r18_11(v, cx)? {  return Ok(true); }
+if r18_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_17`.
-fn r18_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r18_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[729 + OFF3[(v[40] as usize)] as usize + OFF1[(v[39] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r19_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r19_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_18`.
-fn r19_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r19_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[38] as usize)] as usize] == 7 {
-if r20_11(v, cx)? {  return Ok(true); }
+if r20_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_19`.
-fn r20_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_11(v: &mut Values) -> bool {
 {
-if r21_11(v, cx)? {  return Ok(true); }
+if r21_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_20`.
-fn r21_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r21_11(v: &mut Values) -> bool {
 let g22 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
 let g23 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
 if g22 {
-if r22_11(v, cx)? {  return Ok(true); }
+if r22_11(v) {  return true; }
 }
 
 }
 {
 if g23 {
-if r10_11(v, cx)? {  return Ok(true); }
+if r10_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_21`.
-fn r22_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_21` -> `move1Red_23`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r23_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r23_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_23`.
-fn r23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_11(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r24_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r24_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_24`.
-fn r24_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_11(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r10_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r10_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `over1_reach_1`.
-fn r25_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r25_26(v: &mut Values) -> bool {
 let mut reach_2_11: Option<bool> = None;
 let g28 = TAB7[(v[33] as usize)] == 70;
 let g30 = v[41] == 171;
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
-{  return Ok(true); }
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+{  return true; }
 }
 
 }
 {
 if g28 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
-if r27_26(v, cx)? {  return Ok(true); }
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if r27_26(v) {  return true; }
 }
 
 }
 {
 if g30 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_4`.
-fn r27_26(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r27_26(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(28, 37)?; let found = r28_37(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r28_37(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r28_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r28_37(v: &mut Values) -> bool {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS0[i];
-if r29_37(v, cx)? { v[slot] = old; return Ok(true); }
+if r29_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_1`.
-fn r29_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r29_37(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[37] as usize)] as usize] == 1 {
-if r30_37(v, cx)? {  return Ok(true); }
+if r30_37(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r30_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r30_37(v: &mut Values) -> bool {
 {
-if r31_37(v, cx)? {  return Ok(true); }
+if r31_37(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r31_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r31_37(v: &mut Values) -> bool {
 {
 let slot = 40usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r32_37(v, cx)? { v[slot] = old; return Ok(true); }
+if r32_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r32_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r32_37(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[243 + OFF3[(v[40] as usize)] as usize + OFF1[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r33_37(v, cx)? { v[slot] = old; return Ok(true); }
+if r33_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_5`.
-fn r33_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r33_37(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[38] as usize)] as usize] == 7 {
-if r34_37(v, cx)? {  return Ok(true); }
+if r34_37(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_6`.
-fn r34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r34_37(v: &mut Values) -> bool {
 {
-if r35_37(v, cx)? {  return Ok(true); }
+if r35_37(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_7`.
-fn r35_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r35_37(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_7` -> `move1Green_8`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r36_37(v, cx)? { v[slot] = old; return Ok(true); }
+if r36_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_8`.
-fn r36_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r36_37(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_reach_1_end`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r202_203(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r202_203(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(2, 11)?; let found = r2_11(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r2_11(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

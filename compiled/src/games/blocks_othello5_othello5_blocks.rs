@@ -233,7 +233,7 @@ Ok(())
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_10` -> `move1Red_11`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m42(v, cx)?;
@@ -368,7 +368,7 @@ Ok(())
 fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_13` -> `turn1Red_15`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m58(v, cx)?;
@@ -479,7 +479,7 @@ Ok(())
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_24` -> `turn1Red_26`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m66(v, cx)?;
@@ -590,7 +590,7 @@ Ok(())
 fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_35` -> `turn1Red_37`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m74(v, cx)?;
@@ -701,7 +701,7 @@ Ok(())
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_46` -> `turn1Red_48`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m82(v, cx)?;
@@ -812,7 +812,7 @@ Ok(())
 fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_57` -> `turn1Red_59`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m90(v, cx)?;
@@ -923,7 +923,7 @@ Ok(())
 fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_68` -> `turn1Red_70`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m98(v, cx)?;
@@ -1034,7 +1034,7 @@ Ok(())
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_79` -> `turn1Red_81`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx)?;
@@ -1145,7 +1145,7 @@ Ok(())
 fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_90` -> `turn1Red_92`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m114(v, cx)?;
@@ -1348,7 +1348,7 @@ Ok(())
 fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_10` -> `move1Green_11`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m130(v, cx)?;
@@ -1483,7 +1483,7 @@ Ok(())
 fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_13` -> `turn1Green_15`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m146(v, cx)?;
@@ -1594,7 +1594,7 @@ Ok(())
 fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_24` -> `turn1Green_26`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m154(v, cx)?;
@@ -1705,7 +1705,7 @@ Ok(())
 fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_35` -> `turn1Green_37`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m162(v, cx)?;
@@ -1816,7 +1816,7 @@ Ok(())
 fn m169(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_46` -> `turn1Green_48`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m170(v, cx)?;
@@ -1927,7 +1927,7 @@ Ok(())
 fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_57` -> `turn1Green_59`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m178(v, cx)?;
@@ -2038,7 +2038,7 @@ Ok(())
 fn m185(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_68` -> `turn1Green_70`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m186(v, cx)?;
@@ -2149,7 +2149,7 @@ Ok(())
 fn m193(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_79` -> `turn1Green_81`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m194(v, cx)?;
@@ -2260,7 +2260,7 @@ Ok(())
 fn m201(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_90` -> `turn1Green_92`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m202(v, cx)?;
@@ -2617,7 +2617,7 @@ Ok(false)
 fn r13_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_4` -> `move1Red_5`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r14_15(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2767,7 +2767,7 @@ Ok(false)
 fn r29_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_4` -> `move1Green_5`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r30_31(v, cx)? { v[slot] = old; return Ok(true); }

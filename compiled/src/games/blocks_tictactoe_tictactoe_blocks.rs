@@ -96,13 +96,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_9: Option<bool> = None;
 {
-if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
@@ -132,13 +132,13 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_7: Option<bool> = None;
 {
-if (match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
 m31(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
 m32(v, cx)?;
 }
 
@@ -210,7 +210,7 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -307,13 +307,13 @@ Ok(())
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_9: Option<bool> = None;
 {
-if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8_9(v, cx); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m47(v, cx)?;
 }
 
@@ -348,13 +348,13 @@ Ok(())
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_10_15: Option<bool> = None;
 {
-if (match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
+if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
 m48(v, cx)?;
 }
 
 }
 {
-if !(match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
+if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
 m49(v, cx)?;
 }
 
@@ -426,7 +426,7 @@ Ok(())
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_9`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m54(v, cx)?;
@@ -677,76 +677,76 @@ Ok(())
 }
 
 /// Node `move1Red_reach_1`.
-fn r2_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r2_7(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r3_7(v, cx)? { v[slot] = old; return Ok(true); }
+if r3_7(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_1`.
-fn r3_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r3_7(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-if r4_7(v, cx)? {  return Ok(true); }
+if r4_7(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r4_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r4_7(v: &mut Values) -> bool {
 {
-if r5_7(v, cx)? {  return Ok(true); }
+if r5_7(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r5_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r5_7(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_3` -> `move1Red_4`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v, cx)? { v[slot] = old; return Ok(true); }
+if r6_7(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r6_7(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r6_7(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `over1_reach_1`.
-fn r8_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r8_9(v: &mut Values) -> bool {
 let mut reach_2_7: Option<bool> = None;
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
-{  return Ok(true); }
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+{  return true; }
 }
 
 }
 {
-if !{ cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r10_15(v) {
+{  return true; }
 }
 
 }
@@ -755,7 +755,7 @@ let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r16_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r16_9(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -764,229 +764,229 @@ let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r22_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r22_9(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2_7(v, cx); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
-if r28_9(v, cx)? {  return Ok(true); }
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if r28_9(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_1`.
-fn r16_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r16_9(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r17_9(v, cx)? {  return Ok(true); }
+if r17_9(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_2`.
-fn r17_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r17_9(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r18_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r18_9(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_3`.
-fn r18_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r18_9(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r19_9(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_4`.
-fn r19_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r19_9(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r20_9(v, cx)? {  return Ok(true); }
+if r20_9(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_5`.
-fn r20_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_9(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r21_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_9(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_6`.
-fn r21_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r21_9(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_1`.
-fn r22_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_9(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r23_9(v, cx)? {  return Ok(true); }
+if r23_9(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_2`.
-fn r23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_9(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r24_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r24_9(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_3`.
-fn r24_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_9(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r25_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r25_9(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_4`.
-fn r25_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r25_9(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r26_9(v, cx)? {  return Ok(true); }
+if r26_9(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_5`.
-fn r26_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r26_9(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r27_9(v, cx)? { v[slot] = old; return Ok(true); }
+if r27_9(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_6`.
-fn r27_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r27_9(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_6`.
-fn r28_9(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r28_9(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(10, 15)?; let found = r10_15(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r10_15(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r10_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r10_15(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r11_15(v, cx)? { v[slot] = old; return Ok(true); }
+if r11_15(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_1`.
-fn r11_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r11_15(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-if r12_15(v, cx)? {  return Ok(true); }
+if r12_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r12_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r12_15(v: &mut Values) -> bool {
 {
-if r13_15(v, cx)? {  return Ok(true); }
+if r13_15(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r13_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r13_15(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v, cx)? { v[slot] = old; return Ok(true); }
+if r14_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r14_15(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-{ v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `wins1Red_reach_1`.

@@ -409,7 +409,7 @@ Ok(())
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 15;
-let k0 = CONSTANTS[16383 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_20` -> `pick_5`")); }
+let o0 = OFF2[(CONSTANTS[16383 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx)?;
@@ -1052,7 +1052,7 @@ Ok(())
 fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 15;
-let k0 = TAB31[(v[66] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_117` -> `pick_118`")); }
+let o0 = OFF2[(TAB31[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m87(v, cx)?;
@@ -1065,7 +1065,7 @@ Ok(())
 fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB32[(v[66] as usize)];
-let k0 = TAB21[(v[79] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_118` -> `pick_5`")); }
+let o0 = OFF2[(TAB21[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx)?;
@@ -1134,7 +1134,7 @@ Ok(())
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 15;
-let k0 = TAB37[(v[66] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_128` -> `pick_129`")); }
+let o0 = OFF2[(TAB37[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m123(v, cx)?;
@@ -1147,7 +1147,7 @@ Ok(())
 fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB32[(v[66] as usize)];
-let k0 = TAB22[(v[79] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_129` -> `pick_5`")); }
+let o0 = OFF2[(TAB22[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx)?;
@@ -1210,7 +1210,7 @@ Ok(())
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[81];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`turn_8` -> `finish_1`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m129(v, cx)?;
@@ -1235,7 +1235,7 @@ Ok(())
 fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 15;
-let k0 = v[79]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_1` -> `finish_2`")); }
+let o0 = OFF2[(v[79]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m130(v, cx)?;
@@ -1267,7 +1267,7 @@ Ok(())
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[80];
-let k0 = v[66]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Square", "`finish_3` -> `finish_5`")); }
+let o0 = OFF27[(v[66]) as usize];
 let slot = 67usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m133(v, cx)?;
@@ -1360,7 +1360,7 @@ Ok(())
 fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB39[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_8` -> `finish_11`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m167(v, cx)?;
@@ -1368,7 +1368,7 @@ v[slot] = old;
 }
 {
 let x: u8 = TAB32[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_8` -> `finish_13`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m168(v, cx)?;
@@ -1376,7 +1376,7 @@ v[slot] = old;
 }
 {
 let x: u8 = TAB40[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_8` -> `finish_15`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m169(v, cx)?;
@@ -1384,7 +1384,7 @@ v[slot] = old;
 }
 {
 let x: u8 = TAB41[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_8` -> `finish_17`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m170(v, cx)?;
@@ -1517,7 +1517,7 @@ Ok(())
 fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 213;
-let k0 = v[66]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Flag", "`turn_10` -> `turn_11`")); }
+let o0 = OFF27[(v[66]) as usize];
 let slot = 70usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m176(v, cx)?;
@@ -1549,7 +1549,7 @@ Ok(())
 fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 213;
-let k0 = v[66]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Flag", "`turn_13` -> `turn_14`")); }
+let o0 = OFF27[(v[66]) as usize];
 let slot = 73usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m178(v, cx)?;
@@ -1581,7 +1581,7 @@ Ok(())
 fn m179(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 213;
-let k0 = TAB8[(v[66] as usize)]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Flag", "`turn_16` -> `turn_17`")); }
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
 let slot = 70usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m180(v, cx)?;
@@ -1613,7 +1613,7 @@ Ok(())
 fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 213;
-let k0 = TAB8[(v[66] as usize)]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Flag", "`turn_19` -> `turn_20`")); }
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
 let slot = 73usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m182(v, cx)?;
@@ -1931,7 +1931,7 @@ Ok(())
 fn m283(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;
-let k0 = TAB8[(v[66] as usize)]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Goals", "`turn_46` -> `turn_48`")); }
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
 let slot = 84usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m285(v, cx)?;
@@ -1956,7 +1956,7 @@ Ok(())
 fn m285(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = v[66]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Goals", "`turn_48` -> `turn_51`")); }
+let o0 = OFF27[(v[66]) as usize];
 let slot = 84usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m286(v, cx)?;
@@ -4141,7 +4141,7 @@ Ok(false)
 fn r213_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 15;
-let k0 = CONSTANTS[16383 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_151` -> `pick_136`")); }
+let o0 = OFF2[(CONSTANTS[16383 + OFF6[(v[66] as usize)] as usize + OFF2[(v[80] as usize)] as usize]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r209_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4784,7 +4784,7 @@ Ok(false)
 fn r255_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 15;
-let k0 = TAB31[(v[66] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_247` -> `pick_248`")); }
+let o0 = OFF2[(TAB31[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r256_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4797,7 +4797,7 @@ Ok(false)
 fn r256_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB32[(v[66] as usize)];
-let k0 = TAB21[(v[79] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_248` -> `pick_136`")); }
+let o0 = OFF2[(TAB21[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r209_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4866,7 +4866,7 @@ Ok(false)
 fn r262_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 15;
-let k0 = TAB37[(v[66] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_257` -> `pick_258`")); }
+let o0 = OFF2[(TAB37[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r263_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4879,7 +4879,7 @@ Ok(false)
 fn r263_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB32[(v[66] as usize)];
-let k0 = TAB22[(v[79] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_258` -> `pick_136`")); }
+let o0 = OFF2[(TAB22[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r209_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4892,7 +4892,7 @@ Ok(false)
 fn r264_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[81];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`pick_260` -> `finish_27`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r265_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4905,7 +4905,7 @@ Ok(false)
 fn r265_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 15;
-let k0 = v[79]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_27` -> `finish_28`")); }
+let o0 = OFF2[(v[79]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r266_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -4937,7 +4937,7 @@ Ok(false)
 fn r267_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = v[80];
-let k0 = v[66]; let o0 = OFF27[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Square", "`finish_29` -> `finish_31`")); }
+let o0 = OFF27[(v[66]) as usize];
 let slot = 67usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r269_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -5018,7 +5018,7 @@ Ok(false)
 fn r273_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB39[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_34` -> `finish_37`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r274_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -5026,7 +5026,7 @@ v[slot] = old;
 }
 {
 let x: u8 = TAB32[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_34` -> `finish_39`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r275_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -5034,7 +5034,7 @@ v[slot] = old;
 }
 {
 let x: u8 = TAB40[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_34` -> `finish_41`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r276_270(v, cx)? { v[slot] = old; return Ok(true); }
@@ -5042,7 +5042,7 @@ v[slot] = old;
 }
 {
 let x: u8 = TAB41[(v[66] as usize)];
-let k0 = v[80]; let o0 = OFF2[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Square -> Piece", "`finish_34` -> `finish_43`")); }
+let o0 = OFF2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r277_270(v, cx)? { v[slot] = old; return Ok(true); }

@@ -156,7 +156,7 @@ Ok(())
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[53]; let o0 = OFF4[k0 as usize]; if o0 == 43 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_5` -> `turn_6`")); }
+let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m7(v, cx)?;
@@ -169,7 +169,7 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
-let k0 = v[52]; let o0 = OFF1[k0 as usize]; if o0 == 7 { return Err(cx.key_outside(k0 as u32, "Column -> Level", "`turn_6` -> `turn_7`")); }
+let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m8(v, cx)?;
@@ -355,7 +355,7 @@ Ok(())
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[53]; let o0 = OFF4[k0 as usize]; if o0 == 43 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_24` -> `turn_25`")); }
+let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m46(v, cx)?;
@@ -368,7 +368,7 @@ Ok(())
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
-let k0 = v[52]; let o0 = OFF1[k0 as usize]; if o0 == 7 { return Err(cx.key_outside(k0 as u32, "Column -> Level", "`turn_25` -> `turn_26`")); }
+let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m47(v, cx)?;

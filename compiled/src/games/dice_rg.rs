@@ -160,7 +160,7 @@ Ok(())
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
-let k0 = v[4]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Num", "`banking` -> `bust`")); }
+let o0 = OFF2[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx)?;
@@ -270,7 +270,7 @@ Ok(())
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 16;
-let k0 = v[4]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Num", "`winning` -> `winBanked`")); }
+let o0 = OFF2[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m15(v, cx)?;
@@ -307,7 +307,7 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;
-let k0 = v[4]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Goals", "`winFace` -> `over`")); }
+let o0 = OFF2[(v[4]) as usize];
 let slot = 7usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx)?;

@@ -245,7 +245,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB6[(v[0 + OFF2[(v[37] as usize)] as usize] as usize)];
-let k0 = TAB8[(v[37] as usize)]; let o0 = OFF7[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_13` -> `turn_14`")); }
+let o0 = OFF7[(TAB8[(v[37] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -258,7 +258,7 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB9[(v[0 + OFF2[(v[38] as usize)] as usize] as usize)];
-let k0 = TAB8[(v[38] as usize)]; let o0 = OFF7[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_14` -> `turn_15`")); }
+let o0 = OFF7[(TAB8[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -321,7 +321,7 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = TAB10[(v[38] as usize)]; let o0 = OFF7[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_18` -> `turn_20`")); }
+let o0 = OFF7[(TAB10[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx)?;
@@ -616,7 +616,7 @@ Ok(())
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB6[(v[0 + OFF5[(v[37] as usize)] as usize] as usize)];
-let k0 = TAB10[(v[37] as usize)]; let o0 = OFF7[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_46` -> `turn_47`")); }
+let o0 = OFF7[(TAB10[(v[37] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m48(v, cx)?;
@@ -629,7 +629,7 @@ Ok(())
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB9[(v[0 + OFF5[(v[38] as usize)] as usize] as usize)];
-let k0 = TAB10[(v[38] as usize)]; let o0 = OFF7[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_47` -> `turn_48`")); }
+let o0 = OFF7[(TAB10[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m49(v, cx)?;
@@ -692,7 +692,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = TAB8[(v[38] as usize)]; let o0 = OFF7[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_51` -> `turn_53`")); }
+let o0 = OFF7[(TAB8[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;

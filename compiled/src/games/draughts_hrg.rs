@@ -192,7 +192,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_4` -> `capture_5`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx)?;
@@ -298,7 +298,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[69]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_9` -> `capture_30`")); }
+let o0 = OFF1[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m45(v, cx)?;
@@ -496,7 +496,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[71];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_8` -> `capture_39`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -670,7 +670,7 @@ Ok(())
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_15` -> `stepMove_16`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m64(v, cx)?;
@@ -683,7 +683,7 @@ Ok(())
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_16` -> `stepMove_17`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m65(v, cx)?;
@@ -939,7 +939,7 @@ Ok(())
 fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_44` -> `capture_45`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m114(v, cx)?;
@@ -1045,7 +1045,7 @@ Ok(())
 fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[69]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_49` -> `capture_70`")); }
+let o0 = OFF1[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m130(v, cx)?;
@@ -1243,7 +1243,7 @@ Ok(())
 fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[71];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_48` -> `capture_79`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m136(v, cx)?;
@@ -1417,7 +1417,7 @@ Ok(())
 fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_36` -> `stepMove_37`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m149(v, cx)?;
@@ -1430,7 +1430,7 @@ Ok(())
 fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_37` -> `stepMove_38`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m150(v, cx)?;

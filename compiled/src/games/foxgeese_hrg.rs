@@ -191,7 +191,7 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[54]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`geeseTurn_10` -> `geeseTurn_11`")); }
+let o0 = OFF1[(v[54]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m9(v, cx)?;
@@ -204,7 +204,7 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 9;
-let k0 = v[55]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`geeseTurn_11` -> `geeseTurn_12`")); }
+let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx)?;
@@ -414,7 +414,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[51]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_9` -> `foxTurn_10`")); }
+let o0 = OFF1[(v[51]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx)?;
@@ -427,7 +427,7 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 1;
-let k0 = v[55]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_10` -> `foxTurn_11`")); }
+let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -613,7 +613,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[56]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_32` -> `foxTurn_33`")); }
+let o0 = OFF1[(v[56]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -626,7 +626,7 @@ Ok(())
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[51]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_33` -> `foxTurn_34`")); }
+let o0 = OFF1[(v[51]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m52(v, cx)?;
@@ -639,7 +639,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 1;
-let k0 = v[55]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_34` -> `foxTurn_35`")); }
+let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;

@@ -144,7 +144,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[227]; let o0 = OFF1[k0 as usize]; if o0 == 226 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[227]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -318,7 +318,7 @@ Ok(())
 fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[227]; let o0 = OFF1[k0 as usize]; if o0 == 226 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_18` -> `turn_19`")); }
+let o0 = OFF1[(v[227]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m83(v, cx)?;

@@ -146,7 +146,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[123]; let o0 = OFF1[k0 as usize]; if o0 == 122 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -296,7 +296,7 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[123]; let o0 = OFF1[k0 as usize]; if o0 == 122 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_16` -> `turn_17`")); }
+let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m28(v, cx)?;

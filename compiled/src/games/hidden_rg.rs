@@ -140,7 +140,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = v[22]; let o0 = OFF1[k0 as usize]; if o0 == 4 { return Err(cx.key_outside(k0 as u32, "Card -> Bool", "`shown` -> `taken`")); }
+let o0 = OFF1[(v[22]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -225,7 +225,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k1 = v[22]; let o1 = OFF1[k1 as usize]; if o1 == 4 { return Err(cx.key_outside(k1 as u32, "Card -> Bool", "`firstTagged` -> `firstPlayed`")); }
+let o1 = OFF1[(v[22]) as usize];
 let slot = 5usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -310,7 +310,7 @@ Ok(())
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k1 = v[22]; let o1 = OFF1[k1 as usize]; if o1 == 4 { return Err(cx.key_outside(k1 as u32, "Card -> Bool", "`secondTagged` -> `secondPlayed`")); }
+let o1 = OFF1[(v[22]) as usize];
 let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m20(v, cx)?;

@@ -179,7 +179,7 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_6` -> `turn_7`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m8(v, cx)?;
@@ -326,7 +326,7 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[33]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_21` -> `turn_22`")); }
+let o0 = OFF1[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx)?;
@@ -339,7 +339,7 @@ Ok(())
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_22` -> `turn_23`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m9(v, cx)?;
@@ -459,7 +459,7 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[35]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`removeIfMill_10` -> `removeIfMill_11`")); }
+let o0 = OFF1[(v[35]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m40(v, cx)?;
@@ -736,7 +736,7 @@ Ok(())
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_47` -> `turn_48`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m65(v, cx)?;
@@ -883,7 +883,7 @@ Ok(())
 fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[33]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_62` -> `turn_63`")); }
+let o0 = OFF1[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m75(v, cx)?;
@@ -896,7 +896,7 @@ Ok(())
 fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_63` -> `turn_64`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m66(v, cx)?;
@@ -1016,7 +1016,7 @@ Ok(())
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[35]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`removeIfMill_22` -> `removeIfMill_23`")); }
+let o0 = OFF1[(v[35]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m89(v, cx)?;

@@ -162,7 +162,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[76]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[76]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -238,7 +238,7 @@ Ok(())
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF6[(v[78] as usize)] as usize] as usize];
-let k0 = TAB7[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_10` -> `turn_11`")); }
+let o0 = OFF1[(TAB7[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m12(v, cx)?;
@@ -251,7 +251,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
-let k0 = TAB9[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_11` -> `turn_12`")); }
+let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -264,7 +264,7 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
-let k0 = TAB11[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_12` -> `turn_13`")); }
+let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -277,7 +277,7 @@ Ok(())
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
-let k0 = TAB13[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_13` -> `turn_14`")); }
+let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m15(v, cx)?;
@@ -290,7 +290,7 @@ Ok(())
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
-let k0 = TAB15[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_14` -> `turn_15`")); }
+let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m16(v, cx)?;
@@ -303,7 +303,7 @@ Ok(())
 fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
-let k0 = TAB17[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_15` -> `turn_16`")); }
+let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m17(v, cx)?;
@@ -316,7 +316,7 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
-let k0 = TAB19[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_16` -> `turn_17`")); }
+let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx)?;
@@ -329,7 +329,7 @@ Ok(())
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
-let k0 = TAB21[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_17` -> `turn_18`")); }
+let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m19(v, cx)?;
@@ -342,7 +342,7 @@ Ok(())
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
-let k0 = TAB23[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_18` -> `turn_19`")); }
+let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m20(v, cx)?;
@@ -576,7 +576,7 @@ Ok(())
 fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[76]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_40` -> `turn_41`")); }
+let o0 = OFF1[(v[76]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m99(v, cx)?;
@@ -652,7 +652,7 @@ Ok(())
 fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF6[(v[78] as usize)] as usize] as usize];
-let k0 = TAB7[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_46` -> `turn_47`")); }
+let o0 = OFF1[(TAB7[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m105(v, cx)?;
@@ -665,7 +665,7 @@ Ok(())
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
-let k0 = TAB9[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_47` -> `turn_48`")); }
+let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx)?;
@@ -678,7 +678,7 @@ Ok(())
 fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
-let k0 = TAB11[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_48` -> `turn_49`")); }
+let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m107(v, cx)?;
@@ -691,7 +691,7 @@ Ok(())
 fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
-let k0 = TAB13[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_49` -> `turn_50`")); }
+let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m108(v, cx)?;
@@ -704,7 +704,7 @@ Ok(())
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
-let k0 = TAB15[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_50` -> `turn_51`")); }
+let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m109(v, cx)?;
@@ -717,7 +717,7 @@ Ok(())
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
-let k0 = TAB17[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_51` -> `turn_52`")); }
+let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m110(v, cx)?;
@@ -730,7 +730,7 @@ Ok(())
 fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
-let k0 = TAB19[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_52` -> `turn_53`")); }
+let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m111(v, cx)?;
@@ -743,7 +743,7 @@ Ok(())
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
-let k0 = TAB21[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_53` -> `turn_54`")); }
+let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m112(v, cx)?;
@@ -756,7 +756,7 @@ Ok(())
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
-let k0 = TAB23[(v[77] as usize)]; let o0 = OFF1[k0 as usize]; if o0 == 37 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Marble", "`turn_54` -> `turn_55`")); }
+let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m113(v, cx)?;

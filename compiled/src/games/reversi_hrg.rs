@@ -203,7 +203,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_12` -> `turn_13`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx)?;
@@ -311,7 +311,7 @@ Ok(())
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[71]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_24` -> `turn_26`")); }
+let o0 = OFF1[(v[71]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m54(v, cx)?;
@@ -654,7 +654,7 @@ Ok(())
 fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_60` -> `turn_61`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m87(v, cx)?;
@@ -762,7 +762,7 @@ Ok(())
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[71]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_72` -> `turn_74`")); }
+let o0 = OFF1[(v[71]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m97(v, cx)?;

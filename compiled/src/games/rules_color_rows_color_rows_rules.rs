@@ -408,7 +408,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[88];
-let k0 = v[37 + OFF2[(v[87] as usize)] as usize]; let o0 = OFF5[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF5[(v[37 + OFF2[(v[87] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m30(v, cx)?;
@@ -433,7 +433,7 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[88];
-let k0 = v[0 + OFF2[(v[87] as usize)] as usize]; let o0 = OFF6[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF6[(v[0 + OFF2[(v[87] as usize)] as usize]) as usize];
 let slot = 80usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx)?;
@@ -446,7 +446,7 @@ Ok(())
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[87]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF2[(v[87]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m32(v, cx)?;
@@ -459,7 +459,7 @@ Ok(())
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[87]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF2[(v[87]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m33(v, cx)?;

@@ -140,7 +140,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[10]; let o0 = OFF1[k0 as usize]; if o0 == 9 { return Err(cx.key_outside(k0 as u32, "Cell -> Mark", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -314,7 +314,7 @@ Ok(())
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[10]; let o0 = OFF1[k0 as usize]; if o0 == 9 { return Err(cx.key_outside(k0 as u32, "Cell -> Mark", "`turn_21` -> `turn_22`")); }
+let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m33(v, cx)?;

@@ -141,7 +141,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[10];
-let k0 = v[11]; let o0 = OFF1[k0 as usize]; if o0 == 9 { return Err(cx.key_outside(k0 as u32, "Cell -> Mark", "`tagged` -> `marked`")); }
+let o0 = OFF1[(v[11]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -184,7 +184,7 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;
-let k0 = v[10]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Goals", "`won` -> `over`")); }
+let o0 = OFF2[(v[10]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m12(v, cx)?;

@@ -265,7 +265,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
-let k0 = v[49]; let o0 = OFF5[k0 as usize]; if o0 == 8 { return Err(cx.key_outside(k0 as u32, "Card -> Bool", "`n13` -> `n14`")); }
+let o0 = OFF5[(v[49]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -278,8 +278,8 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB6[(v[9 + OFF7[(TAB3[(v[60] as usize)] as usize)] as usize + OFF8[(v[49] as usize)] as usize] as usize)];
-let k0 = TAB2[(TAB3[(v[60] as usize)] as usize)]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n14` -> `n15`")); }
-let k1 = TAB11[(v[49] as usize)]; let o1 = OFF10[k1 as usize]; if o1 == 8 { return Err(cx.key_outside(k1 as u32, "Kind -> Count", "`n14` -> `n15`")); }
+let o0 = OFF9[(TAB2[(TAB3[(v[60] as usize)] as usize)]) as usize];
+let o1 = OFF10[(TAB11[(v[49] as usize)]) as usize];
 let slot = 9usize + o0 as usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -304,7 +304,7 @@ Ok(())
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB2[(v[45 + OFF13[(TAB3[(v[60] as usize)] as usize)] as usize] as usize)];
-let k0 = TAB2[(TAB3[(v[60] as usize)] as usize)]; let o0 = OFF14[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Pid -> Int", "`n16` -> `n17`")); }
+let o0 = OFF14[(TAB2[(TAB3[(v[60] as usize)] as usize)]) as usize];
 let slot = 45usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m16(v, cx)?;
@@ -767,7 +767,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[9 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n59` -> `n60`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 9usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;
@@ -852,7 +852,7 @@ Ok(())
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[10 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n61` -> `n62`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 10usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m56(v, cx)?;
@@ -876,7 +876,7 @@ Ok(())
 fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[11 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n63` -> `n64`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 11usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m58(v, cx)?;
@@ -900,7 +900,7 @@ Ok(())
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[12 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n65` -> `n66`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 12usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m60(v, cx)?;
@@ -924,7 +924,7 @@ Ok(())
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[13 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n67` -> `n68`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m62(v, cx)?;
@@ -948,7 +948,7 @@ Ok(())
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[14 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n69` -> `n70`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 14usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m64(v, cx)?;
@@ -972,7 +972,7 @@ Ok(())
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[15 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n71` -> `n72`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 15usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m66(v, cx)?;
@@ -996,7 +996,7 @@ Ok(())
 fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[16 + OFF9[(v[62] as usize)] as usize] as usize)];
-let k0 = v[62]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n73` -> `n74`")); }
+let o0 = OFF9[(v[62]) as usize];
 let slot = 16usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m68(v, cx)?;
@@ -1031,7 +1031,7 @@ Ok(())
 fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[507 + OFF16[(v[45 + OFF14[(v[62] as usize)] as usize] as usize)] as usize + OFF24[(v[64] as usize)] as usize];
-let k0 = v[62]; let o0 = OFF14[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Pid -> Int", "`n76` -> `n77`")); }
+let o0 = OFF14[(v[62]) as usize];
 let slot = 45usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m71(v, cx)?;
@@ -1397,7 +1397,7 @@ Ok(())
 fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[9 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n108` -> `n109`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 9usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m101(v, cx)?;
@@ -1482,7 +1482,7 @@ Ok(())
 fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[10 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n110` -> `n111`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 10usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m104(v, cx)?;
@@ -1506,7 +1506,7 @@ Ok(())
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[11 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n112` -> `n113`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 11usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx)?;
@@ -1530,7 +1530,7 @@ Ok(())
 fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[12 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n114` -> `n115`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 12usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m108(v, cx)?;
@@ -1554,7 +1554,7 @@ Ok(())
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[13 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n116` -> `n117`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m110(v, cx)?;
@@ -1578,7 +1578,7 @@ Ok(())
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[14 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n118` -> `n119`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 14usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m112(v, cx)?;
@@ -1602,7 +1602,7 @@ Ok(())
 fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[15 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n120` -> `n121`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 15usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m114(v, cx)?;
@@ -1626,7 +1626,7 @@ Ok(())
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB23[(v[16 + OFF9[(v[68] as usize)] as usize] as usize)];
-let k0 = v[68]; let o0 = OFF9[k0 as usize]; if o0 == 27 { return Err(cx.key_outside(k0 as u32, "Pid -> Kind -> Count", "`n122` -> `n123`")); }
+let o0 = OFF9[(v[68]) as usize];
 let slot = 16usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m116(v, cx)?;
@@ -1661,7 +1661,7 @@ Ok(())
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[507 + OFF16[(v[45 + OFF14[(v[68] as usize)] as usize] as usize)] as usize + OFF24[(v[70] as usize)] as usize];
-let k0 = v[68]; let o0 = OFF14[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Pid -> Int", "`n125` -> `n126`")); }
+let o0 = OFF14[(v[68]) as usize];
 let slot = 45usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m119(v, cx)?;

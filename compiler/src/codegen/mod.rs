@@ -12,6 +12,7 @@
 
 mod graph;
 mod template;
+mod values;
 
 pub use template::{crate_files, CrateFile};
 
@@ -58,19 +59,19 @@ fn completes(op: &PlanOp) -> bool {
 /// The largest constant block a composed offset table covers (see `Generator::composed_offsets`).
 const COMPOSED_TABLE_LIMIT: usize = 4096;
 
-/// Whether writing into a place can fail: a computed key (its domain is not proved) or a
-/// literal key outside the map's domain.
-fn fallible_place(place: &PlanPlace) -> bool {
+/// Whether writing into a place can fail: a computed key whose domain is not proved by the
+/// value sets, or a literal key outside the map's domain.
+fn fallible_place(place: &PlanPlace, values: &values::ValueSets) -> bool {
     place.steps.iter().any(|step| match &step.key {
         PlanOperand::Literal(symbol) => step.offsets[*symbol as usize] == step.default_offset,
-        PlanOperand::Place(_) => true,
+        PlanOperand::Place(_) => !values.key_in_domain(step),
     })
 }
 
 /// Whether an edge's label can fail (in a reachability check, where tags are ignored).
-fn fallible_op(op: &PlanOp) -> bool {
+fn fallible_op(op: &PlanOp, values: &values::ValueSets) -> bool {
     match op {
-        PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => fallible_place(lhs),
+        PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => fallible_place(lhs, values),
         _ => false,
     }
 }
@@ -99,6 +100,8 @@ struct Generator<'a> {
     analysis: graph::Analysis,
     /// The reachability checks by target node.
     reach: BTreeMap<u32, graph::ReachTarget>,
+    /// What each variable can hold (proves keys inside their maps' domains).
+    values: values::ValueSets<'a>,
 }
 
 impl<'a> Generator<'a> {
@@ -117,7 +120,8 @@ impl<'a> Generator<'a> {
                 _ => None,
             })
             .collect();
-        let fallible: Vec<bool> = plan.ops.iter().map(fallible_op).collect();
+        let values = values::ValueSets::new(plan, symbol_count);
+        let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
         let nested: Vec<Option<u32>> = plan
             .ops
             .iter()
@@ -138,6 +142,7 @@ impl<'a> Generator<'a> {
             uses_constants: false,
             analysis,
             reach,
+            values,
         }
     }
 
@@ -326,6 +331,15 @@ impl<'a> Generator<'a> {
                     } else {
                         base += offset as u64;
                     }
+                }
+                key if self.values.key_in_domain(step) => {
+                    let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+                    let off = self.off;
+                    let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
+                    let key = self.value(key);
+                    // The value sets prove the key is in the domain: no check.
+                    writeln!(code, "let o{i} = {table}[({key}) as usize];").expect("writing to a String");
+                    terms.push(format!(" + o{i} as usize"));
                 }
                 key => {
                     let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
