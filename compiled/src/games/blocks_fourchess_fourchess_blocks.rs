@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [28, 29];
 static VISIBLE_SLOTS: [usize; 2] = [32, 33];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 190] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, true, true, false, false, false, false, true, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 768] = [25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 50, 50, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 153, 153];
 static MEMBERS0: [u8; 16] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
 static OFF1: [u16; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17];
@@ -47,6 +48,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(154);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -104,13 +106,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_4: Option<bool> = None;
 {
-if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m35(v, cx)?;
 }
 
@@ -122,13 +124,13 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_61_70: Option<bool> = None;
 {
-if (match reach_61_70 { Some(found) => found, None => { let found = { cx.enter_reach(61, 70)?; let found = r61(v, cx, 70); cx.leave_reach(); found? }; reach_61_70 = Some(found); found } }) {
+if (match reach_61_70 { Some(found) => found, None => { let found = r61_70(v); reach_61_70 = Some(found); found } }) {
 m71(v, cx)?;
 }
 
 }
 {
-if !(match reach_61_70 { Some(found) => found, None => { let found = { cx.enter_reach(61, 70)?; let found = r61(v, cx, 70); cx.leave_reach(); found? }; reach_61_70 = Some(found); found } }) {
+if !(match reach_61_70 { Some(found) => found, None => { let found = r61_70(v); reach_61_70 = Some(found); found } }) {
 m72(v, cx)?;
 }
 
@@ -140,13 +142,13 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_21_26: Option<bool> = None;
 {
-if (match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21(v, cx, 26); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
+if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
 m36(v, cx)?;
 }
 
 }
 {
-if !(match reach_21_26 { Some(found) => found, None => { let found = { cx.enter_reach(21, 26)?; let found = r21(v, cx, 26); cx.leave_reach(); found? }; reach_21_26 = Some(found); found } }) {
+if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
 m37(v, cx)?;
 }
 
@@ -218,7 +220,7 @@ Ok(())
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m42(v, cx)?;
@@ -264,13 +266,13 @@ Ok(())
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_4: Option<bool> = None;
 {
-if (match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_4 { Some(found) => found, None => { let found = { cx.enter_reach(2, 4)?; let found = r2(v, cx, 4); cx.leave_reach(); found? }; reach_2_4 = Some(found); found } }) {
+if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
 m48(v, cx)?;
 }
 
@@ -305,13 +307,13 @@ Ok(())
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_33: Option<bool> = None;
 {
-if (match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28(v, cx, 33); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
+if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
 m49(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_33 { Some(found) => found, None => { let found = { cx.enter_reach(28, 33)?; let found = r28(v, cx, 33); cx.leave_reach(); found? }; reach_28_33 = Some(found); found } }) {
+if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
 m50(v, cx)?;
 }
 
@@ -383,7 +385,7 @@ Ok(())
 fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_9`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m55(v, cx)?;
@@ -461,13 +463,13 @@ Ok(())
 fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_73_82: Option<bool> = None;
 {
-if (match reach_73_82 { Some(found) => found, None => { let found = { cx.enter_reach(73, 82)?; let found = r73(v, cx, 82); cx.leave_reach(); found? }; reach_73_82 = Some(found); found } }) {
+if (match reach_73_82 { Some(found) => found, None => { let found = r73_82(v); reach_73_82 = Some(found); found } }) {
 m83(v, cx)?;
 }
 
 }
 {
-if !(match reach_73_82 { Some(found) => found, None => { let found = { cx.enter_reach(73, 82)?; let found = r73(v, cx, 82); cx.leave_reach(); found? }; reach_73_82 = Some(found); found } }) {
+if !(match reach_73_82 { Some(found) => found, None => { let found = r73_82(v); reach_73_82 = Some(found); found } }) {
 m84(v, cx)?;
 }
 
@@ -479,13 +481,13 @@ Ok(())
 fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_73_82: Option<bool> = None;
 {
-if (match reach_73_82 { Some(found) => found, None => { let found = { cx.enter_reach(73, 82)?; let found = r73(v, cx, 82); cx.leave_reach(); found? }; reach_73_82 = Some(found); found } }) {
+if (match reach_73_82 { Some(found) => found, None => { let found = r73_82(v); reach_73_82 = Some(found); found } }) {
 m89(v, cx)?;
 }
 
 }
 {
-if !(match reach_73_82 { Some(found) => found, None => { let found = { cx.enter_reach(73, 82)?; let found = r73(v, cx, 82); cx.leave_reach(); found? }; reach_73_82 = Some(found); found } }) {
+if !(match reach_73_82 { Some(found) => found, None => { let found = r73_82(v); reach_73_82 = Some(found); found } }) {
 m90(v, cx)?;
 }
 
@@ -598,13 +600,13 @@ Ok(())
 fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_93_102: Option<bool> = None;
 {
-if (match reach_93_102 { Some(found) => found, None => { let found = { cx.enter_reach(93, 102)?; let found = r93(v, cx, 102); cx.leave_reach(); found? }; reach_93_102 = Some(found); found } }) {
+if (match reach_93_102 { Some(found) => found, None => { let found = r93_102(v); reach_93_102 = Some(found); found } }) {
 m132(v, cx)?;
 }
 
 }
 {
-if !(match reach_93_102 { Some(found) => found, None => { let found = { cx.enter_reach(93, 102)?; let found = r93(v, cx, 102); cx.leave_reach(); found? }; reach_93_102 = Some(found); found } }) {
+if !(match reach_93_102 { Some(found) => found, None => { let found = r93_102(v); reach_93_102 = Some(found); found } }) {
 m133(v, cx)?;
 }
 
@@ -616,13 +618,13 @@ Ok(())
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_168_177: Option<bool> = None;
 {
-if (match reach_168_177 { Some(found) => found, None => { let found = { cx.enter_reach(168, 177)?; let found = r168(v, cx, 177); cx.leave_reach(); found? }; reach_168_177 = Some(found); found } }) {
+if (match reach_168_177 { Some(found) => found, None => { let found = r168_177(v); reach_168_177 = Some(found); found } }) {
 m178(v, cx)?;
 }
 
 }
 {
-if !(match reach_168_177 { Some(found) => found, None => { let found = { cx.enter_reach(168, 177)?; let found = r168(v, cx, 177); cx.leave_reach(); found? }; reach_168_177 = Some(found); found } }) {
+if !(match reach_168_177 { Some(found) => found, None => { let found = r168_177(v); reach_168_177 = Some(found); found } }) {
 m179(v, cx)?;
 }
 
@@ -634,13 +636,13 @@ Ok(())
 fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_111_120: Option<bool> = None;
 {
-if (match reach_111_120 { Some(found) => found, None => { let found = { cx.enter_reach(111, 120)?; let found = r111(v, cx, 120); cx.leave_reach(); found? }; reach_111_120 = Some(found); found } }) {
+if (match reach_111_120 { Some(found) => found, None => { let found = r111_120(v); reach_111_120 = Some(found); found } }) {
 m134(v, cx)?;
 }
 
 }
 {
-if !(match reach_111_120 { Some(found) => found, None => { let found = { cx.enter_reach(111, 120)?; let found = r111(v, cx, 120); cx.leave_reach(); found? }; reach_111_120 = Some(found); found } }) {
+if !(match reach_111_120 { Some(found) => found, None => { let found = r111_120(v); reach_111_120 = Some(found); found } }) {
 m135(v, cx)?;
 }
 
@@ -760,7 +762,7 @@ Ok(())
 fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_16` -> `move2Red_17`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m144(v, cx)?;
@@ -773,7 +775,7 @@ Ok(())
 fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_17` -> `turn2Red_6`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m145(v, cx)?;
@@ -842,13 +844,13 @@ Ok(())
 fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_93_102: Option<bool> = None;
 {
-if (match reach_93_102 { Some(found) => found, None => { let found = { cx.enter_reach(93, 102)?; let found = r93(v, cx, 102); cx.leave_reach(); found? }; reach_93_102 = Some(found); found } }) {
+if (match reach_93_102 { Some(found) => found, None => { let found = r93_102(v); reach_93_102 = Some(found); found } }) {
 m132(v, cx)?;
 }
 
 }
 {
-if !(match reach_93_102 { Some(found) => found, None => { let found = { cx.enter_reach(93, 102)?; let found = r93(v, cx, 102); cx.leave_reach(); found? }; reach_93_102 = Some(found); found } }) {
+if !(match reach_93_102 { Some(found) => found, None => { let found = r93_102(v); reach_93_102 = Some(found); found } }) {
 m151(v, cx)?;
 }
 
@@ -860,13 +862,13 @@ Ok(())
 fn m151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_122_131: Option<bool> = None;
 {
-if (match reach_122_131 { Some(found) => found, None => { let found = { cx.enter_reach(122, 131)?; let found = r122(v, cx, 131); cx.leave_reach(); found? }; reach_122_131 = Some(found); found } }) {
+if (match reach_122_131 { Some(found) => found, None => { let found = r122_131(v); reach_122_131 = Some(found); found } }) {
 m152(v, cx)?;
 }
 
 }
 {
-if !(match reach_122_131 { Some(found) => found, None => { let found = { cx.enter_reach(122, 131)?; let found = r122(v, cx, 131); cx.leave_reach(); found? }; reach_122_131 = Some(found); found } }) {
+if !(match reach_122_131 { Some(found) => found, None => { let found = r122_131(v); reach_122_131 = Some(found); found } }) {
 m153(v, cx)?;
 }
 
@@ -986,7 +988,7 @@ Ok(())
 fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_16` -> `move2Green_17`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m162(v, cx)?;
@@ -999,7 +1001,7 @@ Ok(())
 fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_17` -> `turn2Green_6`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m163(v, cx)?;
@@ -1068,13 +1070,13 @@ Ok(())
 fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_180_189: Option<bool> = None;
 {
-if (match reach_180_189 { Some(found) => found, None => { let found = { cx.enter_reach(180, 189)?; let found = r180(v, cx, 189); cx.leave_reach(); found? }; reach_180_189 = Some(found); found } }) {
+if (match reach_180_189 { Some(found) => found, None => { let found = r180_189(v); reach_180_189 = Some(found); found } }) {
 m83(v, cx)?;
 }
 
 }
 {
-if !(match reach_180_189 { Some(found) => found, None => { let found = { cx.enter_reach(180, 189)?; let found = r180(v, cx, 189); cx.leave_reach(); found? }; reach_180_189 = Some(found); found } }) {
+if !(match reach_180_189 { Some(found) => found, None => { let found = r180_189(v); reach_180_189 = Some(found); found } }) {
 m84(v, cx)?;
 }
 
@@ -1086,13 +1088,13 @@ Ok(())
 fn m179(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_180_189: Option<bool> = None;
 {
-if (match reach_180_189 { Some(found) => found, None => { let found = { cx.enter_reach(180, 189)?; let found = r180(v, cx, 189); cx.leave_reach(); found? }; reach_180_189 = Some(found); found } }) {
+if (match reach_180_189 { Some(found) => found, None => { let found = r180_189(v); reach_180_189 = Some(found); found } }) {
 m89(v, cx)?;
 }
 
 }
 {
-if !(match reach_180_189 { Some(found) => found, None => { let found = { cx.enter_reach(180, 189)?; let found = r180(v, cx, 189); cx.leave_reach(); found? }; reach_180_189 = Some(found); found } }) {
+if !(match reach_180_189 { Some(found) => found, None => { let found = r180_189(v); reach_180_189 = Some(found); found } }) {
 m83(v, cx)?;
 }
 
@@ -1101,11 +1103,11 @@ Ok(())
 }
 
 /// Node `over1_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_4(v: &mut Values) -> bool {
+let g3 = v[19] == 38;
 {
-if v[19] == 38 {
-if r3(v, cx, to)? {  return Ok(true); }
+if g3 {
+if r3_4(v) {  return true; }
 }
 
 }
@@ -1114,7 +1116,7 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r5(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r5_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1123,648 +1125,572 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r13_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(21, 26)?; let found = r21(v, cx, 26); cx.leave_reach(); found? } {
-if r27(v, cx, to)? {  return Ok(true); }
+if !r21_26(v) {
+if r27_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `over1_2`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_4(v: &mut Values) -> bool {
 {
 if v[20] == 38 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `over1_reach_1_end`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_1`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r6(v, cx, to)? {  return Ok(true); }
+if r6_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_2`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_4(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r7_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_3`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r8(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r8_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_4`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r9(v, cx, to)? {  return Ok(true); }
+if r9_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_5`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_6`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r11(v, cx, to)? {  return Ok(true); }
+if r11_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_7`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r12(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r12_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_8`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_1`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r14(v, cx, to)? {  return Ok(true); }
+if r14_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_2`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_4(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r15_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_3`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_4`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_5`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_6`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r19(v, cx, to)? {  return Ok(true); }
+if r19_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_7`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_4(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_8`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_4(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
+}
+
+/// Node `over1_5`.
+fn r27_4(v: &mut Values) -> bool {
+{
+if !r28_33(v) {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `move1Red_reach_1`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_26(v: &mut Values) -> bool {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_26(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_26(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_26(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_26(v: &mut Values) -> bool {
 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_26(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_26(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_3` -> `move1Red_4`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_26(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_26(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[19] as usize)];
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Red_reach_1_end`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `over1_5`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
-{
-if !{ cx.enter_reach(28, 33)?; let found = r28(v, cx, 33); cx.leave_reach(); found? } {
-if r4(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_33(v: &mut Values) -> bool {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r29(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r29_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_1`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_33(v: &mut Values) -> bool {
 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_33(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_33(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r32(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r32_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_33(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[20] as usize)];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Green_reach_1_end`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins1Red_reach_1`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_70(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r62(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r62_70(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_10`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_70(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_70(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_11`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_70(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r64(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r64_70(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_12`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_70(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r65(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r65_70(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_13`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_70(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_70(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_14`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_70(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_70(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_15`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_70(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r68(v, cx, to)? {  return Ok(true); }
+if r68_70(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_16`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_70(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r69(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r69_70(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_17`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_70(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r70(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Red_reach_1_end`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_82(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r74(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r74_82(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_10`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_82(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r75(v, cx, to)? {  return Ok(true); }
+if r75_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_11`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_82(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r76(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r76_82(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_12`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_82(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r77(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r77_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_13`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_82(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r78(v, cx, to)? {  return Ok(true); }
+if r78_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_14`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_82(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r79(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r79_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_15`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_82(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r80(v, cx, to)? {  return Ok(true); }
+if r80_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_16`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_82(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r81(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r81_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_17`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_82(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r82(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Green_reach_1_end`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `over2_reach_1`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
+fn r93_102(v: &mut Values) -> bool {
+let g101 = v[27] == 153;
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r94(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r94_102(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1773,732 +1699,649 @@ let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r103(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r103_102(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(111, 120)?; let found = r111(v, cx, 120); cx.leave_reach(); found? } {
-if r121(v, cx, to)? {  return Ok(true); }
+if !r111_120(v) {
+if r121_102(v) {  return true; }
 }
 
 }
 {
-if v[27] == 153 {
-if r102(v, cx, to)? {  return Ok(true); }
+if g101 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_19`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
+fn r94_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r95(v, cx, to)? {  return Ok(true); }
+if r95_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_20`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
+fn r95_102(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r96(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r96_102(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_21`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
+fn r96_102(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r97(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r97_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_22`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
+fn r97_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r98(v, cx, to)? {  return Ok(true); }
+if r98_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_23`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+fn r98_102(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r99(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r99_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_24`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_25`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_102(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_26`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r102(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `over2_reach_1_end`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_19`.
-fn r103(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 103 { return Ok(true); }
+fn r103_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r104(v, cx, to)? {  return Ok(true); }
+if r104_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_20`.
-fn r104(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 104 { return Ok(true); }
+fn r104_102(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r105(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r105_102(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_21`.
-fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 105 { return Ok(true); }
+fn r105_102(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r106(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r106_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_22`.
-fn r106(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 106 { return Ok(true); }
+fn r106_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r107(v, cx, to)? {  return Ok(true); }
+if r107_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_23`.
-fn r107(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 107 { return Ok(true); }
+fn r107_102(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r108(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r108_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_24`.
-fn r108(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 108 { return Ok(true); }
+fn r108_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r109(v, cx, to)? {  return Ok(true); }
+if r109_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_25`.
-fn r109(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 109 { return Ok(true); }
+fn r109_102(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r110(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r110_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_26`.
-fn r110(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 110 { return Ok(true); }
+fn r110_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r102(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
+}
+
+/// Node `over2_3`.
+fn r121_102(v: &mut Values) -> bool {
+{
+if !r122_131(v) {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `move2Red_reach_1`.
-fn r111(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 111 { return Ok(true); }
+fn r111_120(v: &mut Values) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r112(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r112_120(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_1`.
-fn r112(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 112 { return Ok(true); }
+fn r112_120(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[23] as usize)] as usize] == 0 {
-if r113(v, cx, to)? {  return Ok(true); }
+if r113_120(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_2`.
-fn r113(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 113 { return Ok(true); }
+fn r113_120(v: &mut Values) -> bool {
 {
-if r114(v, cx, to)? {  return Ok(true); }
+if r114_120(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_3`.
-fn r114(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 114 { return Ok(true); }
+fn r114_120(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS3[i];
-if r115(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r115_120(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_4`.
-fn r115(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 115 { return Ok(true); }
+fn r115_120(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[162 + OFF4[(v[26] as usize)] as usize + OFF1[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-if r116(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r116_120(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_5`.
-fn r116(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 116 { return Ok(true); }
+fn r116_120(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r117(v, cx, to)? {  return Ok(true); }
+if r117_120(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_6`.
-fn r117(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 117 { return Ok(true); }
+fn r117_120(v: &mut Values) -> bool {
 {
-if r118(v, cx, to)? {  return Ok(true); }
+if r118_120(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_7`.
-fn r118(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 118 { return Ok(true); }
+fn r118_120(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_7` -> `move2Red_8`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r119(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r119_120(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Red_8`.
-fn r119(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 119 { return Ok(true); }
+fn r119_120(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Red_8` -> `move2Red_reach_1_end`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r120(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move2Red_reach_1_end`.
-fn r120(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 120 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `over2_3`.
-fn r121(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 121 { return Ok(true); }
-{
-if !{ cx.enter_reach(122, 131)?; let found = r122(v, cx, 131); cx.leave_reach(); found? } {
-if r102(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `move2Green_reach_1`.
-fn r122(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 122 { return Ok(true); }
+fn r122_131(v: &mut Values) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r123(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r123_131(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_1`.
-fn r123(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 123 { return Ok(true); }
+fn r123_131(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[23] as usize)] as usize] == 1 {
-if r124(v, cx, to)? {  return Ok(true); }
+if r124_131(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_2`.
-fn r124(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 124 { return Ok(true); }
+fn r124_131(v: &mut Values) -> bool {
 {
-if r125(v, cx, to)? {  return Ok(true); }
+if r125_131(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_3`.
-fn r125(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 125 { return Ok(true); }
+fn r125_131(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS3[i];
-if r126(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r126_131(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_4`.
-fn r126(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 126 { return Ok(true); }
+fn r126_131(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[324 + OFF4[(v[26] as usize)] as usize + OFF1[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-if r127(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r127_131(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_5`.
-fn r127(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 127 { return Ok(true); }
+fn r127_131(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-if r128(v, cx, to)? {  return Ok(true); }
+if r128_131(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_6`.
-fn r128(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 128 { return Ok(true); }
+fn r128_131(v: &mut Values) -> bool {
 {
-if r129(v, cx, to)? {  return Ok(true); }
+if r129_131(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_7`.
-fn r129(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 129 { return Ok(true); }
+fn r129_131(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[23]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_7` -> `move2Green_8`")); }
+let o0 = OFF1[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r130(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r130_131(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move2Green_8`.
-fn r130(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 130 { return Ok(true); }
+fn r130_131(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[24]; let o0 = OFF1[k0 as usize]; if o0 == 17 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move2Green_8` -> `move2Green_reach_1_end`")); }
+let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r131(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move2Green_reach_1_end`.
-fn r131(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 131 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins2Red_reach_1`.
-fn r168(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 168 { return Ok(true); }
+fn r168_177(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r169(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r169_177(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_28`.
-fn r169(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 169 { return Ok(true); }
+fn r169_177(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r170(v, cx, to)? {  return Ok(true); }
+if r170_177(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_29`.
-fn r170(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 170 { return Ok(true); }
+fn r170_177(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r171(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r171_177(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_30`.
-fn r171(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 171 { return Ok(true); }
+fn r171_177(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r172(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r172_177(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_31`.
-fn r172(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 172 { return Ok(true); }
+fn r172_177(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r173(v, cx, to)? {  return Ok(true); }
+if r173_177(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_32`.
-fn r173(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 173 { return Ok(true); }
+fn r173_177(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r174(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r174_177(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_33`.
-fn r174(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 174 { return Ok(true); }
+fn r174_177(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r175(v, cx, to)? {  return Ok(true); }
+if r175_177(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_34`.
-fn r175(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 175 { return Ok(true); }
+fn r175_177(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r176(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r176_177(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Red_35`.
-fn r176(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 176 { return Ok(true); }
+fn r176_177(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 0 {
-if r177(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins2Red_reach_1_end`.
-fn r177(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 177 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins2Green_reach_1`.
-fn r180(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 180 { return Ok(true); }
+fn r180_189(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-if r181(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r181_189(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_28`.
-fn r181(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 181 { return Ok(true); }
+fn r181_189(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r182(v, cx, to)? {  return Ok(true); }
+if r182_189(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_29`.
-fn r182(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 182 { return Ok(true); }
+fn r182_189(v: &mut Values) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r183(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r183_189(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_30`.
-fn r183(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 183 { return Ok(true); }
+fn r183_189(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r184(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r184_189(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_31`.
-fn r184(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 184 { return Ok(true); }
+fn r184_189(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r185(v, cx, to)? {  return Ok(true); }
+if r185_189(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_32`.
-fn r185(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 185 { return Ok(true); }
+fn r185_189(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r186(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r186_189(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_33`.
-fn r186(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 186 { return Ok(true); }
+fn r186_189(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r187(v, cx, to)? {  return Ok(true); }
+if r187_189(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_34`.
-fn r187(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 187 { return Ok(true); }
+fn r187_189(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[26] as usize)] as usize + OFF1[(v[25] as usize)] as usize];
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-if r188(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r188_189(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD4Green_35`.
-fn r188(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 188 { return Ok(true); }
+fn r188_189(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[25] as usize)] as usize] == 1 {
-if r189(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins2Green_reach_1_end`.
-fn r189(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 189 { return Ok(true); }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [42, 43];
 static VISIBLE_SLOTS: [usize; 2] = [46, 47];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 192] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 1641] = [34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 68, 68, 43, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 43, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 171, 171];
 static MEMBERS0: [u8; 25] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33];
 static OFF1: [u16; 256] = [26, 26, 26, 26, 26, 26, 26, 26, 26, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 0, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26];
@@ -48,6 +49,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(172);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -112,13 +114,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m39(v, cx)?;
 }
 
@@ -130,13 +132,13 @@ Ok(())
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m131(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m132(v, cx)?;
 }
 
@@ -148,13 +150,13 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m40(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m41(v, cx)?;
 }
 
@@ -283,7 +285,7 @@ Ok(())
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_34` -> `move1Red_35`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx)?;
@@ -296,7 +298,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_35` -> `turn1Red_6`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -343,7 +345,7 @@ Ok(())
 fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_39` -> `move1Red_40`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m55(v, cx)?;
@@ -425,14 +427,16 @@ Ok(())
 
 /// Node `move1Red_46`.
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g67 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g68 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g67 {
 m62(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g68 {
 m50(v, cx)?;
 }
 
@@ -444,7 +448,7 @@ Ok(())
 fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_47` -> `move1Red_49`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m63(v, cx)?;
@@ -525,13 +529,13 @@ Ok(())
 fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m70(v, cx)?;
 }
 
@@ -543,13 +547,13 @@ Ok(())
 fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m71(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m72(v, cx)?;
 }
 
@@ -678,7 +682,7 @@ Ok(())
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_60` -> `move1Red_61`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m81(v, cx)?;
@@ -691,7 +695,7 @@ Ok(())
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_61` -> `turn1Red_21`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m82(v, cx)?;
@@ -738,7 +742,7 @@ Ok(())
 fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_65` -> `move1Red_66`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m86(v, cx)?;
@@ -820,14 +824,16 @@ Ok(())
 
 /// Node `move1Red_72`.
 fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g102 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g103 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g102 {
 m93(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g103 {
 m81(v, cx)?;
 }
 
@@ -839,7 +845,7 @@ Ok(())
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_73` -> `move1Red_75`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m94(v, cx)?;
@@ -920,13 +926,13 @@ Ok(())
 fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m101(v, cx)?;
 }
 
@@ -938,13 +944,13 @@ Ok(())
 fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m102(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m103(v, cx)?;
 }
 
@@ -1073,7 +1079,7 @@ Ok(())
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_86` -> `move1Red_87`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m112(v, cx)?;
@@ -1086,7 +1092,7 @@ Ok(())
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_87` -> `turn1Red_36`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m113(v, cx)?;
@@ -1133,7 +1139,7 @@ Ok(())
 fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_91` -> `move1Red_92`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m117(v, cx)?;
@@ -1215,14 +1221,16 @@ Ok(())
 
 /// Node `move1Red_98`.
 fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g137 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g138 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g137 {
 m124(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g138 {
 m112(v, cx)?;
 }
 
@@ -1234,7 +1242,7 @@ Ok(())
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_99` -> `move1Red_101`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m125(v, cx)?;
@@ -1313,14 +1321,16 @@ Ok(())
 
 /// Node `stage1_13`.
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g146 = TAB6[(v[33] as usize)] == 70;
+let g147 = TAB6[(v[33] as usize)] != 70;
 {
-if TAB6[(v[33] as usize)] == 70 {
+if g146 {
 m180(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[33] as usize)] != 70 {
+if g147 {
 m181(v, cx)?;
 }
 
@@ -1332,13 +1342,13 @@ Ok(())
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_37: Option<bool> = None;
 {
-if (match reach_28_37 { Some(found) => found, None => { let found = { cx.enter_reach(28, 37)?; let found = r28(v, cx, 37); cx.leave_reach(); found? }; reach_28_37 = Some(found); found } }) {
+if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
 m133(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_37 { Some(found) => found, None => { let found = { cx.enter_reach(28, 37)?; let found = r28(v, cx, 37); cx.leave_reach(); found? }; reach_28_37 = Some(found); found } }) {
+if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
 m134(v, cx)?;
 }
 
@@ -1458,7 +1468,7 @@ Ok(())
 fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_16` -> `move1Green_17`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m143(v, cx)?;
@@ -1471,7 +1481,7 @@ Ok(())
 fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_17` -> `turn1Green_6`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m144(v, cx)?;
@@ -1540,13 +1550,13 @@ Ok(())
 fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_25_26: Option<bool> = None;
 {
-if (match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m131(v, cx)?;
 }
 
 }
 {
-if !(match reach_25_26 { Some(found) => found, None => { let found = { cx.enter_reach(25, 26)?; let found = r25(v, cx, 26); cx.leave_reach(); found? }; reach_25_26 = Some(found); found } }) {
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
 m150(v, cx)?;
 }
 
@@ -1558,13 +1568,13 @@ Ok(())
 fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m151(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
 m152(v, cx)?;
 }
 
@@ -1693,7 +1703,7 @@ Ok(())
 fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_112` -> `move1Red_113`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m161(v, cx)?;
@@ -1706,7 +1716,7 @@ Ok(())
 fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_113` -> `turn1Red_51`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m162(v, cx)?;
@@ -1753,7 +1763,7 @@ Ok(())
 fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_117` -> `move1Red_118`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m166(v, cx)?;
@@ -1835,14 +1845,16 @@ Ok(())
 
 /// Node `move1Red_124`.
 fn m172(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g192 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g193 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
+if g192 {
 m173(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
+if g193 {
 m161(v, cx)?;
 }
 
@@ -1854,7 +1866,7 @@ Ok(())
 fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_125` -> `move1Red_127`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m174(v, cx)?;
@@ -1935,13 +1947,13 @@ Ok(())
 fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_182_183: Option<bool> = None;
 {
-if (match reach_182_183 { Some(found) => found, None => { let found = { cx.enter_reach(182, 183)?; let found = r182(v, cx, 183); cx.leave_reach(); found? }; reach_182_183 = Some(found); found } }) {
+if (match reach_182_183 { Some(found) => found, None => { let found = r182_183(v); reach_182_183 = Some(found); found } }) {
 m184(v, cx)?;
 }
 
 }
 {
-if !(match reach_182_183 { Some(found) => found, None => { let found = { cx.enter_reach(182, 183)?; let found = r182(v, cx, 183); cx.leave_reach(); found? }; reach_182_183 = Some(found); found } }) {
+if !(match reach_182_183 { Some(found) => found, None => { let found = r182_183(v); reach_182_183 = Some(found); found } }) {
 m185(v, cx)?;
 }
 
@@ -1953,13 +1965,13 @@ Ok(())
 fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_182_183: Option<bool> = None;
 {
-if (match reach_182_183 { Some(found) => found, None => { let found = { cx.enter_reach(182, 183)?; let found = r182(v, cx, 183); cx.leave_reach(); found? }; reach_182_183 = Some(found); found } }) {
+if (match reach_182_183 { Some(found) => found, None => { let found = r182_183(v); reach_182_183 = Some(found); found } }) {
 m190(v, cx)?;
 }
 
 }
 {
-if !(match reach_182_183 { Some(found) => found, None => { let found = { cx.enter_reach(182, 183)?; let found = r182(v, cx, 183); cx.leave_reach(); found? }; reach_182_183 = Some(found); found } }) {
+if !(match reach_182_183 { Some(found) => found, None => { let found = r182_183(v); reach_182_183 = Some(found); found } }) {
 m184(v, cx)?;
 }
 
@@ -2057,14 +2069,13 @@ Ok(())
 }
 
 /// Node `move1Red_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_11(v: &mut Values) -> bool {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS0[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r3_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2073,473 +2084,420 @@ let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS0[i];
-if r12(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r12_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[37] as usize)] as usize] == 0 {
-if r4(v, cx, to)? {  return Ok(true); }
+if r4_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
+fn r4_11(v: &mut Values) -> bool {
 {
-if r5(v, cx, to)? {  return Ok(true); }
+if r5_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_11(v: &mut Values) -> bool {
 {
 let slot = 40usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_5`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[40] as usize)] as usize + OFF1[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r7_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_6`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[38] as usize)] as usize] == 7 {
-if r8(v, cx, to)? {  return Ok(true); }
+if r8_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_7`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_11(v: &mut Values) -> bool {
 {
-if r9(v, cx, to)? {  return Ok(true); }
+if r9_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_8`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_9`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_11(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_9` -> `move1Red_reach_1_end`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Red_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `move1Red_11`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[37] as usize)] as usize] == 0 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_12`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_11(v: &mut Values) -> bool {
 {
-if r14(v, cx, to)? {  return Ok(true); }
+if r14_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_13`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_13` -> `move1Red_14`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r15_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_14`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_11(v: &mut Values) -> bool {
 {
 let slot = 40usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_15`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[729 + OFF3[(v[40] as usize)] as usize + OFF1[(v[37] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r17(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r17_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_16`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
-if r18(v, cx, to)? {  return Ok(true); }
+if r18_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_17`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_11(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[729 + OFF3[(v[40] as usize)] as usize + OFF1[(v[39] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r19_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_18`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_11(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[38] as usize)] as usize] == 7 {
-if r20(v, cx, to)? {  return Ok(true); }
+if r20_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_19`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_11(v: &mut Values) -> bool {
 {
-if r21(v, cx, to)? {  return Ok(true); }
+if r21_11(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_20`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_11(v: &mut Values) -> bool {
+let g22 = v[0 + OFF1[(v[39] as usize)] as usize] == 1;
+let g23 = v[0 + OFF1[(v[39] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] == 1 {
-if r22(v, cx, to)? {  return Ok(true); }
+if g22 {
+if r22_11(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[39] as usize)] as usize] != 1 {
-if r10(v, cx, to)? {  return Ok(true); }
+if g23 {
+if r10_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_21`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_11(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[39]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_21` -> `move1Red_23`")); }
+let o0 = OFF1[(v[39]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r23(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r23_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_23`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_11(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_24`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_11(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `over1_reach_1`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_26(v: &mut Values) -> bool {
 let mut reach_2_11: Option<bool> = None;
+let g28 = TAB6[(v[33] as usize)] == 70;
+let g30 = v[41] == 171;
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
-if r26(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB6[(v[33] as usize)] == 70 {
-if r26(v, cx, to)? {  return Ok(true); }
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+{  return true; }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = { cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? }; reach_2_11 = Some(found); found } }) {
-if r27(v, cx, to)? {  return Ok(true); }
+if g28 {
+{  return true; }
 }
 
 }
 {
-if v[41] == 171 {
-if r26(v, cx, to)? {  return Ok(true); }
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if r27_26(v) {  return true; }
 }
 
 }
-Ok(false)
+{
+if g30 {
+{  return true; }
 }
 
-/// Node `over1_reach_1_end`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
-Ok(false)
+}
+false
 }
 
 /// Node `over1_4`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_26(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(28, 37)?; let found = r28(v, cx, 37); cx.leave_reach(); found? } {
-if r26(v, cx, to)? {  return Ok(true); }
+if !r28_37(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_37(v: &mut Values) -> bool {
 {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
 v[slot] = MEMBERS0[i];
-if r29(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r29_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_1`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_37(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[37] as usize)] as usize] == 1 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_37(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_37(v: &mut Values) -> bool {
 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_37(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_37(v: &mut Values) -> bool {
 {
 let slot = 40usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r32(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r32_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_37(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[243 + OFF3[(v[40] as usize)] as usize + OFF1[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_5`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_37(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[38] as usize)] as usize] == 7 {
-if r34(v, cx, to)? {  return Ok(true); }
+if r34_37(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_6`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_37(v: &mut Values) -> bool {
 {
-if r35(v, cx, to)? {  return Ok(true); }
+if r35_37(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_7`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_37(v: &mut Values) -> bool {
 {
 let x: u8 = 7;
-let k0 = v[37]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_7` -> `move1Green_8`")); }
+let o0 = OFF1[(v[37]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_37(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_8`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_37(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[38]; let o0 = OFF1[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_reach_1_end`")); }
+let o0 = OFF1[(v[38]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r37(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Green_reach_1_end`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r182(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 182 { return Ok(true); }
+fn r182_183(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(2, 11)?; let found = r2(v, cx, 11); cx.leave_reach(); found? } {
-if r183(v, cx, to)? {  return Ok(true); }
+if !r2_11(v) {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Green_reach_1_end`.
-fn r183(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 183 { return Ok(true); }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [35, 36];
 static VISIBLE_SLOTS: [usize; 2] = [39, 40];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 210] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 1026] = [34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 68, 68, 43, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 43, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69];
 static OFF0: [u16; 256] = [702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 0, 27, 54, 81, 108, 135, 162, 189, 216, 243, 270, 297, 324, 351, 378, 405, 432, 459, 486, 513, 540, 567, 594, 621, 648, 675, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702];
 static OFF1: [u16; 256] = [26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26];
@@ -56,6 +57,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(71);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -105,13 +107,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_32: Option<bool> = None;
 {
-if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m33(v, cx)?;
 }
 
 }
 {
-if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
@@ -121,14 +123,16 @@ Ok(())
 
 /// Node `stage1_2`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70;
+let g33 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70;
 {
-if CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70 {
+if g32 {
 m200(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70 {
+if g33 {
 m201(v, cx)?;
 }
 
@@ -140,13 +144,13 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_15: Option<bool> = None;
 {
-if (match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2(v, cx, 15); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
+if (match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
 m35(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2(v, cx, 15); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
+if !(match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
 m36(v, cx)?;
 }
 
@@ -206,7 +210,7 @@ Ok(())
 /// Node `move1Red_8`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(5, 11)?; let found = r5(v, cx, 11); cx.leave_reach(); found? } {
+if { cx.enter_reach(5, 11)?; let found = r5_11(v, cx); cx.leave_reach(); found? } {
 m40(v, cx)?;
 }
 
@@ -229,7 +233,7 @@ Ok(())
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_10` -> `move1Red_11`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m42(v, cx)?;
@@ -278,13 +282,13 @@ Ok(())
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m52(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m53(v, cx)?;
 }
 
@@ -319,14 +323,16 @@ Ok(())
 /// Node `turn1Red_12`.
 fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(54, v)? { return Ok(()); }
+let g56 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g57 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g56 {
 m55(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g57 {
 m53(v, cx)?;
 }
 
@@ -338,7 +344,7 @@ Ok(())
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_13` -> `turn1Red_15`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m56(v, cx)?;
@@ -387,13 +393,13 @@ Ok(())
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m60(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m61(v, cx)?;
 }
 
@@ -428,14 +434,16 @@ Ok(())
 /// Node `turn1Red_23`.
 fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(62, v)? { return Ok(()); }
+let g66 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g67 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g66 {
 m63(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g67 {
 m61(v, cx)?;
 }
 
@@ -447,7 +455,7 @@ Ok(())
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_24` -> `turn1Red_26`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m64(v, cx)?;
@@ -496,13 +504,13 @@ Ok(())
 fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m68(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m69(v, cx)?;
 }
 
@@ -537,14 +545,16 @@ Ok(())
 /// Node `turn1Red_34`.
 fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(70, v)? { return Ok(()); }
+let g76 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g77 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g76 {
 m71(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g77 {
 m69(v, cx)?;
 }
 
@@ -556,7 +566,7 @@ Ok(())
 fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_35` -> `turn1Red_37`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m72(v, cx)?;
@@ -605,13 +615,13 @@ Ok(())
 fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m76(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m77(v, cx)?;
 }
 
@@ -646,14 +656,16 @@ Ok(())
 /// Node `turn1Red_45`.
 fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(78, v)? { return Ok(()); }
+let g86 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g87 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g86 {
 m79(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g87 {
 m77(v, cx)?;
 }
 
@@ -665,7 +677,7 @@ Ok(())
 fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_46` -> `turn1Red_48`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m80(v, cx)?;
@@ -714,13 +726,13 @@ Ok(())
 fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m84(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m85(v, cx)?;
 }
 
@@ -755,14 +767,16 @@ Ok(())
 /// Node `turn1Red_56`.
 fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(86, v)? { return Ok(()); }
+let g96 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g97 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g96 {
 m87(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g97 {
 m85(v, cx)?;
 }
 
@@ -774,7 +788,7 @@ Ok(())
 fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_57` -> `turn1Red_59`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m88(v, cx)?;
@@ -823,13 +837,13 @@ Ok(())
 fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m92(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m93(v, cx)?;
 }
 
@@ -864,14 +878,16 @@ Ok(())
 /// Node `turn1Red_67`.
 fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(94, v)? { return Ok(()); }
+let g106 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g107 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g106 {
 m95(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g107 {
 m93(v, cx)?;
 }
 
@@ -883,7 +899,7 @@ Ok(())
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_68` -> `turn1Red_70`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m96(v, cx)?;
@@ -932,13 +948,13 @@ Ok(())
 fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m100(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m101(v, cx)?;
 }
 
@@ -973,14 +989,16 @@ Ok(())
 /// Node `turn1Red_78`.
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(102, v)? { return Ok(()); }
+let g116 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g117 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g116 {
 m103(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g117 {
 m101(v, cx)?;
 }
 
@@ -992,7 +1010,7 @@ Ok(())
 fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_79` -> `turn1Red_81`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m104(v, cx)?;
@@ -1041,13 +1059,13 @@ Ok(())
 fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m108(v, cx)?;
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46(v, cx, 51); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = { cx.enter_reach(46, 51)?; let found = r46_51(v, cx); cx.leave_reach(); found? }; reach_46_51 = Some(found); found } }) {
 m109(v, cx)?;
 }
 
@@ -1071,13 +1089,13 @@ Ok(())
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_32: Option<bool> = None;
 {
-if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m33(v, cx)?;
 }
 
 }
 {
-if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16(v, cx, 32); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
+if !(match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
 m117(v, cx)?;
 }
 
@@ -1088,14 +1106,16 @@ Ok(())
 /// Node `turn1Red_89`.
 fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(110, v)? { return Ok(()); }
+let g127 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+let g128 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if g127 {
 m111(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
+if g128 {
 m109(v, cx)?;
 }
 
@@ -1107,7 +1127,7 @@ Ok(())
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Red_90` -> `turn1Red_92`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m112(v, cx)?;
@@ -1179,13 +1199,13 @@ Ok(())
 fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_18_31: Option<bool> = None;
 {
-if (match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+if (match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
 m118(v, cx)?;
 }
 
 }
 {
-if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
 m119(v, cx)?;
 }
 
@@ -1245,7 +1265,7 @@ Ok(())
 /// Node `move1Green_8`.
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(21, 27)?; let found = r21(v, cx, 27); cx.leave_reach(); found? } {
+if { cx.enter_reach(21, 27)?; let found = r21_27(v, cx); cx.leave_reach(); found? } {
 m123(v, cx)?;
 }
 
@@ -1268,7 +1288,7 @@ Ok(())
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_10` -> `move1Green_11`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m125(v, cx)?;
@@ -1317,13 +1337,13 @@ Ok(())
 fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m135(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m136(v, cx)?;
 }
 
@@ -1358,14 +1378,16 @@ Ok(())
 /// Node `turn1Green_12`.
 fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(137, v)? { return Ok(()); }
+let g157 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g158 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g157 {
 m138(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g158 {
 m136(v, cx)?;
 }
 
@@ -1377,7 +1399,7 @@ Ok(())
 fn m138(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_13` -> `turn1Green_15`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m139(v, cx)?;
@@ -1426,13 +1448,13 @@ Ok(())
 fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m143(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m144(v, cx)?;
 }
 
@@ -1467,14 +1489,16 @@ Ok(())
 /// Node `turn1Green_23`.
 fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(145, v)? { return Ok(()); }
+let g167 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g168 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g167 {
 m146(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g168 {
 m144(v, cx)?;
 }
 
@@ -1486,7 +1510,7 @@ Ok(())
 fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_24` -> `turn1Green_26`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m147(v, cx)?;
@@ -1535,13 +1559,13 @@ Ok(())
 fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m151(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m152(v, cx)?;
 }
 
@@ -1576,14 +1600,16 @@ Ok(())
 /// Node `turn1Green_34`.
 fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(153, v)? { return Ok(()); }
+let g177 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g178 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g177 {
 m154(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g178 {
 m152(v, cx)?;
 }
 
@@ -1595,7 +1621,7 @@ Ok(())
 fn m154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_35` -> `turn1Green_37`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m155(v, cx)?;
@@ -1644,13 +1670,13 @@ Ok(())
 fn m158(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m159(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m160(v, cx)?;
 }
 
@@ -1685,14 +1711,16 @@ Ok(())
 /// Node `turn1Green_45`.
 fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(161, v)? { return Ok(()); }
+let g187 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g188 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g187 {
 m162(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g188 {
 m160(v, cx)?;
 }
 
@@ -1704,7 +1732,7 @@ Ok(())
 fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_46` -> `turn1Green_48`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m163(v, cx)?;
@@ -1753,13 +1781,13 @@ Ok(())
 fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m167(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m168(v, cx)?;
 }
 
@@ -1794,14 +1822,16 @@ Ok(())
 /// Node `turn1Green_56`.
 fn m169(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(169, v)? { return Ok(()); }
+let g197 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g198 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g197 {
 m170(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g198 {
 m168(v, cx)?;
 }
 
@@ -1813,7 +1843,7 @@ Ok(())
 fn m170(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_57` -> `turn1Green_59`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m171(v, cx)?;
@@ -1862,13 +1892,13 @@ Ok(())
 fn m174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m175(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m176(v, cx)?;
 }
 
@@ -1903,14 +1933,16 @@ Ok(())
 /// Node `turn1Green_67`.
 fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(177, v)? { return Ok(()); }
+let g207 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g208 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g207 {
 m178(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g208 {
 m176(v, cx)?;
 }
 
@@ -1922,7 +1954,7 @@ Ok(())
 fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_68` -> `turn1Green_70`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m179(v, cx)?;
@@ -1971,13 +2003,13 @@ Ok(())
 fn m182(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m183(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m184(v, cx)?;
 }
 
@@ -2012,14 +2044,16 @@ Ok(())
 /// Node `turn1Green_78`.
 fn m185(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(185, v)? { return Ok(()); }
+let g217 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g218 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g217 {
 m186(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g218 {
 m184(v, cx)?;
 }
 
@@ -2031,7 +2065,7 @@ Ok(())
 fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_79` -> `turn1Green_81`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m187(v, cx)?;
@@ -2080,13 +2114,13 @@ Ok(())
 fn m190(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m191(v, cx)?;
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129(v, cx, 134); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = { cx.enter_reach(129, 134)?; let found = r129_134(v, cx); cx.leave_reach(); found? }; reach_129_134 = Some(found); found } }) {
 m192(v, cx)?;
 }
 
@@ -2118,14 +2152,16 @@ Ok(())
 /// Node `turn1Green_89`.
 fn m193(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(193, v)? { return Ok(()); }
+let g227 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+let g228 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if g227 {
 m194(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
+if g228 {
 m192(v, cx)?;
 }
 
@@ -2137,7 +2173,7 @@ Ok(())
 fn m194(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[33]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`turn1Green_90` -> `turn1Green_92`")); }
+let o0 = OFF3[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m195(v, cx)?;
@@ -2207,14 +2243,16 @@ Ok(())
 
 /// Node `decide1_1`.
 fn m200(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g235 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g236 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70 {
+if g235 {
 m202(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70 {
+if g236 {
 m203(v, cx)?;
 }
 
@@ -2224,14 +2262,16 @@ Ok(())
 
 /// Node `decide1_2`.
 fn m201(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g237 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g238 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70 {
+if g237 {
 m208(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70 {
+if g238 {
 m202(v, cx)?;
 }
 
@@ -2328,54 +2368,14 @@ v[slot] = old;
 Ok(())
 }
 
-/// Node `move1Red_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
-{
-let slot = 32usize;
-let old = v[slot];
-for i in 0..25 {
-v[slot] = MEMBERS2[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Red_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
-{
-if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
-if r4(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `move1Red_2`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
-{
-if { cx.enter_reach(5, 11)?; let found = r5(v, cx, 11); cx.leave_reach(); found? } {
-if r12(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
 /// Node `flips1Red_reach_1`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 34usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS14[i];
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_11(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2383,24 +2383,22 @@ Ok(false)
 }
 
 /// Node `flips1Red_1`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r7_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_1`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r8(v, cx, to)? {  return Ok(true); }
+if r8_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2408,31 +2406,31 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_3`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(8, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r9(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r9_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_5`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
-if r10(v, cx, to)? {  return Ok(true); }
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r8(v, cx, to)? {  return Ok(true); }
+if g11 {
+if r8_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2440,145 +2438,94 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_4`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r11(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `flips1Red_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+/// Node `move1Red_reach_1`.
+fn r2_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 32usize;
+let old = v[slot];
+for i in 0..25 {
+v[slot] = MEMBERS2[i];
+if r3_15(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `move1Red_1`.
+fn r3_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
+if r4_15(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `move1Red_2`.
+fn r4_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if { cx.enter_reach(5, 11)?; let found = r5_11(v, cx); cx.leave_reach(); found? } {
+if r12_15(v, cx)? {  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `move1Red_3`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_15(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Red_4`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 0;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_4` -> `move1Red_5`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Red_5`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB4[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Red_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `over1_reach_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
-{
-if !{ cx.enter_reach(2, 15)?; let found = r2(v, cx, 15); cx.leave_reach(); found? } {
-if r17(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `over1_2`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
-let mut reach_18_31: Option<bool> = None;
-{
-if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
-if r32(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18(v, cx, 31); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
-if r32(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `move1Green_reach_1`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
-{
-let slot = 32usize;
-let old = v[slot];
-for i in 0..25 {
-v[slot] = MEMBERS2[i];
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `move1Green_1`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
-{
-if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
-if r20(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `move1Green_2`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
-{
-if { cx.enter_reach(21, 27)?; let found = r21(v, cx, 27); cx.leave_reach(); found? } {
-if r28(v, cx, to)? {  return Ok(true); }
-}
-
 }
 Ok(false)
 }
 
 /// Node `flips1Green_reach_1`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 34usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS14[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_27(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2586,24 +2533,22 @@ Ok(false)
 }
 
 /// Node `flips1Green_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r23_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_1`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_27(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2611,31 +2556,31 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(24, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_5`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
-if r26(v, cx, to)? {  return Ok(true); }
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r24(v, cx, to)? {  return Ok(true); }
+if g27 {
+if r24_27(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2643,91 +2588,132 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_4`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r27(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `flips1Green_reach_1_end`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+/// Node `move1Green_reach_1`.
+fn r18_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 32usize;
+let old = v[slot];
+for i in 0..25 {
+v[slot] = MEMBERS2[i];
+if r19_31(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `move1Green_1`.
+fn r19_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[32] as usize)] as usize] == 7 {
+if r20_31(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `move1Green_2`.
+fn r20_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if { cx.enter_reach(21, 27)?; let found = r21_27(v, cx); cx.leave_reach(); found? } {
+if r28_31(v, cx)? {  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `move1Green_3`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_31(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `move1Green_4`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = 1;
-let k0 = v[32]; let o0 = OFF3[k0 as usize]; if o0 == 26 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_4` -> `move1Green_5`")); }
+let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r30(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r30_31(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `move1Green_5`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r31(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `move1Green_reach_1_end`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+/// Node `over1_reach_1`.
+fn r16_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if !{ cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? } {
+if r17_32(v, cx)? {  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
-/// Node `over1_reach_1_end`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+/// Node `over1_2`.
+fn r17_32(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let mut reach_18_31: Option<bool> = None;
+{
+if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+{  return Ok(true); }
+}
+
+}
+{
+if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
+{  return Ok(true); }
+}
+
+}
 Ok(false)
 }
 
 /// Node `embraceHVDRed_reach_1`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r47(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r47_51(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_9`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r48(v, cx, to)? {  return Ok(true); }
+if r48_51(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2735,31 +2721,31 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_11`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(48, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r49(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r49_51(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDRed_13`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g51 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g52 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 1 {
-if r50(v, cx, to)? {  return Ok(true); }
+if g51 {
+if r50_51(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r48(v, cx, to)? {  return Ok(true); }
+if g52 {
+if r48_51(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2767,42 +2753,33 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_12`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r51(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `embraceHVDRed_reach_1_end`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_reach_1`.
-fn r129(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 129 { return Ok(true); }
+fn r129_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r130(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r130_134(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_9`.
-fn r130(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 130 { return Ok(true); }
+fn r130_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r131(v, cx, to)? {  return Ok(true); }
+if r131_134(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2810,31 +2787,31 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_11`.
-fn r131(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 131 { return Ok(true); }
+fn r131_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(131, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r132(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r132_134(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `embraceHVDGreen_13`.
-fn r132(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 132 { return Ok(true); }
+fn r132_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g152 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g153 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] != 0 {
-if r133(v, cx, to)? {  return Ok(true); }
+if g152 {
+if r133_134(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
-if r131(v, cx, to)? {  return Ok(true); }
+if g153 {
+if r131_134(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -2842,20 +2819,13 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_12`.
-fn r133(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 133 { return Ok(true); }
+fn r133_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
-if r134(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
-Ok(false)
-}
-
-/// Node `embraceHVDGreen_reach_1_end`.
-fn r134(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 134 { return Ok(true); }
 Ok(false)
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [19, 20];
 static VISIBLE_SLOTS: [usize; 2] = [23, 24];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 82] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, true, true, false, false, false, false, true, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 110] = [18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 18, 13, 14, 18, 16, 17, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16, 17, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 9, 10, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 9, 10, 18, 12, 13, 18, 18, 18, 18, 18, 9, 10, 11, 12, 13, 14, 18, 18, 18, 18, 18, 10, 11, 18, 13, 14, 18, 18, 18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36];
 static MEMBERS0: [u8; 9] = [9, 10, 11, 12, 13, 14, 15, 16, 17];
 static OFF1: [u16; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10];
@@ -45,6 +46,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(39);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -94,13 +96,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_9: Option<bool> = None;
 {
-if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
@@ -112,13 +114,13 @@ Ok(())
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_56_63: Option<bool> = None;
 {
-if (match reach_56_63 { Some(found) => found, None => { let found = { cx.enter_reach(56, 63)?; let found = r56(v, cx, 63); cx.leave_reach(); found? }; reach_56_63 = Some(found); found } }) {
+if (match reach_56_63 { Some(found) => found, None => { let found = r56_63(v); reach_56_63 = Some(found); found } }) {
 m64(v, cx)?;
 }
 
 }
 {
-if !(match reach_56_63 { Some(found) => found, None => { let found = { cx.enter_reach(56, 63)?; let found = r56(v, cx, 63); cx.leave_reach(); found? }; reach_56_63 = Some(found); found } }) {
+if !(match reach_56_63 { Some(found) => found, None => { let found = r56_63(v); reach_56_63 = Some(found); found } }) {
 m65(v, cx)?;
 }
 
@@ -130,13 +132,13 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_7: Option<bool> = None;
 {
-if (match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
 m31(v, cx)?;
 }
 
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
 m32(v, cx)?;
 }
 
@@ -208,7 +210,7 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_8` -> `move1Red_9`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -254,13 +256,13 @@ Ok(())
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_9: Option<bool> = None;
 {
-if (match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_9 { Some(found) => found, None => { let found = { cx.enter_reach(8, 9)?; let found = r8(v, cx, 9); cx.leave_reach(); found? }; reach_8_9 = Some(found); found } }) {
+if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
 m43(v, cx)?;
 }
 
@@ -295,13 +297,13 @@ Ok(())
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_10_15: Option<bool> = None;
 {
-if (match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
+if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
 m44(v, cx)?;
 }
 
 }
 {
-if !(match reach_10_15 { Some(found) => found, None => { let found = { cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? }; reach_10_15 = Some(found); found } }) {
+if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
 m45(v, cx)?;
 }
 
@@ -373,7 +375,7 @@ Ok(())
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_8` -> `move1Green_9`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx)?;
@@ -451,13 +453,13 @@ Ok(())
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_66_73: Option<bool> = None;
 {
-if (match reach_66_73 { Some(found) => found, None => { let found = { cx.enter_reach(66, 73)?; let found = r66(v, cx, 73); cx.leave_reach(); found? }; reach_66_73 = Some(found); found } }) {
+if (match reach_66_73 { Some(found) => found, None => { let found = r66_73(v); reach_66_73 = Some(found); found } }) {
 m74(v, cx)?;
 }
 
 }
 {
-if !(match reach_66_73 { Some(found) => found, None => { let found = { cx.enter_reach(66, 73)?; let found = r66(v, cx, 73); cx.leave_reach(); found? }; reach_66_73 = Some(found); found } }) {
+if !(match reach_66_73 { Some(found) => found, None => { let found = r66_73(v); reach_66_73 = Some(found); found } }) {
 m75(v, cx)?;
 }
 
@@ -469,13 +471,13 @@ Ok(())
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_66_73: Option<bool> = None;
 {
-if (match reach_66_73 { Some(found) => found, None => { let found = { cx.enter_reach(66, 73)?; let found = r66(v, cx, 73); cx.leave_reach(); found? }; reach_66_73 = Some(found); found } }) {
+if (match reach_66_73 { Some(found) => found, None => { let found = r66_73(v); reach_66_73 = Some(found); found } }) {
 m80(v, cx)?;
 }
 
 }
 {
-if !(match reach_66_73 { Some(found) => found, None => { let found = { cx.enter_reach(66, 73)?; let found = r66(v, cx, 73); cx.leave_reach(); found? }; reach_66_73 = Some(found); found } }) {
+if !(match reach_66_73 { Some(found) => found, None => { let found = r66_73(v); reach_66_73 = Some(found); found } }) {
 m74(v, cx)?;
 }
 
@@ -573,88 +575,76 @@ Ok(())
 }
 
 /// Node `move1Red_reach_1`.
-fn r2(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 2 { return Ok(true); }
+fn r2_7(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r3(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r3_7(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_7(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-if r4(v, cx, to)? {  return Ok(true); }
+if r4_7(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_2`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
+fn r4_7(v: &mut Values) -> bool {
 {
-if r5(v, cx, to)? {  return Ok(true); }
+if r5_7(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_3`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
+fn r5_7(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Red_3` -> `move1Red_4`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r6(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r6_7(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Red_4`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
+fn r6_7(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-if r7(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Red_reach_1_end`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `over1_reach_1`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_9(v: &mut Values) -> bool {
 let mut reach_2_7: Option<bool> = None;
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
-if r9(v, cx, to)? {  return Ok(true); }
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+{  return true; }
 }
 
 }
 {
-if !{ cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? } {
-if r9(v, cx, to)? {  return Ok(true); }
+if !r10_15(v) {
+{  return true; }
 }
 
 }
@@ -663,7 +653,7 @@ let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_9(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -672,454 +662,398 @@ let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_9(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = { cx.enter_reach(2, 7)?; let found = r2(v, cx, 7); cx.leave_reach(); found? }; reach_2_7 = Some(found); found } }) {
-if r28(v, cx, to)? {  return Ok(true); }
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if r28_9(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
-/// Node `over1_reach_1_end`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
-Ok(false)
+/// Node `lineHVD3Red_1`.
+fn r16_9(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if r17_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_2`.
+fn r17_9(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS3[i];
+if r18_9(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3`.
+fn r18_9(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_4`.
+fn r19_9(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if r20_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_5`.
+fn r20_9(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r21_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_6`.
+fn r21_9(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1`.
+fn r22_9(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if r23_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_2`.
+fn r23_9(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS3[i];
+if r24_9(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3`.
+fn r24_9(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_4`.
+fn r25_9(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if r26_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_5`.
+fn r26_9(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r27_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_6`.
+fn r27_9(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `over1_6`.
+fn r28_9(v: &mut Values) -> bool {
+{
+if !r10_15(v) {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `move1Green_reach_1`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_15(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_15(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_1`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_15(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-if r12(v, cx, to)? {  return Ok(true); }
+if r12_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_2`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_15(v: &mut Values) -> bool {
 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_15(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_3`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_15(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let k0 = v[16]; let o0 = OFF1[k0 as usize]; if o0 == 10 { return Err(cx.key_outside(k0 as u32, "Pos -> Piece", "`move1Green_3` -> `move1Green_4`")); }
+let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `move1Green_4`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_15(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-if r15(v, cx, to)? { v[slot] = old; return Ok(true); }
+{ v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `move1Green_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `lineHVD3Red_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
-{
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r17(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Red_2`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Red_3`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Red_4`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
-{
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r20(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Red_5`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r21(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Red_6`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
-{
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r9(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Green_1`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
-{
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r23(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Green_2`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Green_3`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Green_4`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
-{
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r26(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Green_5`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r27(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `lineHVD3Green_6`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
-{
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r9(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `over1_6`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
-{
-if !{ cx.enter_reach(10, 15)?; let found = r10(v, cx, 15); cx.leave_reach(); found? } {
-if r9(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `wins1Red_reach_1`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_63(v: &mut Values) -> bool {
 {
 let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r57(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r57_63(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_8`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_63(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r58(v, cx, to)? {  return Ok(true); }
+if r58_63(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_9`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_63(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r59(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r59_63(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_10`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_63(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r60(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r60_63(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_11`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_63(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r61(v, cx, to)? {  return Ok(true); }
+if r61_63(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_12`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_63(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r62(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r62_63(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Red_13`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_63(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
-if r63(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Red_reach_1_end`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_73(v: &mut Values) -> bool {
 {
 let slot = 17usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_73(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_8`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_73(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r68(v, cx, to)? {  return Ok(true); }
+if r68_73(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_9`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_73(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r69(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r69_73(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_10`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_73(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r70(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r70_73(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_11`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_73(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_73(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_12`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_73(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r72(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r72_73(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `lineHVD3Green_13`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_73(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
-if r73(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `wins1Green_reach_1_end`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
-Ok(false)
+false
 }
 

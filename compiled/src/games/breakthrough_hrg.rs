@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [70, 71];
 static VISIBLE_SLOTS: [usize; 2] = [74, 75];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 990] = [8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 8, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76];
 static MEMBERS0: [u8; 65] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -46,6 +47,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(80);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -163,14 +165,16 @@ Ok(())
 
 /// Node `turn_6`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g7 = v[68] == 73;
+let g8 = v[68] != 73;
 {
-if v[68] == 73 {
+if g7 {
 m8(v, cx)?;
 }
 
 }
 {
-if v[68] != 73 {
+if g8 {
 m9(v, cx)?;
 }
 
@@ -226,7 +230,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 6;
-let k0 = v[66]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Cell", "`turn_12` -> `turn_13`")); }
+let o0 = OFF1[(v[66]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -239,7 +243,7 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Cell", "`turn_13` -> `turn_14`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -262,14 +266,16 @@ Ok(())
 
 /// Node `turn_15`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g16 = TAB4[(v[67] as usize)] == 77;
+let g17 = TAB4[(v[67] as usize)] != 77;
 {
-if TAB4[(v[67] as usize)] == 77 {
+if g16 {
 m16(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[67] as usize)] != 77 {
+if g17 {
 m17(v, cx)?;
 }
 
@@ -293,13 +299,13 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_21_22: Option<bool> = None;
 {
-if (match reach_21_22 { Some(found) => found, None => { let found = { cx.enter_reach(21, 22)?; let found = r21(v, cx, 22); cx.leave_reach(); found? }; reach_21_22 = Some(found); found } }) {
+if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
 m20(v, cx)?;
 }
 
 }
 {
-if !(match reach_21_22 { Some(found) => found, None => { let found = { cx.enter_reach(21, 22)?; let found = r21(v, cx, 22); cx.leave_reach(); found? }; reach_21_22 = Some(found); found } }) {
+if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
 m16(v, cx)?;
 }
 
@@ -400,14 +406,16 @@ Ok(())
 
 /// Node `turn_29`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[68] == 73;
+let g30 = v[68] != 73;
 {
-if v[68] == 73 {
+if g29 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[68] != 73 {
+if g30 {
 m30(v, cx)?;
 }
 
@@ -463,7 +471,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 6;
-let k0 = v[66]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Cell", "`turn_35` -> `turn_36`")); }
+let o0 = OFF1[(v[66]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx)?;
@@ -476,7 +484,7 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Cell", "`turn_36` -> `turn_37`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx)?;
@@ -499,14 +507,16 @@ Ok(())
 
 /// Node `turn_38`.
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g38 = TAB5[(v[67] as usize)] == 77;
+let g39 = TAB5[(v[67] as usize)] != 77;
 {
-if TAB5[(v[67] as usize)] == 77 {
+if g38 {
 m37(v, cx)?;
 }
 
 }
 {
-if TAB5[(v[67] as usize)] != 77 {
+if g39 {
 m38(v, cx)?;
 }
 
@@ -530,13 +540,13 @@ Ok(())
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_39_40: Option<bool> = None;
 {
-if (match reach_39_40 { Some(found) => found, None => { let found = { cx.enter_reach(39, 40)?; let found = r39(v, cx, 40); cx.leave_reach(); found? }; reach_39_40 = Some(found); found } }) {
+if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_39_40 { Some(found) => found, None => { let found = { cx.enter_reach(39, 40)?; let found = r39(v, cx, 40); cx.leave_reach(); found? }; reach_39_40 = Some(found); found } }) {
+if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
 m37(v, cx)?;
 }
 
@@ -545,68 +555,52 @@ Ok(())
 }
 
 /// Node `hasPawn_reach_1__hasPawn_reach_1`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_22(v: &mut Values) -> bool {
 {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
 v[slot] = MEMBERS0[i];
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_22(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `hasPawn_reach_1__hasPawn_reach_1_end`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `hasPawn_reach_2__hasPawn_reach_2`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
-{
-let slot = 69usize;
-let old = v[slot];
-for i in 0..65 {
-v[slot] = MEMBERS0[i];
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `hasPawn_reach_2__hasPawn_reach_2_end`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `hasPawn_reach_1__hasPawn_1`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_22(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[69] as usize)] as usize] == 1 {
-if r22(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
+}
+
+/// Node `hasPawn_reach_2__hasPawn_reach_2`.
+fn r39_40(v: &mut Values) -> bool {
+{
+let slot = 69usize;
+let old = v[slot];
+for i in 0..65 {
+v[slot] = MEMBERS0[i];
+if r42_40(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
 }
 
 /// Node `hasPawn_reach_2__hasPawn_1`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_40(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[69] as usize)] as usize] == 0 {
-if r40(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

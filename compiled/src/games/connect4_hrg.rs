@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 62] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 512] = [24, 25, 26, 27, 28, 29, 23, 24, 30, 31, 32, 33, 34, 35, 23, 30, 36, 37, 38, 39, 40, 41, 23, 36, 42, 43, 44, 45, 46, 47, 23, 42, 48, 49, 50, 51, 52, 53, 23, 48, 54, 55, 56, 57, 58, 59, 23, 54, 60, 61, 62, 63, 64, 65, 23, 60, 24, 25, 26, 27, 28, 29, 23, 24, 17, 18, 19, 20, 21, 22, 22, 22, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 25, 26, 27, 28, 29, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 61, 62, 63, 64, 65, 23, 23, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 60, 61, 62, 63, 64, 23, 23, 23, 23, 23, 23, 23, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 23, 23, 23, 24, 25, 26, 27, 28, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 60, 61, 62, 63, 64, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 23, 23, 23, 23, 23, 23, 23, 25, 26, 27, 28, 29, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 23];
 static MEMBERS0: [u8; 7] = [9, 10, 11, 12, 13, 14, 15];
 static OFF1: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7];
@@ -35,7 +36,8 @@ static OFF3: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 1,
 static OFF4: [u16; 256] = [43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43, 43];
 static TAB5: [u8; 256] = [22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 17, 18, 19, 20, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS6: [u8; 4] = [66, 67, 68, 69];
-static OFF7: [u16; 256] = [176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 0, 44, 88, 132, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176];
+static COFF7: [u16; 220] = [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0, 0, 0, 1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11, 0, 13, 14, 15, 16, 17, 0, 19, 20, 21, 22, 23, 0, 25, 26, 27, 28, 29, 0, 31, 32, 33, 34, 35, 0, 37, 38, 39, 40, 41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11, 0, 13, 14, 15, 16, 17, 0, 19, 20, 21, 22, 23, 0, 25, 26, 27, 28, 29, 0, 31, 32, 33, 34, 35, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6, 0, 8, 9, 10, 11, 12, 0, 14, 15, 16, 17, 18, 0, 20, 21, 22, 23, 24, 0, 26, 27, 28, 29, 30, 0, 32, 33, 34, 35, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0];
+static OFF8: [u16; 256] = [176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 0, 44, 88, 132, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -48,6 +50,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(73);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -153,7 +156,7 @@ Ok(())
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[53]; let o0 = OFF4[k0 as usize]; if o0 == 43 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_5` -> `turn_6`")); }
+let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m7(v, cx)?;
@@ -166,7 +169,7 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
-let k0 = v[52]; let o0 = OFF1[k0 as usize]; if o0 == 7 { return Err(cx.key_outside(k0 as u32, "Column -> Level", "`turn_6` -> `turn_7`")); }
+let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m8(v, cx)?;
@@ -191,13 +194,13 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11(v, cx, 12); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11(v, cx, 12); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
 m13(v, cx)?;
 }
 
@@ -221,13 +224,13 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = { cx.enter_reach(17, 19)?; let found = r17(v, cx, 19); cx.leave_reach(); found? }; reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
 m20(v, cx)?;
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = { cx.enter_reach(17, 19)?; let found = r17(v, cx, 19); cx.leave_reach(); found? }; reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
 m21(v, cx)?;
 }
 
@@ -352,7 +355,7 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[53]; let o0 = OFF4[k0 as usize]; if o0 == 43 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_24` -> `turn_25`")); }
+let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m28(v, cx)?;
@@ -365,7 +368,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
-let k0 = v[52]; let o0 = OFF1[k0 as usize]; if o0 == 7 { return Err(cx.key_outside(k0 as u32, "Column -> Level", "`turn_25` -> `turn_26`")); }
+let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx)?;
@@ -390,13 +393,13 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = { cx.enter_reach(32, 33)?; let found = r32(v, cx, 33); cx.leave_reach(); found? }; reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
 m31(v, cx)?;
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = { cx.enter_reach(32, 33)?; let found = r32(v, cx, 33); cx.leave_reach(); found? }; reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
@@ -420,13 +423,13 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = { cx.enter_reach(17, 19)?; let found = r17(v, cx, 19); cx.leave_reach(); found? }; reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = { cx.enter_reach(17, 19)?; let found = r17(v, cx, 19); cx.leave_reach(); found? }; reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
 m21(v, cx)?;
 }
 
@@ -447,439 +450,403 @@ Ok(())
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_12(v: &mut Values) -> bool {
 {
 let slot = 54usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_12(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `fourThroughLast_reach_1__fourThroughLast_reach_1_end`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
-Ok(false)
+/// Node `fourThroughLast_reach_1__fourThroughLast_1`.
+fn r36_12(v: &mut Values) -> bool {
+{
+let x: u8 = v[53];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r37_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_2`.
+fn r37_12(v: &mut Values) -> bool {
+let g37 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize] == 0;
+let g38 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize] != 0;
+{
+if g37 {
+if r38_12(v) {  return true; }
+}
+
+}
+{
+if g38 {
+if r39_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_3`.
+fn r38_12(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r39_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_4`.
+fn r39_12(v: &mut Values) -> bool {
+let g40 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == 0;
+let g41 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != 0;
+{
+if g40 {
+if r40_12(v) {  return true; }
+}
+
+}
+{
+if g41 {
+if r41_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_6`.
+fn r40_12(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r41_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_7`.
+fn r41_12(v: &mut Values) -> bool {
+let g43 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == 0;
+let g44 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != 0;
+{
+if g43 {
+if r42_12(v) {  return true; }
+}
+
+}
+{
+if g44 {
+if r43_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_9`.
+fn r42_12(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r43_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_10`.
+fn r43_12(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r44_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_12`.
+fn r44_12(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[55] as usize)] as usize] == 0 {
+if r45_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_13`.
+fn r45_12(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r46_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_14`.
+fn r46_12(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[55] as usize)] as usize] == 0 {
+if r47_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_15`.
+fn r47_12(v: &mut Values) -> bool {
+{
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+if r48_12(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `fourThroughLast_reach_1__fourThroughLast_16`.
+fn r48_12(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[55] as usize)] as usize] == 0 {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `hasRoom_reach_1`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_19(v: &mut Values) -> bool {
 {
 let slot = 52usize;
 let old = v[slot];
 for i in 0..7 {
 v[slot] = MEMBERS0[i];
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_19(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `hasRoom_1`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_19(v: &mut Values) -> bool {
 {
 if v[44 + OFF1[(v[52] as usize)] as usize] != 22 {
-if r19(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `hasRoom_reach_1_end`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_reach_2`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_33(v: &mut Values) -> bool {
 {
 let slot = 54usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r49(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r49_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_2__fourThroughLast_reach_2_end`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_1`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
-{
-let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_2`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
-{
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize)] as usize] == 0 {
-if r38(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize)] as usize] != 0 {
-if r39(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_3`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_4`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
-{
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == 0 {
-if r40(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != 0 {
-if r41(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_6`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_7`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
-{
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == 0 {
-if r42(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != 0 {
-if r43(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_9`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_10`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_12`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
-{
-if v[0 + OFF4[(v[55] as usize)] as usize] == 0 {
-if r45(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_13`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_14`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
-{
-if v[0 + OFF4[(v[55] as usize)] as usize] == 0 {
-if r47(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_15`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `fourThroughLast_reach_1__fourThroughLast_16`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
-{
-if v[0 + OFF4[(v[55] as usize)] as usize] == 0 {
-if r12(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_33(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r50(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r50_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_33(v: &mut Values) -> bool {
+let g53 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize] == 1;
+let g54 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize] != 1;
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize)] as usize] == 1 {
-if r51(v, cx, to)? {  return Ok(true); }
+if g53 {
+if r51_33(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize] as usize)] as usize] != 1 {
-if r52(v, cx, to)? {  return Ok(true); }
+if g54 {
+if r52_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_33(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[53] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r52(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r52_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_33(v: &mut Values) -> bool {
+let g56 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == 1;
+let g57 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != 1;
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == 1 {
-if r53(v, cx, to)? {  return Ok(true); }
+if g56 {
+if r53_33(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != 1 {
-if r54(v, cx, to)? {  return Ok(true); }
+if g57 {
+if r54_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_33(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_33(v: &mut Values) -> bool {
+let g59 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] == 1;
+let g60 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize] != 1;
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] == 1 {
-if r55(v, cx, to)? {  return Ok(true); }
+if g59 {
+if r55_33(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF4[(CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize] as usize)] as usize] != 1 {
-if r56(v, cx, to)? {  return Ok(true); }
+if g60 {
+if r56_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_33(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[292 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r56(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r56_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_33(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r57(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r57_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(v[55] as usize)] as usize] == 1 {
-if r58(v, cx, to)? {  return Ok(true); }
+if r58_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_33(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r59(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r59_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(v[55] as usize)] as usize] == 1 {
-if r60(v, cx, to)? {  return Ok(true); }
+if r60_33(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_33(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF7[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
+let x: u8 = CONSTANTS[72 + OFF8[(v[54] as usize)] as usize + OFF4[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r61(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r61_33(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_16`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_33(v: &mut Values) -> bool {
 {
 if v[0 + OFF4[(v[55] as usize)] as usize] == 1 {
-if r33(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [7, 8];
 static VISIBLE_SLOTS: [usize; 2] = [11, 12];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 28] = [true, false, true, false, true, false, true, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true];
 static CONSTANTS: [Sym; 306] = [2, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 1, 0, 0, 3, 3, 3];
 static MEMBERS0: [u8; 6] = [7, 8, 9, 10, 11, 12];
 static OFF1: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
@@ -46,6 +47,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -158,7 +160,7 @@ Ok(())
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
-let k0 = v[4]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Num", "`banking` -> `bust`")); }
+let o0 = OFF2[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx)?;
@@ -192,14 +194,16 @@ Ok(())
 
 /// Node `scoring`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g10 = v[6] == 7;
+let g11 = v[6] != 7;
 {
-if v[6] == 7 {
+if g10 {
 m10(v, cx)?;
 }
 
 }
 {
-if v[6] != 7 {
+if g11 {
 m12(v, cx)?;
 }
 
@@ -245,14 +249,16 @@ Ok(())
 
 /// Node `gained`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
+let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
 {
-if CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16 {
+if g15 {
 m14(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16 {
+if g16 {
 m18(v, cx)?;
 }
 
@@ -264,7 +270,7 @@ Ok(())
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 16;
-let k0 = v[4]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Player -> Num", "`winning` -> `winReset`")); }
+let o0 = OFF2[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m15(v, cx)?;
@@ -289,7 +295,7 @@ Ok(())
 fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;
-let k0 = v[4]; let o0 = OFF2[k0 as usize]; if o0 == 2 { return Err(cx.key_outside(k0 as u32, "Goals", "`winFace` -> `over`")); }
+let o0 = OFF2[(v[4]) as usize];
 let slot = 7usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m17(v, cx)?;
@@ -336,14 +342,16 @@ Ok(())
 
 /// Node `turnsCounted`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[5] != 2;
+let g24 = v[5] == 2;
 {
-if v[5] != 2 {
+if g23 {
 m21(v, cx)?;
 }
 
 }
 {
-if v[5] == 2 {
+if g24 {
 m22(v, cx)?;
 }
 
@@ -365,14 +373,16 @@ Ok(())
 
 /// Node `final`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g26 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
+let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
 {
-if CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7 {
+if g26 {
 m23(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2 {
+if g27 {
 m24(v, cx)?;
 }
 
@@ -394,14 +404,16 @@ Ok(())
 
 /// Node `notFirst`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
+let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
 {
-if CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7 {
+if g29 {
 m25(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2 {
+if g30 {
 m26(v, cx)?;
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [125, 126];
 static VISIBLE_SLOTS: [usize; 2] = [129, 130];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 121] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128];
 static OFF1: [u16; 256] = [122, 122, 122, 122, 122, 122, 122, 122, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 0, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122];
 static TAB2: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -36,8 +37,8 @@ static TAB5: [u8; 256] = [129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129,
 static TAB6: [u8; 256] = [129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 129, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 129, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 129, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 129, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 129, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 129, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 129, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 129, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 129, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 129, 129, 129, 129, 129, 129, 129, 129, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB7: [u8; 256] = [129, 129, 129, 129, 129, 129, 129, 129, 129, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 129, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 129, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 129, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 129, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 129, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 129, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 129, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 129, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 129, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB8: [u8; 256] = [129, 129, 129, 129, 129, 129, 129, 129, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 129, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB10: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB11: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 6, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(6);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -144,7 +146,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[123]; let o0 = OFF1[k0 as usize]; if o0 == 122 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -181,13 +183,13 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_10_11: Option<bool> = None;
 {
-if (match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10(v, cx, 11); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
+if (match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
 m9(v, cx)?;
 }
 
 }
 {
-if !(match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10(v, cx, 11); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
+if !(match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
 m12(v, cx)?;
 }
 
@@ -199,13 +201,13 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_14_15: Option<bool> = None;
 {
-if (match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14(v, cx, 15); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
+if (match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14_15(v, cx); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
 m13(v, cx)?;
 }
 
 }
 {
-if !(match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14(v, cx, 15); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
+if !(match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14_15(v, cx); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
 m12(v, cx)?;
 }
 
@@ -294,7 +296,7 @@ Ok(())
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[123]; let o0 = OFF1[k0 as usize]; if o0 == 122 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_16` -> `turn_17`")); }
+let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m22(v, cx)?;
@@ -331,13 +333,13 @@ Ok(())
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_26_27: Option<bool> = None;
 {
-if (match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26(v, cx, 27); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
+if (match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26_27(v, cx); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
 m25(v, cx)?;
 }
 
 }
 {
-if !(match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26(v, cx, 27); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
+if !(match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26_27(v, cx); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
@@ -349,13 +351,13 @@ Ok(())
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_29_30: Option<bool> = None;
 {
-if (match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29(v, cx, 30); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
+if (match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29_30(v, cx); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
 m28(v, cx)?;
 }
 
 }
 {
-if !(match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29(v, cx, 30); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
+if !(match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29_30(v, cx); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
@@ -376,82 +378,28 @@ Ok(())
 }
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_reach_1`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_11(v, cx)? {  return Ok(true); }
 
 }
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_1__chainToFirstSide_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToSecondSide_reach_1__chainToSecondSide_reach_1`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
-{
-if r37(v, cx, to)? {  return Ok(true); }
-
-}
-Ok(false)
-}
-
-/// Node `chainToSecondSide_reach_1__chainToSecondSide_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_2__chainToFirstSide_reach_2`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
-{
-if r34(v, cx, to)? {  return Ok(true); }
-
-}
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_2__chainToFirstSide_reach_2_end`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToSecondSide_reach_2__chainToSecondSide_reach_2`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
-{
-if r40(v, cx, to)? {  return Ok(true); }
-
-}
-Ok(false)
-}
-
-/// Node `chainToSecondSide_reach_2__chainToSecondSide_reach_2_end`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_1`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(31, v)? { return Ok(false); }
+let g30 = TAB2[(v[124] as usize)] == 6;
+let g31 = TAB2[(v[124] as usize)] != 6;
 {
-if TAB2[(v[124] as usize)] == 6 {
-if r11(v, cx, to)? {  return Ok(true); }
+if g30 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB2[(v[124] as usize)] != 6 {
-if r32(v, cx, to)? {  return Ok(true); }
+if g31 {
+if r32_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -459,159 +407,87 @@ Ok(false)
 }
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_4`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_6`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(33, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_11(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_reach_2__chainToFirstSide_18`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
-if !cx.visit(34, v)? { return Ok(false); }
+/// Node `chainToSecondSide_reach_1__chainToSecondSide_reach_1`.
+fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if TAB9[(v[124] as usize)] == 6 {
-if r27(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB9[(v[124] as usize)] != 6 {
-if r35(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_2__chainToFirstSide_21`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
-{
-let x: u8 = TAB3[(v[124] as usize)];
-let slot = 124usize;
-let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-{
-let x: u8 = TAB4[(v[124] as usize)];
-let slot = 124usize;
-let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-{
-let x: u8 = TAB5[(v[124] as usize)];
-let slot = 124usize;
-let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-{
-let x: u8 = TAB6[(v[124] as usize)];
-let slot = 124usize;
-let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-{
-let x: u8 = TAB7[(v[124] as usize)];
-let slot = 124usize;
-let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-{
-let x: u8 = TAB8[(v[124] as usize)];
-let slot = 124usize;
-let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `chainToFirstSide_reach_2__chainToFirstSide_23`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
-if !cx.visit(36, v)? { return Ok(false); }
-{
-if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
-if r34(v, cx, to)? {  return Ok(true); }
-}
+if r37_15(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_1`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(37, v)? { return Ok(false); }
+let g48 = TAB9[(v[124] as usize)] == 6;
+let g49 = TAB9[(v[124] as usize)] != 6;
 {
-if TAB10[(v[124] as usize)] == 6 {
-if r15(v, cx, to)? {  return Ok(true); }
+if g48 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB10[(v[124] as usize)] != 6 {
-if r38(v, cx, to)? {  return Ok(true); }
+if g49 {
+if r38_15(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -619,79 +495,175 @@ Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_4`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r39(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_6`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(39, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
-if r37(v, cx, to)? {  return Ok(true); }
+if r37_15(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_reach_2__chainToSecondSide_18`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
-if !cx.visit(40, v)? { return Ok(false); }
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_reach_2`.
+fn r26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if TAB11[(v[124] as usize)] == 6 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r34_27(v, cx)? {  return Ok(true); }
+
+}
+Ok(false)
+}
+
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_18`.
+fn r34_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(34, v)? { return Ok(false); }
+let g39 = TAB10[(v[124] as usize)] == 6;
+let g40 = TAB10[(v[124] as usize)] != 6;
+{
+if g39 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB11[(v[124] as usize)] != 6 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g40 {
+if r35_27(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_21`.
+fn r35_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB3[(v[124] as usize)];
+let slot = 124usize;
+let old = v[slot]; v[slot] = x;
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+{
+let x: u8 = TAB4[(v[124] as usize)];
+let slot = 124usize;
+let old = v[slot]; v[slot] = x;
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+{
+let x: u8 = TAB5[(v[124] as usize)];
+let slot = 124usize;
+let old = v[slot]; v[slot] = x;
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+{
+let x: u8 = TAB6[(v[124] as usize)];
+let slot = 124usize;
+let old = v[slot]; v[slot] = x;
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+{
+let x: u8 = TAB7[(v[124] as usize)];
+let slot = 124usize;
+let old = v[slot]; v[slot] = x;
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+{
+let x: u8 = TAB8[(v[124] as usize)];
+let slot = 124usize;
+let old = v[slot]; v[slot] = x;
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_23`.
+fn r36_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(36, v)? { return Ok(false); }
+{
+if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
+if r34_27(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `chainToSecondSide_reach_2__chainToSecondSide_reach_2`.
+fn r29_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if r40_30(v, cx)? {  return Ok(true); }
+
+}
+Ok(false)
+}
+
+/// Node `chainToSecondSide_reach_2__chainToSecondSide_18`.
+fn r40_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(40, v)? { return Ok(false); }
+let g57 = TAB11[(v[124] as usize)] == 6;
+let g58 = TAB11[(v[124] as usize)] != 6;
+{
+if g57 {
+{  return Ok(true); }
+}
+
+}
+{
+if g58 {
+if r41_30(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -699,60 +671,58 @@ Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_21`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_23`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(42, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
-if r40(v, cx, to)? {  return Ok(true); }
+if r40_30(v, cx)? {  return Ok(true); }
 }
 
 }

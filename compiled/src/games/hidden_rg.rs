@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [26, 27];
 static VISIBLE_SLOTS: [usize; 2] = [30, 31];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 37] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false];
 static CONSTANTS: [Sym; 207] = [7, 8, 9, 10, 17, 8, 9, 10, 12, 17, 9, 10, 12, 13, 17, 10, 12, 13, 14, 17, 12, 13, 14, 15, 17, 13, 14, 15, 16, 17, 14, 15, 16, 17, 17, 15, 16, 17, 17, 17, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3];
 static MEMBERS0: [u8; 4] = [7, 8, 9, 10];
 static OFF1: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -45,6 +46,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -138,7 +140,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = v[22]; let o0 = OFF1[k0 as usize]; if o0 == 4 { return Err(cx.key_outside(k0 as u32, "Card -> Bool", "`shown` -> `taken`")); }
+let o0 = OFF1[(v[22]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -223,7 +225,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k1 = v[22]; let o1 = OFF1[k1 as usize]; if o1 == 4 { return Err(cx.key_outside(k1 as u32, "Card -> Bool", "`firstTagged` -> `firstPlayed`")); }
+let o1 = OFF1[(v[22]) as usize];
 let slot = 5usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -308,7 +310,7 @@ Ok(())
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k1 = v[22]; let o1 = OFF1[k1 as usize]; if o1 == 4 { return Err(cx.key_outside(k1 as u32, "Card -> Bool", "`secondTagged` -> `secondPlayed`")); }
+let o1 = OFF1[(v[22]) as usize];
 let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m20(v, cx)?;
@@ -331,14 +333,16 @@ Ok(())
 
 /// Node `judge`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g21 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 7;
+let g22 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 7 {
+if g21 {
 m22(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 2 {
+if g22 {
 m24(v, cx)?;
 }
 
@@ -372,14 +376,16 @@ Ok(())
 
 /// Node `notFirst`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g25 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 7;
+let g26 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 7 {
+if g25 {
 m25(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 2 {
+if g26 {
 m23(v, cx)?;
 }
 
@@ -403,13 +409,13 @@ Ok(())
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_27_28: Option<bool> = None;
 {
-if (match reach_27_28 { Some(found) => found, None => { let found = { cx.enter_reach(27, 28)?; let found = r27(v, cx, 28); cx.leave_reach(); found? }; reach_27_28 = Some(found); found } }) {
+if (match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_27_28 { Some(found) => found, None => { let found = { cx.enter_reach(27, 28)?; let found = r27(v, cx, 28); cx.leave_reach(); found? }; reach_27_28 = Some(found); found } }) {
+if !(match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
@@ -419,14 +425,16 @@ Ok(())
 
 /// Node `final`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g31 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 7;
+let g32 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 7 {
+if g31 {
 m30(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 2 {
+if g32 {
 m32(v, cx)?;
 }
 
@@ -460,14 +468,16 @@ Ok(())
 
 /// Node `notFirstWin`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g35 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 7;
+let g36 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 2;
 {
-if CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 7 {
+if g35 {
 m33(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 2 {
+if g36 {
 m34(v, cx)?;
 }
 
@@ -506,35 +516,27 @@ Ok(())
 }
 
 /// Node `deckSearch`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_28(v: &mut Values) -> bool {
 {
 let slot = 22usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS0[i];
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_28(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `deckLeft`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `deckChosen`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_28(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[22] as usize)] as usize] == 7 {
-if r28(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

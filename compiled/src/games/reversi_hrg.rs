@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 103] = [false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 1513] = [12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 78, 79, 80, 81, 82, 83, 84, 77, 78, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213, 85, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 85, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213];
 static MEMBERS0: [u8; 65] = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -50,6 +51,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(220);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -99,13 +101,13 @@ Ok(())
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = { cx.enter_reach(3, 4)?; let found = r3(v, cx, 4); cx.leave_reach(); found? }; reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = { cx.enter_reach(3, 4)?; let found = r3_4(v, cx); cx.leave_reach(); found? }; reach_3_4 = Some(found); found } }) {
 m2(v, cx)?;
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = { cx.enter_reach(3, 4)?; let found = r3(v, cx, 4); cx.leave_reach(); found? }; reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = { cx.enter_reach(3, 4)?; let found = r3_4(v, cx); cx.leave_reach(); found? }; reach_3_4 = Some(found); found } }) {
 m5(v, cx)?;
 }
 
@@ -165,7 +167,7 @@ Ok(())
 /// Node `turn_7`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(10, 11)?; let found = r10(v, cx, 11); cx.leave_reach(); found? } {
+if { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? } {
 m9(v, cx)?;
 }
 
@@ -200,7 +202,7 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_12` -> `turn_13`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -238,13 +240,13 @@ fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(16, v)? { return Ok(()); }
 let mut reach_18_19: Option<bool> = None;
 {
-if (match reach_18_19 { Some(found) => found, None => { let found = { cx.enter_reach(18, 19)?; let found = r18(v, cx, 19); cx.leave_reach(); found? }; reach_18_19 = Some(found); found } }) {
+if (match reach_18_19 { Some(found) => found, None => { let found = { cx.enter_reach(18, 19)?; let found = r18_19(v, cx); cx.leave_reach(); found? }; reach_18_19 = Some(found); found } }) {
 m17(v, cx)?;
 }
 
 }
 {
-if !(match reach_18_19 { Some(found) => found, None => { let found = { cx.enter_reach(18, 19)?; let found = r18(v, cx, 19); cx.leave_reach(); found? }; reach_18_19 = Some(found); found } }) {
+if !(match reach_18_19 { Some(found) => found, None => { let found = { cx.enter_reach(18, 19)?; let found = r18_19(v, cx); cx.leave_reach(); found? }; reach_18_19 = Some(found); found } }) {
 m20(v, cx)?;
 }
 
@@ -267,14 +269,16 @@ Ok(())
 /// Node `turn_19`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(20, v)? { return Ok(()); }
+let g19 = v[70] == 84;
+let g20 = v[70] != 84;
 {
-if v[70] == 84 {
+if g19 {
 m25(v, cx)?;
 }
 
 }
 {
-if v[70] != 84 {
+if g20 {
 m26(v, cx)?;
 }
 
@@ -285,14 +289,16 @@ Ok(())
 /// Node `turn_23`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(21, v)? { return Ok(()); }
+let g21 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+let g22 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if g21 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 1 {
+if g22 {
 m20(v, cx)?;
 }
 
@@ -304,7 +310,7 @@ Ok(())
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[71]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_24` -> `turn_26`")); }
+let o0 = OFF1[(v[71]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx)?;
@@ -365,13 +371,13 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = { cx.enter_reach(41, 42)?; let found = r41(v, cx, 42); cx.leave_reach(); found? }; reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = { cx.enter_reach(41, 42)?; let found = r41_42(v, cx); cx.leave_reach(); found? }; reach_41_42 = Some(found); found } }) {
 m40(v, cx)?;
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = { cx.enter_reach(41, 42)?; let found = r41(v, cx, 42); cx.leave_reach(); found? }; reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = { cx.enter_reach(41, 42)?; let found = r41_42(v, cx); cx.leave_reach(); found? }; reach_41_42 = Some(found); found } }) {
 m43(v, cx)?;
 }
 
@@ -404,14 +410,16 @@ Ok(())
 
 /// Node `turn_37`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = v[67] == 11;
+let g33 = v[67] != 11;
 {
-if v[67] == 11 {
+if g32 {
 m31(v, cx)?;
 }
 
 }
 {
-if v[67] != 11 {
+if g33 {
 m32(v, cx)?;
 }
 
@@ -421,14 +429,16 @@ Ok(())
 
 /// Node `turn_38`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g34 = TAB6[(v[66] as usize)] == 0;
+let g35 = TAB6[(v[66] as usize)] != 0;
 {
-if TAB6[(v[66] as usize)] == 0 {
+if g34 {
 m33(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 0 {
+if g35 {
 m34(v, cx)?;
 }
 
@@ -462,14 +472,16 @@ Ok(())
 
 /// Node `turn_41`.
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g38 = TAB6[(v[66] as usize)] == 1;
+let g39 = TAB6[(v[66] as usize)] != 1;
 {
-if TAB6[(v[66] as usize)] == 1 {
+if g38 {
 m36(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 1 {
+if g39 {
 m37(v, cx)?;
 }
 
@@ -582,7 +594,7 @@ Ok(())
 /// Node `turn_55`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(48, 49)?; let found = r48(v, cx, 49); cx.leave_reach(); found? } {
+if { cx.enter_reach(48, 49)?; let found = r48_49(v, cx); cx.leave_reach(); found? } {
 m47(v, cx)?;
 }
 
@@ -617,7 +629,7 @@ Ok(())
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_60` -> `turn_61`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m52(v, cx)?;
@@ -655,13 +667,13 @@ fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(54, v)? { return Ok(()); }
 let mut reach_56_57: Option<bool> = None;
 {
-if (match reach_56_57 { Some(found) => found, None => { let found = { cx.enter_reach(56, 57)?; let found = r56(v, cx, 57); cx.leave_reach(); found? }; reach_56_57 = Some(found); found } }) {
+if (match reach_56_57 { Some(found) => found, None => { let found = { cx.enter_reach(56, 57)?; let found = r56_57(v, cx); cx.leave_reach(); found? }; reach_56_57 = Some(found); found } }) {
 m55(v, cx)?;
 }
 
 }
 {
-if !(match reach_56_57 { Some(found) => found, None => { let found = { cx.enter_reach(56, 57)?; let found = r56(v, cx, 57); cx.leave_reach(); found? }; reach_56_57 = Some(found); found } }) {
+if !(match reach_56_57 { Some(found) => found, None => { let found = { cx.enter_reach(56, 57)?; let found = r56_57(v, cx); cx.leave_reach(); found? }; reach_56_57 = Some(found); found } }) {
 m58(v, cx)?;
 }
 
@@ -684,14 +696,16 @@ Ok(())
 /// Node `turn_67`.
 fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(58, v)? { return Ok(()); }
+let g60 = v[70] == 84;
+let g61 = v[70] != 84;
 {
-if v[70] == 84 {
+if g60 {
 m63(v, cx)?;
 }
 
 }
 {
-if v[70] != 84 {
+if g61 {
 m64(v, cx)?;
 }
 
@@ -702,14 +716,16 @@ Ok(())
 /// Node `turn_71`.
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(59, v)? { return Ok(()); }
+let g62 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+let g63 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if g62 {
 m60(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 0 {
+if g63 {
 m58(v, cx)?;
 }
 
@@ -721,7 +737,7 @@ Ok(())
 fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[71]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "Spot -> Disc", "`turn_72` -> `turn_74`")); }
+let o0 = OFF1[(v[71]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m61(v, cx)?;
@@ -803,14 +819,16 @@ Ok(())
 
 /// Node `turn_85`.
 fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g71 = v[67] == 11;
+let g72 = v[67] != 11;
 {
-if v[67] == 11 {
+if g71 {
 m68(v, cx)?;
 }
 
 }
 {
-if v[67] != 11 {
+if g72 {
 m69(v, cx)?;
 }
 
@@ -820,14 +838,16 @@ Ok(())
 
 /// Node `turn_86`.
 fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g73 = TAB6[(v[66] as usize)] == 0;
+let g74 = TAB6[(v[66] as usize)] != 0;
 {
-if TAB6[(v[66] as usize)] == 0 {
+if g73 {
 m33(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 0 {
+if g74 {
 m70(v, cx)?;
 }
 
@@ -849,14 +869,16 @@ Ok(())
 
 /// Node `turn_89`.
 fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g76 = TAB6[(v[66] as usize)] == 1;
+let g77 = TAB6[(v[66] as usize)] != 1;
 {
-if TAB6[(v[66] as usize)] == 1 {
+if g76 {
 m36(v, cx)?;
 }
 
 }
 {
-if TAB6[(v[66] as usize)] != 1 {
+if g77 {
 m37(v, cx)?;
 }
 
@@ -865,133 +887,24 @@ Ok(())
 }
 
 /// Node `canPlace_reach_1__canPlace_reach_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
+fn r3_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
 v[slot] = MEMBERS0[i];
-if r71(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r71_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `canPlace_reach_1__canPlace_reach_1_end`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `legalAt_reach_1__legalAt_reach_1`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
-{
-let slot = 70usize;
-let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS9[i];
-if r93(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `legalAt_reach_1__legalAt_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_1__flanksAlongDir_reach_1`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r85(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_1__flanksAlongDir_reach_1_end`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__canPlace_reach_2`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
-{
-let slot = 69usize;
-let old = v[slot];
-for i in 0..65 {
-v[slot] = MEMBERS0[i];
-if r78(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__canPlace_reach_2_end`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `legalAt_reach_2__legalAt_reach_2`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
-{
-let slot = 70usize;
-let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS9[i];
-if r98(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `legalAt_reach_2__legalAt_reach_2_end`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2__flanksAlongDir_reach_2`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r89(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2__flanksAlongDir_reach_2_end`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
 Ok(false)
 }
 
 /// Node `canPlace_reach_1__canPlace_1`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
-if r72(v, cx, to)? {  return Ok(true); }
+if r72_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -999,14 +912,13 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_1__canPlace_2`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS9[i];
-if r73(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r73_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1014,24 +926,22 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_1__canPlace_5`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[69] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r74_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `canPlace_reach_1__outflanks_1`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75(v, cx, to)? {  return Ok(true); }
+if r75_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1039,31 +949,31 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_1__outflanks_3`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(75, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r76_4(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `canPlace_reach_1__outflanks_5`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 1 {
-if r77(v, cx, to)? {  return Ok(true); }
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75(v, cx, to)? {  return Ok(true); }
+if g84 {
+if r75_4(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1071,244 +981,47 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_1__outflanks_4`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r4(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `canPlace_reach_2__canPlace_1`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
-{
-if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
-if r79(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__canPlace_2`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+/// Node `legalAt_reach_1__legalAt_reach_1`.
+fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS9[i];
-if r80(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r93_11(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__canPlace_5`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
-{
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[69] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__outflanks_1`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__outflanks_3`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
-if !cx.visit(82, v)? { return Ok(false); }
-{
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__outflanks_5`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] != 0 {
-if r84(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `canPlace_reach_2__outflanks_4`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r42(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_1__outflanks_17`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r86(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_1__outflanks_19`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
-if !cx.visit(86, v)? { return Ok(false); }
-{
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r87(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_1__outflanks_21`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] != 1 {
-if r88(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r86(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_1__outflanks_20`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r19(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2__outflanks_17`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r90(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2__outflanks_19`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
-if !cx.visit(90, v)? { return Ok(false); }
-{
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r91(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2__outflanks_21`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] != 0 {
-if r92(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r90(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `flanksAlongDir_reach_2__outflanks_20`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
-{
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r57(v, cx, to)? {  return Ok(true); }
-}
-
 }
 Ok(false)
 }
 
 /// Node `legalAt_reach_1__legalAt_3`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
+fn r93_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r94_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `legalAt_reach_1__outflanks_9`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
+fn r94_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95(v, cx, to)? {  return Ok(true); }
+if r95_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1316,31 +1029,31 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_1__outflanks_11`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
+fn r95_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(95, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r96_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
+fn r96_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 1 {
-if r97(v, cx, to)? {  return Ok(true); }
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95(v, cx, to)? {  return Ok(true); }
+if g108 {
+if r95_11(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1348,36 +1061,218 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_1__outflanks_12`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
+fn r97_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r11(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `legalAt_reach_2__legalAt_3`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+/// Node `flanksAlongDir_reach_1__flanksAlongDir_reach_1`.
+fn r18_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r85_19(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_1__outflanks_17`.
+fn r85_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r86_19(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_1__outflanks_19`.
+fn r86_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(86, v)? { return Ok(false); }
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r87_19(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_1__outflanks_21`.
+fn r87_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g96 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g97 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g96 {
+if r88_19(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g97 {
+if r86_19(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_1__outflanks_20`.
+fn r88_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+{  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_reach_2`.
+fn r41_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 69usize;
+let old = v[slot];
+for i in 0..65 {
+v[slot] = MEMBERS0[i];
+if r78_42(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_1`.
+fn r78_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
+if r79_42(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_2`.
+fn r79_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 70usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS9[i];
+if r80_42(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5`.
+fn r80_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[69] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1`.
+fn r81_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3`.
+fn r82_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5`.
+fn r83_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_4`.
+fn r84_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+{  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_reach_2`.
+fn r48_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let slot = 70usize;
+let old = v[slot];
+for i in 0..8 {
+v[slot] = MEMBERS9[i];
+if r98_49(v, cx)? { v[slot] = old; return Ok(true); }
+}
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3`.
+fn r98_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `legalAt_reach_2__outflanks_9`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_49(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1385,31 +1280,31 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_2__outflanks_11`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(100, v)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_49(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] != 0 {
-if r102(v, cx, to)? {  return Ok(true); }
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100(v, cx, to)? {  return Ok(true); }
+if g114 {
+if r100_49(v, cx)? {  return Ok(true); }
 }
 
 }
@@ -1417,11 +1312,76 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_2__outflanks_12`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
+fn r102_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r49(v, cx, to)? {  return Ok(true); }
+{  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_2__flanksAlongDir_reach_2`.
+fn r56_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r89_57(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_2__outflanks_17`.
+fn r89_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r90_57(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_2__outflanks_19`.
+fn r90_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(90, v)? { return Ok(false); }
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r91_57(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_2__outflanks_21`.
+fn r91_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g101 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g102 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g101 {
+if r92_57(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g102 {
+if r90_57(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flanksAlongDir_reach_2__outflanks_20`.
+fn r92_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+{  return Ok(true); }
 }
 
 }

@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [90];
 static VISIBLE_SLOTS: [usize; 1] = [93];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 93] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 1336] = [54, 54, 55, 56, 57, 58, 59, 54, 53, 52, 52, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 52, 53, 52, 52, 52, 52, 52, 52, 52, 52, 52, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -92,14 +94,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 54;
+let g2 = v[87] != 54;
 {
-if v[87] == 54 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 54 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -123,13 +127,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -220,13 +224,13 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m14(v, cx)?;
 }
 
@@ -274,13 +278,13 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m18(v, cx)?;
 }
 
@@ -350,7 +354,7 @@ Ok(())
 /// Node `Dropped`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(25, 8)?; let found = r25(v, cx, 8); cx.leave_reach(); found? } {
+if r25_8(v) {
 m24(v, cx)?;
 }
 
@@ -372,14 +376,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[84] == 52;
+let g30 = v[84] == 53;
 {
-if v[84] == 52 {
+if g29 {
 m27(v, cx)?;
 }
 
 }
 {
-if v[84] == 53 {
+if g30 {
 m32(v, cx)?;
 }
 
@@ -403,13 +409,13 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_30_31: Option<bool> = None;
 {
-if (match reach_30_31 { Some(found) => found, None => { let found = { cx.enter_reach(30, 31)?; let found = r30(v, cx, 31); cx.leave_reach(); found? }; reach_30_31 = Some(found); found } }) {
+if (match reach_30_31 { Some(found) => found, None => { let found = r30_31(v); reach_30_31 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_30_31 { Some(found) => found, None => { let found = { cx.enter_reach(30, 31)?; let found = r30(v, cx, 31); cx.leave_reach(); found? }; reach_30_31 = Some(found); found } }) {
+if !(match reach_30_31 { Some(found) => found, None => { let found = r30_31(v); reach_30_31 = Some(found); found } }) {
 m32(v, cx)?;
 }
 
@@ -433,7 +439,7 @@ Ok(())
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[37 + OFF2[(v[85] as usize)] as usize]; let o0 = OFF5[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF5[(v[37 + OFF2[(v[85] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m33(v, cx)?;
@@ -446,7 +452,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[0 + OFF2[(v[85] as usize)] as usize]; let o0 = OFF6[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF6[(v[0 + OFF2[(v[85] as usize)] as usize]) as usize];
 let slot = 78usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx)?;
@@ -459,7 +465,7 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[85]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF2[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx)?;
@@ -472,7 +478,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[85]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF2[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx)?;
@@ -494,1160 +500,1172 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r37(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r37_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_8(v: &mut Values) -> bool {
+let g27 = v[84] == 52;
+let g28 = v[84] == 53;
 {
-if v[84] == 52 {
-if r39(v, cx, to)? {  return Ok(true); }
+if g27 {
+if r39_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 53 {
-if r58(v, cx, to)? {  return Ok(true); }
+if g28 {
+if r58_8(v) {  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `Atom0_1__Atom0_1`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
-{
-if v[89] != 54 {
-if r91(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `Atom0_1__AccEnd`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r38_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `AccLine0`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_8(v: &mut Values) -> bool {
 {
 if v[88] != 54 {
-if r40(v, cx, to)? {  return Ok(true); }
+if r40_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_8(v: &mut Values) -> bool {
+let g44 = v[0 + OFF2[(v[85] as usize)] as usize] != 45;
+let g45 = v[89] != 54;
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g44 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[89] != 54 {
-if r42(v, cx, to)? {  return Ok(true); }
+if g45 {
+if r42_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_shape`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
 {
 if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_counted`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
-if r57(v, cx, to)? {  return Ok(true); }
+if r57_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_color`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
+let g48 = v[85] == 5;
+let g49 = v[85] == 10;
+let g50 = v[85] == 35;
+let g51 = v[85] == 40;
+let g52 = v[0] == 45;
 {
-if v[85] == 5 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g48 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g49 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 35 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g50 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g51 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g52 {
+if r45_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[11 + OFF7[(v[74 + OFF5[(v[37 + OFF2[(v[85] as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF8[(v[85] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e0`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_8(v: &mut Values) -> bool {
 {
 if v[5] == 45 {
-if r46(v, cx, to)? {  return Ok(true); }
+if r46_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e1`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_8(v: &mut Values) -> bool {
 {
 if v[30] == 45 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e2`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_8(v: &mut Values) -> bool {
 {
 if v[35] == 45 {
-if r48(v, cx, to)? {  return Ok(true); }
+if r48_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_8(v: &mut Values) -> bool {
+let g57 = v[85] == 6;
+let g58 = v[85] == 9;
+let g59 = v[85] == 11;
+let g60 = v[85] == 16;
+let g61 = v[85] == 29;
+let g62 = v[85] == 34;
+let g63 = v[85] == 36;
+let g64 = v[85] == 39;
+let g65 = v[1] == 45;
 {
-if v[85] == 6 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g57 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g58 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 11 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g59 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g60 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 29 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g61 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g62 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g63 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g64 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 45 {
-if r49(v, cx, to)? {  return Ok(true); }
+if g65 {
+if r49_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e0`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_8(v: &mut Values) -> bool {
 {
 if v[4] == 45 {
-if r50(v, cx, to)? {  return Ok(true); }
+if r50_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e1`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_8(v: &mut Values) -> bool {
 {
 if v[6] == 45 {
-if r51(v, cx, to)? {  return Ok(true); }
+if r51_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e2`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_8(v: &mut Values) -> bool {
 {
 if v[11] == 45 {
-if r52(v, cx, to)? {  return Ok(true); }
+if r52_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e3`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_8(v: &mut Values) -> bool {
 {
 if v[24] == 45 {
-if r53(v, cx, to)? {  return Ok(true); }
+if r53_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e4`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_8(v: &mut Values) -> bool {
 {
 if v[29] == 45 {
-if r54(v, cx, to)? {  return Ok(true); }
+if r54_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e5`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_8(v: &mut Values) -> bool {
 {
 if v[31] == 45 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e6`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_8(v: &mut Values) -> bool {
 {
 if v[34] == 45 {
-if r56(v, cx, to)? {  return Ok(true); }
+if r56_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_8(v: &mut Values) -> bool {
+let g73 = v[85] == 7;
+let g74 = v[85] == 8;
+let g75 = v[85] == 12;
+let g76 = v[85] == 13;
+let g77 = v[85] == 14;
+let g78 = v[85] == 15;
+let g79 = v[85] == 17;
+let g80 = v[85] == 18;
+let g81 = v[85] == 19;
+let g82 = v[85] == 20;
+let g83 = v[85] == 21;
+let g84 = v[85] == 22;
+let g85 = v[85] == 23;
+let g86 = v[85] == 24;
+let g87 = v[85] == 25;
+let g88 = v[85] == 26;
+let g89 = v[85] == 27;
+let g90 = v[85] == 28;
+let g91 = v[85] == 30;
+let g92 = v[85] == 31;
+let g93 = v[85] == 32;
+let g94 = v[85] == 33;
+let g95 = v[85] == 37;
+let g96 = v[85] == 38;
 {
-if v[85] == 7 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g73 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 8 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g74 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g75 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 13 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g76 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 14 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g77 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g78 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 17 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g79 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g80 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g81 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 20 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g82 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g83 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g84 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 23 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g85 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g86 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g87 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g88 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g89 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g90 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g91 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g92 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g93 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g94 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g95 {
+if r44_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g96 {
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_pos`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[1121 + OFF10[(v[78 + OFF6[(v[0 + OFF2[(v[85] as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_counted`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-if r59(v, cx, to)? {  return Ok(true); }
+if r59_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_color`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_8(v: &mut Values) -> bool {
+let g99 = v[85] == 5;
+let g100 = v[85] == 6;
+let g101 = v[85] == 7;
+let g102 = v[85] == 8;
+let g103 = v[85] == 9;
+let g104 = v[85] == 10;
+let g105 = v[0] == 45;
 {
-if v[85] == 5 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g99 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 6 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g100 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 7 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g101 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 8 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g102 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g103 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g104 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g105 {
+if r61_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_pos`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[1151 + OFF8[(v[85] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e0`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_8(v: &mut Values) -> bool {
 {
 if v[1] == 45 {
-if r62(v, cx, to)? {  return Ok(true); }
+if r62_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e1`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_8(v: &mut Values) -> bool {
 {
 if v[2] == 45 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e2`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_8(v: &mut Values) -> bool {
 {
 if v[3] == 45 {
-if r64(v, cx, to)? {  return Ok(true); }
+if r64_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e3`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_8(v: &mut Values) -> bool {
 {
 if v[4] == 45 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e4`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_8(v: &mut Values) -> bool {
 {
 if v[5] == 45 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_8(v: &mut Values) -> bool {
+let g112 = v[85] == 11;
+let g113 = v[85] == 12;
+let g114 = v[85] == 13;
+let g115 = v[85] == 14;
+let g116 = v[85] == 15;
+let g117 = v[85] == 16;
+let g118 = v[6] == 45;
 {
-if v[85] == 11 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g112 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g113 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 13 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g114 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 14 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g115 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g116 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g117 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
-if r67(v, cx, to)? {  return Ok(true); }
+if g118 {
+if r67_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e0`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_8(v: &mut Values) -> bool {
 {
 if v[7] == 45 {
-if r68(v, cx, to)? {  return Ok(true); }
+if r68_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e1`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_8(v: &mut Values) -> bool {
 {
 if v[8] == 45 {
-if r69(v, cx, to)? {  return Ok(true); }
+if r69_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e2`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_8(v: &mut Values) -> bool {
 {
 if v[9] == 45 {
-if r70(v, cx, to)? {  return Ok(true); }
+if r70_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e3`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_8(v: &mut Values) -> bool {
 {
 if v[10] == 45 {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e4`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_8(v: &mut Values) -> bool {
 {
 if v[11] == 45 {
-if r72(v, cx, to)? {  return Ok(true); }
+if r72_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_8(v: &mut Values) -> bool {
+let g124 = v[85] == 17;
+let g125 = v[85] == 18;
+let g126 = v[85] == 19;
+let g127 = v[85] == 20;
+let g128 = v[85] == 21;
+let g129 = v[85] == 22;
+let g130 = v[12] == 45;
 {
-if v[85] == 17 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g124 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g125 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g126 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 20 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g127 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g128 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g129 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
-if r73(v, cx, to)? {  return Ok(true); }
+if g130 {
+if r73_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e0`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_8(v: &mut Values) -> bool {
 {
 if v[13] == 45 {
-if r74(v, cx, to)? {  return Ok(true); }
+if r74_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e1`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_8(v: &mut Values) -> bool {
 {
 if v[14] == 45 {
-if r75(v, cx, to)? {  return Ok(true); }
+if r75_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e2`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_8(v: &mut Values) -> bool {
 {
 if v[15] == 45 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e3`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_8(v: &mut Values) -> bool {
 {
 if v[16] == 45 {
-if r77(v, cx, to)? {  return Ok(true); }
+if r77_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e4`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_8(v: &mut Values) -> bool {
 {
 if v[17] == 45 {
-if r78(v, cx, to)? {  return Ok(true); }
+if r78_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_8(v: &mut Values) -> bool {
+let g136 = v[85] == 23;
+let g137 = v[85] == 24;
+let g138 = v[85] == 25;
+let g139 = v[85] == 26;
+let g140 = v[85] == 27;
+let g141 = v[85] == 28;
+let g142 = v[18] == 45;
 {
-if v[85] == 23 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g136 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g137 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g138 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g139 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g140 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g141 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
-if r79(v, cx, to)? {  return Ok(true); }
+if g142 {
+if r79_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e0`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_8(v: &mut Values) -> bool {
 {
 if v[19] == 45 {
-if r80(v, cx, to)? {  return Ok(true); }
+if r80_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e1`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_8(v: &mut Values) -> bool {
 {
 if v[20] == 45 {
-if r81(v, cx, to)? {  return Ok(true); }
+if r81_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e2`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_8(v: &mut Values) -> bool {
 {
 if v[21] == 45 {
-if r82(v, cx, to)? {  return Ok(true); }
+if r82_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e3`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+fn r82_8(v: &mut Values) -> bool {
 {
 if v[22] == 45 {
-if r83(v, cx, to)? {  return Ok(true); }
+if r83_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e4`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+fn r83_8(v: &mut Values) -> bool {
 {
 if v[23] == 45 {
-if r84(v, cx, to)? {  return Ok(true); }
+if r84_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_8(v: &mut Values) -> bool {
+let g148 = v[85] == 29;
+let g149 = v[85] == 30;
+let g150 = v[85] == 31;
+let g151 = v[85] == 32;
+let g152 = v[85] == 33;
+let g153 = v[85] == 34;
+let g154 = v[24] == 45;
 {
-if v[85] == 29 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g148 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g149 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g150 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g151 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g152 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g153 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
-if r85(v, cx, to)? {  return Ok(true); }
+if g154 {
+if r85_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e0`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_8(v: &mut Values) -> bool {
 {
 if v[25] == 45 {
-if r86(v, cx, to)? {  return Ok(true); }
+if r86_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e1`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_8(v: &mut Values) -> bool {
 {
 if v[26] == 45 {
-if r87(v, cx, to)? {  return Ok(true); }
+if r87_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e2`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_8(v: &mut Values) -> bool {
 {
 if v[27] == 45 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e3`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_8(v: &mut Values) -> bool {
 {
 if v[28] == 45 {
-if r89(v, cx, to)? {  return Ok(true); }
+if r89_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e4`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
+fn r89_8(v: &mut Values) -> bool {
 {
 if v[29] == 45 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t5`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_8(v: &mut Values) -> bool {
+let g160 = v[85] == 35;
+let g161 = v[85] == 36;
+let g162 = v[85] == 37;
+let g163 = v[85] == 38;
+let g164 = v[85] == 39;
+let g165 = v[85] == 40;
 {
-if v[85] == 35 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g160 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g161 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g162 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g163 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g164 {
+if r60_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g165 {
+if r60_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
+}
+
+/// Node `Atom0_1__Atom0_1`.
+fn r30_31(v: &mut Values) -> bool {
+{
+if v[89] != 54 {
+if r91_31(v) {  return true; }
+}
+
+}
+false
 }
 
 /// Node `Atom0_1__Atom0_1_counted`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_31(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
-if r92(v, cx, to)? {  return Ok(true); }
+if r92_31(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1__Atom0_1_pos`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
+fn r92_31(v: &mut Values) -> bool {
 {
 if CONSTANTS[1121 + OFF10[(v[78 + OFF6[(v[0 + OFF2[(v[85] as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
-if r31(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

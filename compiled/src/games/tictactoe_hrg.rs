@@ -27,12 +27,13 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [12, 13];
 static VISIBLE_SLOTS: [usize; 2] = [16, 17];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 38] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 9] = [8, 9, 10, 11, 12, 13, 14, 15, 16];
 static OFF1: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 static MEMBERS2: [u8; 8] = [17, 18, 19, 20, 21, 22, 23, 24];
-static TAB3: [u8; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 11, 14, 8, 9, 10, 8, 10, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB4: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 9, 12, 15, 11, 12, 13, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB5: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 10, 13, 16, 14, 15, 16, 16, 14, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF3: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 1, 2, 0, 2, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF4: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 7, 3, 4, 5, 4, 4, 4, 4, 4, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF5: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 5, 8, 6, 7, 8, 8, 6, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -45,6 +46,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(28);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -138,7 +140,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[10]; let o0 = OFF1[k0 as usize]; if o0 == 9 { return Err(cx.key_outside(k0 as u32, "Cell -> Mark", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -163,13 +165,13 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = { cx.enter_reach(9, 10)?; let found = r9(v, cx, 10); cx.leave_reach(); found? }; reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
 m8(v, cx)?;
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = { cx.enter_reach(9, 10)?; let found = r9(v, cx, 10); cx.leave_reach(); found? }; reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
 m11(v, cx)?;
 }
 
@@ -193,13 +195,13 @@ Ok(())
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = { cx.enter_reach(15, 17)?; let found = r15(v, cx, 17); cx.leave_reach(); found? }; reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
 m18(v, cx)?;
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = { cx.enter_reach(15, 17)?; let found = r15(v, cx, 17); cx.leave_reach(); found? }; reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
 m19(v, cx)?;
 }
 
@@ -312,7 +314,7 @@ Ok(())
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[10]; let o0 = OFF1[k0 as usize]; if o0 == 9 { return Err(cx.key_outside(k0 as u32, "Cell -> Mark", "`turn_21` -> `turn_22`")); }
+let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m25(v, cx)?;
@@ -337,13 +339,13 @@ Ok(())
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_28_29: Option<bool> = None;
 {
-if (match reach_28_29 { Some(found) => found, None => { let found = { cx.enter_reach(28, 29)?; let found = r28(v, cx, 29); cx.leave_reach(); found? }; reach_28_29 = Some(found); found } }) {
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
 m27(v, cx)?;
 }
 
 }
 {
-if !(match reach_28_29 { Some(found) => found, None => { let found = { cx.enter_reach(28, 29)?; let found = r28(v, cx, 29); cx.leave_reach(); found? }; reach_28_29 = Some(found); found } }) {
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
@@ -367,13 +369,13 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = { cx.enter_reach(15, 17)?; let found = r15(v, cx, 17); cx.leave_reach(); found? }; reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = { cx.enter_reach(15, 17)?; let found = r15(v, cx, 17); cx.leave_reach(); found? }; reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
 m19(v, cx)?;
 }
 
@@ -394,149 +396,121 @@ Ok(())
 }
 
 /// Node `hasLine_reach_1__hasLine_reach_1`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_10(v: &mut Values) -> bool {
 {
 let slot = 11usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r32(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r32_10(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `hasLine_reach_1__hasLine_reach_1_end`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
-Ok(false)
+/// Node `hasLine_reach_1__hasLine_1`.
+fn r32_10(v: &mut Values) -> bool {
+{
+if v[0 + OFF3[(v[11] as usize)] as usize] == 0 {
+if r33_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2`.
+fn r33_10(v: &mut Values) -> bool {
+{
+if v[0 + OFF4[(v[11] as usize)] as usize] == 0 {
+if r34_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3`.
+fn r34_10(v: &mut Values) -> bool {
+{
+if v[0 + OFF5[(v[11] as usize)] as usize] == 0 {
+{  return true; }
+}
+
+}
+false
 }
 
 /// Node `hasEmpty_reach_1`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_17(v: &mut Values) -> bool {
 {
 let slot = 10usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_17(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `hasEmpty_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_17(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
-if r17(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `hasEmpty_reach_1_end`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `hasLine_reach_2__hasLine_reach_2`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_29(v: &mut Values) -> bool {
 {
 let slot = 11usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS2[i];
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r35_29(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `hasLine_reach_2__hasLine_reach_2_end`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `hasLine_reach_1__hasLine_1`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
-{
-if v[0 + OFF1[(TAB3[(v[11] as usize)] as usize)] as usize] == 0 {
-if r33(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `hasLine_reach_1__hasLine_2`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
-{
-if v[0 + OFF1[(TAB4[(v[11] as usize)] as usize)] as usize] == 0 {
-if r34(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `hasLine_reach_1__hasLine_3`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
-{
-if v[0 + OFF1[(TAB5[(v[11] as usize)] as usize)] as usize] == 0 {
-if r10(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
+false
 }
 
 /// Node `hasLine_reach_2__hasLine_1`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_29(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB3[(v[11] as usize)] as usize)] as usize] == 1 {
-if r36(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF3[(v[11] as usize)] as usize] == 1 {
+if r36_29(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasLine_reach_2__hasLine_2`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_29(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB4[(v[11] as usize)] as usize)] as usize] == 1 {
-if r37(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF4[(v[11] as usize)] as usize] == 1 {
+if r37_29(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasLine_reach_2__hasLine_3`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_29(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB5[(v[11] as usize)] as usize)] as usize] == 1 {
-if r29(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF5[(v[11] as usize)] as usize] == 1 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
