@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// the growth so far) to hold more than `NEXT_LEVEL_LIMIT`, or `MAX_DEPTH` is reached.
 const STATE_BUDGET: u64 = 2_000;
 const NEXT_LEVEL_LIMIT: u64 = 8_000;
-const MAX_DEPTH: usize = 5;
+const MAX_DEPTH: usize = 7;
 /// Seeded playouts per game and pass set, and their length limit in moves.
 const PLAYOUTS: u64 = 4;
 const PLAYOUT_STEPS: usize = 150;

@@ -1,11 +1,13 @@
 //! `prune_dead_assignments`: an assignment `x = e` to a whole variable becomes a skip when no path
-//! from its target reads `x` before assigning it again (a cursor reset at the end of a turn, a
-//! temporary overwritten on every path). Preserves every move, keeper behaviour, visibility and
-//! score; a successor state may differ only in such a variable, whose value nothing ever reads.
+//! from its target reads `x` before assigning it again within the same move (a temporary
+//! overwritten on every path). Preserves every state the forward model exposes, so every move,
+//! keeper behaviour, visibility, score and perft count.
 //!
 //! Liveness is a backward "may" analysis over the whole graph: a check `? a -> b` reads whatever is
-//! live at `a`; `player`, `goals`, `visible` and variables named by pragmas are always live (the
-//! runtime reads them). Like `prune_unused_variables`, it leaves alone variables a `random` move may
+//! live at `a`; an edge assigning `player` reads every variable (the state there is observable:
+//! states are compared, hashed and merged by value, so a store dead for the rest of the game still
+//! tells two successors apart, as in Pig's "equal states after a throw count once");
+//! `player`, `goals`, `visible` and variables named by pragmas are always live (the runtime reads them). Like `prune_unused_variables`, it leaves alone variables a `random` move may
 //! assign (perft counts random's distinct successors) and any-assignments `x = T(*)`, which branch.
 
 use super::env::{strip_casts, Env};
@@ -97,6 +99,10 @@ fn live_variables(automaton: &Automaton, env: &Env) -> HashMap<NodeIndex, HashSe
             let label = &edge.weight().label;
             let mut after = live[&edge.target()].clone();
             match label {
+                Label::Assign { lhs, .. } if whole_assignment(label) == Some("player") => {
+                    after.extend(env.variables().map(|(name, _)| name.clone()));
+                    target_reads(lhs, &mut after, &reads);
+                }
                 Label::Assign { lhs, rhs } => {
                     if let Some(variable) = whole_assignment(label) {
                         after.remove(variable);
@@ -163,23 +169,44 @@ mod tests {
             "type Player = {x}; type Score = {0}; type Cell = {a, b};
              var cursor: Cell = a; var temp: Cell = a; var seen: Cell = a; var board: Cell -> Cell = {:a};
              begin, turn: player = x;
-             turn, t1: cursor = b;
-             t1, t2: temp = a;
-             t2, t3: board[cursor] = temp;
-             t3, t4: temp = b;
+             turn, t1: temp = b;
+             t1, t2: cursor = b;
+             t2, t3: temp = a;
+             t3, t4: board[cursor] = temp;
              t4, t5: seen = b;
              t5, t6: ? probe -> probed;
              probe, probed: seen == b;
-             t6, t7: cursor = a;
-             t7, t8: $ go;
-             t8, turn: player = keeper;",
+             t6, t7: temp = b;
+             t7, t8: temp = a;
+             t8, t9: cursor = a;
+             t9, t10: $ go;
+             t10, turn: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneDeadAssignments);
-        // `temp = b` is overwritten (by `temp = a`) before `board[cursor] = temp` reads it again;
-        // `cursor = a` too (by `cursor = b`). `seen = b` is read by the check; `temp = a` and
-        // `cursor = b` are read by `board[cursor] = temp`.
+        // Both `temp = b` are overwritten (by `temp = a`) within the move before anything reads
+        // `temp`. `seen = b` is read by the check; the first `temp = a` and `cursor = b` by
+        // `board[cursor] = temp`; the last `temp = a` and `cursor = a` are only overwritten in the
+        // next move, so the state after this move keeps them (states are compared by value).
         assert_eq!(changes, 2);
         insta::assert_snapshot!(print(&game));
+    }
+
+    #[test]
+    fn stores_dead_for_the_rest_of_the_game_stay_in_the_state() {
+        // Pig's keeper resets the turn total when a player wins: nothing reads it again, but
+        // throws reaching equal states must still give equal states.
+        let game = parse(
+            "type Player = {x}; type Score = {0, 100}; type Num = {0, 1}; var total: Num = 0;
+             begin, turn: player = x;
+             turn, t1: total = 1;
+             t1, t2: $ won;
+             t2, k: player = keeper;
+             k, k1: goals[x] = 100;
+             k1, k2: total = 0;
+             k2, end: player = keeper;",
+        );
+        let (_, changes) = run_pass(&game, Pass::PruneDeadAssignments);
+        assert_eq!(changes, 0);
     }
 
     #[test]
@@ -193,11 +220,14 @@ mod tests {
              k, k1: goals[x] = 0;
              k1, k2: note = b;
              k2, k3: roll = a;
-             k3, end: player = keeper;",
+             k3, k4: note = a;
+             k4, k5: roll = b;
+             k5, end: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneDeadAssignments);
-        // `note = b` is dead and goes; `roll` is assigned in a random move, so both its stores stay
-        // (dead as they are); `goals` and `player` are read by the runtime.
+        // `note = b` is overwritten by `note = a` within the keeper's move and goes; `roll` is
+        // assigned in a random move, so its stores stay (the first one dead as it is); `goals`
+        // and `player` are read by the runtime.
         assert_eq!(changes, 1);
         let printed = print(&game);
         assert!(printed.contains("r, r1: roll = b;") && printed.contains("k2, k3: roll = a;"), "{printed}");
