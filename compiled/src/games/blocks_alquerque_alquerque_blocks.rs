@@ -83,7 +83,7 @@ impl CompiledGame for Game {
             206 => m206(v, cx),
             212 => m212(v, cx),
             213 => m213(v, cx),
-            222 => m222(v, cx),
+            222 => { m222(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -106,7 +106,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_53_54: Option<bool> = None;
 {
 if (match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53_54(v, cx); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
-m107(v, cx)?;
+m107(v, cx);
 }
 
 }
@@ -120,22 +120,22 @@ Ok(())
 }
 
 /// Node `stage1_3`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 let g114 = CONSTANTS[1512 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70;
 let g115 = CONSTANTS[1512 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70;
 {
 if g114 {
-m215(v, cx)?;
+m215(v, cx);
 }
 
 }
 {
 if g115 {
-m216(v, cx)?;
+m216(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_5`.
@@ -143,13 +143,13 @@ fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_9_21: Option<bool> = None;
 {
 if (match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9_21(v, cx); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
-m109(v, cx)?;
+m109(v, cx);
 }
 
 }
 {
 if !(match reach_9_21 { Some(found) => found, None => { let found = { cx.enter_reach(9, 21)?; let found = r9_21(v, cx); cx.leave_reach(); found? }; reach_9_21 = Some(found); found } }) {
-m110(v, cx)?;
+m110(v, cx);
 }
 
 }
@@ -157,27 +157,27 @@ Ok(())
 }
 
 /// Node `turn1Red_1`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(111, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(111, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_2`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(159, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(159, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_3`.
@@ -797,7 +797,7 @@ Ok(())
 fn m159(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(173, 160)? {
-m160(v, cx)?;
+m160(v, cx);
 }
 cx.pop_tag();
 }
@@ -805,15 +805,15 @@ Ok(())
 }
 
 /// Node `turn1Red_15`.
-fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m160(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(158, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(158, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_17`.
@@ -821,7 +821,7 @@ fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_53_54: Option<bool> = None;
 {
 if (match reach_53_54 { Some(found) => found, None => { let found = { cx.enter_reach(53, 54)?; let found = r53_54(v, cx); cx.leave_reach(); found? }; reach_53_54 = Some(found); found } }) {
-m107(v, cx)?;
+m107(v, cx);
 }
 
 }
@@ -839,13 +839,13 @@ fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_62_74: Option<bool> = None;
 {
 if (match reach_62_74 { Some(found) => found, None => { let found = { cx.enter_reach(62, 74)?; let found = r62_74(v, cx); cx.leave_reach(); found? }; reach_62_74 = Some(found); found } }) {
-m163(v, cx)?;
+m163(v, cx);
 }
 
 }
 {
 if !(match reach_62_74 { Some(found) => found, None => { let found = { cx.enter_reach(62, 74)?; let found = r62_74(v, cx); cx.leave_reach(); found? }; reach_62_74 = Some(found); found } }) {
-m164(v, cx)?;
+m164(v, cx);
 }
 
 }
@@ -853,27 +853,27 @@ Ok(())
 }
 
 /// Node `turn1Green_1`.
-fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m163(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(165, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(165, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_2`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(213, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(213, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_3`.
@@ -1493,7 +1493,7 @@ Ok(())
 fn m213(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(173, 214)? {
-m214(v, cx)?;
+m214(v, cx);
 }
 cx.pop_tag();
 }
@@ -1501,142 +1501,142 @@ Ok(())
 }
 
 /// Node `turn1Green_15`.
-fn m214(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m214(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(212, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(212, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_1`.
-fn m215(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m215(v: &mut Values, cx: &mut Search<Values>) {
 let g236 = CONSTANTS[1512 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
 let g237 = CONSTANTS[1512 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
 if g236 {
-m217(v, cx)?;
+m217(v, cx);
 }
 
 }
 {
 if g237 {
-m218(v, cx)?;
+m218(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_2`.
-fn m216(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m216(v: &mut Values, cx: &mut Search<Values>) {
 let g238 = CONSTANTS[1512 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
 let g239 = CONSTANTS[1512 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
 if g238 {
-m223(v, cx)?;
+m223(v, cx);
 }
 
 }
 {
 if g239 {
-m217(v, cx)?;
+m217(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_3`.
-fn m217(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m217(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 49usize;
 let old = v[slot]; v[slot] = x;
-m219(v, cx)?;
+m219(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_4`.
-fn m218(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m218(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 49usize;
 let old = v[slot]; v[slot] = x;
-m221(v, cx)?;
+m221(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_5`.
-fn m219(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m219(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 50usize;
 let old = v[slot]; v[slot] = x;
-m220(v, cx)?;
+m220(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_8`.
-fn m220(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m220(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
-let p = v[52]; cx.complete_unique(222, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(222, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_7`.
-fn m221(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m221(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 50usize;
 let old = v[slot]; v[slot] = x;
-m220(v, cx)?;
+m220(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m222(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m222(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `decide1_9`.
-fn m223(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m223(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 49usize;
 let old = v[slot]; v[slot] = x;
-m224(v, cx)?;
+m224(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_11`.
-fn m224(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m224(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 50usize;
 let old = v[slot]; v[slot] = x;
-m220(v, cx)?;
+m220(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture1Red_reach_1`.

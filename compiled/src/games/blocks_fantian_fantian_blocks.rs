@@ -82,110 +82,110 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             49 => m49(v, cx),
-            71 => m71(v, cx),
-            106 => m106(v, cx),
-            107 => m107(v, cx),
+            71 => { m71(v, cx); Ok(()) }
+            106 => { m106(v, cx); Ok(()) }
+            107 => { m107(v, cx); Ok(()) }
             113 => m113(v, cx),
-            135 => m135(v, cx),
-            170 => m170(v, cx),
-            171 => m171(v, cx),
-            180 => m180(v, cx),
+            135 => { m135(v, cx); Ok(()) }
+            170 => { m170(v, cx); Ok(()) }
+            171 => { m171(v, cx); Ok(()) }
+            180 => { m180(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 39;
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_2`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_23: Option<bool> = None;
 {
 if (match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
-m45(v, cx)?;
+m45(v, cx);
 }
 
 }
 {
 if !(match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
-m46(v, cx)?;
+m46(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_3`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let g50 = CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] == 38;
 let g51 = CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] != 38;
 {
 if g50 {
-m173(v, cx)?;
+m173(v, cx);
 }
 
 }
 {
 if g51 {
-m174(v, cx)?;
+m174(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_5`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
 if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m48(v, cx)?;
+m48(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_1`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(49, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(49, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_2`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(107, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(107, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_3`.
@@ -225,7 +225,7 @@ Ok(())
 /// Node `move1Red_25`.
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[16] as u32, 52)? {
+if cx.push_tag_bounded(v[16] as u32) {
 m52(v, cx)?;
 }
 cx.pop_tag();
@@ -273,7 +273,7 @@ Ok(())
 /// Node `move1Red_29`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[17] as u32, 56)? {
+if cx.push_tag_bounded(v[17] as u32) {
 m56(v, cx)?;
 }
 cx.pop_tag();
@@ -333,7 +333,7 @@ Ok(())
 /// Node `move1Red_34`.
 fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[16] as u32, 61)? {
+if cx.push_tag_bounded(v[16] as u32) {
 m61(v, cx)?;
 }
 cx.pop_tag();
@@ -436,7 +436,7 @@ Ok(())
 /// Node `move1Red_42`.
 fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[17] as u32, 57)? {
+if cx.push_tag_bounded(v[17] as u32) {
 m57(v, cx)?;
 }
 cx.pop_tag();
@@ -469,582 +469,582 @@ Ok(())
 }
 
 /// Node `turn1Red_7`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 let g80 = v[0 + OFF6[(v[17] as usize)] as usize] == 1;
 let g81 = v[0 + OFF6[(v[17] as usize)] as usize] != 1;
 {
 if g80 {
-m72(v, cx)?;
+m72(v, cx);
 }
 
 }
 {
 if g81 {
-m73(v, cx)?;
+m73(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_8`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB7[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m74(v, cx)?;
+m74(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_9`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
 let g83 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
 let g84 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
 if g83 {
-m76(v, cx)?;
+m76(v, cx);
 }
 
 }
 {
 if g84 {
-m77(v, cx)?;
+m77(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_10`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m74(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m75(v, cx)?;
+m75(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_11`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_13`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m78(v, cx)?;
+m78(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_14`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m77(v: &mut Values, cx: &mut Search<Values>) {
 let g88 = v[0 + OFF12[(v[17] as usize)] as usize] == 1;
 let g89 = v[0 + OFF12[(v[17] as usize)] as usize] != 1;
 {
 if g88 {
-m80(v, cx)?;
+m80(v, cx);
 }
 
 }
 {
 if g89 {
-m81(v, cx)?;
+m81(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_15`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m79(v, cx)?;
+m79(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_16`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m77(v, cx)?;
+m77(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_18`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB13[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m82(v, cx)?;
+m82(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_19`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 let g93 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
 let g94 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
 if g93 {
-m84(v, cx)?;
+m84(v, cx);
 }
 
 }
 {
 if g94 {
-m85(v, cx)?;
+m85(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_20`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_21`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m81(v, cx)?;
+m81(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_23`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m86(v, cx)?;
+m86(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_24`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 let g98 = v[0 + OFF14[(v[17] as usize)] as usize] == 1;
 let g99 = v[0 + OFF14[(v[17] as usize)] as usize] != 1;
 {
 if g98 {
-m88(v, cx)?;
+m88(v, cx);
 }
 
 }
 {
 if g99 {
-m89(v, cx)?;
+m89(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_25`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m87(v, cx)?;
+m87(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_26`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_28`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB15[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m90(v, cx)?;
+m90(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_29`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 let g103 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
 let g104 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
 if g103 {
-m92(v, cx)?;
+m92(v, cx);
 }
 
 }
 {
 if g104 {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_30`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m91(v, cx)?;
+m91(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_31`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m91(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m89(v, cx)?;
+m89(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_33`.
-fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m92(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m94(v, cx)?;
+m94(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_34`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m93(v: &mut Values, cx: &mut Search<Values>) {
 let g108 = v[0 + OFF16[(v[17] as usize)] as usize] == 1;
 let g109 = v[0 + OFF16[(v[17] as usize)] as usize] != 1;
 {
 if g108 {
-m96(v, cx)?;
+m96(v, cx);
 }
 
 }
 {
 if g109 {
-m97(v, cx)?;
+m97(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_35`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m95(v, cx)?;
+m95(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_36`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m93(v, cx)?;
+m93(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_38`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB17[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m98(v, cx)?;
+m98(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_39`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 let g113 = v[0 + OFF8[(v[17] as usize)] as usize] == 1;
 let g114 = v[0 + OFF8[(v[17] as usize)] as usize] != 1;
 {
 if g113 {
-m100(v, cx)?;
+m100(v, cx);
 }
 
 }
 {
 if g114 {
-m101(v, cx)?;
+m101(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_40`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m99(v, cx)?;
+m99(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_41`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m97(v, cx)?;
+m97(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_43`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_44`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 19;
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-m104(v, cx)?;
+m104(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_45`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m103(v, cx)?;
+m103(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_46`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m101(v, cx)?;
+m101(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_49`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m105(v, cx)?;
+m105(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_50`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-m106(v, cx)?;
+m106(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_54`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB18[(v[20] as usize)];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m109(v, cx)?;
+m109(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_52`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(141, 108)? {
-m108(v, cx)?;
+if cx.push_tag_bounded(141) {
+m108(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_53`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(106, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(106, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_55`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_23: Option<bool> = None;
 {
 if (match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
-m45(v, cx)?;
+m45(v, cx);
 }
 
 }
 {
 if !(match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
-m110(v, cx)?;
+m110(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_7`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_24_33: Option<bool> = None;
 {
 if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
-m111(v, cx)?;
+m111(v, cx);
 }
 
 }
 {
 if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
-m112(v, cx)?;
+m112(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_1`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(113, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(113, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_2`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m112(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(171, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(171, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_3`.
@@ -1084,7 +1084,7 @@ Ok(())
 /// Node `move1Green_25`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[16] as u32, 116)? {
+if cx.push_tag_bounded(v[16] as u32) {
 m116(v, cx)?;
 }
 cx.pop_tag();
@@ -1132,7 +1132,7 @@ Ok(())
 /// Node `move1Green_29`.
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[17] as u32, 120)? {
+if cx.push_tag_bounded(v[17] as u32) {
 m120(v, cx)?;
 }
 cx.pop_tag();
@@ -1192,7 +1192,7 @@ Ok(())
 /// Node `move1Green_34`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[16] as u32, 125)? {
+if cx.push_tag_bounded(v[16] as u32) {
 m125(v, cx)?;
 }
 cx.pop_tag();
@@ -1295,7 +1295,7 @@ Ok(())
 /// Node `move1Green_42`.
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[17] as u32, 121)? {
+if cx.push_tag_bounded(v[17] as u32) {
 m121(v, cx)?;
 }
 cx.pop_tag();
@@ -1328,649 +1328,649 @@ Ok(())
 }
 
 /// Node `turn1Green_7`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135(v: &mut Values, cx: &mut Search<Values>) {
 let g156 = v[0 + OFF6[(v[17] as usize)] as usize] == 0;
 let g157 = v[0 + OFF6[(v[17] as usize)] as usize] != 0;
 {
 if g156 {
-m136(v, cx)?;
+m136(v, cx);
 }
 
 }
 {
 if g157 {
-m137(v, cx)?;
+m137(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_8`.
-fn m136(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB7[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m138(v, cx)?;
+m138(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_9`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m137(v: &mut Values, cx: &mut Search<Values>) {
 let g159 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
 let g160 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
 if g159 {
-m140(v, cx)?;
+m140(v, cx);
 }
 
 }
 {
 if g160 {
-m141(v, cx)?;
+m141(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_10`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_11`.
-fn m139(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m139(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m137(v, cx)?;
+m137(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_13`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m142(v, cx)?;
+m142(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_14`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 let g164 = v[0 + OFF12[(v[17] as usize)] as usize] == 0;
 let g165 = v[0 + OFF12[(v[17] as usize)] as usize] != 0;
 {
 if g164 {
-m144(v, cx)?;
+m144(v, cx);
 }
 
 }
 {
 if g165 {
-m145(v, cx)?;
+m145(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_15`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m143(v, cx)?;
+m143(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_16`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m143(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m141(v, cx)?;
+m141(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_18`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m144(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB13[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_19`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 let g169 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
 let g170 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
 if g169 {
-m148(v, cx)?;
+m148(v, cx);
 }
 
 }
 {
 if g170 {
-m149(v, cx)?;
+m149(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_20`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m146(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m147(v, cx)?;
+m147(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_21`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m147(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_23`.
-fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m148(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m150(v, cx)?;
+m150(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_24`.
-fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m149(v: &mut Values, cx: &mut Search<Values>) {
 let g174 = v[0 + OFF14[(v[17] as usize)] as usize] == 0;
 let g175 = v[0 + OFF14[(v[17] as usize)] as usize] != 0;
 {
 if g174 {
-m152(v, cx)?;
+m152(v, cx);
 }
 
 }
 {
 if g175 {
-m153(v, cx)?;
+m153(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_25`.
-fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m150(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m151(v, cx)?;
+m151(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_26`.
-fn m151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m151(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m149(v, cx)?;
+m149(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_28`.
-fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB15[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m154(v, cx)?;
+m154(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_29`.
-fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153(v: &mut Values, cx: &mut Search<Values>) {
 let g179 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
 let g180 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
 if g179 {
-m156(v, cx)?;
+m156(v, cx);
 }
 
 }
 {
 if g180 {
-m157(v, cx)?;
+m157(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_30`.
-fn m154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m154(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m155(v, cx)?;
+m155(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_31`.
-fn m155(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m153(v, cx)?;
+m153(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_33`.
-fn m156(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m156(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m158(v, cx)?;
+m158(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_34`.
-fn m157(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m157(v: &mut Values, cx: &mut Search<Values>) {
 let g184 = v[0 + OFF16[(v[17] as usize)] as usize] == 0;
 let g185 = v[0 + OFF16[(v[17] as usize)] as usize] != 0;
 {
 if g184 {
-m160(v, cx)?;
+m160(v, cx);
 }
 
 }
 {
 if g185 {
-m161(v, cx)?;
+m161(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_35`.
-fn m158(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m158(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m159(v, cx)?;
+m159(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_36`.
-fn m159(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m159(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m157(v, cx)?;
+m157(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_38`.
-fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m160(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB17[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m162(v, cx)?;
+m162(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_39`.
-fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m161(v: &mut Values, cx: &mut Search<Values>) {
 let g189 = v[0 + OFF8[(v[17] as usize)] as usize] == 0;
 let g190 = v[0 + OFF8[(v[17] as usize)] as usize] != 0;
 {
 if g189 {
-m164(v, cx)?;
+m164(v, cx);
 }
 
 }
 {
 if g190 {
-m165(v, cx)?;
+m165(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_40`.
-fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m162(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m163(v, cx)?;
+m163(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_41`.
-fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m163(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m161(v, cx)?;
+m161(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_43`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(TAB11[(v[17] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m166(v, cx)?;
+m166(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_44`.
-fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m165(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 19;
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-m168(v, cx)?;
+m168(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_45`.
-fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m166(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m167(v, cx)?;
+m167(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_46`.
-fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m167(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m165(v, cx)?;
+m165(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_49`.
-fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m168(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m169(v, cx)?;
+m169(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_50`.
-fn m169(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m169(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-m170(v, cx)?;
+m170(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_54`.
-fn m170(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m170(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB18[(v[20] as usize)];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_52`.
-fn m171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m171(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(141, 172)? {
-m172(v, cx)?;
+if cx.push_tag_bounded(141) {
+m172(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_53`.
-fn m172(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m172(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(170, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(170, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_1`.
-fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m173(v: &mut Values, cx: &mut Search<Values>) {
 let g202 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38;
 let g203 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38;
 {
 if g202 {
-m175(v, cx)?;
+m175(v, cx);
 }
 
 }
 {
 if g203 {
-m176(v, cx)?;
+m176(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_2`.
-fn m174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m174(v: &mut Values, cx: &mut Search<Values>) {
 let g204 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38;
 let g205 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38;
 {
 if g204 {
-m181(v, cx)?;
+m181(v, cx);
 }
 
 }
 {
 if g205 {
-m175(v, cx)?;
+m175(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_3`.
-fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m175(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 21usize;
 let old = v[slot]; v[slot] = x;
-m177(v, cx)?;
+m177(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_4`.
-fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m176(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 21usize;
 let old = v[slot]; v[slot] = x;
-m179(v, cx)?;
+m179(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_5`.
-fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m177(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-m178(v, cx)?;
+m178(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_8`.
-fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m178(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-let p = v[24]; cx.complete_unique(180, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(180, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_7`.
-fn m179(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m179(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-m178(v, cx)?;
+m178(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m180(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `decide1_9`.
-fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m181(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 21usize;
 let old = v[slot]; v[slot] = x;
-m182(v, cx)?;
+m182(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_11`.
-fn m182(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m182(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-m178(v, cx)?;
+m178(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_reach_1`.

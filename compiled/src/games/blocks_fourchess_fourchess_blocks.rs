@@ -70,734 +70,734 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            38 => m38(v, cx),
-            46 => m46(v, cx),
-            50 => m50(v, cx),
-            51 => m51(v, cx),
-            56 => m56(v, cx),
-            64 => m64(v, cx),
-            68 => m68(v, cx),
-            69 => m69(v, cx),
-            98 => m98(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            38 => { m38(v, cx); Ok(()) }
+            46 => { m46(v, cx); Ok(()) }
+            50 => { m50(v, cx); Ok(()) }
+            51 => { m51(v, cx); Ok(()) }
+            56 => { m56(v, cx); Ok(()) }
+            64 => { m64(v, cx); Ok(()) }
+            68 => { m68(v, cx); Ok(()) }
+            69 => { m69(v, cx); Ok(()) }
+            98 => { m98(v, cx); Ok(()) }
             146 => m146(v, cx),
-            158 => m158(v, cx),
-            162 => m162(v, cx),
-            163 => m163(v, cx),
+            158 => { m158(v, cx); Ok(()) }
+            162 => { m162(v, cx); Ok(()) }
+            163 => { m163(v, cx); Ok(()) }
             169 => m169(v, cx),
-            181 => m181(v, cx),
-            185 => m185(v, cx),
-            186 => m186(v, cx),
+            181 => { m181(v, cx); Ok(()) }
+            185 => { m185(v, cx); Ok(()) }
+            186 => { m186(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_4: Option<bool> = None;
 {
 if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
-m35(v, cx)?;
+m35(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_2`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_71_80: Option<bool> = None;
 {
 if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
-m81(v, cx)?;
+m81(v, cx);
 }
 
 }
 {
 if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
-m82(v, cx)?;
+m82(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_4`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_21_26: Option<bool> = None;
 {
 if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
-m36(v, cx)?;
+m36(v, cx);
 }
 
 }
 {
 if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
-m37(v, cx)?;
+m37(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_1`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(38, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(38, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_2`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(51, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(51, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_3`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-m39(v, cx)?;
+m39(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_6`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-m40(v, cx)?;
+m40(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Red_7`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[24] as u32, 41)? {
-m41(v, cx)?;
+if cx.push_tag_bounded(v[24] as u32) {
+m41(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move1Red_8`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
+m42(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_9`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[19] as usize)];
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_10`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
+m44(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_5`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_6`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(46, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(46, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_7`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m47(v, cx)?;
+m47(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_8`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-m48(v, cx)?;
+m48(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_9`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
-m49(v, cx)?;
+m49(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_10`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m50(v, cx)?;
+m50(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_14`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_4: Option<bool> = None;
 {
 if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
-m53(v, cx)?;
+m53(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_12`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(155, 52)? {
-m52(v, cx)?;
+if cx.push_tag_bounded(155) {
+m52(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_13`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(50, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(50, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_6`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_33: Option<bool> = None;
 {
 if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
-m54(v, cx)?;
+m54(v, cx);
 }
 
 }
 {
 if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
-m55(v, cx)?;
+m55(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_1`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(56, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(56, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_2`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(69, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(69, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_3`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 24usize;
 let old = v[slot];
 for i in 0..16 {
 v[slot] = MEMBERS0[i];
-m57(v, cx)?;
+m57(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_6`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[24] as usize)] as usize] == 7 {
-m58(v, cx)?;
+m58(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Green_7`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[24] as u32, 59)? {
-m59(v, cx)?;
+if cx.push_tag_bounded(v[24] as u32) {
+m59(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move1Green_8`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[24]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m60(v, cx)?;
+m60(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_9`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[20] as usize)];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m61(v, cx)?;
+m61(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_10`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m62(v, cx)?;
+m62(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_5`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_6`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(64, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(64, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_7`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m65(v, cx)?;
+m65(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_8`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-m66(v, cx)?;
+m66(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_9`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
-m67(v, cx)?;
+m67(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_10`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_14`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_12`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(155, 70)? {
-m70(v, cx)?;
+if cx.push_tag_bounded(155) {
+m70(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_13`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(68, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(68, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_1`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_83_92: Option<bool> = None;
 {
 if (match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
 {
 if !(match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
-m94(v, cx)?;
+m94(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_2`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_83_92: Option<bool> = None;
 {
 if (match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
-m99(v, cx)?;
+m99(v, cx);
 }
 
 }
 {
 if !(match reach_83_92 { Some(found) => found, None => { let found = r83_92(v); reach_83_92 = Some(found); found } }) {
-m100(v, cx)?;
+m100(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_3`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m93(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m95(v, cx)?;
+m95(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_4`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m97(v, cx)?;
+m97(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_5`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m96(v, cx)?;
+m96(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_8`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(98, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(98, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_7`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m96(v, cx)?;
+m96(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `decide1_9`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m101(v, cx)?;
+m101(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_10`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 53;
 let slot = 27usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_11`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m96(v, cx)?;
+m96(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage2_2`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_103_112: Option<bool> = None;
 {
 if (match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
-m142(v, cx)?;
+m142(v, cx);
 }
 
 }
 {
 if !(match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
-m143(v, cx)?;
+m143(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage2_3`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_188_197: Option<bool> = None;
 {
 if (match reach_188_197 { Some(found) => found, None => { let found = r188_197(v); reach_188_197 = Some(found); found } }) {
-m198(v, cx)?;
+m198(v, cx);
 }
 
 }
 {
 if !(match reach_188_197 { Some(found) => found, None => { let found = r188_197(v); reach_188_197 = Some(found); found } }) {
-m199(v, cx)?;
+m199(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage2_5`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m143(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_121_130: Option<bool> = None;
 {
 if (match reach_121_130 { Some(found) => found, None => { let found = r121_130(v); reach_121_130 = Some(found); found } }) {
-m144(v, cx)?;
+m144(v, cx);
 }
 
 }
 {
 if !(match reach_121_130 { Some(found) => found, None => { let found = r121_130(v); reach_121_130 = Some(found); found } }) {
-m145(v, cx)?;
+m145(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_1`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m144(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(146, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(146, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_2`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(163, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(163, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_3`.
@@ -828,7 +828,7 @@ Ok(())
 /// Node `move2Red_11`.
 fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[23] as u32, 149)? {
+if cx.push_tag_bounded(v[23] as u32) {
 m149(v, cx)?;
 }
 cx.pop_tag();
@@ -876,7 +876,7 @@ Ok(())
 /// Node `move2Red_15`.
 fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[24] as u32, 153)? {
+if cx.push_tag_bounded(v[24] as u32) {
 m153(v, cx)?;
 }
 cx.pop_tag();
@@ -947,146 +947,146 @@ Ok(())
 }
 
 /// Node `turn2Red_7`.
-fn m158(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m158(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m159(v, cx)?;
+m159(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_8`.
-fn m159(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m159(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-m160(v, cx)?;
+m160(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_9`.
-fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m160(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
-m161(v, cx)?;
+m161(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_10`.
-fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m161(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m162(v, cx)?;
+m162(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_14`.
-fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m162(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[27] as usize)];
 let slot = 27usize;
 let old = v[slot]; v[slot] = x;
-m165(v, cx)?;
+m165(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_12`.
-fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m163(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(155, 164)? {
-m164(v, cx)?;
+if cx.push_tag_bounded(155) {
+m164(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_13`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(162, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(162, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Red_15`.
-fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m165(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_103_112: Option<bool> = None;
 {
 if (match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
-m142(v, cx)?;
+m142(v, cx);
 }
 
 }
 {
 if !(match reach_103_112 { Some(found) => found, None => { let found = r103_112(v); reach_103_112 = Some(found); found } }) {
-m166(v, cx)?;
+m166(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage2_7`.
-fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m166(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_132_141: Option<bool> = None;
 {
 if (match reach_132_141 { Some(found) => found, None => { let found = r132_141(v); reach_132_141 = Some(found); found } }) {
-m167(v, cx)?;
+m167(v, cx);
 }
 
 }
 {
 if !(match reach_132_141 { Some(found) => found, None => { let found = r132_141(v); reach_132_141 = Some(found); found } }) {
-m168(v, cx)?;
+m168(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_1`.
-fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m167(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(169, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(169, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_2`.
-fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m168(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(186, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(186, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_3`.
@@ -1117,7 +1117,7 @@ Ok(())
 /// Node `move2Green_11`.
 fn m171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[23] as u32, 172)? {
+if cx.push_tag_bounded(v[23] as u32) {
 m172(v, cx)?;
 }
 cx.pop_tag();
@@ -1165,7 +1165,7 @@ Ok(())
 /// Node `move2Green_15`.
 fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[24] as u32, 176)? {
+if cx.push_tag_bounded(v[24] as u32) {
 m176(v, cx)?;
 }
 cx.pop_tag();
@@ -1236,122 +1236,122 @@ Ok(())
 }
 
 /// Node `turn2Green_7`.
-fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m181(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m182(v, cx)?;
+m182(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_8`.
-fn m182(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m182(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 25usize;
 let old = v[slot]; v[slot] = x;
-m183(v, cx)?;
+m183(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_9`.
-fn m183(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m183(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
-m184(v, cx)?;
+m184(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_10`.
-fn m184(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m184(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m185(v, cx)?;
+m185(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_14`.
-fn m185(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m185(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[27] as usize)];
 let slot = 27usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_12`.
-fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m186(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(155, 187)? {
-m187(v, cx)?;
+if cx.push_tag_bounded(155) {
+m187(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn2Green_13`.
-fn m187(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m187(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_unique(185, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(185, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide2_1`.
-fn m198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m198(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_200_209: Option<bool> = None;
 {
 if (match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
 {
 if !(match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
-m94(v, cx)?;
+m94(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide2_2`.
-fn m199(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m199(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_200_209: Option<bool> = None;
 {
 if (match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
-m99(v, cx)?;
+m99(v, cx);
 }
 
 }
 {
 if !(match reach_200_209 { Some(found) => found, None => { let found = r200_209(v); reach_200_209 = Some(found); found } }) {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `over1_reach_1`.

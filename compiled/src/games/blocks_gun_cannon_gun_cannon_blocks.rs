@@ -71,121 +71,121 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             42 => m42(v, cx),
-            67 => m67(v, cx),
-            70 => m70(v, cx),
-            71 => m71(v, cx),
+            67 => { m67(v, cx); Ok(()) }
+            70 => { m70(v, cx); Ok(()) }
+            71 => { m71(v, cx); Ok(()) }
             77 => m77(v, cx),
-            102 => m102(v, cx),
-            105 => m105(v, cx),
-            106 => m106(v, cx),
+            102 => { m102(v, cx); Ok(()) }
+            105 => { m105(v, cx); Ok(()) }
+            106 => { m106(v, cx); Ok(()) }
             112 => m112(v, cx),
-            137 => m137(v, cx),
-            140 => m140(v, cx),
-            141 => m141(v, cx),
+            137 => { m137(v, cx); Ok(()) }
+            140 => { m140(v, cx); Ok(()) }
+            141 => { m141(v, cx); Ok(()) }
             147 => m147(v, cx),
-            159 => m159(v, cx),
-            162 => m162(v, cx),
-            163 => m163(v, cx),
+            159 => { m159(v, cx); Ok(()) }
+            162 => { m162(v, cx); Ok(()) }
+            163 => { m163(v, cx); Ok(()) }
             169 => m169(v, cx),
-            194 => m194(v, cx),
-            197 => m197(v, cx),
-            198 => m198(v, cx),
-            209 => m209(v, cx),
+            194 => { m194(v, cx); Ok(()) }
+            197 => { m197(v, cx); Ok(()) }
+            198 => { m198(v, cx); Ok(()) }
+            209 => { m209(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 71;
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_25_26: Option<bool> = None;
 {
 if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
 {
 if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_12`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_25_26: Option<bool> = None;
 {
 if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m143(v, cx)?;
+m143(v, cx);
 }
 
 }
 {
 if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m144(v, cx)?;
+m144(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_5`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
 if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m40(v, cx)?;
+m40(v, cx);
 }
 
 }
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m41(v, cx)?;
+m41(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_1`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(42, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(42, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_2`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(71, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(71, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_3`.
@@ -225,7 +225,7 @@ Ok(())
 /// Node `move1Red_29`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 45)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m45(v, cx)?;
 }
 cx.pop_tag();
@@ -273,7 +273,7 @@ Ok(())
 /// Node `move1Red_33`.
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 49)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m49(v, cx)?;
 }
 cx.pop_tag();
@@ -333,7 +333,7 @@ Ok(())
 /// Node `move1Red_38`.
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 54)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m54(v, cx)?;
 }
 cx.pop_tag();
@@ -417,7 +417,7 @@ Ok(())
 /// Node `move1Red_45`.
 fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 61)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m61(v, cx)?;
 }
 cx.pop_tag();
@@ -506,134 +506,134 @@ Ok(())
 }
 
 /// Node `turn1Red_7`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_9`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m69(v, cx)?;
+m69(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_10`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m70(v, cx)?;
+m70(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_14`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_12`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(173, 72)? {
-m72(v, cx)?;
+if cx.push_tag_bounded(173) {
+m72(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_13`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(70, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(70, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_3`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_25_26: Option<bool> = None;
 {
 if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
 {
 if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m74(v, cx)?;
+m74(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_8`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m74(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
 if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m75(v, cx)?;
+m75(v, cx);
 }
 
 }
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m76(v, cx)?;
+m76(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_16`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(77, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(77, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_17`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(106, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(106, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_18`.
@@ -673,7 +673,7 @@ Ok(())
 /// Node `move1Red_55`.
 fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 80)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m80(v, cx)?;
 }
 cx.pop_tag();
@@ -721,7 +721,7 @@ Ok(())
 /// Node `move1Red_59`.
 fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 84)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m84(v, cx)?;
 }
 cx.pop_tag();
@@ -781,7 +781,7 @@ Ok(())
 /// Node `move1Red_64`.
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 89)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m89(v, cx)?;
 }
 cx.pop_tag();
@@ -865,7 +865,7 @@ Ok(())
 /// Node `move1Red_71`.
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 96)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m96(v, cx)?;
 }
 cx.pop_tag();
@@ -954,134 +954,134 @@ Ok(())
 }
 
 /// Node `turn1Red_22`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m103(v, cx)?;
+m103(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_24`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m104(v, cx)?;
+m104(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_25`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m105(v, cx)?;
+m105(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_29`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m108(v, cx)?;
+m108(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_27`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(173, 107)? {
-m107(v, cx)?;
+if cx.push_tag_bounded(173) {
+m107(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_28`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(105, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(105, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_6`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_25_26: Option<bool> = None;
 {
 if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
 {
 if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m109(v, cx)?;
+m109(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_11`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
 if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m110(v, cx)?;
+m110(v, cx);
 }
 
 }
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m111(v, cx)?;
+m111(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_31`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(112, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(112, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_32`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(141, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(141, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_33`.
@@ -1121,7 +1121,7 @@ Ok(())
 /// Node `move1Red_81`.
 fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 115)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m115(v, cx)?;
 }
 cx.pop_tag();
@@ -1169,7 +1169,7 @@ Ok(())
 /// Node `move1Red_85`.
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 119)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m119(v, cx)?;
 }
 cx.pop_tag();
@@ -1229,7 +1229,7 @@ Ok(())
 /// Node `move1Red_90`.
 fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 124)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m124(v, cx)?;
 }
 cx.pop_tag();
@@ -1313,7 +1313,7 @@ Ok(())
 /// Node `move1Red_97`.
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 131)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m131(v, cx)?;
 }
 cx.pop_tag();
@@ -1402,135 +1402,135 @@ Ok(())
 }
 
 /// Node `turn1Red_37`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m137(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m138(v, cx)?;
+m138(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_39`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_40`.
-fn m139(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m139(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m140(v, cx)?;
+m140(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_44`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m38(v, cx)?;
+m38(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_42`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(173, 142)? {
-m142(v, cx)?;
+if cx.push_tag_bounded(173) {
+m142(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_43`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(140, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(140, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_13`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m143(v: &mut Values, cx: &mut Search<Values>) {
 let g158 = TAB7[(v[33] as usize)] == 70;
 let g159 = TAB7[(v[33] as usize)] != 70;
 {
 if g158 {
-m200(v, cx)?;
+m200(v, cx);
 }
 
 }
 {
 if g159 {
-m201(v, cx)?;
+m201(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_15`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m144(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_37: Option<bool> = None;
 {
 if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
-m145(v, cx)?;
+m145(v, cx);
 }
 
 }
 {
 if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
-m146(v, cx)?;
+m146(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_1`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(147, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(147, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_2`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m146(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(163, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(163, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_3`.
@@ -1561,7 +1561,7 @@ Ok(())
 /// Node `move1Green_11`.
 fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 150)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m150(v, cx)?;
 }
 cx.pop_tag();
@@ -1609,7 +1609,7 @@ Ok(())
 /// Node `move1Green_15`.
 fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 154)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m154(v, cx)?;
 }
 cx.pop_tag();
@@ -1680,134 +1680,134 @@ Ok(())
 }
 
 /// Node `turn1Green_7`.
-fn m159(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m159(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m160(v, cx)?;
+m160(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_9`.
-fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m160(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m161(v, cx)?;
+m161(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_10`.
-fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m161(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m162(v, cx)?;
+m162(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_14`.
-fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m162(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m165(v, cx)?;
+m165(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_12`.
-fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m163(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(173, 164)? {
-m164(v, cx)?;
+if cx.push_tag_bounded(173) {
+m164(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_13`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(162, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(162, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_15`.
-fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m165(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_25_26: Option<bool> = None;
 {
 if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m143(v, cx)?;
+m143(v, cx);
 }
 
 }
 {
 if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
-m166(v, cx)?;
+m166(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_17`.
-fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m166(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
 if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m167(v, cx)?;
+m167(v, cx);
 }
 
 }
 {
 if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
-m168(v, cx)?;
+m168(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_46`.
-fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m167(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(169, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(169, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_47`.
-fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m168(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(198, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(198, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_48`.
@@ -1847,7 +1847,7 @@ Ok(())
 /// Node `move1Red_107`.
 fn m171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 172)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m172(v, cx)?;
 }
 cx.pop_tag();
@@ -1895,7 +1895,7 @@ Ok(())
 /// Node `move1Red_111`.
 fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 176)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m176(v, cx)?;
 }
 cx.pop_tag();
@@ -1955,7 +1955,7 @@ Ok(())
 /// Node `move1Red_116`.
 fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 181)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m181(v, cx)?;
 }
 cx.pop_tag();
@@ -2039,7 +2039,7 @@ Ok(())
 /// Node `move1Red_123`.
 fn m187(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[38] as u32, 188)? {
+if cx.push_tag_bounded(v[38] as u32) {
 m188(v, cx)?;
 }
 cx.pop_tag();
@@ -2128,199 +2128,199 @@ Ok(())
 }
 
 /// Node `turn1Red_52`.
-fn m194(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m194(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m195(v, cx)?;
+m195(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_54`.
-fn m195(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m195(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m196(v, cx)?;
+m196(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_55`.
-fn m196(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m196(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m197(v, cx)?;
+m197(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_59`.
-fn m197(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m197(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m38(v, cx)?;
+m38(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_57`.
-fn m198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m198(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(173, 199)? {
-m199(v, cx)?;
+if cx.push_tag_bounded(173) {
+m199(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_58`.
-fn m199(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m199(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(197, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(197, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_1`.
-fn m200(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m200(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_202_203: Option<bool> = None;
 {
 if (match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
-m204(v, cx)?;
+m204(v, cx);
 }
 
 }
 {
 if !(match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
-m205(v, cx)?;
+m205(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_2`.
-fn m201(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m201(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_202_203: Option<bool> = None;
 {
 if (match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
-m210(v, cx)?;
+m210(v, cx);
 }
 
 }
 {
 if !(match reach_202_203 { Some(found) => found, None => { let found = r202_203(v); reach_202_203 = Some(found); found } }) {
-m204(v, cx)?;
+m204(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_3`.
-fn m204(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m204(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 42usize;
 let old = v[slot]; v[slot] = x;
-m206(v, cx)?;
+m206(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_4`.
-fn m205(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m205(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 42usize;
 let old = v[slot]; v[slot] = x;
-m208(v, cx)?;
+m208(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_5`.
-fn m206(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m206(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-m207(v, cx)?;
+m207(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_8`.
-fn m207(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m207(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_unique(209, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(209, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_7`.
-fn m208(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m208(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-m207(v, cx)?;
+m207(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m209(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m209(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `decide1_9`.
-fn m210(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m210(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 42usize;
 let old = v[slot]; v[slot] = x;
-m211(v, cx)?;
+m211(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_11`.
-fn m211(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m211(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-m207(v, cx)?;
+m207(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_reach_1`.

@@ -88,7 +88,7 @@ impl CompiledGame for Game {
             134 => m134(v, cx),
             207 => m207(v, cx),
             208 => m208(v, cx),
-            217 => m217(v, cx),
+            217 => { m217(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -222,7 +222,7 @@ Ok(())
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[32] as u32, 41)? {
-m41(v, cx)?;
+m41(v, cx);
 }
 cx.pop_tag();
 }
@@ -230,64 +230,64 @@ Ok(())
 }
 
 /// Node `move1Red_10`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
+m42(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_11`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_12`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
+m44(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_5`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_6`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete_unique(46, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(46, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_7`.
@@ -1236,7 +1236,7 @@ Ok(())
 fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(72, 121)? {
-m121(v, cx)?;
+m121(v, cx);
 }
 cx.pop_tag();
 }
@@ -1244,15 +1244,15 @@ Ok(())
 }
 
 /// Node `turn1Red_101`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m121(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete_unique(119, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(119, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_6`.
@@ -1337,7 +1337,7 @@ Ok(())
 fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[32] as u32, 129)? {
-m129(v, cx)?;
+m129(v, cx);
 }
 cx.pop_tag();
 }
@@ -1345,64 +1345,64 @@ Ok(())
 }
 
 /// Node `move1Green_10`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m129(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m130(v, cx)?;
+m130(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_11`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m130(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m131(v, cx)?;
+m131(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_12`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m131(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m132(v, cx)?;
+m132(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_5`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m132(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 34;
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m133(v, cx)?;
+m133(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_6`.
-fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m133(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete_unique(134, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(134, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_7`.
@@ -2342,7 +2342,7 @@ Ok(())
 fn m208(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(72, 209)? {
-m209(v, cx)?;
+m209(v, cx);
 }
 cx.pop_tag();
 }
@@ -2350,15 +2350,15 @@ Ok(())
 }
 
 /// Node `turn1Green_101`.
-fn m209(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m209(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete_unique(207, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(207, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_1`.
@@ -2460,8 +2460,8 @@ Ok(())
 }
 
 /// Node `end`.
-fn m217(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m217(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `decide1_9`.

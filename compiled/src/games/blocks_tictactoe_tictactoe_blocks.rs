@@ -68,612 +68,612 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            33 => m33(v, cx),
-            41 => m41(v, cx),
-            44 => m44(v, cx),
-            45 => m45(v, cx),
-            50 => m50(v, cx),
-            58 => m58(v, cx),
-            61 => m61(v, cx),
-            62 => m62(v, cx),
-            87 => m87(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            33 => { m33(v, cx); Ok(()) }
+            41 => { m41(v, cx); Ok(()) }
+            44 => { m44(v, cx); Ok(()) }
+            45 => { m45(v, cx); Ok(()) }
+            50 => { m50(v, cx); Ok(()) }
+            58 => { m58(v, cx); Ok(()) }
+            61 => { m61(v, cx); Ok(()) }
+            62 => { m62(v, cx); Ok(()) }
+            87 => { m87(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_8_9: Option<bool> = None;
 {
 if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_2`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_64_71: Option<bool> = None;
 {
 if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
-m72(v, cx)?;
+m72(v, cx);
 }
 
 }
 {
 if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
-m73(v, cx)?;
+m73(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_4`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_7: Option<bool> = None;
 {
 if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
 {
 if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
-m32(v, cx)?;
+m32(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_1`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(33, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(33, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_2`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(45, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(45, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_3`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m34(v, cx)?;
+m34(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_6`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-m35(v, cx)?;
+m35(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Red_7`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[16] as u32, 36)? {
-m36(v, cx)?;
+if cx.push_tag_bounded(v[16] as u32) {
+m36(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move1Red_8`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m37(v, cx)?;
+m37(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_9`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m38(v, cx)?;
+m38(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_10`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 19;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-m39(v, cx)?;
+m39(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_5`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
+m40(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_6`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(41, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(41, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_7`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 19;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
+m42(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_8`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_10`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
+m44(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_14`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_8_9: Option<bool> = None;
 {
 if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_12`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(40, 46)? {
-m46(v, cx)?;
+if cx.push_tag_bounded(40) {
+m46(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_13`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(44, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(44, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stage1_6`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_10_15: Option<bool> = None;
 {
 if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
-m48(v, cx)?;
+m48(v, cx);
 }
 
 }
 {
 if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
-m49(v, cx)?;
+m49(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_1`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(50, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(50, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_2`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(62, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(62, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_3`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 16usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m51(v, cx)?;
+m51(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_6`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Green_7`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[16] as u32, 53)? {
-m53(v, cx)?;
+if cx.push_tag_bounded(v[16] as u32) {
+m53(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move1Green_8`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m54(v, cx)?;
+m54(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_9`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m55(v, cx)?;
+m55(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_10`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 19;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-m56(v, cx)?;
+m56(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_5`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-m57(v, cx)?;
+m57(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_6`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(58, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(58, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_7`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 19;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-m59(v, cx)?;
+m59(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_8`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-m60(v, cx)?;
+m60(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_10`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 18;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m61(v, cx)?;
+m61(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_14`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_12`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(40, 63)? {
-m63(v, cx)?;
+if cx.push_tag_bounded(40) {
+m63(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_13`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(61, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(61, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_1`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_74_81: Option<bool> = None;
 {
 if (match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
-m82(v, cx)?;
+m82(v, cx);
 }
 
 }
 {
 if !(match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
-m83(v, cx)?;
+m83(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_2`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_74_81: Option<bool> = None;
 {
 if (match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
-m88(v, cx)?;
+m88(v, cx);
 }
 
 }
 {
 if !(match reach_74_81 { Some(found) => found, None => { let found = r74_81(v); reach_74_81 = Some(found); found } }) {
-m82(v, cx)?;
+m82(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_3`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-m84(v, cx)?;
+m84(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_4`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-m86(v, cx)?;
+m86(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_5`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_8`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-let p = v[22]; cx.complete_unique(87, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(87, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_7`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `decide1_9`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 19usize;
 let old = v[slot]; v[slot] = x;
-m89(v, cx)?;
+m89(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_11`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_reach_1`.

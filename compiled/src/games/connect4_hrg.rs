@@ -72,381 +72,381 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            9 => m9(v, cx),
-            32 => m32(v, cx),
-            41 => m41(v, cx),
-            48 => m48(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            32 => { m32(v, cx); Ok(()) }
+            41 => { m41(v, cx); Ok(()) }
+            48 => { m48(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 52usize;
 let old = v[slot];
 for i in 0..7 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44 + OFF1[(v[52] as usize)] as usize] != 22 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[52] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[52] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
 let slot = 53usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
 let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_25_27: Option<bool> = None;
 {
 if (match reach_25_27 { Some(found) => found, None => { let found = r25_27(v); reach_25_27 = Some(found); found } }) {
-m28(v, cx)?;
+m28(v, cx);
 }
 
 }
 {
 if !(match reach_25_27 { Some(found) => found, None => { let found = r25_27(v); reach_25_27 = Some(found); found } }) {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m30(v, cx)?;
+m30(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_36_37: Option<bool> = None;
 {
 if (match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
 {
 if !(match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 60usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_14`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete_unique(32, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(32, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_16`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete_unique(41, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(41, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
+m40(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 60usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 52usize;
 let old = v[slot];
 for i in 0..7 {
 v[slot] = MEMBERS0[i];
-m42(v, cx)?;
+m42(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44 + OFF1[(v[52] as usize)] as usize] != 22 {
-m43(v, cx)?;
+m43(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[52] as u32, 44)? {
-m44(v, cx)?;
+if cx.push_tag_bounded(v[52] as u32) {
+m44(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
 let slot = 53usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m46(v, cx)?;
+m46(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
 let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m47(v, cx)?;
+m47(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-let p = v[62]; cx.complete_unique(48, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(48, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_49_51: Option<bool> = None;
 {
 if (match reach_49_51 { Some(found) => found, None => { let found = r49_51(v); reach_49_51 = Some(found); found } }) {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
 {
 if !(match reach_49_51 { Some(found) => found, None => { let found = r49_51(v); reach_49_51 = Some(found); found } }) {
-m53(v, cx)?;
+m53(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 60usize;
 let old = v[slot]; v[slot] = x;
-m54(v, cx)?;
+m54(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_29`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_36_37: Option<bool> = None;
 {
 if (match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_36_37 { Some(found) => found, None => { let found = r36_37(v); reach_36_37 = Some(found); found } }) {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_32`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `fourThroughLast_begin`.

@@ -70,11 +70,11 @@ impl CompiledGame for Game {
         let v = &mut values;
         match state.node {
             0 => m0(v, cx),
-            2 => m2(v, cx),
-            4 => m4(v, cx),
+            2 => { m2(v, cx); Ok(()) }
+            4 => { m4(v, cx); Ok(()) }
             6 => m6(v, cx),
             9 => m9(v, cx),
-            28 => m28(v, cx),
+            28 => { m28(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -102,58 +102,58 @@ Ok(())
 }
 
 /// Node `choose`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(18, 3)? {
-m3(v, cx)?;
+if cx.push_tag_bounded(18) {
+m3(v, cx);
 }
 cx.pop_tag();
 }
 {
-if cx.push_tag(19, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(19) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `rollChosen`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete_unique(4, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(4, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `throwing`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 6usize;
 let old = v[slot];
 for i in 0..6 {
 v[slot] = MEMBERS0[i];
-m7(v, cx)?;
+m7(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `holdChosen`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete_unique(6, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(6, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `banking`.
@@ -170,26 +170,26 @@ Ok(())
 }
 
 /// Node `thrown`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[6] as u32, 8)? {
-m8(v, cx)?;
+if cx.push_tag_bounded(v[6] as u32) {
+m8(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `shown`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `scoring`.
@@ -253,7 +253,7 @@ let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] a
 let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
 {
 if g15 {
-m14(v, cx)?;
+m14(v, cx);
 }
 
 }
@@ -267,65 +267,65 @@ Ok(())
 }
 
 /// Node `winning`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 16;
 let o0 = OFF2[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `winBanked`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `winReset`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 17;
 let slot = 6usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `winFace`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let o0 = OFF2[(v[4]) as usize];
 let slot = 7usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `over`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete_unique(28, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(28, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `again`.
@@ -364,7 +364,7 @@ m22(v, cx)?;
 }
 {
 if g25 {
-m23(v, cx)?;
+m23(v, cx);
 }
 
 }
@@ -384,82 +384,82 @@ Ok(())
 }
 
 /// Node `final`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
 let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
 {
 if g27 {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
 {
 if g28 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `firstWins`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 7usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `notFirst`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
 let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
 {
 if g30 {
-m26(v, cx)?;
+m26(v, cx);
 }
 
 }
 {
 if g31 {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `secondWins`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 8usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `tie`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 303; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 7usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m18(v, cx)?;
+m18(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 

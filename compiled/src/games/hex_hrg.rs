@@ -74,10 +74,10 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
             7 => m7(v, cx),
-            23 => m23(v, cx),
+            23 => { m23(v, cx); Ok(()) }
             24 => m24(v, cx),
             29 => m29(v, cx),
             _ => Ok(()),
@@ -86,24 +86,24 @@ impl CompiledGame for Game {
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -135,7 +135,7 @@ Ok(())
 fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[123] as u32, 5)? {
-m5(v, cx)?;
+m5(v, cx);
 }
 cx.pop_tag();
 }
@@ -143,28 +143,28 @@ Ok(())
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(7, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
@@ -190,7 +190,7 @@ m14(v, cx)?;
 }
 {
 if !(match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9_11(v, cx); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
-m15(v, cx)?;
+m15(v, cx);
 }
 
 }
@@ -202,13 +202,13 @@ fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_18: Option<bool> = None;
 {
 if (match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16_18(v, cx); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
-m21(v, cx)?;
+m21(v, cx);
 }
 
 }
 {
 if !(match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16_18(v, cx); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
-m15(v, cx)?;
+m15(v, cx);
 }
 
 }
@@ -216,44 +216,44 @@ Ok(())
 }
 
 /// Node `turn_9`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(24, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(24, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 125usize;
 let old = v[slot]; v[slot] = x;
-m22(v, cx)?;
+m22(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(23, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_13`.
@@ -285,7 +285,7 @@ Ok(())
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[123] as u32, 27)? {
-m27(v, cx)?;
+m27(v, cx);
 }
 cx.pop_tag();
 }
@@ -293,28 +293,28 @@ Ok(())
 }
 
 /// Node `turn_16`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(29, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
@@ -340,7 +340,7 @@ m36(v, cx)?;
 }
 {
 if !(match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31_33(v, cx); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
@@ -352,13 +352,13 @@ fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_37_39: Option<bool> = None;
 {
 if (match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37_39(v, cx); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
-m42(v, cx)?;
+m42(v, cx);
 }
 
 }
 {
 if !(match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37_39(v, cx); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
@@ -366,15 +366,15 @@ Ok(())
 }
 
 /// Node `turn_22`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 126usize;
 let old = v[slot]; v[slot] = x;
-m22(v, cx)?;
+m22(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `chainToFirstSide_reach_1`.

@@ -68,463 +68,463 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            9 => m9(v, cx),
-            16 => m16(v, cx),
-            21 => m21(v, cx),
-            36 => m36(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            16 => { m16(v, cx); Ok(()) }
+            21 => { m21(v, cx); Ok(()) }
+            36 => { m36(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `round`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `drawing`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 22usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `drawn`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[22] as usize)] as usize] == 7 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `inDeck`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[22] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[22] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `shown`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let o0 = OFF1[(v[22]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `taken`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[22];
 let slot = 20usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `prizeSet`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `hideBid`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `firstBids`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 22usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS0[i];
-m10(v, cx)?;
+m10(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `firstChosen`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5 + OFF1[(v[22] as usize)] as usize] == 7 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `firstHas`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[22] as u32, 12)? {
-m12(v, cx)?;
+if cx.push_tag_bounded(v[22] as u32) {
+m12(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `firstTagged`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let o1 = OFF1[(v[22]) as usize];
 let slot = 5usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `firstPlayed`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[22];
 let slot = 21usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `firstRecorded`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 7;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `showBid`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete_unique(16, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(16, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `secondBids`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 22usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS0[i];
-m17(v, cx)?;
+m17(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `secondChosen`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[10 + OFF1[(v[22] as usize)] as usize] == 7 {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `secondHas`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[22] as u32, 19)? {
-m19(v, cx)?;
+if cx.push_tag_bounded(v[22] as u32) {
+m19(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `secondTagged`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let o1 = OFF1[(v[22]) as usize];
 let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
-m20(v, cx)?;
+m20(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `secondPlayed`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete_unique(21, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(21, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `judge`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let g21 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 7;
 let g22 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 2;
 {
 if g21 {
-m22(v, cx)?;
+m22(v, cx);
 }
 
 }
 {
 if g22 {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `firstTakes`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[23] as usize)] as usize + OFF1[(v[20] as usize)] as usize];
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
-m23(v, cx)?;
+m23(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `awarded`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 11;
 let slot = 21usize;
 let old = v[slot]; v[slot] = x;
-m26(v, cx)?;
+m26(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `notFirst`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 let g25 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 7;
 let g26 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 2;
 {
 if g25 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
 {
 if g26 {
-m23(v, cx)?;
+m23(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `secondTakes`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[24] as usize)] as usize + OFF1[(v[20] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m23(v, cx)?;
+m23(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `bidCleared`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 7;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `cleared`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_29: Option<bool> = None;
 {
 if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `final`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let g32 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 7;
 let g33 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 2;
 {
 if g32 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
 {
 if g33 {
-m33(v, cx)?;
+m33(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `firstWins`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `over`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-let p = v[29]; cx.complete_unique(36, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(36, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `notFirstWin`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 let g36 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 7;
 let g37 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 2;
 {
 if g36 {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if g37 {
-m35(v, cx)?;
+m35(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `secondWins`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 27usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `tie`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 204; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 26usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m32(v, cx)?;
+m32(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `deckSearch`.

@@ -79,7 +79,7 @@ impl CompiledGame for Game {
             35 => m35(v, cx),
             61 => m61(v, cx),
             63 => m63(v, cx),
-            72 => m72(v, cx),
+            72 => { m72(v, cx); Ok(()) }
             78 => m78(v, cx),
             86 => m86(v, cx),
             103 => m103(v, cx),
@@ -180,7 +180,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[68] as u32, 34)? {
-m34(v, cx)?;
+m34(v, cx);
 }
 cx.pop_tag();
 }
@@ -188,15 +188,15 @@ Ok(())
 }
 
 /// Node `turn_11`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(35, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(35, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
@@ -414,7 +414,7 @@ Ok(())
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(221, 62)? {
-m62(v, cx)?;
+m62(v, cx);
 }
 cx.pop_tag();
 }
@@ -422,15 +422,15 @@ Ok(())
 }
 
 /// Node `turn_36`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(63, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(63, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_37`.
@@ -439,7 +439,7 @@ let g71 = v[67] == 11;
 let g72 = v[67] != 11;
 {
 if g71 {
-m64(v, cx)?;
+m64(v, cx);
 }
 
 }
@@ -453,22 +453,22 @@ Ok(())
 }
 
 /// Node `turn_38`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 let g73 = TAB6[(v[66] as usize)] == 0;
 let g74 = TAB6[(v[66] as usize)] != 0;
 {
 if g73 {
-m66(v, cx)?;
+m66(v, cx);
 }
 
 }
 {
 if g74 {
-m67(v, cx)?;
+m67(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_39`.
@@ -484,87 +484,87 @@ Ok(())
 }
 
 /// Node `turn_40`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_41`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 let g77 = TAB6[(v[66] as usize)] == 1;
 let g78 = TAB6[(v[66] as usize)] != 1;
 {
 if g77 {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
 {
 if g78 {
-m70(v, cx)?;
+m70(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_47`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(72, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(72, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_43`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_44`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m71(v, cx)?;
+m71(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_46`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_49`.
@@ -631,7 +631,7 @@ Ok(())
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[68] as u32, 85)? {
-m85(v, cx)?;
+m85(v, cx);
 }
 cx.pop_tag();
 }
@@ -639,15 +639,15 @@ Ok(())
 }
 
 /// Node `turn_59`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(86, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(86, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_60`.
@@ -847,7 +847,7 @@ Ok(())
 fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(221, 104)? {
-m104(v, cx)?;
+m104(v, cx);
 }
 cx.pop_tag();
 }
@@ -855,15 +855,15 @@ Ok(())
 }
 
 /// Node `turn_84`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(105, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(105, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_85`.
@@ -872,7 +872,7 @@ let g115 = v[67] == 11;
 let g116 = v[67] != 11;
 {
 if g115 {
-m106(v, cx)?;
+m106(v, cx);
 }
 
 }
@@ -886,22 +886,22 @@ Ok(())
 }
 
 /// Node `turn_86`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 let g117 = TAB6[(v[66] as usize)] == 0;
 let g118 = TAB6[(v[66] as usize)] != 0;
 {
 if g117 {
-m66(v, cx)?;
+m66(v, cx);
 }
 
 }
 {
 if g118 {
-m108(v, cx)?;
+m108(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_87`.
@@ -917,22 +917,22 @@ Ok(())
 }
 
 /// Node `turn_89`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 let g120 = TAB6[(v[66] as usize)] == 1;
 let g121 = TAB6[(v[66] as usize)] != 1;
 {
 if g120 {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
 {
 if g121 {
-m70(v, cx)?;
+m70(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `canPlace_begin`.

@@ -68,331 +68,331 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            7 => m7(v, cx),
-            20 => m20(v, cx),
-            29 => m29(v, cx),
-            34 => m34(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            7 => { m7(v, cx); Ok(()) }
+            20 => { m20(v, cx); Ok(()) }
+            29 => { m29(v, cx); Ok(()) }
+            34 => { m34(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 10usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[10] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[10] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(7, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_13_15: Option<bool> = None;
 {
 if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
 {
 if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
-m17(v, cx)?;
+m17(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_24_25: Option<bool> = None;
 {
 if (match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
-m26(v, cx)?;
+m26(v, cx);
 }
 
 }
 {
 if !(match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
+m19(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete_unique(20, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(20, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_14`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(29, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
+m19(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 10usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m30(v, cx)?;
+m30(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_19`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[10] as u32, 32)? {
-m32(v, cx)?;
+if cx.push_tag_bounded(v[10] as u32) {
+m32(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m33(v, cx)?;
+m33(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 18usize;
 let old = v[slot]; v[slot] = x;
-let p = v[18]; cx.complete_unique(34, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(34, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_35_37: Option<bool> = None;
 {
 if (match reach_35_37 { Some(found) => found, None => { let found = r35_37(v); reach_35_37 = Some(found); found } }) {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
 {
 if !(match reach_35_37 { Some(found) => found, None => { let found = r35_37(v); reach_35_37 = Some(found); found } }) {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
+m40(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_24_25: Option<bool> = None;
 {
 if (match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_24_25 { Some(found) => found, None => { let found = r24_25(v); reach_24_25 = Some(found); found } }) {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
+m19(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `hasLine_begin`.

@@ -91,316 +91,316 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            8 => m8(v, cx),
-            12 => m12(v, cx),
-            19 => m19(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            8 => { m8(v, cx); Ok(()) }
+            12 => { m12(v, cx); Ok(()) }
+            19 => { m19(v, cx); Ok(()) }
             23 => m23(v, cx),
-            32 => m32(v, cx),
+            32 => { m32(v, cx); Ok(()) }
             70 => m70(v, cx),
-            80 => m80(v, cx),
+            80 => { m80(v, cx); Ok(()) }
             118 => m118(v, cx),
-            134 => m134(v, cx),
+            134 => { m134(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 712; let new: [u8; 9] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 0usize;
 let old: [u8; 9] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 9].copy_from_slice(&new);
-m1(v, cx)?;
+m1(v, cx);
 v[slot..slot + 9].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 721; let new: [u8; 36] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 9usize;
 let old: [u8; 36] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 36].copy_from_slice(&new);
-m2(v, cx)?;
+m2(v, cx);
 v[slot..slot + 36].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n2`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 757; let new: [u8; 4] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 45usize;
 let old: [u8; 4] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 4].copy_from_slice(&new);
-m3(v, cx)?;
+m3(v, cx);
 v[slot..slot + 4].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n3`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 60usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n5`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 let g4 = TAB0[(v[60] as usize)] == 0;
 let g5 = TAB0[(v[60] as usize)] == 5;
 {
 if g4 {
-m5(v, cx)?;
+m5(v, cx);
 }
 
 }
 {
 if g5 {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n6`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 700; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 76usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m7(v, cx)?;
+m7(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n7`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(19, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n8`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 13;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(8, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(8, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n9`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 49usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-m9(v, cx)?;
+m9(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n10`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF5[(v[49] as usize)] as usize] == 0 {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n11`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[49] as u32, 11)? {
-m11(v, cx)?;
+if cx.push_tag_bounded(v[49] as u32) {
+m11(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n12`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(12, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(12, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n13`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let o0 = OFF5[(v[49]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n14`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[9 + OFF7[(TAB3[(v[60] as usize)] as usize)] as usize + OFF8[(v[49] as usize)] as usize] as usize)];
 let o0 = OFF9[(TAB2[(TAB3[(v[60] as usize)] as usize)]) as usize];
 let o1 = OFF10[(TAB11[(v[49] as usize)]) as usize];
 let slot = 9usize + o0 as usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n15`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[45] as usize)];
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n16`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[45 + OFF13[(TAB3[(v[60] as usize)] as usize)] as usize] as usize)];
 let o0 = OFF14[(TAB2[(TAB3[(v[60] as usize)] as usize)]) as usize];
 let slot = 45usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n17`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 15;
 let slot = 49usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n18`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 697; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 76usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m18(v, cx)?;
+m18(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n19`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[60] as usize)];
 let slot = 60usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n21`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(35, 20)? {
-m20(v, cx)?;
+if cx.push_tag_bounded(35) {
+m20(v, cx);
 }
 cx.pop_tag();
 }
 {
-if cx.push_tag(36, 22)? {
-m22(v, cx)?;
+if cx.push_tag_bounded(36) {
+m22(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n23`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m21(v, cx)?;
+m21(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n22`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(23, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n24`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m21(v, cx)?;
+m21(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n25`.
@@ -470,7 +470,7 @@ m28(v, cx)?;
 }
 {
 if g31 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
@@ -490,15 +490,15 @@ Ok(())
 }
 
 /// Node `n35`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF16[(v[50] as usize)] as usize + COFF18[0 + OFF16[(v[56] as usize)] as usize + OFF17[(v[57] as usize)] as usize] as usize];
 let slot = 50usize;
 let old = v[slot]; v[slot] = x;
-m130(v, cx)?;
+m130(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n36`.
@@ -526,269 +526,269 @@ Ok(())
 }
 
 /// Node `n38`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 let g36 = v[63] != 23;
 let g37 = TAB19[(v[63] as usize)] == 0;
 {
 if g36 {
-m33(v, cx)?;
+m33(v, cx);
 }
 
 }
 {
 if g37 {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n40`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(37, 34)? {
-m34(v, cx)?;
+if cx.push_tag_bounded(37) {
+m34(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n41`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 23;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n39`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(70, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(70, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n42`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB19[(v[63] as usize)] == 0 {
-m37(v, cx)?;
+m37(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n43`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 31;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n44`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB19[(v[63] as usize)] == 0 {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n45`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 30;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n46`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB20[(v[63] as usize)] == 0 {
-m41(v, cx)?;
+m41(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n47`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 29;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n48`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB20[(v[63] as usize)] == 0 {
-m43(v, cx)?;
+m43(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n49`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 28;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n50`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB21[(v[63] as usize)] == 0 {
-m45(v, cx)?;
+m45(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n51`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 27;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n52`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB21[(v[63] as usize)] == 0 {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n53`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n54`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB22[(v[63] as usize)] == 0 {
-m49(v, cx)?;
+m49(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n55`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n56`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB22[(v[63] as usize)] == 0 {
-m51(v, cx)?;
+m51(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n57`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 24;
 let slot = 64usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n59`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[9 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 9usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m53(v, cx)?;
+m53(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n60`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(15, 36)? {
-m36(v, cx)?;
+if cx.push_tag_bounded(15) {
+m36(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n58`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 let g59 = TAB23[(v[9 + OFF9[(v[62] as usize)] as usize] as usize)] != 14;
 let g60 = TAB23[(v[10 + OFF9[(v[62] as usize)] as usize] as usize)] != 14;
 let g61 = TAB23[(v[11 + OFF9[(v[62] as usize)] as usize] as usize)] != 14;
@@ -799,232 +799,232 @@ let g65 = TAB23[(v[15 + OFF9[(v[62] as usize)] as usize] as usize)] != 14;
 let g66 = TAB23[(v[16 + OFF9[(v[62] as usize)] as usize] as usize)] != 14;
 {
 if g59 {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
 {
 if g60 {
-m55(v, cx)?;
+m55(v, cx);
 }
 
 }
 {
 if g61 {
-m57(v, cx)?;
+m57(v, cx);
 }
 
 }
 {
 if g62 {
-m59(v, cx)?;
+m59(v, cx);
 }
 
 }
 {
 if g63 {
-m61(v, cx)?;
+m61(v, cx);
 }
 
 }
 {
 if g64 {
-m63(v, cx)?;
+m63(v, cx);
 }
 
 }
 {
 if g65 {
-m65(v, cx)?;
+m65(v, cx);
 }
 
 }
 {
 if g66 {
-m67(v, cx)?;
+m67(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n61`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[10 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 10usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m56(v, cx)?;
+m56(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n62`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(16, 38)? {
-m38(v, cx)?;
+if cx.push_tag_bounded(16) {
+m38(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n63`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[11 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 11usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n64`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(17, 40)? {
-m40(v, cx)?;
+if cx.push_tag_bounded(17) {
+m40(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n65`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[12 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 12usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m60(v, cx)?;
+m60(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n66`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(18, 42)? {
-m42(v, cx)?;
+if cx.push_tag_bounded(18) {
+m42(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n67`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[13 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m62(v, cx)?;
+m62(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n68`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(19, 44)? {
-m44(v, cx)?;
+if cx.push_tag_bounded(19) {
+m44(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n69`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[14 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 14usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m64(v, cx)?;
+m64(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n70`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(20, 46)? {
-m46(v, cx)?;
+if cx.push_tag_bounded(20) {
+m46(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n71`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[15 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 15usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m66(v, cx)?;
+m66(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n72`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(21, 48)? {
-m48(v, cx)?;
+if cx.push_tag_bounded(21) {
+m48(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n73`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[16 + OFF9[(v[62] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[62]) as usize];
 let slot = 16usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n74`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(22, 50)? {
-m50(v, cx)?;
+if cx.push_tag_bounded(22) {
+m50(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n75`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(38, 54)? {
-m54(v, cx)?;
+if cx.push_tag_bounded(38) {
+m54(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n76`.
@@ -1156,269 +1156,269 @@ Ok(())
 }
 
 /// Node `n87`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 let g93 = v[69] != 23;
 let g94 = TAB19[(v[69] as usize)] == 0;
 {
 if g93 {
-m81(v, cx)?;
+m81(v, cx);
 }
 
 }
 {
 if g94 {
-m117(v, cx)?;
+m117(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n89`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(37, 82)? {
-m82(v, cx)?;
+if cx.push_tag_bounded(37) {
+m82(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n90`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 23;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n88`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(118, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(118, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n91`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB19[(v[69] as usize)] == 0 {
-m85(v, cx)?;
+m85(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n92`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 31;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n93`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB19[(v[69] as usize)] == 0 {
-m87(v, cx)?;
+m87(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n94`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 30;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n95`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB20[(v[69] as usize)] == 0 {
-m89(v, cx)?;
+m89(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n96`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 29;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n97`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB20[(v[69] as usize)] == 0 {
-m91(v, cx)?;
+m91(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n98`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m91(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 28;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n99`.
-fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m92(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB21[(v[69] as usize)] == 0 {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n100`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m93(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 27;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n101`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB21[(v[69] as usize)] == 0 {
-m95(v, cx)?;
+m95(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n102`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n103`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB22[(v[69] as usize)] == 0 {
-m97(v, cx)?;
+m97(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n104`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n105`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB22[(v[69] as usize)] == 0 {
-m99(v, cx)?;
+m99(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n106`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 24;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n108`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[9 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 9usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m101(v, cx)?;
+m101(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n109`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(15, 84)? {
-m84(v, cx)?;
+if cx.push_tag_bounded(15) {
+m84(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n107`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 let g116 = TAB23[(v[9 + OFF9[(v[68] as usize)] as usize] as usize)] != 14;
 let g117 = TAB23[(v[10 + OFF9[(v[68] as usize)] as usize] as usize)] != 14;
 let g118 = TAB23[(v[11 + OFF9[(v[68] as usize)] as usize] as usize)] != 14;
@@ -1429,232 +1429,232 @@ let g122 = TAB23[(v[15 + OFF9[(v[68] as usize)] as usize] as usize)] != 14;
 let g123 = TAB23[(v[16 + OFF9[(v[68] as usize)] as usize] as usize)] != 14;
 {
 if g116 {
-m100(v, cx)?;
+m100(v, cx);
 }
 
 }
 {
 if g117 {
-m103(v, cx)?;
+m103(v, cx);
 }
 
 }
 {
 if g118 {
-m105(v, cx)?;
+m105(v, cx);
 }
 
 }
 {
 if g119 {
-m107(v, cx)?;
+m107(v, cx);
 }
 
 }
 {
 if g120 {
-m109(v, cx)?;
+m109(v, cx);
 }
 
 }
 {
 if g121 {
-m111(v, cx)?;
+m111(v, cx);
 }
 
 }
 {
 if g122 {
-m113(v, cx)?;
+m113(v, cx);
 }
 
 }
 {
 if g123 {
-m115(v, cx)?;
+m115(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n110`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[10 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 10usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m104(v, cx)?;
+m104(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n111`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(16, 86)? {
-m86(v, cx)?;
+if cx.push_tag_bounded(16) {
+m86(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n112`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[11 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 11usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m106(v, cx)?;
+m106(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n113`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(17, 88)? {
-m88(v, cx)?;
+if cx.push_tag_bounded(17) {
+m88(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n114`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[12 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 12usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m108(v, cx)?;
+m108(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n115`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(18, 90)? {
-m90(v, cx)?;
+if cx.push_tag_bounded(18) {
+m90(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n116`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[13 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m110(v, cx)?;
+m110(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n117`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(19, 92)? {
-m92(v, cx)?;
+if cx.push_tag_bounded(19) {
+m92(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n118`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[14 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 14usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m112(v, cx)?;
+m112(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n119`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m112(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(20, 94)? {
-m94(v, cx)?;
+if cx.push_tag_bounded(20) {
+m94(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n120`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m113(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[15 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 15usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m114(v, cx)?;
+m114(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n121`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m114(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(21, 96)? {
-m96(v, cx)?;
+if cx.push_tag_bounded(21) {
+m96(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n122`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m115(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB23[(v[16 + OFF9[(v[68] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[68]) as usize];
 let slot = 16usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m116(v, cx)?;
+m116(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n123`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m116(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(22, 98)? {
-m98(v, cx)?;
+if cx.push_tag_bounded(22) {
+m98(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n124`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m117(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(38, 102)? {
-m102(v, cx)?;
+if cx.push_tag_bounded(38) {
+m102(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n125`.
@@ -1824,55 +1824,55 @@ Ok(())
 }
 
 /// Node `n143`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m130(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF16[(v[51] as usize)] as usize + COFF18[0 + OFF16[(v[57] as usize)] as usize + OFF17[(v[56] as usize)] as usize] as usize];
 let slot = 51usize;
 let old = v[slot]; v[slot] = x;
-m131(v, cx)?;
+m131(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n144`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m131(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[50];
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-m132(v, cx)?;
+m132(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n145`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m132(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[51];
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m133(v, cx)?;
+m133(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n146`.
-fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m133(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(134, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(134, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m134(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
