@@ -721,6 +721,18 @@ impl<V: Values> Search<V> {
         })
     }
 
+    /// Generated code: [`Search::push_tag`] where the generator proved that a move has fewer than
+    /// [`MAX_MOVE_TAGS`] tags (the move search has no cycle and fewer nodes than that).
+    #[inline(always)]
+    pub fn push_tag_bounded(&mut self, tag: SymbolId) -> bool {
+        let position = self.tags.len();
+        self.tags.push(tag);
+        match &self.only {
+            None => true,
+            Some(only) => only.get(position) == Some(&tag),
+        }
+    }
+
     #[cold]
     fn tag_cycle(&self, target: NodeId) -> Fail {
         Self::fail(EngineError::TagCycle { node: self.node_name(target) })
@@ -760,6 +772,16 @@ impl<V: Values> Search<V> {
         }
         self.moves.push(&self.tags, target, values);
         Ok(())
+    }
+
+    /// Generated code: [`Search::complete_unique`] where the new `player` is a literal the
+    /// generator checked (a player, keeper or random): nothing can fail.
+    #[inline(always)]
+    pub fn complete_unique_valid(&mut self, target: NodeId, values: &V) {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+            return;
+        }
+        self.moves.push(&self.tags, target, values);
     }
 
     #[cold]

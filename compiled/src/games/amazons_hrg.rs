@@ -72,36 +72,36 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            63 => m63(v, cx),
-            73 => m73(v, cx),
+            63 => { m63(v, cx); Ok(()) }
+            73 => { m73(v, cx); Ok(()) }
             74 => m74(v, cx),
-            135 => m135(v, cx),
+            135 => { m135(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -904,74 +904,74 @@ Ok(())
 }
 
 /// Node `turn_94`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_64_68: Option<bool> = None;
 {
 if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
 {
 if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
-m70(v, cx)?;
+m70(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_96`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete_unique(74, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(74, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_95`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 106usize;
 let old = v[slot]; v[slot] = x;
-m71(v, cx)?;
+m71(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_97`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 107usize;
 let old = v[slot]; v[slot] = x;
-m72(v, cx)?;
+m72(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_98`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete_unique(73, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(73, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_99`.
@@ -1774,45 +1774,45 @@ Ok(())
 }
 
 /// Node `turn_192`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_136_140: Option<bool> = None;
 {
 if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
-m141(v, cx)?;
+m141(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_193`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 107usize;
 let old = v[slot]; v[slot] = x;
-m142(v, cx)?;
+m142(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_195`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 106usize;
 let old = v[slot]; v[slot] = x;
-m72(v, cx)?;
+m72(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `canMove_reach_1`.

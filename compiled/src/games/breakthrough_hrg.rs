@@ -69,36 +69,36 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            15 => m15(v, cx),
-            19 => m19(v, cx),
+            15 => { m15(v, cx); Ok(()) }
+            19 => { m19(v, cx); Ok(()) }
             23 => m23(v, cx),
-            36 => m36(v, cx),
+            36 => { m36(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -129,7 +129,7 @@ Ok(())
 /// Node `turn_3`.
 fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[66] as u32, 5)? {
+if cx.push_tag_bounded(v[66] as u32) {
 m5(v, cx)?;
 }
 cx.pop_tag();
@@ -207,7 +207,7 @@ Ok(())
 /// Node `turn_11`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[67] as u32, 12)? {
+if cx.push_tag_bounded(v[67] as u32) {
 m12(v, cx)?;
 }
 cx.pop_tag();
@@ -265,81 +265,81 @@ Ok(())
 }
 
 /// Node `turn_15`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let g16 = TAB4[(v[67] as usize)] == 77;
 let g17 = TAB4[(v[67] as usize)] != 77;
 {
 if g16 {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
 {
 if g17 {
-m17(v, cx)?;
+m17(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_21_22: Option<bool> = None;
 {
 if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
-m20(v, cx)?;
+m20(v, cx);
 }
 
 }
 {
 if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(19, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_20`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(23, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
@@ -370,7 +370,7 @@ Ok(())
 /// Node `turn_26`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[66] as u32, 26)? {
+if cx.push_tag_bounded(v[66] as u32) {
 m26(v, cx)?;
 }
 cx.pop_tag();
@@ -448,7 +448,7 @@ Ok(())
 /// Node `turn_34`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[67] as u32, 33)? {
+if cx.push_tag_bounded(v[67] as u32) {
 m33(v, cx)?;
 }
 cx.pop_tag();
@@ -506,52 +506,52 @@ Ok(())
 }
 
 /// Node `turn_38`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 let g38 = TAB5[(v[67] as usize)] == 77;
 let g39 = TAB5[(v[67] as usize)] != 77;
 {
 if g38 {
-m37(v, cx)?;
+m37(v, cx);
 }
 
 }
 {
 if g39 {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_39`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_40`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_39_40: Option<bool> = None;
 {
 if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
-m37(v, cx)?;
+m37(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `hasPawn_reach_1__hasPawn_reach_1`.

@@ -129,7 +129,7 @@ impl CompiledGame for Game {
             0 => m0(v, cx),
             2 => m2(v, cx),
             174 => m174(v, cx),
-            288 => m288(v, cx),
+            288 => { m288(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -1990,8 +1990,8 @@ Ok(())
 }
 
 /// Node `end`.
-fn m288(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m288(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `attacked_reach_1`.

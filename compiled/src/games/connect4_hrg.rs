@@ -72,381 +72,381 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            9 => m9(v, cx),
-            16 => m16(v, cx),
-            23 => m23(v, cx),
-            30 => m30(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            16 => { m16(v, cx); Ok(()) }
+            23 => { m23(v, cx); Ok(()) }
+            30 => { m30(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 52usize;
 let old = v[slot];
 for i in 0..7 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44 + OFF1[(v[52] as usize)] as usize] != 22 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[52] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[52] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
 let slot = 53usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
 let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
 if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
 {
 if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
-m13(v, cx)?;
+m13(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 56usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_17_19: Option<bool> = None;
 {
 if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
-m20(v, cx)?;
+m20(v, cx);
 }
 
 }
 {
 if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
-m21(v, cx)?;
+m21(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_14`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(16, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(16, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_16`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(23, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 56usize;
 let old = v[slot]; v[slot] = x;
-m22(v, cx)?;
+m22(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 52usize;
 let old = v[slot];
 for i in 0..7 {
 v[slot] = MEMBERS0[i];
-m24(v, cx)?;
+m24(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44 + OFF1[(v[52] as usize)] as usize] != 22 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[52] as u32, 26)? {
-m26(v, cx)?;
+if cx.push_tag_bounded(v[52] as u32) {
+m26(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
 let slot = 53usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[53]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
 let o0 = OFF1[(v[52]) as usize];
 let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m29(v, cx)?;
+m29(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(30, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(30, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_32_33: Option<bool> = None;
 {
 if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
 {
 if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_29`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_17_19: Option<bool> = None;
 {
 if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
-m21(v, cx)?;
+m21(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_32`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 56usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`.

@@ -78,7 +78,7 @@ impl CompiledGame for Game {
             0 => m0(v, cx),
             2 => m2(v, cx),
             9 => m9(v, cx),
-            19 => m19(v, cx),
+            19 => { m19(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -160,35 +160,35 @@ let x: u8 = v[51];
 let k0 = v[53]; let o0 = OFF2[k0 as usize]; if o0 == 42 { return Err(cx.key_outside(k0 as u32, "Cell -> Disc", "`placed` -> `dropped`")); }
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
 Ok(())
 }
 
 /// Node `dropped`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB3[(v[53] as usize)];
 let o0 = OFF1[(v[52]) as usize];
 let slot = 43usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `raised`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `judge`.
@@ -196,7 +196,7 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_11_12: Option<bool> = None;
 {
 if (match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11_12(v, cx); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
@@ -210,16 +210,16 @@ Ok(())
 }
 
 /// Node `won`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let o0 = OFF4[(v[51]) as usize];
 let slot = 56usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `noFour`.
@@ -227,7 +227,7 @@ fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_17: Option<bool> = None;
 {
 if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
-m15(v, cx)?;
+m15(v, cx);
 }
 
 }
@@ -241,28 +241,28 @@ Ok(())
 }
 
 /// Node `over`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(19, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `full`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 433; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 56usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m14(v, cx)?;
+m14(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `next`.
@@ -278,8 +278,8 @@ Ok(())
 }
 
 /// Node `end`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `fourSearch`.

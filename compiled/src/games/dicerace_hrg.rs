@@ -75,75 +75,75 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
             5 => m5(v, cx),
-            27 => m27(v, cx),
-            33 => m33(v, cx),
-            37 => m37(v, cx),
+            27 => { m27(v, cx); Ok(()) }
+            33 => { m33(v, cx); Ok(()) }
+            37 => { m37(v, cx); Ok(()) }
             40 => m40(v, cx),
-            62 => m62(v, cx),
+            62 => { m62(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 35usize;
 let old = v[slot];
 for i in 0..6 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[35] as u32, 4)? {
-m4(v, cx)?;
+if cx.push_tag_bounded(v[35] as u32) {
+m4(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(5, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
@@ -233,7 +233,7 @@ Ok(())
 /// Node `turn_11`.
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 12)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m12(v, cx)?;
 }
 cx.pop_tag();
@@ -345,7 +345,7 @@ Ok(())
 /// Node `turn_22`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(167, 16)? {
+if cx.push_tag_bounded(167) {
 m16(v, cx)?;
 }
 cx.pop_tag();
@@ -354,167 +354,167 @@ Ok(())
 }
 
 /// Node `turn_24`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let g32 = v[16] == 31;
 let g33 = v[16] != 31;
 {
 if g32 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g33 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let g35 = v[36] == 166;
 let g36 = v[36] != 166;
 {
 if g35 {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if g36 {
-m35(v, cx)?;
+m35(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_29`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete_unique(33, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(33, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_30`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m36(v, cx)?;
+m36(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_31`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete_unique(37, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(37, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_32`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_34`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 35usize;
 let old = v[slot];
 for i in 0..6 {
 v[slot] = MEMBERS0[i];
-m38(v, cx)?;
+m38(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_35`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[35] as u32, 39)? {
-m39(v, cx)?;
+if cx.push_tag_bounded(v[35] as u32) {
+m39(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_36`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete_unique(40, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(40, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_37`.
@@ -604,7 +604,7 @@ Ok(())
 /// Node `turn_44`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[37] as u32, 47)? {
+if cx.push_tag_bounded(v[37] as u32) {
 m47(v, cx)?;
 }
 cx.pop_tag();
@@ -716,7 +716,7 @@ Ok(())
 /// Node `turn_55`.
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(167, 51)? {
+if cx.push_tag_bounded(167) {
 m51(v, cx)?;
 }
 cx.pop_tag();
@@ -725,101 +725,101 @@ Ok(())
 }
 
 /// Node `turn_57`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_58`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 let g72 = v[33] == 31;
 let g73 = v[33] != 31;
 {
 if g72 {
-m64(v, cx)?;
+m64(v, cx);
 }
 
 }
 {
 if g73 {
-m65(v, cx)?;
+m65(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_59`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m66(v, cx)?;
+m66(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_60`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 let g75 = v[36] == 166;
 let g76 = v[36] != 166;
 {
 if g75 {
-m67(v, cx)?;
+m67(v, cx);
 }
 
 }
 {
 if g76 {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_61`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_63`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
-m68(v, cx)?;
+m68(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_65`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `someMove_reach_1`.

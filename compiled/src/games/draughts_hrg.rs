@@ -76,36 +76,36 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            67 => m67(v, cx),
-            103 => m103(v, cx),
+            67 => { m67(v, cx); Ok(()) }
+            103 => { m103(v, cx); Ok(()) }
             107 => m107(v, cx),
-            152 => m152(v, cx),
+            152 => { m152(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -724,135 +724,135 @@ Ok(())
 }
 
 /// Node `turn_4`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_68_77: Option<bool> = None;
 {
 if (match reach_68_77 { Some(found) => found, None => { let found = r68_77(v); reach_68_77 = Some(found); found } }) {
-m78(v, cx)?;
+m78(v, cx);
 }
 
 }
 {
 if !(match reach_68_77 { Some(found) => found, None => { let found = r68_77(v); reach_68_77 = Some(found); found } }) {
-m79(v, cx)?;
+m79(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 let g93 = v[66] == 163;
 let g94 = v[66] != 163;
 {
 if g93 {
-m104(v, cx)?;
+m104(v, cx);
 }
 
 }
 {
 if g94 {
-m105(v, cx)?;
+m105(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_80_99: Option<bool> = None;
 {
 if (match reach_80_99 { Some(found) => found, None => { let found = r80_99(v); reach_80_99 = Some(found); found } }) {
-m78(v, cx)?;
+m78(v, cx);
 }
 
 }
 {
 if !(match reach_80_99 { Some(found) => found, None => { let found = r80_99(v); reach_80_99 = Some(found); found } }) {
-m100(v, cx)?;
+m100(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-m101(v, cx)?;
+m101(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(103, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(103, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_11`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-m106(v, cx)?;
+m106(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-let p = v[75]; cx.complete_unique(107, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(107, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
@@ -1471,106 +1471,106 @@ Ok(())
 }
 
 /// Node `turn_18`.
-fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_153_162: Option<bool> = None;
 {
 if (match reach_153_162 { Some(found) => found, None => { let found = r153_162(v); reach_153_162 = Some(found); found } }) {
-m163(v, cx)?;
+m163(v, cx);
 }
 
 }
 {
 if !(match reach_153_162 { Some(found) => found, None => { let found = r153_162(v); reach_153_162 = Some(found); found } }) {
-m164(v, cx)?;
+m164(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m163(v: &mut Values, cx: &mut Search<Values>) {
 let g194 = v[66] == 163;
 let g195 = v[66] != 163;
 {
 if g194 {
-m167(v, cx)?;
+m167(v, cx);
 }
 
 }
 {
 if g195 {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_19`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_3_22: Option<bool> = None;
 {
 if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
-m163(v, cx)?;
+m163(v, cx);
 }
 
 }
 {
 if !(match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
-m165(v, cx)?;
+m165(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m165(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m166(v, cx)?;
+m166(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m166(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m167(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m168(v, cx)?;
+m168(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m168(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 72usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `jumpFromAt_reach_1`.

@@ -71,36 +71,36 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            11 => m11(v, cx),
-            28 => m28(v, cx),
+            11 => { m11(v, cx); Ok(()) }
+            28 => { m28(v, cx); Ok(()) }
             32 => m32(v, cx),
-            56 => m56(v, cx),
+            56 => { m56(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 0;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `geeseTurn_1`.
@@ -226,129 +226,129 @@ Ok(())
 }
 
 /// Node `geeseTurn_13`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = TAB5[(v[53] as usize)];
 let slot = 53usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `geeseTurn_14`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_13_15: Option<bool> = None;
 {
 if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
 {
 if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `geeseTurn_16`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 let g33 = v[53] == 279;
 let g34 = v[53] != 279;
 {
 if g33 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g34 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `geeseTurn_15`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 4;
 let slot = 58usize;
 let old = v[slot]; v[slot] = x;
-m26(v, cx)?;
+m26(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `geeseTurn_17`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 2;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `geeseTurn_18`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 5;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete_unique(28, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(28, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `drawAtCap_1`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 3;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `drawAtCap_2`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 1;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete_unique(32, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(32, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `drawAtCap_3`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 3;
 let slot = 58usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `foxTurn_1`.
@@ -686,95 +686,95 @@ Ok(())
 }
 
 /// Node `foxTurn_39`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = TAB5[(v[53] as usize)];
 let slot = 53usize;
 let old = v[slot]; v[slot] = x;
-m57(v, cx)?;
+m57(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `foxTurn_40`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 let g74 = TAB8[(v[52] as usize)] == 7;
 let g75 = TAB8[(v[52] as usize)] != 7;
 {
 if g74 {
-m58(v, cx)?;
+m58(v, cx);
 }
 
 }
 {
 if g75 {
-m59(v, cx)?;
+m59(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `foxTurn_41`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 4;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m60(v, cx)?;
+m60(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `foxTurn_42`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_61_65: Option<bool> = None;
 {
 if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
-m66(v, cx)?;
+m66(v, cx);
 }
 
 }
 {
 if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
-m58(v, cx)?;
+m58(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `foxTurn_43`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 2;
 let slot = 58usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `foxTurn_46`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 let g86 = v[53] == 279;
 let g87 = v[53] != 279;
 {
 if g86 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g87 {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `foxCanMove_reach_1`.

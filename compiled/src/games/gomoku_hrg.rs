@@ -72,355 +72,355 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            7 => m7(v, cx),
-            72 => m72(v, cx),
-            79 => m79(v, cx),
-            84 => m84(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            7 => { m7(v, cx); Ok(()) }
+            72 => { m72(v, cx); Ok(()) }
+            79 => { m79(v, cx); Ok(()) }
+            84 => { m84(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 227usize;
 let old = v[slot];
 for i in 0..225 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[227] as usize)] as usize] == 8 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[227] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[227] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[227]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(7, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_8_25: Option<bool> = None;
 {
 if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
-m68(v, cx)?;
+m68(v, cx);
 }
 
 }
 {
 if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 230usize;
 let old = v[slot]; v[slot] = x;
-m70(v, cx)?;
+m70(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_73_75: Option<bool> = None;
 {
 if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
-m76(v, cx)?;
+m76(v, cx);
 }
 
 }
 {
 if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
-m77(v, cx)?;
+m77(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 231usize;
 let old = v[slot]; v[slot] = x;
-m71(v, cx)?;
+m71(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete_unique(72, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(72, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_12`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete_unique(79, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(79, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m77(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 230usize;
 let old = v[slot]; v[slot] = x;
-m78(v, cx)?;
+m78(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 231usize;
 let old = v[slot]; v[slot] = x;
-m71(v, cx)?;
+m71(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 227usize;
 let old = v[slot];
 for i in 0..225 {
 v[slot] = MEMBERS0[i];
-m80(v, cx)?;
+m80(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[227] as usize)] as usize] == 8 {
-m81(v, cx)?;
+m81(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[227] as u32, 82)? {
-m82(v, cx)?;
+if cx.push_tag_bounded(v[227] as u32) {
+m82(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[227]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_19`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-let p = v[233]; cx.complete_unique(84, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(84, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_85_102: Option<bool> = None;
 {
 if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
-m145(v, cx)?;
+m145(v, cx);
 }
 
 }
 {
 if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
-m146(v, cx)?;
+m146(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 231usize;
 let old = v[slot]; v[slot] = x;
-m147(v, cx)?;
+m147(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m146(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_73_75: Option<bool> = None;
 {
 if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
-m148(v, cx)?;
+m148(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m147(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 230usize;
 let old = v[slot]; v[slot] = x;
-m71(v, cx)?;
+m71(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m148(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 231usize;
 let old = v[slot]; v[slot] = x;
-m149(v, cx)?;
+m149(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m149(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 230usize;
 let old = v[slot]; v[slot] = x;
-m71(v, cx)?;
+m71(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `fiveThroughCell_reach_1`.

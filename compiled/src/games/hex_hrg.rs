@@ -74,10 +74,10 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
             7 => m7(v, cx),
-            17 => m17(v, cx),
+            17 => { m17(v, cx); Ok(()) }
             18 => m18(v, cx),
             23 => m23(v, cx),
             _ => Ok(()),
@@ -86,24 +86,24 @@ impl CompiledGame for Game {
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -135,7 +135,7 @@ Ok(())
 fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[123] as u32, 5)? {
-m5(v, cx)?;
+m5(v, cx);
 }
 cx.pop_tag();
 }
@@ -143,28 +143,28 @@ Ok(())
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(7, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
@@ -190,7 +190,7 @@ m9(v, cx)?;
 }
 {
 if !(match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
-m12(v, cx)?;
+m12(v, cx);
 }
 
 }
@@ -202,13 +202,13 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_14_15: Option<bool> = None;
 {
 if (match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14_15(v, cx); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
-m13(v, cx)?;
+m13(v, cx);
 }
 
 }
 {
 if !(match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14_15(v, cx); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
-m12(v, cx)?;
+m12(v, cx);
 }
 
 }
@@ -216,44 +216,44 @@ Ok(())
 }
 
 /// Node `turn_9`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(18, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(18, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 125usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(17, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(17, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_13`.
@@ -285,7 +285,7 @@ Ok(())
 fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(v[123] as u32, 21)? {
-m21(v, cx)?;
+m21(v, cx);
 }
 cx.pop_tag();
 }
@@ -293,28 +293,28 @@ Ok(())
 }
 
 /// Node `turn_16`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m22(v, cx)?;
+m22(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(23, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
@@ -340,7 +340,7 @@ m25(v, cx)?;
 }
 {
 if !(match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26_27(v, cx); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
@@ -352,13 +352,13 @@ fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_29_30: Option<bool> = None;
 {
 if (match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29_30(v, cx); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
-m28(v, cx)?;
+m28(v, cx);
 }
 
 }
 {
 if !(match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29_30(v, cx); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
@@ -366,15 +366,15 @@ Ok(())
 }
 
 /// Node `turn_22`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 126usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_reach_1`.

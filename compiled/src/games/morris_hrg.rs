@@ -74,36 +74,36 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            41 => m41(v, cx),
-            47 => m47(v, cx),
+            41 => { m41(v, cx); Ok(()) }
+            47 => { m47(v, cx); Ok(()) }
             59 => m59(v, cx),
-            90 => m90(v, cx),
+            90 => { m90(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -167,7 +167,7 @@ Ok(())
 /// Node `turn_5`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[34] as u32, 7)? {
+if cx.push_tag_bounded(v[34] as u32) {
 m7(v, cx)?;
 }
 cx.pop_tag();
@@ -226,7 +226,7 @@ Ok(())
 /// Node `turn_10`.
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[33] as u32, 12)? {
+if cx.push_tag_bounded(v[33] as u32) {
 m12(v, cx)?;
 }
 cx.pop_tag();
@@ -314,7 +314,7 @@ Ok(())
 /// Node `turn_20`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[34] as u32, 17)? {
+if cx.push_tag_bounded(v[34] as u32) {
 m17(v, cx)?;
 }
 cx.pop_tag();
@@ -447,7 +447,7 @@ Ok(())
 /// Node `removeIfMill_8`.
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[35] as u32, 39)? {
+if cx.push_tag_bounded(v[35] as u32) {
 m39(v, cx)?;
 }
 cx.pop_tag();
@@ -481,186 +481,186 @@ Ok(())
 }
 
 /// Node `turn_24`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[32] as usize)];
 let slot = 32usize;
 let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
+m42(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 let g48 = v[30] == 41;
 let g49 = v[30] != 41;
 {
 if g48 {
-m43(v, cx)?;
+m43(v, cx);
 }
 
 }
 {
 if g49 {
-m44(v, cx)?;
+m44(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 let g51 = v[27] == 39;
 let g52 = v[27] != 39;
 {
 if g51 {
-m48(v, cx)?;
+m48(v, cx);
 }
 
 }
 {
 if g52 {
-m49(v, cx)?;
+m49(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m46(v, cx)?;
+m46(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_29`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete_unique(47, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(47, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_30`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 let g55 = v[30] != 42;
 let g56 = v[30] == 42;
 {
 if g55 {
-m50(v, cx)?;
+m50(v, cx);
 }
 
 }
 {
 if g56 {
-m49(v, cx)?;
+m49(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_31`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 let g57 = v[32] == 249;
 let g58 = v[32] != 249;
 {
 if g57 {
-m56(v, cx)?;
+m56(v, cx);
 }
 
 }
 {
 if g58 {
-m57(v, cx)?;
+m57(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_32`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_51_55: Option<bool> = None;
 {
 if (match reach_51_55 { Some(found) => found, None => { let found = r51_55(v); reach_51_55 = Some(found); found } }) {
-m49(v, cx)?;
+m49(v, cx);
 }
 
 }
 {
 if !(match reach_51_55 { Some(found) => found, None => { let found = r51_55(v); reach_51_55 = Some(found); found } }) {
-m43(v, cx)?;
+m43(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_38`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_39`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete_unique(59, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(59, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_40`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m46(v, cx)?;
+m46(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_42`.
@@ -724,7 +724,7 @@ Ok(())
 /// Node `turn_46`.
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[34] as u32, 64)? {
+if cx.push_tag_bounded(v[34] as u32) {
 m64(v, cx)?;
 }
 cx.pop_tag();
@@ -783,7 +783,7 @@ Ok(())
 /// Node `turn_51`.
 fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[33] as u32, 69)? {
+if cx.push_tag_bounded(v[33] as u32) {
 m69(v, cx)?;
 }
 cx.pop_tag();
@@ -871,7 +871,7 @@ Ok(())
 /// Node `turn_61`.
 fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[34] as u32, 74)? {
+if cx.push_tag_bounded(v[34] as u32) {
 m74(v, cx)?;
 }
 cx.pop_tag();
@@ -1004,7 +1004,7 @@ Ok(())
 /// Node `removeIfMill_20`.
 fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[35] as u32, 88)? {
+if cx.push_tag_bounded(v[35] as u32) {
 m88(v, cx)?;
 }
 cx.pop_tag();
@@ -1038,157 +1038,157 @@ Ok(())
 }
 
 /// Node `turn_65`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[32] as usize)];
 let slot = 32usize;
 let old = v[slot]; v[slot] = x;
-m91(v, cx)?;
+m91(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_66`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m91(v: &mut Values, cx: &mut Search<Values>) {
 let g109 = v[29] == 41;
 let g110 = v[29] != 41;
 {
 if g109 {
-m92(v, cx)?;
+m92(v, cx);
 }
 
 }
 {
 if g110 {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_67`.
-fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m92(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m94(v, cx)?;
+m94(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_68`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m93(v: &mut Values, cx: &mut Search<Values>) {
 let g112 = v[26] == 39;
 let g113 = v[26] != 39;
 {
 if g112 {
-m95(v, cx)?;
+m95(v, cx);
 }
 
 }
 {
 if g113 {
-m96(v, cx)?;
+m96(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_69`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m46(v, cx)?;
+m46(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_71`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 let g115 = v[29] != 42;
 let g116 = v[29] == 42;
 {
 if g115 {
-m97(v, cx)?;
+m97(v, cx);
 }
 
 }
 {
 if g116 {
-m96(v, cx)?;
+m96(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_72`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 let g117 = v[32] == 249;
 let g118 = v[32] != 249;
 {
 if g117 {
-m103(v, cx)?;
+m103(v, cx);
 }
 
 }
 {
 if g118 {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_73`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_98_102: Option<bool> = None;
 {
 if (match reach_98_102 { Some(found) => found, None => { let found = r98_102(v); reach_98_102 = Some(found); found } }) {
-m96(v, cx)?;
+m96(v, cx);
 }
 
 }
 {
 if !(match reach_98_102 { Some(found) => found, None => { let found = r98_102(v); reach_98_102 = Some(found); found } }) {
-m92(v, cx)?;
+m92(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_79`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m104(v, cx)?;
+m104(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_81`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 37usize;
 let old = v[slot]; v[slot] = x;
-m46(v, cx)?;
+m46(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `millAtProbe_reach_1`.

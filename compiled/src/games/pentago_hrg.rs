@@ -90,787 +90,787 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            21 => m21(v, cx),
-            87 => m87(v, cx),
-            95 => m95(v, cx),
-            114 => m114(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            21 => { m21(v, cx); Ok(()) }
+            87 => { m87(v, cx); Ok(()) }
+            95 => { m95(v, cx); Ok(()) }
+            114 => { m114(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 76usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[76] as usize)] as usize] == 8 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[76] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[76] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[76]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 77usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS2[i];
-m7(v, cx)?;
+m7(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[77] as u32, 8)? {
-m8(v, cx)?;
+if cx.push_tag_bounded(v[77] as u32) {
+m8(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 78usize;
 let old = v[slot];
 for i in 0..2 {
 v[slot] = MEMBERS3[i];
-m9(v, cx)?;
+m9(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[78] as u32, 10)? {
-m10(v, cx)?;
+if cx.push_tag_bounded(v[78] as u32) {
+m10(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 0; let new: [u8; 38] = core::array::from_fn(|i| v[src + i]);
 let slot = 38usize;
 let old: [u8; 38] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 38].copy_from_slice(&new);
-m11(v, cx)?;
+m11(v, cx);
 v[slot..slot + 38].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF6[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB7[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_14`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
+m19(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m20(v, cx)?;
+m20(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_19`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(21, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(21, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_32: Option<bool> = None;
 {
 if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
-m51(v, cx)?;
+m51(v, cx);
 }
 
 }
 {
 if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_53_63: Option<bool> = None;
 {
 if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
-m82(v, cx)?;
+m82(v, cx);
 }
 
 }
 {
 if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
-m83(v, cx)?;
+m83(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_53_63: Option<bool> = None;
 {
 if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
-m88(v, cx)?;
+m88(v, cx);
 }
 
 }
 {
 if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
-m89(v, cx)?;
+m89(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m84(v, cx)?;
+m84(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m86(v, cx)?;
+m86(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(87, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(87, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_29`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m90(v, cx)?;
+m90(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_30`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_91_93: Option<bool> = None;
 {
 if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
-m94(v, cx)?;
+m94(v, cx);
 }
 
 }
 {
 if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
-m82(v, cx)?;
+m82(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_31`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_34`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(95, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(95, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_37`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 76usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m96(v, cx)?;
+m96(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_38`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[76] as usize)] as usize] == 8 {
-m97(v, cx)?;
+m97(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_39`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[76] as u32, 98)? {
-m98(v, cx)?;
+if cx.push_tag_bounded(v[76] as u32) {
+m98(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_40`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[76]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m99(v, cx)?;
+m99(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_41`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 77usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS2[i];
-m100(v, cx)?;
+m100(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_42`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[77] as u32, 101)? {
-m101(v, cx)?;
+if cx.push_tag_bounded(v[77] as u32) {
+m101(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_43`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 78usize;
 let old = v[slot];
 for i in 0..2 {
 v[slot] = MEMBERS3[i];
-m102(v, cx)?;
+m102(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_44`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[78] as u32, 103)? {
-m103(v, cx)?;
+if cx.push_tag_bounded(v[78] as u32) {
+m103(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_45`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 0; let new: [u8; 38] = core::array::from_fn(|i| v[src + i]);
 let slot = 38usize;
 let old: [u8; 38] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 38].copy_from_slice(&new);
-m104(v, cx)?;
+m104(v, cx);
 v[slot..slot + 38].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `turn_46`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF6[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB7[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m105(v, cx)?;
+m105(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_47`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m106(v, cx)?;
+m106(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_48`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m107(v, cx)?;
+m107(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_49`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m108(v, cx)?;
+m108(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_50`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m109(v, cx)?;
+m109(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_51`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m110(v, cx)?;
+m110(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_52`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m111(v, cx)?;
+m111(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_53`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m112(v, cx)?;
+m112(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_54`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m112(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m113(v, cx)?;
+m113(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_55`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m113(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-let p = v[83]; cx.complete_unique(114, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(114, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_56`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m114(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_53_63: Option<bool> = None;
 {
 if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
-m115(v, cx)?;
+m115(v, cx);
 }
 
 }
 {
 if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
-m116(v, cx)?;
+m116(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_57`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m115(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_32: Option<bool> = None;
 {
 if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
-m117(v, cx)?;
+m117(v, cx);
 }
 
 }
 {
 if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
-m88(v, cx)?;
+m88(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_58`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m116(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_32: Option<bool> = None;
 {
 if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
-m83(v, cx)?;
+m83(v, cx);
 }
 
 }
 {
 if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
-m119(v, cx)?;
+m119(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_59`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m117(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m118(v, cx)?;
+m118(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_61`.
-fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m118(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_66`.
-fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m119(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_91_93: Option<bool> = None;
 {
 if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
-m117(v, cx)?;
+m117(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `five_reach_1`.

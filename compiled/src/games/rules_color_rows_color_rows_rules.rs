@@ -73,411 +73,411 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            5 => m5(v, cx),
-            9 => m9(v, cx),
-            26 => m26(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            5 => { m5(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            26 => { m26(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `Norm`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let g1 = v[89] == 56;
 let g2 = v[89] != 56;
 {
 if g1 {
-m2(v, cx)?;
+m2(v, cx);
 }
 
 }
 {
 if g2 {
-m3(v, cx)?;
+m3(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Cleared`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check0`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `ClearedScore`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 94usize;
 let old = v[slot]; v[slot] = x;
-let p = v[94]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(5, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `Go0`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 94usize;
 let old = v[slot]; v[slot] = x;
-let p = v[94]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m19(v, cx)?;
+m19(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB1[(v[86] as usize)];
 let slot = 86usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0_0`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 57;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0_1`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 57;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check1`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m14(v, cx)?;
+m14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance1`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB1[(v[86] as usize)];
 let slot = 86usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance1_0`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 57;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance1_1`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 57;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check2`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance2`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Pick`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
-m20(v, cx)?;
+m20(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Picked`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[87] as u32, 21)? {
-m21(v, cx)?;
+if cx.push_tag_bounded(v[87] as u32) {
+m21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `PickTag`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 88usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-m22(v, cx)?;
+m22(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Drop`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[88] as u32, 23)? {
-m23(v, cx)?;
+if cx.push_tag_bounded(v[88] as u32) {
+m23(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Dropped`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if r25_8(v) {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Checked`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 94usize;
 let old = v[slot]; v[slot] = x;
-let p = v[94]; cx.complete_unique(26, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(26, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Apply`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 let g29 = v[86] == 54;
 let g30 = v[86] == 55;
 {
 if g29 {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
 {
 if g30 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Apply0`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[90] as usize)];
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update0`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[88];
 let o0 = OFF5[(v[37 + OFF2[(v[87] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m30(v, cx)?;
+m30(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Apply1`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[91] as usize)];
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update1`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[88];
 let o0 = OFF6[(v[0 + OFF2[(v[87] as usize)] as usize]) as usize];
 let slot = 80usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update2`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
 let o0 = OFF2[(v[87]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update3`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
 let o0 = OFF2[(v[87]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m33(v, cx)?;
+m33(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update4`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[89] as usize)];
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `AnyBegin`.

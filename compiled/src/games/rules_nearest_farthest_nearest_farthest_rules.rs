@@ -74,500 +74,500 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            5 => m5(v, cx),
-            9 => m9(v, cx),
-            24 => m24(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            5 => { m5(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            24 => { m24(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `Norm`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let g1 = v[87] == 55;
 let g2 = v[87] != 55;
 {
 if g1 {
-m2(v, cx)?;
+m2(v, cx);
 }
 
 }
 {
 if g2 {
-m3(v, cx)?;
+m3(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Cleared`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB0[(v[88] as usize)];
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check0`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `ClearedScore`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 93usize;
 let old = v[slot]; v[slot] = x;
-let p = v[93]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(5, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `Go0`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 93usize;
 let old = v[slot]; v[slot] = x;
-let p = v[93]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS1[i];
-m19(v, cx)?;
+m19(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0_0`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 56;
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0_1`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 56;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check1`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m14(v, cx)?;
+m14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance1`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance1_0`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 56;
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance1_1`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 56;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check2`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance2`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Pick`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[85] as usize)] as usize] != 46 {
-m20(v, cx)?;
+m20(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Picked`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[85] as u32, 21)? {
-m21(v, cx)?;
+if cx.push_tag_bounded(v[85] as u32) {
+m21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `PickTag`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS4[i];
-m22(v, cx)?;
+m22(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Drop`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[86] as u32, 23)? {
-m23(v, cx)?;
+if cx.push_tag_bounded(v[86] as u32) {
+m23(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Dropped`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 93usize;
 let old = v[slot]; v[slot] = x;
-let p = v[93]; cx.complete_unique(24, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(24, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Judge`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_26_8: Option<bool> = None;
 {
 if (match reach_26_8 { Some(found) => found, None => { let found = r26_8(v); reach_26_8 = Some(found); found } }) {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
 {
 if !(match reach_26_8 { Some(found) => found, None => { let found = r26_8(v); reach_26_8 = Some(found); found } }) {
-m28(v, cx)?;
+m28(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Accepted`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(61, 27)? {
-m27(v, cx)?;
+if cx.push_tag_bounded(61) {
+m27(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Apply`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let g31 = v[84] == 53;
 let g32 = v[84] == 54;
 {
 if g31 {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if g32 {
-m36(v, cx)?;
+m36(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Refused`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_30_8: Option<bool> = None;
 {
 if (match reach_30_8 { Some(found) => found, None => { let found = r30_8(v); reach_30_8 = Some(found); found } }) {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if !(match reach_30_8 { Some(found) => found, None => { let found = r30_8(v); reach_30_8 = Some(found); found } }) {
-m32(v, cx)?;
+m32(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Deny`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(62, 31)? {
-m31(v, cx)?;
+if cx.push_tag_bounded(62) {
+m31(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Counted`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[88] as usize)];
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m33(v, cx)?;
+m33(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Immovable`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(63, 31)? {
-m31(v, cx)?;
+if cx.push_tag_bounded(63) {
+m31(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `CountedError`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 let g39 = v[88] == 57;
 let g40 = v[88] != 57;
 {
 if g39 {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
 {
 if g40 {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Apply0`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[89] as usize)];
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update0`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let o0 = OFF7[(v[37 + OFF3[(v[85] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m37(v, cx)?;
+m37(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Apply1`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[90] as usize)];
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update1`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let o0 = OFF8[(v[0 + OFF3[(v[85] as usize)] as usize]) as usize];
 let slot = 78usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m38(v, cx)?;
+m38(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update2`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 46;
 let o0 = OFF3[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m39(v, cx)?;
+m39(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update3`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 46;
 let o0 = OFF3[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
+m40(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update4`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[87] as usize)];
 let slot = 87usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `AnyBegin`.

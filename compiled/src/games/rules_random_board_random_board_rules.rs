@@ -77,649 +77,649 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            1 => m1(v, cx),
-            15 => m15(v, cx),
-            29 => m29(v, cx),
-            33 => m33(v, cx),
-            37 => m37(v, cx),
-            48 => m48(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            1 => { m1(v, cx); Ok(()) }
+            15 => { m15(v, cx); Ok(()) }
+            29 => { m29(v, cx); Ok(()) }
+            33 => { m33(v, cx); Ok(()) }
+            37 => { m37(v, cx); Ok(()) }
+            48 => { m48(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete_unique(1, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(1, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 83usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m2(v, cx)?;
+m2(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1a`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[83] as usize)] == 54 {
-m3(v, cx)?;
+m3(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Place1b`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[83] as usize)] as usize] == 45 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Place1c`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[83] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[83] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Place1d`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..2 {
 v[slot] = MEMBERS3[i];
-m6(v, cx)?;
+m6(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1e`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[86] as u32, 7)? {
-m7(v, cx)?;
+if cx.push_tag_bounded(v[86] as u32) {
+m7(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Place1f`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..2 {
 v[slot] = MEMBERS4[i];
-m8(v, cx)?;
+m8(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1g`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[87] as u32, 9)? {
-m9(v, cx)?;
+if cx.push_tag_bounded(v[87] as u32) {
+m9(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Place1h`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let o0 = OFF2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m10(v, cx)?;
+m10(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1i`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[87];
 let o0 = OFF2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1j`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1k`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 46;
 let slot = 86usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1l`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 48;
 let slot = 87usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place1m`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete_unique(15, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(15, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 83usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m16(v, cx)?;
+m16(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2a`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[83] as usize)] == 54 {
-m17(v, cx)?;
+m17(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Place2b`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[83] as usize)] as usize] == 45 {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Place2c`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[83] as u32, 19)? {
-m19(v, cx)?;
+if cx.push_tag_bounded(v[83] as u32) {
+m19(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Place2d`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..2 {
 v[slot] = MEMBERS3[i];
-m20(v, cx)?;
+m20(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2e`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[86] as u32, 21)? {
-m21(v, cx)?;
+if cx.push_tag_bounded(v[86] as u32) {
+m21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Place2f`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..2 {
 v[slot] = MEMBERS4[i];
-m22(v, cx)?;
+m22(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2g`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[87] as u32, 23)? {
-m23(v, cx)?;
+if cx.push_tag_bounded(v[87] as u32) {
+m23(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Place2h`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let o0 = OFF2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m24(v, cx)?;
+m24(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2i`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[87];
 let o0 = OFF2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m25(v, cx)?;
+m25(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2j`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-m26(v, cx)?;
+m26(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2k`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 46;
 let slot = 86usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2l`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 48;
 let slot = 87usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Place2m`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(29, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Norm`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 let g29 = v[85] == 51;
 let g30 = v[85] != 51;
 {
 if g29 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
 {
 if g30 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Cleared`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check0`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_35_36: Option<bool> = None;
 {
 if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `ClearedScore`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete_unique(33, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(33, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `Go0`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete_unique(37, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(37, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Turn`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 83usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m41(v, cx)?;
+m41(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-m39(v, cx)?;
+m39(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check1`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_35_36: Option<bool> = None;
 {
 if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
-m40(v, cx)?;
+m40(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance1`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Pick`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[83] as usize)] as usize] != 45 {
-m42(v, cx)?;
+m42(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Picked`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[83] as u32, 43)? {
-m43(v, cx)?;
+if cx.push_tag_bounded(v[83] as u32) {
+m43(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `PickTag`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 84usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-m44(v, cx)?;
+m44(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Drop`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[84] as u32, 45)? {
-m45(v, cx)?;
+if cx.push_tag_bounded(v[84] as u32) {
+m45(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Dropped`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 if r47_36(v) {
-m46(v, cx)?;
+m46(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Checked`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-let p = v[90]; cx.complete_unique(48, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(48, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Apply`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[82] == 50 {
-m49(v, cx)?;
+m49(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Update0`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[84];
 let o0 = OFF7[(v[37 + OFF2[(v[83] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m50(v, cx)?;
+m50(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update1`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[84];
 let o0 = OFF8[(v[0 + OFF2[(v[83] as usize)] as usize]) as usize];
 let slot = 78usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m51(v, cx)?;
+m51(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update2`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
 let o0 = OFF2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m52(v, cx)?;
+m52(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update3`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
 let o0 = OFF2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m53(v, cx)?;
+m53(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update4`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[85] as usize)];
 let slot = 85usize;
 let old = v[slot]; v[slot] = x;
-m29(v, cx)?;
+m29(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `AnyBegin`.

@@ -75,390 +75,390 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            5 => m5(v, cx),
-            9 => m9(v, cx),
-            18 => m18(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            5 => { m5(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            18 => { m18(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `Norm`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let g1 = v[88] == 56;
 let g2 = v[88] != 56;
 {
 if g1 {
-m2(v, cx)?;
+m2(v, cx);
 }
 
 }
 {
 if g2 {
-m3(v, cx)?;
+m3(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Cleared`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB0[(v[89] as usize)];
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check0`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `ClearedScore`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(5, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `Go0`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS1[i];
-m13(v, cx)?;
+m13(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[85] as usize)];
 let slot = 85usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check1`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m12(v, cx)?;
+m12(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance1`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 90usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Pick`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[86] as usize)] as usize] != 47 {
-m14(v, cx)?;
+m14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Picked`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[86] as u32, 15)? {
-m15(v, cx)?;
+if cx.push_tag_bounded(v[86] as u32) {
+m15(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `PickTag`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS4[i];
-m16(v, cx)?;
+m16(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Drop`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[87] as u32, 17)? {
-m17(v, cx)?;
+if cx.push_tag_bounded(v[87] as u32) {
+m17(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Dropped`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 92usize;
 let old = v[slot]; v[slot] = x;
-let p = v[92]; cx.complete_unique(18, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(18, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Judge`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_20_8: Option<bool> = None;
 {
 if (match reach_20_8 { Some(found) => found, None => { let found = r20_8(v); reach_20_8 = Some(found); found } }) {
-m19(v, cx)?;
+m19(v, cx);
 }
 
 }
 {
 if !(match reach_20_8 { Some(found) => found, None => { let found = r20_8(v); reach_20_8 = Some(found); found } }) {
-m22(v, cx)?;
+m22(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Accepted`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(61, 21)? {
-m21(v, cx)?;
+if cx.push_tag_bounded(61) {
+m21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Apply`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[85] == 55 {
-m28(v, cx)?;
+m28(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Refused`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_24_8: Option<bool> = None;
 {
 if (match reach_24_8 { Some(found) => found, None => { let found = r24_8(v); reach_24_8 = Some(found); found } }) {
-m23(v, cx)?;
+m23(v, cx);
 }
 
 }
 {
 if !(match reach_24_8 { Some(found) => found, None => { let found = r24_8(v); reach_24_8 = Some(found); found } }) {
-m26(v, cx)?;
+m26(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Deny`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(62, 25)? {
-m25(v, cx)?;
+if cx.push_tag_bounded(62) {
+m25(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Counted`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[89] as usize)];
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Immovable`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(63, 25)? {
-m25(v, cx)?;
+if cx.push_tag_bounded(63) {
+m25(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `CountedError`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let g30 = v[89] == 59;
 let g31 = v[89] != 59;
 {
 if g30 {
-m12(v, cx)?;
+m12(v, cx);
 }
 
 }
 {
 if g31 {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Update0`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[87];
 let o0 = OFF6[(v[37 + OFF3[(v[86] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m29(v, cx)?;
+m29(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update1`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[87];
 let o0 = OFF7[(v[0 + OFF3[(v[86] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m30(v, cx)?;
+m30(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update2`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 47;
 let o0 = OFF3[(v[86]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update3`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 47;
 let o0 = OFF3[(v[86]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update4`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[88] as usize)];
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `AnyBegin`.

@@ -73,472 +73,472 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            5 => m5(v, cx),
-            9 => m9(v, cx),
-            30 => m30(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            5 => { m5(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
+            30 => { m30(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `Norm`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let g1 = v[87] == 53;
 let g2 = v[87] != 53;
 {
 if g1 {
-m2(v, cx)?;
+m2(v, cx);
 }
 
 }
 {
 if g2 {
-m3(v, cx)?;
+m3(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Cleared`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check0`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `ClearedScore`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-let p = v[91]; cx.complete_unique(5, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(5, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `Go0`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-let p = v[91]; cx.complete_unique(9, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(9, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-m17(v, cx)?;
+m17(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB1[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance0_0`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 54;
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check1`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m13(v, cx)?;
+m13(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance1`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB1[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Advance1_0`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 54;
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Check2`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
 if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
 {
 if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Advance2`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 89usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Pick`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Picked`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[85] as u32, 19)? {
-m19(v, cx)?;
+if cx.push_tag_bounded(v[85] as u32) {
+m19(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `PickTag`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-m20(v, cx)?;
+m20(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Drop`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[86] as u32, 21)? {
-m21(v, cx)?;
+if cx.push_tag_bounded(v[86] as u32) {
+m21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `Dropped__AccBegin`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let g23 = v[84] == 51;
 let g24 = v[84] == 52;
 {
 if g23 {
-m22(v, cx)?;
+m22(v, cx);
 }
 
 }
 {
 if g24 {
-m26(v, cx)?;
+m26(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Dropped__Atom0_0_counted`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-m23(v, cx)?;
+m23(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Dropped__Atom0_0_shape`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Dropped__Atom0_0_pos`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB4[(v[86] as usize)] == 59 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Checked`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 91usize;
 let old = v[slot]; v[slot] = x;
-let p = v[91]; cx.complete_unique(30, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(30, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Dropped__AccLine1`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[88] != 53 {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Dropped__Atom1_0_counted`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
-m28(v, cx)?;
+m28(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Dropped__Atom1_0_shape`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Dropped__Atom1_0_pos`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 if CONSTANTS[15 + OFF5[(v[74] as usize)] as usize + OFF6[(v[86] as usize)] as usize] == 59 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Apply`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let g33 = v[84] == 51;
 let g34 = v[84] == 52;
 {
 if g33 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
 {
 if g34 {
-m32(v, cx)?;
+m32(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `Update`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let slot = 74usize;
 let old = v[slot]; v[slot] = x;
-m33(v, cx)?;
+m33(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Apply1`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[88] as usize)];
 let slot = 88usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update0`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let o0 = OFF8[(v[37 + OFF2[(v[85] as usize)] as usize]) as usize];
 let slot = 75usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+m34(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update1`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
 let o0 = OFF9[(v[0 + OFF2[(v[85] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update2`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
 let o0 = OFF2[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m36(v, cx)?;
+m36(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update3`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
 let o0 = OFF2[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m37(v, cx)?;
+m37(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `Update4`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[87] as usize)];
 let slot = 87usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `AnyBegin`.

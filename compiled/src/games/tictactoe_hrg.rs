@@ -68,331 +68,331 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            7 => m7(v, cx),
-            14 => m14(v, cx),
-            21 => m21(v, cx),
-            26 => m26(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            7 => { m7(v, cx); Ok(()) }
+            14 => { m14(v, cx); Ok(()) }
+            21 => { m21(v, cx); Ok(()) }
+            26 => { m26(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-let p = v[15]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 10usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[10] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[10] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-let p = v[15]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(7, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_9_10: Option<bool> = None;
 {
 if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
 {
 if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_15_17: Option<bool> = None;
 {
 if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
 {
 if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
-m19(v, cx)?;
+m19(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-let p = v[15]; cx.complete_unique(14, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(14, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `turn_14`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-let p = v[15]; cx.complete_unique(21, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(21, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m20(v, cx)?;
+m20(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 10usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m22(v, cx)?;
+m22(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_19`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
-m23(v, cx)?;
+m23(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[10] as u32, 24)? {
-m24(v, cx)?;
+if cx.push_tag_bounded(v[10] as u32) {
+m24(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m25(v, cx)?;
+m25(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-let p = v[15]; cx.complete_unique(26, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(26, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_29: Option<bool> = None;
 {
 if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
 {
 if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_15_17: Option<bool> = None;
 {
 if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
 {
 if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
-m19(v, cx)?;
+m19(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `hasLine_reach_1__hasLine_reach_1`.

@@ -72,9 +72,9 @@ impl CompiledGame for Game {
         let v = &mut values;
         match state.node {
             0 => m0(v, cx),
-            2 => m2(v, cx),
+            2 => { m2(v, cx); Ok(()) }
             7 => m7(v, cx),
-            17 => m17(v, cx),
+            17 => { m17(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -102,64 +102,64 @@ Ok(())
 }
 
 /// Node `choose`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 11usize;
 let old = v[slot];
 for i in 0..9 {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `chosen`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF1[(v[11] as usize)] as usize] == 16 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `free`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[11] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[11] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `tagged`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[10];
 let o0 = OFF1[(v[11]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `marked`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-let p = v[16]; cx.complete_unique(7, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(7, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `judge`.
@@ -167,7 +167,7 @@ fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_9_10: Option<bool> = None;
 {
 if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
@@ -181,16 +181,16 @@ Ok(())
 }
 
 /// Node `won`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let o0 = OFF2[(v[10]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m12(v, cx)?;
+m12(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `open`.
@@ -198,7 +198,7 @@ fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_14_15: Option<bool> = None;
 {
 if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
-m13(v, cx)?;
+m13(v, cx);
 }
 
 }
@@ -212,28 +212,28 @@ Ok(())
 }
 
 /// Node `over`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-let p = v[16]; cx.complete_unique(17, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(17, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `full`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 30; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 13usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m12(v, cx)?;
+m12(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `next`.
@@ -249,8 +249,8 @@ Ok(())
 }
 
 /// Node `end`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 
 /// Node `lineSearch`.

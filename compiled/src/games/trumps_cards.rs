@@ -87,316 +87,316 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            8 => m8(v, cx),
-            12 => m12(v, cx),
-            19 => m19(v, cx),
+            0 => { m0(v, cx); Ok(()) }
+            8 => { m8(v, cx); Ok(()) }
+            12 => { m12(v, cx); Ok(()) }
+            19 => { m19(v, cx); Ok(()) }
             23 => m23(v, cx),
-            29 => m29(v, cx),
+            29 => { m29(v, cx); Ok(()) }
             56 => m56(v, cx),
-            61 => m61(v, cx),
+            61 => { m61(v, cx); Ok(()) }
             88 => m88(v, cx),
-            101 => m101(v, cx),
+            101 => { m101(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 712; let new: [u8; 9] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 0usize;
 let old: [u8; 9] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 9].copy_from_slice(&new);
-m1(v, cx)?;
+m1(v, cx);
 v[slot..slot + 9].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 721; let new: [u8; 36] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 9usize;
 let old: [u8; 36] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 36].copy_from_slice(&new);
-m2(v, cx)?;
+m2(v, cx);
 v[slot..slot + 36].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n2`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 757; let new: [u8; 4] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 45usize;
 let old: [u8; 4] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 4].copy_from_slice(&new);
-m3(v, cx)?;
+m3(v, cx);
 v[slot..slot + 4].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n3`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n5`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 let g4 = TAB0[(v[57] as usize)] == 0;
 let g5 = TAB0[(v[57] as usize)] == 5;
 {
 if g4 {
-m5(v, cx)?;
+m5(v, cx);
 }
 
 }
 {
 if g5 {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n6`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 700; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 66usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m7(v, cx)?;
+m7(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n7`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(19, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(19, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n8`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 13;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(8, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(8, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n9`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 49usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS4[i];
-m9(v, cx)?;
+m9(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n10`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF5[(v[49] as usize)] as usize] == 0 {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n11`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[49] as u32, 11)? {
-m11(v, cx)?;
+if cx.push_tag_bounded(v[49] as u32) {
+m11(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n12`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(12, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(12, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n13`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let o0 = OFF5[(v[49]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n14`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[9 + OFF7[(TAB3[(v[57] as usize)] as usize)] as usize + OFF8[(v[49] as usize)] as usize] as usize)];
 let o0 = OFF9[(TAB2[(TAB3[(v[57] as usize)] as usize)]) as usize];
 let o1 = OFF10[(TAB11[(v[49] as usize)]) as usize];
 let slot = 9usize + o0 as usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m14(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n15`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[45] as usize)];
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n16`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[45 + OFF13[(TAB3[(v[57] as usize)] as usize)] as usize] as usize)];
 let o0 = OFF14[(TAB2[(TAB3[(v[57] as usize)] as usize)]) as usize];
 let slot = 45usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
+m16(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n17`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 15;
 let slot = 49usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n18`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let src = 697; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
 let slot = 66usize;
 let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 3].copy_from_slice(&new);
-m18(v, cx)?;
+m18(v, cx);
 v[slot..slot + 3].copy_from_slice(&old);
 }
-Ok(())
+
 }
 
 /// Node `n19`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-m4(v, cx)?;
+m4(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n21`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(35, 20)? {
-m20(v, cx)?;
+if cx.push_tag_bounded(35) {
+m20(v, cx);
 }
 cx.pop_tag();
 }
 {
-if cx.push_tag(36, 22)? {
-m22(v, cx)?;
+if cx.push_tag_bounded(36) {
+m22(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n23`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 58usize;
 let old = v[slot]; v[slot] = x;
-m21(v, cx)?;
+m21(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n22`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(23, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(23, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n24`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 58usize;
 let old = v[slot]; v[slot] = x;
-m21(v, cx)?;
+m21(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n25`.
@@ -454,7 +454,7 @@ m27(v, cx)?;
 }
 {
 if g30 {
-m28(v, cx)?;
+m28(v, cx);
 }
 
 }
@@ -474,162 +474,162 @@ Ok(())
 }
 
 /// Node `n35`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF16[(v[50] as usize)] as usize + COFF18[0 + OFF16[(v[55] as usize)] as usize + OFF17[(v[56] as usize)] as usize] as usize];
 let slot = 50usize;
 let old = v[slot]; v[slot] = x;
-m97(v, cx)?;
+m97(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n38`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(37, 41)? {
-m41(v, cx)?;
+if cx.push_tag_bounded(37) {
+m41(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n43`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 31;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n39`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(56, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(56, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n45`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 30;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n47`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 29;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n49`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 28;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n51`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 27;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n53`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n55`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n57`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 24;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n59`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[9 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 9usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
+m40(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n60`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(15, 30)? {
-m30(v, cx)?;
+if cx.push_tag_bounded(15) {
+m30(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n58`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 let g45 = TAB19[(v[9 + OFF9[(v[54] as usize)] as usize] as usize)] != 14;
 let g46 = TAB19[(v[10 + OFF9[(v[54] as usize)] as usize] as usize)] != 14;
 let g47 = TAB19[(v[11 + OFF9[(v[54] as usize)] as usize] as usize)] != 14;
@@ -640,221 +640,221 @@ let g51 = TAB19[(v[15 + OFF9[(v[54] as usize)] as usize] as usize)] != 14;
 let g52 = TAB19[(v[16 + OFF9[(v[54] as usize)] as usize] as usize)] != 14;
 {
 if g45 {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
 {
 if g46 {
-m42(v, cx)?;
+m42(v, cx);
 }
 
 }
 {
 if g47 {
-m44(v, cx)?;
+m44(v, cx);
 }
 
 }
 {
 if g48 {
-m46(v, cx)?;
+m46(v, cx);
 }
 
 }
 {
 if g49 {
-m48(v, cx)?;
+m48(v, cx);
 }
 
 }
 {
 if g50 {
-m50(v, cx)?;
+m50(v, cx);
 }
 
 }
 {
 if g51 {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
 {
 if g52 {
-m54(v, cx)?;
+m54(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n61`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[10 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 10usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n62`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(16, 32)? {
-m32(v, cx)?;
+if cx.push_tag_bounded(16) {
+m32(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n63`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[11 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 11usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n64`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(17, 33)? {
-m33(v, cx)?;
+if cx.push_tag_bounded(17) {
+m33(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n65`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[12 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 12usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m47(v, cx)?;
+m47(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n66`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(18, 34)? {
-m34(v, cx)?;
+if cx.push_tag_bounded(18) {
+m34(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n67`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[13 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m49(v, cx)?;
+m49(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n68`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(19, 35)? {
-m35(v, cx)?;
+if cx.push_tag_bounded(19) {
+m35(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n69`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[14 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 14usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m51(v, cx)?;
+m51(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n70`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(20, 36)? {
-m36(v, cx)?;
+if cx.push_tag_bounded(20) {
+m36(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n71`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[15 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 15usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m53(v, cx)?;
+m53(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n72`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(21, 37)? {
-m37(v, cx)?;
+if cx.push_tag_bounded(21) {
+m37(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n73`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[16 + OFF9[(v[54] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[54]) as usize];
 let slot = 16usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m55(v, cx)?;
+m55(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n74`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(22, 38)? {
-m38(v, cx)?;
+if cx.push_tag_bounded(22) {
+m38(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n76`.
@@ -926,150 +926,150 @@ Ok(())
 }
 
 /// Node `n87`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(37, 73)? {
-m73(v, cx)?;
+if cx.push_tag_bounded(37) {
+m73(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n92`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 31;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n88`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(88, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(88, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n94`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 30;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n96`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 29;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n98`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 28;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n100`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 27;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n102`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 26;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n104`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 25;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n106`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 24;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-m63(v, cx)?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n108`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[9 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 9usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m72(v, cx)?;
+m72(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n109`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(15, 62)? {
-m62(v, cx)?;
+if cx.push_tag_bounded(15) {
+m62(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n107`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
 let g85 = TAB19[(v[9 + OFF9[(v[60] as usize)] as usize] as usize)] != 14;
 let g86 = TAB19[(v[10 + OFF9[(v[60] as usize)] as usize] as usize)] != 14;
 let g87 = TAB19[(v[11 + OFF9[(v[60] as usize)] as usize] as usize)] != 14;
@@ -1080,221 +1080,221 @@ let g91 = TAB19[(v[15 + OFF9[(v[60] as usize)] as usize] as usize)] != 14;
 let g92 = TAB19[(v[16 + OFF9[(v[60] as usize)] as usize] as usize)] != 14;
 {
 if g85 {
-m71(v, cx)?;
+m71(v, cx);
 }
 
 }
 {
 if g86 {
-m74(v, cx)?;
+m74(v, cx);
 }
 
 }
 {
 if g87 {
-m76(v, cx)?;
+m76(v, cx);
 }
 
 }
 {
 if g88 {
-m78(v, cx)?;
+m78(v, cx);
 }
 
 }
 {
 if g89 {
-m80(v, cx)?;
+m80(v, cx);
 }
 
 }
 {
 if g90 {
-m82(v, cx)?;
+m82(v, cx);
 }
 
 }
 {
 if g91 {
-m84(v, cx)?;
+m84(v, cx);
 }
 
 }
 {
 if g92 {
-m86(v, cx)?;
+m86(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `n110`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m74(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[10 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 10usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m75(v, cx)?;
+m75(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n111`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(16, 64)? {
-m64(v, cx)?;
+if cx.push_tag_bounded(16) {
+m64(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n112`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[11 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 11usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m77(v, cx)?;
+m77(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n113`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m77(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(17, 65)? {
-m65(v, cx)?;
+if cx.push_tag_bounded(17) {
+m65(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n114`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[12 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 12usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m79(v, cx)?;
+m79(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n115`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(18, 66)? {
-m66(v, cx)?;
+if cx.push_tag_bounded(18) {
+m66(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n116`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[13 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m81(v, cx)?;
+m81(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n117`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(19, 67)? {
-m67(v, cx)?;
+if cx.push_tag_bounded(19) {
+m67(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n118`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[14 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 14usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n119`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(20, 68)? {
-m68(v, cx)?;
+if cx.push_tag_bounded(20) {
+m68(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n120`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[15 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 15usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
+m85(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n121`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(21, 69)? {
-m69(v, cx)?;
+if cx.push_tag_bounded(21) {
+m69(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n122`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB19[(v[16 + OFF9[(v[60] as usize)] as usize] as usize)];
 let o0 = OFF9[(v[60]) as usize];
 let slot = 16usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m87(v, cx)?;
+m87(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n123`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(22, 70)? {
-m70(v, cx)?;
+if cx.push_tag_bounded(22) {
+m70(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `n125`.
@@ -1428,55 +1428,55 @@ Ok(())
 }
 
 /// Node `n143`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF16[(v[51] as usize)] as usize + COFF18[0 + OFF16[(v[56] as usize)] as usize + OFF17[(v[55] as usize)] as usize] as usize];
 let slot = 51usize;
 let old = v[slot]; v[slot] = x;
-m98(v, cx)?;
+m98(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n144`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[50];
 let slot = 62usize;
 let old = v[slot]; v[slot] = x;
-m99(v, cx)?;
+m99(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n145`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[51];
 let slot = 63usize;
 let old = v[slot]; v[slot] = x;
-m100(v, cx)?;
+m100(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `n146`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
 let slot = 65usize;
 let old = v[slot]; v[slot] = x;
-let p = v[65]; cx.complete_unique(101, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(101, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
+
 }
 

@@ -56,6 +56,10 @@ fn completes(op: &PlanOp) -> bool {
     matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
 }
 
+/// `regula_runtime::compiled::MAX_MOVE_TAGS`: a move search without cycles over fewer nodes than
+/// this cannot exceed it.
+const MAX_MOVE_TAGS_BOUND: usize = regula_runtime::compiled::MAX_MOVE_TAGS;
+
 /// The largest constant block a composed offset table covers (see `Generator::composed_offsets`).
 const COMPOSED_TABLE_LIMIT: usize = 4096;
 
@@ -102,10 +106,83 @@ struct Generator<'a> {
     reach: BTreeMap<u32, graph::ReachTarget>,
     /// What each variable can hold (proves keys inside their maps' domains).
     values: values::ValueSets<'a>,
+    /// `fallible_moves[n]`: the move-search function of node `n` can return an error (otherwise
+    /// it returns `()` and its callers need no `?`).
+    fallible_moves: Vec<bool>,
+    /// Moves have fewer than `MAX_MOVE_TAGS` tags: the move search has no cycle and fewer nodes.
+    tags_bounded: bool,
 }
 
 impl<'a> Generator<'a> {
     fn new(automaton: &'a Automaton, plan: &'a Plan) -> Self {
+        let mut generator = Self::unanalysed(automaton, plan);
+        let node_count = automaton.nodes.len();
+        generator.tags_bounded =
+            !generator.analysis.visit_in_moves.iter().any(|&v| v) && node_count < MAX_MOVE_TAGS_BOUND;
+        // Fallible move-search functions: an error source on an edge, a visit, or a fallible
+        // callee, propagated backwards to a fixed point.
+        let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
+        for (edge, record) in automaton.edges.iter().enumerate() {
+            if generator.edge_fallible_in_moves(edge) {
+                fallible[record.source as usize] = true;
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (edge, record) in automaton.edges.iter().enumerate() {
+                if !completes(&plan.ops[edge]) && fallible[record.target as usize] && !fallible[record.source as usize]
+                {
+                    fallible[record.source as usize] = true;
+                    changed = true;
+                }
+            }
+        }
+        generator.fallible_moves = fallible;
+        generator
+    }
+
+    /// Whether an edge's own label can fail in the move search (its target aside).
+    fn edge_fallible_in_moves(&self, edge: usize) -> bool {
+        let source = self.automaton.edges[edge].source as usize;
+        match &self.plan.ops[edge] {
+            PlanOp::Tag(_) | PlanOp::TagExpr(_) => !self.tags_bounded,
+            op @ (PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. }) if completes(op) => {
+                !self.analysis.unique_moves[source]
+                    || fallible_place(lhs, &self.values)
+                    || self.literal_player(op).is_none()
+            }
+            op => fallible_op(op, &self.values) || self.reach_fallible(op),
+        }
+    }
+
+    /// A completion assigning one literal that is a player, keeper or random.
+    fn literal_player(&self, op: &PlanOp) -> Option<u32> {
+        match op {
+            PlanOp::Assign { rhs: PlanOperand::Literal(player), transfer: PlanTransfer::Slot, lhs, .. }
+                if lhs.steps.is_empty() && lhs.in_state =>
+            {
+                let automaton = self.automaton;
+                let valid =
+                    automaton.players.contains(player) || *player == automaton.keeper || *player == automaton.random;
+                valid.then_some(*player)
+            }
+            _ => None,
+        }
+    }
+
+    /// A reachability check that needs the search context (and can fail).
+    fn reach_fallible(&self, op: &PlanOp) -> bool {
+        match op {
+            PlanOp::Reach { from, to, .. } if from != to => {
+                let target = &self.reach[to];
+                target.region[*from as usize] && !target.pure
+            }
+            _ => false,
+        }
+    }
+
+    fn unanalysed(automaton: &'a Automaton, plan: &'a Plan) -> Self {
         let symbol_count = automaton.symbols.len();
         let sym = symbol_type(symbol_count);
         let off = if plan.state_len.max(plan.const_values.len()) < 1 << 16 { "u16" } else { "u32" };
@@ -143,6 +220,8 @@ impl<'a> Generator<'a> {
             analysis,
             reach,
             values,
+            fallible_moves: Vec::new(),
+            tags_bounded: false,
         }
     }
 
@@ -369,10 +448,14 @@ impl<'a> Generator<'a> {
             Mode::Moves if completes(&self.plan.ops[edge]) => {
                 let player = self.plan.player_slot;
                 let source = self.automaton.edges[edge].source as usize;
+                if !self.edge_fallible_in_moves(edge) {
+                    return format!("cx.complete_unique_valid({target}, v);\n");
+                }
                 let complete = if self.analysis.unique_moves[source] { "complete_unique" } else { "complete" };
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
-            Mode::Moves => format!("m{target}(v, cx)?;\n"),
+            Mode::Moves if self.fallible_moves[target as usize] => format!("m{target}(v, cx)?;\n"),
+            Mode::Moves => format!("m{target}(v, cx);\n"),
             Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} return true; }}\n"),
             Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} return Ok(true); }}\n"),
             Mode::Reach { to, pure: true } => format!("if r{target}_{to}(v) {{ {undo} return true; }}\n"),
@@ -419,12 +502,22 @@ impl<'a> Generator<'a> {
             PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode != Mode::Moves => simple(self, "", None, ""),
             PlanOp::Tag(symbol) => {
                 let target = self.automaton.edges[edge].target;
-                simple(self, "", Some(format!("cx.push_tag({symbol}, {target})?")), "cx.pop_tag();")
+                let push = if self.tags_bounded {
+                    format!("cx.push_tag_bounded({symbol})")
+                } else {
+                    format!("cx.push_tag({symbol}, {target})?")
+                };
+                simple(self, "", Some(push), "cx.pop_tag();")
             }
             PlanOp::TagExpr(operand) => {
                 let target = self.automaton.edges[edge].target;
                 let value = self.value(&operand);
-                simple(self, "", Some(format!("cx.push_tag({value} as u32, {target})?")), "cx.pop_tag();")
+                let push = if self.tags_bounded {
+                    format!("cx.push_tag_bounded({value} as u32)")
+                } else {
+                    format!("cx.push_tag({value} as u32, {target})?")
+                };
+                simple(self, "", Some(push), "cx.pop_tag();")
             }
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
                 let value = self.value(&rhs);
@@ -539,9 +632,10 @@ impl<'a> Generator<'a> {
         let mut body = String::new();
         let name = &self.automaton.nodes[node as usize].name;
         let (signature, done) = match mode {
-            Mode::Moves => {
+            Mode::Moves if self.fallible_moves[node as usize] => {
                 (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
+            Mode::Moves => (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>)"), ""),
             Mode::Reach { to, pure: true } => (format!("fn r{node}_{to}(v: &mut Values) -> bool"), "false"),
             Mode::Reach { to, pure: false } => {
                 (format!("fn r{node}_{to}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
@@ -727,7 +821,11 @@ impl<'a> Generator<'a> {
         .unwrap();
         for node in 0..automaton.nodes.len() {
             if self.analysis.is_start[node] && self.analysis.in_moves[node] {
-                writeln!(w, "            {node} => m{node}(v, cx),").unwrap();
+                if self.fallible_moves[node] {
+                    writeln!(w, "            {node} => m{node}(v, cx),").unwrap();
+                } else {
+                    writeln!(w, "            {node} => {{ m{node}(v, cx); Ok(()) }}").unwrap();
+                }
             }
         }
         writeln!(w, "            _ => Ok(()),\n        }}\n    }}\n}}\n").unwrap();
@@ -806,4 +904,39 @@ pub fn corpus_crate_sources(sources: &[CorpusSource]) -> Result<Vec<CrateFile>, 
     writeln!(index, "        _ => None,\n    }}\n}}").unwrap();
     files.push(CrateFile { path: "src/games/mod.rs".into(), contents: index });
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regula_runtime::automaton::builder::AutomatonBuilder;
+
+    /// The module of a one-player game that picks `at` from `choices` and writes `board[at]`.
+    fn module(choices: &str) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.typedef("CellOrNull", "{a, b, null}").typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:a}").variable("at", "CellOrNull", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", &format!("at = {choices}(*)"));
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "written", "board[at] = b");
+        builder.edge("written", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_move_search_that_cannot_fail_has_no_result_and_no_checks() {
+        let proved = module("Cell");
+        assert!(!proved.contains("key_outside"), "`at` only ever holds cells");
+        assert!(proved.contains("cx.complete_unique_valid("));
+        assert!(proved.contains("cx.push_tag_bounded("));
+        let fallible = |module: &str| module.lines().filter(|l| l.starts_with("fn m") && l.contains("Result")).count();
+        assert_eq!(fallible(&proved), 0, "every move-search function returns ()");
+        let unproved = module("CellOrNull");
+        assert!(unproved.contains("key_outside"), "`at` may be null");
+        // `tagged` writes through the unproved key; `picked` and `choose` call it.
+        assert_eq!(fallible(&unproved), 3);
+    }
 }
