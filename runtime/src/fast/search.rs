@@ -723,20 +723,32 @@ impl Scratch {
                             self.plan_edge(engine, &plan.edges[e as usize], 0, depth)?;
                         }
                         let chain = &plan.filters[hoisted..last as usize];
-                        while member < members.len() {
-                            self.values[*slot as usize] = members[member];
-                            self.plan_writes += 1;
-                            let mut passed = true;
-                            for &e in chain {
-                                if !self.plan_edge(engine, &plan.edges[e as usize], 0, depth)? {
-                                    passed = false;
+                        self.plan_writes += 1;
+                        if let [only] = chain {
+                            // Just the comparison (`cell = Cell(*); board[cell] == empty`).
+                            let op = &plan.edges[*only as usize].op;
+                            while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                if compare_holds(op, &self.values, &engine.constants) {
                                     break;
                                 }
+                                member += 1;
                             }
-                            if passed {
-                                break;
+                        } else {
+                            while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                let mut passed = true;
+                                for &e in chain {
+                                    if !self.plan_edge(engine, &plan.edges[e as usize], 0, depth)? {
+                                        passed = false;
+                                        break;
+                                    }
+                                }
+                                if passed {
+                                    break;
+                                }
+                                member += 1;
                             }
-                            member += 1;
                         }
                         let frame = self.plan_frames.last_mut().expect("length checked");
                         if member + 1 >= members.len() {
