@@ -298,6 +298,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// `goals[p]` and `visible[p]` for player number `p`.
     fn goal(values: &Self::Values, player: usize) -> SymbolId;
     fn visible(values: &Self::Values, player: usize) -> SymbolId;
+    /// `UNIQUE_STARTS[node]`: every move a search from `node` completes is proved to have tags no
+    /// other move of that search has (spec/codegen.md), so callers reading only successors may
+    /// skip recording tags. Shorter than the node count (or empty) means unknown.
+    const UNIQUE_STARTS: &'static [bool] = &[];
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
 
@@ -426,6 +430,11 @@ pub struct MoveBuffer<V> {
     tags_only: bool,
     /// In tags-only mode: two paths gave the same tags (their successors were not compared).
     saw_duplicate: bool,
+    /// Tags are not recorded: the search is proved unique (no de-duplication reads them) and
+    /// its caller only reads successors (playouts, perft, keeper moves).
+    skip_tags: bool,
+    /// The number of moves.
+    count: u32,
 }
 
 impl<V> Default for MoveBuffer<V> {
@@ -438,6 +447,8 @@ impl<V> Default for MoveBuffer<V> {
             generation: 1,
             tags_only: false,
             saw_duplicate: false,
+            skip_tags: false,
+            count: 0,
         }
     }
 }
@@ -445,11 +456,11 @@ impl<V> Default for MoveBuffer<V> {
 impl<V: Values> MoveBuffer<V> {
     /// The number of moves.
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.count as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.count == 0
     }
 
     /// The tags of move `index` (moves are small integers; this recovers their tag sequence).
@@ -467,6 +478,7 @@ impl<V: Values> MoveBuffer<V> {
         self.tags.clear();
         self.spans.clear();
         self.successors.clear();
+        self.count = 0;
         self.saw_duplicate = false;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -497,21 +509,37 @@ impl<V: Values> MoveBuffer<V> {
     /// Appends a move known to have tags no other move of this search has.
     #[inline]
     fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
+        if self.skip_tags {
+            self.push_successor(node, values);
+        } else {
+            self.push_with_tags(tags, node, values);
+        }
+    }
+
+    /// Appends a move and its tags (de-duplication reads them).
+    #[inline]
+    fn push_with_tags(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
         let start = self.tags.len() as u32;
         // Moves have a few tags: a loop beats the `memcpy` call `extend_from_slice` makes.
         for &tag in tags {
             self.tags.push(tag);
         }
         self.spans.push((start, self.tags.len() as u32));
+        self.push_successor(node, values);
+    }
+
+    #[inline]
+    fn push_successor(&mut self, node: NodeId, values: &V) {
         if !self.tags_only {
             self.successors.push(CompiledState { node, values: *values });
         }
+        self.count += 1;
     }
 
     /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
     #[inline]
     fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &V) -> Result<(), ()> {
-        if (self.spans.len() + 1) * 2 > self.table.len() {
+        if (self.count as usize + 1) * 2 > self.table.len() {
             self.grow();
         }
         let mask = self.table.len() - 1;
@@ -533,8 +561,8 @@ impl<V: Values> MoveBuffer<V> {
             }
             position = (position + 1) & mask;
         }
-        self.table[position] = (self.generation, self.spans.len() as u32, key);
-        self.push(tags, node, values);
+        self.table[position] = (self.generation, self.count, key);
+        self.push_with_tags(tags, node, values);
         Ok(())
     }
 }
@@ -647,13 +675,14 @@ impl<V: Values> Search<V> {
             only: None,
             start: 0,
             depth: 0,
-            visited: Vec::new(),
+            // The top level's set exists from the start (`begin` need not check).
+            visited: vec![VisitedSet::default()],
             moves: MoveBuffer::default(),
             seen_keeper_states: HashSet::new(),
             checked: true,
             budget: 0,
             gave_up: false,
-            always_checked: Vec::new(),
+            always_checked: vec![false; names.nodes.len()],
         }
     }
 
@@ -662,9 +691,6 @@ impl<V: Values> Search<V> {
         self.tags.clear();
         self.depth = 0;
         self.moves.clear();
-        if self.visited.is_empty() {
-            self.visited.push(VisitedSet::default());
-        }
         // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
 
@@ -771,21 +797,31 @@ impl<V: Values> Search<V> {
     }
 
     /// Generated code: starts a reachability check `? from -> to` (one level deeper).
-    #[inline]
+    #[inline(always)]
     pub fn enter_reach(&mut self, from: NodeId, to: NodeId) -> Result<(), Fail> {
         let depth = self.depth + 1;
         if depth > MAX_REACH_DEPTH {
-            return Err(Self::fail(EngineError::ReachDepth { from: self.node_name(from), to: self.node_name(to) }));
+            return Err(self.reach_too_deep(from, to));
         }
         self.depth = depth;
         // An unchecked search never reads its visited sets (see `run_search`).
         if self.checked {
-            if self.visited.len() <= depth {
-                self.visited.resize_with(depth + 1, VisitedSet::default);
-            }
-            self.visited[depth].clear();
+            self.fresh_visited_set(depth);
         }
         Ok(())
+    }
+
+    #[cold]
+    fn reach_too_deep(&self, from: NodeId, to: NodeId) -> Fail {
+        Self::fail(EngineError::ReachDepth { from: self.node_name(from), to: self.node_name(to) })
+    }
+
+    #[inline(never)]
+    fn fresh_visited_set(&mut self, depth: usize) {
+        if self.visited.len() <= depth {
+            self.visited.resize_with(depth + 1, VisitedSet::default);
+        }
+        self.visited[depth].clear();
     }
 
     /// Generated code: ends the reachability check [`Search::enter_reach`] started.
@@ -819,7 +855,28 @@ pub fn generate<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
-    search.only = None;
+    search.moves.skip_tags = false;
+    generate_moves::<G>(state, search)
+}
+
+/// [`generate`] for callers that read successors only: a search proved unique
+/// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags.
+fn generate_successors<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), EngineError> {
+    search.moves.skip_tags = G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false);
+    generate_moves::<G>(state, search)
+}
+
+#[inline]
+fn generate_moves<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), EngineError> {
+    if search.only.is_some() {
+        search.only = None;
+    }
     search.moves.tags_only = false;
     search.begin(state.node);
     if state.node == G::END {
@@ -868,6 +925,7 @@ fn generate_tags<G: CompiledGame>(
 ) -> Result<bool, EngineError> {
     search.only = None;
     search.moves.tags_only = true;
+    search.moves.skip_tags = false;
     search.begin(state.node);
     let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
     search.moves.tags_only = false;
@@ -887,6 +945,7 @@ pub fn raw_apply<G: CompiledGame>(
     only.extend_from_slice(tags);
     search.only = Some(only);
     search.moves.tags_only = false;
+    search.moves.skip_tags = false;
     search.begin(state.node);
     let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
     let only = search.only.take();
@@ -903,7 +962,7 @@ pub fn settle<G: CompiledGame>(
 ) -> Result<CompiledState<G::Values>, EngineError> {
     let mut steps = 0;
     while G::mover(&state) == Mover::Keeper {
-        generate::<G>(&state, search)?;
+        generate_successors::<G>(&state, search)?;
         if search.moves.len() != 1 {
             return Err(EngineError::KeeperMoveCount { node: search.node_name(state.node), count: search.moves.len() });
         }
@@ -949,7 +1008,7 @@ pub fn random_playout<G: CompiledGame>(
         // every other path): one successor is copied instead of all of them.
         let tags_only = last_count > TAGS_ONLY_ABOVE && generate_tags::<G>(&state, search)?;
         if !tags_only {
-            generate::<G>(&state, search)?;
+            generate_successors::<G>(&state, search)?;
         }
         let count = search.moves.len();
         last_count = count;
@@ -1022,7 +1081,7 @@ fn perft_below<G: CompiledGame>(
     }
     let (here, below) = searches.split_at_mut(1);
     let search = &mut here[0];
-    generate::<G>(state, search)?;
+    generate_successors::<G>(state, search)?;
     if search.moves.is_empty() {
         return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
     }

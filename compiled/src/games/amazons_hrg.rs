@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [106, 107];
 static VISIBLE_SLOTS: [usize; 2] = [110, 111];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 143] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 100] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108];
 static OFF1: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
 static TAB2: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -49,6 +50,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(6);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -142,7 +144,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[102]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -511,7 +513,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[103]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_48` -> `turn_49`")); }
+let o0 = OFF1[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx)?;
@@ -880,7 +882,7 @@ Ok(())
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[104]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_92` -> `turn_93`")); }
+let o0 = OFF1[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m62(v, cx)?;
@@ -905,13 +907,13 @@ Ok(())
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_64_68: Option<bool> = None;
 {
-if (match reach_64_68 { Some(found) => found, None => { let found = { cx.enter_reach(64, 68)?; let found = r64(v, cx, 68); cx.leave_reach(); found? }; reach_64_68 = Some(found); found } }) {
+if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
 m69(v, cx)?;
 }
 
 }
 {
-if !(match reach_64_68 { Some(found) => found, None => { let found = { cx.enter_reach(64, 68)?; let found = r64(v, cx, 68); cx.leave_reach(); found? }; reach_64_68 = Some(found); found } }) {
+if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
 m70(v, cx)?;
 }
 
@@ -1012,7 +1014,7 @@ Ok(())
 fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let k0 = v[102]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_102` -> `turn_103`")); }
+let o0 = OFF1[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m78(v, cx)?;
@@ -1381,7 +1383,7 @@ Ok(())
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[103]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_146` -> `turn_147`")); }
+let o0 = OFF1[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx)?;
@@ -1750,7 +1752,7 @@ Ok(())
 fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[104]; let o0 = OFF1[k0 as usize]; if o0 == 101 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Content", "`turn_190` -> `turn_191`")); }
+let o0 = OFF1[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m134(v, cx)?;
@@ -1775,13 +1777,13 @@ Ok(())
 fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_136_140: Option<bool> = None;
 {
-if (match reach_136_140 { Some(found) => found, None => { let found = { cx.enter_reach(136, 140)?; let found = r136(v, cx, 140); cx.leave_reach(); found? }; reach_136_140 = Some(found); found } }) {
+if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_136_140 { Some(found) => found, None => { let found = { cx.enter_reach(136, 140)?; let found = r136(v, cx, 140); cx.leave_reach(); found? }; reach_136_140 = Some(found); found } }) {
+if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
 m141(v, cx)?;
 }
 
@@ -1814,216 +1816,196 @@ Ok(())
 }
 
 /// Node `canMove_reach_1`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_68(v: &mut Values) -> bool {
 {
 let slot = 105usize;
 let old = v[slot];
 for i in 0..100 {
 v[slot] = MEMBERS0[i];
-if r65(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r65_68(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canMove_1`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_68(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[105] as usize)] as usize] == 1 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_68(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canMove_2`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_68(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB3[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB9[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r67(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canMove_3`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_68(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[105] as usize)] as usize] == 7 {
-if r68(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `canMove_reach_1_end`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `canMove_reach_2`.
-fn r136(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 136 { return Ok(true); }
+fn r136_140(v: &mut Values) -> bool {
 {
 let slot = 105usize;
 let old = v[slot];
 for i in 0..100 {
 v[slot] = MEMBERS0[i];
-if r137(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r137_140(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canMove_13`.
-fn r137(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 137 { return Ok(true); }
+fn r137_140(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[105] as usize)] as usize] == 0 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_140(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canMove_14`.
-fn r138(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 138 { return Ok(true); }
+fn r138_140(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB3[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB9[(v[105] as usize)];
 let slot = 105usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canMove_15`.
-fn r139(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 139 { return Ok(true); }
+fn r139_140(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[105] as usize)] as usize] == 7 {
-if r140(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `canMove_reach_2_end`.
-fn r140(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 140 { return Ok(true); }
-Ok(false)
+false
 }
 

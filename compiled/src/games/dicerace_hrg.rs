@@ -27,17 +27,20 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [40, 41];
 static VISIBLE_SLOTS: [usize; 2] = [44, 45];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 69] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 290] = [9, 10, 11, 12, 13, 14, 9, 10, 11, 12, 13, 14, 15, 10, 11, 12, 13, 14, 15, 16, 11, 12, 13, 14, 15, 16, 17, 12, 13, 14, 15, 16, 17, 18, 13, 14, 15, 16, 17, 18, 19, 14, 15, 16, 17, 18, 19, 20, 15, 16, 17, 18, 19, 20, 21, 16, 17, 18, 19, 20, 21, 22, 17, 18, 19, 20, 21, 22, 23, 18, 19, 20, 21, 22, 23, 24, 19, 20, 21, 22, 23, 24, 24, 24, 21, 22, 23, 24, 24, 24, 24, 22, 23, 24, 24, 24, 24, 24, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 32, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 49, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 32, 7, 31, 31, 31, 2, 2, 7, 2, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 166, 166];
 static MEMBERS0: [u8; 6] = [25, 26, 27, 28, 29, 30];
 static MEMBERS1: [u8; 17] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
-static OFF2: [u16; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34];
-static TAB3: [u8; 256] = [32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static OFF4: [u16; 256] = [119, 119, 119, 119, 119, 119, 119, 119, 0, 7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84, 91, 98, 105, 112, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119];
-static OFF5: [u16; 256] = [6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6];
-static TAB6: [u8; 256] = [49, 49, 49, 49, 49, 49, 49, 49, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB7: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB8: [u8; 256] = [31, 31, 7, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 166, 166, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF2: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34];
+static OFF3: [u16; 256] = [119, 119, 119, 119, 119, 119, 119, 119, 0, 7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84, 91, 98, 105, 112, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119, 119];
+static OFF4: [u16; 256] = [6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6];
+static OFF5: [u16; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34];
+static TAB6: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF7: [u16; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34];
+static TAB8: [u8; 256] = [32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [31, 31, 7, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [49, 49, 49, 49, 49, 49, 49, 49, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB11: [u8; 256] = [166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 166, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 166, 166, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -50,6 +53,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -154,7 +158,7 @@ m6(v, cx)?;
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(19, 25)?; let found = r19(v, cx, 25); cx.leave_reach(); found? } {
+if !r19_25(v) {
 m26(v, cx)?;
 }
 
@@ -176,7 +180,7 @@ Ok(())
 /// Node `turn_7`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF2[(TAB3[(v[37] as usize)] as usize)] as usize] != 2 {
+if v[0 + OFF2[(v[37] as usize)] as usize] != 2 {
 m8(v, cx)?;
 }
 
@@ -187,7 +191,7 @@ Ok(())
 /// Node `turn_8`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[37] as usize)] as usize + OFF5[(v[35] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[37] as usize)] as usize + OFF4[(v[35] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
 m9(v, cx)?;
@@ -198,14 +202,16 @@ Ok(())
 
 /// Node `turn_9`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g10 = v[38] != 24;
+let g11 = v[38] == 24;
 {
-if v[38] != 24 {
+if g10 {
 m10(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g11 {
 m11(v, cx)?;
 }
 
@@ -216,7 +222,7 @@ Ok(())
 /// Node `turn_10`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF2[(TAB6[(v[38] as usize)] as usize)] as usize] != 31 {
+if v[0 + OFF5[(v[38] as usize)] as usize] != 31 {
 m11(v, cx)?;
 }
 
@@ -238,8 +244,8 @@ Ok(())
 /// Node `turn_13`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB7[(v[0 + OFF2[(TAB3[(v[37] as usize)] as usize)] as usize] as usize)];
-let k0 = TAB3[(v[37] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_13` -> `turn_14`")); }
+let x: u8 = TAB6[(v[0 + OFF2[(v[37] as usize)] as usize] as usize)];
+let o0 = OFF7[(TAB8[(v[37] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -251,8 +257,8 @@ Ok(())
 /// Node `turn_14`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB8[(v[0 + OFF2[(TAB3[(v[38] as usize)] as usize)] as usize] as usize)];
-let k0 = TAB3[(v[38] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_14` -> `turn_15`")); }
+let x: u8 = TAB9[(v[0 + OFF2[(v[38] as usize)] as usize] as usize)];
+let o0 = OFF7[(TAB8[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -263,14 +269,16 @@ Ok(())
 
 /// Node `turn_15`.
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g16 = v[38] != 24;
+let g17 = v[38] == 24;
 {
-if v[38] != 24 {
+if g16 {
 m15(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g17 {
 m16(v, cx)?;
 }
 
@@ -280,14 +288,16 @@ Ok(())
 
 /// Node `turn_16`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g18 = v[0 + OFF5[(v[38] as usize)] as usize] == 7;
+let g19 = v[0 + OFF5[(v[38] as usize)] as usize] != 7;
 {
-if v[0 + OFF2[(TAB6[(v[38] as usize)] as usize)] as usize] == 7 {
+if g18 {
 m17(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF2[(TAB6[(v[38] as usize)] as usize)] as usize] != 7 {
+if g19 {
 m16(v, cx)?;
 }
 
@@ -311,7 +321,7 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = TAB6[(v[38] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_18` -> `turn_20`")); }
+let o0 = OFF7[(TAB10[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx)?;
@@ -323,7 +333,7 @@ Ok(())
 /// Node `turn_20`.
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB8[(v[17] as usize)];
+let x: u8 = TAB9[(v[17] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 m16(v, cx)?;
@@ -346,7 +356,7 @@ Ok(())
 /// Node `turn_24`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB9[(v[36] as usize)];
+let x: u8 = TAB11[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
 m28(v, cx)?;
@@ -357,14 +367,16 @@ Ok(())
 
 /// Node `turn_25`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g32 = v[16] == 31;
+let g33 = v[16] != 31;
 {
-if v[16] == 31 {
+if g32 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[16] != 31 {
+if g33 {
 m30(v, cx)?;
 }
 
@@ -386,14 +398,16 @@ Ok(())
 
 /// Node `turn_27`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g35 = v[36] == 166;
+let g36 = v[36] != 166;
 {
-if v[36] == 166 {
+if g35 {
 m34(v, cx)?;
 }
 
 }
 {
-if v[36] != 166 {
+if g36 {
 m35(v, cx)?;
 }
 
@@ -515,7 +529,7 @@ m41(v, cx)?;
 v[slot] = old;
 }
 {
-if !{ cx.enter_reach(54, 60)?; let found = r54(v, cx, 60); cx.leave_reach(); found? } {
+if !r54_60(v) {
 m61(v, cx)?;
 }
 
@@ -537,7 +551,7 @@ Ok(())
 /// Node `turn_40`.
 fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF2[(TAB6[(v[37] as usize)] as usize)] as usize] != 2 {
+if v[0 + OFF5[(v[37] as usize)] as usize] != 2 {
 m43(v, cx)?;
 }
 
@@ -548,7 +562,7 @@ Ok(())
 /// Node `turn_41`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[37] as usize)] as usize + OFF5[(v[35] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[37] as usize)] as usize + OFF4[(v[35] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
 m44(v, cx)?;
@@ -559,14 +573,16 @@ Ok(())
 
 /// Node `turn_42`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g50 = v[38] != 24;
+let g51 = v[38] == 24;
 {
-if v[38] != 24 {
+if g50 {
 m45(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g51 {
 m46(v, cx)?;
 }
 
@@ -577,7 +593,7 @@ Ok(())
 /// Node `turn_43`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF2[(TAB3[(v[38] as usize)] as usize)] as usize] != 31 {
+if v[0 + OFF2[(v[38] as usize)] as usize] != 31 {
 m46(v, cx)?;
 }
 
@@ -599,8 +615,8 @@ Ok(())
 /// Node `turn_46`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB7[(v[0 + OFF2[(TAB6[(v[37] as usize)] as usize)] as usize] as usize)];
-let k0 = TAB6[(v[37] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_46` -> `turn_47`")); }
+let x: u8 = TAB6[(v[0 + OFF5[(v[37] as usize)] as usize] as usize)];
+let o0 = OFF7[(TAB10[(v[37] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m48(v, cx)?;
@@ -612,8 +628,8 @@ Ok(())
 /// Node `turn_47`.
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB8[(v[0 + OFF2[(TAB6[(v[38] as usize)] as usize)] as usize] as usize)];
-let k0 = TAB6[(v[38] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_47` -> `turn_48`")); }
+let x: u8 = TAB9[(v[0 + OFF5[(v[38] as usize)] as usize] as usize)];
+let o0 = OFF7[(TAB10[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m49(v, cx)?;
@@ -624,14 +640,16 @@ Ok(())
 
 /// Node `turn_48`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g56 = v[38] != 24;
+let g57 = v[38] == 24;
 {
-if v[38] != 24 {
+if g56 {
 m50(v, cx)?;
 }
 
 }
 {
-if v[38] == 24 {
+if g57 {
 m51(v, cx)?;
 }
 
@@ -641,14 +659,16 @@ Ok(())
 
 /// Node `turn_49`.
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g58 = v[0 + OFF2[(v[38] as usize)] as usize] == 7;
+let g59 = v[0 + OFF2[(v[38] as usize)] as usize] != 7;
 {
-if v[0 + OFF2[(TAB3[(v[38] as usize)] as usize)] as usize] == 7 {
+if g58 {
 m52(v, cx)?;
 }
 
 }
 {
-if v[0 + OFF2[(TAB3[(v[38] as usize)] as usize)] as usize] != 7 {
+if g59 {
 m51(v, cx)?;
 }
 
@@ -672,7 +692,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 2;
-let k0 = TAB3[(v[38] as usize)]; let o0 = OFF2[k0 as usize]; if o0 == 34 { return Err(cx.key_outside(k0 as u32, "Slot -> Tally", "`turn_51` -> `turn_53`")); }
+let o0 = OFF7[(TAB8[(v[38] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;
@@ -684,7 +704,7 @@ Ok(())
 /// Node `turn_53`.
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB8[(v[0] as usize)];
+let x: u8 = TAB9[(v[0] as usize)];
 let slot = 0usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -707,7 +727,7 @@ Ok(())
 /// Node `turn_57`.
 fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB9[(v[36] as usize)];
+let x: u8 = TAB11[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
 m63(v, cx)?;
@@ -718,14 +738,16 @@ Ok(())
 
 /// Node `turn_58`.
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g72 = v[33] == 31;
+let g73 = v[33] != 31;
 {
-if v[33] == 31 {
+if g72 {
 m64(v, cx)?;
 }
 
 }
 {
-if v[33] != 31 {
+if g73 {
 m65(v, cx)?;
 }
 
@@ -747,14 +769,16 @@ Ok(())
 
 /// Node `turn_60`.
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g75 = v[36] == 166;
+let g76 = v[36] != 166;
 {
-if v[36] == 166 {
+if g75 {
 m67(v, cx)?;
 }
 
 }
 {
-if v[36] != 166 {
+if g76 {
 m1(v, cx)?;
 }
 
@@ -799,178 +823,158 @@ Ok(())
 }
 
 /// Node `someMove_reach_1`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_25(v: &mut Values) -> bool {
 {
 let slot = 39usize;
 let old = v[slot];
 for i in 0..17 {
 v[slot] = MEMBERS1[i];
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_25(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_1`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_25(v: &mut Values) -> bool {
 {
 if v[39] != 24 {
-if r21(v, cx, to)? {  return Ok(true); }
+if r21_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_2`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_25(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(TAB3[(v[39] as usize)] as usize)] as usize] != 2 {
-if r22(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF2[(v[39] as usize)] as usize] != 2 {
+if r22_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_3`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_25(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[39] as usize)] as usize + OFF5[(v[35] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[39] as usize)] as usize + OFF4[(v[35] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r23(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r23_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_4`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_25(v: &mut Values) -> bool {
+let g27 = v[39] != 24;
+let g28 = v[39] == 24;
 {
-if v[39] != 24 {
-if r24(v, cx, to)? {  return Ok(true); }
+if g27 {
+if r24_25(v) {  return true; }
 }
 
 }
 {
-if v[39] == 24 {
-if r25(v, cx, to)? {  return Ok(true); }
+if g28 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_5`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_25(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(TAB6[(v[39] as usize)] as usize)] as usize] != 31 {
-if r25(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF5[(v[39] as usize)] as usize] != 31 {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `someMove_reach_1_end`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `someMove_reach_2`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_60(v: &mut Values) -> bool {
 {
 let slot = 39usize;
 let old = v[slot];
 for i in 0..17 {
 v[slot] = MEMBERS1[i];
-if r55(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r55_60(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_8`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_60(v: &mut Values) -> bool {
 {
 if v[39] != 24 {
-if r56(v, cx, to)? {  return Ok(true); }
+if r56_60(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_9`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_60(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(TAB6[(v[39] as usize)] as usize)] as usize] != 2 {
-if r57(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF5[(v[39] as usize)] as usize] != 2 {
+if r57_60(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_10`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_60(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[39] as usize)] as usize + OFF5[(v[35] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[39] as usize)] as usize + OFF4[(v[35] as usize)] as usize];
 let slot = 39usize;
 let old = v[slot]; v[slot] = x;
-if r58(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r58_60(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_11`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_60(v: &mut Values) -> bool {
+let g67 = v[39] != 24;
+let g68 = v[39] == 24;
 {
-if v[39] != 24 {
-if r59(v, cx, to)? {  return Ok(true); }
+if g67 {
+if r59_60(v) {  return true; }
 }
 
 }
 {
-if v[39] == 24 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g68 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `someMove_12`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_60(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(TAB3[(v[39] as usize)] as usize)] as usize] != 31 {
-if r60(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF2[(v[39] as usize)] as usize] != 31 {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `someMove_reach_2_end`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
-Ok(false)
+false
 }
 

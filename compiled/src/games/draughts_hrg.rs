@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 169] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 958] = [78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 71, 72, 73, 74, 75, 76, 77, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 14, 15, 16, 17, 18, 19, 20, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 15, 16, 17, 18, 19, 20, 21, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 7, 7, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 7, 2, 2, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 163, 163];
 static MEMBERS0: [u8; 64] = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 0, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -53,6 +54,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -110,13 +112,13 @@ Ok(())
 fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_3_22: Option<bool> = None;
 {
-if (match reach_3_22 { Some(found) => found, None => { let found = { cx.enter_reach(3, 22)?; let found = r3(v, cx, 22); cx.leave_reach(); found? }; reach_3_22 = Some(found); found } }) {
+if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
 m23(v, cx)?;
 }
 
 }
 {
-if !(match reach_3_22 { Some(found) => found, None => { let found = { cx.enter_reach(3, 22)?; let found = r3(v, cx, 22); cx.leave_reach(); found? }; reach_3_22 = Some(found); found } }) {
+if !(match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
 m24(v, cx)?;
 }
 
@@ -190,7 +192,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_4` -> `capture_5`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx)?;
@@ -214,26 +216,30 @@ Ok(())
 /// Node `capture_7`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(30, v)? { return Ok(()); }
+let g32 = TAB3[(v[71] as usize)] == 7;
+let g33 = TAB3[(v[71] as usize)] == 7;
+let g34 = TAB4[(v[71] as usize)] == 7;
+let g35 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g32 {
 m31(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g33 {
 m36(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g34 {
 m39(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g35 {
 m42(v, cx)?;
 }
 
@@ -292,7 +298,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[69]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_9` -> `capture_30`")); }
+let o0 = OFF1[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m45(v, cx)?;
@@ -419,14 +425,16 @@ Ok(())
 
 /// Node `capture_31`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g51 = TAB10[(v[71] as usize)] == 7;
+let g52 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g51 {
 m47(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g52 {
 m48(v, cx)?;
 }
 
@@ -436,14 +444,16 @@ Ok(())
 
 /// Node `capture_32`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g53 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71];
+let g54 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71];
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71] {
+if g53 {
 m49(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71] {
+if g54 {
 m48(v, cx)?;
 }
 
@@ -456,13 +466,13 @@ fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(48, v)? { return Ok(()); }
 let mut reach_7_12: Option<bool> = None;
 {
-if (match reach_7_12 { Some(found) => found, None => { let found = { cx.enter_reach(7, 12)?; let found = r7(v, cx, 12); cx.leave_reach(); found? }; reach_7_12 = Some(found); found } }) {
+if (match reach_7_12 { Some(found) => found, None => { let found = r7_12(v); reach_7_12 = Some(found); found } }) {
 m30(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_12 { Some(found) => found, None => { let found = { cx.enter_reach(7, 12)?; let found = r7(v, cx, 12); cx.leave_reach(); found? }; reach_7_12 = Some(found); found } }) {
+if !(match reach_7_12 { Some(found) => found, None => { let found = r7_12(v); reach_7_12 = Some(found); found } }) {
 m50(v, cx)?;
 }
 
@@ -486,7 +496,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[71];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_8` -> `capture_39`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -555,26 +565,30 @@ Ok(())
 
 /// Node `stepMove_4`.
 fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g64 = TAB3[(v[71] as usize)] == 7;
+let g65 = TAB3[(v[71] as usize)] == 7;
+let g66 = TAB4[(v[71] as usize)] == 7;
+let g67 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g64 {
 m57(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g65 {
 m59(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g66 {
 m60(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g67 {
 m61(v, cx)?;
 }
 
@@ -656,7 +670,7 @@ Ok(())
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_15` -> `stepMove_16`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m64(v, cx)?;
@@ -669,7 +683,7 @@ Ok(())
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_16` -> `stepMove_17`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m65(v, cx)?;
@@ -680,14 +694,16 @@ Ok(())
 
 /// Node `stepMove_17`.
 fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g76 = TAB10[(v[71] as usize)] == 7;
+let g77 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g76 {
 m51(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g77 {
 m66(v, cx)?;
 }
 
@@ -711,13 +727,13 @@ Ok(())
 fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_68_77: Option<bool> = None;
 {
-if (match reach_68_77 { Some(found) => found, None => { let found = { cx.enter_reach(68, 77)?; let found = r68(v, cx, 77); cx.leave_reach(); found? }; reach_68_77 = Some(found); found } }) {
+if (match reach_68_77 { Some(found) => found, None => { let found = r68_77(v); reach_68_77 = Some(found); found } }) {
 m78(v, cx)?;
 }
 
 }
 {
-if !(match reach_68_77 { Some(found) => found, None => { let found = { cx.enter_reach(68, 77)?; let found = r68(v, cx, 77); cx.leave_reach(); found? }; reach_68_77 = Some(found); found } }) {
+if !(match reach_68_77 { Some(found) => found, None => { let found = r68_77(v); reach_68_77 = Some(found); found } }) {
 m79(v, cx)?;
 }
 
@@ -727,14 +743,16 @@ Ok(())
 
 /// Node `turn_6`.
 fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g93 = v[66] == 163;
+let g94 = v[66] != 163;
 {
-if v[66] == 163 {
+if g93 {
 m104(v, cx)?;
 }
 
 }
 {
-if v[66] != 163 {
+if g94 {
 m105(v, cx)?;
 }
 
@@ -746,13 +764,13 @@ Ok(())
 fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_80_99: Option<bool> = None;
 {
-if (match reach_80_99 { Some(found) => found, None => { let found = { cx.enter_reach(80, 99)?; let found = r80(v, cx, 99); cx.leave_reach(); found? }; reach_80_99 = Some(found); found } }) {
+if (match reach_80_99 { Some(found) => found, None => { let found = r80_99(v); reach_80_99 = Some(found); found } }) {
 m78(v, cx)?;
 }
 
 }
 {
-if !(match reach_80_99 { Some(found) => found, None => { let found = { cx.enter_reach(80, 99)?; let found = r80(v, cx, 99); cx.leave_reach(); found? }; reach_80_99 = Some(found); found } }) {
+if !(match reach_80_99 { Some(found) => found, None => { let found = r80_99(v); reach_80_99 = Some(found); found } }) {
 m100(v, cx)?;
 }
 
@@ -841,13 +859,13 @@ Ok(())
 fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_80_99: Option<bool> = None;
 {
-if (match reach_80_99 { Some(found) => found, None => { let found = { cx.enter_reach(80, 99)?; let found = r80(v, cx, 99); cx.leave_reach(); found? }; reach_80_99 = Some(found); found } }) {
+if (match reach_80_99 { Some(found) => found, None => { let found = r80_99(v); reach_80_99 = Some(found); found } }) {
 m108(v, cx)?;
 }
 
 }
 {
-if !(match reach_80_99 { Some(found) => found, None => { let found = { cx.enter_reach(80, 99)?; let found = r80(v, cx, 99); cx.leave_reach(); found? }; reach_80_99 = Some(found); found } }) {
+if !(match reach_80_99 { Some(found) => found, None => { let found = r80_99(v); reach_80_99 = Some(found); found } }) {
 m109(v, cx)?;
 }
 
@@ -921,7 +939,7 @@ Ok(())
 fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_44` -> `capture_45`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m114(v, cx)?;
@@ -945,26 +963,30 @@ Ok(())
 /// Node `capture_47`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(115, v)? { return Ok(()); }
+let g133 = TAB3[(v[71] as usize)] == 7;
+let g134 = TAB3[(v[71] as usize)] == 7;
+let g135 = TAB4[(v[71] as usize)] == 7;
+let g136 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g133 {
 m116(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g134 {
 m121(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g135 {
 m124(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g136 {
 m127(v, cx)?;
 }
 
@@ -1023,7 +1045,7 @@ Ok(())
 fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[69]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_49` -> `capture_70`")); }
+let o0 = OFF1[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m130(v, cx)?;
@@ -1150,14 +1172,16 @@ Ok(())
 
 /// Node `capture_71`.
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g152 = TAB10[(v[71] as usize)] == 7;
+let g153 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g152 {
 m132(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g153 {
 m133(v, cx)?;
 }
 
@@ -1167,14 +1191,16 @@ Ok(())
 
 /// Node `capture_72`.
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g154 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71];
+let g155 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71];
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] != v[71] {
+if g154 {
 m134(v, cx)?;
 }
 
 }
 {
-if CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize] == v[71] {
+if g155 {
 m133(v, cx)?;
 }
 
@@ -1187,13 +1213,13 @@ fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(133, v)? { return Ok(()); }
 let mut reach_84_89: Option<bool> = None;
 {
-if (match reach_84_89 { Some(found) => found, None => { let found = { cx.enter_reach(84, 89)?; let found = r84(v, cx, 89); cx.leave_reach(); found? }; reach_84_89 = Some(found); found } }) {
+if (match reach_84_89 { Some(found) => found, None => { let found = r84_89(v); reach_84_89 = Some(found); found } }) {
 m115(v, cx)?;
 }
 
 }
 {
-if !(match reach_84_89 { Some(found) => found, None => { let found = { cx.enter_reach(84, 89)?; let found = r84(v, cx, 89); cx.leave_reach(); found? }; reach_84_89 = Some(found); found } }) {
+if !(match reach_84_89 { Some(found) => found, None => { let found = r84_89(v); reach_84_89 = Some(found); found } }) {
 m135(v, cx)?;
 }
 
@@ -1217,7 +1243,7 @@ Ok(())
 fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[71];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`capture_48` -> `capture_79`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m136(v, cx)?;
@@ -1286,26 +1312,30 @@ Ok(())
 
 /// Node `stepMove_25`.
 fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g165 = TAB3[(v[71] as usize)] == 7;
+let g166 = TAB3[(v[71] as usize)] == 7;
+let g167 = TAB4[(v[71] as usize)] == 7;
+let g168 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g165 {
 m142(v, cx)?;
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
+if g166 {
 m144(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g167 {
 m145(v, cx)?;
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
+if g168 {
 m146(v, cx)?;
 }
 
@@ -1387,7 +1417,7 @@ Ok(())
 fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[67]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_36` -> `stepMove_37`")); }
+let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m149(v, cx)?;
@@ -1400,7 +1430,7 @@ Ok(())
 fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = CONSTANTS[414 + OFF11[(v[71] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
-let k0 = v[68]; let o0 = OFF1[k0 as usize]; if o0 == 65 { return Err(cx.key_outside(k0 as u32, "SquareOrOff -> Piece", "`stepMove_37` -> `stepMove_38`")); }
+let o0 = OFF1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m150(v, cx)?;
@@ -1411,14 +1441,16 @@ Ok(())
 
 /// Node `stepMove_38`.
 fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g177 = TAB10[(v[71] as usize)] == 7;
+let g178 = TAB10[(v[71] as usize)] != 7;
 {
-if TAB10[(v[71] as usize)] == 7 {
+if g177 {
 m136(v, cx)?;
 }
 
 }
 {
-if TAB10[(v[71] as usize)] != 7 {
+if g178 {
 m151(v, cx)?;
 }
 
@@ -1442,13 +1474,13 @@ Ok(())
 fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_153_162: Option<bool> = None;
 {
-if (match reach_153_162 { Some(found) => found, None => { let found = { cx.enter_reach(153, 162)?; let found = r153(v, cx, 162); cx.leave_reach(); found? }; reach_153_162 = Some(found); found } }) {
+if (match reach_153_162 { Some(found) => found, None => { let found = r153_162(v); reach_153_162 = Some(found); found } }) {
 m163(v, cx)?;
 }
 
 }
 {
-if !(match reach_153_162 { Some(found) => found, None => { let found = { cx.enter_reach(153, 162)?; let found = r153(v, cx, 162); cx.leave_reach(); found? }; reach_153_162 = Some(found); found } }) {
+if !(match reach_153_162 { Some(found) => found, None => { let found = r153_162(v); reach_153_162 = Some(found); found } }) {
 m164(v, cx)?;
 }
 
@@ -1458,14 +1490,16 @@ Ok(())
 
 /// Node `turn_20`.
 fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g194 = v[66] == 163;
+let g195 = v[66] != 163;
 {
-if v[66] == 163 {
+if g194 {
 m167(v, cx)?;
 }
 
 }
 {
-if v[66] != 163 {
+if g195 {
 m1(v, cx)?;
 }
 
@@ -1477,13 +1511,13 @@ Ok(())
 fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_3_22: Option<bool> = None;
 {
-if (match reach_3_22 { Some(found) => found, None => { let found = { cx.enter_reach(3, 22)?; let found = r3(v, cx, 22); cx.leave_reach(); found? }; reach_3_22 = Some(found); found } }) {
+if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
 m163(v, cx)?;
 }
 
 }
 {
-if !(match reach_3_22 { Some(found) => found, None => { let found = { cx.enter_reach(3, 22)?; let found = r3(v, cx, 22); cx.leave_reach(); found? }; reach_3_22 = Some(found); found } }) {
+if !(match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
 m165(v, cx)?;
 }
 
@@ -1539,799 +1573,725 @@ v[slot] = old;
 Ok(())
 }
 
-/// Node `anyCapture_reach_1`.
-fn r3(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 3 { return Ok(true); }
-{
-let slot = 68usize;
-let old = v[slot];
-for i in 0..64 {
-v[slot] = MEMBERS0[i];
-if r4(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyCapture_1`.
-fn r4(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 4 { return Ok(true); }
-{
-let x: u8 = v[0 + OFF1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r5(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyCapture_2`.
-fn r5(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 5 { return Ok(true); }
-{
-if TAB2[(v[71] as usize)] == 7 {
-if r6(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `anyCapture_3`.
-fn r6(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 6 { return Ok(true); }
-{
-if { cx.enter_reach(7, 12)?; let found = r7(v, cx, 12); cx.leave_reach(); found? } {
-if r22(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
 /// Node `jumpFromAt_reach_1`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_12(v: &mut Values) -> bool {
+let g8 = TAB3[(v[71] as usize)] == 7;
+let g9 = TAB3[(v[71] as usize)] == 7;
+let g10 = TAB4[(v[71] as usize)] == 7;
+let g11 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
-if r8(v, cx, to)? {  return Ok(true); }
+if g8 {
+if r8_12(v) {  return true; }
 }
 
 }
 {
-if TAB3[(v[71] as usize)] == 7 {
-if r13(v, cx, to)? {  return Ok(true); }
+if g9 {
+if r13_12(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
-if r16(v, cx, to)? {  return Ok(true); }
+if g10 {
+if r16_12(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
-if r19(v, cx, to)? {  return Ok(true); }
+if g11 {
+if r19_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_2`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[68] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r9(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r9_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_3`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_12(v: &mut Values) -> bool {
 {
 if TAB6[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r10(v, cx, to)? {  return Ok(true); }
+if r10_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_4`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_5`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_12(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[70] as usize)] as usize] == 8 {
-if r12(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `jumpFromAt_reach_1_end`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_7`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[68] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_8`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_12(v: &mut Values) -> bool {
 {
 if TAB6[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r15(v, cx, to)? {  return Ok(true); }
+if r15_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_9`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_12`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[68] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r17(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r17_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_13`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_12(v: &mut Values) -> bool {
 {
 if TAB6[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r18(v, cx, to)? {  return Ok(true); }
+if r18_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_14`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_17`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_18`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_12(v: &mut Values) -> bool {
 {
 if TAB6[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r21(v, cx, to)? {  return Ok(true); }
+if r21_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `jumpFromAt_19`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_12(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r11(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r11_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyCapture_reach_1_end`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `anyStep_reach_1`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
-{
-let slot = 70usize;
-let old = v[slot];
-for i in 0..64 {
-v[slot] = MEMBERS0[i];
-if r69(v, cx, to)? { v[slot] = old; return Ok(true); }
-}
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyStep_1`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
-{
-let x: u8 = v[0 + OFF1[(v[70] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r70(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyStep_2`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
-{
-if TAB6[(v[71] as usize)] == 7 {
-if r71(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `anyStep_3`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
-{
-if TAB3[(v[71] as usize)] == 7 {
-if r72(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB3[(v[71] as usize)] == 7 {
-if r74(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB4[(v[71] as usize)] == 7 {
-if r75(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB4[(v[71] as usize)] == 7 {
-if r76(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `anyStep_5`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
-{
-let x: u8 = TAB5[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r73(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyStep_4`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
-{
-if v[0 + OFF1[(v[70] as usize)] as usize] == 8 {
-if r77(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `anyStep_7`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
-{
-let x: u8 = TAB7[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r73(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyStep_9`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
-{
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r73(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyStep_11`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
-{
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r73(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyStep_reach_1_end`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `anyCapture_reach_2`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+/// Node `anyCapture_reach_1`.
+fn r3_22(v: &mut Values) -> bool {
 {
 let slot = 68usize;
 let old = v[slot];
 for i in 0..64 {
 v[slot] = MEMBERS0[i];
-if r81(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r4_22(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyCapture_5`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+/// Node `anyCapture_1`.
+fn r4_22(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + OFF1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r82(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r5_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyCapture_6`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+/// Node `anyCapture_2`.
+fn r5_22(v: &mut Values) -> bool {
 {
-if TAB6[(v[71] as usize)] == 7 {
-if r83(v, cx, to)? {  return Ok(true); }
+if TAB2[(v[71] as usize)] == 7 {
+if r6_22(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
-/// Node `anyCapture_7`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+/// Node `anyCapture_3`.
+fn r6_22(v: &mut Values) -> bool {
 {
-if { cx.enter_reach(84, 89)?; let found = r84(v, cx, 89); cx.leave_reach(); found? } {
-if r99(v, cx, to)? {  return Ok(true); }
+if r7_12(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
-/// Node `jumpFromAt_reach_2`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
-{
-if TAB3[(v[71] as usize)] == 7 {
-if r85(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB3[(v[71] as usize)] == 7 {
-if r90(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB4[(v[71] as usize)] == 7 {
-if r93(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB4[(v[71] as usize)] == 7 {
-if r96(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_23`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
-{
-let x: u8 = TAB5[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r86(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_24`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
-{
-if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r87(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_25`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
-{
-let x: u8 = TAB5[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r88(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_26`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
-{
-if v[0 + OFF1[(v[70] as usize)] as usize] == 8 {
-if r89(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_reach_2_end`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `jumpFromAt_28`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
-{
-let x: u8 = TAB7[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r91(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_29`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
-{
-if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r92(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_30`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
-{
-let x: u8 = TAB7[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r88(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_33`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
-{
-let x: u8 = TAB8[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r94(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_34`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
-{
-if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r95(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_35`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
-{
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r88(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_38`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
-{
-let x: u8 = TAB9[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r97(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_39`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
-{
-if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
-if r98(v, cx, to)? {  return Ok(true); }
-}
-
-}
-Ok(false)
-}
-
-/// Node `jumpFromAt_40`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
-{
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r88(v, cx, to)? { v[slot] = old; return Ok(true); }
-v[slot] = old;
-}
-Ok(false)
-}
-
-/// Node `anyCapture_reach_2_end`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `anyStep_reach_2`.
-fn r153(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 153 { return Ok(true); }
+/// Node `anyStep_reach_1`.
+fn r68_77(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..64 {
 v[slot] = MEMBERS0[i];
-if r154(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r69_77(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_14`.
-fn r154(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 154 { return Ok(true); }
+/// Node `anyStep_1`.
+fn r69_77(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + OFF1[(v[70] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r155(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_15`.
-fn r155(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 155 { return Ok(true); }
+/// Node `anyStep_2`.
+fn r70_77(v: &mut Values) -> bool {
 {
-if TAB2[(v[71] as usize)] == 7 {
-if r156(v, cx, to)? {  return Ok(true); }
+if TAB6[(v[71] as usize)] == 7 {
+if r71_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_16`.
-fn r156(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 156 { return Ok(true); }
+/// Node `anyStep_3`.
+fn r71_77(v: &mut Values) -> bool {
+let g84 = TAB3[(v[71] as usize)] == 7;
+let g85 = TAB3[(v[71] as usize)] == 7;
+let g86 = TAB4[(v[71] as usize)] == 7;
+let g87 = TAB4[(v[71] as usize)] == 7;
 {
-if TAB3[(v[71] as usize)] == 7 {
-if r157(v, cx, to)? {  return Ok(true); }
-}
-
-}
-{
-if TAB3[(v[71] as usize)] == 7 {
-if r159(v, cx, to)? {  return Ok(true); }
+if g84 {
+if r72_77(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
-if r160(v, cx, to)? {  return Ok(true); }
+if g85 {
+if r74_77(v) {  return true; }
 }
 
 }
 {
-if TAB4[(v[71] as usize)] == 7 {
-if r161(v, cx, to)? {  return Ok(true); }
+if g86 {
+if r75_77(v) {  return true; }
 }
 
 }
-Ok(false)
+{
+if g87 {
+if r76_77(v) {  return true; }
 }
 
-/// Node `anyStep_18`.
-fn r157(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 157 { return Ok(true); }
+}
+false
+}
+
+/// Node `anyStep_5`.
+fn r72_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r158(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r73_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_17`.
-fn r158(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 158 { return Ok(true); }
+/// Node `anyStep_4`.
+fn r73_77(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[70] as usize)] as usize] == 8 {
-if r162(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_20`.
-fn r159(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 159 { return Ok(true); }
+/// Node `anyStep_7`.
+fn r74_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r158(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r73_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_22`.
-fn r160(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 160 { return Ok(true); }
+/// Node `anyStep_9`.
+fn r75_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r158(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r73_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_24`.
-fn r161(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 161 { return Ok(true); }
+/// Node `anyStep_11`.
+fn r76_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[70] as usize)];
 let slot = 70usize;
 let old = v[slot]; v[slot] = x;
-if r158(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r73_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
-/// Node `anyStep_reach_2_end`.
-fn r162(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 162 { return Ok(true); }
-Ok(false)
+/// Node `jumpFromAt_reach_2`.
+fn r84_89(v: &mut Values) -> bool {
+let g101 = TAB3[(v[71] as usize)] == 7;
+let g102 = TAB3[(v[71] as usize)] == 7;
+let g103 = TAB4[(v[71] as usize)] == 7;
+let g104 = TAB4[(v[71] as usize)] == 7;
+{
+if g101 {
+if r85_89(v) {  return true; }
+}
+
+}
+{
+if g102 {
+if r90_89(v) {  return true; }
+}
+
+}
+{
+if g103 {
+if r93_89(v) {  return true; }
+}
+
+}
+{
+if g104 {
+if r96_89(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `jumpFromAt_23`.
+fn r85_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[68] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r86_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_24`.
+fn r86_89(v: &mut Values) -> bool {
+{
+if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
+if r87_89(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `jumpFromAt_25`.
+fn r87_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r88_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_26`.
+fn r88_89(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[70] as usize)] as usize] == 8 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `jumpFromAt_28`.
+fn r90_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB7[(v[68] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r91_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_29`.
+fn r91_89(v: &mut Values) -> bool {
+{
+if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
+if r92_89(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `jumpFromAt_30`.
+fn r92_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB7[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r88_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_33`.
+fn r93_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[68] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r94_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_34`.
+fn r94_89(v: &mut Values) -> bool {
+{
+if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
+if r95_89(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `jumpFromAt_35`.
+fn r95_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r88_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_38`.
+fn r96_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[68] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r97_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `jumpFromAt_39`.
+fn r97_89(v: &mut Values) -> bool {
+{
+if TAB2[(v[0 + OFF1[(v[70] as usize)] as usize] as usize)] == 7 {
+if r98_89(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `jumpFromAt_40`.
+fn r98_89(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r88_89(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyCapture_reach_2`.
+fn r80_99(v: &mut Values) -> bool {
+{
+let slot = 68usize;
+let old = v[slot];
+for i in 0..64 {
+v[slot] = MEMBERS0[i];
+if r81_99(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyCapture_5`.
+fn r81_99(v: &mut Values) -> bool {
+{
+let x: u8 = v[0 + OFF1[(v[68] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r82_99(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyCapture_6`.
+fn r82_99(v: &mut Values) -> bool {
+{
+if TAB6[(v[71] as usize)] == 7 {
+if r83_99(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `anyCapture_7`.
+fn r83_99(v: &mut Values) -> bool {
+{
+if r84_89(v) {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `anyStep_reach_2`.
+fn r153_162(v: &mut Values) -> bool {
+{
+let slot = 70usize;
+let old = v[slot];
+for i in 0..64 {
+v[slot] = MEMBERS0[i];
+if r154_162(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyStep_14`.
+fn r154_162(v: &mut Values) -> bool {
+{
+let x: u8 = v[0 + OFF1[(v[70] as usize)] as usize];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r155_162(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyStep_15`.
+fn r155_162(v: &mut Values) -> bool {
+{
+if TAB2[(v[71] as usize)] == 7 {
+if r156_162(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `anyStep_16`.
+fn r156_162(v: &mut Values) -> bool {
+let g185 = TAB3[(v[71] as usize)] == 7;
+let g186 = TAB3[(v[71] as usize)] == 7;
+let g187 = TAB4[(v[71] as usize)] == 7;
+let g188 = TAB4[(v[71] as usize)] == 7;
+{
+if g185 {
+if r157_162(v) {  return true; }
+}
+
+}
+{
+if g186 {
+if r159_162(v) {  return true; }
+}
+
+}
+{
+if g187 {
+if r160_162(v) {  return true; }
+}
+
+}
+{
+if g188 {
+if r161_162(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `anyStep_18`.
+fn r157_162(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r158_162(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyStep_17`.
+fn r158_162(v: &mut Values) -> bool {
+{
+if v[0 + OFF1[(v[70] as usize)] as usize] == 8 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `anyStep_20`.
+fn r159_162(v: &mut Values) -> bool {
+{
+let x: u8 = TAB7[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r158_162(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyStep_22`.
+fn r160_162(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r158_162(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `anyStep_24`.
+fn r161_162(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[70] as usize)];
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if r158_162(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [58, 59];
 static VISIBLE_SLOTS: [usize; 2] = [62, 63];
 static VALID_PLAYER: [bool; 280] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 67] = [true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u16; 49] = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59];
 static OFF1: [u16; 280] = [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 0, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50];
 static TAB2: [u16; 280] = [60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60];
@@ -48,6 +49,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -189,7 +191,7 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[54]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`geeseTurn_10` -> `geeseTurn_11`")); }
+let o0 = OFF1[(v[54]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m9(v, cx)?;
@@ -202,7 +204,7 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 9;
-let k0 = v[55]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`geeseTurn_11` -> `geeseTurn_12`")); }
+let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx)?;
@@ -239,13 +241,13 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13(v, cx, 15); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
 m24(v, cx)?;
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = { cx.enter_reach(13, 15)?; let found = r13(v, cx, 15); cx.leave_reach(); found? }; reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
 m25(v, cx)?;
 }
 
@@ -255,14 +257,16 @@ Ok(())
 
 /// Node `geeseTurn_16`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g33 = v[53] == 279;
+let g34 = v[53] != 279;
 {
-if v[53] == 279 {
+if g33 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[53] != 279 {
+if g34 {
 m30(v, cx)?;
 }
 
@@ -410,7 +414,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[51]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_9` -> `foxTurn_10`")); }
+let o0 = OFF1[(v[51]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx)?;
@@ -423,7 +427,7 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 1;
-let k0 = v[55]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_10` -> `foxTurn_11`")); }
+let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -609,7 +613,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[56]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_32` -> `foxTurn_33`")); }
+let o0 = OFF1[(v[56]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -622,7 +626,7 @@ Ok(())
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 8;
-let k0 = v[51]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_33` -> `foxTurn_34`")); }
+let o0 = OFF1[(v[51]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m52(v, cx)?;
@@ -635,7 +639,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 1;
-let k0 = v[55]; let o0 = OFF1[k0 as usize]; if o0 == 50 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Content", "`foxTurn_34` -> `foxTurn_35`")); }
+let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;
@@ -695,14 +699,16 @@ Ok(())
 
 /// Node `foxTurn_40`.
 fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g74 = TAB8[(v[52] as usize)] == 7;
+let g75 = TAB8[(v[52] as usize)] != 7;
 {
-if TAB8[(v[52] as usize)] == 7 {
+if g74 {
 m58(v, cx)?;
 }
 
 }
 {
-if TAB8[(v[52] as usize)] != 7 {
+if g75 {
 m59(v, cx)?;
 }
 
@@ -726,13 +732,13 @@ Ok(())
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_61_65: Option<bool> = None;
 {
-if (match reach_61_65 { Some(found) => found, None => { let found = { cx.enter_reach(61, 65)?; let found = r61(v, cx, 65); cx.leave_reach(); found? }; reach_61_65 = Some(found); found } }) {
+if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
 m66(v, cx)?;
 }
 
 }
 {
-if !(match reach_61_65 { Some(found) => found, None => { let found = { cx.enter_reach(61, 65)?; let found = r61(v, cx, 65); cx.leave_reach(); found? }; reach_61_65 = Some(found); found } }) {
+if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
 m58(v, cx)?;
 }
 
@@ -754,14 +760,16 @@ Ok(())
 
 /// Node `foxTurn_46`.
 fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g86 = v[53] == 279;
+let g87 = v[53] != 279;
 {
-if v[53] == 279 {
+if g86 {
 m29(v, cx)?;
 }
 
 }
 {
-if v[53] != 279 {
+if g87 {
 m1(v, cx)?;
 }
 
@@ -770,250 +778,232 @@ Ok(())
 }
 
 /// Node `foxCanMove_reach_1`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_15(v: &mut Values) -> bool {
 {
 let x: u16 = TAB2[(v[51] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u16 = TAB6[(v[51] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u16 = TAB3[(v[51] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u16 = TAB4[(v[51] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_2`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_15(v: &mut Values) -> bool {
+let g20 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g21 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
-if r15(v, cx, to)? {  return Ok(true); }
+if g20 {
+{  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
-if r16(v, cx, to)? {  return Ok(true); }
+if g21 {
+if r16_15(v) {  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `foxCanMove_reach_1_end`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_5`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_15(v: &mut Values) -> bool {
 {
 let x: u16 = TAB2[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r17(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r17_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_6`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_15(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
-if r15(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_8`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_15(v: &mut Values) -> bool {
+let g24 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g25 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
-if r15(v, cx, to)? {  return Ok(true); }
+if g24 {
+{  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
-if r19(v, cx, to)? {  return Ok(true); }
+if g25 {
+if r19_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_11`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_15(v: &mut Values) -> bool {
 {
 let x: u16 = TAB6[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r17(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r17_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_14`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_15(v: &mut Values) -> bool {
+let g27 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g28 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
-if r15(v, cx, to)? {  return Ok(true); }
+if g27 {
+{  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
-if r21(v, cx, to)? {  return Ok(true); }
+if g28 {
+if r21_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_17`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_15(v: &mut Values) -> bool {
 {
 let x: u16 = TAB3[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r17(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r17_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_20`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_15(v: &mut Values) -> bool {
+let g30 = v[0 + OFF1[(v[57] as usize)] as usize] == 8;
+let g31 = v[0 + OFF1[(v[57] as usize)] as usize] == 9;
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
-if r15(v, cx, to)? {  return Ok(true); }
+if g30 {
+{  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
-if r23(v, cx, to)? {  return Ok(true); }
+if g31 {
+if r23_15(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `foxCanMove_23`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_15(v: &mut Values) -> bool {
 {
 let x: u16 = TAB4[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r17(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r17_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `geeseCanMove_reach_1`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_65(v: &mut Values) -> bool {
 {
 let slot = 57usize;
 let old = v[slot];
 for i in 0..49 {
 v[slot] = MEMBERS0[i];
-if r62(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r62_65(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `geeseCanMove_1`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_65(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[57] as usize)] as usize] == 9 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_65(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `geeseCanMove_2`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_65(v: &mut Values) -> bool {
 {
 let x: u16 = TAB2[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r64(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r64_65(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u16 = TAB3[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r64(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r64_65(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u16 = TAB4[(v[57] as usize)];
 let slot = 57usize;
 let old = v[slot]; v[slot] = x;
-if r64(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r64_65(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `geeseCanMove_3`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_65(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[57] as usize)] as usize] == 8 {
-if r65(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `geeseCanMove_reach_1_end`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
-Ok(false)
+false
 }
 

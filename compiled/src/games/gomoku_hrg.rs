@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [230, 231];
 static VISIBLE_SLOTS: [usize; 2] = [234, 235];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 150] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 225] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233];
 static OFF1: [u16; 256] = [226, 226, 226, 226, 226, 226, 226, 226, 226, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 0, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226];
 static TAB2: [u8; 256] = [234, 234, 234, 234, 234, 234, 234, 234, 234, 234, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 234, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 234, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 234, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 234, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 234, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 234, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 234, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 234, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 234, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 234, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 234, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 234, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 234, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 234, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 234, 234, 234, 234, 234, 234, 234, 234, 234, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -49,6 +50,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -142,7 +144,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[227]; let o0 = OFF1[k0 as usize]; if o0 == 226 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[227]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -167,13 +169,13 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_8_25: Option<bool> = None;
 {
-if (match reach_8_25 { Some(found) => found, None => { let found = { cx.enter_reach(8, 25)?; let found = r8(v, cx, 25); cx.leave_reach(); found? }; reach_8_25 = Some(found); found } }) {
+if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
 m68(v, cx)?;
 }
 
 }
 {
-if !(match reach_8_25 { Some(found) => found, None => { let found = { cx.enter_reach(8, 25)?; let found = r8(v, cx, 25); cx.leave_reach(); found? }; reach_8_25 = Some(found); found } }) {
+if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
 m69(v, cx)?;
 }
 
@@ -197,13 +199,13 @@ Ok(())
 fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73(v, cx, 75); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
 m76(v, cx)?;
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73(v, cx, 75); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
 m77(v, cx)?;
 }
 
@@ -316,7 +318,7 @@ Ok(())
 fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[227]; let o0 = OFF1[k0 as usize]; if o0 == 226 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_18` -> `turn_19`")); }
+let o0 = OFF1[(v[227]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m83(v, cx)?;
@@ -341,13 +343,13 @@ Ok(())
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_85_102: Option<bool> = None;
 {
-if (match reach_85_102 { Some(found) => found, None => { let found = { cx.enter_reach(85, 102)?; let found = r85(v, cx, 102); cx.leave_reach(); found? }; reach_85_102 = Some(found); found } }) {
+if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
 m145(v, cx)?;
 }
 
 }
 {
-if !(match reach_85_102 { Some(found) => found, None => { let found = { cx.enter_reach(85, 102)?; let found = r85(v, cx, 102); cx.leave_reach(); found? }; reach_85_102 = Some(found); found } }) {
+if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
 m146(v, cx)?;
 }
 
@@ -371,13 +373,13 @@ Ok(())
 fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73(v, cx, 75); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = { cx.enter_reach(73, 75)?; let found = r73(v, cx, 75); cx.leave_reach(); found? }; reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
 m148(v, cx)?;
 }
 
@@ -422,1693 +424,1555 @@ Ok(())
 }
 
 /// Node `fiveThroughCell_reach_1`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
+fn r8_25(v: &mut Values) -> bool {
 {
 let x: u8 = v[227];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r9(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r9_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_1`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+fn r9_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r10(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r10_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r11(v, cx, to)? {  return Ok(true); }
+if r11_25(v) {  return true; }
 
 }
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r26_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r27(v, cx, to)? {  return Ok(true); }
+if r27_25(v) {  return true; }
 
 }
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r40(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r40_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r41(v, cx, to)? {  return Ok(true); }
+if r41_25(v) {  return true; }
 
 }
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_4`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
+fn r10_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r11(v, cx, to)? {  return Ok(true); }
+if r11_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_3`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
+fn r11_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r12(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r12_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_7`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+fn r12_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r13(v, cx, to)? {  return Ok(true); }
+if r13_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_6`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
+fn r13_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r14(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r14_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r15(v, cx, to)? {  return Ok(true); }
+if r15_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_10`.
-fn r14(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 14 { return Ok(true); }
+fn r14_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r15(v, cx, to)? {  return Ok(true); }
+if r15_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_9`.
-fn r15(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 15 { return Ok(true); }
+fn r15_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r16(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r16_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_13`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+fn r16_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r17_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_12`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
+fn r17_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r18(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r18_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_15`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
+fn r18_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r19(v, cx, to)? {  return Ok(true); }
+if r19_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_16`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_17`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r21(v, cx, to)? {  return Ok(true); }
+if r21_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_18`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r22(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r22_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_19`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
+fn r22_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r23(v, cx, to)? {  return Ok(true); }
+if r23_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_20`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_21`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r25(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `fiveThroughCell_reach_1_end`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_24`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r27(v, cx, to)? {  return Ok(true); }
+if r27_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_23`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r28(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r28_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_27`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_26`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r30(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r30_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_30`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r31(v, cx, to)? {  return Ok(true); }
+if r31_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_29`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r32(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r32_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r33(v, cx, to)? {  return Ok(true); }
+if r33_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_33`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r33(v, cx, to)? {  return Ok(true); }
+if r33_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_32`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r34(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r34_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_35`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r35(v, cx, to)? {  return Ok(true); }
+if r35_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_36`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_37`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r37(v, cx, to)? {  return Ok(true); }
+if r37_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_38`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r38(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r38_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_39`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r39(v, cx, to)? {  return Ok(true); }
+if r39_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_40`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_44`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r41(v, cx, to)? {  return Ok(true); }
+if r41_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_43`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r42(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_47`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_46`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r44(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r44_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_50`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_49`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r46(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r46_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_53`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_52`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r48(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r48_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_55`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r49(v, cx, to)? {  return Ok(true); }
+if r49_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_56`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r50(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r50_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_57`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r51(v, cx, to)? {  return Ok(true); }
+if r51_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_58`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r52(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r52_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_59`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r53(v, cx, to)? {  return Ok(true); }
+if r53_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_60`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_64`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_63`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r56(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r56_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r57(v, cx, to)? {  return Ok(true); }
+if r57_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_67`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r57(v, cx, to)? {  return Ok(true); }
+if r57_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_66`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r58(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r58_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r59(v, cx, to)? {  return Ok(true); }
+if r59_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_70`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r59(v, cx, to)? {  return Ok(true); }
+if r59_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_69`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r60(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r60_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r61(v, cx, to)? {  return Ok(true); }
+if r61_25(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_73`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r61(v, cx, to)? {  return Ok(true); }
+if r61_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_72`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r62(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r62_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_75`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_76`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r64(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r64_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_77`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_78`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r66(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r66_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_79`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_25(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 0 {
-if r67(v, cx, to)? {  return Ok(true); }
+if r67_25(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_80`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_25(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r24(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r24_25(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `someEmptyCell_reach_1`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_75(v: &mut Values) -> bool {
 {
 let slot = 229usize;
 let old = v[slot];
 for i in 0..225 {
 v[slot] = MEMBERS0[i];
-if r74(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r74_75(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `someEmptyCell_1`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_75(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[229] as usize)] as usize] == 8 {
-if r75(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `someEmptyCell_reach_1_end`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_reach_2`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_102(v: &mut Values) -> bool {
 {
 let x: u8 = v[227];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r86(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r86_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_83`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r87(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r87_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_102(v) {  return true; }
 
 }
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r103(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r103_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r104(v, cx, to)? {  return Ok(true); }
+if r104_102(v) {  return true; }
 
 }
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r117(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r117_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r118(v, cx, to)? {  return Ok(true); }
+if r118_102(v) {  return true; }
 
 }
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r131(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r131_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r132(v, cx, to)? {  return Ok(true); }
+if r132_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_86`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_85`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r89(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r89_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_89`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
+fn r89_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_88`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r91(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r91_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r92(v, cx, to)? {  return Ok(true); }
+if r92_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_92`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r92(v, cx, to)? {  return Ok(true); }
+if r92_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_91`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
+fn r92_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB2[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r93(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r93_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r94(v, cx, to)? {  return Ok(true); }
+if r94_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_95`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
+fn r93_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r94(v, cx, to)? {  return Ok(true); }
+if r94_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_94`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
+fn r94_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r95(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r95_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_97`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
+fn r95_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r96(v, cx, to)? {  return Ok(true); }
+if r96_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_98`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
+fn r96_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r97(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r97_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_99`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
+fn r97_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r98(v, cx, to)? {  return Ok(true); }
+if r98_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_100`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+fn r98_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r99(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r99_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_101`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_102`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB6[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_103`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r102(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `fiveThroughCell_reach_2_end`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_106`.
-fn r103(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 103 { return Ok(true); }
+fn r103_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r104(v, cx, to)? {  return Ok(true); }
+if r104_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_105`.
-fn r104(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 104 { return Ok(true); }
+fn r104_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r105(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r105_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r106(v, cx, to)? {  return Ok(true); }
+if r106_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_109`.
-fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 105 { return Ok(true); }
+fn r105_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r106(v, cx, to)? {  return Ok(true); }
+if r106_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_108`.
-fn r106(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 106 { return Ok(true); }
+fn r106_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r107(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r107_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r108(v, cx, to)? {  return Ok(true); }
+if r108_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_112`.
-fn r107(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 107 { return Ok(true); }
+fn r107_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r108(v, cx, to)? {  return Ok(true); }
+if r108_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_111`.
-fn r108(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 108 { return Ok(true); }
+fn r108_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r109(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r109_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r110(v, cx, to)? {  return Ok(true); }
+if r110_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_115`.
-fn r109(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 109 { return Ok(true); }
+fn r109_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r110(v, cx, to)? {  return Ok(true); }
+if r110_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_114`.
-fn r110(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 110 { return Ok(true); }
+fn r110_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r111(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r111_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_117`.
-fn r111(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 111 { return Ok(true); }
+fn r111_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r112(v, cx, to)? {  return Ok(true); }
+if r112_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_118`.
-fn r112(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 112 { return Ok(true); }
+fn r112_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r113(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r113_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_119`.
-fn r113(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 113 { return Ok(true); }
+fn r113_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r114(v, cx, to)? {  return Ok(true); }
+if r114_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_120`.
-fn r114(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 114 { return Ok(true); }
+fn r114_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r115(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r115_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_121`.
-fn r115(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 115 { return Ok(true); }
+fn r115_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r116(v, cx, to)? {  return Ok(true); }
+if r116_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_122`.
-fn r116(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 116 { return Ok(true); }
+fn r116_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB7[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_126`.
-fn r117(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 117 { return Ok(true); }
+fn r117_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r118(v, cx, to)? {  return Ok(true); }
+if r118_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_125`.
-fn r118(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 118 { return Ok(true); }
+fn r118_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r119(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r119_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r120(v, cx, to)? {  return Ok(true); }
+if r120_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_129`.
-fn r119(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 119 { return Ok(true); }
+fn r119_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r120(v, cx, to)? {  return Ok(true); }
+if r120_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_128`.
-fn r120(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 120 { return Ok(true); }
+fn r120_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r121(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r121_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r122(v, cx, to)? {  return Ok(true); }
+if r122_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_132`.
-fn r121(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 121 { return Ok(true); }
+fn r121_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r122(v, cx, to)? {  return Ok(true); }
+if r122_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_131`.
-fn r122(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 122 { return Ok(true); }
+fn r122_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB4[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r123(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r123_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r124(v, cx, to)? {  return Ok(true); }
+if r124_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_135`.
-fn r123(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 123 { return Ok(true); }
+fn r123_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r124(v, cx, to)? {  return Ok(true); }
+if r124_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_134`.
-fn r124(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 124 { return Ok(true); }
+fn r124_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r125(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r125_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_137`.
-fn r125(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 125 { return Ok(true); }
+fn r125_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r126(v, cx, to)? {  return Ok(true); }
+if r126_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_138`.
-fn r126(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 126 { return Ok(true); }
+fn r126_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r127(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r127_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_139`.
-fn r127(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 127 { return Ok(true); }
+fn r127_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r128(v, cx, to)? {  return Ok(true); }
+if r128_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_140`.
-fn r128(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 128 { return Ok(true); }
+fn r128_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r129(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r129_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_141`.
-fn r129(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 129 { return Ok(true); }
+fn r129_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r130(v, cx, to)? {  return Ok(true); }
+if r130_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_142`.
-fn r130(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 130 { return Ok(true); }
+fn r130_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB8[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_146`.
-fn r131(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 131 { return Ok(true); }
+fn r131_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r132(v, cx, to)? {  return Ok(true); }
+if r132_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_145`.
-fn r132(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 132 { return Ok(true); }
+fn r132_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r133(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r133_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r134(v, cx, to)? {  return Ok(true); }
+if r134_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_149`.
-fn r133(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 133 { return Ok(true); }
+fn r133_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r134(v, cx, to)? {  return Ok(true); }
+if r134_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_148`.
-fn r134(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 134 { return Ok(true); }
+fn r134_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r135(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r135_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r136(v, cx, to)? {  return Ok(true); }
+if r136_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_152`.
-fn r135(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 135 { return Ok(true); }
+fn r135_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r136(v, cx, to)? {  return Ok(true); }
+if r136_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_151`.
-fn r136(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 136 { return Ok(true); }
+fn r136_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB5[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r137(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r137_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_102(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_155`.
-fn r137(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 137 { return Ok(true); }
+fn r137_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_154`.
-fn r138(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 138 { return Ok(true); }
+fn r138_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r139(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r139_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_157`.
-fn r139(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 139 { return Ok(true); }
+fn r139_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r140(v, cx, to)? {  return Ok(true); }
+if r140_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_158`.
-fn r140(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 140 { return Ok(true); }
+fn r140_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r141(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r141_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_159`.
-fn r141(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 141 { return Ok(true); }
+fn r141_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r142(v, cx, to)? {  return Ok(true); }
+if r142_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_160`.
-fn r142(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 142 { return Ok(true); }
+fn r142_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r143(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r143_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_161`.
-fn r143(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 143 { return Ok(true); }
+fn r143_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[228] as usize)] as usize] == 1 {
-if r144(v, cx, to)? {  return Ok(true); }
+if r144_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `fiveThroughCell_162`.
-fn r144(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 144 { return Ok(true); }
+fn r144_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[228] as usize)];
 let slot = 228usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 

@@ -20,13 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 136] = ["red", "blue", "0", "100", "keeper", "random", "1", "empty", "C__1_1", "C__1_2", "C__1_3", "C__1_4", "C__1_5", "C__1_6", "C__1_7", "C__1_8", "C__1_9", "C__1_10", "C__1_11", "C__2_1", "C__2_2", "C__2_3", "C__2_4", "C__2_5", "C__2_6", "C__2_7", "C__2_8", "C__2_9", "C__2_10", "C__2_11", "C__3_1", "C__3_2", "C__3_3", "C__3_4", "C__3_5", "C__3_6", "C__3_7", "C__3_8", "C__3_9", "C__3_10", "C__3_11", "C__4_1", "C__4_2", "C__4_3", "C__4_4", "C__4_5", "C__4_6", "C__4_7", "C__4_8", "C__4_9", "C__4_10", "C__4_11", "C__5_1", "C__5_2", "C__5_3", "C__5_4", "C__5_5", "C__5_6", "C__5_7", "C__5_8", "C__5_9", "C__5_10", "C__5_11", "C__6_1", "C__6_2", "C__6_3", "C__6_4", "C__6_5", "C__6_6", "C__6_7", "C__6_8", "C__6_9", "C__6_10", "C__6_11", "C__7_1", "C__7_2", "C__7_3", "C__7_4", "C__7_5", "C__7_6", "C__7_7", "C__7_8", "C__7_9", "C__7_10", "C__7_11", "C__8_1", "C__8_2", "C__8_3", "C__8_4", "C__8_5", "C__8_6", "C__8_7", "C__8_8", "C__8_9", "C__8_10", "C__8_11", "C__9_1", "C__9_2", "C__9_3", "C__9_4", "C__9_5", "C__9_6", "C__9_7", "C__9_8", "C__9_9", "C__9_10", "C__9_11", "C__10_1", "C__10_2", "C__10_3", "C__10_4", "C__10_5", "C__10_6", "C__10_7", "C__10_8", "C__10_9", "C__10_10", "C__10_11", "C__11_1", "C__11_2", "C__11_3", "C__11_4", "C__11_5", "C__11_6", "C__11_7", "C__11_8", "C__11_9", "C__11_10", "C__11_11", "off", "west", "east", "northwest", "northeast", "southwest", "southeast"];
-static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "chainToFirstSide_reach_1", "chainToFirstSide_1", "chainToFirstSide_reach_1_end", "chainToFirstSide_4", "chainToFirstSide_6", "turn_8", "turn_9", "chainToSecondSide_reach_1", "chainToSecondSide_1", "chainToSecondSide_reach_1_end", "chainToSecondSide_4", "chainToSecondSide_6", "turn_10", "turn_12", "end", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "turn_19", "chainToFirstSide_reach_2", "chainToFirstSide_18", "chainToFirstSide_reach_2_end", "chainToFirstSide_21", "chainToFirstSide_23", "turn_20", "chainToSecondSide_reach_2", "chainToSecondSide_18", "chainToSecondSide_reach_2_end", "chainToSecondSide_21", "chainToSecondSide_23", "turn_22"];
+static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "chainToFirstSide_reach_1__chainToFirstSide_reach_1", "chainToFirstSide_reach_1__chainToFirstSide_reach_1_end", "turn_9", "turn_10", "chainToSecondSide_reach_1__chainToSecondSide_reach_1", "chainToSecondSide_reach_1__chainToSecondSide_reach_1_end", "turn_12", "end", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "turn_19", "turn_20", "chainToFirstSide_reach_2__chainToFirstSide_reach_2", "chainToFirstSide_reach_2__chainToFirstSide_reach_2_end", "turn_22", "chainToSecondSide_reach_2__chainToSecondSide_reach_2", "chainToSecondSide_reach_2__chainToSecondSide_reach_2_end", "chainToFirstSide_reach_1__chainToFirstSide_1", "chainToFirstSide_reach_1__chainToFirstSide_4", "chainToFirstSide_reach_1__chainToFirstSide_6", "chainToFirstSide_reach_2__chainToFirstSide_18", "chainToFirstSide_reach_2__chainToFirstSide_21", "chainToFirstSide_reach_2__chainToFirstSide_23", "chainToSecondSide_reach_1__chainToSecondSide_1", "chainToSecondSide_reach_1__chainToSecondSide_4", "chainToSecondSide_reach_1__chainToSecondSide_6", "chainToSecondSide_reach_2__chainToSecondSide_18", "chainToSecondSide_reach_2__chainToSecondSide_21", "chainToSecondSide_reach_2__chainToSecondSide_23"];
 static INITIAL: Values = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 129, 2, 2, 2, 4, 6, 6, 6];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [125, 126];
 static VISIBLE_SLOTS: [usize; 2] = [129, 130];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 121] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128];
 static OFF1: [u16; 256] = [122, 122, 122, 122, 122, 122, 122, 122, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 0, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122];
 static TAB2: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -42,15 +43,16 @@ static TAB11: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 5989168384600459636;
+    const FINGERPRINT: u64 = 5429883437212525175;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
-    const END: u32 = 23;
+    const END: u32 = 17;
     const KEEPER: u32 = 4;
     const RANDOM: u32 = 5;
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(6);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -75,9 +77,9 @@ impl CompiledGame for Game {
             0 => m0(v, cx),
             2 => m2(v, cx),
             7 => m7(v, cx),
+            17 => m17(v, cx),
+            18 => m18(v, cx),
             23 => m23(v, cx),
-            24 => m24(v, cx),
-            29 => m29(v, cx),
             _ => Ok(()),
         }
     }
@@ -144,7 +146,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[123]; let o0 = OFF1[k0 as usize]; if o0 == 122 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_4` -> `turn_5`")); }
+let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -179,16 +181,16 @@ Ok(())
 
 /// Node `turn_7`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let mut reach_9_11: Option<bool> = None;
+let mut reach_10_11: Option<bool> = None;
 {
-if (match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9(v, cx, 11); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
-m14(v, cx)?;
+if (match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
+m9(v, cx)?;
 }
 
 }
 {
-if !(match reach_9_11 { Some(found) => found, None => { let found = { cx.enter_reach(9, 11)?; let found = r9(v, cx, 11); cx.leave_reach(); found? }; reach_9_11 = Some(found); found } }) {
-m15(v, cx)?;
+if !(match reach_10_11 { Some(found) => found, None => { let found = { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? }; reach_10_11 = Some(found); found } }) {
+m12(v, cx)?;
 }
 
 }
@@ -196,17 +198,17 @@ Ok(())
 }
 
 /// Node `turn_8`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let mut reach_16_18: Option<bool> = None;
+fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let mut reach_14_15: Option<bool> = None;
 {
-if (match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16(v, cx, 18); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
-m21(v, cx)?;
+if (match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14_15(v, cx); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
+m13(v, cx)?;
 }
 
 }
 {
-if !(match reach_16_18 { Some(found) => found, None => { let found = { cx.enter_reach(16, 18)?; let found = r16(v, cx, 18); cx.leave_reach(); found? }; reach_16_18 = Some(found); found } }) {
-m15(v, cx)?;
+if !(match reach_14_15 { Some(found) => found, None => { let found = { cx.enter_reach(14, 15)?; let found = r14_15(v, cx); cx.leave_reach(); found? }; reach_14_15 = Some(found); found } }) {
+m12(v, cx)?;
 }
 
 }
@@ -214,22 +216,88 @@ Ok(())
 }
 
 /// Node `turn_9`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(24, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[128]; cx.complete_unique(18, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
 }
 
 /// Node `turn_10`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 3;
 let slot = 125usize;
+let old = v[slot]; v[slot] = x;
+m16(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `turn_12`.
+fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u8 = 4;
+let slot = 128usize;
+let old = v[slot]; v[slot] = x;
+let p = v[128]; cx.complete_unique(17, v, p as u32, VALID_PLAYER[p as usize])?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `end`.
+fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+Ok(())
+}
+
+/// Node `turn_13`.
+fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let slot = 123usize;
+let old = v[slot];
+for i in 0..121 {
+v[slot] = MEMBERS0[i];
+m19(v, cx)?;
+}
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `turn_14`.
+fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if v[0 + OFF1[(v[123] as usize)] as usize] == 7 {
+m20(v, cx)?;
+}
+
+}
+Ok(())
+}
+
+/// Node `turn_15`.
+fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if cx.push_tag(v[123] as u32, 21)? {
+m21(v, cx)?;
+}
+cx.pop_tag();
+}
+Ok(())
+}
+
+/// Node `turn_16`.
+fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u8 = 1;
+let o0 = OFF1[(v[123]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m22(v, cx)?;
 v[slot] = old;
@@ -237,7 +305,7 @@ v[slot] = old;
 Ok(())
 }
 
-/// Node `turn_12`.
+/// Node `turn_17`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;
@@ -249,95 +317,29 @@ v[slot] = old;
 Ok(())
 }
 
-/// Node `end`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-Ok(())
-}
-
-/// Node `turn_13`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let slot = 123usize;
-let old = v[slot];
-for i in 0..121 {
-v[slot] = MEMBERS0[i];
-m25(v, cx)?;
-}
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `turn_14`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if v[0 + OFF1[(v[123] as usize)] as usize] == 7 {
-m26(v, cx)?;
-}
-
-}
-Ok(())
-}
-
-/// Node `turn_15`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag(v[123] as u32, 27)? {
-m27(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `turn_16`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = 1;
-let k0 = v[123]; let o0 = OFF1[k0 as usize]; if o0 == 122 { return Err(cx.key_outside(k0 as u32, "CellOrOff -> Stone", "`turn_16` -> `turn_17`")); }
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `turn_17`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = 4;
-let slot = 128usize;
-let old = v[slot]; v[slot] = x;
-let p = v[128]; cx.complete_unique(29, v, p as u32, VALID_PLAYER[p as usize])?;
-v[slot] = old;
-}
-Ok(())
-}
-
 /// Node `turn_18`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[123];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-m30(v, cx)?;
+m24(v, cx)?;
 v[slot] = old;
 }
 Ok(())
 }
 
 /// Node `turn_19`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let mut reach_31_33: Option<bool> = None;
+fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let mut reach_26_27: Option<bool> = None;
 {
-if (match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31(v, cx, 33); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
-m36(v, cx)?;
+if (match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26_27(v, cx); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
+m25(v, cx)?;
 }
 
 }
 {
-if !(match reach_31_33 { Some(found) => found, None => { let found = { cx.enter_reach(31, 33)?; let found = r31(v, cx, 33); cx.leave_reach(); found? }; reach_31_33 = Some(found); found } }) {
+if !(match reach_26_27 { Some(found) => found, None => { let found = { cx.enter_reach(26, 27)?; let found = r26_27(v, cx); cx.leave_reach(); found? }; reach_26_27 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
@@ -346,16 +348,16 @@ Ok(())
 }
 
 /// Node `turn_20`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let mut reach_37_39: Option<bool> = None;
+fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let mut reach_29_30: Option<bool> = None;
 {
-if (match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37(v, cx, 39); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
-m42(v, cx)?;
+if (match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29_30(v, cx); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
+m28(v, cx)?;
 }
 
 }
 {
-if !(match reach_37_39 { Some(found) => found, None => { let found = { cx.enter_reach(37, 39)?; let found = r37(v, cx, 39); cx.leave_reach(); found? }; reach_37_39 = Some(found); found } }) {
+if !(match reach_29_30 { Some(found) => found, None => { let found = { cx.enter_reach(29, 30)?; let found = r29_30(v, cx); cx.leave_reach(); found? }; reach_29_30 = Some(found); found } }) {
 m1(v, cx)?;
 }
 
@@ -364,395 +366,363 @@ Ok(())
 }
 
 /// Node `turn_22`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 3;
 let slot = 126usize;
 let old = v[slot]; v[slot] = x;
-m22(v, cx)?;
+m16(v, cx)?;
 v[slot] = old;
 }
 Ok(())
 }
 
-/// Node `chainToFirstSide_reach_1`.
-fn r9(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 9 { return Ok(true); }
+/// Node `chainToFirstSide_reach_1__chainToFirstSide_reach_1`.
+fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r10(v, cx, to)? {  return Ok(true); }
+if r31_11(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_1`.
-fn r10(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 10 { return Ok(true); }
-if !cx.visit(10, v)? { return Ok(false); }
+/// Node `chainToFirstSide_reach_1__chainToFirstSide_1`.
+fn r31_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(31, v)? { return Ok(false); }
+let g30 = TAB2[(v[124] as usize)] == 6;
+let g31 = TAB2[(v[124] as usize)] != 6;
 {
-if TAB2[(v[124] as usize)] == 6 {
-if r11(v, cx, to)? {  return Ok(true); }
+if g30 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB2[(v[124] as usize)] != 6 {
-if r12(v, cx, to)? {  return Ok(true); }
+if g31 {
+if r32_11(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_reach_1_end`.
-fn r11(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 11 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToFirstSide_4`.
-fn r12(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 12 { return Ok(true); }
+/// Node `chainToFirstSide_reach_1__chainToFirstSide_4`.
+fn r32_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r13(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_11(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_6`.
-fn r13(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 13 { return Ok(true); }
-if !cx.visit(13, v)? { return Ok(false); }
+/// Node `chainToFirstSide_reach_1__chainToFirstSide_6`.
+fn r33_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(33, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
-if r10(v, cx, to)? {  return Ok(true); }
+if r31_11(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_reach_1`.
-fn r16(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 16 { return Ok(true); }
+/// Node `chainToSecondSide_reach_1__chainToSecondSide_reach_1`.
+fn r14_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r37_15(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_1`.
-fn r17(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 17 { return Ok(true); }
-if !cx.visit(17, v)? { return Ok(false); }
+/// Node `chainToSecondSide_reach_1__chainToSecondSide_1`.
+fn r37_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(37, v)? { return Ok(false); }
+let g48 = TAB9[(v[124] as usize)] == 6;
+let g49 = TAB9[(v[124] as usize)] != 6;
 {
-if TAB9[(v[124] as usize)] == 6 {
-if r18(v, cx, to)? {  return Ok(true); }
+if g48 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB9[(v[124] as usize)] != 6 {
-if r19(v, cx, to)? {  return Ok(true); }
+if g49 {
+if r38_15(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_reach_1_end`.
-fn r18(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 18 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToSecondSide_4`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+/// Node `chainToSecondSide_reach_1__chainToSecondSide_4`.
+fn r38_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r39_15(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_6`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
-if !cx.visit(20, v)? { return Ok(false); }
+/// Node `chainToSecondSide_reach_1__chainToSecondSide_6`.
+fn r39_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(39, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
-if r17(v, cx, to)? {  return Ok(true); }
+if r37_15(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_reach_2`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_reach_2`.
+fn r26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r32(v, cx, to)? {  return Ok(true); }
+if r34_27(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_18`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
-if !cx.visit(32, v)? { return Ok(false); }
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_18`.
+fn r34_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(34, v)? { return Ok(false); }
+let g39 = TAB10[(v[124] as usize)] == 6;
+let g40 = TAB10[(v[124] as usize)] != 6;
 {
-if TAB10[(v[124] as usize)] == 6 {
-if r33(v, cx, to)? {  return Ok(true); }
+if g39 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB10[(v[124] as usize)] != 6 {
-if r34(v, cx, to)? {  return Ok(true); }
+if g40 {
+if r35_27(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_reach_2_end`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToFirstSide_21`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_21`.
+fn r35_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r35(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_27(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `chainToFirstSide_23`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
-if !cx.visit(35, v)? { return Ok(false); }
+/// Node `chainToFirstSide_reach_2__chainToFirstSide_23`.
+fn r36_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(36, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
-if r32(v, cx, to)? {  return Ok(true); }
+if r34_27(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_reach_2`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+/// Node `chainToSecondSide_reach_2__chainToSecondSide_reach_2`.
+fn r29_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r40_30(v, cx)? {  return Ok(true); }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_18`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
-if !cx.visit(38, v)? { return Ok(false); }
+/// Node `chainToSecondSide_reach_2__chainToSecondSide_18`.
+fn r40_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(40, v)? { return Ok(false); }
+let g57 = TAB11[(v[124] as usize)] == 6;
+let g58 = TAB11[(v[124] as usize)] != 6;
 {
-if TAB11[(v[124] as usize)] == 6 {
-if r39(v, cx, to)? {  return Ok(true); }
+if g57 {
+{  return Ok(true); }
 }
 
 }
 {
-if TAB11[(v[124] as usize)] != 6 {
-if r40(v, cx, to)? {  return Ok(true); }
+if g58 {
+if r41_30(v, cx)? {  return Ok(true); }
 }
 
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_reach_2_end`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
-Ok(false)
-}
-
-/// Node `chainToSecondSide_21`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+/// Node `chainToSecondSide_reach_2__chainToSecondSide_21`.
+fn r41_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let x: u8 = TAB3[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 {
 let x: u8 = TAB8[(v[124] as usize)];
 let slot = 124usize;
 let old = v[slot]; v[slot] = x;
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r42_30(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
 }
 
-/// Node `chainToSecondSide_23`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
-if !cx.visit(41, v)? { return Ok(false); }
+/// Node `chainToSecondSide_reach_2__chainToSecondSide_23`.
+fn r42_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(42, v)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r40_30(v, cx)? {  return Ok(true); }
 }
 
 }

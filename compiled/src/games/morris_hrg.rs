@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [37, 38];
 static VISIBLE_SLOTS: [usize; 2] = [41, 42];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 105] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 24] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33];
 static OFF1: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
 static TAB2: [u8; 256] = [39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 40, 41, 42, 43, 44, 45, 46, 47, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 0, 0, 0, 0, 0, 0];
@@ -35,10 +36,10 @@ static TAB4: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 17, 10, 11, 12
 static TAB5: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 11, 34, 13, 34, 15, 34, 17, 34, 19, 34, 21, 34, 23, 34, 25, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0];
 static TAB6: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 19, 34, 21, 34, 23, 34, 25, 34, 27, 34, 29, 34, 31, 34, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0];
 static TAB7: [u8; 256] = [249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 249, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 249, 0, 0, 0, 0, 0, 0];
-static TAB8: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25, 24, 27, 26, 29, 28, 31, 30, 33, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 19, 11, 21, 13, 23, 15, 25, 25, 27, 19, 29, 21, 31, 23, 33, 33, 11, 27, 13, 29, 15, 31, 17, 34, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0];
-static TAB10: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 14, 16, 16, 10, 10, 20, 20, 22, 22, 24, 24, 18, 18, 28, 28, 30, 30, 32, 32, 26, 26, 34, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0];
-static TAB11: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 16, 27, 10, 29, 12, 31, 14, 33, 24, 11, 18, 13, 20, 15, 22, 17, 32, 19, 26, 21, 28, 23, 30, 25, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0];
+static OFF8: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15, 18, 17, 20, 19, 22, 21, 24, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 25, 25, 25, 25, 25, 25];
+static OFF9: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 2, 12, 4, 14, 6, 16, 16, 18, 10, 20, 12, 22, 14, 24, 24, 2, 18, 4, 20, 6, 22, 8, 0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 25, 25, 25, 25, 25, 25];
+static OFF10: [u16; 256] = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 7, 7, 1, 1, 11, 11, 13, 13, 15, 15, 9, 9, 19, 19, 21, 21, 23, 23, 17, 17, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 25, 25, 25, 25, 25, 25];
+static OFF11: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 18, 1, 20, 3, 22, 5, 24, 15, 2, 9, 4, 11, 6, 13, 8, 23, 10, 17, 12, 19, 14, 21, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 25, 25, 25, 25, 25, 25];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -106,14 +108,16 @@ Ok(())
 
 /// Node `turn_1`.
 fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g2 = v[26] != 39;
+let g3 = v[26] == 39;
 {
-if v[26] != 39 {
+if g2 {
 m3(v, cx)?;
 }
 
 }
 {
-if v[26] == 39 {
+if g3 {
 m4(v, cx)?;
 }
 
@@ -175,7 +179,7 @@ Ok(())
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_6` -> `turn_7`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m8(v, cx)?;
@@ -232,14 +236,16 @@ Ok(())
 
 /// Node `turn_11`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g13 = v[29] == 42;
+let g14 = v[29] != 42;
 {
-if v[29] == 42 {
+if g13 {
 m13(v, cx)?;
 }
 
 }
 {
-if v[29] != 42 {
+if g14 {
 m14(v, cx)?;
 }
 
@@ -320,7 +326,7 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[33]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_21` -> `turn_22`")); }
+let o0 = OFF1[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx)?;
@@ -333,7 +339,7 @@ Ok(())
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_22` -> `turn_23`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m9(v, cx)?;
@@ -346,13 +352,13 @@ Ok(())
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_20_22: Option<bool> = None;
 {
-if (match reach_20_22 { Some(found) => found, None => { let found = { cx.enter_reach(20, 22)?; let found = r20(v, cx, 22); cx.leave_reach(); found? }; reach_20_22 = Some(found); found } }) {
+if (match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
 m24(v, cx)?;
 }
 
 }
 {
-if !(match reach_20_22 { Some(found) => found, None => { let found = { cx.enter_reach(20, 22)?; let found = r20(v, cx, 22); cx.leave_reach(); found? }; reach_20_22 = Some(found); found } }) {
+if !(match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
 m25(v, cx)?;
 }
 
@@ -413,13 +419,13 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_29_31: Option<bool> = None;
 {
-if (match reach_29_31 { Some(found) => found, None => { let found = { cx.enter_reach(29, 31)?; let found = r29(v, cx, 31); cx.leave_reach(); found? }; reach_29_31 = Some(found); found } }) {
+if (match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
 m33(v, cx)?;
 }
 
 }
 {
-if !(match reach_29_31 { Some(found) => found, None => { let found = { cx.enter_reach(29, 31)?; let found = r29(v, cx, 31); cx.leave_reach(); found? }; reach_29_31 = Some(found); found } }) {
+if !(match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
@@ -430,7 +436,7 @@ Ok(())
 /// Node `removeIfMill_7`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !{ cx.enter_reach(35, 38)?; let found = r35(v, cx, 38); cx.leave_reach(); found? } {
+if !r35_38(v) {
 m34(v, cx)?;
 }
 
@@ -453,7 +459,7 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[35]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`removeIfMill_10` -> `removeIfMill_11`")); }
+let o0 = OFF1[(v[35]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m40(v, cx)?;
@@ -488,14 +494,16 @@ Ok(())
 
 /// Node `turn_25`.
 fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g48 = v[30] == 41;
+let g49 = v[30] != 41;
 {
-if v[30] == 41 {
+if g48 {
 m43(v, cx)?;
 }
 
 }
 {
-if v[30] != 41 {
+if g49 {
 m44(v, cx)?;
 }
 
@@ -517,14 +525,16 @@ Ok(())
 
 /// Node `turn_27`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g51 = v[27] == 39;
+let g52 = v[27] != 39;
 {
-if v[27] == 39 {
+if g51 {
 m48(v, cx)?;
 }
 
 }
 {
-if v[27] != 39 {
+if g52 {
 m49(v, cx)?;
 }
 
@@ -563,14 +573,16 @@ Ok(())
 
 /// Node `turn_30`.
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g55 = v[30] != 42;
+let g56 = v[30] == 42;
 {
-if v[30] != 42 {
+if g55 {
 m50(v, cx)?;
 }
 
 }
 {
-if v[30] == 42 {
+if g56 {
 m49(v, cx)?;
 }
 
@@ -580,14 +592,16 @@ Ok(())
 
 /// Node `turn_31`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g57 = v[32] == 249;
+let g58 = v[32] != 249;
 {
-if v[32] == 249 {
+if g57 {
 m56(v, cx)?;
 }
 
 }
 {
-if v[32] != 249 {
+if g58 {
 m57(v, cx)?;
 }
 
@@ -599,13 +613,13 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_51_55: Option<bool> = None;
 {
-if (match reach_51_55 { Some(found) => found, None => { let found = { cx.enter_reach(51, 55)?; let found = r51(v, cx, 55); cx.leave_reach(); found? }; reach_51_55 = Some(found); found } }) {
+if (match reach_51_55 { Some(found) => found, None => { let found = r51_55(v); reach_51_55 = Some(found); found } }) {
 m49(v, cx)?;
 }
 
 }
 {
-if !(match reach_51_55 { Some(found) => found, None => { let found = { cx.enter_reach(51, 55)?; let found = r51(v, cx, 55); cx.leave_reach(); found? }; reach_51_55 = Some(found); found } }) {
+if !(match reach_51_55 { Some(found) => found, None => { let found = r51_55(v); reach_51_55 = Some(found); found } }) {
 m43(v, cx)?;
 }
 
@@ -651,14 +665,16 @@ Ok(())
 
 /// Node `turn_42`.
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g71 = v[27] != 39;
+let g72 = v[27] == 39;
 {
-if v[27] != 39 {
+if g71 {
 m60(v, cx)?;
 }
 
 }
 {
-if v[27] == 39 {
+if g72 {
 m61(v, cx)?;
 }
 
@@ -720,7 +736,7 @@ Ok(())
 fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_47` -> `turn_48`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m65(v, cx)?;
@@ -777,14 +793,16 @@ Ok(())
 
 /// Node `turn_52`.
 fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g82 = v[30] == 42;
+let g83 = v[30] != 42;
 {
-if v[30] == 42 {
+if g82 {
 m70(v, cx)?;
 }
 
 }
 {
-if v[30] != 42 {
+if g83 {
 m71(v, cx)?;
 }
 
@@ -865,7 +883,7 @@ Ok(())
 fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[33]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_62` -> `turn_63`")); }
+let o0 = OFF1[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m75(v, cx)?;
@@ -878,7 +896,7 @@ Ok(())
 fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let k0 = v[34]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`turn_63` -> `turn_64`")); }
+let o0 = OFF1[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m66(v, cx)?;
@@ -891,13 +909,13 @@ Ok(())
 fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_29_31: Option<bool> = None;
 {
-if (match reach_29_31 { Some(found) => found, None => { let found = { cx.enter_reach(29, 31)?; let found = r29(v, cx, 31); cx.leave_reach(); found? }; reach_29_31 = Some(found); found } }) {
+if (match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
 m77(v, cx)?;
 }
 
 }
 {
-if !(match reach_29_31 { Some(found) => found, None => { let found = { cx.enter_reach(29, 31)?; let found = r29(v, cx, 31); cx.leave_reach(); found? }; reach_29_31 = Some(found); found } }) {
+if !(match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
 m78(v, cx)?;
 }
 
@@ -958,13 +976,13 @@ Ok(())
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_20_22: Option<bool> = None;
 {
-if (match reach_20_22 { Some(found) => found, None => { let found = { cx.enter_reach(20, 22)?; let found = r20(v, cx, 22); cx.leave_reach(); found? }; reach_20_22 = Some(found); found } }) {
+if (match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
 m82(v, cx)?;
 }
 
 }
 {
-if !(match reach_20_22 { Some(found) => found, None => { let found = { cx.enter_reach(20, 22)?; let found = r20(v, cx, 22); cx.leave_reach(); found? }; reach_20_22 = Some(found); found } }) {
+if !(match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
 m83(v, cx)?;
 }
 
@@ -975,7 +993,7 @@ Ok(())
 /// Node `removeIfMill_19`.
 fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !{ cx.enter_reach(84, 87)?; let found = r84(v, cx, 87); cx.leave_reach(); found? } {
+if !r84_87(v) {
 m83(v, cx)?;
 }
 
@@ -998,7 +1016,7 @@ Ok(())
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let k0 = v[35]; let o0 = OFF1[k0 as usize]; if o0 == 25 { return Err(cx.key_outside(k0 as u32, "PointOrOff -> Stone", "`removeIfMill_22` -> `removeIfMill_23`")); }
+let o0 = OFF1[(v[35]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m89(v, cx)?;
@@ -1033,14 +1051,16 @@ Ok(())
 
 /// Node `turn_66`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g109 = v[29] == 41;
+let g110 = v[29] != 41;
 {
-if v[29] == 41 {
+if g109 {
 m92(v, cx)?;
 }
 
 }
 {
-if v[29] != 41 {
+if g110 {
 m93(v, cx)?;
 }
 
@@ -1062,14 +1082,16 @@ Ok(())
 
 /// Node `turn_68`.
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g112 = v[26] == 39;
+let g113 = v[26] != 39;
 {
-if v[26] == 39 {
+if g112 {
 m95(v, cx)?;
 }
 
 }
 {
-if v[26] != 39 {
+if g113 {
 m96(v, cx)?;
 }
 
@@ -1091,14 +1113,16 @@ Ok(())
 
 /// Node `turn_71`.
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g115 = v[29] != 42;
+let g116 = v[29] == 42;
 {
-if v[29] != 42 {
+if g115 {
 m97(v, cx)?;
 }
 
 }
 {
-if v[29] == 42 {
+if g116 {
 m96(v, cx)?;
 }
 
@@ -1108,14 +1132,16 @@ Ok(())
 
 /// Node `turn_72`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g117 = v[32] == 249;
+let g118 = v[32] != 249;
 {
-if v[32] == 249 {
+if g117 {
 m103(v, cx)?;
 }
 
 }
 {
-if v[32] != 249 {
+if g118 {
 m1(v, cx)?;
 }
 
@@ -1127,13 +1153,13 @@ Ok(())
 fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_98_102: Option<bool> = None;
 {
-if (match reach_98_102 { Some(found) => found, None => { let found = { cx.enter_reach(98, 102)?; let found = r98(v, cx, 102); cx.leave_reach(); found? }; reach_98_102 = Some(found); found } }) {
+if (match reach_98_102 { Some(found) => found, None => { let found = r98_102(v); reach_98_102 = Some(found); found } }) {
 m96(v, cx)?;
 }
 
 }
 {
-if !(match reach_98_102 { Some(found) => found, None => { let found = { cx.enter_reach(98, 102)?; let found = r98(v, cx, 102); cx.leave_reach(); found? }; reach_98_102 = Some(found); found } }) {
+if !(match reach_98_102 { Some(found) => found, None => { let found = r98_102(v); reach_98_102 = Some(found); found } }) {
 m92(v, cx)?;
 }
 
@@ -1166,346 +1192,294 @@ Ok(())
 }
 
 /// Node `millAtProbe_reach_1`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_22(v: &mut Values) -> bool {
+let g26 = v[0 + OFF8[(v[36] as usize)] as usize] == 0;
+let g27 = v[0 + OFF9[(v[36] as usize)] as usize] == 0;
 {
-if v[0 + OFF1[(TAB8[(v[36] as usize)] as usize)] as usize] == 0 {
-if r21(v, cx, to)? {  return Ok(true); }
+if g26 {
+if r21_22(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(TAB9[(v[36] as usize)] as usize)] as usize] == 0 {
-if r23(v, cx, to)? {  return Ok(true); }
+if g27 {
+if r23_22(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `millAtProbe_2`.
-fn r21(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 21 { return Ok(true); }
+fn r21_22(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB10[(v[36] as usize)] as usize)] as usize] == 0 {
-if r22(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF10[(v[36] as usize)] as usize] == 0 {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `millAtProbe_reach_1_end`.
-fn r22(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 22 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `millAtProbe_4`.
-fn r23(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 23 { return Ok(true); }
+fn r23_22(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB11[(v[36] as usize)] as usize)] as usize] == 0 {
-if r22(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF11[(v[36] as usize)] as usize] == 0 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `millAtProbe_reach_2`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_31(v: &mut Values) -> bool {
+let g36 = v[0 + OFF8[(v[36] as usize)] as usize] == 1;
+let g37 = v[0 + OFF9[(v[36] as usize)] as usize] == 1;
 {
-if v[0 + OFF1[(TAB8[(v[36] as usize)] as usize)] as usize] == 1 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g36 {
+if r30_31(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF1[(TAB9[(v[36] as usize)] as usize)] as usize] == 1 {
-if r32(v, cx, to)? {  return Ok(true); }
+if g37 {
+if r32_31(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `millAtProbe_7`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_31(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB10[(v[36] as usize)] as usize)] as usize] == 1 {
-if r31(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF10[(v[36] as usize)] as usize] == 1 {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `millAtProbe_reach_2_end`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `millAtProbe_9`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_31(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(TAB11[(v[36] as usize)] as usize)] as usize] == 1 {
-if r31(v, cx, to)? {  return Ok(true); }
+if v[0 + OFF11[(v[36] as usize)] as usize] == 1 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `loosePiece_reach_1`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_38(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
 v[slot] = MEMBERS0[i];
-if r36(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r36_38(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `loosePiece_1`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_38(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[36] as usize)] as usize] == 1 {
-if r37(v, cx, to)? {  return Ok(true); }
+if r37_38(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `loosePiece_2`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_38(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(29, 31)?; let found = r29(v, cx, 31); cx.leave_reach(); found? } {
-if r38(v, cx, to)? {  return Ok(true); }
+if !r29_31(v) {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `loosePiece_reach_1_end`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `canSlide_reach_1`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_55(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
 v[slot] = MEMBERS0[i];
-if r52(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r52_55(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canSlide_1`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_55(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[36] as usize)] as usize] == 1 {
-if r53(v, cx, to)? {  return Ok(true); }
+if r53_55(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canSlide_2`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_55(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_55(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_55(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_55(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_55(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canSlide_3`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_55(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[36] as usize)] as usize] == 8 {
-if r55(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `canSlide_reach_1_end`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `loosePiece_reach_2`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_87(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
 v[slot] = MEMBERS0[i];
-if r85(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r85_87(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `loosePiece_4`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_87(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[36] as usize)] as usize] == 0 {
-if r86(v, cx, to)? {  return Ok(true); }
+if r86_87(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `loosePiece_5`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_87(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(20, 22)?; let found = r20(v, cx, 22); cx.leave_reach(); found? } {
-if r87(v, cx, to)? {  return Ok(true); }
+if !r20_22(v) {
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `loosePiece_reach_2_end`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `canSlide_reach_2`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+fn r98_102(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
 v[slot] = MEMBERS0[i];
-if r99(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r99_102(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canSlide_9`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[36] as usize)] as usize] == 0 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_102(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canSlide_10`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_102(v: &mut Values) -> bool {
 {
 let x: u8 = TAB3[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB4[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[36] as usize)];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-if r101(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canSlide_11`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_102(v: &mut Values) -> bool {
 {
 if v[0 + OFF1[(v[36] as usize)] as usize] == 8 {
-if r102(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `canSlide_reach_2_end`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [92];
 static VISIBLE_SLOTS: [usize; 1] = [95];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 170] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 54, 55, 54, 54, 54, 54, 54, 54, 54, 54, 54, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF2: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
@@ -50,6 +51,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(63);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -91,14 +93,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[89] == 56;
+let g2 = v[89] != 56;
 {
-if v[89] == 56 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[89] != 56 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -122,13 +126,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -219,13 +223,13 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m14(v, cx)?;
 }
 
@@ -273,13 +277,13 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m18(v, cx)?;
 }
 
@@ -349,7 +353,7 @@ Ok(())
 /// Node `Dropped`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(25, 8)?; let found = r25(v, cx, 8); cx.leave_reach(); found? } {
+if r25_8(v) {
 m24(v, cx)?;
 }
 
@@ -371,14 +375,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[86] == 54;
+let g30 = v[86] == 55;
 {
-if v[86] == 54 {
+if g29 {
 m27(v, cx)?;
 }
 
 }
 {
-if v[86] == 55 {
+if g30 {
 m29(v, cx)?;
 }
 
@@ -402,7 +408,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[88];
-let k0 = v[37 + OFF2[(v[87] as usize)] as usize]; let o0 = OFF5[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF5[(v[37 + OFF2[(v[87] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m30(v, cx)?;
@@ -427,7 +433,7 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[88];
-let k0 = v[0 + OFF2[(v[87] as usize)] as usize]; let o0 = OFF6[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF6[(v[0 + OFF2[(v[87] as usize)] as usize]) as usize];
 let slot = 80usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx)?;
@@ -440,7 +446,7 @@ Ok(())
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[87]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF2[(v[87]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m32(v, cx)?;
@@ -453,7 +459,7 @@ Ok(())
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[87]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF2[(v[87]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m33(v, cx)?;
@@ -475,2528 +481,2554 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r34(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r34_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r25(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 25 { return Ok(true); }
+fn r25_8(v: &mut Values) -> bool {
+let g27 = v[86] == 54;
+let g28 = v[86] == 55;
 {
-if v[86] == 54 {
-if r36(v, cx, to)? {  return Ok(true); }
+if g27 {
+if r36_8(v) {  return true; }
 }
 
 }
 {
-if v[86] == 55 {
-if r103(v, cx, to)? {  return Ok(true); }
+if g28 {
+if r103_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
-if r35(v, cx, to)? {  return Ok(true); }
+if r35_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_8(v: &mut Values) -> bool {
 {
 let slot = 88usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r25(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r25_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `AccLine0`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_8(v: &mut Values) -> bool {
 {
 if v[90] != 56 {
-if r37(v, cx, to)? {  return Ok(true); }
+if r37_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
-if r38(v, cx, to)? {  return Ok(true); }
+if r38_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_shape`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
+let g42 = v[37 + OFF2[(v[87] as usize)] as usize] == 50;
+let g43 = v[37 + OFF2[(v[87] as usize)] as usize] == 51;
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 50 {
-if r39(v, cx, to)? {  return Ok(true); }
+if g42 {
+if r39_8(v) {  return true; }
 }
 
 }
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 51 {
-if r40(v, cx, to)? {  return Ok(true); }
+if g43 {
+if r40_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_color`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_8(v: &mut Values) -> bool {
+let g44 = v[87] == 35;
+let g45 = v[87] == 36;
+let g46 = v[87] == 37;
+let g47 = v[87] == 38;
+let g48 = v[87] == 39;
+let g49 = v[87] == 40;
+let g50 = v[30] == 45;
 {
-if v[87] == 35 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g44 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g45 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g46 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g47 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g48 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g49 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
-if r42(v, cx, to)? {  return Ok(true); }
+if g50 {
+if r42_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_color`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_8(v: &mut Values) -> bool {
+let g51 = v[87] == 35;
+let g52 = v[87] == 36;
+let g53 = v[87] == 37;
+let g54 = v[87] == 38;
+let g55 = v[87] == 39;
+let g56 = v[87] == 40;
+let g57 = v[30] == 45;
 {
-if v[87] == 35 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g51 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g52 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g53 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g54 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g55 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g56 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
-if r73(v, cx, to)? {  return Ok(true); }
+if g57 {
+if r73_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
 {
 if TAB7[(v[88] as usize)] == 63 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e0`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
 {
 if v[31] == 45 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e1`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
 {
 if v[32] == 45 {
-if r44(v, cx, to)? {  return Ok(true); }
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e2`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
 {
 if v[33] == 45 {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e3`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_8(v: &mut Values) -> bool {
 {
 if v[34] == 45 {
-if r46(v, cx, to)? {  return Ok(true); }
+if r46_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e4`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_8(v: &mut Values) -> bool {
 {
 if v[35] == 45 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_8(v: &mut Values) -> bool {
+let g64 = v[87] == 29;
+let g65 = v[87] == 30;
+let g66 = v[87] == 31;
+let g67 = v[87] == 32;
+let g68 = v[87] == 33;
+let g69 = v[87] == 34;
+let g70 = v[24] == 45;
 {
-if v[87] == 29 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g64 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g65 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g66 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g67 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g68 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g69 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
-if r48(v, cx, to)? {  return Ok(true); }
+if g70 {
+if r48_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e0`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_8(v: &mut Values) -> bool {
 {
 if v[25] == 45 {
-if r49(v, cx, to)? {  return Ok(true); }
+if r49_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e1`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_8(v: &mut Values) -> bool {
 {
 if v[26] == 45 {
-if r50(v, cx, to)? {  return Ok(true); }
+if r50_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e2`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_8(v: &mut Values) -> bool {
 {
 if v[27] == 45 {
-if r51(v, cx, to)? {  return Ok(true); }
+if r51_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e3`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_8(v: &mut Values) -> bool {
 {
 if v[28] == 45 {
-if r52(v, cx, to)? {  return Ok(true); }
+if r52_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e4`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_8(v: &mut Values) -> bool {
 {
 if v[29] == 45 {
-if r53(v, cx, to)? {  return Ok(true); }
+if r53_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_8(v: &mut Values) -> bool {
+let g76 = v[87] == 23;
+let g77 = v[87] == 24;
+let g78 = v[87] == 25;
+let g79 = v[87] == 26;
+let g80 = v[87] == 27;
+let g81 = v[87] == 28;
+let g82 = v[18] == 45;
 {
-if v[87] == 23 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g76 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g77 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g78 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g79 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g80 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g81 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
-if r54(v, cx, to)? {  return Ok(true); }
+if g82 {
+if r54_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e0`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_8(v: &mut Values) -> bool {
 {
 if v[19] == 45 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e1`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_8(v: &mut Values) -> bool {
 {
 if v[20] == 45 {
-if r56(v, cx, to)? {  return Ok(true); }
+if r56_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e2`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_8(v: &mut Values) -> bool {
 {
 if v[21] == 45 {
-if r57(v, cx, to)? {  return Ok(true); }
+if r57_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e3`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_8(v: &mut Values) -> bool {
 {
 if v[22] == 45 {
-if r58(v, cx, to)? {  return Ok(true); }
+if r58_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e4`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_8(v: &mut Values) -> bool {
 {
 if v[23] == 45 {
-if r59(v, cx, to)? {  return Ok(true); }
+if r59_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_8(v: &mut Values) -> bool {
+let g88 = v[87] == 17;
+let g89 = v[87] == 18;
+let g90 = v[87] == 19;
+let g91 = v[87] == 20;
+let g92 = v[87] == 21;
+let g93 = v[87] == 22;
+let g94 = v[12] == 45;
 {
-if v[87] == 17 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g88 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g89 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g90 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g91 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g92 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g93 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g94 {
+if r60_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e0`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_8(v: &mut Values) -> bool {
 {
 if v[13] == 45 {
-if r61(v, cx, to)? {  return Ok(true); }
+if r61_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e1`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_8(v: &mut Values) -> bool {
 {
 if v[14] == 45 {
-if r62(v, cx, to)? {  return Ok(true); }
+if r62_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e2`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_8(v: &mut Values) -> bool {
 {
 if v[15] == 45 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e3`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_8(v: &mut Values) -> bool {
 {
 if v[16] == 45 {
-if r64(v, cx, to)? {  return Ok(true); }
+if r64_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e4`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_8(v: &mut Values) -> bool {
 {
 if v[17] == 45 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_8(v: &mut Values) -> bool {
+let g100 = v[87] == 11;
+let g101 = v[87] == 12;
+let g102 = v[87] == 13;
+let g103 = v[87] == 14;
+let g104 = v[87] == 15;
+let g105 = v[87] == 16;
+let g106 = v[6] == 45;
 {
-if v[87] == 11 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g100 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g101 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g102 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g103 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g104 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g105 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
-if r66(v, cx, to)? {  return Ok(true); }
+if g106 {
+if r66_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e0`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_8(v: &mut Values) -> bool {
 {
 if v[7] == 45 {
-if r67(v, cx, to)? {  return Ok(true); }
+if r67_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e1`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_8(v: &mut Values) -> bool {
 {
 if v[8] == 45 {
-if r68(v, cx, to)? {  return Ok(true); }
+if r68_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e2`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_8(v: &mut Values) -> bool {
 {
 if v[9] == 45 {
-if r69(v, cx, to)? {  return Ok(true); }
+if r69_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e3`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_8(v: &mut Values) -> bool {
 {
 if v[10] == 45 {
-if r70(v, cx, to)? {  return Ok(true); }
+if r70_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e4`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_8(v: &mut Values) -> bool {
 {
 if v[11] == 45 {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_8(v: &mut Values) -> bool {
+let g112 = v[87] == 5;
+let g113 = v[87] == 6;
+let g114 = v[87] == 7;
+let g115 = v[87] == 8;
+let g116 = v[87] == 9;
+let g117 = v[87] == 10;
 {
-if v[87] == 5 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g112 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g113 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g114 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g115 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g116 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g117 {
+if r41_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_pos`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_8(v: &mut Values) -> bool {
 {
 if TAB8[(v[88] as usize)] == 63 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e0`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_8(v: &mut Values) -> bool {
 {
 if v[31] == 45 {
-if r74(v, cx, to)? {  return Ok(true); }
+if r74_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e1`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_8(v: &mut Values) -> bool {
 {
 if v[32] == 45 {
-if r75(v, cx, to)? {  return Ok(true); }
+if r75_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e2`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_8(v: &mut Values) -> bool {
 {
 if v[33] == 45 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e3`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_8(v: &mut Values) -> bool {
 {
 if v[34] == 45 {
-if r77(v, cx, to)? {  return Ok(true); }
+if r77_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e4`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_8(v: &mut Values) -> bool {
 {
 if v[35] == 45 {
-if r78(v, cx, to)? {  return Ok(true); }
+if r78_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_8(v: &mut Values) -> bool {
+let g124 = v[87] == 29;
+let g125 = v[87] == 30;
+let g126 = v[87] == 31;
+let g127 = v[87] == 32;
+let g128 = v[87] == 33;
+let g129 = v[87] == 34;
+let g130 = v[24] == 45;
 {
-if v[87] == 29 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g124 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g125 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g126 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g127 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g128 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g129 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
-if r79(v, cx, to)? {  return Ok(true); }
+if g130 {
+if r79_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e0`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_8(v: &mut Values) -> bool {
 {
 if v[25] == 45 {
-if r80(v, cx, to)? {  return Ok(true); }
+if r80_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e1`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_8(v: &mut Values) -> bool {
 {
 if v[26] == 45 {
-if r81(v, cx, to)? {  return Ok(true); }
+if r81_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e2`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_8(v: &mut Values) -> bool {
 {
 if v[27] == 45 {
-if r82(v, cx, to)? {  return Ok(true); }
+if r82_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e3`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+fn r82_8(v: &mut Values) -> bool {
 {
 if v[28] == 45 {
-if r83(v, cx, to)? {  return Ok(true); }
+if r83_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e4`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+fn r83_8(v: &mut Values) -> bool {
 {
 if v[29] == 45 {
-if r84(v, cx, to)? {  return Ok(true); }
+if r84_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_8(v: &mut Values) -> bool {
+let g136 = v[87] == 23;
+let g137 = v[87] == 24;
+let g138 = v[87] == 25;
+let g139 = v[87] == 26;
+let g140 = v[87] == 27;
+let g141 = v[87] == 28;
+let g142 = v[18] == 45;
 {
-if v[87] == 23 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g136 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g137 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g138 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g139 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g140 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g141 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
-if r85(v, cx, to)? {  return Ok(true); }
+if g142 {
+if r85_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e0`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_8(v: &mut Values) -> bool {
 {
 if v[19] == 45 {
-if r86(v, cx, to)? {  return Ok(true); }
+if r86_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e1`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_8(v: &mut Values) -> bool {
 {
 if v[20] == 45 {
-if r87(v, cx, to)? {  return Ok(true); }
+if r87_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e2`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_8(v: &mut Values) -> bool {
 {
 if v[21] == 45 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e3`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_8(v: &mut Values) -> bool {
 {
 if v[22] == 45 {
-if r89(v, cx, to)? {  return Ok(true); }
+if r89_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e4`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
+fn r89_8(v: &mut Values) -> bool {
 {
 if v[23] == 45 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_8(v: &mut Values) -> bool {
+let g148 = v[87] == 17;
+let g149 = v[87] == 18;
+let g150 = v[87] == 19;
+let g151 = v[87] == 20;
+let g152 = v[87] == 21;
+let g153 = v[87] == 22;
+let g154 = v[12] == 45;
 {
-if v[87] == 17 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g148 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g149 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g150 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g151 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g152 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g153 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
-if r91(v, cx, to)? {  return Ok(true); }
+if g154 {
+if r91_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e0`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_8(v: &mut Values) -> bool {
 {
 if v[13] == 45 {
-if r92(v, cx, to)? {  return Ok(true); }
+if r92_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e1`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
+fn r92_8(v: &mut Values) -> bool {
 {
 if v[14] == 45 {
-if r93(v, cx, to)? {  return Ok(true); }
+if r93_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e2`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
+fn r93_8(v: &mut Values) -> bool {
 {
 if v[15] == 45 {
-if r94(v, cx, to)? {  return Ok(true); }
+if r94_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e3`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
+fn r94_8(v: &mut Values) -> bool {
 {
 if v[16] == 45 {
-if r95(v, cx, to)? {  return Ok(true); }
+if r95_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e4`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
+fn r95_8(v: &mut Values) -> bool {
 {
 if v[17] == 45 {
-if r96(v, cx, to)? {  return Ok(true); }
+if r96_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
+fn r96_8(v: &mut Values) -> bool {
+let g160 = v[87] == 11;
+let g161 = v[87] == 12;
+let g162 = v[87] == 13;
+let g163 = v[87] == 14;
+let g164 = v[87] == 15;
+let g165 = v[87] == 16;
+let g166 = v[6] == 45;
 {
-if v[87] == 11 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g160 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g161 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g162 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g163 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g164 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g165 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
-if r97(v, cx, to)? {  return Ok(true); }
+if g166 {
+if r97_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e0`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
+fn r97_8(v: &mut Values) -> bool {
 {
 if v[7] == 45 {
-if r98(v, cx, to)? {  return Ok(true); }
+if r98_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e1`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+fn r98_8(v: &mut Values) -> bool {
 {
 if v[8] == 45 {
-if r99(v, cx, to)? {  return Ok(true); }
+if r99_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e2`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_8(v: &mut Values) -> bool {
 {
 if v[9] == 45 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e3`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_8(v: &mut Values) -> bool {
 {
 if v[10] == 45 {
-if r101(v, cx, to)? {  return Ok(true); }
+if r101_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e4`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_8(v: &mut Values) -> bool {
 {
 if v[11] == 45 {
-if r102(v, cx, to)? {  return Ok(true); }
+if r102_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t5`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
+fn r102_8(v: &mut Values) -> bool {
+let g172 = v[87] == 5;
+let g173 = v[87] == 6;
+let g174 = v[87] == 7;
+let g175 = v[87] == 8;
+let g176 = v[87] == 9;
+let g177 = v[87] == 10;
 {
-if v[87] == 5 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g172 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g173 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g174 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g175 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g176 {
+if r72_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
-if r72(v, cx, to)? {  return Ok(true); }
+if g177 {
+if r72_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AccLine1`.
-fn r103(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 103 { return Ok(true); }
+fn r103_8(v: &mut Values) -> bool {
 {
 if v[91] != 56 {
-if r104(v, cx, to)? {  return Ok(true); }
+if r104_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_counted`.
-fn r104(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 104 { return Ok(true); }
+fn r104_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
-if r105(v, cx, to)? {  return Ok(true); }
+if r105_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_shape`.
-fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 105 { return Ok(true); }
+fn r105_8(v: &mut Values) -> bool {
+let g180 = v[37 + OFF2[(v[87] as usize)] as usize] == 52;
+let g181 = v[37 + OFF2[(v[87] as usize)] as usize] == 53;
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 52 {
-if r106(v, cx, to)? {  return Ok(true); }
+if g180 {
+if r106_8(v) {  return true; }
 }
 
 }
 {
-if v[37 + OFF2[(v[87] as usize)] as usize] == 53 {
-if r107(v, cx, to)? {  return Ok(true); }
+if g181 {
+if r107_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_color`.
-fn r106(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 106 { return Ok(true); }
+fn r106_8(v: &mut Values) -> bool {
+let g182 = v[87] == 35;
+let g183 = v[87] == 36;
+let g184 = v[87] == 37;
+let g185 = v[87] == 38;
+let g186 = v[87] == 39;
+let g187 = v[87] == 40;
+let g188 = v[30] == 45;
 {
-if v[87] == 35 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g182 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g183 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g184 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g185 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g186 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g187 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
-if r109(v, cx, to)? {  return Ok(true); }
+if g188 {
+if r109_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_color`.
-fn r107(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 107 { return Ok(true); }
+fn r107_8(v: &mut Values) -> bool {
+let g189 = v[87] == 35;
+let g190 = v[87] == 36;
+let g191 = v[87] == 37;
+let g192 = v[87] == 38;
+let g193 = v[87] == 39;
+let g194 = v[87] == 40;
+let g195 = v[30] == 45;
 {
-if v[87] == 35 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g189 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 36 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g190 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 37 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g191 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 38 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g192 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 39 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g193 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 40 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g194 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
-if r140(v, cx, to)? {  return Ok(true); }
+if g195 {
+if r140_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_pos`.
-fn r108(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 108 { return Ok(true); }
+fn r108_8(v: &mut Values) -> bool {
 {
 if TAB9[(v[88] as usize)] == 63 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e0`.
-fn r109(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 109 { return Ok(true); }
+fn r109_8(v: &mut Values) -> bool {
 {
 if v[31] == 45 {
-if r110(v, cx, to)? {  return Ok(true); }
+if r110_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e1`.
-fn r110(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 110 { return Ok(true); }
+fn r110_8(v: &mut Values) -> bool {
 {
 if v[32] == 45 {
-if r111(v, cx, to)? {  return Ok(true); }
+if r111_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e2`.
-fn r111(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 111 { return Ok(true); }
+fn r111_8(v: &mut Values) -> bool {
 {
 if v[33] == 45 {
-if r112(v, cx, to)? {  return Ok(true); }
+if r112_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e3`.
-fn r112(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 112 { return Ok(true); }
+fn r112_8(v: &mut Values) -> bool {
 {
 if v[34] == 45 {
-if r113(v, cx, to)? {  return Ok(true); }
+if r113_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e4`.
-fn r113(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 113 { return Ok(true); }
+fn r113_8(v: &mut Values) -> bool {
 {
 if v[35] == 45 {
-if r114(v, cx, to)? {  return Ok(true); }
+if r114_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1`.
-fn r114(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 114 { return Ok(true); }
+fn r114_8(v: &mut Values) -> bool {
+let g202 = v[87] == 29;
+let g203 = v[87] == 30;
+let g204 = v[87] == 31;
+let g205 = v[87] == 32;
+let g206 = v[87] == 33;
+let g207 = v[87] == 34;
+let g208 = v[24] == 45;
 {
-if v[87] == 29 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g202 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g203 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g204 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g205 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g206 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g207 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
-if r115(v, cx, to)? {  return Ok(true); }
+if g208 {
+if r115_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e0`.
-fn r115(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 115 { return Ok(true); }
+fn r115_8(v: &mut Values) -> bool {
 {
 if v[25] == 45 {
-if r116(v, cx, to)? {  return Ok(true); }
+if r116_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e1`.
-fn r116(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 116 { return Ok(true); }
+fn r116_8(v: &mut Values) -> bool {
 {
 if v[26] == 45 {
-if r117(v, cx, to)? {  return Ok(true); }
+if r117_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e2`.
-fn r117(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 117 { return Ok(true); }
+fn r117_8(v: &mut Values) -> bool {
 {
 if v[27] == 45 {
-if r118(v, cx, to)? {  return Ok(true); }
+if r118_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e3`.
-fn r118(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 118 { return Ok(true); }
+fn r118_8(v: &mut Values) -> bool {
 {
 if v[28] == 45 {
-if r119(v, cx, to)? {  return Ok(true); }
+if r119_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e4`.
-fn r119(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 119 { return Ok(true); }
+fn r119_8(v: &mut Values) -> bool {
 {
 if v[29] == 45 {
-if r120(v, cx, to)? {  return Ok(true); }
+if r120_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2`.
-fn r120(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 120 { return Ok(true); }
+fn r120_8(v: &mut Values) -> bool {
+let g214 = v[87] == 23;
+let g215 = v[87] == 24;
+let g216 = v[87] == 25;
+let g217 = v[87] == 26;
+let g218 = v[87] == 27;
+let g219 = v[87] == 28;
+let g220 = v[18] == 45;
 {
-if v[87] == 23 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g214 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g215 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g216 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g217 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g218 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g219 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
-if r121(v, cx, to)? {  return Ok(true); }
+if g220 {
+if r121_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e0`.
-fn r121(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 121 { return Ok(true); }
+fn r121_8(v: &mut Values) -> bool {
 {
 if v[19] == 45 {
-if r122(v, cx, to)? {  return Ok(true); }
+if r122_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e1`.
-fn r122(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 122 { return Ok(true); }
+fn r122_8(v: &mut Values) -> bool {
 {
 if v[20] == 45 {
-if r123(v, cx, to)? {  return Ok(true); }
+if r123_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e2`.
-fn r123(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 123 { return Ok(true); }
+fn r123_8(v: &mut Values) -> bool {
 {
 if v[21] == 45 {
-if r124(v, cx, to)? {  return Ok(true); }
+if r124_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e3`.
-fn r124(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 124 { return Ok(true); }
+fn r124_8(v: &mut Values) -> bool {
 {
 if v[22] == 45 {
-if r125(v, cx, to)? {  return Ok(true); }
+if r125_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e4`.
-fn r125(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 125 { return Ok(true); }
+fn r125_8(v: &mut Values) -> bool {
 {
 if v[23] == 45 {
-if r126(v, cx, to)? {  return Ok(true); }
+if r126_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3`.
-fn r126(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 126 { return Ok(true); }
+fn r126_8(v: &mut Values) -> bool {
+let g226 = v[87] == 17;
+let g227 = v[87] == 18;
+let g228 = v[87] == 19;
+let g229 = v[87] == 20;
+let g230 = v[87] == 21;
+let g231 = v[87] == 22;
+let g232 = v[12] == 45;
 {
-if v[87] == 17 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g226 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g227 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g228 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g229 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g230 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g231 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
-if r127(v, cx, to)? {  return Ok(true); }
+if g232 {
+if r127_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e0`.
-fn r127(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 127 { return Ok(true); }
+fn r127_8(v: &mut Values) -> bool {
 {
 if v[13] == 45 {
-if r128(v, cx, to)? {  return Ok(true); }
+if r128_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e1`.
-fn r128(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 128 { return Ok(true); }
+fn r128_8(v: &mut Values) -> bool {
 {
 if v[14] == 45 {
-if r129(v, cx, to)? {  return Ok(true); }
+if r129_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e2`.
-fn r129(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 129 { return Ok(true); }
+fn r129_8(v: &mut Values) -> bool {
 {
 if v[15] == 45 {
-if r130(v, cx, to)? {  return Ok(true); }
+if r130_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e3`.
-fn r130(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 130 { return Ok(true); }
+fn r130_8(v: &mut Values) -> bool {
 {
 if v[16] == 45 {
-if r131(v, cx, to)? {  return Ok(true); }
+if r131_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e4`.
-fn r131(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 131 { return Ok(true); }
+fn r131_8(v: &mut Values) -> bool {
 {
 if v[17] == 45 {
-if r132(v, cx, to)? {  return Ok(true); }
+if r132_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4`.
-fn r132(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 132 { return Ok(true); }
+fn r132_8(v: &mut Values) -> bool {
+let g238 = v[87] == 11;
+let g239 = v[87] == 12;
+let g240 = v[87] == 13;
+let g241 = v[87] == 14;
+let g242 = v[87] == 15;
+let g243 = v[87] == 16;
+let g244 = v[6] == 45;
 {
-if v[87] == 11 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g238 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g239 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g240 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g241 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g242 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g243 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
-if r133(v, cx, to)? {  return Ok(true); }
+if g244 {
+if r133_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e0`.
-fn r133(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 133 { return Ok(true); }
+fn r133_8(v: &mut Values) -> bool {
 {
 if v[7] == 45 {
-if r134(v, cx, to)? {  return Ok(true); }
+if r134_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e1`.
-fn r134(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 134 { return Ok(true); }
+fn r134_8(v: &mut Values) -> bool {
 {
 if v[8] == 45 {
-if r135(v, cx, to)? {  return Ok(true); }
+if r135_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e2`.
-fn r135(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 135 { return Ok(true); }
+fn r135_8(v: &mut Values) -> bool {
 {
 if v[9] == 45 {
-if r136(v, cx, to)? {  return Ok(true); }
+if r136_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e3`.
-fn r136(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 136 { return Ok(true); }
+fn r136_8(v: &mut Values) -> bool {
 {
 if v[10] == 45 {
-if r137(v, cx, to)? {  return Ok(true); }
+if r137_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e4`.
-fn r137(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 137 { return Ok(true); }
+fn r137_8(v: &mut Values) -> bool {
 {
 if v[11] == 45 {
-if r138(v, cx, to)? {  return Ok(true); }
+if r138_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t5`.
-fn r138(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 138 { return Ok(true); }
+fn r138_8(v: &mut Values) -> bool {
+let g250 = v[87] == 5;
+let g251 = v[87] == 6;
+let g252 = v[87] == 7;
+let g253 = v[87] == 8;
+let g254 = v[87] == 9;
+let g255 = v[87] == 10;
 {
-if v[87] == 5 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g250 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g251 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g252 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g253 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g254 {
+if r108_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
-if r108(v, cx, to)? {  return Ok(true); }
+if g255 {
+if r108_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_pos`.
-fn r139(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 139 { return Ok(true); }
+fn r139_8(v: &mut Values) -> bool {
 {
 if TAB10[(v[88] as usize)] == 63 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t0e0`.
-fn r140(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 140 { return Ok(true); }
+fn r140_8(v: &mut Values) -> bool {
 {
 if v[31] == 45 {
-if r141(v, cx, to)? {  return Ok(true); }
+if r141_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t0e1`.
-fn r141(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 141 { return Ok(true); }
+fn r141_8(v: &mut Values) -> bool {
 {
 if v[32] == 45 {
-if r142(v, cx, to)? {  return Ok(true); }
+if r142_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t0e2`.
-fn r142(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 142 { return Ok(true); }
+fn r142_8(v: &mut Values) -> bool {
 {
 if v[33] == 45 {
-if r143(v, cx, to)? {  return Ok(true); }
+if r143_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t0e3`.
-fn r143(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 143 { return Ok(true); }
+fn r143_8(v: &mut Values) -> bool {
 {
 if v[34] == 45 {
-if r144(v, cx, to)? {  return Ok(true); }
+if r144_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t0e4`.
-fn r144(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 144 { return Ok(true); }
+fn r144_8(v: &mut Values) -> bool {
 {
 if v[35] == 45 {
-if r145(v, cx, to)? {  return Ok(true); }
+if r145_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t1`.
-fn r145(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 145 { return Ok(true); }
+fn r145_8(v: &mut Values) -> bool {
+let g262 = v[87] == 29;
+let g263 = v[87] == 30;
+let g264 = v[87] == 31;
+let g265 = v[87] == 32;
+let g266 = v[87] == 33;
+let g267 = v[87] == 34;
+let g268 = v[24] == 45;
 {
-if v[87] == 29 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g262 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 30 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g263 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 31 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g264 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 32 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g265 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 33 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g266 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 34 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g267 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
-if r146(v, cx, to)? {  return Ok(true); }
+if g268 {
+if r146_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t1e0`.
-fn r146(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 146 { return Ok(true); }
+fn r146_8(v: &mut Values) -> bool {
 {
 if v[25] == 45 {
-if r147(v, cx, to)? {  return Ok(true); }
+if r147_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t1e1`.
-fn r147(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 147 { return Ok(true); }
+fn r147_8(v: &mut Values) -> bool {
 {
 if v[26] == 45 {
-if r148(v, cx, to)? {  return Ok(true); }
+if r148_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t1e2`.
-fn r148(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 148 { return Ok(true); }
+fn r148_8(v: &mut Values) -> bool {
 {
 if v[27] == 45 {
-if r149(v, cx, to)? {  return Ok(true); }
+if r149_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t1e3`.
-fn r149(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 149 { return Ok(true); }
+fn r149_8(v: &mut Values) -> bool {
 {
 if v[28] == 45 {
-if r150(v, cx, to)? {  return Ok(true); }
+if r150_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t1e4`.
-fn r150(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 150 { return Ok(true); }
+fn r150_8(v: &mut Values) -> bool {
 {
 if v[29] == 45 {
-if r151(v, cx, to)? {  return Ok(true); }
+if r151_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t2`.
-fn r151(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 151 { return Ok(true); }
+fn r151_8(v: &mut Values) -> bool {
+let g274 = v[87] == 23;
+let g275 = v[87] == 24;
+let g276 = v[87] == 25;
+let g277 = v[87] == 26;
+let g278 = v[87] == 27;
+let g279 = v[87] == 28;
+let g280 = v[18] == 45;
 {
-if v[87] == 23 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g274 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 24 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g275 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 25 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g276 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 26 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g277 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 27 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g278 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 28 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g279 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
-if r152(v, cx, to)? {  return Ok(true); }
+if g280 {
+if r152_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t2e0`.
-fn r152(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 152 { return Ok(true); }
+fn r152_8(v: &mut Values) -> bool {
 {
 if v[19] == 45 {
-if r153(v, cx, to)? {  return Ok(true); }
+if r153_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t2e1`.
-fn r153(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 153 { return Ok(true); }
+fn r153_8(v: &mut Values) -> bool {
 {
 if v[20] == 45 {
-if r154(v, cx, to)? {  return Ok(true); }
+if r154_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t2e2`.
-fn r154(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 154 { return Ok(true); }
+fn r154_8(v: &mut Values) -> bool {
 {
 if v[21] == 45 {
-if r155(v, cx, to)? {  return Ok(true); }
+if r155_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t2e3`.
-fn r155(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 155 { return Ok(true); }
+fn r155_8(v: &mut Values) -> bool {
 {
 if v[22] == 45 {
-if r156(v, cx, to)? {  return Ok(true); }
+if r156_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t2e4`.
-fn r156(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 156 { return Ok(true); }
+fn r156_8(v: &mut Values) -> bool {
 {
 if v[23] == 45 {
-if r157(v, cx, to)? {  return Ok(true); }
+if r157_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t3`.
-fn r157(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 157 { return Ok(true); }
+fn r157_8(v: &mut Values) -> bool {
+let g286 = v[87] == 17;
+let g287 = v[87] == 18;
+let g288 = v[87] == 19;
+let g289 = v[87] == 20;
+let g290 = v[87] == 21;
+let g291 = v[87] == 22;
+let g292 = v[12] == 45;
 {
-if v[87] == 17 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g286 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 18 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g287 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 19 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g288 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 20 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g289 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 21 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g290 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 22 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g291 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
-if r158(v, cx, to)? {  return Ok(true); }
+if g292 {
+if r158_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t3e0`.
-fn r158(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 158 { return Ok(true); }
+fn r158_8(v: &mut Values) -> bool {
 {
 if v[13] == 45 {
-if r159(v, cx, to)? {  return Ok(true); }
+if r159_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t3e1`.
-fn r159(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 159 { return Ok(true); }
+fn r159_8(v: &mut Values) -> bool {
 {
 if v[14] == 45 {
-if r160(v, cx, to)? {  return Ok(true); }
+if r160_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t3e2`.
-fn r160(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 160 { return Ok(true); }
+fn r160_8(v: &mut Values) -> bool {
 {
 if v[15] == 45 {
-if r161(v, cx, to)? {  return Ok(true); }
+if r161_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t3e3`.
-fn r161(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 161 { return Ok(true); }
+fn r161_8(v: &mut Values) -> bool {
 {
 if v[16] == 45 {
-if r162(v, cx, to)? {  return Ok(true); }
+if r162_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t3e4`.
-fn r162(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 162 { return Ok(true); }
+fn r162_8(v: &mut Values) -> bool {
 {
 if v[17] == 45 {
-if r163(v, cx, to)? {  return Ok(true); }
+if r163_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t4`.
-fn r163(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 163 { return Ok(true); }
+fn r163_8(v: &mut Values) -> bool {
+let g298 = v[87] == 11;
+let g299 = v[87] == 12;
+let g300 = v[87] == 13;
+let g301 = v[87] == 14;
+let g302 = v[87] == 15;
+let g303 = v[87] == 16;
+let g304 = v[6] == 45;
 {
-if v[87] == 11 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g298 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 12 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g299 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 13 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g300 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 14 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g301 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 15 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g302 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 16 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g303 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
-if r164(v, cx, to)? {  return Ok(true); }
+if g304 {
+if r164_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t4e0`.
-fn r164(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 164 { return Ok(true); }
+fn r164_8(v: &mut Values) -> bool {
 {
 if v[7] == 45 {
-if r165(v, cx, to)? {  return Ok(true); }
+if r165_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t4e1`.
-fn r165(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 165 { return Ok(true); }
+fn r165_8(v: &mut Values) -> bool {
 {
 if v[8] == 45 {
-if r166(v, cx, to)? {  return Ok(true); }
+if r166_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t4e2`.
-fn r166(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 166 { return Ok(true); }
+fn r166_8(v: &mut Values) -> bool {
 {
 if v[9] == 45 {
-if r167(v, cx, to)? {  return Ok(true); }
+if r167_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t4e3`.
-fn r167(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 167 { return Ok(true); }
+fn r167_8(v: &mut Values) -> bool {
 {
 if v[10] == 45 {
-if r168(v, cx, to)? {  return Ok(true); }
+if r168_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t4e4`.
-fn r168(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 168 { return Ok(true); }
+fn r168_8(v: &mut Values) -> bool {
 {
 if v[11] == 45 {
-if r169(v, cx, to)? {  return Ok(true); }
+if r169_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_1_o0t5`.
-fn r169(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 169 { return Ok(true); }
+fn r169_8(v: &mut Values) -> bool {
+let g310 = v[87] == 5;
+let g311 = v[87] == 6;
+let g312 = v[87] == 7;
+let g313 = v[87] == 8;
+let g314 = v[87] == 9;
+let g315 = v[87] == 10;
 {
-if v[87] == 5 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g310 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 6 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g311 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 7 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g312 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 8 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g313 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 9 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g314 {
+if r139_8(v) {  return true; }
 }
 
 }
 {
-if v[87] == 10 {
-if r139(v, cx, to)? {  return Ok(true); }
+if g315 {
+if r139_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

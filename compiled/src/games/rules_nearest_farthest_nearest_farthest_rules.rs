@@ -27,6 +27,7 @@ static SCORES: [u32; 3] = [1, 2, 3];
 static GOAL_SLOTS: [usize; 1] = [91];
 static VISIBLE_SLOTS: [usize; 1] = [94];
 static VALID_PLAYER: [bool; 256] = [true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 114] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 391] = [55, 55, 56, 57, 58, 55, 54, 53, 53, 56, 57, 58, 59, 59, 59, 3, 2, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1];
 static TAB0: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS1: [u8; 36] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41];
@@ -51,6 +52,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(60);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -92,14 +94,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 55;
+let g2 = v[87] != 55;
 {
-if v[87] == 55 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 55 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -123,13 +127,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -220,13 +224,13 @@ Ok(())
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m14(v, cx)?;
 }
 
@@ -274,13 +278,13 @@ Ok(())
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m18(v, cx)?;
 }
 
@@ -363,13 +367,13 @@ Ok(())
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_26_8: Option<bool> = None;
 {
-if (match reach_26_8 { Some(found) => found, None => { let found = { cx.enter_reach(26, 8)?; let found = r26(v, cx, 8); cx.leave_reach(); found? }; reach_26_8 = Some(found); found } }) {
+if (match reach_26_8 { Some(found) => found, None => { let found = r26_8(v); reach_26_8 = Some(found); found } }) {
 m25(v, cx)?;
 }
 
 }
 {
-if !(match reach_26_8 { Some(found) => found, None => { let found = { cx.enter_reach(26, 8)?; let found = r26(v, cx, 8); cx.leave_reach(); found? }; reach_26_8 = Some(found); found } }) {
+if !(match reach_26_8 { Some(found) => found, None => { let found = r26_8(v); reach_26_8 = Some(found); found } }) {
 m28(v, cx)?;
 }
 
@@ -390,14 +394,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g31 = v[84] == 53;
+let g32 = v[84] == 54;
 {
-if v[84] == 53 {
+if g31 {
 m34(v, cx)?;
 }
 
 }
 {
-if v[84] == 54 {
+if g32 {
 m36(v, cx)?;
 }
 
@@ -409,13 +415,13 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_30_8: Option<bool> = None;
 {
-if (match reach_30_8 { Some(found) => found, None => { let found = { cx.enter_reach(30, 8)?; let found = r30(v, cx, 8); cx.leave_reach(); found? }; reach_30_8 = Some(found); found } }) {
+if (match reach_30_8 { Some(found) => found, None => { let found = r30_8(v); reach_30_8 = Some(found); found } }) {
 m29(v, cx)?;
 }
 
 }
 {
-if !(match reach_30_8 { Some(found) => found, None => { let found = { cx.enter_reach(30, 8)?; let found = r30(v, cx, 8); cx.leave_reach(); found? }; reach_30_8 = Some(found); found } }) {
+if !(match reach_30_8 { Some(found) => found, None => { let found = r30_8(v); reach_30_8 = Some(found); found } }) {
 m32(v, cx)?;
 }
 
@@ -459,14 +465,16 @@ Ok(())
 
 /// Node `CountedError`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g39 = v[88] == 57;
+let g40 = v[88] != 57;
 {
-if v[88] == 57 {
+if g39 {
 m18(v, cx)?;
 }
 
 }
 {
-if v[88] != 57 {
+if g40 {
 m6(v, cx)?;
 }
 
@@ -490,7 +498,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[37 + OFF3[(v[85] as usize)] as usize]; let o0 = OFF7[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF7[(v[37 + OFF3[(v[85] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -515,7 +523,7 @@ Ok(())
 fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[0 + OFF3[(v[85] as usize)] as usize]; let o0 = OFF8[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF8[(v[0 + OFF3[(v[85] as usize)] as usize]) as usize];
 let slot = 78usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m38(v, cx)?;
@@ -528,7 +536,7 @@ Ok(())
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 46;
-let k0 = v[85]; let o0 = OFF3[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF3[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m39(v, cx)?;
@@ -541,7 +549,7 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 46;
-let k0 = v[85]; let o0 = OFF3[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF3[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m40(v, cx)?;
@@ -563,1352 +571,1354 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS1[i];
-if r41(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r41_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_8(v: &mut Values) -> bool {
+let g29 = v[84] == 53;
+let g30 = v[84] == 54;
 {
-if v[84] == 53 {
-if r42(v, cx, to)? {  return Ok(true); }
+if g29 {
+if r42_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 54 {
-if r78(v, cx, to)? {  return Ok(true); }
+if g30 {
+if r78_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS4[i];
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r26_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[85] as usize)] as usize] != 46 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AccLine0`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
 {
 if v[89] != 55 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[85] as usize)] as usize] != 46 {
-if r44(v, cx, to)? {  return Ok(true); }
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_color`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
+let g51 = v[85] == 6;
+let g52 = v[85] == 11;
+let g53 = v[85] == 36;
+let g54 = v[85] == 41;
+let g55 = v[0] == 46;
 {
-if v[85] == 6 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g51 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 11 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g52 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g53 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 41 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g54 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 46 {
-if r46(v, cx, to)? {  return Ok(true); }
+if g55 {
+if r46_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[21 + OFF9[(v[85] as usize)] as usize + OFF10[(v[86] as usize)] as usize] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e0`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_8(v: &mut Values) -> bool {
 {
 if v[5] == 46 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e1`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_8(v: &mut Values) -> bool {
 {
 if v[30] == 46 {
-if r48(v, cx, to)? {  return Ok(true); }
+if r48_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t0e2`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_8(v: &mut Values) -> bool {
 {
 if v[35] == 46 {
-if r49(v, cx, to)? {  return Ok(true); }
+if r49_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_8(v: &mut Values) -> bool {
+let g60 = v[85] == 7;
+let g61 = v[85] == 10;
+let g62 = v[85] == 12;
+let g63 = v[85] == 17;
+let g64 = v[85] == 30;
+let g65 = v[85] == 35;
+let g66 = v[85] == 37;
+let g67 = v[85] == 40;
+let g68 = v[1] == 46;
 {
-if v[85] == 7 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g60 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g61 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g62 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 17 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g63 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g64 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 35 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g65 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g66 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g67 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 46 {
-if r50(v, cx, to)? {  return Ok(true); }
+if g68 {
+if r50_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e0`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_8(v: &mut Values) -> bool {
 {
 if v[4] == 46 {
-if r51(v, cx, to)? {  return Ok(true); }
+if r51_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e1`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_8(v: &mut Values) -> bool {
 {
 if v[6] == 46 {
-if r52(v, cx, to)? {  return Ok(true); }
+if r52_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e2`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_8(v: &mut Values) -> bool {
 {
 if v[11] == 46 {
-if r53(v, cx, to)? {  return Ok(true); }
+if r53_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e3`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_8(v: &mut Values) -> bool {
 {
 if v[24] == 46 {
-if r54(v, cx, to)? {  return Ok(true); }
+if r54_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e4`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_8(v: &mut Values) -> bool {
 {
 if v[29] == 46 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e5`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_8(v: &mut Values) -> bool {
 {
 if v[31] == 46 {
-if r56(v, cx, to)? {  return Ok(true); }
+if r56_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1e6`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_8(v: &mut Values) -> bool {
 {
 if v[34] == 46 {
-if r57(v, cx, to)? {  return Ok(true); }
+if r57_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_8(v: &mut Values) -> bool {
+let g76 = v[85] == 13;
+let g77 = v[85] == 16;
+let g78 = v[85] == 31;
+let g79 = v[85] == 34;
+let g80 = v[7] == 46;
 {
-if v[85] == 13 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g76 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g77 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g78 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g79 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[7] == 46 {
-if r58(v, cx, to)? {  return Ok(true); }
+if g80 {
+if r58_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e0`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_8(v: &mut Values) -> bool {
 {
 if v[10] == 46 {
-if r59(v, cx, to)? {  return Ok(true); }
+if r59_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e1`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_8(v: &mut Values) -> bool {
 {
 if v[25] == 46 {
-if r60(v, cx, to)? {  return Ok(true); }
+if r60_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2e2`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_8(v: &mut Values) -> bool {
 {
 if v[28] == 46 {
-if r61(v, cx, to)? {  return Ok(true); }
+if r61_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_8(v: &mut Values) -> bool {
+let g84 = v[85] == 8;
+let g85 = v[85] == 9;
+let g86 = v[85] == 18;
+let g87 = v[85] == 23;
+let g88 = v[85] == 24;
+let g89 = v[85] == 29;
+let g90 = v[85] == 38;
+let g91 = v[85] == 39;
+let g92 = v[2] == 46;
 {
-if v[85] == 8 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g84 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g85 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g86 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 23 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g87 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g88 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 29 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g89 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g90 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g91 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[2] == 46 {
-if r62(v, cx, to)? {  return Ok(true); }
+if g92 {
+if r62_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e0`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_8(v: &mut Values) -> bool {
 {
 if v[3] == 46 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e1`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_8(v: &mut Values) -> bool {
 {
 if v[12] == 46 {
-if r64(v, cx, to)? {  return Ok(true); }
+if r64_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e2`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_8(v: &mut Values) -> bool {
 {
 if v[17] == 46 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e3`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_8(v: &mut Values) -> bool {
 {
 if v[18] == 46 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e4`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_8(v: &mut Values) -> bool {
 {
 if v[23] == 46 {
-if r67(v, cx, to)? {  return Ok(true); }
+if r67_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e5`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_8(v: &mut Values) -> bool {
 {
 if v[32] == 46 {
-if r68(v, cx, to)? {  return Ok(true); }
+if r68_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3e6`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_8(v: &mut Values) -> bool {
 {
 if v[33] == 46 {
-if r69(v, cx, to)? {  return Ok(true); }
+if r69_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_8(v: &mut Values) -> bool {
+let g100 = v[85] == 14;
+let g101 = v[85] == 15;
+let g102 = v[85] == 19;
+let g103 = v[85] == 22;
+let g104 = v[85] == 25;
+let g105 = v[85] == 28;
+let g106 = v[85] == 32;
+let g107 = v[85] == 33;
+let g108 = v[8] == 46;
 {
-if v[85] == 14 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g100 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g101 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g102 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g103 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g104 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g105 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g106 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g107 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[8] == 46 {
-if r70(v, cx, to)? {  return Ok(true); }
+if g108 {
+if r70_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e0`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_8(v: &mut Values) -> bool {
 {
 if v[9] == 46 {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e1`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_8(v: &mut Values) -> bool {
 {
 if v[13] == 46 {
-if r72(v, cx, to)? {  return Ok(true); }
+if r72_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e2`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_8(v: &mut Values) -> bool {
 {
 if v[16] == 46 {
-if r73(v, cx, to)? {  return Ok(true); }
+if r73_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e3`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_8(v: &mut Values) -> bool {
 {
 if v[19] == 46 {
-if r74(v, cx, to)? {  return Ok(true); }
+if r74_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e4`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_8(v: &mut Values) -> bool {
 {
 if v[22] == 46 {
-if r75(v, cx, to)? {  return Ok(true); }
+if r75_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e5`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_8(v: &mut Values) -> bool {
 {
 if v[26] == 46 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4e6`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_8(v: &mut Values) -> bool {
 {
 if v[27] == 46 {
-if r77(v, cx, to)? {  return Ok(true); }
+if r77_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_8(v: &mut Values) -> bool {
+let g116 = v[85] == 20;
+let g117 = v[85] == 21;
+let g118 = v[85] == 26;
+let g119 = v[85] == 27;
 {
-if v[85] == 20 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g116 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g117 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g118 {
+if r45_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g119 {
+if r45_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AccLine1`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_8(v: &mut Values) -> bool {
 {
 if v[90] != 55 {
-if r79(v, cx, to)? {  return Ok(true); }
+if r79_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_counted`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[85] as usize)] as usize] != 46 {
-if r80(v, cx, to)? {  return Ok(true); }
+if r80_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_color`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_8(v: &mut Values) -> bool {
+let g122 = v[85] == 20;
+let g123 = v[85] == 21;
+let g124 = v[85] == 26;
+let g125 = v[85] == 27;
+let g126 = v[14] == 46;
 {
-if v[85] == 20 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g122 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 21 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g123 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 26 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g124 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 27 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g125 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[14] == 46 {
-if r82(v, cx, to)? {  return Ok(true); }
+if g126 {
+if r82_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_pos`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[206 + OFF9[(v[85] as usize)] as usize + OFF10[(v[86] as usize)] as usize] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e0`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+fn r82_8(v: &mut Values) -> bool {
 {
 if v[15] == 46 {
-if r83(v, cx, to)? {  return Ok(true); }
+if r83_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e1`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+fn r83_8(v: &mut Values) -> bool {
 {
 if v[20] == 46 {
-if r84(v, cx, to)? {  return Ok(true); }
+if r84_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t0e2`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_8(v: &mut Values) -> bool {
 {
 if v[21] == 46 {
-if r85(v, cx, to)? {  return Ok(true); }
+if r85_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_8(v: &mut Values) -> bool {
+let g131 = v[85] == 14;
+let g132 = v[85] == 15;
+let g133 = v[85] == 19;
+let g134 = v[85] == 22;
+let g135 = v[85] == 25;
+let g136 = v[85] == 28;
+let g137 = v[85] == 32;
+let g138 = v[85] == 33;
+let g139 = v[8] == 46;
 {
-if v[85] == 14 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g131 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 15 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g132 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 19 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g133 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 22 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g134 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 25 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g135 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 28 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g136 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 32 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g137 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 33 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g138 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[8] == 46 {
-if r86(v, cx, to)? {  return Ok(true); }
+if g139 {
+if r86_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e0`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_8(v: &mut Values) -> bool {
 {
 if v[9] == 46 {
-if r87(v, cx, to)? {  return Ok(true); }
+if r87_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e1`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_8(v: &mut Values) -> bool {
 {
 if v[13] == 46 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e2`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_8(v: &mut Values) -> bool {
 {
 if v[16] == 46 {
-if r89(v, cx, to)? {  return Ok(true); }
+if r89_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e3`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
+fn r89_8(v: &mut Values) -> bool {
 {
 if v[19] == 46 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e4`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_8(v: &mut Values) -> bool {
 {
 if v[22] == 46 {
-if r91(v, cx, to)? {  return Ok(true); }
+if r91_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e5`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_8(v: &mut Values) -> bool {
 {
 if v[26] == 46 {
-if r92(v, cx, to)? {  return Ok(true); }
+if r92_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t1e6`.
-fn r92(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 92 { return Ok(true); }
+fn r92_8(v: &mut Values) -> bool {
 {
 if v[27] == 46 {
-if r93(v, cx, to)? {  return Ok(true); }
+if r93_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2`.
-fn r93(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 93 { return Ok(true); }
+fn r93_8(v: &mut Values) -> bool {
+let g147 = v[85] == 8;
+let g148 = v[85] == 9;
+let g149 = v[85] == 18;
+let g150 = v[85] == 23;
+let g151 = v[85] == 24;
+let g152 = v[85] == 29;
+let g153 = v[85] == 38;
+let g154 = v[85] == 39;
+let g155 = v[2] == 46;
 {
-if v[85] == 8 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g147 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 9 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g148 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 18 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g149 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 23 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g150 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 24 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g151 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 29 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g152 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 38 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g153 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 39 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g154 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[2] == 46 {
-if r94(v, cx, to)? {  return Ok(true); }
+if g155 {
+if r94_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e0`.
-fn r94(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 94 { return Ok(true); }
+fn r94_8(v: &mut Values) -> bool {
 {
 if v[3] == 46 {
-if r95(v, cx, to)? {  return Ok(true); }
+if r95_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e1`.
-fn r95(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 95 { return Ok(true); }
+fn r95_8(v: &mut Values) -> bool {
 {
 if v[12] == 46 {
-if r96(v, cx, to)? {  return Ok(true); }
+if r96_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e2`.
-fn r96(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 96 { return Ok(true); }
+fn r96_8(v: &mut Values) -> bool {
 {
 if v[17] == 46 {
-if r97(v, cx, to)? {  return Ok(true); }
+if r97_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e3`.
-fn r97(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 97 { return Ok(true); }
+fn r97_8(v: &mut Values) -> bool {
 {
 if v[18] == 46 {
-if r98(v, cx, to)? {  return Ok(true); }
+if r98_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e4`.
-fn r98(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 98 { return Ok(true); }
+fn r98_8(v: &mut Values) -> bool {
 {
 if v[23] == 46 {
-if r99(v, cx, to)? {  return Ok(true); }
+if r99_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e5`.
-fn r99(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 99 { return Ok(true); }
+fn r99_8(v: &mut Values) -> bool {
 {
 if v[32] == 46 {
-if r100(v, cx, to)? {  return Ok(true); }
+if r100_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t2e6`.
-fn r100(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 100 { return Ok(true); }
+fn r100_8(v: &mut Values) -> bool {
 {
 if v[33] == 46 {
-if r101(v, cx, to)? {  return Ok(true); }
+if r101_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3`.
-fn r101(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 101 { return Ok(true); }
+fn r101_8(v: &mut Values) -> bool {
+let g163 = v[85] == 13;
+let g164 = v[85] == 16;
+let g165 = v[85] == 31;
+let g166 = v[85] == 34;
+let g167 = v[7] == 46;
 {
-if v[85] == 13 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g163 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 16 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g164 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 31 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g165 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 34 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g166 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[7] == 46 {
-if r102(v, cx, to)? {  return Ok(true); }
+if g167 {
+if r102_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e0`.
-fn r102(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 102 { return Ok(true); }
+fn r102_8(v: &mut Values) -> bool {
 {
 if v[10] == 46 {
-if r103(v, cx, to)? {  return Ok(true); }
+if r103_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e1`.
-fn r103(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 103 { return Ok(true); }
+fn r103_8(v: &mut Values) -> bool {
 {
 if v[25] == 46 {
-if r104(v, cx, to)? {  return Ok(true); }
+if r104_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t3e2`.
-fn r104(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 104 { return Ok(true); }
+fn r104_8(v: &mut Values) -> bool {
 {
 if v[28] == 46 {
-if r105(v, cx, to)? {  return Ok(true); }
+if r105_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4`.
-fn r105(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 105 { return Ok(true); }
+fn r105_8(v: &mut Values) -> bool {
+let g171 = v[85] == 7;
+let g172 = v[85] == 10;
+let g173 = v[85] == 12;
+let g174 = v[85] == 17;
+let g175 = v[85] == 30;
+let g176 = v[85] == 35;
+let g177 = v[85] == 37;
+let g178 = v[85] == 40;
+let g179 = v[1] == 46;
 {
-if v[85] == 7 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g171 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 10 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g172 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 12 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g173 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 17 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g174 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 30 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g175 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 35 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g176 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 37 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g177 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 40 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g178 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 46 {
-if r106(v, cx, to)? {  return Ok(true); }
+if g179 {
+if r106_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e0`.
-fn r106(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 106 { return Ok(true); }
+fn r106_8(v: &mut Values) -> bool {
 {
 if v[4] == 46 {
-if r107(v, cx, to)? {  return Ok(true); }
+if r107_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e1`.
-fn r107(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 107 { return Ok(true); }
+fn r107_8(v: &mut Values) -> bool {
 {
 if v[6] == 46 {
-if r108(v, cx, to)? {  return Ok(true); }
+if r108_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e2`.
-fn r108(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 108 { return Ok(true); }
+fn r108_8(v: &mut Values) -> bool {
 {
 if v[11] == 46 {
-if r109(v, cx, to)? {  return Ok(true); }
+if r109_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e3`.
-fn r109(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 109 { return Ok(true); }
+fn r109_8(v: &mut Values) -> bool {
 {
 if v[24] == 46 {
-if r110(v, cx, to)? {  return Ok(true); }
+if r110_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e4`.
-fn r110(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 110 { return Ok(true); }
+fn r110_8(v: &mut Values) -> bool {
 {
 if v[29] == 46 {
-if r111(v, cx, to)? {  return Ok(true); }
+if r111_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e5`.
-fn r111(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 111 { return Ok(true); }
+fn r111_8(v: &mut Values) -> bool {
 {
 if v[31] == 46 {
-if r112(v, cx, to)? {  return Ok(true); }
+if r112_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t4e6`.
-fn r112(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 112 { return Ok(true); }
+fn r112_8(v: &mut Values) -> bool {
 {
 if v[34] == 46 {
-if r113(v, cx, to)? {  return Ok(true); }
+if r113_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_o0t5`.
-fn r113(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 113 { return Ok(true); }
+fn r113_8(v: &mut Values) -> bool {
+let g187 = v[85] == 6;
+let g188 = v[85] == 11;
+let g189 = v[85] == 36;
+let g190 = v[85] == 41;
 {
-if v[85] == 6 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g187 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 11 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g188 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 36 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g189 {
+if r81_8(v) {  return true; }
 }
 
 }
 {
-if v[85] == 41 {
-if r81(v, cx, to)? {  return Ok(true); }
+if g190 {
+if r81_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

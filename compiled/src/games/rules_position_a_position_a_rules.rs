@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [89];
 static VISIBLE_SLOTS: [usize; 1] = [92];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 66] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 195] = [54, 54, 55, 56, 57, 58, 59, 54, 53, 53, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -49,6 +50,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -90,14 +92,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[88] == 54;
+let g2 = v[88] != 54;
 {
-if v[88] == 54 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[88] != 54 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -121,13 +125,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -194,13 +198,13 @@ Ok(())
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m12(v, cx)?;
 }
 
@@ -270,7 +274,7 @@ Ok(())
 /// Node `Dropped`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(19, 8)?; let found = r19(v, cx, 8); cx.leave_reach(); found? } {
+if r19_8(v) {
 m18(v, cx)?;
 }
 
@@ -305,7 +309,7 @@ Ok(())
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[87];
-let k0 = v[37 + OFF2[(v[86] as usize)] as usize]; let o0 = OFF4[k0 as usize]; if o0 == 4 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF4[(v[37 + OFF2[(v[86] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m22(v, cx)?;
@@ -318,7 +322,7 @@ Ok(())
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[87];
-let k0 = v[0 + OFF2[(v[86] as usize)] as usize]; let o0 = OFF5[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF5[(v[0 + OFF2[(v[86] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx)?;
@@ -331,7 +335,7 @@ Ok(())
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[86]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF2[(v[86]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m24(v, cx)?;
@@ -344,7 +348,7 @@ Ok(())
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[86]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF2[(v[86]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m25(v, cx)?;
@@ -366,728 +370,750 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r26(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r26_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r19(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 19 { return Ok(true); }
+fn r19_8(v: &mut Values) -> bool {
 {
 if v[85] == 53 {
-if r28(v, cx, to)? {  return Ok(true); }
+if r28_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r26(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 26 { return Ok(true); }
+fn r26_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r27(v, cx, to)? {  return Ok(true); }
+if r27_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r27(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 27 { return Ok(true); }
+fn r27_8(v: &mut Values) -> bool {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r19(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r19_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r28(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 28 { return Ok(true); }
+fn r28_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[86] as usize)] as usize] != 45 {
-if r29(v, cx, to)? {  return Ok(true); }
+if r29_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_color`.
-fn r29(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 29 { return Ok(true); }
+fn r29_8(v: &mut Values) -> bool {
+let g30 = v[86] == 35;
+let g31 = v[30] == 45;
 {
-if v[86] == 35 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g30 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[30] == 45 {
-if r31(v, cx, to)? {  return Ok(true); }
+if g31 {
+if r31_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r30(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 30 { return Ok(true); }
+fn r30_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[10 + OFF7[(v[86] as usize)] as usize + OFF8[(v[87] as usize)] as usize] == 61 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r31(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 31 { return Ok(true); }
+fn r31_8(v: &mut Values) -> bool {
+let g33 = v[86] == 36;
+let g34 = v[31] == 45;
 {
-if v[86] == 36 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g33 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[31] == 45 {
-if r32(v, cx, to)? {  return Ok(true); }
+if g34 {
+if r32_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r32(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 32 { return Ok(true); }
+fn r32_8(v: &mut Values) -> bool {
+let g35 = v[86] == 37;
+let g36 = v[32] == 45;
 {
-if v[86] == 37 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g35 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[32] == 45 {
-if r33(v, cx, to)? {  return Ok(true); }
+if g36 {
+if r33_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_8(v: &mut Values) -> bool {
+let g37 = v[86] == 38;
+let g38 = v[33] == 45;
 {
-if v[86] == 38 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g37 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[33] == 45 {
-if r34(v, cx, to)? {  return Ok(true); }
+if g38 {
+if r34_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_8(v: &mut Values) -> bool {
+let g39 = v[86] == 39;
+let g40 = v[34] == 45;
 {
-if v[86] == 39 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g39 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[34] == 45 {
-if r35(v, cx, to)? {  return Ok(true); }
+if g40 {
+if r35_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_8(v: &mut Values) -> bool {
+let g41 = v[86] == 40;
+let g42 = v[35] == 45;
 {
-if v[86] == 40 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g41 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[35] == 45 {
-if r36(v, cx, to)? {  return Ok(true); }
+if g42 {
+if r36_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t6`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_8(v: &mut Values) -> bool {
+let g43 = v[86] == 29;
+let g44 = v[24] == 45;
 {
-if v[86] == 29 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g43 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[24] == 45 {
-if r37(v, cx, to)? {  return Ok(true); }
+if g44 {
+if r37_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t7`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_8(v: &mut Values) -> bool {
+let g45 = v[86] == 30;
+let g46 = v[25] == 45;
 {
-if v[86] == 30 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g45 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[25] == 45 {
-if r38(v, cx, to)? {  return Ok(true); }
+if g46 {
+if r38_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t8`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
+let g47 = v[86] == 31;
+let g48 = v[26] == 45;
 {
-if v[86] == 31 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g47 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[26] == 45 {
-if r39(v, cx, to)? {  return Ok(true); }
+if g48 {
+if r39_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t9`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_8(v: &mut Values) -> bool {
+let g49 = v[86] == 32;
+let g50 = v[27] == 45;
 {
-if v[86] == 32 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g49 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[27] == 45 {
-if r40(v, cx, to)? {  return Ok(true); }
+if g50 {
+if r40_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t10`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_8(v: &mut Values) -> bool {
+let g51 = v[86] == 33;
+let g52 = v[28] == 45;
 {
-if v[86] == 33 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g51 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[28] == 45 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g52 {
+if r41_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t11`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
+let g53 = v[86] == 34;
+let g54 = v[29] == 45;
 {
-if v[86] == 34 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g53 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[29] == 45 {
-if r42(v, cx, to)? {  return Ok(true); }
+if g54 {
+if r42_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t12`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
+let g55 = v[86] == 23;
+let g56 = v[18] == 45;
 {
-if v[86] == 23 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g55 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[18] == 45 {
-if r43(v, cx, to)? {  return Ok(true); }
+if g56 {
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t13`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
+let g57 = v[86] == 24;
+let g58 = v[19] == 45;
 {
-if v[86] == 24 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g57 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[19] == 45 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g58 {
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t14`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
+let g59 = v[86] == 25;
+let g60 = v[20] == 45;
 {
-if v[86] == 25 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g59 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[20] == 45 {
-if r45(v, cx, to)? {  return Ok(true); }
+if g60 {
+if r45_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t15`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_8(v: &mut Values) -> bool {
+let g61 = v[86] == 26;
+let g62 = v[21] == 45;
 {
-if v[86] == 26 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g61 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[21] == 45 {
-if r46(v, cx, to)? {  return Ok(true); }
+if g62 {
+if r46_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t16`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_8(v: &mut Values) -> bool {
+let g63 = v[86] == 27;
+let g64 = v[22] == 45;
 {
-if v[86] == 27 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g63 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[22] == 45 {
-if r47(v, cx, to)? {  return Ok(true); }
+if g64 {
+if r47_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t17`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_8(v: &mut Values) -> bool {
+let g65 = v[86] == 28;
+let g66 = v[23] == 45;
 {
-if v[86] == 28 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g65 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[23] == 45 {
-if r48(v, cx, to)? {  return Ok(true); }
+if g66 {
+if r48_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t18`.
-fn r48(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 48 { return Ok(true); }
+fn r48_8(v: &mut Values) -> bool {
+let g67 = v[86] == 17;
+let g68 = v[12] == 45;
 {
-if v[86] == 17 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g67 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[12] == 45 {
-if r49(v, cx, to)? {  return Ok(true); }
+if g68 {
+if r49_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t19`.
-fn r49(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 49 { return Ok(true); }
+fn r49_8(v: &mut Values) -> bool {
+let g69 = v[86] == 18;
+let g70 = v[13] == 45;
 {
-if v[86] == 18 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g69 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[13] == 45 {
-if r50(v, cx, to)? {  return Ok(true); }
+if g70 {
+if r50_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t20`.
-fn r50(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 50 { return Ok(true); }
+fn r50_8(v: &mut Values) -> bool {
+let g71 = v[86] == 19;
+let g72 = v[14] == 45;
 {
-if v[86] == 19 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g71 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[14] == 45 {
-if r51(v, cx, to)? {  return Ok(true); }
+if g72 {
+if r51_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t21`.
-fn r51(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 51 { return Ok(true); }
+fn r51_8(v: &mut Values) -> bool {
+let g73 = v[86] == 20;
+let g74 = v[15] == 45;
 {
-if v[86] == 20 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g73 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[15] == 45 {
-if r52(v, cx, to)? {  return Ok(true); }
+if g74 {
+if r52_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t22`.
-fn r52(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 52 { return Ok(true); }
+fn r52_8(v: &mut Values) -> bool {
+let g75 = v[86] == 21;
+let g76 = v[16] == 45;
 {
-if v[86] == 21 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g75 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[16] == 45 {
-if r53(v, cx, to)? {  return Ok(true); }
+if g76 {
+if r53_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t23`.
-fn r53(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 53 { return Ok(true); }
+fn r53_8(v: &mut Values) -> bool {
+let g77 = v[86] == 22;
+let g78 = v[17] == 45;
 {
-if v[86] == 22 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g77 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[17] == 45 {
-if r54(v, cx, to)? {  return Ok(true); }
+if g78 {
+if r54_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t24`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_8(v: &mut Values) -> bool {
+let g79 = v[86] == 11;
+let g80 = v[6] == 45;
 {
-if v[86] == 11 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g79 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[6] == 45 {
-if r55(v, cx, to)? {  return Ok(true); }
+if g80 {
+if r55_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t25`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_8(v: &mut Values) -> bool {
+let g81 = v[86] == 12;
+let g82 = v[7] == 45;
 {
-if v[86] == 12 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g81 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[7] == 45 {
-if r56(v, cx, to)? {  return Ok(true); }
+if g82 {
+if r56_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t26`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_8(v: &mut Values) -> bool {
+let g83 = v[86] == 13;
+let g84 = v[8] == 45;
 {
-if v[86] == 13 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g83 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[8] == 45 {
-if r57(v, cx, to)? {  return Ok(true); }
+if g84 {
+if r57_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t27`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_8(v: &mut Values) -> bool {
+let g85 = v[86] == 14;
+let g86 = v[9] == 45;
 {
-if v[86] == 14 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g85 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[9] == 45 {
-if r58(v, cx, to)? {  return Ok(true); }
+if g86 {
+if r58_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t28`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_8(v: &mut Values) -> bool {
+let g87 = v[86] == 15;
+let g88 = v[10] == 45;
 {
-if v[86] == 15 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g87 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[10] == 45 {
-if r59(v, cx, to)? {  return Ok(true); }
+if g88 {
+if r59_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t29`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_8(v: &mut Values) -> bool {
+let g89 = v[86] == 16;
+let g90 = v[11] == 45;
 {
-if v[86] == 16 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g89 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[11] == 45 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g90 {
+if r60_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t30`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_8(v: &mut Values) -> bool {
+let g91 = v[86] == 5;
+let g92 = v[0] == 45;
 {
-if v[86] == 5 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g91 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g92 {
+if r61_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t31`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_8(v: &mut Values) -> bool {
+let g93 = v[86] == 6;
+let g94 = v[1] == 45;
 {
-if v[86] == 6 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g93 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[1] == 45 {
-if r62(v, cx, to)? {  return Ok(true); }
+if g94 {
+if r62_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t32`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_8(v: &mut Values) -> bool {
+let g95 = v[86] == 7;
+let g96 = v[2] == 45;
 {
-if v[86] == 7 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g95 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[2] == 45 {
-if r63(v, cx, to)? {  return Ok(true); }
+if g96 {
+if r63_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t33`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_8(v: &mut Values) -> bool {
+let g97 = v[86] == 8;
+let g98 = v[3] == 45;
 {
-if v[86] == 8 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g97 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[3] == 45 {
-if r64(v, cx, to)? {  return Ok(true); }
+if g98 {
+if r64_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t34`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_8(v: &mut Values) -> bool {
+let g99 = v[86] == 9;
+let g100 = v[4] == 45;
 {
-if v[86] == 9 {
-if r30(v, cx, to)? {  return Ok(true); }
+if g99 {
+if r30_8(v) {  return true; }
 }
 
 }
 {
-if v[4] == 45 {
-if r65(v, cx, to)? {  return Ok(true); }
+if g100 {
+if r65_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_o0t35`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_8(v: &mut Values) -> bool {
 {
 if v[86] == 10 {
-if r30(v, cx, to)? {  return Ok(true); }
+if r30_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

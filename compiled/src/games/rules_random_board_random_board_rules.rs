@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [88];
 static VISIBLE_SLOTS: [usize; 1] = [91];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 92] = [true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 238] = [51, 51, 52, 51, 50, 50, 54, 1, 1, 54, 1, 1, 54, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -54,6 +55,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(54);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -200,7 +202,7 @@ Ok(())
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[83]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Place1h` -> `Place1i`")); }
+let o0 = OFF2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx)?;
@@ -213,7 +215,7 @@ Ok(())
 fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[87];
-let k0 = v[83]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Place1i` -> `Place1j`")); }
+let o0 = OFF2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx)?;
@@ -371,7 +373,7 @@ Ok(())
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[83]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Place2h` -> `Place2i`")); }
+let o0 = OFF2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m24(v, cx)?;
@@ -384,7 +386,7 @@ Ok(())
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[87];
-let k0 = v[83]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Place2i` -> `Place2j`")); }
+let o0 = OFF2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m25(v, cx)?;
@@ -443,14 +445,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g29 = v[85] == 51;
+let g30 = v[85] != 51;
 {
-if v[85] == 51 {
+if g29 {
 m30(v, cx)?;
 }
 
 }
 {
-if v[85] != 51 {
+if g30 {
 m31(v, cx)?;
 }
 
@@ -474,13 +478,13 @@ Ok(())
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_35_36: Option<bool> = None;
 {
-if (match reach_35_36 { Some(found) => found, None => { let found = { cx.enter_reach(35, 36)?; let found = r35(v, cx, 36); cx.leave_reach(); found? }; reach_35_36 = Some(found); found } }) {
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_35_36 { Some(found) => found, None => { let found = { cx.enter_reach(35, 36)?; let found = r35(v, cx, 36); cx.leave_reach(); found? }; reach_35_36 = Some(found); found } }) {
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
 m38(v, cx)?;
 }
 
@@ -547,13 +551,13 @@ Ok(())
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_35_36: Option<bool> = None;
 {
-if (match reach_35_36 { Some(found) => found, None => { let found = { cx.enter_reach(35, 36)?; let found = r35(v, cx, 36); cx.leave_reach(); found? }; reach_35_36 = Some(found); found } }) {
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
 m34(v, cx)?;
 }
 
 }
 {
-if !(match reach_35_36 { Some(found) => found, None => { let found = { cx.enter_reach(35, 36)?; let found = r35(v, cx, 36); cx.leave_reach(); found? }; reach_35_36 = Some(found); found } }) {
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
 m40(v, cx)?;
 }
 
@@ -623,7 +627,7 @@ Ok(())
 /// Node `Dropped`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(47, 36)?; let found = r47(v, cx, 36); cx.leave_reach(); found? } {
+if r47_36(v) {
 m46(v, cx)?;
 }
 
@@ -658,7 +662,7 @@ Ok(())
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[84];
-let k0 = v[37 + OFF2[(v[83] as usize)] as usize]; let o0 = OFF7[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF7[(v[37 + OFF2[(v[83] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx)?;
@@ -671,7 +675,7 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[84];
-let k0 = v[0 + OFF2[(v[83] as usize)] as usize]; let o0 = OFF8[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF8[(v[0 + OFF2[(v[83] as usize)] as usize]) as usize];
 let slot = 78usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx)?;
@@ -684,7 +688,7 @@ Ok(())
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[83]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m52(v, cx)?;
@@ -697,7 +701,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[83]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;
@@ -719,716 +723,715 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_36(v: &mut Values) -> bool {
 {
 let slot = 83usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r54(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r54_36(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_36(v: &mut Values) -> bool {
 {
 if v[82] == 50 {
-if r56(v, cx, to)? {  return Ok(true); }
+if r56_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r54(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 54 { return Ok(true); }
+fn r54_36(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[83] as usize)] as usize] != 45 {
-if r55(v, cx, to)? {  return Ok(true); }
+if r55_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r55(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 55 { return Ok(true); }
+fn r55_36(v: &mut Values) -> bool {
 {
 let slot = 84usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS6[i];
-if r47(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r47_36(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r56(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 56 { return Ok(true); }
+fn r56_36(v: &mut Values) -> bool {
+let g57 = v[0 + OFF2[(v[83] as usize)] as usize] == 46;
+let g58 = v[0 + OFF2[(v[83] as usize)] as usize] == 47;
 {
-if v[0 + OFF2[(v[83] as usize)] as usize] == 46 {
-if r57(v, cx, to)? {  return Ok(true); }
+if g57 {
+if r57_36(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF2[(v[83] as usize)] as usize] == 47 {
-if r58(v, cx, to)? {  return Ok(true); }
+if g58 {
+if r58_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r57(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 57 { return Ok(true); }
+fn r57_36(v: &mut Values) -> bool {
 {
 if TAB10[(v[84] as usize)] == 54 {
-if r36(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_shape`.
-fn r58(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 58 { return Ok(true); }
+fn r58_36(v: &mut Values) -> bool {
+let g60 = v[37 + OFF2[(v[83] as usize)] as usize] == 49;
+let g61 = v[37 + OFF2[(v[83] as usize)] as usize] == 48;
 {
-if v[37 + OFF2[(v[83] as usize)] as usize] == 49 {
-if r59(v, cx, to)? {  return Ok(true); }
+if g60 {
+if r59_36(v) {  return true; }
 }
 
 }
 {
-if v[37 + OFF2[(v[83] as usize)] as usize] == 48 {
-if r60(v, cx, to)? {  return Ok(true); }
+if g61 {
+if r60_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_color`.
-fn r59(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 59 { return Ok(true); }
+fn r59_36(v: &mut Values) -> bool {
+let g62 = v[83] == 5;
+let g63 = v[83] == 11;
+let g64 = v[83] == 17;
+let g65 = v[83] == 23;
+let g66 = v[83] == 29;
+let g67 = v[83] == 35;
+let g68 = v[0] == 45;
 {
-if v[83] == 5 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g62 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 11 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g63 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 17 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g64 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 23 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g65 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 29 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g66 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 35 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g67 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[0] == 45 {
-if r62(v, cx, to)? {  return Ok(true); }
+if g68 {
+if r62_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_2_pos`.
-fn r60(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 60 { return Ok(true); }
+fn r60_36(v: &mut Values) -> bool {
 {
 if CONSTANTS[16 + OFF11[(v[83] as usize)] as usize + OFF12[(v[84] as usize)] as usize] == 54 {
-if r36(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_pos`.
-fn r61(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 61 { return Ok(true); }
+fn r61_36(v: &mut Values) -> bool {
 {
 if TAB13[(v[84] as usize)] == 54 {
-if r36(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e0`.
-fn r62(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 62 { return Ok(true); }
+fn r62_36(v: &mut Values) -> bool {
 {
 if v[6] == 45 {
-if r63(v, cx, to)? {  return Ok(true); }
+if r63_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e1`.
-fn r63(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 63 { return Ok(true); }
+fn r63_36(v: &mut Values) -> bool {
 {
 if v[12] == 45 {
-if r64(v, cx, to)? {  return Ok(true); }
+if r64_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e2`.
-fn r64(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 64 { return Ok(true); }
+fn r64_36(v: &mut Values) -> bool {
 {
 if v[18] == 45 {
-if r65(v, cx, to)? {  return Ok(true); }
+if r65_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e3`.
-fn r65(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 65 { return Ok(true); }
+fn r65_36(v: &mut Values) -> bool {
 {
 if v[24] == 45 {
-if r66(v, cx, to)? {  return Ok(true); }
+if r66_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t0e4`.
-fn r66(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 66 { return Ok(true); }
+fn r66_36(v: &mut Values) -> bool {
 {
 if v[30] == 45 {
-if r67(v, cx, to)? {  return Ok(true); }
+if r67_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1`.
-fn r67(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 67 { return Ok(true); }
+fn r67_36(v: &mut Values) -> bool {
+let g76 = v[83] == 6;
+let g77 = v[83] == 12;
+let g78 = v[83] == 18;
+let g79 = v[83] == 24;
+let g80 = v[83] == 30;
+let g81 = v[83] == 36;
+let g82 = v[1] == 45;
 {
-if v[83] == 6 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g76 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 12 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g77 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 18 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g78 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 24 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g79 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 30 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g80 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 36 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g81 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[1] == 45 {
-if r68(v, cx, to)? {  return Ok(true); }
+if g82 {
+if r68_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e0`.
-fn r68(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 68 { return Ok(true); }
+fn r68_36(v: &mut Values) -> bool {
 {
 if v[7] == 45 {
-if r69(v, cx, to)? {  return Ok(true); }
+if r69_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e1`.
-fn r69(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 69 { return Ok(true); }
+fn r69_36(v: &mut Values) -> bool {
 {
 if v[13] == 45 {
-if r70(v, cx, to)? {  return Ok(true); }
+if r70_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e2`.
-fn r70(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 70 { return Ok(true); }
+fn r70_36(v: &mut Values) -> bool {
 {
 if v[19] == 45 {
-if r71(v, cx, to)? {  return Ok(true); }
+if r71_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e3`.
-fn r71(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 71 { return Ok(true); }
+fn r71_36(v: &mut Values) -> bool {
 {
 if v[25] == 45 {
-if r72(v, cx, to)? {  return Ok(true); }
+if r72_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t1e4`.
-fn r72(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 72 { return Ok(true); }
+fn r72_36(v: &mut Values) -> bool {
 {
 if v[31] == 45 {
-if r73(v, cx, to)? {  return Ok(true); }
+if r73_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2`.
-fn r73(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 73 { return Ok(true); }
+fn r73_36(v: &mut Values) -> bool {
+let g88 = v[83] == 7;
+let g89 = v[83] == 13;
+let g90 = v[83] == 19;
+let g91 = v[83] == 25;
+let g92 = v[83] == 31;
+let g93 = v[83] == 37;
+let g94 = v[2] == 45;
 {
-if v[83] == 7 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g88 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 13 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g89 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 19 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g90 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 25 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g91 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 31 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g92 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 37 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g93 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[2] == 45 {
-if r74(v, cx, to)? {  return Ok(true); }
+if g94 {
+if r74_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e0`.
-fn r74(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 74 { return Ok(true); }
+fn r74_36(v: &mut Values) -> bool {
 {
 if v[8] == 45 {
-if r75(v, cx, to)? {  return Ok(true); }
+if r75_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e1`.
-fn r75(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 75 { return Ok(true); }
+fn r75_36(v: &mut Values) -> bool {
 {
 if v[14] == 45 {
-if r76(v, cx, to)? {  return Ok(true); }
+if r76_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e2`.
-fn r76(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 76 { return Ok(true); }
+fn r76_36(v: &mut Values) -> bool {
 {
 if v[20] == 45 {
-if r77(v, cx, to)? {  return Ok(true); }
+if r77_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e3`.
-fn r77(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 77 { return Ok(true); }
+fn r77_36(v: &mut Values) -> bool {
 {
 if v[26] == 45 {
-if r78(v, cx, to)? {  return Ok(true); }
+if r78_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t2e4`.
-fn r78(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 78 { return Ok(true); }
+fn r78_36(v: &mut Values) -> bool {
 {
 if v[32] == 45 {
-if r79(v, cx, to)? {  return Ok(true); }
+if r79_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3`.
-fn r79(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 79 { return Ok(true); }
+fn r79_36(v: &mut Values) -> bool {
+let g100 = v[83] == 8;
+let g101 = v[83] == 14;
+let g102 = v[83] == 20;
+let g103 = v[83] == 26;
+let g104 = v[83] == 32;
+let g105 = v[83] == 38;
+let g106 = v[3] == 45;
 {
-if v[83] == 8 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g100 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 14 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g101 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 20 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g102 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 26 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g103 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 32 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g104 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 38 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g105 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[3] == 45 {
-if r80(v, cx, to)? {  return Ok(true); }
+if g106 {
+if r80_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e0`.
-fn r80(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 80 { return Ok(true); }
+fn r80_36(v: &mut Values) -> bool {
 {
 if v[9] == 45 {
-if r81(v, cx, to)? {  return Ok(true); }
+if r81_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e1`.
-fn r81(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 81 { return Ok(true); }
+fn r81_36(v: &mut Values) -> bool {
 {
 if v[15] == 45 {
-if r82(v, cx, to)? {  return Ok(true); }
+if r82_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e2`.
-fn r82(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 82 { return Ok(true); }
+fn r82_36(v: &mut Values) -> bool {
 {
 if v[21] == 45 {
-if r83(v, cx, to)? {  return Ok(true); }
+if r83_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e3`.
-fn r83(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 83 { return Ok(true); }
+fn r83_36(v: &mut Values) -> bool {
 {
 if v[27] == 45 {
-if r84(v, cx, to)? {  return Ok(true); }
+if r84_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t3e4`.
-fn r84(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 84 { return Ok(true); }
+fn r84_36(v: &mut Values) -> bool {
 {
 if v[33] == 45 {
-if r85(v, cx, to)? {  return Ok(true); }
+if r85_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4`.
-fn r85(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 85 { return Ok(true); }
+fn r85_36(v: &mut Values) -> bool {
+let g112 = v[83] == 9;
+let g113 = v[83] == 15;
+let g114 = v[83] == 21;
+let g115 = v[83] == 27;
+let g116 = v[83] == 33;
+let g117 = v[83] == 39;
+let g118 = v[4] == 45;
 {
-if v[83] == 9 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g112 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 15 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g113 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 21 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g114 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 27 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g115 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 33 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g116 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 39 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g117 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[4] == 45 {
-if r86(v, cx, to)? {  return Ok(true); }
+if g118 {
+if r86_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e0`.
-fn r86(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 86 { return Ok(true); }
+fn r86_36(v: &mut Values) -> bool {
 {
 if v[10] == 45 {
-if r87(v, cx, to)? {  return Ok(true); }
+if r87_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e1`.
-fn r87(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 87 { return Ok(true); }
+fn r87_36(v: &mut Values) -> bool {
 {
 if v[16] == 45 {
-if r88(v, cx, to)? {  return Ok(true); }
+if r88_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e2`.
-fn r88(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 88 { return Ok(true); }
+fn r88_36(v: &mut Values) -> bool {
 {
 if v[22] == 45 {
-if r89(v, cx, to)? {  return Ok(true); }
+if r89_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e3`.
-fn r89(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 89 { return Ok(true); }
+fn r89_36(v: &mut Values) -> bool {
 {
 if v[28] == 45 {
-if r90(v, cx, to)? {  return Ok(true); }
+if r90_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t4e4`.
-fn r90(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 90 { return Ok(true); }
+fn r90_36(v: &mut Values) -> bool {
 {
 if v[34] == 45 {
-if r91(v, cx, to)? {  return Ok(true); }
+if r91_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_o0t5`.
-fn r91(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 91 { return Ok(true); }
+fn r91_36(v: &mut Values) -> bool {
+let g124 = v[83] == 10;
+let g125 = v[83] == 16;
+let g126 = v[83] == 22;
+let g127 = v[83] == 28;
+let g128 = v[83] == 34;
+let g129 = v[83] == 40;
 {
-if v[83] == 10 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g124 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 16 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g125 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 22 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g126 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 28 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g127 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 34 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g128 {
+if r61_36(v) {  return true; }
 }
 
 }
 {
-if v[83] == 40 {
-if r61(v, cx, to)? {  return Ok(true); }
+if g129 {
+if r61_36(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 4] = [1, 2, 3, 4];
 static GOAL_SLOTS: [usize; 1] = [90];
 static VISIBLE_SLOTS: [usize; 1] = [93];
 static VALID_PLAYER: [bool; 256] = [true, false, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 39] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static TAB0: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 3, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS1: [u8; 36] = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42];
 static TAB2: [u8; 256] = [55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -52,6 +53,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(60);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -93,14 +95,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[88] == 56;
+let g2 = v[88] != 56;
 {
-if v[88] == 56 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[88] != 56 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -124,13 +128,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -197,13 +201,13 @@ Ok(())
 fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m12(v, cx)?;
 }
 
@@ -286,13 +290,13 @@ Ok(())
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_20_8: Option<bool> = None;
 {
-if (match reach_20_8 { Some(found) => found, None => { let found = { cx.enter_reach(20, 8)?; let found = r20(v, cx, 8); cx.leave_reach(); found? }; reach_20_8 = Some(found); found } }) {
+if (match reach_20_8 { Some(found) => found, None => { let found = r20_8(v); reach_20_8 = Some(found); found } }) {
 m19(v, cx)?;
 }
 
 }
 {
-if !(match reach_20_8 { Some(found) => found, None => { let found = { cx.enter_reach(20, 8)?; let found = r20(v, cx, 8); cx.leave_reach(); found? }; reach_20_8 = Some(found); found } }) {
+if !(match reach_20_8 { Some(found) => found, None => { let found = r20_8(v); reach_20_8 = Some(found); found } }) {
 m22(v, cx)?;
 }
 
@@ -326,13 +330,13 @@ Ok(())
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_24_8: Option<bool> = None;
 {
-if (match reach_24_8 { Some(found) => found, None => { let found = { cx.enter_reach(24, 8)?; let found = r24(v, cx, 8); cx.leave_reach(); found? }; reach_24_8 = Some(found); found } }) {
+if (match reach_24_8 { Some(found) => found, None => { let found = r24_8(v); reach_24_8 = Some(found); found } }) {
 m23(v, cx)?;
 }
 
 }
 {
-if !(match reach_24_8 { Some(found) => found, None => { let found = { cx.enter_reach(24, 8)?; let found = r24(v, cx, 8); cx.leave_reach(); found? }; reach_24_8 = Some(found); found } }) {
+if !(match reach_24_8 { Some(found) => found, None => { let found = r24_8(v); reach_24_8 = Some(found); found } }) {
 m26(v, cx)?;
 }
 
@@ -376,14 +380,16 @@ Ok(())
 
 /// Node `CountedError`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g30 = v[89] == 59;
+let g31 = v[89] != 59;
 {
-if v[89] == 59 {
+if g30 {
 m12(v, cx)?;
 }
 
 }
 {
-if v[89] != 59 {
+if g31 {
 m6(v, cx)?;
 }
 
@@ -395,7 +401,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[87];
-let k0 = v[37 + OFF3[(v[86] as usize)] as usize]; let o0 = OFF6[k0 as usize]; if o0 == 4 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF6[(v[37 + OFF3[(v[86] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx)?;
@@ -408,7 +414,7 @@ Ok(())
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[87];
-let k0 = v[0 + OFF3[(v[86] as usize)] as usize]; let o0 = OFF7[k0 as usize]; if o0 == 5 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF7[(v[0 + OFF3[(v[86] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m30(v, cx)?;
@@ -421,7 +427,7 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 47;
-let k0 = v[86]; let o0 = OFF3[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF3[(v[86]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx)?;
@@ -434,7 +440,7 @@ Ok(())
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 47;
-let k0 = v[86]; let o0 = OFF3[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF3[(v[86]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m32(v, cx)?;
@@ -456,140 +462,129 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS1[i];
-if r33(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r33_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r20(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 20 { return Ok(true); }
+fn r20_8(v: &mut Values) -> bool {
 {
 if v[85] == 55 {
-if r34(v, cx, to)? {  return Ok(true); }
+if r34_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r24(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 24 { return Ok(true); }
+fn r24_8(v: &mut Values) -> bool {
 {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS4[i];
-if r20(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r20_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r33(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 33 { return Ok(true); }
+fn r33_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF3[(v[86] as usize)] as usize] != 47 {
-if r24(v, cx, to)? {  return Ok(true); }
+if r24_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r34(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 34 { return Ok(true); }
+fn r34_8(v: &mut Values) -> bool {
+let g38 = v[0 + OFF3[(v[86] as usize)] as usize] == 48;
+let g39 = v[0 + OFF3[(v[86] as usize)] as usize] == 49;
+let g40 = v[0 + OFF3[(v[86] as usize)] as usize] == 50;
+let g41 = v[0 + OFF3[(v[86] as usize)] as usize] == 51;
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 48 {
-if r35(v, cx, to)? {  return Ok(true); }
+if g38 {
+if r35_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 49 {
-if r36(v, cx, to)? {  return Ok(true); }
+if g39 {
+if r36_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 50 {
-if r37(v, cx, to)? {  return Ok(true); }
+if g40 {
+if r37_8(v) {  return true; }
 }
 
 }
 {
-if v[0 + OFF3[(v[86] as usize)] as usize] == 51 {
-if r38(v, cx, to)? {  return Ok(true); }
+if g41 {
+if r38_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r35(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 35 { return Ok(true); }
+fn r35_8(v: &mut Values) -> bool {
 {
 if TAB9[(v[87] as usize)] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_1_pos`.
-fn r36(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 36 { return Ok(true); }
+fn r36_8(v: &mut Values) -> bool {
 {
 if TAB10[(v[87] as usize)] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_2_pos`.
-fn r37(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 37 { return Ok(true); }
+fn r37_8(v: &mut Values) -> bool {
 {
 if TAB11[(v[87] as usize)] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_3_pos`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
 {
 if TAB12[(v[87] as usize)] == 60 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

@@ -27,6 +27,7 @@ static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [89];
 static VISIBLE_SLOTS: [usize; 1] = [92];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 48] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 45] = [53, 53, 54, 55, 56, 57, 53, 52, 51, 51, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -50,6 +51,7 @@ impl CompiledGame for Game {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(59);
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {
         INITIAL
@@ -91,14 +93,16 @@ Ok(())
 
 /// Node `Norm`.
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g1 = v[87] == 53;
+let g2 = v[87] != 53;
 {
-if v[87] == 53 {
+if g1 {
 m2(v, cx)?;
 }
 
 }
 {
-if v[87] != 53 {
+if g2 {
 m3(v, cx)?;
 }
 
@@ -122,13 +126,13 @@ Ok(())
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m10(v, cx)?;
 }
 
@@ -207,13 +211,13 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m13(v, cx)?;
 }
 
@@ -249,13 +253,13 @@ Ok(())
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m6(v, cx)?;
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = { cx.enter_reach(7, 8)?; let found = r7(v, cx, 8); cx.leave_reach(); found? }; reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
 m16(v, cx)?;
 }
 
@@ -324,14 +328,16 @@ Ok(())
 
 /// Node `Dropped__AccBegin`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g23 = v[84] == 51;
+let g24 = v[84] == 52;
 {
-if v[84] == 51 {
+if g23 {
 m22(v, cx)?;
 }
 
 }
 {
-if v[84] == 52 {
+if g24 {
 m26(v, cx)?;
 }
 
@@ -430,14 +436,16 @@ Ok(())
 
 /// Node `Apply`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let g33 = v[84] == 51;
+let g34 = v[84] == 52;
 {
-if v[84] == 51 {
+if g33 {
 m31(v, cx)?;
 }
 
 }
 {
-if v[84] == 52 {
+if g34 {
 m32(v, cx)?;
 }
 
@@ -473,7 +481,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[37 + OFF2[(v[85] as usize)] as usize]; let o0 = OFF8[k0 as usize]; if o0 == 3 { return Err(cx.key_outside(k0 as u32, "Color -> LastBucket", "`Update0` -> `Update1`")); }
+let o0 = OFF8[(v[37 + OFF2[(v[85] as usize)] as usize]) as usize];
 let slot = 75usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx)?;
@@ -486,7 +494,7 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[86];
-let k0 = v[0 + OFF2[(v[85] as usize)] as usize]; let o0 = OFF9[k0 as usize]; if o0 == 4 { return Err(cx.key_outside(k0 as u32, "Shape -> LastBucket", "`Update1` -> `Update2`")); }
+let o0 = OFF9[(v[0 + OFF2[(v[85] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx)?;
@@ -499,7 +507,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[85]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Shape", "`Update2` -> `Update3`")); }
+let o0 = OFF2[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx)?;
@@ -512,7 +520,7 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 45;
-let k0 = v[85]; let o0 = OFF2[k0 as usize]; if o0 == 36 { return Err(cx.key_outside(k0 as u32, "Cell -> Color", "`Update3` -> `Update4`")); }
+let o0 = OFF2[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -534,152 +542,137 @@ Ok(())
 }
 
 /// Node `AnyBegin`.
-fn r7(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 7 { return Ok(true); }
+fn r7_8(v: &mut Values) -> bool {
 {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
 v[slot] = MEMBERS0[i];
-if r38(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r38_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
-}
-
-/// Node `AccEnd`.
-fn r8(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 8 { return Ok(true); }
-Ok(false)
+false
 }
 
 /// Node `AnyPick`.
-fn r38(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 38 { return Ok(true); }
+fn r38_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-if r39(v, cx, to)? {  return Ok(true); }
+if r39_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `PieceBegin`.
-fn r39(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 39 { return Ok(true); }
+fn r39_8(v: &mut Values) -> bool {
 {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..4 {
 v[slot] = MEMBERS3[i];
-if r40(v, cx, to)? { v[slot] = old; return Ok(true); }
+if r40_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `AccBegin`.
-fn r40(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 40 { return Ok(true); }
+fn r40_8(v: &mut Values) -> bool {
+let g44 = v[84] == 51;
+let g45 = v[84] == 52;
 {
-if v[84] == 51 {
-if r41(v, cx, to)? {  return Ok(true); }
+if g44 {
+if r41_8(v) {  return true; }
 }
 
 }
 {
-if v[84] == 52 {
-if r44(v, cx, to)? {  return Ok(true); }
+if g45 {
+if r44_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_counted`.
-fn r41(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 41 { return Ok(true); }
+fn r41_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
-if r42(v, cx, to)? {  return Ok(true); }
+if r42_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_shape`.
-fn r42(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 42 { return Ok(true); }
+fn r42_8(v: &mut Values) -> bool {
 {
 if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
-if r43(v, cx, to)? {  return Ok(true); }
+if r43_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom0_0_pos`.
-fn r43(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 43 { return Ok(true); }
+fn r43_8(v: &mut Values) -> bool {
 {
 if TAB4[(v[86] as usize)] == 59 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `AccLine1`.
-fn r44(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 44 { return Ok(true); }
+fn r44_8(v: &mut Values) -> bool {
 {
 if v[88] != 53 {
-if r45(v, cx, to)? {  return Ok(true); }
+if r45_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_counted`.
-fn r45(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 45 { return Ok(true); }
+fn r45_8(v: &mut Values) -> bool {
 {
 if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
-if r46(v, cx, to)? {  return Ok(true); }
+if r46_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_shape`.
-fn r46(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 46 { return Ok(true); }
+fn r46_8(v: &mut Values) -> bool {
 {
 if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
-if r47(v, cx, to)? {  return Ok(true); }
+if r47_8(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `Atom1_0_pos`.
-fn r47(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail> {
-if to == 47 { return Ok(true); }
+fn r47_8(v: &mut Values) -> bool {
 {
 if CONSTANTS[15 + OFF5[(v[74] as usize)] as usize + OFF6[(v[86] as usize)] as usize] == 59 {
-if r8(v, cx, to)? {  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

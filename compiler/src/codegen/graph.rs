@@ -5,11 +5,13 @@
 //! node where it checks what it has seen. A search enters a cycle at its start node or through a
 //! node with two or more in-edges, so only nodes on a cycle that are merge points or starts record
 //! visits (the fast engine's rule, spec/engines.md). The move search stops at edges assigning
-//! `player`, so its cycles are computed without those edges; reachability follows every edge.
+//! `player`, so its cycles are computed without those edges. A reachability check follows every
+//! edge of its region (the nodes between its `from` nodes and its target, [`reach_targets`]), so
+//! its cycles are those of the region.
 
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Per-node facts, indexed by node id.
 pub(crate) struct Analysis {
@@ -17,26 +19,24 @@ pub(crate) struct Analysis {
     pub is_start: Vec<bool>,
     /// The move search can reach the node (it gets a function `m<N>`).
     pub in_moves: Vec<bool>,
-    /// A reachability check can reach the node (it gets a function `r<N>`).
-    pub in_reach: Vec<bool>,
     pub visit_in_moves: Vec<bool>,
-    pub visit_in_reach: Vec<bool>,
     /// Every move search reaching the node is proved to give each move's tags once (see
     /// [`unique_tags`]): moves completed here need no de-duplication.
     pub unique_moves: Vec<bool>,
+    /// A search starting here completes only moves proved unique (it never de-duplicates), so a
+    /// caller reading only successors need not record tags.
+    pub unique_start: Vec<bool>,
 }
 
 impl Analysis {
-    /// `completes[e]`: edge `e` assigns `player`; `reach_sources`: the `from` of every check.
-    pub fn new(automaton: &Automaton, plan: &Plan, completes: &[bool], reach_sources: &[u32]) -> Analysis {
+    /// `completes[e]`: edge `e` assigns `player`.
+    pub fn new(automaton: &Automaton, plan: &Plan, completes: &[bool]) -> Analysis {
         let count = automaton.nodes.len();
-        let mut all = vec![Vec::new(); count];
         let mut within_move = vec![Vec::new(); count];
         let mut in_degree = vec![0u32; count];
         let mut is_start = vec![false; count];
         is_start[automaton.begin as usize] = true;
         for (edge, &completing) in automaton.edges.iter().zip(completes) {
-            all[edge.source as usize].push(edge.target);
             if completing {
                 is_start[edge.target as usize] = true;
             } else {
@@ -44,18 +44,19 @@ impl Analysis {
             }
             in_degree[edge.target as usize] += 1;
         }
-        let mut is_reach_source = vec![false; count];
-        for &from in reach_sources {
-            is_reach_source[from as usize] = true;
-        }
         let in_moves = reachable(&within_move, &is_start);
-        let in_reach = reachable(&all, &is_reach_source);
         let move_cyclic = cyclic_nodes(&within_move);
-        let reach_cyclic = cyclic_nodes(&all);
         let visit_in_moves = (0..count).map(|n| move_cyclic[n] && (in_degree[n] >= 2 || is_start[n])).collect();
-        let visit_in_reach = (0..count).map(|n| reach_cyclic[n] && (in_degree[n] >= 2 || is_reach_source[n])).collect();
         let unique_moves = unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic);
-        Analysis { is_start, in_moves, in_reach, visit_in_moves, visit_in_reach, unique_moves }
+        let unique_start = (0..count)
+            .map(|start| {
+                let mut roots = vec![false; count];
+                roots[start] = true;
+                let region = reachable(&within_move, &roots);
+                is_start[start] && (0..count).all(|n| !region[n] || unique_moves[n])
+            })
+            .collect();
+        Analysis { is_start, in_moves, visit_in_moves, unique_moves, unique_start }
     }
 }
 
@@ -273,6 +274,128 @@ pub(crate) fn unique_tags(
     tainted.iter().map(|&t| !t).collect()
 }
 
+/// How the generator emits the reachability checks into one target node (`? from -> to` for
+/// every `from`): functions `r<node>_<to>` for the nodes of its region only.
+pub(crate) struct ReachTarget {
+    /// The nodes a check walks: reachable from one of its `from` nodes without entering `to`,
+    /// and able to reach `to`. Edges leaving the region lead nowhere the check can succeed, so
+    /// they are not followed (their labels are not evaluated either).
+    pub region: Vec<bool>,
+    /// Region nodes where the check records visits: on a cycle of the region and a merge point
+    /// (two or more in-edges within the region) or a start.
+    pub visits: Vec<bool>,
+    /// No error can occur in the check and it needs no visited set: its functions are plain
+    /// `fn(&mut Values) -> bool` with no bookkeeping (no `enter_reach`/`leave_reach`).
+    pub pure: bool,
+}
+
+/// The reachability checks of an automaton by target node. `checks` lists every `(from, to)`
+/// with `from != to`; `fallible[e]` says whether edge `e`'s label can fail (a write through a
+/// computed key); `nested[e]` is the target of the check edge `e` makes, if it is one.
+pub(crate) fn reach_targets(
+    automaton: &Automaton,
+    checks: &[(u32, u32)],
+    fallible: &[bool],
+    nested: &[Option<u32>],
+) -> BTreeMap<u32, ReachTarget> {
+    let count = automaton.nodes.len();
+    let mut successors = vec![Vec::new(); count];
+    let mut predecessors = vec![Vec::new(); count];
+    for edge in &automaton.edges {
+        successors[edge.source as usize].push(edge.target);
+        predecessors[edge.target as usize].push(edge.source);
+    }
+    let mut targets: BTreeMap<u32, ReachTarget> = BTreeMap::new();
+    let mut depends: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    let to_nodes: BTreeSet<u32> = checks.iter().map(|&(_, to)| to).collect();
+    for &to in &to_nodes {
+        let froms: Vec<u32> = checks.iter().filter(|&&(_, t)| t == to).map(|&(from, _)| from).collect();
+        let mut roots = vec![false; count];
+        roots[to as usize] = true;
+        let reaches_to = reachable_avoiding(&predecessors, &roots, to);
+        let mut region = vec![false; count];
+        for &from in &froms {
+            let mut roots = vec![false; count];
+            roots[from as usize] = true;
+            let walked = reachable_avoiding(&successors, &roots, to);
+            for n in 0..count {
+                region[n] |= walked[n] && reaches_to[n] && n != to as usize;
+            }
+        }
+        // The region's own graph: its cycles and merge points decide where visits are recorded.
+        let mut inner = vec![Vec::new(); count];
+        let mut in_degree = vec![0u32; count];
+        let mut impure = false;
+        let mut needs = BTreeSet::new();
+        for (index, edge) in automaton.edges.iter().enumerate() {
+            let (source, target) = (edge.source as usize, edge.target as usize);
+            if !region[source] || !(region[target] || target == to as usize) {
+                continue;
+            }
+            impure |= fallible[index];
+            if let Some(nested_to) = nested[index] {
+                needs.insert(nested_to);
+            }
+            if region[target] {
+                inner[source].push(edge.target);
+                in_degree[target] += 1;
+            }
+        }
+        let cyclic = cyclic_nodes(&inner);
+        let visits: Vec<bool> =
+            (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
+        impure |= visits.iter().any(|&v| v);
+        depends.insert(to, needs);
+        targets.insert(to, ReachTarget { region, visits, pure: !impure });
+    }
+    // A check is impure when one it nests is, or when it nests itself (its depth is unbounded).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (&to, needs) in &depends {
+            if !targets[&to].pure {
+                continue;
+            }
+            let mut seen = BTreeSet::new();
+            let mut stack: Vec<u32> = needs.iter().copied().collect();
+            let mut impure = false;
+            while let Some(next) = stack.pop() {
+                if !seen.insert(next) {
+                    continue;
+                }
+                if next == to || targets.get(&next).is_none_or(|t| !t.pure) {
+                    impure = true;
+                    break;
+                }
+                stack.extend(depends.get(&next).into_iter().flatten().copied());
+            }
+            if impure {
+                targets.get_mut(&to).expect("every target has an entry").pure = false;
+                changed = true;
+            }
+        }
+    }
+    targets
+}
+
+/// The nodes reachable from the marked roots without expanding `stop` (a check ends there).
+fn reachable_avoiding(successors: &[Vec<u32>], roots: &[bool], stop: u32) -> Vec<bool> {
+    let mut seen = roots.to_vec();
+    let mut stack: Vec<usize> = (0..roots.len()).filter(|&n| roots[n]).collect();
+    while let Some(node) = stack.pop() {
+        if node == stop as usize && !roots[node] {
+            continue;
+        }
+        for &next in &successors[node] {
+            if !seen[next as usize] {
+                seen[next as usize] = true;
+                stack.push(next as usize);
+            }
+        }
+    }
+    seen
+}
+
 /// The nodes reachable from the marked roots.
 fn reachable(successors: &[Vec<u32>], roots: &[bool]) -> Vec<bool> {
     let mut seen = roots.to_vec();
@@ -373,7 +496,7 @@ mod tests {
                 matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
             })
             .collect();
-        let analysis = Analysis::new(&automaton, &plan, &completing, &[]);
+        let analysis = Analysis::new(&automaton, &plan, &completing);
         let id = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
         analysis.unique_moves[id]
     }
@@ -429,6 +552,78 @@ mod tests {
             ("two", "done", "player = keeper"),
         ];
         assert!(!unique_at(&overlapping, "one"));
+    }
+
+    /// The reachability analysis of a one-player game whose move search checks `? start -> goal`.
+    fn reach_of(check_edges: &[(&str, &str, &str)]) -> (Automaton, ReachTarget) {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
+        builder.typedef("Board", "Cell -> Cell").variable("cell", "Cell", "a").variable("board", "Board", "{:a}");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "done", "? start -> goal");
+        builder.edge("done", "end", "player = keeper");
+        for (from, to, label) in check_edges {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let fallible: Vec<bool> = plan
+            .ops
+            .iter()
+            .map(|op| match op {
+                PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => !lhs.steps.is_empty(),
+                _ => false,
+            })
+            .collect();
+        let nested: Vec<Option<u32>> = plan
+            .ops
+            .iter()
+            .map(|op| match op {
+                PlanOp::Reach { from, to, .. } if from != to => Some(*to),
+                _ => None,
+            })
+            .collect();
+        let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
+        let mut targets = reach_targets(&automaton, &[(id("start"), id("goal"))], &fallible, &nested);
+        let target = targets.remove(&id("goal")).expect("the check's target is analysed");
+        (automaton, target)
+    }
+
+    fn names(automaton: &Automaton, marked: &[bool]) -> Vec<String> {
+        let mut names: Vec<String> =
+            (0..marked.len()).filter(|&n| marked[n]).map(|n| automaton.nodes[n].name.clone()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_check_walks_only_nodes_that_lead_to_its_target() {
+        let edges = [
+            ("start", "middle", "cell == a"),
+            ("middle", "goal", "cell = b"),
+            ("start", "dead", "cell == b"),
+            ("dead", "deader", "cell = c"),
+        ];
+        let (automaton, target) = reach_of(&edges);
+        assert_eq!(names(&automaton, &target.region), ["middle", "start"]);
+        assert!(target.pure, "no error and no cycle: a plain boolean function");
+        assert!(target.visits.iter().all(|&v| !v));
+    }
+
+    #[test]
+    fn a_check_with_a_cycle_or_a_computed_write_keeps_its_bookkeeping() {
+        let cyclic = [("start", "step", "cell = b"), ("step", "start", "cell == c"), ("step", "goal", "cell == b")];
+        let (automaton, target) = reach_of(&cyclic);
+        assert_eq!(names(&automaton, &target.region), ["start", "step"]);
+        assert_eq!(names(&automaton, &target.visits), ["start"]);
+        assert!(!target.pure);
+        let computed = [("start", "goal", "board[cell] = b")];
+        let (_, target) = reach_of(&computed);
+        assert!(!target.pure, "a write through a computed key can fail");
+        // A write through a computed key on a path that cannot reach the target is not walked.
+        let dead_write = [("start", "goal", "cell == a"), ("start", "dead", "board[cell] = b")];
+        let (_, target) = reach_of(&dead_write);
+        assert!(target.pure);
     }
 
     #[test]

@@ -3,21 +3,23 @@
 //!
 //! The module holds the state as one fixed-size array of the narrowest unsigned integer type
 //! that fits every symbol id (the reference engine's slot layout), constants as `static` tables,
-//! and one function per node for the move search (`m<N>`) and one per node for reachability
-//! checks (`r<N>`). Every edge becomes a block that applies its label in place, calls the target's
-//! function and undoes the change, so the search walks the automaton depth-first without
-//! interpreting anything. Visited sets are consulted only at nodes where a search can loop (the
+//! and one function per node for the move search (`m<N>`) and one per node and target node for
+//! reachability checks (`r<N>_<T>`, only for nodes between a check's start and its target).
+//! Every edge becomes a block that applies its label in place, calls the target's function and
+//! undoes the change, so the search walks the automaton depth-first without interpreting
+//! anything. Visited sets are consulted only at nodes where a search can loop (the
 //! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
 
 mod graph;
 mod template;
+mod values;
 
 pub use template::{crate_files, CrateFile};
 
 use crate::diagnostics::Diagnostic;
 use crate::optimize::{optimize, PassSet};
 use regula_runtime::automaton::{Automaton, Label};
-use regula_runtime::compiled::{fingerprint, Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
+use regula_runtime::compiled::{fingerprint, Plan, PlanOp, PlanOperand, PlanPlace, PlanStep, PlanTransfer};
 use regula_runtime::engine::EngineError;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -54,12 +56,33 @@ fn completes(op: &PlanOp) -> bool {
     matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
 }
 
+/// The largest constant block a composed offset table covers (see `Generator::composed_offsets`).
+const COMPOSED_TABLE_LIMIT: usize = 4096;
+
+/// Whether writing into a place can fail: a computed key whose domain is not proved by the
+/// value sets, or a literal key outside the map's domain.
+fn fallible_place(place: &PlanPlace, values: &values::ValueSets) -> bool {
+    place.steps.iter().any(|step| match &step.key {
+        PlanOperand::Literal(symbol) => step.offsets[*symbol as usize] == step.default_offset,
+        PlanOperand::Place(_) => !values.key_in_domain(step),
+    })
+}
+
+/// Whether an edge's label can fail (in a reachability check, where tags are ignored).
+fn fallible_op(op: &PlanOp, values: &values::ValueSets) -> bool {
+    match op {
+        PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => fallible_place(lhs, values),
+        _ => false,
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// The move search: stops at edges assigning `player`, collects tags.
     Moves,
-    /// A reachability check: follows every edge, ignores tags, stops when `to` is reached.
-    Reach,
+    /// A reachability check into `to`: follows the edges of its region, ignores tags, stops when
+    /// `to` is entered; `pure` checks are `fn(&mut Values) -> bool`.
+    Reach { to: u32, pure: bool },
 }
 
 struct Generator<'a> {
@@ -75,6 +98,10 @@ struct Generator<'a> {
     /// Constant slots read through a computed offset.
     uses_constants: bool,
     analysis: graph::Analysis,
+    /// The reachability checks by target node.
+    reach: BTreeMap<u32, graph::ReachTarget>,
+    /// What each variable can hold (proves keys inside their maps' domains).
+    values: values::ValueSets<'a>,
 }
 
 impl<'a> Generator<'a> {
@@ -84,15 +111,26 @@ impl<'a> Generator<'a> {
         let off = if plan.state_len.max(plan.const_values.len()) < 1 << 16 { "u16" } else { "u32" };
         let table_len = if sym == "u8" { 256 } else { symbol_count };
         let completing: Vec<bool> = plan.ops.iter().map(completes).collect();
-        let reach_sources = plan
+        let analysis = graph::Analysis::new(automaton, plan, &completing);
+        let checks: Vec<(u32, u32)> = plan
             .ops
             .iter()
             .filter_map(|op| match op {
-                PlanOp::Reach { from, to, .. } if from != to => Some(*from),
+                PlanOp::Reach { from, to, .. } if from != to => Some((*from, *to)),
                 _ => None,
             })
-            .collect::<Vec<_>>();
-        let analysis = graph::Analysis::new(automaton, plan, &completing, &reach_sources);
+            .collect();
+        let values = values::ValueSets::new(plan, symbol_count);
+        let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
+        let nested: Vec<Option<u32>> = plan
+            .ops
+            .iter()
+            .map(|op| match op {
+                PlanOp::Reach { from, to, .. } if from != to => Some(*to),
+                _ => None,
+            })
+            .collect();
+        let reach = graph::reach_targets(automaton, &checks, &fallible, &nested);
         Generator {
             automaton,
             plan,
@@ -103,6 +141,8 @@ impl<'a> Generator<'a> {
             table_names: HashMap::new(),
             uses_constants: false,
             analysis,
+            reach,
+            values,
         }
     }
 
@@ -172,19 +212,84 @@ impl<'a> Generator<'a> {
             }
         }
         let mut offset = format!("{base}");
-        for step in dynamic {
-            let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
-            let off = self.off;
-            let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
-            let key = self.index(&step.key);
-            write!(offset, " + {table}[{key}] as usize").expect("writing to a String");
-        }
+        self.offset_terms(&dynamic, &mut offset);
         if place.in_state {
             format!("v[{offset}]")
         } else {
             self.uses_constants = true;
             format!("CONSTANTS[{offset}]")
         }
+    }
+
+    /// Appends ` + OFF[key] as usize` for each computed key of a place to an offset expression.
+    fn offset_terms(&mut self, dynamic: &[&PlanStep], offset: &mut String) {
+        for step in dynamic {
+            let mut per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+            let mut key_operand = &step.key;
+            // A key read from a constant map with one computed key, `m[c[k]]`, is one table
+            // `OFF[k]` composed at generation time (one dependent load instead of two).
+            if let Some((values, inner_key)) = self.constant_table(&step.key) {
+                per_symbol = values.iter().map(|&value| step.offsets[value as usize] as u64).collect();
+                key_operand = inner_key;
+            } else if let Some(composed) = self.composed_offsets(step) {
+                // With several computed keys, `m[c[k1][k2]]` reads the offsets of `m` through
+                // a table over the constant block: `COFF[OFF1[k1] + OFF2[k2]]`.
+                write!(offset, " + {composed} as usize").expect("writing to a String");
+                continue;
+            }
+            let off = self.off;
+            let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
+            let key = self.index(key_operand);
+            write!(offset, " + {table}[{key}] as usize").expect("writing to a String");
+        }
+    }
+
+    /// `COFF[Σ OFF_i[k_i]]` for a step whose key is a constant read with several computed keys
+    /// (at most [`COMPOSED_TABLE_LIMIT`] constant slots from its base on), or `None`.
+    fn composed_offsets(&mut self, step: &PlanStep) -> Option<String> {
+        let PlanOperand::Place(inner) = &step.key else { return None };
+        if inner.in_state {
+            return None;
+        }
+        let mut base = inner.base as usize;
+        let mut dynamic = Vec::new();
+        for inner_step in &inner.steps {
+            match &inner_step.key {
+                PlanOperand::Literal(symbol) => base += inner_step.offsets[*symbol as usize] as usize,
+                _ => dynamic.push(inner_step),
+            }
+        }
+        let span = self.plan.const_values.len().checked_sub(base)?;
+        if dynamic.len() < 2 || span > COMPOSED_TABLE_LIMIT {
+            return None;
+        }
+        let values: Vec<u64> =
+            self.plan.const_values[base..].iter().map(|&value| step.offsets[value as usize] as u64).collect();
+        let off = self.off;
+        let table = self.table("COFF", off, values);
+        let mut index = String::from("0");
+        self.offset_terms(&dynamic, &mut index);
+        Some(format!("{table}[{index}]"))
+    }
+
+    /// A constant read with exactly one computed key: its value per symbol of that key, and the key.
+    fn constant_table<'p>(&self, operand: &'p PlanOperand) -> Option<(Vec<u32>, &'p PlanOperand)> {
+        let PlanOperand::Place(place) = operand else { return None };
+        if place.in_state {
+            return None;
+        }
+        let mut base = place.base;
+        let mut dynamic = None;
+        for step in &place.steps {
+            match &step.key {
+                PlanOperand::Literal(symbol) => base += step.offsets[*symbol as usize],
+                _ if dynamic.is_some() => return None,
+                _ => dynamic = Some(step),
+            }
+        }
+        let step = dynamic?;
+        let values = step.offsets.iter().map(|&offset| self.plan.const_values[(base + offset) as usize]).collect();
+        Some((values, &step.key))
     }
 
     /// The first slot of a place as a `usize` expression, for block copies and comparisons.
@@ -227,6 +332,15 @@ impl<'a> Generator<'a> {
                         base += offset as u64;
                     }
                 }
+                key if self.values.key_in_domain(step) => {
+                    let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+                    let off = self.off;
+                    let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
+                    let key = self.value(key);
+                    // The value sets prove the key is in the domain: no check.
+                    writeln!(code, "let o{i} = {table}[({key}) as usize];").expect("writing to a String");
+                    terms.push(format!(" + o{i} as usize"));
+                }
                 key => {
                     let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
                     let off = self.off;
@@ -259,7 +373,12 @@ impl<'a> Generator<'a> {
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
             Mode::Moves => format!("m{target}(v, cx)?;\n"),
-            Mode::Reach => format!("if r{target}(v, cx, to)? {{ {undo} return Ok(true); }}\n"),
+            Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} return true; }}\n"),
+            Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} return Ok(true); }}\n"),
+            Mode::Reach { to, pure: true } => format!("if r{target}_{to}(v) {{ {undo} return true; }}\n"),
+            Mode::Reach { to, pure: false } => {
+                format!("if r{target}_{to}(v, cx)? {{ {undo} return Ok(true); }}\n")
+            }
         }
     }
 
@@ -267,11 +386,25 @@ impl<'a> Generator<'a> {
         if from == to {
             return "true".into();
         }
-        format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}(v, cx, {to}); cx.leave_reach(); found? }}")
+        let target = &self.reach[&to];
+        if !target.region[from as usize] {
+            // `from` has no path into `to`.
+            return "false".into();
+        }
+        if target.pure {
+            return format!("r{from}_{to}(v)");
+        }
+        format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}_{to}(v, cx); cx.leave_reach(); found? }}")
     }
 
     /// One edge as a block of statements.
-    fn edge(&mut self, mode: Mode, edge: usize, memoised: &BTreeMap<(u32, u32), String>) -> String {
+    fn edge(
+        &mut self,
+        mode: Mode,
+        edge: usize,
+        memoised: &BTreeMap<(u32, u32), String>,
+        hoisted: &HashMap<usize, String>,
+    ) -> String {
         let op = self.plan.ops[edge].clone();
         let sym = self.sym;
         let simple = |this: &Self, pre: &str, guard: Option<String>, undo: &str| -> String {
@@ -283,7 +416,7 @@ impl<'a> Generator<'a> {
         };
         match op {
             PlanOp::Skip => simple(self, "", None, ""),
-            PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode == Mode::Reach => simple(self, "", None, ""),
+            PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode != Mode::Moves => simple(self, "", None, ""),
             PlanOp::Tag(symbol) => {
                 let target = self.automaton.edges[edge].target;
                 simple(self, "", Some(format!("cx.push_tag({symbol}, {target})?")), "cx.pop_tag();")
@@ -342,6 +475,7 @@ impl<'a> Generator<'a> {
             PlanOp::Compare { lhs, rhs, transfer, equal } => {
                 let op = if equal { "==" } else { "!=" };
                 let guard = match transfer {
+                    PlanTransfer::Slot if hoisted.contains_key(&edge) => hoisted[&edge].clone(),
                     PlanTransfer::Slot => {
                         let (a, b) = (self.value(&lhs), self.value(&rhs));
                         format!("{a} {op} {b}")
@@ -408,19 +542,16 @@ impl<'a> Generator<'a> {
             Mode::Moves => {
                 (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
-            Mode::Reach => (
-                format!("fn r{node}(v: &mut Values, cx: &mut Search<Values>, to: u32) -> Result<bool, Fail>"),
-                "Ok(false)",
-            ),
+            Mode::Reach { to, pure: true } => (format!("fn r{node}_{to}(v: &mut Values) -> bool"), "false"),
+            Mode::Reach { to, pure: false } => {
+                (format!("fn r{node}_{to}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
+            }
         };
         writeln!(body, "/// Node `{}`.", name.replace('`', "'")).expect("writing to a String");
         writeln!(body, "{signature} {{").expect("writing to a String");
-        if mode == Mode::Reach {
-            writeln!(body, "if to == {node} {{ return Ok(true); }}").expect("writing to a String");
-        }
         let visits = match mode {
             Mode::Moves => self.analysis.visit_in_moves[node as usize],
-            Mode::Reach => self.analysis.visit_in_reach[node as usize],
+            Mode::Reach { to, .. } => self.reach[&to].visits[node as usize],
         };
         if visits {
             let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
@@ -429,8 +560,33 @@ impl<'a> Generator<'a> {
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
         }
-        for edge in range {
-            let block = self.edge(mode, edge as usize, &memoised);
+        let walked: Vec<usize> = range
+            .map(|edge| edge as usize)
+            .filter(|&edge| match mode {
+                // Edges leaving the region cannot lead into `to`.
+                Mode::Reach { to, .. } => {
+                    let target = self.automaton.edges[edge].target;
+                    target == to || self.reach[&to].region[target as usize]
+                }
+                Mode::Moves => true,
+            })
+            .collect();
+        // Sibling guards are evaluated up front: every sibling starts from the same state (each
+        // edge undoes its changes), and with no call in between the compiler shares their
+        // common reads.
+        let mut hoisted = HashMap::new();
+        if walked.len() >= 2 {
+            for &edge in &walked {
+                if let PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } = &self.plan.ops[edge] {
+                    let (a, b) = (self.value(lhs), self.value(rhs));
+                    let op = if *equal { "==" } else { "!=" };
+                    writeln!(body, "let g{edge} = {a} {op} {b};").expect("writing to a String");
+                    hoisted.insert(edge, format!("g{edge}"));
+                }
+            }
+        }
+        for edge in walked {
+            let block = self.edge(mode, edge, &memoised, &hoisted);
             body.push_str(&block);
         }
         writeln!(body, "{done}\n}}\n").expect("writing to a String");
@@ -445,10 +601,13 @@ impl<'a> Generator<'a> {
                 out.push_str(&function);
             }
         }
-        for node in 0..self.automaton.nodes.len() as u32 {
-            if self.analysis.in_reach[node as usize] {
-                let function = self.node_function(Mode::Reach, node);
-                out.push_str(&function);
+        let targets: Vec<(u32, bool)> = self.reach.iter().map(|(&to, target)| (to, target.pure)).collect();
+        for (to, pure) in targets {
+            for node in 0..self.automaton.nodes.len() as u32 {
+                if self.reach[&to].region[node as usize] {
+                    let function = self.node_function(Mode::Reach { to, pure }, node);
+                    out.push_str(&function);
+                }
             }
         }
         out
@@ -510,6 +669,8 @@ impl<'a> Generator<'a> {
         }
         let valid = list(&mut valid.iter().map(|v| v.to_string()));
         writeln!(w, "static VALID_PLAYER: [bool; {}] = [{valid}];", self.table_len).unwrap();
+        let unique = list(&mut self.analysis.unique_start.iter().map(|u| u.to_string()));
+        writeln!(w, "static UNIQUE_STARTS: [bool; {}] = [{unique}];", automaton.nodes.len()).unwrap();
         if self.uses_constants {
             let constants = list(&mut plan.const_values.iter().map(|v| v.to_string()));
             writeln!(w, "static CONSTANTS: [Sym; {}] = [{constants}];", plan.const_values.len()).unwrap();
@@ -534,6 +695,7 @@ impl<'a> Generator<'a> {
     const PLAYERS: &'static [u32] = &PLAYERS;
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = {one};
+    const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
 
     fn initial_values() -> Values {{
         INITIAL

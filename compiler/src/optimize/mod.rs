@@ -19,11 +19,14 @@ mod join_fork_prefixes;
 mod join_fork_suffixes;
 mod merge_accesses;
 mod propagate_constants;
+mod propagate_copies;
+mod prune_dead_assignments;
 mod prune_unreachable_nodes;
 mod prune_unused_constants;
 mod prune_unused_variables;
 mod skip_self_assignments;
 mod skip_self_comparisons;
+mod specialize_checks;
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -39,9 +42,12 @@ use std::fmt;
 pub enum Pass {
     SkipSelfAssignments,
     SkipSelfComparisons,
+    SpecializeChecks,
+    PropagateCopies,
     PropagateConstants,
     InlineReachability,
     MergeAccesses,
+    PruneDeadAssignments,
     PruneUnreachableNodes,
     CompactSkipEdges,
     JoinForkPrefixes,
@@ -54,12 +60,15 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order the driver runs them.
-    pub const ALL: [Pass; 13] = [
+    pub const ALL: [Pass; 16] = [
         Pass::SkipSelfAssignments,
         Pass::SkipSelfComparisons,
+        Pass::SpecializeChecks,
+        Pass::PropagateCopies,
         Pass::PropagateConstants,
         Pass::InlineReachability,
         Pass::MergeAccesses,
+        Pass::PruneDeadAssignments,
         Pass::PruneUnreachableNodes,
         Pass::CompactSkipEdges,
         Pass::JoinForkPrefixes,
@@ -75,9 +84,12 @@ impl Pass {
         match self {
             Pass::SkipSelfAssignments => "skip_self_assignments",
             Pass::SkipSelfComparisons => "skip_self_comparisons",
+            Pass::SpecializeChecks => "specialize_checks",
+            Pass::PropagateCopies => "propagate_copies",
             Pass::PropagateConstants => "propagate_constants",
             Pass::InlineReachability => "inline_reachability",
             Pass::MergeAccesses => "merge_accesses",
+            Pass::PruneDeadAssignments => "prune_dead_assignments",
             Pass::PruneUnreachableNodes => "prune_unreachable_nodes",
             Pass::CompactSkipEdges => "compact_skip_edges",
             Pass::JoinForkPrefixes => "join_fork_prefixes",
@@ -103,9 +115,12 @@ impl Pass {
         match self {
             Pass::SkipSelfAssignments => skip_self_assignments::run(automaton),
             Pass::SkipSelfComparisons => skip_self_comparisons::run(automaton),
+            Pass::SpecializeChecks => specialize_checks::run(automaton),
+            Pass::PropagateCopies => propagate_copies::run(automaton),
             Pass::PropagateConstants => propagate_constants::run(automaton),
             Pass::InlineReachability => inline_reachability::run(automaton),
             Pass::MergeAccesses => merge_accesses::run(automaton),
+            Pass::PruneDeadAssignments => prune_dead_assignments::run(automaton),
             Pass::PruneUnreachableNodes => prune_unreachable_nodes::run(automaton),
             Pass::CompactSkipEdges => compact_skip_edges::run(automaton),
             Pass::JoinForkPrefixes => join_fork_prefixes::run(automaton),

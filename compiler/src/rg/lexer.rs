@@ -113,17 +113,7 @@ pub fn is_identifier(name: &str) -> bool {
 /// Splits a source text into tokens with their spans. Unknown characters are reported (runs of
 /// them merged into one diagnostic) and skipped.
 pub fn lex(source: &str) -> (Vec<(Token<'_>, Span)>, Vec<Diagnostic>) {
-    let mut tokens = Vec::new();
-    let mut bad_spans: Vec<Span> = Vec::new();
-    for (token, range) in Token::lexer(source).spanned() {
-        match token {
-            Ok(token) => tokens.push((token, Span::new(range.start, range.end))),
-            Err(()) => match bad_spans.last_mut() {
-                Some(last) if last.end == range.start => last.end = range.end,
-                _ => bad_spans.push(Span::new(range.start, range.end)),
-            },
-        }
-    }
+    let (tokens, bad_spans) = crate::lexing::tokens_and_bad_runs::<Token>(source);
     let diagnostics = bad_spans
         .into_iter()
         .map(|span| {
