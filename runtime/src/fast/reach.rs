@@ -50,6 +50,15 @@ pub(crate) enum PlanOp {
         rhs: Val,
         equal: bool,
     },
+    /// `values[base + offsets[values[key]]] == rhs` (or `!=`): the common `board[x] == ...`
+    /// with one dispatch fewer than [`PlanOp::Compare`].
+    CompareIndexed {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+        rhs: Val,
+        equal: bool,
+    },
     SetAny {
         slot: u32,
         members: Box<[SymbolId]>,
@@ -171,9 +180,7 @@ pub(crate) fn plan(
                     slots.push(*slot);
                     PlanOp::Set { slot: *slot, value: value.clone() }
                 }
-                Ins::Compare { lhs, rhs, equal } => {
-                    PlanOp::Compare { lhs: lhs.clone(), rhs: rhs.clone(), equal: *equal }
-                }
+                Ins::Compare { lhs, rhs, equal } => compare_op(lhs, rhs, *equal),
                 Ins::SetAny { target: Target::Fixed(slot), members } => {
                     slots.push(*slot);
                     PlanOp::SetAny { slot: *slot, members: members.clone() }
@@ -285,7 +292,7 @@ fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]
         chain.push(current.first);
         match &edge.op {
             PlanOp::Set { .. } | PlanOp::Skip => node = edge.target,
-            PlanOp::Compare { .. } => break,
+            PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => break,
             _ => return Vec::new(),
         }
     }
@@ -302,6 +309,10 @@ fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]
         let stale = match &edges[e as usize].op {
             PlanOp::Set { value, .. } => reads_later_write(value),
             PlanOp::Compare { lhs, rhs, .. } => reads_later_write(lhs) || reads_later_write(rhs),
+            PlanOp::CompareIndexed { base, key, offsets, rhs, .. } => {
+                let lhs = Val::Indexed { base: *base, key: *key, offsets: offsets.clone() };
+                reads_later_write(&lhs) || reads_later_write(rhs)
+            }
             _ => true,
         };
         if stale || written.contains(&slot) {
@@ -348,6 +359,16 @@ fn may_read(value: &Val, slot: u32) -> bool {
         }
         Val::Lookup2 { first, second, .. } => may_read(first, slot) || may_read(second, slot),
         Val::Path(_) => true,
+    }
+}
+
+/// A comparison, specialised when one side is a state map read with a key in a slot.
+fn compare_op(lhs: &Val, rhs: &Val, equal: bool) -> PlanOp {
+    match (lhs, rhs) {
+        (Val::Indexed { base, key, offsets }, other) | (other, Val::Indexed { base, key, offsets }) => {
+            PlanOp::CompareIndexed { base: *base, key: *key, offsets: offsets.clone(), rhs: other.clone(), equal }
+        }
+        _ => PlanOp::Compare { lhs: lhs.clone(), rhs: rhs.clone(), equal },
     }
 }
 

@@ -302,6 +302,19 @@ fn path_offset(path: &Path, values: &[u32], constants: &[u32]) -> usize {
     offset as usize
 }
 
+/// Whether a plan comparison holds.
+#[inline(always)]
+fn compare_holds(op: &PlanOp, values: &[u32], constants: &[u32]) -> bool {
+    match op {
+        PlanOp::CompareIndexed { base, key, offsets, rhs, equal } => {
+            let lhs = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+            (lhs == read(rhs, values, constants)) == *equal
+        }
+        PlanOp::Compare { lhs, rhs, equal } => (read(lhs, values, constants) == read(rhs, values, constants)) == *equal,
+        _ => unreachable!("called for comparisons only"),
+    }
+}
+
 impl Scratch {
     /// Loads a state into the working buffer.
     pub(crate) fn load(&mut self, node: NodeId, values: &[SymbolId]) {
@@ -550,9 +563,7 @@ impl Scratch {
                 self.plan_writes += 1;
                 true
             }
-            PlanOp::Compare { lhs, rhs, equal } => {
-                (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants)) == *equal
-            }
+            PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => self.plan_compare(engine, &edge.op),
             PlanOp::SetAny { slot, members } => {
                 self.values[*slot as usize] = members[member];
                 self.plan_writes += 1;
@@ -563,6 +574,12 @@ impl Scratch {
                 self.reach(engine, *from, *to, *context, depth + 1)? != *negated
             }
         })
+    }
+
+    /// Whether a plan comparison holds.
+    #[inline(always)]
+    fn plan_compare(&self, engine: &FastEngine, op: &PlanOp) -> bool {
+        compare_holds(op, &self.values, &engine.constants)
     }
 
     fn walk_plan(
@@ -603,12 +620,7 @@ impl Scratch {
                 NodeKind::Chain | NodeKind::Dead => {}
                 NodeKind::Complement => {
                     let edge = &plan.edges[current.first as usize];
-                    let PlanOp::Compare { lhs, rhs, equal } = &edge.op else {
-                        unreachable!("complement nodes have two comparisons")
-                    };
-                    let holds = (read(lhs, &self.values, &engine.constants)
-                        == read(rhs, &self.values, &engine.constants))
-                        == *equal;
+                    let holds = self.plan_compare(engine, &edge.op);
                     next = if holds { edge.target } else { plan.edges[current.first as usize + 1].target };
                 }
                 NodeKind::Select => {
@@ -676,6 +688,29 @@ impl Scratch {
                         self.values[slot as usize] = self.plan_saved[saved + i];
                     }
                 }
+                // Guards only lead somewhere when they hold: run a row of them here, without
+                // going round the loop for each.
+                let mut guard_held = None;
+                while frame.next_edge < branch.end {
+                    let edge = &plan.edges[frame.next_edge as usize];
+                    if !matches!(edge.op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. }) {
+                        break;
+                    }
+                    frame.next_edge += 1;
+                    if compare_holds(&edge.op, &self.values, &engine.constants) {
+                        guard_held = Some(edge.target);
+                        break;
+                    }
+                }
+                match guard_held {
+                    Some(ACCEPT) => return Ok(Some(true)),
+                    Some(target) => {
+                        node = target as usize;
+                        break;
+                    }
+                    None if frame.next_edge == branch.end => continue,
+                    None => {}
+                }
                 let edge = &plan.edges[frame.next_edge as usize];
                 let mut member = frame.member as usize;
                 if let PlanOp::SetAny { members, slot } = &edge.op {
@@ -688,20 +723,32 @@ impl Scratch {
                             self.plan_edge(engine, &plan.edges[e as usize], 0, depth)?;
                         }
                         let chain = &plan.filters[hoisted..last as usize];
-                        while member < members.len() {
-                            self.values[*slot as usize] = members[member];
-                            self.plan_writes += 1;
-                            let mut passed = true;
-                            for &e in chain {
-                                if !self.plan_edge(engine, &plan.edges[e as usize], 0, depth)? {
-                                    passed = false;
+                        self.plan_writes += 1;
+                        if let [only] = chain {
+                            // Just the comparison (`cell = Cell(*); board[cell] == empty`).
+                            let op = &plan.edges[*only as usize].op;
+                            while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                if compare_holds(op, &self.values, &engine.constants) {
                                     break;
                                 }
+                                member += 1;
                             }
-                            if passed {
-                                break;
+                        } else {
+                            while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                let mut passed = true;
+                                for &e in chain {
+                                    if !self.plan_edge(engine, &plan.edges[e as usize], 0, depth)? {
+                                        passed = false;
+                                        break;
+                                    }
+                                }
+                                if passed {
+                                    break;
+                                }
+                                member += 1;
                             }
-                            member += 1;
                         }
                         let frame = self.plan_frames.last_mut().expect("length checked");
                         if member + 1 >= members.len() {
