@@ -85,7 +85,7 @@ pub const GAMES: &[(&str, u64)] = &[
     ("chess/chess.hrg", 10150406241901759953),
     ("connect4/connect4.rg", 13598479859184883486),
     ("connect4/connect4.hrg", 59007880760332335),
-    ("dice/dice.rg", 14121387753941743696),
+    ("dice/dice.rg", 1029327558058358557),
     ("dicerace/dicerace.hrg", 1487869781314367302),
     ("doudizhu/doudizhu.cards", 6907455722734904393),
     ("draughts/draughts.hrg", 10605593297963990520),

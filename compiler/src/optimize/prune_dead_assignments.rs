@@ -5,12 +5,14 @@
 //!
 //! Liveness is a backward "may" analysis over the whole graph: a check `? a -> b` reads whatever is
 //! live at `a`; `player`, `goals`, `visible` and variables named by pragmas are always live (the
-//! runtime reads them). Like `prune_unused_variables`, it leaves alone variables a `random` move may
-//! assign (perft counts random's distinct successors) and any-assignments `x = T(*)`, which branch.
+//! runtime reads them). It leaves alone variables assigned in a `random` move or in the keeper moves
+//! completing it (perft counts random's distinct outcomes, the states after those keeper moves, so
+//! a stored value can tell two apart even if nothing reads it), and any-assignments `x = T(*)`,
+//! which branch.
 
+use super::env::Value;
 use super::env::{strip_casts, Env};
-use super::graph::{expr_idents, Automaton, RESERVED_VARIABLES};
-use super::prune_unused_variables::assigned_in_random_moves;
+use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
 use super::value_sets::ValueSets;
 use crate::rg::ast::{Decl, Expr, Label};
 use petgraph::stable_graph::NodeIndex;
@@ -47,7 +49,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
         return 0;
     }
     let value_sets = ValueSets::new(automaton, &env);
-    let random = assigned_in_random_moves(automaton, &value_sets);
+    let random = assigned_after_random(automaton, &value_sets);
     let mut changes = 0;
     for edge in dead {
         let variable = whole_assignment(automaton.label(edge)).unwrap_or_default();
@@ -57,6 +59,52 @@ pub fn run(automaton: &mut Automaton) -> usize {
         }
     }
     changes
+}
+
+/// Variables assigned in a `random` move or in the keeper moves that follow it before a player
+/// moves: a chance outcome is the state after them, and perft counts distinct outcomes, so a value
+/// stored there (even one nothing reads later) can tell two outcomes apart.
+fn assigned_after_random(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
+    let random = Value::Symbol("random".to_string());
+    let keeper = Value::Symbol("keeper".to_string());
+    let mut stack: Vec<NodeIndex> = automaton
+        .graph
+        .edge_indices()
+        .filter(|&edge| match automaton.label(edge) {
+            Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
+                value_sets.values(rhs).is_none_or(|values| values.contains(&random))
+            }
+            _ => false,
+        })
+        .map(|edge| automaton.endpoints(edge).1)
+        .collect();
+    let mut seen = HashSet::new();
+    let mut assigned = HashSet::new();
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node) {
+            continue;
+        }
+        for edge in automaton.out_edges(node) {
+            let label = automaton.label(edge);
+            if assigns_player(label) {
+                // Only the keeper's moves belong to the same outcome.
+                let to_keeper_only = match label {
+                    Label::Assign { rhs, .. } => {
+                        value_sets.values(rhs).is_some_and(|values| values.iter().all(|value| value == &keeper))
+                    }
+                    _ => false,
+                };
+                if !to_keeper_only {
+                    continue;
+                }
+            }
+            if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = label {
+                assigned.extend(assigned_root(lhs).map(str::to_string));
+            }
+            stack.push(automaton.endpoints(edge).1);
+        }
+    }
+    assigned
 }
 
 /// `x` for `x = e` (casts aside); not for writes through a key or any-assignments.
@@ -183,24 +231,28 @@ mod tests {
     }
 
     #[test]
-    fn random_moves_and_runtime_variables_keep_their_stores() {
+    fn random_outcomes_and_runtime_variables_keep_their_stores() {
         let game = parse(
-            "type Player = {x}; type Score = {0}; type Cell = {a, b}; var roll: Cell = a; var note: Cell = a;
+            "type Player = {x}; type Score = {0}; type Cell = {a, b};
+             var roll: Cell = a; var kept: Cell = a; var note: Cell = a;
              begin, r: player = random;
              r, r1: roll = b;
              r1, r2: $ rolled;
              r2, k: player = keeper;
-             k, k1: goals[x] = 0;
-             k1, k2: note = b;
-             k2, k3: roll = a;
+             k, k1: kept = b;
+             k1, m: player = x;
+             m, m1: note = b;
+             m1, m2: $ moved;
+             m2, k2: player = keeper;
+             k2, k3: goals[x] = 0;
              k3, end: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneDeadAssignments);
-        // `note = b` is dead and goes; `roll` is assigned in a random move, so both its stores stay
-        // (dead as they are); `goals` and `player` are read by the runtime.
+        // All three stores are dead, but `roll` (the random move) and `kept` (the keeper move that
+        // completes the chance outcome) can tell outcomes apart; `note`, in x's move, goes.
         assert_eq!(changes, 1);
         let printed = print(&game);
-        assert!(printed.contains("r, r1: roll = b;") && printed.contains("k2, k3: roll = a;"), "{printed}");
-        assert!(printed.contains("k1, k2: ;") && printed.contains("k, k1: goals[x] = 0;"), "{printed}");
+        assert!(printed.contains("r, r1: roll = b;") && printed.contains("k, k1: kept = b;"), "{printed}");
+        assert!(printed.contains("m, m1: ;") && printed.contains("k2, k3: goals[x] = 0;"), "{printed}");
     }
 }
