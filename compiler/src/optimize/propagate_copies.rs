@@ -44,10 +44,9 @@ pub fn run(automaton: &mut Automaton) -> usize {
         }
         let label = automaton.label(edge);
         match analysis.rewrite(label, known) {
-            None => {
-                automaton.graph.remove_edge(edge);
-                changes += 1;
-            }
+            // A comparison that can never pass stays as written: removing its edge can make tags
+            // (and so symbols) vanish from the game, which renumbers the symbols of compiled models.
+            None => {}
             Some(rewritten) if &rewritten != label => {
                 automaton.graph[edge].label = rewritten;
                 changes += 1;

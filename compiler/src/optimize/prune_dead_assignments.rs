@@ -1,18 +1,18 @@
 //! `prune_dead_assignments`: an assignment `x = e` to a whole variable becomes a skip when no path
-//! from its target reads `x` before assigning it again within the same move (a temporary
-//! overwritten on every path). Preserves every state the forward model exposes, so every move,
-//! keeper behaviour, visibility, score and perft count.
+//! from its target reads `x` before assigning it again (a cursor reset at the end of a turn, a
+//! temporary overwritten on every path). Preserves every move, keeper behaviour, visibility and
+//! score; a successor state may differ only in such a variable, whose value nothing ever reads.
 //!
 //! Liveness is a backward "may" analysis over the whole graph: a check `? a -> b` reads whatever is
-//! live at `a`; an edge assigning `player` reads every variable (the state there is observable:
-//! states are compared, hashed and merged by value, so a store dead for the rest of the game still
-//! tells two successors apart, as in Pig's "equal states after a throw count once");
-//! `player`, `goals`, `visible` and variables named by pragmas are always live (the runtime reads them). Like `prune_unused_variables`, it leaves alone variables a `random` move may
-//! assign (perft counts random's distinct successors) and any-assignments `x = T(*)`, which branch.
+//! live at `a`; `player`, `goals`, `visible` and variables named by pragmas are always live (the
+//! runtime reads them). It leaves alone variables assigned in a `random` move or in the keeper moves
+//! completing it (perft counts random's distinct outcomes, the states after those keeper moves, so
+//! a stored value can tell two apart even if nothing reads it), and any-assignments `x = T(*)`,
+//! which branch.
 
+use super::env::Value;
 use super::env::{strip_casts, Env};
-use super::graph::{expr_idents, Automaton, RESERVED_VARIABLES};
-use super::prune_unused_variables::assigned_in_random_moves;
+use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
 use super::value_sets::ValueSets;
 use crate::rg::ast::{Decl, Expr, Label};
 use petgraph::stable_graph::NodeIndex;
@@ -49,7 +49,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
         return 0;
     }
     let value_sets = ValueSets::new(automaton, &env);
-    let random = assigned_in_random_moves(automaton, &value_sets);
+    let random = assigned_after_random(automaton, &value_sets);
     let mut changes = 0;
     for edge in dead {
         let variable = whole_assignment(automaton.label(edge)).unwrap_or_default();
@@ -59,6 +59,52 @@ pub fn run(automaton: &mut Automaton) -> usize {
         }
     }
     changes
+}
+
+/// Variables assigned in a `random` move or in the keeper moves that follow it before a player
+/// moves: a chance outcome is the state after them, and perft counts distinct outcomes, so a value
+/// stored there (even one nothing reads later) can tell two outcomes apart.
+fn assigned_after_random(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
+    let random = Value::Symbol("random".to_string());
+    let keeper = Value::Symbol("keeper".to_string());
+    let mut stack: Vec<NodeIndex> = automaton
+        .graph
+        .edge_indices()
+        .filter(|&edge| match automaton.label(edge) {
+            Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
+                value_sets.values(rhs).is_none_or(|values| values.contains(&random))
+            }
+            _ => false,
+        })
+        .map(|edge| automaton.endpoints(edge).1)
+        .collect();
+    let mut seen = HashSet::new();
+    let mut assigned = HashSet::new();
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node) {
+            continue;
+        }
+        for edge in automaton.out_edges(node) {
+            let label = automaton.label(edge);
+            if assigns_player(label) {
+                // Only the keeper's moves belong to the same outcome.
+                let to_keeper_only = match label {
+                    Label::Assign { rhs, .. } => {
+                        value_sets.values(rhs).is_some_and(|values| values.iter().all(|value| value == &keeper))
+                    }
+                    _ => false,
+                };
+                if !to_keeper_only {
+                    continue;
+                }
+            }
+            if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = label {
+                assigned.extend(assigned_root(lhs).map(str::to_string));
+            }
+            stack.push(automaton.endpoints(edge).1);
+        }
+    }
+    assigned
 }
 
 /// `x` for `x = e` (casts aside); not for writes through a key or any-assignments.
@@ -99,10 +145,6 @@ fn live_variables(automaton: &Automaton, env: &Env) -> HashMap<NodeIndex, HashSe
             let label = &edge.weight().label;
             let mut after = live[&edge.target()].clone();
             match label {
-                Label::Assign { lhs, .. } if whole_assignment(label) == Some("player") => {
-                    after.extend(env.variables().map(|(name, _)| name.clone()));
-                    target_reads(lhs, &mut after, &reads);
-                }
                 Label::Assign { lhs, rhs } => {
                     if let Some(variable) = whole_assignment(label) {
                         after.remove(variable);
@@ -169,68 +211,48 @@ mod tests {
             "type Player = {x}; type Score = {0}; type Cell = {a, b};
              var cursor: Cell = a; var temp: Cell = a; var seen: Cell = a; var board: Cell -> Cell = {:a};
              begin, turn: player = x;
-             turn, t1: temp = b;
-             t1, t2: cursor = b;
-             t2, t3: temp = a;
-             t3, t4: board[cursor] = temp;
+             turn, t1: cursor = b;
+             t1, t2: temp = a;
+             t2, t3: board[cursor] = temp;
+             t3, t4: temp = b;
              t4, t5: seen = b;
              t5, t6: ? probe -> probed;
              probe, probed: seen == b;
-             t6, t7: temp = b;
-             t7, t8: temp = a;
-             t8, t9: cursor = a;
-             t9, t10: $ go;
-             t10, turn: player = keeper;",
+             t6, t7: cursor = a;
+             t7, t8: $ go;
+             t8, turn: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneDeadAssignments);
-        // Both `temp = b` are overwritten (by `temp = a`) within the move before anything reads
-        // `temp`. `seen = b` is read by the check; the first `temp = a` and `cursor = b` by
-        // `board[cursor] = temp`; the last `temp = a` and `cursor = a` are only overwritten in the
-        // next move, so the state after this move keeps them (states are compared by value).
+        // `temp = b` is overwritten (by `temp = a`) before `board[cursor] = temp` reads it again;
+        // `cursor = a` too (by `cursor = b`). `seen = b` is read by the check; `temp = a` and
+        // `cursor = b` are read by `board[cursor] = temp`.
         assert_eq!(changes, 2);
         insta::assert_snapshot!(print(&game));
     }
 
     #[test]
-    fn stores_dead_for_the_rest_of_the_game_stay_in_the_state() {
-        // Pig's keeper resets the turn total when a player wins: nothing reads it again, but
-        // throws reaching equal states must still give equal states.
+    fn random_outcomes_and_runtime_variables_keep_their_stores() {
         let game = parse(
-            "type Player = {x}; type Score = {0, 100}; type Num = {0, 1}; var total: Num = 0;
-             begin, turn: player = x;
-             turn, t1: total = 1;
-             t1, t2: $ won;
-             t2, k: player = keeper;
-             k, k1: goals[x] = 100;
-             k1, k2: total = 0;
-             k2, end: player = keeper;",
-        );
-        let (_, changes) = run_pass(&game, Pass::PruneDeadAssignments);
-        assert_eq!(changes, 0);
-    }
-
-    #[test]
-    fn random_moves_and_runtime_variables_keep_their_stores() {
-        let game = parse(
-            "type Player = {x}; type Score = {0}; type Cell = {a, b}; var roll: Cell = a; var note: Cell = a;
+            "type Player = {x}; type Score = {0}; type Cell = {a, b};
+             var roll: Cell = a; var kept: Cell = a; var note: Cell = a;
              begin, r: player = random;
              r, r1: roll = b;
              r1, r2: $ rolled;
              r2, k: player = keeper;
-             k, k1: goals[x] = 0;
-             k1, k2: note = b;
-             k2, k3: roll = a;
-             k3, k4: note = a;
-             k4, k5: roll = b;
-             k5, end: player = keeper;",
+             k, k1: kept = b;
+             k1, m: player = x;
+             m, m1: note = b;
+             m1, m2: $ moved;
+             m2, k2: player = keeper;
+             k2, k3: goals[x] = 0;
+             k3, end: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneDeadAssignments);
-        // `note = b` is overwritten by `note = a` within the keeper's move and goes; `roll` is
-        // assigned in a random move, so its stores stay (the first one dead as it is); `goals`
-        // and `player` are read by the runtime.
+        // All three stores are dead, but `roll` (the random move) and `kept` (the keeper move that
+        // completes the chance outcome) can tell outcomes apart; `note`, in x's move, goes.
         assert_eq!(changes, 1);
         let printed = print(&game);
-        assert!(printed.contains("r, r1: roll = b;") && printed.contains("k2, k3: roll = a;"), "{printed}");
-        assert!(printed.contains("k1, k2: ;") && printed.contains("k, k1: goals[x] = 0;"), "{printed}");
+        assert!(printed.contains("r, r1: roll = b;") && printed.contains("k, k1: kept = b;"), "{printed}");
+        assert!(printed.contains("m, m1: ;") && printed.contains("k2, k3: goals[x] = 0;"), "{printed}");
     }
 }

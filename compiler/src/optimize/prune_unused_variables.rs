@@ -53,7 +53,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
 /// Variables assigned on some edge that a `random` move's search may take: everything reachable
 /// from the target of a `player =` edge that may give the turn to `random`, up to the next
 /// `player =` edge.
-pub(super) fn assigned_in_random_moves(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
+fn assigned_in_random_moves(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
     let random = Value::Symbol("random".to_string());
     let mut stack: Vec<NodeIndex> = automaton
         .graph
