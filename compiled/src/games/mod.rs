@@ -87,7 +87,7 @@ pub const GAMES: &[(&str, u64)] = &[
     ("connect4/connect4.hrg", 59007880760332335),
     ("dice/dice.rg", 1029327558058358557),
     ("dicerace/dicerace.hrg", 1487869781314367302),
-    ("doudizhu/doudizhu.cards", 6907455722734904393),
+    ("doudizhu/doudizhu.cards", 3868745511597351380),
     ("draughts/draughts.hrg", 10605593297963990520),
     ("foxgeese/foxgeese.hrg", 10924433144080232174),
     ("gomoku/gomoku.hrg", 2254326387530709297),

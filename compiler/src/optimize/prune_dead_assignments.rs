@@ -10,9 +10,9 @@
 //! a stored value can tell two apart even if nothing reads it), and any-assignments `x = T(*)`,
 //! which branch.
 
-use super::env::Value;
 use super::env::{strip_casts, Env};
-use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
+use super::graph::{expr_idents, Automaton, RESERVED_VARIABLES};
+use super::prune_unused_variables::assigned_after_random;
 use super::value_sets::ValueSets;
 use crate::rg::ast::{Decl, Expr, Label};
 use petgraph::stable_graph::NodeIndex;
@@ -59,52 +59,6 @@ pub fn run(automaton: &mut Automaton) -> usize {
         }
     }
     changes
-}
-
-/// Variables assigned in a `random` move or in the keeper moves that follow it before a player
-/// moves: a chance outcome is the state after them, and perft counts distinct outcomes, so a value
-/// stored there (even one nothing reads later) can tell two outcomes apart.
-fn assigned_after_random(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
-    let random = Value::Symbol("random".to_string());
-    let keeper = Value::Symbol("keeper".to_string());
-    let mut stack: Vec<NodeIndex> = automaton
-        .graph
-        .edge_indices()
-        .filter(|&edge| match automaton.label(edge) {
-            Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
-                value_sets.values(rhs).is_none_or(|values| values.contains(&random))
-            }
-            _ => false,
-        })
-        .map(|edge| automaton.endpoints(edge).1)
-        .collect();
-    let mut seen = HashSet::new();
-    let mut assigned = HashSet::new();
-    while let Some(node) = stack.pop() {
-        if !seen.insert(node) {
-            continue;
-        }
-        for edge in automaton.out_edges(node) {
-            let label = automaton.label(edge);
-            if assigns_player(label) {
-                // Only the keeper's moves belong to the same outcome.
-                let to_keeper_only = match label {
-                    Label::Assign { rhs, .. } => {
-                        value_sets.values(rhs).is_some_and(|values| values.iter().all(|value| value == &keeper))
-                    }
-                    _ => false,
-                };
-                if !to_keeper_only {
-                    continue;
-                }
-            }
-            if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = label {
-                assigned.extend(assigned_root(lhs).map(str::to_string));
-            }
-            stack.push(automaton.endpoints(edge).1);
-        }
-    }
-    assigned
 }
 
 /// `x` for `x = e` (casts aside); not for writes through a key or any-assignments.

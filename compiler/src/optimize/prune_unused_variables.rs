@@ -3,8 +3,8 @@
 //! behaviour, visibility and scores; successor states lose only the removed variables. Never
 //! touches `player`, `goals` or `visible`, which the runtime reads itself, nor a variable written
 //! through a key that may lie outside its domain (a runtime error to keep), nor a variable that a
-//! `random` move may assign: perft counts `random`'s distinct successor states, and such a
-//! variable could be what tells two of them apart.
+//! `random` move, or the keeper moves completing it, may assign: perft counts `random`'s distinct
+//! outcomes (the states after those keeper moves), and such a variable could tell two apart.
 
 use super::env::{Env, Value};
 use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
@@ -30,7 +30,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
     }
     let env = Env::new(automaton);
     let value_sets = ValueSets::new(automaton, &env);
-    for name in assigned_in_random_moves(automaton, &value_sets)
+    for name in assigned_after_random(automaton, &value_sets)
         .into_iter()
         .chain(written_with_possibly_bad_keys(automaton, &value_sets))
     {
@@ -50,11 +50,12 @@ pub fn run(automaton: &mut Automaton) -> usize {
     unused.len()
 }
 
-/// Variables assigned on some edge that a `random` move's search may take: everything reachable
-/// from the target of a `player =` edge that may give the turn to `random`, up to the next
-/// `player =` edge.
-fn assigned_in_random_moves(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
+/// Variables assigned in a `random` move or in the keeper moves that follow it before a player
+/// moves: a chance outcome is the state after them, and perft counts distinct outcomes, so a value
+/// stored there (even one nothing reads later) can tell two outcomes apart.
+pub(super) fn assigned_after_random(automaton: &Automaton, value_sets: &ValueSets) -> HashSet<String> {
     let random = Value::Symbol("random".to_string());
+    let keeper = Value::Symbol("keeper".to_string());
     let mut stack: Vec<NodeIndex> = automaton
         .graph
         .edge_indices()
@@ -75,7 +76,16 @@ fn assigned_in_random_moves(automaton: &Automaton, value_sets: &ValueSets) -> Ha
         for edge in automaton.out_edges(node) {
             let label = automaton.label(edge);
             if assigns_player(label) {
-                continue;
+                // Only the keeper's moves belong to the same outcome.
+                let to_keeper_only = match label {
+                    Label::Assign { rhs, .. } => {
+                        value_sets.values(rhs).is_some_and(|values| values.iter().all(|value| value == &keeper))
+                    }
+                    _ => false,
+                };
+                if !to_keeper_only {
+                    continue;
+                }
             }
             if let Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } = label {
                 assigned.extend(assigned_root(lhs).map(str::to_string));
@@ -149,19 +159,27 @@ mod tests {
     use crate::optimize::{run_pass, Pass};
 
     #[test]
-    fn variables_a_random_move_assigns_stay() {
+    fn variables_a_random_outcome_assigns_stay() {
         let game = parse(
-            "type Player = {x}; type Score = {0}; type D = {d1, d2}; var log: D = d1; var last: D = d1;
+            "type Player = {x}; type Score = {0}; type D = {d1, d2};
+             var log: D = d1; var last: D = d1; var note: D = d1;
              begin, r: player = random;
              r, r1: log = D(*);
              r1, k: player = keeper;
              k, k1: last = d2;
-             k1, end: player = keeper;",
+             k1, p: player = x;
+             p, p1: $ go;
+             p1, q: player = keeper;
+             q, q1: note = d2;
+             q1, end: player = keeper;",
         );
         let (game, changes) = run_pass(&game, Pass::PruneUnusedVariables);
-        assert_eq!(changes, 1, "only `last`, assigned in a keeper move, goes");
-        assert!(print(&game).contains("var log"));
-        assert!(!print(&game).contains("var last"));
+        // `log` is assigned by the random move and `last` by the keeper move completing it (the
+        // outcome perft counts); `note`, assigned by a keeper move after `x`'s move, goes.
+        assert_eq!(changes, 1);
+        let printed = print(&game);
+        assert!(printed.contains("var log") && printed.contains("var last"), "{printed}");
+        assert!(!printed.contains("var note"), "{printed}");
     }
 
     #[test]
