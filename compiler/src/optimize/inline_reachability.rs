@@ -85,7 +85,7 @@ fn is_guard(label: &Label) -> bool {
 
 /// Edges that lie on some path from `start` to `target` that does not pass through `target`
 /// before its end, in declaration order.
-fn edges_on_paths(automaton: &Automaton, start: NodeIndex, target: NodeIndex) -> Vec<EdgeIndex> {
+pub(super) fn edges_on_paths(automaton: &Automaton, start: NodeIndex, target: NodeIndex) -> Vec<EdgeIndex> {
     let forward: HashSet<NodeIndex> = Dfs::new(&automaton.graph, start).iter(&automaton.graph).collect();
     let reversed = Reversed(&automaton.graph);
     let backward: HashSet<NodeIndex> = Dfs::new(reversed, target).iter(reversed).collect();

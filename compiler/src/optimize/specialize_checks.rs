@@ -10,9 +10,10 @@
 //! and `propagate_constants` fold them away and `prune_unused_variables` removes them.
 
 use super::graph::Automaton;
+use super::inline_reachability::edges_on_paths;
 use crate::rg::ast::{Ident, Label};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex};
-use petgraph::visit::{Dfs, EdgeRef, Reversed, Walker};
+use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -39,21 +40,6 @@ pub fn run(automaton: &mut Automaton) -> usize {
         changes += 1;
     }
     changes
-}
-
-/// Edges on some path from `start` to `target` that does not pass through `target` before its end.
-fn edges_on_paths(automaton: &Automaton, start: NodeIndex, target: NodeIndex) -> Vec<EdgeIndex> {
-    let forward: HashSet<NodeIndex> = Dfs::new(&automaton.graph, start).iter(&automaton.graph).collect();
-    let reversed = Reversed(&automaton.graph);
-    let backward: HashSet<NodeIndex> = Dfs::new(reversed, target).iter(reversed).collect();
-    automaton
-        .edges_in_order()
-        .into_iter()
-        .filter(|&edge| {
-            let (source, end) = automaton.endpoints(edge);
-            source != target && forward.contains(&source) && backward.contains(&end)
-        })
-        .collect()
 }
 
 /// Whether some node of the region other than `start` is entered from outside it: another check
