@@ -751,14 +751,8 @@ impl Scratch {
                             }
                         }
                         let frame = self.plan_frames.last_mut().expect("length checked");
-                        if member + 1 >= members.len() {
-                            frame.next_edge += 1;
-                            frame.member = 0;
-                            if member >= members.len() {
-                                continue;
-                            }
-                        } else {
-                            frame.member = member as u32 + 1;
+                        if !step_member(&mut frame.next_edge, &mut frame.member, member, members.len()) {
+                            continue;
                         }
                         let target = plan.edges[*chain.last().expect("non-empty") as usize].target;
                         if target == ACCEPT {
@@ -767,14 +761,8 @@ impl Scratch {
                         node = target as usize;
                         break;
                     }
-                    if member + 1 >= members.len() {
-                        frame.next_edge += 1;
-                        frame.member = 0;
-                        if member >= members.len() {
-                            continue;
-                        }
-                    } else {
-                        frame.member += 1;
+                    if !step_member(&mut frame.next_edge, &mut frame.member, member, members.len()) {
+                        continue;
                     }
                 } else {
                     frame.next_edge += 1;
@@ -997,14 +985,8 @@ impl Scratch {
                     self.values[slot] = old;
                 }
                 let frame = self.frames.last_mut().expect("length checked");
-                if member + 1 >= members.len() {
-                    frame.next_edge += 1;
-                    frame.member = 0;
-                    if member >= members.len() {
-                        continue;
-                    }
-                } else {
-                    frame.member = member as u32 + 1;
+                if !step_member(&mut frame.next_edge, &mut frame.member, member, members.len()) {
+                    continue;
                 }
             } else {
                 frame.next_edge += 1;
@@ -1090,5 +1072,19 @@ impl Scratch {
         }
         self.tags.truncate(tags_base);
         Ok(false)
+    }
+}
+
+/// Moves an any-assignment frame past `member`, the member about to be followed: to the next
+/// member, or to the frame's next edge after the last one. False when no member was left.
+#[inline(always)]
+fn step_member(next_edge: &mut u32, next_member: &mut u32, member: usize, members: usize) -> bool {
+    if member + 1 >= members {
+        *next_edge += 1;
+        *next_member = 0;
+        member < members
+    } else {
+        *next_member = member as u32 + 1;
+        true
     }
 }
