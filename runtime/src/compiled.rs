@@ -664,6 +664,12 @@ pub struct Search<V> {
     gave_up: bool,
     /// Per start node: an unchecked search from it gave up once, so searches from it run checked.
     always_checked: Vec<bool>,
+    /// A de-duplication scope is open ([`Search::open_scope`]).
+    scope_open: bool,
+    /// The moves completed in the open scope: tag key, move index, and for tags the key cannot
+    /// pack, their span in `scope_tags`.
+    scope_moves: Vec<(u64, u32, u32, u32)>,
+    scope_tags: Vec<SymbolId>,
 }
 
 impl<V: Values> Search<V> {
@@ -683,6 +689,9 @@ impl<V: Values> Search<V> {
             budget: 0,
             gave_up: false,
             always_checked: vec![false; names.nodes.len()],
+            scope_open: false,
+            scope_moves: Vec::new(),
+            scope_tags: Vec::new(),
         }
     }
 
@@ -690,6 +699,7 @@ impl<V: Values> Search<V> {
         self.start = start;
         self.tags.clear();
         self.depth = 0;
+        self.scope_open = false;
         self.moves.clear();
         // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
@@ -782,6 +792,77 @@ impl<V: Values> Search<V> {
             return;
         }
         self.moves.push(&self.tags, target, values);
+    }
+
+    /// Generated code: opens a de-duplication scope at a node where two paths may part with the
+    /// same tags (spec/codegen.md); `true` when it was not open yet (pass it to
+    /// [`Search::close_scope`]). Moves completed below are compared with the scope's moves only.
+    #[inline(always)]
+    pub fn open_scope(&mut self) -> bool {
+        if self.scope_open {
+            return false;
+        }
+        self.scope_open = true;
+        self.scope_moves.clear();
+        self.scope_tags.clear();
+        true
+    }
+
+    /// Generated code: closes the scope [`Search::open_scope`] opened (if it did).
+    #[inline(always)]
+    pub fn close_scope(&mut self, opened: bool) {
+        if opened {
+            self.scope_open = false;
+        }
+    }
+
+    /// Generated code: a move completed where only moves of the open scope can have the same
+    /// tags (none when no scope is open); the same tags are one move with the same successor, an
+    /// ambiguity otherwise.
+    #[inline(always)]
+    pub fn complete_scoped(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+            return Ok(());
+        }
+        if !valid {
+            return Err(self.invalid_player(target, player));
+        }
+        if self.scope_open {
+            return self.add_scoped(target, values);
+        }
+        self.moves.push(&self.tags, target, values);
+        Ok(())
+    }
+
+    #[inline]
+    fn add_scoped(&mut self, target: NodeId, values: &V) -> Result<(), Fail> {
+        let key = tag_key(&self.tags);
+        for &(stored, index, start, len) in &self.scope_moves {
+            if stored == key
+                && (key != LONG_TAGS || self.scope_tags[start as usize..(start + len) as usize] == self.tags)
+            {
+                if self.moves.tags_only {
+                    self.moves.saw_duplicate = true;
+                    return Ok(());
+                }
+                let previous = &self.moves.successors[index as usize];
+                return if previous.node == target && previous.values == *values {
+                    Ok(())
+                } else {
+                    Err(self.ambiguous())
+                };
+            }
+        }
+        let (start, len) = if key == LONG_TAGS {
+            let start = self.scope_tags.len() as u32;
+            self.scope_tags.extend_from_slice(&self.tags);
+            (start, self.tags.len() as u32)
+        } else {
+            (0, 0)
+        };
+        self.scope_moves.push((key, self.moves.count, start, len));
+        self.moves.push(&self.tags, target, values);
+        Ok(())
     }
 
     #[cold]
@@ -883,6 +964,7 @@ pub fn generate<G: CompiledGame>(
 
 /// [`generate`] for callers that read successors only: a search proved unique
 /// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags.
+#[inline]
 fn generate_successors<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
@@ -916,12 +998,10 @@ const UNCHECKED_BUDGET: u32 = 1 << 15;
 /// stays within [`UNCHECKED_BUDGET`] visits skips them. One that exceeds it (a cycle that does not
 /// change the state, or an exponential walk) is run again checked, and so is every later search
 /// from the same node.
+#[inline]
 fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Search<G::Values>) -> Result<(), Fail> {
     let node = state.node as usize;
-    if search.always_checked.len() <= node {
-        search.always_checked.resize(node + 1, false);
-    }
-    search.checked = search.always_checked[node];
+    search.checked = search.always_checked.get(node).copied().unwrap_or(false);
     if search.checked {
         search.visited[0].clear();
     }
@@ -930,6 +1010,21 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
     let result = G::search(state, search);
     if result.is_ok() || !search.gave_up {
         return result;
+    }
+    rerun_checked::<G>(state, search)
+}
+
+/// The unchecked search from `state` gave up: runs it again checked, and so every later search
+/// from the same node.
+#[cold]
+#[inline(never)]
+fn rerun_checked<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), Fail> {
+    let node = state.node as usize;
+    if search.always_checked.len() <= node {
+        search.always_checked.resize(node + 1, false);
     }
     search.always_checked[node] = true;
     search.checked = true;
@@ -978,6 +1073,7 @@ pub fn raw_apply<G: CompiledGame>(
 }
 
 /// Applies keeper moves until a real player or `random` is to move, or the game ends.
+#[inline]
 pub fn settle<G: CompiledGame>(
     mut state: CompiledState<G::Values>,
     search: &mut Search<G::Values>,
@@ -1214,5 +1310,69 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
             return Ok(state);
         }
         settle::<G>(state, &mut search_context::<G>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-written "generated" game: from `begin`, one scope over three paths whose tags are
+    /// `[a]`, `[a]`, `[b]`; the second `[a]` has the successor `values[1] = SECOND`.
+    struct Scoped<const SECOND: u8>;
+
+    impl<const SECOND: u8> CompiledGame for Scoped<SECOND> {
+        type Values = [u8; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Names { symbols: &["x", "keeper", "random", "a", "b"], nodes: &["begin", "end"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+
+        fn initial_values() -> [u8; 2] {
+            [0, 0]
+        }
+        fn player(values: &[u8; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn visible(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(_: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
+            let scope = cx.open_scope();
+            for (tag, second) in [(3, 0), (3, SECOND), (4, 0)] {
+                cx.push_tag_bounded(tag);
+                cx.complete_scoped(1, &[1, second], 1, true)?;
+                cx.pop_tag();
+            }
+            cx.close_scope(scope);
+            // Outside the scope the same tags are not compared (the analysis proves none repeat).
+            cx.push_tag_bounded(4);
+            cx.complete_scoped(1, &[1, 9], 1, true)?;
+            cx.pop_tag();
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_scope_merges_equal_moves_and_rejects_ambiguous_ones() {
+        let mut search = search_context::<Scoped<0>>();
+        generate::<Scoped<0>>(&Scoped::<0>::initial(), &mut search).expect("equal moves merge");
+        let tags: Vec<&[SymbolId]> = (0..search.moves.len()).map(|i| search.moves.tags(i)).collect();
+        assert_eq!(tags, [&[3][..], &[4], &[4]]);
+        assert_eq!(search.moves.successor(2).values, [1, 9]);
+        let mut search = search_context::<Scoped<5>>();
+        let error = generate::<Scoped<5>>(&Scoped::<5>::initial(), &mut search).expect_err("ambiguous");
+        assert!(matches!(error, EngineError::AmbiguousMove { .. }), "{error:?}");
+        // Looking for one move: only paths with its tags complete, and they still merge.
+        let next = raw_apply::<Scoped<0>>(&Scoped::<0>::initial(), &[3], &mut search_context::<Scoped<0>>());
+        assert_eq!(next.expect("no error").map(|s| s.values), Some([1, 0]));
     }
 }

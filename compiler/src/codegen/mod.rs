@@ -451,7 +451,13 @@ impl<'a> Generator<'a> {
                 if !self.edge_fallible_in_moves(edge) {
                     return format!("cx.complete_unique_valid({target}, v);\n");
                 }
-                let complete = if self.analysis.unique_moves[source] { "complete_unique" } else { "complete" };
+                let complete = if self.analysis.unique_moves[source] {
+                    "complete_unique"
+                } else if self.analysis.scoped_moves[source] {
+                    "complete_scoped"
+                } else {
+                    "complete"
+                };
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("m{target}(v, cx)?;\n"),
@@ -654,6 +660,11 @@ impl<'a> Generator<'a> {
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
         }
+        let opens_scope = mode == Mode::Moves && self.analysis.opens_scope[node as usize];
+        if opens_scope {
+            // An error return leaves the scope open: the search is abandoned, `begin` resets it.
+            writeln!(body, "let scope = cx.open_scope();").expect("writing to a String");
+        }
         let walked: Vec<usize> = range
             .map(|edge| edge as usize)
             .filter(|&edge| match mode {
@@ -682,6 +693,9 @@ impl<'a> Generator<'a> {
         for edge in walked {
             let block = self.edge(mode, edge, &memoised, &hoisted);
             body.push_str(&block);
+        }
+        if opens_scope {
+            writeln!(body, "cx.close_scope(scope);").expect("writing to a String");
         }
         writeln!(body, "{done}\n}}\n").expect("writing to a String");
         body
