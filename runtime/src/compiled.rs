@@ -411,7 +411,10 @@ const LONG_TAGS: u64 = u64::MAX;
 #[inline]
 fn key_hash(key: u64, tags: &[SymbolId]) -> u64 {
     let word = if key == LONG_TAGS { hash_tags(tags) } else { key };
-    word.wrapping_mul(HASH_MULTIPLIER) >> 24
+    // The position is the low bits of the result, so every tag must reach them: a product's bit
+    // `i` depends only on its factors' bits `0..=i`, so fold the high half (the third tag) down
+    // first and keep the product's high half.
+    (word ^ (word >> 32)).wrapping_mul(HASH_MULTIPLIER) >> 32
 }
 
 /// One slot of the de-duplication table: generation, move index, tag key.
