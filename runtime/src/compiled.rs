@@ -28,8 +28,11 @@ pub const MAX_MOVE_TAGS: usize = 1024;
 pub const MAX_REACH_DEPTH: usize = 64;
 /// Keeper moves applied in a row before the settle loop starts watching for a repeated state.
 const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
-/// Playouts list tags only (and search the picked move again) after a position with more moves.
-const TAGS_ONLY_ABOVE: usize = 32;
+/// Playouts list tags only (and search the picked move again) after a position whose successors
+/// took more bytes than this: copying a few hundred small states costs less than a second search
+/// (measured 2026-11-22: gomoku, pentago, hex 12-19 % fewer instructions than a 32-move
+/// threshold), copying amazons' thousands does not.
+const TAGS_ONLY_ABOVE_BYTES: usize = 64 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // The lowered tables a code generator reads.
@@ -673,6 +676,11 @@ pub struct Search<V> {
     /// pack, their span in `scope_tags`.
     scope_moves: Vec<(u64, u32, u32, u32)>,
     scope_tags: Vec<SymbolId>,
+    /// Visits keyed by (node, progress slot values) ([`Search::visit_slot`]): the stamp of the
+    /// check that recorded each.
+    slot_visits: Vec<u32>,
+    /// The stamp of the current check (a new one at every checked [`Search::enter_reach`]).
+    slot_stamp: u32,
 }
 
 impl<V: Values> Search<V> {
@@ -695,6 +703,8 @@ impl<V: Values> Search<V> {
             scope_open: false,
             scope_moves: Vec::new(),
             scope_tags: Vec::new(),
+            slot_visits: Vec::new(),
+            slot_stamp: 1,
         }
     }
 
@@ -928,6 +938,39 @@ impl<V: Values> Search<V> {
             self.visited.resize_with(depth + 1, VisitedSet::default);
         }
         self.visited[depth].clear();
+        self.slot_stamp = self.slot_stamp.wrapping_add(1);
+        if self.slot_stamp == 0 {
+            self.slot_visits.fill(0);
+            self.slot_stamp = 1;
+        }
+    }
+
+    /// Generated code: [`Search::visit`] in a reachability check that writes a few slots only
+    /// (and nests no check), so the states it visits differ in those slots only and the node with
+    /// their values, packed into `key` by the generator (below 2^20), is the whole key: a stamped
+    /// table entry instead of a hashed state.
+    #[inline(always)]
+    pub fn visit_slot(&mut self, key: u32) -> Result<bool, Fail> {
+        if !self.checked && self.budget != 0 {
+            self.budget -= 1;
+            return Ok(true);
+        }
+        self.visit_slot_slow(key)
+    }
+
+    #[inline(never)]
+    fn visit_slot_slow(&mut self, key: u32) -> Result<bool, Fail> {
+        if !self.checked {
+            self.gave_up = true;
+            return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
+        }
+        let index = key as usize;
+        if self.slot_visits.len() <= index {
+            self.slot_visits.resize((index + 1).next_power_of_two(), 0);
+        }
+        let seen = self.slot_visits[index] == self.slot_stamp;
+        self.slot_visits[index] = self.slot_stamp;
+        Ok(!seen)
     }
 
     /// Generated code: ends the reachability check [`Search::enter_reach`] started.
@@ -1127,7 +1170,8 @@ pub fn random_playout<G: CompiledGame>(
         }
         // With many moves, list tags only and search the picked move again alone (its tags prune
         // every other path): one successor is copied instead of all of them.
-        let tags_only = last_count > TAGS_ONLY_ABOVE && generate_tags::<G>(&state, search)?;
+        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > TAGS_ONLY_ABOVE_BYTES
+            && generate_tags::<G>(&state, search)?;
         if !tags_only {
             generate_successors::<G>(&state, search)?;
         }

@@ -10,7 +10,7 @@
 //! its cycles are those of the region.
 
 use regula_runtime::automaton::Automaton;
-use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace};
+use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Per-node facts, indexed by node id.
@@ -403,6 +403,36 @@ pub(crate) struct ReachTarget {
     /// No error can occur in the check and it needs no visited set: its functions are plain
     /// `fn(&mut Values) -> bool` with no bookkeeping (no `enter_reach`/`leave_reach`).
     pub pure: bool,
+    /// The check writes these slots only (at most [`MAX_PROGRESS_SLOTS`]) and nests no check,
+    /// so the states it visits differ from its entry state in these slots only: a visit is keyed
+    /// by (node, their values), set by the generator ([`progress_slots`]).
+    pub progress_slots: Option<Vec<u32>>,
+}
+
+/// The most slots a visit key ([`ReachTarget::progress_slots`]) holds.
+pub(crate) const MAX_PROGRESS_SLOTS: usize = 2;
+
+/// The slots a check's region writes, when every edge it walks writes one fixed set-valued slot
+/// (`x = e` or `x = T(*)`) or nothing, there are at most [`MAX_PROGRESS_SLOTS`] of them, and no
+/// edge nests a check.
+pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region: &[bool]) -> Option<Vec<u32>> {
+    let mut slots = BTreeSet::new();
+    for (index, edge) in automaton.edges.iter().enumerate() {
+        let (source, target) = (edge.source as usize, edge.target as usize);
+        if !region[source] || !(region[target] || target == to as usize) {
+            continue;
+        }
+        match &plan.ops[index] {
+            PlanOp::Skip | PlanOp::Compare { .. } | PlanOp::Tag(_) | PlanOp::TagExpr(_) => {}
+            PlanOp::Reach { from, to, .. } if from == to => {}
+            PlanOp::Reach { .. } => return None,
+            PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } | PlanOp::AssignAny { lhs, .. } => {
+                slots.insert(fixed_slot(lhs)?);
+            }
+            PlanOp::Assign { .. } => return None,
+        }
+    }
+    (slots.len() <= MAX_PROGRESS_SLOTS).then(|| slots.into_iter().collect())
 }
 
 /// The reachability checks of an automaton by target node. `checks` lists every `(from, to)`
@@ -462,7 +492,7 @@ pub(crate) fn reach_targets(
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
-        targets.insert(to, ReachTarget { region, visits, pure: !impure });
+        targets.insert(to, ReachTarget { region, visits, pure: !impure, progress_slots: None });
     }
     // A check is impure when one it nests is, or when it nests itself (its depth is unbounded).
     let mut changed = true;
@@ -779,6 +809,26 @@ mod tests {
         let dead_write = [("start", "goal", "cell == a"), ("start", "dead", "board[cell] = b")];
         let (_, target) = reach_of(&dead_write);
         assert!(target.pure);
+    }
+
+    #[test]
+    fn a_check_writing_few_fixed_slots_keys_its_visits_by_them() {
+        let slots_of = |edges: &[(&str, &str, &str)]| {
+            let (automaton, target) = reach_of(edges);
+            let plan = Plan::new(&automaton).expect("the test automaton lowers");
+            let goal = automaton.nodes.iter().position(|n| n.name == "goal").expect("goal exists") as u32;
+            let cell = automaton.variables.iter().position(|v| v.name == "cell").expect("cell exists");
+            (progress_slots(&automaton, &plan, goal, &target.region), plan.var_slots[cell].0)
+        };
+        let cyclic = [("start", "step", "cell = b"), ("step", "start", "cell == c"), ("step", "goal", "cell == b")];
+        let (slots, cell) = slots_of(&cyclic);
+        assert_eq!(slots, Some(vec![cell]));
+        let map_write =
+            [("start", "step", "board[cell] = b"), ("step", "start", "cell == c"), ("step", "goal", "cell == b")];
+        assert_eq!(slots_of(&map_write).0, None, "a write through a computed key is not one fixed slot");
+        let nested =
+            [("start", "step", "cell = b"), ("step", "start", "? step -> start"), ("step", "goal", "cell == b")];
+        assert_eq!(slots_of(&nested).0, None, "a nested check would share the visit table");
     }
 
     #[test]
