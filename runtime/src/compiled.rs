@@ -543,7 +543,7 @@ impl<V: Values> MoveBuffer<V> {
     }
 
     /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &V) -> Result<(), ()> {
         if (self.count as usize + 1) * 2 > self.table.len() {
             self.grow();
@@ -847,7 +847,7 @@ impl<V: Values> Search<V> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn add_scoped(&mut self, target: NodeId, values: &V) -> Result<(), Fail> {
         let key = tag_key(&self.tags);
         for &(stored, index, start, len) in &self.scope_moves {
