@@ -29,10 +29,10 @@ pub const MAX_REACH_DEPTH: usize = 64;
 /// Keeper moves applied in a row before the settle loop starts watching for a repeated state.
 const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
 /// Playouts list tags only (and search the picked move again) after a position whose successors
-/// took more bytes than this: copying a few hundred small states costs less than a second search
-/// (measured 2026-11-22: gomoku, pentago, hex 12-19 % fewer instructions than a 32-move
-/// threshold), copying amazons' thousands does not.
-const TAGS_ONLY_ABOVE_BYTES: usize = 64 * 1024;
+/// took more bytes than this. Copying fewer costs less than the second search (hex: 15 % fewer
+/// instructions than a 32-move threshold); copying more costs fewer instructions still but more
+/// time (gomoku at 64 KiB: 19 % fewer instructions, 40 % fewer playouts/s; measured 2026-11-22).
+const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // The lowered tables a code generator reads.
