@@ -52,18 +52,6 @@ pub fn crate_files(stem: &str, module: &str, runtime_path: &str) -> Vec<CrateFil
     ]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn crate_names_are_identifiers() {
-        assert_eq!(crate_name("connect4"), "connect4");
-        assert_eq!(crate_name("Tic-Tac-Toe"), "tic_tac_toe");
-        assert_eq!(crate_name("9men"), "game_9men");
-    }
-}
-
 /// The binary of a generated crate (`CRATE_NAME` is replaced by the crate's name).
 const MAIN_TEMPLATE: &str = r#"//! Runs the compiled model: `playouts N [--threads T] [--seed S]` or `perft DEPTH`.
 
@@ -135,3 +123,15 @@ fn main() -> ExitCode {
     }
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crate_names_are_identifiers() {
+        assert_eq!(crate_name("connect4"), "connect4");
+        assert_eq!(crate_name("Tic-Tac-Toe"), "tic_tac_toe");
+        assert_eq!(crate_name("9men"), "game_9men");
+    }
+}
