@@ -1119,7 +1119,6 @@ pub fn raw_apply<G: CompiledGame>(
 }
 
 /// Applies keeper moves until a real player or `random` is to move, or the game ends.
-#[inline]
 pub fn settle<G: CompiledGame>(
     mut state: CompiledState<G::Values>,
     search: &mut Search<G::Values>,
