@@ -81,8 +81,11 @@ pub(crate) struct FastEdge {
     pub completes: bool,
     /// The out-edges of `target` (copied here so the search reads one record per step).
     pub target_edges: (u32, u32),
-    /// Some search may record its visits of `target` (it lies on a cycle of some context).
-    pub target_on_cycle: bool,
+    /// Which searches may record their visits of `target`: bit [`CYCLE_IN_MOVES`] when it lies
+    /// on a cycle of the move search's graph (context 0), bit [`CYCLE_IN_CHECKS`] when it lies
+    /// on a cycle of some reachability check's graph. A search tests the bit of its kind, so the
+    /// move search skips the per-visit test at nodes that only a check's graph puts on a cycle.
+    pub target_on_cycle: u8,
     /// `target` has a single out-edge that the search may run without a frame.
     pub target_chains: bool,
     /// `target`'s out-edges are pairwise exclusive guards: the search tries them in order and
@@ -93,6 +96,11 @@ pub(crate) struct FastEdge {
     /// loop ([`NO_EDGE`] otherwise).
     pub filter: u32,
 }
+
+/// See [`FastEdge::target_on_cycle`].
+pub(crate) const CYCLE_IN_MOVES: u8 = 1;
+/// See [`FastEdge::target_on_cycle`].
+pub(crate) const CYCLE_IN_CHECKS: u8 = 2;
 
 /// No edge (see [`FastEdge::filter`]).
 pub(crate) const NO_EDGE: u32 = u32::MAX;
@@ -173,7 +181,7 @@ impl FastEngine {
                 target: edge.target,
                 completes,
                 target_edges: (0, 0),
-                target_on_cycle: false,
+                target_on_cycle: 0,
                 target_chains: false,
                 target_selects: false,
                 filter: NO_EDGE,
@@ -258,7 +266,9 @@ impl FastEngine {
             edge.target_edges = (first, end);
             edge.target_chains = single && chainable[first as usize];
             edge.target_selects = selects[target];
-            edge.target_on_cycle = contexts.iter().any(|c| c.flags[target] & graph::CYCLIC != 0);
+            let cyclic_in = |c: &graph::Context| c.flags[target] & graph::CYCLIC != 0;
+            edge.target_on_cycle = if cyclic_in(&contexts[0]) { CYCLE_IN_MOVES } else { 0 }
+                | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
             edge.filter = filter;
         }
 

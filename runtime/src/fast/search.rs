@@ -8,7 +8,7 @@
 use super::graph::CYCLIC;
 use super::program::{type_name, Ins, Pairs, Path, Target, Val};
 use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
-use super::{FastEngine, ReachPlans, NO_EDGE};
+use super::{FastEngine, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -928,10 +928,10 @@ impl Scratch {
         let frame_base = self.frames.len();
         let tags_base = self.tags.len();
         self.levels[level].undo_base = self.undo.len();
-        let context = &engine.contexts[match goal {
-            Goal::Moves { .. } => 0,
-            Goal::Reach { context, .. } => context as usize,
-        }];
+        let (context, cycle_bit) = match goal {
+            Goal::Moves { .. } => (&engine.contexts[0], CYCLE_IN_MOVES),
+            Goal::Reach { context, .. } => (&engine.contexts[context as usize], CYCLE_IN_CHECKS),
+        };
         let mut visited_used = false;
         let mut deferrals_left = RECORD_DEFERRALS;
         if context.flags[start as usize] & CYCLIC != 0 {
@@ -1024,7 +1024,7 @@ impl Scratch {
                     }
                     Goal::Moves { .. } => {}
                 }
-                if edge.target_on_cycle && context.must_record(target, start, &self.values) {
+                if edge.target_on_cycle & cycle_bit != 0 && context.must_record(target, start, &self.values) {
                     if deferrals_left > 0 && context.may_defer(target) {
                         deferrals_left -= 1;
                     } else {
