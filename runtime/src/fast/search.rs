@@ -245,6 +245,17 @@ struct PlanFrame {
     clean_at: u64,
 }
 
+/// How [`Scratch::apply_single_path`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SinglePath {
+    /// The move was applied: the working state is its successor (keeper moves not applied).
+    Moved,
+    /// The path ended without completing a move (the state is unchanged).
+    NoMove,
+    /// The walk was long enough to be going round a cycle (the state is unchanged).
+    GaveUp,
+}
+
 /// What a search is for.
 #[derive(Clone, Copy)]
 enum Goal<'a> {
@@ -339,6 +350,72 @@ impl Scratch {
     /// two paths gave the same tags, whose successors then still need comparing.
     pub(crate) fn search_tags(&mut self, engine: &FastEngine) -> Result<(), EngineError> {
         self.search_with(engine, None, true)
+    }
+
+    /// Applies the move from the working state in place when every path of the move search from
+    /// its node is forced (module `super`, [`FastEngine`]'s `single_path`): the edges are run
+    /// straight on the working state, with no frame, move list or successor copy. The moves found
+    /// are those of [`Scratch::search`]: it walks the same single path (a node with exclusive
+    /// guards follows the first that holds, as here) and meets the same errors on the way.
+    /// A walk longer than [`CYCLE_STEPS`] edges gives up with the state restored ([`SinglePath::GaveUp`]):
+    /// it may be going round a cycle, which only the general search's visited set stops.
+    pub(crate) fn apply_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
+        self.undo.clear();
+        self.tags.clear();
+        let result = self.walk_single_path(engine);
+        if !matches!(result, Ok(SinglePath::Moved)) {
+            self.undo_to(0);
+        }
+        self.undo.clear();
+        self.tags.clear();
+        result
+    }
+
+    fn walk_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
+        let goal = Goal::Moves { only: None };
+        let (first, end) = engine.node_edges[self.node as usize];
+        let mut followed = self.first_holding(engine, first, end, goal)?;
+        let mut steps = 0u32;
+        while let Some(edge_id) = followed {
+            let edge = &engine.edges[edge_id];
+            if edge.completes {
+                let player = self.values[engine.player_slot as usize];
+                if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                    return Err(EngineError::InvalidPlayer {
+                        node: engine.automaton.nodes[edge.target as usize].name.clone(),
+                        value: engine.automaton.symbol_name(player).to_string(),
+                    });
+                }
+                self.node = edge.target;
+                return Ok(SinglePath::Moved);
+            }
+            steps += 1;
+            if steps > CYCLE_STEPS {
+                return Ok(SinglePath::GaveUp);
+            }
+            let (first, end) = edge.target_edges;
+            followed = self.first_holding(engine, first, end, goal)?;
+        }
+        Ok(SinglePath::NoMove)
+    }
+
+    /// Runs the out-edges `first..end` of a forced node in order until one holds (at most one
+    /// can: a single edge, or pairwise exclusive guards, which write nothing when they fail).
+    #[inline(always)]
+    fn first_holding(
+        &mut self,
+        engine: &FastEngine,
+        first: u32,
+        end: u32,
+        goal: Goal,
+    ) -> Result<Option<usize>, EngineError> {
+        let mut memo = None;
+        for edge in first..end {
+            if self.run_edge(engine, edge as usize, 0, 0, goal, 0, Some(&mut memo))? {
+                return Ok(Some(edge as usize));
+            }
+        }
+        Ok(None)
     }
 
     fn search_with(
