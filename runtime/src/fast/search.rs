@@ -811,6 +811,17 @@ impl Scratch {
                                 }
                                 member += 1;
                             }
+                        } else if let Some((step_slot, step, op)) = assign_then_compare(plan, chain) {
+                            // One assignment, then the comparison (`cursor = step[dir][origin];
+                            // board[cursor] == ...`): both run inline, without a dispatch per edge.
+                            while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                self.values[step_slot] = read(step, &self.values, &engine.constants);
+                                if compare_holds(op, &self.values, &engine.constants) {
+                                    break;
+                                }
+                                member += 1;
+                            }
                         } else {
                             while member < members.len() {
                                 self.values[*slot as usize] = members[member];
@@ -1078,6 +1089,16 @@ impl Scratch {
             // search runs on without a frame (a failure backtracks to the frame on top, which
             // restores the state from its undo mark); a frame is pushed at branching nodes.
             let mut edge = &engine.edges[edge_id];
+            if edge.filter != NO_EDGE
+                && !edge.completes
+                && edge.target_on_cycle & cycle_bit == 0
+                && !matches!(goal, Goal::Reach { to, .. } if to == edge.target)
+            {
+                // The filter has just seen the comparison hold on this very state (the member
+                // written after the frame's undo mark): go on from the comparison's target,
+                // since nothing happens at the node in between.
+                edge = &engine.edges[edge.filter as usize];
+            }
             loop {
                 let target = edge.target;
                 match goal {
@@ -1150,6 +1171,16 @@ impl Scratch {
         self.tags.truncate(tags_base);
         Ok(false)
     }
+}
+
+/// A filter chain that is one assignment to a fixed slot followed by one comparison: the slot,
+/// the assigned value and the comparison.
+#[inline(always)]
+fn assign_then_compare<'p>(plan: &'p ReachPlan, chain: &[u32]) -> Option<(usize, &'p Val, &'p PlanOp)> {
+    let [assign, compare] = chain else { return None };
+    let PlanOp::Set { slot, value } = &plan.edges[*assign as usize].op else { return None };
+    let op = &plan.edges[*compare as usize].op;
+    matches!(op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. }).then_some((*slot as usize, value, op))
 }
 
 /// Moves an any-assignment frame past `member`, the member about to be followed: to the next
