@@ -18,6 +18,10 @@ const MAX_REACH_DEPTH: usize = 64;
 /// Per search: how many recordings of visits of [`super::graph::ONE_PATH`] nodes may be skipped
 /// (a keeper's loops over directions, a ray walk whose slot can repeat) before recording resumes.
 const RECORD_DEFERRALS: u32 = 256;
+/// Edges a forced keeper walk ([`Scratch::apply_single_path`]) runs before it hands over to the
+/// general search. Real keeper paths are far shorter (reversi's flips: about a hundred); a walk
+/// going round a cycle costs this many steps before the general search stops it.
+const SINGLE_PATH_STEPS: u32 = 4096;
 /// A move longer than this many tags means the search is going around a tag-emitting cycle.
 const MAX_MOVE_TAGS: usize = 1024;
 
@@ -357,8 +361,9 @@ impl Scratch {
     /// straight on the working state, with no frame, move list or successor copy. The moves found
     /// are those of [`Scratch::search`]: it walks the same single path (a node with exclusive
     /// guards follows the first that holds, as here) and meets the same errors on the way.
-    /// A walk longer than [`CYCLE_STEPS`] edges gives up with the state restored ([`SinglePath::GaveUp`]):
-    /// it may be going round a cycle, which only the general search's visited set stops.
+    /// A walk longer than [`SINGLE_PATH_STEPS`] edges gives up with the state restored
+    /// ([`SinglePath::GaveUp`]): it may be going round a cycle, which only the general search's
+    /// visited set stops.
     pub(crate) fn apply_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
         self.undo.clear();
         self.tags.clear();
@@ -390,7 +395,7 @@ impl Scratch {
                 return Ok(SinglePath::Moved);
             }
             steps += 1;
-            if steps > CYCLE_STEPS {
+            if steps > SINGLE_PATH_STEPS {
                 return Ok(SinglePath::GaveUp);
             }
             let (first, end) = edge.target_edges;
