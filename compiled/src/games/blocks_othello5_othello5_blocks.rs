@@ -2722,7 +2722,7 @@ Ok(false)
 
 /// Node `embraceHVDRed_11`.
 fn r48_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(48, v)? { return Ok(false); }
+if !cx.visit_slot(3504 + v[33] as u32 * 1)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
@@ -2788,7 +2788,7 @@ Ok(false)
 
 /// Node `embraceHVDGreen_11`.
 fn r131_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(131, v)? { return Ok(false); }
+if !cx.visit_slot(9563 + v[33] as u32 * 1)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;

@@ -27,7 +27,7 @@ static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [70, 71];
 static VISIBLE_SLOTS: [usize; 2] = [74, 75];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 43] = [true, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 990] = [8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 8, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76];
 static MEMBERS0: [u8; 65] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -139,6 +139,7 @@ Ok(())
 
 /// Node `turn_4`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let scope = cx.open_scope();
 {
 let slot = 68usize;
 let old = v[slot];
@@ -148,6 +149,7 @@ m6(v, cx)?;
 }
 v[slot] = old;
 }
+cx.close_scope(scope);
 Ok(())
 }
 
@@ -232,7 +234,7 @@ fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete(13, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[73]; cx.complete_scoped(13, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
@@ -380,6 +382,7 @@ Ok(())
 
 /// Node `turn_27`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let scope = cx.open_scope();
 {
 let slot = 68usize;
 let old = v[slot];
@@ -389,6 +392,7 @@ m27(v, cx)?;
 }
 v[slot] = old;
 }
+cx.close_scope(scope);
 Ok(())
 }
 
@@ -473,7 +477,7 @@ fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete(34, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[73]; cx.complete_scoped(34, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())

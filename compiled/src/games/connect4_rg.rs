@@ -310,7 +310,7 @@ Ok(false)
 
 /// Node `walk`.
 fn r21_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(21, v)? { return Ok(false); }
+if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
 let g20 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize] == v[51];
 let g21 = v[0 + COFF9[0 + OFF8[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize] == v[51];
 {

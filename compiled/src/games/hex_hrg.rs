@@ -388,7 +388,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_1`.
 fn r31_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(31, v)? { return Ok(false); }
+if !cx.visit_slot(4216 + v[124] as u32 * 1)? { return Ok(false); }
 let g30 = TAB2[(v[124] as usize)] == 6;
 let g31 = TAB2[(v[124] as usize)] != 6;
 {
@@ -455,7 +455,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_6`.
 fn r33_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(33, v)? { return Ok(false); }
+if !cx.visit_slot(4488 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
 if r31_11(v, cx)? {  return Ok(true); }
@@ -476,7 +476,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_1`.
 fn r37_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(37, v)? { return Ok(false); }
+if !cx.visit_slot(5032 + v[124] as u32 * 1)? { return Ok(false); }
 let g48 = TAB9[(v[124] as usize)] == 6;
 let g49 = TAB9[(v[124] as usize)] != 6;
 {
@@ -543,7 +543,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_6`.
 fn r39_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(39, v)? { return Ok(false); }
+if !cx.visit_slot(5304 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
 if r37_15(v, cx)? {  return Ok(true); }
@@ -564,7 +564,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_2__chainToFirstSide_18`.
 fn r34_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(34, v)? { return Ok(false); }
+if !cx.visit_slot(4624 + v[124] as u32 * 1)? { return Ok(false); }
 let g39 = TAB10[(v[124] as usize)] == 6;
 let g40 = TAB10[(v[124] as usize)] != 6;
 {
@@ -631,7 +631,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_2__chainToFirstSide_23`.
 fn r36_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(36, v)? { return Ok(false); }
+if !cx.visit_slot(4896 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
 if r34_27(v, cx)? {  return Ok(true); }
@@ -652,7 +652,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_18`.
 fn r40_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(40, v)? { return Ok(false); }
+if !cx.visit_slot(5440 + v[124] as u32 * 1)? { return Ok(false); }
 let g57 = TAB11[(v[124] as usize)] == 6;
 let g58 = TAB11[(v[124] as usize)] != 6;
 {
@@ -719,7 +719,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_23`.
 fn r42_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(42, v)? { return Ok(false); }
+if !cx.visit_slot(5712 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
 if r40_30(v, cx)? {  return Ok(true); }

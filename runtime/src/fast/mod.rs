@@ -37,6 +37,7 @@ mod program;
 mod reach;
 mod search;
 
+use search::SinglePath;
 pub use search::{MoveList, Scratch};
 
 use crate::automaton::{Automaton, NodeId, SymbolId, Type, VarId};
@@ -81,8 +82,11 @@ pub(crate) struct FastEdge {
     pub completes: bool,
     /// The out-edges of `target` (copied here so the search reads one record per step).
     pub target_edges: (u32, u32),
-    /// Some search may record its visits of `target` (it lies on a cycle of some context).
-    pub target_on_cycle: bool,
+    /// Which searches may record their visits of `target`: bit [`CYCLE_IN_MOVES`] when it lies
+    /// on a cycle of the move search's graph (context 0), bit [`CYCLE_IN_CHECKS`] when it lies
+    /// on a cycle of some reachability check's graph. A search tests the bit of its kind, so the
+    /// move search skips the per-visit test at nodes that only a check's graph puts on a cycle.
+    pub target_on_cycle: u8,
     /// `target` has a single out-edge that the search may run without a frame.
     pub target_chains: bool,
     /// `target`'s out-edges are pairwise exclusive guards: the search tries them in order and
@@ -93,6 +97,11 @@ pub(crate) struct FastEdge {
     /// loop ([`NO_EDGE`] otherwise).
     pub filter: u32,
 }
+
+/// See [`FastEdge::target_on_cycle`].
+pub(crate) const CYCLE_IN_MOVES: u8 = 1;
+/// See [`FastEdge::target_on_cycle`].
+pub(crate) const CYCLE_IN_CHECKS: u8 = 2;
 
 /// No edge (see [`FastEdge::filter`]).
 pub(crate) const NO_EDGE: u32 = u32::MAX;
@@ -122,6 +131,12 @@ pub struct FastEngine {
     /// Per context (as `contexts`): the reachability pair's lean plan, when it has one.
     pub(crate) plans: Vec<Option<reach::ReachPlan>>,
     pub(crate) plan_mode: ReachPlans,
+    /// Per node: every path the move search can walk from it is forced (every node reached
+    /// before a move completes has a single followable out-edge), so a keeper move from it is
+    /// applied in place ([`Scratch::apply_single_path`]).
+    single_path: Vec<bool>,
+    /// Whether keeper moves from [`FastEngine::single_path`] nodes are applied in place.
+    keeper_in_place: bool,
 }
 
 /// Whether reachability checks with a plan (module `reach`) run it or the general search.
@@ -173,7 +188,7 @@ impl FastEngine {
                 target: edge.target,
                 completes,
                 target_edges: (0, 0),
-                target_on_cycle: false,
+                target_on_cycle: 0,
                 target_chains: false,
                 target_selects: false,
                 filter: NO_EDGE,
@@ -197,6 +212,7 @@ impl FastEngine {
             .zip(&selects)
             .map(|(&(first, end), &select)| select || end <= first || (end == first + 1 && chainable[first as usize]))
             .collect();
+        let single_path = single_path_nodes(&node_edges, &edges, &deterministic);
         let (contexts, plans) = {
             let effects: Vec<graph::EdgeEffect> = automaton
                 .edges
@@ -258,7 +274,9 @@ impl FastEngine {
             edge.target_edges = (first, end);
             edge.target_chains = single && chainable[first as usize];
             edge.target_selects = selects[target];
-            edge.target_on_cycle = contexts.iter().any(|c| c.flags[target] & graph::CYCLIC != 0);
+            let cyclic_in = |c: &graph::Context| c.flags[target] & graph::CYCLIC != 0;
+            edge.target_on_cycle = if cyclic_in(&contexts[0]) { CYCLE_IN_MOVES } else { 0 }
+                | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
             edge.filter = filter;
         }
 
@@ -300,6 +318,8 @@ impl FastEngine {
             tags_only_above: TAGS_ONLY_ABOVE,
             plans,
             plan_mode: ReachPlans::On,
+            single_path,
+            keeper_in_place: true,
         })
     }
 
@@ -315,6 +335,19 @@ impl FastEngine {
     pub fn with_reach_plans(mut self, mode: ReachPlans) -> Self {
         self.plan_mode = mode;
         self
+    }
+
+    /// Sets whether keeper moves whose every path is forced are applied in place (the default)
+    /// or found by the general search; results never depend on it.
+    pub fn with_keeper_in_place(mut self, enabled: bool) -> Self {
+        self.keeper_in_place = enabled;
+        self
+    }
+
+    /// How many nodes have only forced move-search paths (keeper moves from them are applied in
+    /// place).
+    pub fn forced_node_count(&self) -> usize {
+        self.single_path.iter().filter(|&&forced| forced).count()
     }
 
     /// How many reachability pairs have a lean plan, and how many pairs there are.
@@ -392,6 +425,23 @@ impl FastEngine {
         let mut steps = 0;
         let mut seen: Option<HashSet<(NodeId, Vec<SymbolId>)>> = None;
         while self.mover_of(scratch.node, &scratch.values) == Mover::Keeper {
+            // A forced keeper move is applied in place while no cycle check is due (the check
+            // looks at the state before the move, which the in-place walk does not keep).
+            if steps < KEEPER_CYCLE_CHECK_AFTER && self.keeper_in_place && self.single_path[scratch.node as usize] {
+                match scratch.apply_single_path(self)? {
+                    SinglePath::Moved => {
+                        steps += 1;
+                        continue;
+                    }
+                    SinglePath::NoMove => {
+                        return Err(EngineError::KeeperMoveCount {
+                            node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                            count: 0,
+                        })
+                    }
+                    SinglePath::GaveUp => {}
+                }
+            }
             scratch.search(self, None)?;
             if scratch.moves.len() != 1 {
                 return Err(EngineError::KeeperMoveCount {
@@ -563,6 +613,28 @@ impl FastEngine {
         let reference = self.describer.state_from_parts(state.node, state.values.to_vec())?;
         self.describer.variable_symbol(&reference, name)
     }
+}
+
+/// Per node: whether every path of the move search from it is forced. The greatest set of
+/// deterministic nodes closed under following the edges that do not complete a move.
+fn single_path_nodes(node_edges: &[(u32, u32)], edges: &[FastEdge], deterministic: &[bool]) -> Vec<bool> {
+    let mut single = deterministic.to_vec();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for node in 0..node_edges.len() {
+            if !single[node] {
+                continue;
+            }
+            let (first, end) = node_edges[node];
+            let forced = edges[first as usize..end as usize].iter().all(|e| e.completes || single[e.target as usize]);
+            if !forced {
+                single[node] = false;
+                changed = true;
+            }
+        }
+    }
+    single
 }
 
 impl ForwardModel for FastEngine {

@@ -8,7 +8,7 @@
 use super::graph::CYCLIC;
 use super::program::{type_name, Ins, Pairs, Path, Target, Val};
 use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
-use super::{FastEngine, ReachPlans, NO_EDGE};
+use super::{FastEngine, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -18,6 +18,10 @@ const MAX_REACH_DEPTH: usize = 64;
 /// Per search: how many recordings of visits of [`super::graph::ONE_PATH`] nodes may be skipped
 /// (a keeper's loops over directions, a ray walk whose slot can repeat) before recording resumes.
 const RECORD_DEFERRALS: u32 = 256;
+/// Edges a forced keeper walk ([`Scratch::apply_single_path`]) runs before it hands over to the
+/// general search. Real keeper paths are far shorter (reversi's flips: about a hundred); a walk
+/// going round a cycle costs this many steps before the general search stops it.
+const SINGLE_PATH_STEPS: u32 = 4096;
 /// A move longer than this many tags means the search is going around a tag-emitting cycle.
 const MAX_MOVE_TAGS: usize = 1024;
 
@@ -245,6 +249,17 @@ struct PlanFrame {
     clean_at: u64,
 }
 
+/// How [`Scratch::apply_single_path`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SinglePath {
+    /// The move was applied: the working state is its successor (keeper moves not applied).
+    Moved,
+    /// The path ended without completing a move (the state is unchanged).
+    NoMove,
+    /// The walk was long enough to be going round a cycle (the state is unchanged).
+    GaveUp,
+}
+
 /// What a search is for.
 #[derive(Clone, Copy)]
 enum Goal<'a> {
@@ -339,6 +354,73 @@ impl Scratch {
     /// two paths gave the same tags, whose successors then still need comparing.
     pub(crate) fn search_tags(&mut self, engine: &FastEngine) -> Result<(), EngineError> {
         self.search_with(engine, None, true)
+    }
+
+    /// Applies the move from the working state in place when every path of the move search from
+    /// its node is forced (module `super`, [`FastEngine`]'s `single_path`): the edges are run
+    /// straight on the working state, with no frame, move list or successor copy. The moves found
+    /// are those of [`Scratch::search`]: it walks the same single path (a node with exclusive
+    /// guards follows the first that holds, as here) and meets the same errors on the way.
+    /// A walk longer than [`SINGLE_PATH_STEPS`] edges gives up with the state restored
+    /// ([`SinglePath::GaveUp`]): it may be going round a cycle, which only the general search's
+    /// visited set stops.
+    pub(crate) fn apply_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
+        self.undo.clear();
+        self.tags.clear();
+        let result = self.walk_single_path(engine);
+        if !matches!(result, Ok(SinglePath::Moved)) {
+            self.undo_to(0);
+        }
+        self.undo.clear();
+        self.tags.clear();
+        result
+    }
+
+    fn walk_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
+        let goal = Goal::Moves { only: None };
+        let (first, end) = engine.node_edges[self.node as usize];
+        let mut followed = self.first_holding(engine, first, end, goal)?;
+        let mut steps = 0u32;
+        while let Some(edge_id) = followed {
+            let edge = &engine.edges[edge_id];
+            if edge.completes {
+                let player = self.values[engine.player_slot as usize];
+                if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                    return Err(EngineError::InvalidPlayer {
+                        node: engine.automaton.nodes[edge.target as usize].name.clone(),
+                        value: engine.automaton.symbol_name(player).to_string(),
+                    });
+                }
+                self.node = edge.target;
+                return Ok(SinglePath::Moved);
+            }
+            steps += 1;
+            if steps > SINGLE_PATH_STEPS {
+                return Ok(SinglePath::GaveUp);
+            }
+            let (first, end) = edge.target_edges;
+            followed = self.first_holding(engine, first, end, goal)?;
+        }
+        Ok(SinglePath::NoMove)
+    }
+
+    /// Runs the out-edges `first..end` of a forced node in order until one holds (at most one
+    /// can: a single edge, or pairwise exclusive guards, which write nothing when they fail).
+    #[inline(always)]
+    fn first_holding(
+        &mut self,
+        engine: &FastEngine,
+        first: u32,
+        end: u32,
+        goal: Goal,
+    ) -> Result<Option<usize>, EngineError> {
+        let mut memo = None;
+        for edge in first..end {
+            if self.run_edge(engine, edge as usize, 0, 0, goal, 0, Some(&mut memo))? {
+                return Ok(Some(edge as usize));
+            }
+        }
+        Ok(None)
     }
 
     fn search_with(
@@ -734,6 +816,17 @@ impl Scratch {
                                 }
                                 member += 1;
                             }
+                        } else if let Some((step_slot, step, op)) = assign_then_compare(plan, chain) {
+                            // One assignment, then the comparison (`cursor = step[dir][origin];
+                            // board[cursor] == ...`): both run inline, without a dispatch per edge.
+                            while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                self.values[step_slot] = read(step, &self.values, &engine.constants);
+                                if compare_holds(op, &self.values, &engine.constants) {
+                                    break;
+                                }
+                                member += 1;
+                            }
                         } else {
                             while member < members.len() {
                                 self.values[*slot as usize] = members[member];
@@ -928,10 +1021,10 @@ impl Scratch {
         let frame_base = self.frames.len();
         let tags_base = self.tags.len();
         self.levels[level].undo_base = self.undo.len();
-        let context = &engine.contexts[match goal {
-            Goal::Moves { .. } => 0,
-            Goal::Reach { context, .. } => context as usize,
-        }];
+        let (context, cycle_bit) = match goal {
+            Goal::Moves { .. } => (&engine.contexts[0], CYCLE_IN_MOVES),
+            Goal::Reach { context, .. } => (&engine.contexts[context as usize], CYCLE_IN_CHECKS),
+        };
         let mut visited_used = false;
         let mut deferrals_left = RECORD_DEFERRALS;
         if context.flags[start as usize] & CYCLIC != 0 {
@@ -1001,6 +1094,16 @@ impl Scratch {
             // search runs on without a frame (a failure backtracks to the frame on top, which
             // restores the state from its undo mark); a frame is pushed at branching nodes.
             let mut edge = &engine.edges[edge_id];
+            if edge.filter != NO_EDGE
+                && !edge.completes
+                && edge.target_on_cycle & cycle_bit == 0
+                && !matches!(goal, Goal::Reach { to, .. } if to == edge.target)
+            {
+                // The filter has just seen the comparison hold on this very state (the member
+                // written after the frame's undo mark): go on from the comparison's target,
+                // since nothing happens at the node in between.
+                edge = &engine.edges[edge.filter as usize];
+            }
             loop {
                 let target = edge.target;
                 match goal {
@@ -1024,7 +1127,7 @@ impl Scratch {
                     }
                     Goal::Moves { .. } => {}
                 }
-                if edge.target_on_cycle && context.must_record(target, start, &self.values) {
+                if edge.target_on_cycle & cycle_bit != 0 && context.must_record(target, start, &self.values) {
                     if deferrals_left > 0 && context.may_defer(target) {
                         deferrals_left -= 1;
                     } else {
@@ -1073,6 +1176,16 @@ impl Scratch {
         self.tags.truncate(tags_base);
         Ok(false)
     }
+}
+
+/// A filter chain that is one assignment to a fixed slot followed by one comparison: the slot,
+/// the assigned value and the comparison.
+#[inline(always)]
+fn assign_then_compare<'p>(plan: &'p ReachPlan, chain: &[u32]) -> Option<(usize, &'p Val, &'p PlanOp)> {
+    let [assign, compare] = chain else { return None };
+    let PlanOp::Set { slot, value } = &plan.edges[*assign as usize].op else { return None };
+    let op = &plan.edges[*compare as usize].op;
+    matches!(op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. }).then_some((*slot as usize, value, op))
 }
 
 /// Moves an any-assignment frame past `member`, the member about to be followed: to the next
