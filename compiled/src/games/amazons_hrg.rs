@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 118] = ["white", "black", "0", "100", "keeper", "random", "1", "empty", "arrow", "S__1_1", "S__1_2", "S__1_3", "S__1_4", "S__1_5", "S__1_6", "S__1_7", "S__1_8", "S__1_9", "S__1_10", "S__2_1", "S__2_2", "S__2_3", "S__2_4", "S__2_5", "S__2_6", "S__2_7", "S__2_8", "S__2_9", "S__2_10", "S__3_1", "S__3_2", "S__3_3", "S__3_4", "S__3_5", "S__3_6", "S__3_7", "S__3_8", "S__3_9", "S__3_10", "S__4_1", "S__4_2", "S__4_3", "S__4_4", "S__4_5", "S__4_6", "S__4_7", "S__4_8", "S__4_9", "S__4_10", "S__5_1", "S__5_2", "S__5_3", "S__5_4", "S__5_5", "S__5_6", "S__5_7", "S__5_8", "S__5_9", "S__5_10", "S__6_1", "S__6_2", "S__6_3", "S__6_4", "S__6_5", "S__6_6", "S__6_7", "S__6_8", "S__6_9", "S__6_10", "S__7_1", "S__7_2", "S__7_3", "S__7_4", "S__7_5", "S__7_6", "S__7_7", "S__7_8", "S__7_9", "S__7_10", "S__8_1", "S__8_2", "S__8_3", "S__8_4", "S__8_5", "S__8_6", "S__8_7", "S__8_8", "S__8_9", "S__8_10", "S__9_1", "S__9_2", "S__9_3", "S__9_4", "S__9_5", "S__9_6", "S__9_7", "S__9_8", "S__9_9", "S__9_10", "S__10_1", "S__10_2", "S__10_3", "S__10_4", "S__10_5", "S__10_6", "S__10_7", "S__10_8", "S__10_9", "S__10_10", "off", "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"];
-static NODES: [&str; 143] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_8", "turn_10", "turn_11", "turn_7", "turn_13", "turn_15", "turn_16", "turn_18", "turn_20", "turn_21", "turn_23", "turn_25", "turn_26", "turn_28", "turn_30", "turn_31", "turn_33", "turn_35", "turn_36", "turn_38", "turn_40", "turn_41", "turn_43", "turn_45", "turn_46", "turn_48", "turn_49", "turn_50", "turn_52", "turn_54", "turn_55", "turn_51", "turn_57", "turn_59", "turn_60", "turn_62", "turn_64", "turn_65", "turn_67", "turn_69", "turn_70", "turn_72", "turn_74", "turn_75", "turn_77", "turn_79", "turn_80", "turn_82", "turn_84", "turn_85", "turn_87", "turn_89", "turn_90", "turn_92", "turn_93", "turn_94", "canMove_reach_1", "canMove_1", "canMove_2", "canMove_3", "canMove_reach_1_end", "turn_96", "turn_95", "turn_97", "turn_98", "end", "turn_99", "turn_100", "turn_101", "turn_102", "turn_103", "turn_104", "turn_106", "turn_108", "turn_109", "turn_105", "turn_111", "turn_113", "turn_114", "turn_116", "turn_118", "turn_119", "turn_121", "turn_123", "turn_124", "turn_126", "turn_128", "turn_129", "turn_131", "turn_133", "turn_134", "turn_136", "turn_138", "turn_139", "turn_141", "turn_143", "turn_144", "turn_146", "turn_147", "turn_148", "turn_150", "turn_152", "turn_153", "turn_149", "turn_155", "turn_157", "turn_158", "turn_160", "turn_162", "turn_163", "turn_165", "turn_167", "turn_168", "turn_170", "turn_172", "turn_173", "turn_175", "turn_177", "turn_178", "turn_180", "turn_182", "turn_183", "turn_185", "turn_187", "turn_188", "turn_190", "turn_191", "turn_192", "canMove_reach_2", "canMove_13", "canMove_14", "canMove_15", "canMove_reach_2_end", "turn_193", "turn_195"];
+static NODES: [&str; 143] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_8", "turn_10", "turn_11", "turn_7", "turn_13", "turn_15", "turn_16", "turn_18", "turn_20", "turn_21", "turn_23", "turn_25", "turn_26", "turn_28", "turn_30", "turn_31", "turn_33", "turn_35", "turn_36", "turn_38", "turn_40", "turn_41", "turn_43", "turn_45", "turn_46", "turn_48", "turn_49", "turn_50", "turn_52", "turn_54", "turn_55", "turn_51", "turn_57", "turn_59", "turn_60", "turn_62", "turn_64", "turn_65", "turn_67", "turn_69", "turn_70", "turn_72", "turn_74", "turn_75", "turn_77", "turn_79", "turn_80", "turn_82", "turn_84", "turn_85", "turn_87", "turn_89", "turn_90", "turn_92", "turn_92__tail", "turn_94", "canMove_reach_1", "canMove_1", "canMove_2", "canMove_3", "canMove_reach_1_end", "turn_96", "turn_95", "turn_97", "turn_98", "end", "turn_99", "turn_100", "turn_101", "turn_102", "turn_103", "turn_104", "turn_106", "turn_108", "turn_109", "turn_105", "turn_111", "turn_113", "turn_114", "turn_116", "turn_118", "turn_119", "turn_121", "turn_123", "turn_124", "turn_126", "turn_128", "turn_129", "turn_131", "turn_133", "turn_134", "turn_136", "turn_138", "turn_139", "turn_141", "turn_143", "turn_144", "turn_146", "turn_147", "turn_148", "turn_150", "turn_152", "turn_153", "turn_149", "turn_155", "turn_157", "turn_158", "turn_160", "turn_162", "turn_163", "turn_165", "turn_167", "turn_168", "turn_170", "turn_172", "turn_173", "turn_175", "turn_177", "turn_178", "turn_180", "turn_182", "turn_183", "turn_185", "turn_187", "turn_188", "turn_190", "turn_190__tail", "turn_192", "canMove_reach_2", "canMove_13", "canMove_14", "canMove_15", "canMove_reach_2_end", "turn_193", "turn_195"];
 static INITIAL: Values = [8, 7, 7, 7, 0, 7, 7, 0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 7, 7, 7, 7, 7, 7, 7, 7, 0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1, 7, 7, 7, 7, 7, 7, 7, 7, 1, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1, 7, 7, 1, 7, 7, 7, 7, 9, 109, 109, 109, 2, 2, 2, 4, 6, 6, 6];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [106, 107];
 static VISIBLE_SLOTS: [usize; 2] = [110, 111];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 143] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 143] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 100] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108];
 static OFF1: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
 static TAB2: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -41,7 +41,7 @@ static TAB9: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 16052317382788491079;
+    const FINGERPRINT: u64 = 13177463496360533709;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 73;
@@ -74,10 +74,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            63 => { m63(v, cx); Ok(()) }
+            62 => { m62(v, cx); Ok(()) }
             73 => { m73(v, cx); Ok(()) }
             74 => m74(v, cx),
-            135 => { m135(v, cx); Ok(()) }
+            134 => { m134(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -881,26 +881,26 @@ Ok(())
 /// Node `turn_92`.
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = 8;
-let o0 = OFF1[(v[104]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 4;
+let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-m62(v, cx)?;
+let p = v[109]; cx.complete(62, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
 }
 
-/// Node `turn_93`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+/// Node `turn_92__tail`.
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 4;
-let slot = 109usize;
+let x: u8 = 8;
+let o0 = OFF1[(v[104]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete(63, v, p as u32, VALID_PLAYER[p as usize])?;
+m63(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_94`.
@@ -1751,26 +1751,26 @@ Ok(())
 /// Node `turn_190`.
 fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = 8;
-let o0 = OFF1[(v[104]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 4;
+let slot = 109usize;
 let old = v[slot]; v[slot] = x;
-m134(v, cx)?;
+let p = v[109]; cx.complete(134, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
 }
 
-/// Node `turn_191`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+/// Node `turn_190__tail`.
+fn m134(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 4;
-let slot = 109usize;
+let x: u8 = 8;
+let o0 = OFF1[(v[104]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-let p = v[109]; cx.complete(135, v, p as u32, VALID_PLAYER[p as usize])?;
+m135(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_192`.

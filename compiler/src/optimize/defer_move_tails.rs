@@ -14,9 +14,9 @@
 //! Moves stay distinct: two paths of one search with the same tags reach the tail's head with
 //! states that differ only in variables written between the state node and the head (`M`). The
 //! tail writes variables `W`; where a variable is in both, the tail must first copy it whole
-//! (`u = v`, `u` outside `M` and not written again by the tail), so the successor still tells the
-//! two apart and no new "ambiguous move" error appears. Tails in `random`'s or the keeper's own
-//! moves are left alone.
+//! (`u = v`, `u` outside `M` and not written again by the tail), or write it only at entries every
+//! path to the head has seen hold one constant, so the successor still tells the two apart and no
+//! new "ambiguous move" error appears. Tails in `random`'s or the keeper's own moves stay.
 
 use super::env::{strip_casts, Env, Value};
 use super::graph::{assigned_root, assigns_player, derived_key, expr_idents, Automaton, END, RESERVED_VARIABLES};
@@ -47,7 +47,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
         let Some(tail) = find_tail(automaton, &env, &value_sets, &keeper, end) else {
             continue;
         };
-        if !moves_stay_distinct(automaton, &value_sets, &players, &tail) {
+        if !moves_stay_distinct(automaton, &env, &value_sets, &players, &tail) {
             continue;
         }
         defer(automaton, end, &tail);
@@ -131,7 +131,13 @@ fn key_idents<'a>(lhs: &'a Expr, out: &mut Vec<&'a str>) {
 
 /// Whether the tail sits in a real player's move and maps the distinct states one search can
 /// bring to its head to distinct states (see the module comment).
-fn moves_stay_distinct(automaton: &Automaton, value_sets: &ValueSets, players: &HashSet<Value>, tail: &Tail) -> bool {
+fn moves_stay_distinct(
+    automaton: &Automaton,
+    env: &Env,
+    value_sets: &ValueSets,
+    players: &HashSet<Value>,
+    tail: &Tail,
+) -> bool {
     let Some(move_writes) = writes_before(automaton, value_sets, players, tail.head) else {
         return false;
     };
@@ -154,15 +160,74 @@ fn moves_stay_distinct(automaton: &Automaton, value_sets: &ValueSets, players: &
     tail_writes.iter().filter(|variable| move_writes.contains(**variable)).all(|&variable| {
         let first_write = written_at(variable).into_iter().min().unwrap_or(usize::MAX);
         // A whole copy `copy = variable` before any write to `variable` keeps its old value.
-        labels.iter().enumerate().take(first_write).any(|(index, label)| match label {
+        let copied = labels.iter().enumerate().take(first_write).any(|(index, label)| match label {
             Label::Assign { lhs: Expr::Ident(copy), rhs } => {
                 matches!(strip_casts(rhs), Expr::Ident(source) if source.name == variable)
                     && !move_writes.contains(copy.name.as_str())
                     && written_at(&copy.name).into_iter().all(|at| at == index)
             }
             _ => false,
-        })
+        });
+        // Or every write is `variable[k] = e` at an entry every path to the head has seen hold
+        // one known value (amazons' `board[shot] == empty` before `board[shot] = arrow`), with
+        // keys the tail does not change: the overwritten entry was the same in every state.
+        copied
+            || written_at(variable).into_iter().all(|index| match labels[index] {
+                Label::Assign { lhs, .. } => {
+                    let mut keys = Vec::new();
+                    key_idents(lhs, &mut keys);
+                    matches!(strip_casts(lhs), Expr::Access { .. })
+                        && keys.iter().all(|key| !tail_writes.contains(key))
+                        && entry_known_at(automaton, env, strip_casts(lhs), variable, &keys, tail.head)
+                }
+                _ => false,
+            })
     })
+}
+
+/// Whether every path from a state node to `head` passes a comparison `entry == c` (one constant
+/// `c` for all paths) after which neither the map nor a variable in the entry's keys is written.
+fn entry_known_at(automaton: &Automaton, env: &Env, entry: &Expr, map: &str, keys: &[&str], head: NodeIndex) -> bool {
+    let mut known: Option<Value> = None;
+    let mut seen = HashSet::from([head]);
+    let mut stack = vec![head];
+    while let Some(node) = stack.pop() {
+        let mut entered = false;
+        for edge in automaton.graph.edges_directed(node, Direction::Incoming) {
+            entered = true;
+            match &edge.weight().label {
+                Label::Compare { lhs, rhs, negated: false } => {
+                    let constant = if strip_casts(lhs) == entry {
+                        env.fold(rhs, &HashMap::new())
+                    } else if strip_casts(rhs) == entry {
+                        env.fold(lhs, &HashMap::new())
+                    } else {
+                        None
+                    };
+                    if let Some(constant) = constant {
+                        if known.get_or_insert_with(|| constant.clone()) != &constant {
+                            return false;
+                        }
+                        continue;
+                    }
+                }
+                Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
+                    let root = assigned_root(lhs).unwrap_or_default();
+                    if root == "player" || root == map || keys.contains(&root) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+            if seen.insert(edge.source()) {
+                stack.push(edge.source());
+            }
+        }
+        if !entered {
+            return false;
+        }
+    }
+    known.is_some()
 }
 
 /// The variables written on paths from a state node to `head` that end no move, when every such
@@ -285,5 +350,44 @@ mod tests {
         assert!(printed.contains("m2, m3: cell = a;") && printed.contains("w2, w3: board[Cell(wide)] = b;"));
         assert!(printed.contains("k2, k3: kept = b;"), "{printed}");
         assert!(printed.contains("c1, c1__tail: player = keeper;"), "{printed}");
+    }
+
+    #[test]
+    fn overwritten_entries_need_a_guard_on_every_path() {
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type Cell = {a, b}; type Mark = {empty, x};
+             var board: Cell -> Mark = {:empty}; var from: Cell = a; var shot: Cell = a;
+             begin, start: ;
+             start, turn: player = x;
+             turn, t1: from = Cell(*);
+             t1, t2: board[from] == empty;
+             t2, t3: board[from] = x;
+             t3, t4: shot = Cell(*);
+             t4, t5: board[shot] == empty;
+             t5, t6: $$ shot;
+             t6, t7: board[shot] = x;
+             t7, t8: player = keeper;
+             t8, start: ;
+             turn, v1: from = Cell(*);
+             v1, v2: board[from] == empty;
+             v2, v3: board[b] = x;
+             v3, v4: $$ from;
+             v4, v5: board[from] = x;
+             v5, v6: player = keeper;
+             v6, start: ;",
+        );
+        let (game, changes) = run_pass(&game, Pass::DeferMoveTails);
+        // The move writes `board` before both tails. `board[shot]` was seen empty on the way, so
+        // the overwritten entry is the same in every state; `board[from]` was not (`board[b] = x`
+        // came after its guard, and `from` may be `b`).
+        assert_eq!(changes, 1);
+        let printed = print(&game);
+        assert!(
+            printed.contains("t6, t6__tail: player = keeper;") && printed.contains("t6__tail, t7: board[shot] = x;")
+        );
+        assert!(
+            printed.contains("v4, v5: board[from] = x;") && printed.contains("v5, v6: player = keeper;"),
+            "{printed}"
+        );
     }
 }
