@@ -28,8 +28,11 @@ pub const MAX_MOVE_TAGS: usize = 1024;
 pub const MAX_REACH_DEPTH: usize = 64;
 /// Keeper moves applied in a row before the settle loop starts watching for a repeated state.
 const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
-/// Playouts list tags only (and search the picked move again) after a position with more moves.
-const TAGS_ONLY_ABOVE: usize = 32;
+/// Playouts list tags only (and search the picked move again) after a position whose successors
+/// took more bytes than this: copying a few hundred small states costs less than a second search
+/// (measured 2026-11-22: gomoku, pentago, hex 12-19 % fewer instructions than a 32-move
+/// threshold), copying amazons' thousands does not.
+const TAGS_ONLY_ABOVE_BYTES: usize = 64 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // The lowered tables a code generator reads.
@@ -411,7 +414,10 @@ const LONG_TAGS: u64 = u64::MAX;
 #[inline]
 fn key_hash(key: u64, tags: &[SymbolId]) -> u64 {
     let word = if key == LONG_TAGS { hash_tags(tags) } else { key };
-    word.wrapping_mul(HASH_MULTIPLIER) >> 24
+    // The position is the low bits of the result, so every tag must reach them: a product's bit
+    // `i` depends only on its factors' bits `0..=i`, so fold the high half (the third tag) down
+    // first and keep the product's high half.
+    (word ^ (word >> 32)).wrapping_mul(HASH_MULTIPLIER) >> 32
 }
 
 /// One slot of the de-duplication table: generation, move index, tag key.
@@ -537,7 +543,7 @@ impl<V: Values> MoveBuffer<V> {
     }
 
     /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &V) -> Result<(), ()> {
         if (self.count as usize + 1) * 2 > self.table.len() {
             self.grow();
@@ -664,6 +670,17 @@ pub struct Search<V> {
     gave_up: bool,
     /// Per start node: an unchecked search from it gave up once, so searches from it run checked.
     always_checked: Vec<bool>,
+    /// A de-duplication scope is open ([`Search::open_scope`]).
+    scope_open: bool,
+    /// The moves completed in the open scope: tag key, move index, and for tags the key cannot
+    /// pack, their span in `scope_tags`.
+    scope_moves: Vec<(u64, u32, u32, u32)>,
+    scope_tags: Vec<SymbolId>,
+    /// Visits keyed by (node, progress slot values) ([`Search::visit_slot`]): the stamp of the
+    /// check that recorded each.
+    slot_visits: Vec<u32>,
+    /// The stamp of the current check (a new one at every checked [`Search::enter_reach`]).
+    slot_stamp: u32,
 }
 
 impl<V: Values> Search<V> {
@@ -683,6 +700,11 @@ impl<V: Values> Search<V> {
             budget: 0,
             gave_up: false,
             always_checked: vec![false; names.nodes.len()],
+            scope_open: false,
+            scope_moves: Vec::new(),
+            scope_tags: Vec::new(),
+            slot_visits: Vec::new(),
+            slot_stamp: 1,
         }
     }
 
@@ -690,6 +712,7 @@ impl<V: Values> Search<V> {
         self.start = start;
         self.tags.clear();
         self.depth = 0;
+        self.scope_open = false;
         self.moves.clear();
         // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
@@ -784,6 +807,77 @@ impl<V: Values> Search<V> {
         self.moves.push(&self.tags, target, values);
     }
 
+    /// Generated code: opens a de-duplication scope at a node where two paths may part with the
+    /// same tags (spec/codegen.md); `true` when it was not open yet (pass it to
+    /// [`Search::close_scope`]). Moves completed below are compared with the scope's moves only.
+    #[inline(always)]
+    pub fn open_scope(&mut self) -> bool {
+        if self.scope_open {
+            return false;
+        }
+        self.scope_open = true;
+        self.scope_moves.clear();
+        self.scope_tags.clear();
+        true
+    }
+
+    /// Generated code: closes the scope [`Search::open_scope`] opened (if it did).
+    #[inline(always)]
+    pub fn close_scope(&mut self, opened: bool) {
+        if opened {
+            self.scope_open = false;
+        }
+    }
+
+    /// Generated code: a move completed where only moves of the open scope can have the same
+    /// tags (none when no scope is open); the same tags are one move with the same successor, an
+    /// ambiguity otherwise.
+    #[inline(always)]
+    pub fn complete_scoped(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+            return Ok(());
+        }
+        if !valid {
+            return Err(self.invalid_player(target, player));
+        }
+        if self.scope_open {
+            return self.add_scoped(target, values);
+        }
+        self.moves.push(&self.tags, target, values);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn add_scoped(&mut self, target: NodeId, values: &V) -> Result<(), Fail> {
+        let key = tag_key(&self.tags);
+        for &(stored, index, start, len) in &self.scope_moves {
+            if stored == key
+                && (key != LONG_TAGS || self.scope_tags[start as usize..(start + len) as usize] == self.tags)
+            {
+                if self.moves.tags_only {
+                    self.moves.saw_duplicate = true;
+                    return Ok(());
+                }
+                let previous = &self.moves.successors[index as usize];
+                return if previous.node == target && previous.values == *values {
+                    Ok(())
+                } else {
+                    Err(self.ambiguous())
+                };
+            }
+        }
+        let (start, len) = if key == LONG_TAGS {
+            let start = self.scope_tags.len() as u32;
+            self.scope_tags.extend_from_slice(&self.tags);
+            (start, self.tags.len() as u32)
+        } else {
+            (0, 0)
+        };
+        self.scope_moves.push((key, self.moves.count, start, len));
+        self.moves.push(&self.tags, target, values);
+        Ok(())
+    }
+
     #[cold]
     fn invalid_player(&self, target: NodeId, player: SymbolId) -> Fail {
         Self::fail(EngineError::InvalidPlayer { node: self.node_name(target), value: self.symbol_name(player) })
@@ -844,6 +938,39 @@ impl<V: Values> Search<V> {
             self.visited.resize_with(depth + 1, VisitedSet::default);
         }
         self.visited[depth].clear();
+        self.slot_stamp = self.slot_stamp.wrapping_add(1);
+        if self.slot_stamp == 0 {
+            self.slot_visits.fill(0);
+            self.slot_stamp = 1;
+        }
+    }
+
+    /// Generated code: [`Search::visit`] in a reachability check that writes a few slots only
+    /// (and nests no check), so the states it visits differ in those slots only and the node with
+    /// their values, packed into `key` by the generator (below 2^20), is the whole key: a stamped
+    /// table entry instead of a hashed state.
+    #[inline(always)]
+    pub fn visit_slot(&mut self, key: u32) -> Result<bool, Fail> {
+        if !self.checked && self.budget != 0 {
+            self.budget -= 1;
+            return Ok(true);
+        }
+        self.visit_slot_slow(key)
+    }
+
+    #[inline(never)]
+    fn visit_slot_slow(&mut self, key: u32) -> Result<bool, Fail> {
+        if !self.checked {
+            self.gave_up = true;
+            return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
+        }
+        let index = key as usize;
+        if self.slot_visits.len() <= index {
+            self.slot_visits.resize((index + 1).next_power_of_two(), 0);
+        }
+        let seen = self.slot_visits[index] == self.slot_stamp;
+        self.slot_visits[index] = self.slot_stamp;
+        Ok(!seen)
     }
 
     /// Generated code: ends the reachability check [`Search::enter_reach`] started.
@@ -883,6 +1010,7 @@ pub fn generate<G: CompiledGame>(
 
 /// [`generate`] for callers that read successors only: a search proved unique
 /// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags.
+#[inline]
 fn generate_successors<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
@@ -916,12 +1044,10 @@ const UNCHECKED_BUDGET: u32 = 1 << 15;
 /// stays within [`UNCHECKED_BUDGET`] visits skips them. One that exceeds it (a cycle that does not
 /// change the state, or an exponential walk) is run again checked, and so is every later search
 /// from the same node.
+#[inline]
 fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Search<G::Values>) -> Result<(), Fail> {
     let node = state.node as usize;
-    if search.always_checked.len() <= node {
-        search.always_checked.resize(node + 1, false);
-    }
-    search.checked = search.always_checked[node];
+    search.checked = search.always_checked.get(node).copied().unwrap_or(false);
     if search.checked {
         search.visited[0].clear();
     }
@@ -930,6 +1056,21 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
     let result = G::search(state, search);
     if result.is_ok() || !search.gave_up {
         return result;
+    }
+    rerun_checked::<G>(state, search)
+}
+
+/// The unchecked search from `state` gave up: runs it again checked, and so every later search
+/// from the same node.
+#[cold]
+#[inline(never)]
+fn rerun_checked<G: CompiledGame>(
+    state: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), Fail> {
+    let node = state.node as usize;
+    if search.always_checked.len() <= node {
+        search.always_checked.resize(node + 1, false);
     }
     search.always_checked[node] = true;
     search.checked = true;
@@ -978,6 +1119,7 @@ pub fn raw_apply<G: CompiledGame>(
 }
 
 /// Applies keeper moves until a real player or `random` is to move, or the game ends.
+#[inline]
 pub fn settle<G: CompiledGame>(
     mut state: CompiledState<G::Values>,
     search: &mut Search<G::Values>,
@@ -1028,7 +1170,8 @@ pub fn random_playout<G: CompiledGame>(
         }
         // With many moves, list tags only and search the picked move again alone (its tags prune
         // every other path): one successor is copied instead of all of them.
-        let tags_only = last_count > TAGS_ONLY_ABOVE && generate_tags::<G>(&state, search)?;
+        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > TAGS_ONLY_ABOVE_BYTES
+            && generate_tags::<G>(&state, search)?;
         if !tags_only {
             generate_successors::<G>(&state, search)?;
         }
@@ -1214,5 +1357,69 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
             return Ok(state);
         }
         settle::<G>(state, &mut search_context::<G>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-written "generated" game: from `begin`, one scope over three paths whose tags are
+    /// `[a]`, `[a]`, `[b]`; the second `[a]` has the successor `values[1] = SECOND`.
+    struct Scoped<const SECOND: u8>;
+
+    impl<const SECOND: u8> CompiledGame for Scoped<SECOND> {
+        type Values = [u8; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Names { symbols: &["x", "keeper", "random", "a", "b"], nodes: &["begin", "end"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+
+        fn initial_values() -> [u8; 2] {
+            [0, 0]
+        }
+        fn player(values: &[u8; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn visible(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(_: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
+            let scope = cx.open_scope();
+            for (tag, second) in [(3, 0), (3, SECOND), (4, 0)] {
+                cx.push_tag_bounded(tag);
+                cx.complete_scoped(1, &[1, second], 1, true)?;
+                cx.pop_tag();
+            }
+            cx.close_scope(scope);
+            // Outside the scope the same tags are not compared (the analysis proves none repeat).
+            cx.push_tag_bounded(4);
+            cx.complete_scoped(1, &[1, 9], 1, true)?;
+            cx.pop_tag();
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_scope_merges_equal_moves_and_rejects_ambiguous_ones() {
+        let mut search = search_context::<Scoped<0>>();
+        generate::<Scoped<0>>(&Scoped::<0>::initial(), &mut search).expect("equal moves merge");
+        let tags: Vec<&[SymbolId]> = (0..search.moves.len()).map(|i| search.moves.tags(i)).collect();
+        assert_eq!(tags, [&[3][..], &[4], &[4]]);
+        assert_eq!(search.moves.successor(2).values, [1, 9]);
+        let mut search = search_context::<Scoped<5>>();
+        let error = generate::<Scoped<5>>(&Scoped::<5>::initial(), &mut search).expect_err("ambiguous");
+        assert!(matches!(error, EngineError::AmbiguousMove { .. }), "{error:?}");
+        // Looking for one move: only paths with its tags complete, and they still merge.
+        let next = raw_apply::<Scoped<0>>(&Scoped::<0>::initial(), &[3], &mut search_context::<Scoped<0>>());
+        assert_eq!(next.expect("no error").map(|s| s.values), Some([1, 0]));
     }
 }

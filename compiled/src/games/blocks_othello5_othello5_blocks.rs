@@ -20,7 +20,7 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 73] = ["red", "green", "0", "50", "100", "keeper", "random", "empty", "offboard", "P__0_0", "P__0_1", "P__0_2", "P__0_3", "P__0_4", "P__1_0", "P__1_1", "P__1_2", "P__1_3", "P__1_4", "P__2_0", "P__2_1", "P__2_2", "P__2_3", "P__2_4", "P__3_0", "P__3_1", "P__3_2", "P__3_3", "P__3_4", "P__4_0", "P__4_1", "P__4_2", "P__4_3", "P__4_4", "null", "n", "ne", "e", "se", "s", "sw", "w", "nw", "N__0", "N__1", "N__2", "N__3", "N__4", "N__5", "N__6", "N__7", "N__8", "N__9", "N__10", "N__11", "N__12", "N__13", "N__14", "N__15", "N__16", "N__17", "N__18", "N__19", "N__20", "N__21", "N__22", "N__23", "N__24", "N__25", "no", "yes", "1", "pass"];
-static NODES: [&str; 210] = ["begin", "stage1_1", "move1Red_reach_1", "move1Red_1", "move1Red_2", "flips1Red_reach_1", "flips1Red_1", "embraceHVDRed_1", "embraceHVDRed_3", "embraceHVDRed_5", "embraceHVDRed_4", "flips1Red_reach_1_end", "move1Red_3", "move1Red_4", "move1Red_5", "move1Red_reach_1_end", "over1_reach_1", "over1_2", "move1Green_reach_1", "move1Green_1", "move1Green_2", "flips1Green_reach_1", "flips1Green_1", "embraceHVDGreen_1", "embraceHVDGreen_3", "embraceHVDGreen_5", "embraceHVDGreen_4", "flips1Green_reach_1_end", "move1Green_3", "move1Green_4", "move1Green_5", "move1Green_reach_1_end", "over1_reach_1_end", "stage1_2", "stage1_4", "turn1Red_1", "turn1Red_2", "turn1Red_3", "move1Red_7", "move1Red_8", "move1Red_9", "move1Red_10", "move1Red_11", "turn1Red_6", "turn1Red_7", "turn1Red_8", "embraceHVDRed_reach_1", "embraceHVDRed_9", "embraceHVDRed_11", "embraceHVDRed_13", "embraceHVDRed_12", "embraceHVDRed_reach_1_end", "turn1Red_9", "turn1Red_10", "turn1Red_12", "turn1Red_13", "turn1Red_15", "turn1Red_16", "turn1Red_17", "turn1Red_19", "turn1Red_20", "turn1Red_21", "turn1Red_23", "turn1Red_24", "turn1Red_26", "turn1Red_27", "turn1Red_28", "turn1Red_30", "turn1Red_31", "turn1Red_32", "turn1Red_34", "turn1Red_35", "turn1Red_37", "turn1Red_38", "turn1Red_39", "turn1Red_41", "turn1Red_42", "turn1Red_43", "turn1Red_45", "turn1Red_46", "turn1Red_48", "turn1Red_49", "turn1Red_50", "turn1Red_52", "turn1Red_53", "turn1Red_54", "turn1Red_56", "turn1Red_57", "turn1Red_59", "turn1Red_60", "turn1Red_61", "turn1Red_63", "turn1Red_64", "turn1Red_65", "turn1Red_67", "turn1Red_68", "turn1Red_70", "turn1Red_71", "turn1Red_72", "turn1Red_74", "turn1Red_75", "turn1Red_76", "turn1Red_78", "turn1Red_79", "turn1Red_81", "turn1Red_82", "turn1Red_83", "turn1Red_85", "turn1Red_86", "turn1Red_102", "turn1Red_89", "turn1Red_90", "turn1Red_92", "turn1Red_93", "turn1Red_94", "turn1Red_100", "turn1Red_101", "stage1_6", "turn1Green_1", "turn1Green_2", "turn1Green_3", "move1Green_7", "move1Green_8", "move1Green_9", "move1Green_10", "move1Green_11", "turn1Green_6", "turn1Green_7", "turn1Green_8", "embraceHVDGreen_reach_1", "embraceHVDGreen_9", "embraceHVDGreen_11", "embraceHVDGreen_13", "embraceHVDGreen_12", "embraceHVDGreen_reach_1_end", "turn1Green_9", "turn1Green_10", "turn1Green_12", "turn1Green_13", "turn1Green_15", "turn1Green_16", "turn1Green_17", "turn1Green_19", "turn1Green_20", "turn1Green_21", "turn1Green_23", "turn1Green_24", "turn1Green_26", "turn1Green_27", "turn1Green_28", "turn1Green_30", "turn1Green_31", "turn1Green_32", "turn1Green_34", "turn1Green_35", "turn1Green_37", "turn1Green_38", "turn1Green_39", "turn1Green_41", "turn1Green_42", "turn1Green_43", "turn1Green_45", "turn1Green_46", "turn1Green_48", "turn1Green_49", "turn1Green_50", "turn1Green_52", "turn1Green_53", "turn1Green_54", "turn1Green_56", "turn1Green_57", "turn1Green_59", "turn1Green_60", "turn1Green_61", "turn1Green_63", "turn1Green_64", "turn1Green_65", "turn1Green_67", "turn1Green_68", "turn1Green_70", "turn1Green_71", "turn1Green_72", "turn1Green_74", "turn1Green_75", "turn1Green_76", "turn1Green_78", "turn1Green_79", "turn1Green_81", "turn1Green_82", "turn1Green_83", "turn1Green_85", "turn1Green_86", "turn1Green_102", "turn1Green_89", "turn1Green_90", "turn1Green_92", "turn1Green_93", "turn1Green_94", "turn1Green_100", "turn1Green_101", "decide1_1", "decide1_2", "decide1_3", "decide1_4", "decide1_5", "decide1_8", "decide1_7", "end", "decide1_9", "decide1_11"];
+static NODES: [&str; 210] = ["begin", "stage1_1", "move1Red_reach_1", "move1Red_1", "move1Red_2", "flips1Red_reach_1", "flips1Red_1", "embraceHVDRed_1", "embraceHVDRed_3", "embraceHVDRed_5", "embraceHVDRed_4", "flips1Red_reach_1_end", "move1Red_3", "move1Red_4", "move1Red_5", "move1Red_reach_1_end", "over1_reach_1", "over1_2", "move1Green_reach_1", "move1Green_1", "move1Green_2", "flips1Green_reach_1", "flips1Green_1", "embraceHVDGreen_1", "embraceHVDGreen_3", "embraceHVDGreen_5", "embraceHVDGreen_4", "flips1Green_reach_1_end", "move1Green_3", "move1Green_4", "move1Green_5", "move1Green_reach_1_end", "over1_reach_1_end", "stage1_2", "stage1_4", "turn1Red_1", "turn1Red_2", "turn1Red_3", "move1Red_7", "move1Red_8", "move1Red_9", "move1Red_10", "move1Red_10__tail", "move1Red_11", "turn1Red_7", "turn1Red_8", "embraceHVDRed_reach_1", "embraceHVDRed_9", "embraceHVDRed_11", "embraceHVDRed_13", "embraceHVDRed_12", "embraceHVDRed_reach_1_end", "turn1Red_9", "turn1Red_10", "turn1Red_12", "turn1Red_13", "turn1Red_15", "turn1Red_16", "turn1Red_17", "turn1Red_19", "turn1Red_20", "turn1Red_21", "turn1Red_23", "turn1Red_24", "turn1Red_26", "turn1Red_27", "turn1Red_28", "turn1Red_30", "turn1Red_31", "turn1Red_32", "turn1Red_34", "turn1Red_35", "turn1Red_37", "turn1Red_38", "turn1Red_39", "turn1Red_41", "turn1Red_42", "turn1Red_43", "turn1Red_45", "turn1Red_46", "turn1Red_48", "turn1Red_49", "turn1Red_50", "turn1Red_52", "turn1Red_53", "turn1Red_54", "turn1Red_56", "turn1Red_57", "turn1Red_59", "turn1Red_60", "turn1Red_61", "turn1Red_63", "turn1Red_64", "turn1Red_65", "turn1Red_67", "turn1Red_68", "turn1Red_70", "turn1Red_71", "turn1Red_72", "turn1Red_74", "turn1Red_75", "turn1Red_76", "turn1Red_78", "turn1Red_79", "turn1Red_81", "turn1Red_82", "turn1Red_83", "turn1Red_85", "turn1Red_86", "turn1Red_102", "turn1Red_89", "turn1Red_90", "turn1Red_92", "turn1Red_93", "turn1Red_94", "turn1Red_100", "turn1Red_101", "stage1_6", "turn1Green_1", "turn1Green_2", "turn1Green_3", "move1Green_7", "move1Green_8", "move1Green_9", "move1Green_10", "move1Green_10__tail", "move1Green_11", "turn1Green_7", "turn1Green_8", "embraceHVDGreen_reach_1", "embraceHVDGreen_9", "embraceHVDGreen_11", "embraceHVDGreen_13", "embraceHVDGreen_12", "embraceHVDGreen_reach_1_end", "turn1Green_9", "turn1Green_10", "turn1Green_12", "turn1Green_13", "turn1Green_15", "turn1Green_16", "turn1Green_17", "turn1Green_19", "turn1Green_20", "turn1Green_21", "turn1Green_23", "turn1Green_24", "turn1Green_26", "turn1Green_27", "turn1Green_28", "turn1Green_30", "turn1Green_31", "turn1Green_32", "turn1Green_34", "turn1Green_35", "turn1Green_37", "turn1Green_38", "turn1Green_39", "turn1Green_41", "turn1Green_42", "turn1Green_43", "turn1Green_45", "turn1Green_46", "turn1Green_48", "turn1Green_49", "turn1Green_50", "turn1Green_52", "turn1Green_53", "turn1Green_54", "turn1Green_56", "turn1Green_57", "turn1Green_59", "turn1Green_60", "turn1Green_61", "turn1Green_63", "turn1Green_64", "turn1Green_65", "turn1Green_67", "turn1Green_68", "turn1Green_70", "turn1Green_71", "turn1Green_72", "turn1Green_74", "turn1Green_75", "turn1Green_76", "turn1Green_78", "turn1Green_79", "turn1Green_81", "turn1Green_82", "turn1Green_83", "turn1Green_85", "turn1Green_86", "turn1Green_102", "turn1Green_89", "turn1Green_90", "turn1Green_92", "turn1Green_93", "turn1Green_94", "turn1Green_100", "turn1Green_101", "decide1_1", "decide1_2", "decide1_3", "decide1_4", "decide1_5", "decide1_8", "decide1_7", "end", "decide1_9", "decide1_11"];
 static INITIAL: Values = [8, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 1, 7, 7, 7, 1, 0, 7, 7, 7, 7, 7, 7, 7, 7, 43, 45, 45, 43, 43, 34, 34, 35, 2, 2, 2, 5, 71, 71, 71];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
@@ -48,7 +48,7 @@ static OFF15: [u16; 256] = [216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 21
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 12621041086653235417;
+    const FINGERPRINT: u64 = 16601131901754363659;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 207;
@@ -81,11 +81,11 @@ impl CompiledGame for Game {
         match state.node {
             0 => m0(v, cx),
             37 => m37(v, cx),
-            44 => m44(v, cx),
+            42 => m42(v, cx),
             109 => m109(v, cx),
             115 => m115(v, cx),
             120 => m120(v, cx),
-            127 => m127(v, cx),
+            125 => m125(v, cx),
             192 => m192(v, cx),
             198 => m198(v, cx),
             207 => { m207(v, cx); Ok(()) }
@@ -232,38 +232,38 @@ Ok(())
 /// Node `move1Red_10`.
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(42, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `move1Red_10__tail`.
+fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let x: u8 = 0;
 let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m42(v, cx);
+m43(v, cx)?;
 v[slot] = old;
 }
-
+Ok(())
 }
 
 /// Node `move1Red_11`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) {
+fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB4[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx);
+m44(v, cx)?;
 v[slot] = old;
 }
-
-}
-
-/// Node `turn1Red_6`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 5;
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(44, v);
-v[slot] = old;
-}
-
+Ok(())
 }
 
 /// Node `turn1Red_7`.
@@ -1287,38 +1287,38 @@ Ok(())
 /// Node `move1Green_10`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(125, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `move1Green_10__tail`.
+fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let x: u8 = 1;
 let o0 = OFF3[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m125(v, cx);
+m126(v, cx)?;
 v[slot] = old;
 }
-
+Ok(())
 }
 
 /// Node `move1Green_11`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) {
+fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m126(v, cx);
+m127(v, cx)?;
 v[slot] = old;
 }
-
-}
-
-/// Node `turn1Green_6`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 5;
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(127, v);
-v[slot] = old;
-}
-
+Ok(())
 }
 
 /// Node `turn1Green_7`.
@@ -2722,7 +2722,7 @@ Ok(false)
 
 /// Node `embraceHVDRed_11`.
 fn r48_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(48, v)? { return Ok(false); }
+if !cx.visit_slot(3504 + v[33] as u32 * 1)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
@@ -2788,7 +2788,7 @@ Ok(false)
 
 /// Node `embraceHVDGreen_11`.
 fn r131_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(131, v)? { return Ok(false); }
+if !cx.visit_slot(9563 + v[33] as u32 * 1)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;

@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 81] = ["white", "black", "0", "100", "keeper", "random", "empty", "offboard", "null", "V__0_0", "V__0_1", "V__0_2", "V__0_3", "V__0_4", "V__0_5", "V__0_6", "V__0_7", "V__1_0", "V__1_1", "V__1_2", "V__1_3", "V__1_4", "V__1_5", "V__1_6", "V__1_7", "V__2_0", "V__2_1", "V__2_2", "V__2_3", "V__2_4", "V__2_5", "V__2_6", "V__2_7", "V__3_0", "V__3_1", "V__3_2", "V__3_3", "V__3_4", "V__3_5", "V__3_6", "V__3_7", "V__4_0", "V__4_1", "V__4_2", "V__4_3", "V__4_4", "V__4_5", "V__4_6", "V__4_7", "V__5_0", "V__5_1", "V__5_2", "V__5_3", "V__5_4", "V__5_5", "V__5_6", "V__5_7", "V__6_0", "V__6_1", "V__6_2", "V__6_3", "V__6_4", "V__6_5", "V__6_6", "V__6_7", "V__7_0", "V__7_1", "V__7_2", "V__7_3", "V__7_4", "V__7_5", "V__7_6", "V__7_7", "straight", "leftward", "rightward", "no", "yes", "hasPawn_call1", "hasPawn_call2", "1"];
-static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_11", "turn_10", "turn_12", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "end", "turn_20", "hasPawn_reach_1__hasPawn_reach_1", "hasPawn_reach_1__hasPawn_reach_1_end", "turn_24", "turn_25", "turn_26", "turn_27", "turn_28", "turn_29", "turn_30", "turn_31", "turn_34", "turn_33", "turn_35", "turn_36", "turn_37", "turn_38", "turn_39", "turn_40", "hasPawn_reach_2__hasPawn_reach_2", "hasPawn_reach_2__hasPawn_reach_2_end", "hasPawn_reach_1__hasPawn_1", "hasPawn_reach_2__hasPawn_1"];
+static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_11", "turn_10", "turn_12", "turn_12__tail", "turn_13", "turn_15", "turn_16", "turn_17", "turn_18", "end", "turn_20", "hasPawn_reach_1__hasPawn_reach_1", "hasPawn_reach_1__hasPawn_reach_1_end", "turn_24", "turn_25", "turn_26", "turn_27", "turn_28", "turn_29", "turn_30", "turn_31", "turn_34", "turn_33", "turn_35", "turn_35__tail", "turn_36", "turn_38", "turn_39", "turn_40", "hasPawn_reach_2__hasPawn_reach_2", "hasPawn_reach_2__hasPawn_reach_2_end", "hasPawn_reach_1__hasPawn_1", "hasPawn_reach_2__hasPawn_1"];
 static INITIAL: Values = [7, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 6, 8, 8, 73, 8, 2, 2, 2, 4, 80, 80, 80];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [70, 71];
 static VISIBLE_SLOTS: [usize; 2] = [74, 75];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 43] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 990] = [8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 8, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 11, 12, 13, 14, 15, 8, 17, 18, 19, 20, 21, 22, 23, 8, 25, 26, 27, 28, 29, 30, 31, 8, 33, 34, 35, 36, 37, 38, 39, 8, 41, 42, 43, 44, 45, 46, 47, 8, 49, 50, 51, 52, 53, 54, 55, 8, 57, 58, 59, 60, 61, 62, 63, 8, 65, 66, 67, 68, 69, 70, 71, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 8, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 11, 12, 13, 14, 15, 16, 8, 18, 19, 20, 21, 22, 23, 24, 8, 26, 27, 28, 29, 30, 31, 32, 8, 34, 35, 36, 37, 38, 39, 40, 8, 42, 43, 44, 45, 46, 47, 48, 8, 50, 51, 52, 53, 54, 55, 56, 8, 58, 59, 60, 61, 62, 63, 64, 8, 66, 67, 68, 69, 70, 71, 72, 8, 8, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76, 76, 76, 76, 77, 76];
 static MEMBERS0: [u8; 65] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72];
 static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
@@ -38,7 +38,7 @@ static TAB5: [u8; 256] = [76, 76, 76, 76, 76, 76, 76, 76, 76, 77, 76, 76, 76, 76
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 14433969205658742882;
+    const FINGERPRINT: u64 = 15363228853654322958;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 19;
@@ -71,10 +71,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            15 => { m15(v, cx); Ok(()) }
+            13 => { m13(v, cx); Ok(()) }
             19 => { m19(v, cx); Ok(()) }
             23 => m23(v, cx),
-            36 => { m36(v, cx); Ok(()) }
+            34 => { m34(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -139,6 +139,7 @@ Ok(())
 
 /// Node `turn_4`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let scope = cx.open_scope();
 {
 let slot = 68usize;
 let old = v[slot];
@@ -148,6 +149,7 @@ m6(v, cx)?;
 }
 v[slot] = old;
 }
+cx.close_scope(scope);
 Ok(())
 }
 
@@ -229,39 +231,39 @@ Ok(())
 /// Node `turn_12`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = 6;
-let o0 = OFF1[(v[66]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 4;
+let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+let p = v[73]; cx.complete_scoped(13, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
 }
 
+/// Node `turn_12__tail`.
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 6;
+let o0 = OFF1[(v[66]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+m14(v, cx);
+v[slot] = old;
+}
+
+}
+
 /// Node `turn_13`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m14(v, cx)?;
+m15(v, cx);
 v[slot] = old;
-}
-Ok(())
 }
 
-/// Node `turn_14`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = 4;
-let slot = 73usize;
-let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete(15, v, p as u32, VALID_PLAYER[p as usize])?;
-v[slot] = old;
-}
-Ok(())
 }
 
 /// Node `turn_15`.
@@ -380,6 +382,7 @@ Ok(())
 
 /// Node `turn_27`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let scope = cx.open_scope();
 {
 let slot = 68usize;
 let old = v[slot];
@@ -389,6 +392,7 @@ m27(v, cx)?;
 }
 v[slot] = old;
 }
+cx.close_scope(scope);
 Ok(())
 }
 
@@ -470,39 +474,39 @@ Ok(())
 /// Node `turn_35`.
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = 6;
-let o0 = OFF1[(v[66]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 4;
+let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+let p = v[73]; cx.complete_scoped(34, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
 }
 
+/// Node `turn_35__tail`.
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 6;
+let o0 = OFF1[(v[66]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+m35(v, cx);
+v[slot] = old;
+}
+
+}
+
 /// Node `turn_36`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF1[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m36(v, cx);
 v[slot] = old;
-}
-Ok(())
 }
 
-/// Node `turn_37`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = 4;
-let slot = 73usize;
-let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete(36, v, p as u32, VALID_PLAYER[p as usize])?;
-v[slot] = old;
-}
-Ok(())
 }
 
 /// Node `turn_38`.

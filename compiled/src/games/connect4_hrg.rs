@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 74] = ["red", "yellow", "0", "50", "100", "keeper", "random", "empty", "offboard", "K__0", "K__1", "K__2", "K__3", "K__4", "K__5", "K__6", "H__0", "H__1", "H__2", "H__3", "H__4", "H__5", "H__6", "null", "P__0_0", "P__0_1", "P__0_2", "P__0_3", "P__0_4", "P__0_5", "P__1_0", "P__1_1", "P__1_2", "P__1_3", "P__1_4", "P__1_5", "P__2_0", "P__2_1", "P__2_2", "P__2_3", "P__2_4", "P__2_5", "P__3_0", "P__3_1", "P__3_2", "P__3_3", "P__3_4", "P__3_5", "P__4_0", "P__4_1", "P__4_2", "P__4_3", "P__4_4", "P__4_5", "P__5_0", "P__5_1", "P__5_2", "P__5_3", "P__5_4", "P__5_5", "P__6_0", "P__6_1", "P__6_2", "P__6_3", "P__6_4", "P__6_5", "east", "north", "northeast", "southeast", "fourThroughLast_call1", "fourThroughLast_call2", "hasRoom_call1", "1"];
-static NODES: [&str; 62] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_9", "fourThroughLast_reach_1__fourThroughLast_reach_1", "fourThroughLast_reach_1__fourThroughLast_reach_1_end", "turn_10", "turn_13", "turn_14", "end", "hasRoom_reach_1", "hasRoom_1", "hasRoom_reach_1_end", "turn_16", "turn_15", "turn_18", "turn_20", "turn_21", "turn_22", "turn_23", "turn_24", "turn_25", "turn_26", "turn_27", "turn_28", "fourThroughLast_reach_2__fourThroughLast_reach_2", "fourThroughLast_reach_2__fourThroughLast_reach_2_end", "turn_29", "turn_32", "fourThroughLast_reach_1__fourThroughLast_1", "fourThroughLast_reach_1__fourThroughLast_2", "fourThroughLast_reach_1__fourThroughLast_3", "fourThroughLast_reach_1__fourThroughLast_4", "fourThroughLast_reach_1__fourThroughLast_6", "fourThroughLast_reach_1__fourThroughLast_7", "fourThroughLast_reach_1__fourThroughLast_9", "fourThroughLast_reach_1__fourThroughLast_10", "fourThroughLast_reach_1__fourThroughLast_12", "fourThroughLast_reach_1__fourThroughLast_13", "fourThroughLast_reach_1__fourThroughLast_14", "fourThroughLast_reach_1__fourThroughLast_15", "fourThroughLast_reach_1__fourThroughLast_16", "fourThroughLast_reach_2__fourThroughLast_1", "fourThroughLast_reach_2__fourThroughLast_2", "fourThroughLast_reach_2__fourThroughLast_3", "fourThroughLast_reach_2__fourThroughLast_4", "fourThroughLast_reach_2__fourThroughLast_6", "fourThroughLast_reach_2__fourThroughLast_7", "fourThroughLast_reach_2__fourThroughLast_9", "fourThroughLast_reach_2__fourThroughLast_10", "fourThroughLast_reach_2__fourThroughLast_12", "fourThroughLast_reach_2__fourThroughLast_13", "fourThroughLast_reach_2__fourThroughLast_14", "fourThroughLast_reach_2__fourThroughLast_15", "fourThroughLast_reach_2__fourThroughLast_16"];
+static NODES: [&str; 62] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_4__tail", "turn_5", "turn_6", "turn_8", "turn_9", "fourThroughLast_reach_1__fourThroughLast_reach_1", "fourThroughLast_reach_1__fourThroughLast_reach_1_end", "turn_10", "turn_13", "turn_14", "end", "hasRoom_reach_1", "hasRoom_1", "hasRoom_reach_1_end", "turn_16", "turn_15", "turn_18", "turn_20", "turn_21", "turn_22", "turn_23", "turn_23__tail", "turn_24", "turn_25", "turn_27", "turn_28", "fourThroughLast_reach_2__fourThroughLast_reach_2", "fourThroughLast_reach_2__fourThroughLast_reach_2_end", "turn_29", "turn_32", "fourThroughLast_reach_1__fourThroughLast_1", "fourThroughLast_reach_1__fourThroughLast_2", "fourThroughLast_reach_1__fourThroughLast_3", "fourThroughLast_reach_1__fourThroughLast_4", "fourThroughLast_reach_1__fourThroughLast_6", "fourThroughLast_reach_1__fourThroughLast_7", "fourThroughLast_reach_1__fourThroughLast_9", "fourThroughLast_reach_1__fourThroughLast_10", "fourThroughLast_reach_1__fourThroughLast_12", "fourThroughLast_reach_1__fourThroughLast_13", "fourThroughLast_reach_1__fourThroughLast_14", "fourThroughLast_reach_1__fourThroughLast_15", "fourThroughLast_reach_1__fourThroughLast_16", "fourThroughLast_reach_2__fourThroughLast_1", "fourThroughLast_reach_2__fourThroughLast_2", "fourThroughLast_reach_2__fourThroughLast_3", "fourThroughLast_reach_2__fourThroughLast_4", "fourThroughLast_reach_2__fourThroughLast_6", "fourThroughLast_reach_2__fourThroughLast_7", "fourThroughLast_reach_2__fourThroughLast_9", "fourThroughLast_reach_2__fourThroughLast_10", "fourThroughLast_reach_2__fourThroughLast_12", "fourThroughLast_reach_2__fourThroughLast_13", "fourThroughLast_reach_2__fourThroughLast_14", "fourThroughLast_reach_2__fourThroughLast_15", "fourThroughLast_reach_2__fourThroughLast_16"];
 static INITIAL: Values = [8, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 16, 16, 16, 16, 16, 16, 9, 23, 66, 23, 2, 2, 2, 5, 73, 73, 73];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 62] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 62] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 512] = [24, 25, 26, 27, 28, 29, 23, 24, 30, 31, 32, 33, 34, 35, 23, 30, 36, 37, 38, 39, 40, 41, 23, 36, 42, 43, 44, 45, 46, 47, 23, 42, 48, 49, 50, 51, 52, 53, 23, 48, 54, 55, 56, 57, 58, 59, 23, 54, 60, 61, 62, 63, 64, 65, 23, 60, 24, 25, 26, 27, 28, 29, 23, 24, 17, 18, 19, 20, 21, 22, 22, 22, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 25, 26, 27, 28, 29, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 61, 62, 63, 64, 65, 23, 23, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 60, 61, 62, 63, 64, 23, 23, 23, 23, 23, 23, 23, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 23, 23, 23, 24, 25, 26, 27, 28, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 60, 61, 62, 63, 64, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 23, 30, 31, 32, 33, 34, 23, 36, 37, 38, 39, 40, 23, 42, 43, 44, 45, 46, 23, 48, 49, 50, 51, 52, 23, 54, 55, 56, 57, 58, 23, 23, 23, 23, 23, 23, 23, 23, 25, 26, 27, 28, 29, 23, 31, 32, 33, 34, 35, 23, 37, 38, 39, 40, 41, 23, 43, 44, 45, 46, 47, 23, 49, 50, 51, 52, 53, 23, 55, 56, 57, 58, 59, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 23];
 static MEMBERS0: [u8; 7] = [9, 10, 11, 12, 13, 14, 15];
 static OFF1: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7];
@@ -41,7 +41,7 @@ static OFF8: [u16; 256] = [176, 176, 176, 176, 176, 176, 176, 176, 176, 176, 176
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 59007880760332335;
+    const FINGERPRINT: u64 = 17397028402965131941;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 16;
@@ -74,10 +74,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            6 => { m6(v, cx); Ok(()) }
             16 => { m16(v, cx); Ok(()) }
             23 => { m23(v, cx); Ok(()) }
-            30 => { m30(v, cx); Ok(()) }
+            27 => { m27(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -143,21 +143,20 @@ cx.pop_tag();
 /// Node `turn_4`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
-let slot = 53usize;
+let x: u8 = 5;
+let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx);
+cx.complete_unique_valid(6, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `turn_5`.
+/// Node `turn_4__tail`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 0;
-let o0 = OFF4[(v[53]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
+let slot = 53usize;
 let old = v[slot]; v[slot] = x;
 m7(v, cx);
 v[slot] = old;
@@ -165,12 +164,12 @@ v[slot] = old;
 
 }
 
-/// Node `turn_6`.
+/// Node `turn_5`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
-let o0 = OFF1[(v[52]) as usize];
-let slot = 44usize + o0 as usize;
+let x: u8 = 0;
+let o0 = OFF4[(v[53]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m8(v, cx);
 v[slot] = old;
@@ -178,13 +177,14 @@ v[slot] = old;
 
 }
 
-/// Node `turn_7`.
+/// Node `turn_6`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 59usize;
+let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
+let o0 = OFF1[(v[52]) as usize];
+let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(9, v);
+m9(v, cx);
 v[slot] = old;
 }
 
@@ -342,21 +342,20 @@ cx.pop_tag();
 /// Node `turn_23`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
-let slot = 53usize;
+let x: u8 = 5;
+let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx);
+cx.complete_unique_valid(27, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `turn_24`.
+/// Node `turn_23__tail`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 1;
-let o0 = OFF4[(v[53]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = CONSTANTS[0 + OFF2[(v[52] as usize)] as usize + OFF3[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)] as usize];
+let slot = 53usize;
 let old = v[slot]; v[slot] = x;
 m28(v, cx);
 v[slot] = old;
@@ -364,12 +363,12 @@ v[slot] = old;
 
 }
 
-/// Node `turn_25`.
+/// Node `turn_24`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
-let o0 = OFF1[(v[52]) as usize];
-let slot = 44usize + o0 as usize;
+let x: u8 = 1;
+let o0 = OFF4[(v[53]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx);
 v[slot] = old;
@@ -377,13 +376,14 @@ v[slot] = old;
 
 }
 
-/// Node `turn_26`.
+/// Node `turn_25`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 59usize;
+let x: u8 = TAB5[(v[44 + OFF1[(v[52] as usize)] as usize] as usize)];
+let o0 = OFF1[(v[52]) as usize];
+let slot = 44usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(30, v);
+m30(v, cx);
 v[slot] = old;
 }
 

@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 63] = ["red", "yellow", "0", "50", "100", "keeper", "random", "a", "b", "c", "d", "e", "f", "g", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "null", "empty", "east", "north", "northEast", "southEast", "1"];
-static NODES: [&str; 26] = ["begin", "turn", "choose", "chosen", "notFull", "tagged", "placed", "dropped", "raised", "judge", "won", "fourSearch", "fourFound", "noFour", "over", "full", "freeSearch", "freeFound", "next", "end", "axis", "walk", "stepped", "two", "three", "freeChosen"];
+static NODES: [&str; 26] = ["begin", "turn", "choose", "chosen", "notFull", "tagged", "placed", "dropped", "dropped__tail", "judge", "won", "fourSearch", "fourFound", "noFour", "over", "full", "freeSearch", "freeFound", "next", "end", "axis", "walk", "stepped", "two", "three", "freeChosen"];
 static INITIAL: Values = [57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 14, 15, 16, 17, 18, 19, 20, 56, 0, 7, 14, 58, 14, 2, 2, 2, 5, 62, 62, 62];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 26] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 26] = [true, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 866] = [15, 16, 17, 18, 19, 20, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 50, 51, 52, 53, 54, 55, 56, 56, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 15, 16, 17, 18, 19, 20, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 49, 50, 51, 52, 53, 54, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 56, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 49, 50, 51, 52, 53, 54, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 1, 0, 0, 3, 3, 3, 16, 17, 18, 19, 20, 56, 56, 23, 24, 25, 26, 27, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 44, 45, 46, 47, 48, 56, 56, 51, 52, 53, 54, 55, 56, 56, 56, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 44, 45, 46, 47, 48, 56, 56, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 16, 17, 18, 19, 20, 56, 56, 23, 24, 25, 26, 27, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 17, 18, 19, 20, 56, 56, 56, 24, 25, 26, 27, 56, 56, 56, 31, 32, 33, 34, 56, 56, 56, 38, 39, 40, 41, 56, 56, 56, 45, 46, 47, 48, 56, 56, 56, 52, 53, 54, 55, 56, 56, 56, 56, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 38, 39, 40, 41, 56, 56, 56, 45, 46, 47, 48, 56, 56, 56, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 17, 18, 19, 20, 56, 56, 56, 24, 25, 26, 27, 56, 56, 56, 31, 32, 33, 34, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56];
 static MEMBERS0: [u8; 7] = [7, 8, 9, 10, 11, 12, 13];
 static OFF1: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7];
@@ -44,7 +44,7 @@ static COFF11: [u16; 215] = [3, 4, 5, 6, 42, 42, 42, 10, 11, 12, 13, 42, 42, 42,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 13598479859184883486;
+    const FINGERPRINT: u64 = 15729048287607387676;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 19;
@@ -77,7 +77,7 @@ impl CompiledGame for Game {
         match state.node {
             0 => m0(v, cx),
             2 => m2(v, cx),
-            9 => m9(v, cx),
+            8 => m8(v, cx),
             19 => { m19(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -169,26 +169,26 @@ Ok(())
 /// Node `dropped`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 5;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(8, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `dropped__tail`.
+fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let x: u8 = TAB3[(v[53] as usize)];
 let o0 = OFF1[(v[52]) as usize];
 let slot = 43usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx);
+m9(v, cx)?;
 v[slot] = old;
 }
-
-}
-
-/// Node `raised`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 5;
-let slot = 59usize;
-let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(9, v);
-v[slot] = old;
-}
-
+Ok(())
 }
 
 /// Node `judge`.
@@ -310,7 +310,7 @@ Ok(false)
 
 /// Node `walk`.
 fn r21_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(21, v)? { return Ok(false); }
+if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
 let g20 = v[0 + COFF7[0 + OFF8[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize] == v[51];
 let g21 = v[0 + COFF9[0 + OFF8[(v[54] as usize)] as usize + OFF2[(v[55] as usize)] as usize] as usize] == v[51];
 {

@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 243] = ["black", "white", "0", "50", "100", "keeper", "random", "1", "empty", "C__1_1", "C__1_2", "C__1_3", "C__1_4", "C__1_5", "C__1_6", "C__1_7", "C__1_8", "C__1_9", "C__1_10", "C__1_11", "C__1_12", "C__1_13", "C__1_14", "C__1_15", "C__2_1", "C__2_2", "C__2_3", "C__2_4", "C__2_5", "C__2_6", "C__2_7", "C__2_8", "C__2_9", "C__2_10", "C__2_11", "C__2_12", "C__2_13", "C__2_14", "C__2_15", "C__3_1", "C__3_2", "C__3_3", "C__3_4", "C__3_5", "C__3_6", "C__3_7", "C__3_8", "C__3_9", "C__3_10", "C__3_11", "C__3_12", "C__3_13", "C__3_14", "C__3_15", "C__4_1", "C__4_2", "C__4_3", "C__4_4", "C__4_5", "C__4_6", "C__4_7", "C__4_8", "C__4_9", "C__4_10", "C__4_11", "C__4_12", "C__4_13", "C__4_14", "C__4_15", "C__5_1", "C__5_2", "C__5_3", "C__5_4", "C__5_5", "C__5_6", "C__5_7", "C__5_8", "C__5_9", "C__5_10", "C__5_11", "C__5_12", "C__5_13", "C__5_14", "C__5_15", "C__6_1", "C__6_2", "C__6_3", "C__6_4", "C__6_5", "C__6_6", "C__6_7", "C__6_8", "C__6_9", "C__6_10", "C__6_11", "C__6_12", "C__6_13", "C__6_14", "C__6_15", "C__7_1", "C__7_2", "C__7_3", "C__7_4", "C__7_5", "C__7_6", "C__7_7", "C__7_8", "C__7_9", "C__7_10", "C__7_11", "C__7_12", "C__7_13", "C__7_14", "C__7_15", "C__8_1", "C__8_2", "C__8_3", "C__8_4", "C__8_5", "C__8_6", "C__8_7", "C__8_8", "C__8_9", "C__8_10", "C__8_11", "C__8_12", "C__8_13", "C__8_14", "C__8_15", "C__9_1", "C__9_2", "C__9_3", "C__9_4", "C__9_5", "C__9_6", "C__9_7", "C__9_8", "C__9_9", "C__9_10", "C__9_11", "C__9_12", "C__9_13", "C__9_14", "C__9_15", "C__10_1", "C__10_2", "C__10_3", "C__10_4", "C__10_5", "C__10_6", "C__10_7", "C__10_8", "C__10_9", "C__10_10", "C__10_11", "C__10_12", "C__10_13", "C__10_14", "C__10_15", "C__11_1", "C__11_2", "C__11_3", "C__11_4", "C__11_5", "C__11_6", "C__11_7", "C__11_8", "C__11_9", "C__11_10", "C__11_11", "C__11_12", "C__11_13", "C__11_14", "C__11_15", "C__12_1", "C__12_2", "C__12_3", "C__12_4", "C__12_5", "C__12_6", "C__12_7", "C__12_8", "C__12_9", "C__12_10", "C__12_11", "C__12_12", "C__12_13", "C__12_14", "C__12_15", "C__13_1", "C__13_2", "C__13_3", "C__13_4", "C__13_5", "C__13_6", "C__13_7", "C__13_8", "C__13_9", "C__13_10", "C__13_11", "C__13_12", "C__13_13", "C__13_14", "C__13_15", "C__14_1", "C__14_2", "C__14_3", "C__14_4", "C__14_5", "C__14_6", "C__14_7", "C__14_8", "C__14_9", "C__14_10", "C__14_11", "C__14_12", "C__14_13", "C__14_14", "C__14_15", "C__15_1", "C__15_2", "C__15_3", "C__15_4", "C__15_5", "C__15_6", "C__15_7", "C__15_8", "C__15_9", "C__15_10", "C__15_11", "C__15_12", "C__15_13", "C__15_14", "C__15_15", "off", "east", "west", "south", "north", "southeast", "northwest", "southwest", "northeast"];
-static NODES: [&str; 150] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "fiveThroughCell_reach_1", "fiveThroughCell_1", "fiveThroughCell_4", "fiveThroughCell_3", "fiveThroughCell_7", "fiveThroughCell_6", "fiveThroughCell_10", "fiveThroughCell_9", "fiveThroughCell_13", "fiveThroughCell_12", "fiveThroughCell_15", "fiveThroughCell_16", "fiveThroughCell_17", "fiveThroughCell_18", "fiveThroughCell_19", "fiveThroughCell_20", "fiveThroughCell_21", "fiveThroughCell_reach_1_end", "fiveThroughCell_24", "fiveThroughCell_23", "fiveThroughCell_27", "fiveThroughCell_26", "fiveThroughCell_30", "fiveThroughCell_29", "fiveThroughCell_33", "fiveThroughCell_32", "fiveThroughCell_35", "fiveThroughCell_36", "fiveThroughCell_37", "fiveThroughCell_38", "fiveThroughCell_39", "fiveThroughCell_40", "fiveThroughCell_44", "fiveThroughCell_43", "fiveThroughCell_47", "fiveThroughCell_46", "fiveThroughCell_50", "fiveThroughCell_49", "fiveThroughCell_53", "fiveThroughCell_52", "fiveThroughCell_55", "fiveThroughCell_56", "fiveThroughCell_57", "fiveThroughCell_58", "fiveThroughCell_59", "fiveThroughCell_60", "fiveThroughCell_64", "fiveThroughCell_63", "fiveThroughCell_67", "fiveThroughCell_66", "fiveThroughCell_70", "fiveThroughCell_69", "fiveThroughCell_73", "fiveThroughCell_72", "fiveThroughCell_75", "fiveThroughCell_76", "fiveThroughCell_77", "fiveThroughCell_78", "fiveThroughCell_79", "fiveThroughCell_80", "turn_7", "turn_8", "turn_9", "turn_10", "end", "someEmptyCell_reach_1", "someEmptyCell_1", "someEmptyCell_reach_1_end", "turn_12", "turn_11", "turn_13", "turn_15", "turn_16", "turn_17", "turn_18", "turn_19", "turn_20", "fiveThroughCell_reach_2", "fiveThroughCell_83", "fiveThroughCell_86", "fiveThroughCell_85", "fiveThroughCell_89", "fiveThroughCell_88", "fiveThroughCell_92", "fiveThroughCell_91", "fiveThroughCell_95", "fiveThroughCell_94", "fiveThroughCell_97", "fiveThroughCell_98", "fiveThroughCell_99", "fiveThroughCell_100", "fiveThroughCell_101", "fiveThroughCell_102", "fiveThroughCell_103", "fiveThroughCell_reach_2_end", "fiveThroughCell_106", "fiveThroughCell_105", "fiveThroughCell_109", "fiveThroughCell_108", "fiveThroughCell_112", "fiveThroughCell_111", "fiveThroughCell_115", "fiveThroughCell_114", "fiveThroughCell_117", "fiveThroughCell_118", "fiveThroughCell_119", "fiveThroughCell_120", "fiveThroughCell_121", "fiveThroughCell_122", "fiveThroughCell_126", "fiveThroughCell_125", "fiveThroughCell_129", "fiveThroughCell_128", "fiveThroughCell_132", "fiveThroughCell_131", "fiveThroughCell_135", "fiveThroughCell_134", "fiveThroughCell_137", "fiveThroughCell_138", "fiveThroughCell_139", "fiveThroughCell_140", "fiveThroughCell_141", "fiveThroughCell_142", "fiveThroughCell_146", "fiveThroughCell_145", "fiveThroughCell_149", "fiveThroughCell_148", "fiveThroughCell_152", "fiveThroughCell_151", "fiveThroughCell_155", "fiveThroughCell_154", "fiveThroughCell_157", "fiveThroughCell_158", "fiveThroughCell_159", "fiveThroughCell_160", "fiveThroughCell_161", "fiveThroughCell_162", "turn_21", "turn_22", "turn_23", "turn_25", "turn_27"];
+static NODES: [&str; 150] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_4__tail", "turn_6", "fiveThroughCell_reach_1", "fiveThroughCell_1", "fiveThroughCell_4", "fiveThroughCell_3", "fiveThroughCell_7", "fiveThroughCell_6", "fiveThroughCell_10", "fiveThroughCell_9", "fiveThroughCell_13", "fiveThroughCell_12", "fiveThroughCell_15", "fiveThroughCell_16", "fiveThroughCell_17", "fiveThroughCell_18", "fiveThroughCell_19", "fiveThroughCell_20", "fiveThroughCell_21", "fiveThroughCell_reach_1_end", "fiveThroughCell_24", "fiveThroughCell_23", "fiveThroughCell_27", "fiveThroughCell_26", "fiveThroughCell_30", "fiveThroughCell_29", "fiveThroughCell_33", "fiveThroughCell_32", "fiveThroughCell_35", "fiveThroughCell_36", "fiveThroughCell_37", "fiveThroughCell_38", "fiveThroughCell_39", "fiveThroughCell_40", "fiveThroughCell_44", "fiveThroughCell_43", "fiveThroughCell_47", "fiveThroughCell_46", "fiveThroughCell_50", "fiveThroughCell_49", "fiveThroughCell_53", "fiveThroughCell_52", "fiveThroughCell_55", "fiveThroughCell_56", "fiveThroughCell_57", "fiveThroughCell_58", "fiveThroughCell_59", "fiveThroughCell_60", "fiveThroughCell_64", "fiveThroughCell_63", "fiveThroughCell_67", "fiveThroughCell_66", "fiveThroughCell_70", "fiveThroughCell_69", "fiveThroughCell_73", "fiveThroughCell_72", "fiveThroughCell_75", "fiveThroughCell_76", "fiveThroughCell_77", "fiveThroughCell_78", "fiveThroughCell_79", "fiveThroughCell_80", "turn_7", "turn_8", "turn_9", "turn_10", "end", "someEmptyCell_reach_1", "someEmptyCell_1", "someEmptyCell_reach_1_end", "turn_12", "turn_11", "turn_13", "turn_15", "turn_16", "turn_17", "turn_18", "turn_18__tail", "turn_20", "fiveThroughCell_reach_2", "fiveThroughCell_83", "fiveThroughCell_86", "fiveThroughCell_85", "fiveThroughCell_89", "fiveThroughCell_88", "fiveThroughCell_92", "fiveThroughCell_91", "fiveThroughCell_95", "fiveThroughCell_94", "fiveThroughCell_97", "fiveThroughCell_98", "fiveThroughCell_99", "fiveThroughCell_100", "fiveThroughCell_101", "fiveThroughCell_102", "fiveThroughCell_103", "fiveThroughCell_reach_2_end", "fiveThroughCell_106", "fiveThroughCell_105", "fiveThroughCell_109", "fiveThroughCell_108", "fiveThroughCell_112", "fiveThroughCell_111", "fiveThroughCell_115", "fiveThroughCell_114", "fiveThroughCell_117", "fiveThroughCell_118", "fiveThroughCell_119", "fiveThroughCell_120", "fiveThroughCell_121", "fiveThroughCell_122", "fiveThroughCell_126", "fiveThroughCell_125", "fiveThroughCell_129", "fiveThroughCell_128", "fiveThroughCell_132", "fiveThroughCell_131", "fiveThroughCell_135", "fiveThroughCell_134", "fiveThroughCell_137", "fiveThroughCell_138", "fiveThroughCell_139", "fiveThroughCell_140", "fiveThroughCell_141", "fiveThroughCell_142", "fiveThroughCell_146", "fiveThroughCell_145", "fiveThroughCell_149", "fiveThroughCell_148", "fiveThroughCell_152", "fiveThroughCell_151", "fiveThroughCell_155", "fiveThroughCell_154", "fiveThroughCell_157", "fiveThroughCell_158", "fiveThroughCell_159", "fiveThroughCell_160", "fiveThroughCell_161", "fiveThroughCell_162", "turn_21", "turn_22", "turn_23", "turn_25", "turn_27"];
 static INITIAL: Values = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 234, 9, 2, 2, 2, 5, 7, 7, 7];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [230, 231];
 static VISIBLE_SLOTS: [usize; 2] = [234, 235];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 150] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 150] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 225] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233];
 static OFF1: [u16; 256] = [226, 226, 226, 226, 226, 226, 226, 226, 226, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 0, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226, 226];
 static TAB2: [u8; 256] = [234, 234, 234, 234, 234, 234, 234, 234, 234, 234, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 234, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 234, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 234, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 234, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 234, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 234, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 234, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 234, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 234, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 234, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 234, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 234, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 234, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 234, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 234, 234, 234, 234, 234, 234, 234, 234, 234, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -41,7 +41,7 @@ static TAB9: [u8; 256] = [234, 234, 234, 234, 234, 234, 234, 234, 234, 234, 24, 
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 2254326387530709297;
+    const FINGERPRINT: u64 = 5037184217490111909;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 72;
@@ -74,10 +74,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
-            7 => { m7(v, cx); Ok(()) }
+            6 => { m6(v, cx); Ok(()) }
             72 => { m72(v, cx); Ok(()) }
             79 => { m79(v, cx); Ok(()) }
-            84 => { m84(v, cx); Ok(()) }
+            83 => { m83(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -143,23 +143,23 @@ cx.pop_tag();
 /// Node `turn_4`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 0;
-let o0 = OFF1[(v[227]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 5;
+let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx);
+cx.complete_unique_valid(6, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `turn_5`.
+/// Node `turn_4__tail`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 233usize;
+let x: u8 = 0;
+let o0 = OFF1[(v[227]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(7, v);
+m7(v, cx);
 v[slot] = old;
 }
 
@@ -317,23 +317,23 @@ cx.pop_tag();
 /// Node `turn_18`.
 fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 1;
-let o0 = OFF1[(v[227]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 5;
+let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx);
+cx.complete_unique_valid(83, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `turn_19`.
+/// Node `turn_18__tail`.
 fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 233usize;
+let x: u8 = 1;
+let o0 = OFF1[(v[227]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(84, v);
+m84(v, cx);
 v[slot] = old;
 }
 

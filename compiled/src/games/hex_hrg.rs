@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 136] = ["red", "blue", "0", "100", "keeper", "random", "1", "empty", "C__1_1", "C__1_2", "C__1_3", "C__1_4", "C__1_5", "C__1_6", "C__1_7", "C__1_8", "C__1_9", "C__1_10", "C__1_11", "C__2_1", "C__2_2", "C__2_3", "C__2_4", "C__2_5", "C__2_6", "C__2_7", "C__2_8", "C__2_9", "C__2_10", "C__2_11", "C__3_1", "C__3_2", "C__3_3", "C__3_4", "C__3_5", "C__3_6", "C__3_7", "C__3_8", "C__3_9", "C__3_10", "C__3_11", "C__4_1", "C__4_2", "C__4_3", "C__4_4", "C__4_5", "C__4_6", "C__4_7", "C__4_8", "C__4_9", "C__4_10", "C__4_11", "C__5_1", "C__5_2", "C__5_3", "C__5_4", "C__5_5", "C__5_6", "C__5_7", "C__5_8", "C__5_9", "C__5_10", "C__5_11", "C__6_1", "C__6_2", "C__6_3", "C__6_4", "C__6_5", "C__6_6", "C__6_7", "C__6_8", "C__6_9", "C__6_10", "C__6_11", "C__7_1", "C__7_2", "C__7_3", "C__7_4", "C__7_5", "C__7_6", "C__7_7", "C__7_8", "C__7_9", "C__7_10", "C__7_11", "C__8_1", "C__8_2", "C__8_3", "C__8_4", "C__8_5", "C__8_6", "C__8_7", "C__8_8", "C__8_9", "C__8_10", "C__8_11", "C__9_1", "C__9_2", "C__9_3", "C__9_4", "C__9_5", "C__9_6", "C__9_7", "C__9_8", "C__9_9", "C__9_10", "C__9_11", "C__10_1", "C__10_2", "C__10_3", "C__10_4", "C__10_5", "C__10_6", "C__10_7", "C__10_8", "C__10_9", "C__10_10", "C__10_11", "C__11_1", "C__11_2", "C__11_3", "C__11_4", "C__11_5", "C__11_6", "C__11_7", "C__11_8", "C__11_9", "C__11_10", "C__11_11", "off", "west", "east", "northwest", "northeast", "southwest", "southeast"];
-static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "chainToFirstSide_reach_1__chainToFirstSide_reach_1", "chainToFirstSide_reach_1__chainToFirstSide_reach_1_end", "turn_9", "turn_10", "chainToSecondSide_reach_1__chainToSecondSide_reach_1", "chainToSecondSide_reach_1__chainToSecondSide_reach_1_end", "turn_12", "end", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "turn_19", "turn_20", "chainToFirstSide_reach_2__chainToFirstSide_reach_2", "chainToFirstSide_reach_2__chainToFirstSide_reach_2_end", "turn_22", "chainToSecondSide_reach_2__chainToSecondSide_reach_2", "chainToSecondSide_reach_2__chainToSecondSide_reach_2_end", "chainToFirstSide_reach_1__chainToFirstSide_1", "chainToFirstSide_reach_1__chainToFirstSide_4", "chainToFirstSide_reach_1__chainToFirstSide_6", "chainToFirstSide_reach_2__chainToFirstSide_18", "chainToFirstSide_reach_2__chainToFirstSide_21", "chainToFirstSide_reach_2__chainToFirstSide_23", "chainToSecondSide_reach_1__chainToSecondSide_1", "chainToSecondSide_reach_1__chainToSecondSide_4", "chainToSecondSide_reach_1__chainToSecondSide_6", "chainToSecondSide_reach_2__chainToSecondSide_18", "chainToSecondSide_reach_2__chainToSecondSide_21", "chainToSecondSide_reach_2__chainToSecondSide_23"];
+static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_4__tail", "turn_6", "turn_7", "turn_8", "chainToFirstSide_reach_1__chainToFirstSide_reach_1", "chainToFirstSide_reach_1__chainToFirstSide_reach_1_end", "turn_9", "turn_10", "chainToSecondSide_reach_1__chainToSecondSide_reach_1", "chainToSecondSide_reach_1__chainToSecondSide_reach_1_end", "turn_12", "end", "turn_13", "turn_14", "turn_15", "turn_16", "turn_16__tail", "turn_18", "turn_19", "turn_20", "chainToFirstSide_reach_2__chainToFirstSide_reach_2", "chainToFirstSide_reach_2__chainToFirstSide_reach_2_end", "turn_22", "chainToSecondSide_reach_2__chainToSecondSide_reach_2", "chainToSecondSide_reach_2__chainToSecondSide_reach_2_end", "chainToFirstSide_reach_1__chainToFirstSide_1", "chainToFirstSide_reach_1__chainToFirstSide_4", "chainToFirstSide_reach_1__chainToFirstSide_6", "chainToFirstSide_reach_2__chainToFirstSide_18", "chainToFirstSide_reach_2__chainToFirstSide_21", "chainToFirstSide_reach_2__chainToFirstSide_23", "chainToSecondSide_reach_1__chainToSecondSide_1", "chainToSecondSide_reach_1__chainToSecondSide_4", "chainToSecondSide_reach_1__chainToSecondSide_6", "chainToSecondSide_reach_2__chainToSecondSide_18", "chainToSecondSide_reach_2__chainToSecondSide_21", "chainToSecondSide_reach_2__chainToSecondSide_23"];
 static INITIAL: Values = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 129, 2, 2, 2, 4, 6, 6, 6];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [125, 126];
 static VISIBLE_SLOTS: [usize; 2] = [129, 130];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 43] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 121] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128];
 static OFF1: [u16; 256] = [122, 122, 122, 122, 122, 122, 122, 122, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 0, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122, 122];
 static TAB2: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -43,7 +43,7 @@ static TAB11: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 5429883437212525175;
+    const FINGERPRINT: u64 = 770493837420784319;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 17;
@@ -76,10 +76,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            7 => m7(v, cx),
+            6 => m6(v, cx),
             17 => { m17(v, cx); Ok(()) }
             18 => m18(v, cx),
-            23 => m23(v, cx),
+            22 => m22(v, cx),
             _ => Ok(()),
         }
     }
@@ -145,26 +145,26 @@ Ok(())
 /// Node `turn_4`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 4;
+let slot = 128usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(6, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `turn_4__tail`.
+fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let x: u8 = 0;
 let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx);
+m7(v, cx)?;
 v[slot] = old;
 }
-
-}
-
-/// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 4;
-let slot = 128usize;
-let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(7, v);
-v[slot] = old;
-}
-
+Ok(())
 }
 
 /// Node `turn_6`.
@@ -295,26 +295,26 @@ Ok(())
 /// Node `turn_16`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 4;
+let slot = 128usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(22, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `turn_16__tail`.
+fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let x: u8 = 1;
 let o0 = OFF1[(v[123]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m22(v, cx);
+m23(v, cx)?;
 v[slot] = old;
 }
-
-}
-
-/// Node `turn_17`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 4;
-let slot = 128usize;
-let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(23, v);
-v[slot] = old;
-}
-
+Ok(())
 }
 
 /// Node `turn_18`.
@@ -388,7 +388,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_1`.
 fn r31_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(31, v)? { return Ok(false); }
+if !cx.visit_slot(4216 + v[124] as u32 * 1)? { return Ok(false); }
 let g30 = TAB2[(v[124] as usize)] == 6;
 let g31 = TAB2[(v[124] as usize)] != 6;
 {
@@ -455,7 +455,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_6`.
 fn r33_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(33, v)? { return Ok(false); }
+if !cx.visit_slot(4488 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
 if r31_11(v, cx)? {  return Ok(true); }
@@ -476,7 +476,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_1`.
 fn r37_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(37, v)? { return Ok(false); }
+if !cx.visit_slot(5032 + v[124] as u32 * 1)? { return Ok(false); }
 let g48 = TAB9[(v[124] as usize)] == 6;
 let g49 = TAB9[(v[124] as usize)] != 6;
 {
@@ -543,7 +543,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_6`.
 fn r39_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(39, v)? { return Ok(false); }
+if !cx.visit_slot(5304 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 0 {
 if r37_15(v, cx)? {  return Ok(true); }
@@ -564,7 +564,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_2__chainToFirstSide_18`.
 fn r34_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(34, v)? { return Ok(false); }
+if !cx.visit_slot(4624 + v[124] as u32 * 1)? { return Ok(false); }
 let g39 = TAB10[(v[124] as usize)] == 6;
 let g40 = TAB10[(v[124] as usize)] != 6;
 {
@@ -631,7 +631,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_2__chainToFirstSide_23`.
 fn r36_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(36, v)? { return Ok(false); }
+if !cx.visit_slot(4896 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
 if r34_27(v, cx)? {  return Ok(true); }
@@ -652,7 +652,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_18`.
 fn r40_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(40, v)? { return Ok(false); }
+if !cx.visit_slot(5440 + v[124] as u32 * 1)? { return Ok(false); }
 let g57 = TAB11[(v[124] as usize)] == 6;
 let g58 = TAB11[(v[124] as usize)] != 6;
 {
@@ -719,7 +719,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_23`.
 fn r42_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(42, v)? { return Ok(false); }
+if !cx.visit_slot(5712 + v[124] as u32 * 1)? { return Ok(false); }
 {
 if v[0 + OFF1[(v[124] as usize)] as usize] == 1 {
 if r40_30(v, cx)? {  return Ok(true); }

@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 18] = ["first", "second", "0", "50", "100", "keeper", "random", "1", "2", "3", "4", "none", "5", "6", "7", "8", "9", "10"];
-static NODES: [&str; 37] = ["begin", "round", "drawing", "drawn", "inDeck", "shown", "taken", "prizeSet", "hideBid", "firstBids", "firstChosen", "firstHas", "firstTagged", "firstPlayed", "firstRecorded", "showBid", "secondBids", "secondChosen", "secondHas", "secondTagged", "secondPlayed", "judge", "firstTakes", "bidCleared", "notFirst", "secondTakes", "cleared", "deckSearch", "deckLeft", "final", "firstWins", "over", "notFirstWin", "secondWins", "tie", "end", "deckChosen"];
+static NODES: [&str; 37] = ["begin", "round", "drawing", "drawn", "inDeck", "shown", "taken", "prizeSet", "hideBid", "firstBids", "firstChosen", "firstHas", "firstTagged", "firstPlayed", "firstRecorded", "showBid", "secondBids", "secondChosen", "secondHas", "secondTagged", "secondTagged__tail", "judge", "firstTakes", "bidCleared", "notFirst", "secondTakes", "cleared", "deckSearch", "deckLeft", "final", "firstWins", "over", "notFirstWin", "secondWins", "tie", "end", "deckChosen"];
 static INITIAL: Values = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 11, 11, 7, 2, 2, 2, 2, 2, 2, 5, 7, 7, 7];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [26, 27];
 static VISIBLE_SLOTS: [usize; 2] = [30, 31];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 37] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false];
+static UNIQUE_STARTS: [bool; 37] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false];
 static CONSTANTS: [Sym; 207] = [7, 8, 9, 10, 17, 8, 9, 10, 12, 17, 9, 10, 12, 13, 17, 10, 12, 13, 14, 17, 12, 13, 14, 15, 17, 13, 14, 15, 16, 17, 14, 15, 16, 17, 17, 15, 16, 17, 17, 17, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3];
 static MEMBERS0: [u8; 4] = [7, 8, 9, 10];
 static OFF1: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -37,7 +37,7 @@ static OFF4: [u16; 256] = [55, 55, 0, 55, 55, 55, 55, 5, 10, 15, 20, 55, 25, 30,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 5251900185966076129;
+    const FINGERPRINT: u64 = 8848236677352839236;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 35;
@@ -72,7 +72,7 @@ impl CompiledGame for Game {
             2 => { m2(v, cx); Ok(()) }
             9 => { m9(v, cx); Ok(()) }
             16 => { m16(v, cx); Ok(()) }
-            21 => { m21(v, cx); Ok(()) }
+            20 => { m20(v, cx); Ok(()) }
             35 => { m35(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -309,23 +309,23 @@ cx.pop_tag();
 /// Node `secondTagged`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 2;
-let o1 = OFF1[(v[22]) as usize];
-let slot = 10usize + o1 as usize;
+let x: u8 = 5;
+let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m20(v, cx);
+cx.complete_unique_valid(20, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `secondPlayed`.
+/// Node `secondTagged__tail`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 29usize;
+let x: u8 = 2;
+let o1 = OFF1[(v[22]) as usize];
+let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(21, v);
+m21(v, cx);
 v[slot] = old;
 }
 

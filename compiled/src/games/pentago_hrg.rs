@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 65] = ["white", "black", "0", "50", "100", "keeper", "random", "1", "empty", "C__1_1", "C__1_2", "C__1_3", "C__1_4", "C__1_5", "C__1_6", "C__2_1", "C__2_2", "C__2_3", "C__2_4", "C__2_5", "C__2_6", "C__3_1", "C__3_2", "C__3_3", "C__3_4", "C__3_5", "C__3_6", "C__4_1", "C__4_2", "C__4_3", "C__4_4", "C__4_5", "C__4_6", "C__5_1", "C__5_2", "C__5_3", "C__5_4", "C__5_5", "C__5_6", "C__6_1", "C__6_2", "C__6_3", "C__6_4", "C__6_5", "C__6_6", "off", "topLeft", "topRight", "bottomLeft", "bottomRight", "clockwise", "anticlockwise", "L__0_0", "L__0_1", "L__0_2", "L__1_0", "L__1_1", "L__1_2", "L__2_0", "L__2_1", "L__2_2", "east", "south", "southeast", "southwest"];
-static NODES: [&str; 120] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_9", "turn_10", "turn_11", "turn_12", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "turn_19", "turn_20", "five_reach_1", "five_1", "five_2", "five_4", "five_5", "five_6", "five_7", "five_8", "five_9", "five_10", "five_reach_1_end", "five_12", "five_13", "five_14", "five_15", "five_16", "five_17", "five_20", "five_21", "five_22", "five_23", "five_24", "five_25", "five_28", "five_29", "five_30", "five_31", "five_32", "five_33", "turn_21", "turn_22", "five_reach_2", "five_36", "five_37", "five_39", "five_40", "five_41", "five_42", "five_43", "five_44", "five_45", "five_reach_2_end", "five_47", "five_48", "five_49", "five_50", "five_51", "five_52", "five_55", "five_56", "five_57", "five_58", "five_59", "five_60", "five_63", "five_64", "five_65", "five_66", "five_67", "five_68", "turn_23", "turn_24", "turn_25", "turn_28", "turn_27", "end", "turn_29", "turn_30", "turn_31", "someEmptyCell_reach_1", "someEmptyCell_1", "someEmptyCell_reach_1_end", "turn_34", "turn_37", "turn_38", "turn_39", "turn_40", "turn_41", "turn_42", "turn_43", "turn_44", "turn_45", "turn_46", "turn_47", "turn_48", "turn_49", "turn_50", "turn_51", "turn_52", "turn_53", "turn_54", "turn_55", "turn_56", "turn_57", "turn_58", "turn_59", "turn_61", "turn_66"];
+static NODES: [&str; 120] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_9", "turn_9__tail", "turn_10", "turn_11", "turn_12", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "turn_20", "five_reach_1", "five_1", "five_2", "five_4", "five_5", "five_6", "five_7", "five_8", "five_9", "five_10", "five_reach_1_end", "five_12", "five_13", "five_14", "five_15", "five_16", "five_17", "five_20", "five_21", "five_22", "five_23", "five_24", "five_25", "five_28", "five_29", "five_30", "five_31", "five_32", "five_33", "turn_21", "turn_22", "five_reach_2", "five_36", "five_37", "five_39", "five_40", "five_41", "five_42", "five_43", "five_44", "five_45", "five_reach_2_end", "five_47", "five_48", "five_49", "five_50", "five_51", "five_52", "five_55", "five_56", "five_57", "five_58", "five_59", "five_60", "five_63", "five_64", "five_65", "five_66", "five_67", "five_68", "turn_23", "turn_24", "turn_25", "turn_28", "turn_27", "end", "turn_29", "turn_30", "turn_31", "someEmptyCell_reach_1", "someEmptyCell_1", "someEmptyCell_reach_1_end", "turn_34", "turn_37", "turn_38", "turn_39", "turn_40", "turn_41", "turn_42", "turn_43", "turn_44", "turn_45", "turn_45__tail", "turn_46", "turn_47", "turn_48", "turn_49", "turn_50", "turn_51", "turn_52", "turn_53", "turn_54", "turn_56", "turn_57", "turn_58", "turn_59", "turn_61", "turn_66"];
 static INITIAL: Values = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 46, 50, 45, 2, 2, 2, 5, 7, 7, 7];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [80, 81];
 static VISIBLE_SLOTS: [usize; 2] = [84, 85];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 120] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 120] = [true, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 36] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44];
 static OFF1: [u16; 256] = [37, 37, 37, 37, 37, 37, 37, 37, 37, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37];
 static MEMBERS2: [u8; 4] = [46, 47, 48, 49];
@@ -59,7 +59,7 @@ static TAB27: [u8; 256] = [45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 15, 16, 17, 1
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 4200441474478160590;
+    const FINGERPRINT: u64 = 11472979445654683384;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 87;
@@ -92,10 +92,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
-            21 => { m21(v, cx); Ok(()) }
+            11 => { m11(v, cx); Ok(()) }
             87 => { m87(v, cx); Ok(()) }
             95 => { m95(v, cx); Ok(()) }
-            114 => { m114(v, cx); Ok(()) }
+            104 => { m104(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -224,34 +224,33 @@ cx.pop_tag();
 /// Node `turn_9`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 5;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(11, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `turn_9__tail`.
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
+{
 let src = 0; let new: [u8; 38] = core::array::from_fn(|i| v[src + i]);
 let slot = 38usize;
 let old: [u8; 38] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 38].copy_from_slice(&new);
-m11(v, cx);
+m12(v, cx);
 v[slot..slot + 38].copy_from_slice(&old);
 }
 
 }
 
 /// Node `turn_10`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF6[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB7[(v[77] as usize)]) as usize];
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m12(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `turn_11`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx);
@@ -260,11 +259,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_12`.
+/// Node `turn_11`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx);
@@ -273,11 +272,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_13`.
+/// Node `turn_12`.
 fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m15(v, cx);
@@ -286,11 +285,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_14`.
+/// Node `turn_13`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m16(v, cx);
@@ -299,11 +298,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_15`.
+/// Node `turn_14`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m17(v, cx);
@@ -312,11 +311,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_16`.
+/// Node `turn_15`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx);
@@ -325,11 +324,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_17`.
+/// Node `turn_16`.
 fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m19(v, cx);
@@ -338,11 +337,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_18`.
+/// Node `turn_17`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m20(v, cx);
@@ -351,13 +350,14 @@ v[slot] = old;
 
 }
 
-/// Node `turn_19`.
+/// Node `turn_18`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 83usize;
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(21, v);
+m21(v, cx);
 v[slot] = old;
 }
 
@@ -638,34 +638,33 @@ cx.pop_tag();
 /// Node `turn_45`.
 fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 5;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(104, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `turn_45__tail`.
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
+{
 let src = 0; let new: [u8; 38] = core::array::from_fn(|i| v[src + i]);
 let slot = 38usize;
 let old: [u8; 38] = core::array::from_fn(|i| v[slot + i]);
 v[slot..slot + 38].copy_from_slice(&new);
-m104(v, cx);
+m105(v, cx);
 v[slot..slot + 38].copy_from_slice(&old);
 }
 
 }
 
 /// Node `turn_46`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF6[(v[78] as usize)] as usize] as usize];
 let o0 = OFF1[(TAB7[(v[77] as usize)]) as usize];
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m105(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `turn_47`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx);
@@ -674,11 +673,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_48`.
+/// Node `turn_47`.
 fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF8[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB9[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m107(v, cx);
@@ -687,11 +686,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_49`.
+/// Node `turn_48`.
 fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF10[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB11[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m108(v, cx);
@@ -700,11 +699,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_50`.
+/// Node `turn_49`.
 fn m108(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF12[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB13[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m109(v, cx);
@@ -713,11 +712,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_51`.
+/// Node `turn_50`.
 fn m109(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF14[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB15[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m110(v, cx);
@@ -726,11 +725,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_52`.
+/// Node `turn_51`.
 fn m110(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF16[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB17[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m111(v, cx);
@@ -739,11 +738,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_53`.
+/// Node `turn_52`.
 fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF18[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB19[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m112(v, cx);
@@ -752,11 +751,11 @@ v[slot] = old;
 
 }
 
-/// Node `turn_54`.
+/// Node `turn_53`.
 fn m112(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
-let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF20[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB21[(v[77] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m113(v, cx);
@@ -765,13 +764,14 @@ v[slot] = old;
 
 }
 
-/// Node `turn_55`.
+/// Node `turn_54`.
 fn m113(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 83usize;
+let x: u8 = v[38 + COFF4[0 + OFF5[(v[77] as usize)] as usize + OFF22[(v[78] as usize)] as usize] as usize];
+let o0 = OFF1[(TAB23[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(114, v);
+m114(v, cx);
 v[slot] = old;
 }
 

@@ -1096,7 +1096,7 @@ Ok(false)
 
 /// Node `flanksAlongDir_reach_1__outflanks_19`.
 fn r86_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(86, v)? { return Ok(false); }
+if !cx.visit_slot(19092 + v[71] as u32 * 1)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;
@@ -1347,7 +1347,7 @@ Ok(false)
 
 /// Node `flanksAlongDir_reach_2__outflanks_19`.
 fn r90_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(90, v)? { return Ok(false); }
+if !cx.visit_slot(19980 + v[71] as u32 * 1)? { return Ok(false); }
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
 let slot = 71usize;

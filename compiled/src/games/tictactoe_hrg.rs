@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 29] = ["x", "o", "0", "50", "100", "keeper", "random", "empty", "C__0_0", "C__0_1", "C__0_2", "C__1_0", "C__1_1", "C__1_2", "C__2_0", "C__2_1", "C__2_2", "L__0", "L__1", "L__2", "L__3", "L__4", "L__5", "L__6", "L__7", "hasLine_call1", "hasLine_call2", "hasEmpty_call1", "1"];
-static NODES: [&str; 38] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "hasLine_reach_1__hasLine_reach_1", "hasLine_reach_1__hasLine_reach_1_end", "turn_8", "turn_11", "turn_12", "end", "hasEmpty_reach_1", "hasEmpty_1", "hasEmpty_reach_1_end", "turn_14", "turn_13", "turn_16", "turn_18", "turn_19", "turn_20", "turn_21", "turn_22", "turn_23", "turn_24", "hasLine_reach_2__hasLine_reach_2", "hasLine_reach_2__hasLine_reach_2_end", "turn_25", "turn_28", "hasLine_reach_1__hasLine_1", "hasLine_reach_1__hasLine_2", "hasLine_reach_1__hasLine_3", "hasLine_reach_2__hasLine_1", "hasLine_reach_2__hasLine_2", "hasLine_reach_2__hasLine_3"];
+static NODES: [&str; 38] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_4__tail", "turn_6", "turn_7", "hasLine_reach_1__hasLine_reach_1", "hasLine_reach_1__hasLine_reach_1_end", "turn_8", "turn_11", "turn_12", "end", "hasEmpty_reach_1", "hasEmpty_1", "hasEmpty_reach_1_end", "turn_14", "turn_13", "turn_16", "turn_18", "turn_19", "turn_20", "turn_21", "turn_21__tail", "turn_23", "turn_24", "hasLine_reach_2__hasLine_reach_2", "hasLine_reach_2__hasLine_reach_2_end", "turn_25", "turn_28", "hasLine_reach_1__hasLine_1", "hasLine_reach_1__hasLine_2", "hasLine_reach_1__hasLine_3", "hasLine_reach_2__hasLine_1", "hasLine_reach_2__hasLine_2", "hasLine_reach_2__hasLine_3"];
 static INITIAL: Values = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 17, 2, 2, 2, 5, 28, 28, 28];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [12, 13];
 static VISIBLE_SLOTS: [usize; 2] = [16, 17];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 38] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 38] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 9] = [8, 9, 10, 11, 12, 13, 14, 15, 16];
 static OFF1: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 static MEMBERS2: [u8; 8] = [17, 18, 19, 20, 21, 22, 23, 24];
@@ -37,7 +37,7 @@ static OFF5: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 8600967721515125659;
+    const FINGERPRINT: u64 = 1037148981051893253;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 14;
@@ -70,10 +70,10 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
-            7 => { m7(v, cx); Ok(()) }
+            6 => { m6(v, cx); Ok(()) }
             14 => { m14(v, cx); Ok(()) }
             21 => { m21(v, cx); Ok(()) }
-            26 => { m26(v, cx); Ok(()) }
+            25 => { m25(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -139,23 +139,23 @@ cx.pop_tag();
 /// Node `turn_4`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 0;
-let o0 = OFF1[(v[10]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 5;
+let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx);
+cx.complete_unique_valid(6, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `turn_5`.
+/// Node `turn_4__tail`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 15usize;
+let x: u8 = 0;
+let o0 = OFF1[(v[10]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(7, v);
+m7(v, cx);
 v[slot] = old;
 }
 
@@ -313,23 +313,23 @@ cx.pop_tag();
 /// Node `turn_21`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 1;
-let o0 = OFF1[(v[10]) as usize];
-let slot = 0usize + o0 as usize;
+let x: u8 = 5;
+let slot = 15usize;
 let old = v[slot]; v[slot] = x;
-m25(v, cx);
+cx.complete_unique_valid(25, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `turn_22`.
+/// Node `turn_21__tail`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = 5;
-let slot = 15usize;
+let x: u8 = 1;
+let o0 = OFF1[(v[10]) as usize];
+let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(26, v);
+m26(v, cx);
 v[slot] = old;
 }
 

@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 26] = ["x", "o", "0", "50", "100", "keeper", "random", "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3", "empty", "row1", "row2", "row3", "colA", "colB", "colC", "diagUp", "diagDown", "1"];
-static NODES: [&str; 22] = ["begin", "turn", "choose", "chosen", "free", "tagged", "marked", "judge", "won", "lineSearch", "lineFound", "open", "over", "full", "emptySearch", "emptyFound", "next", "end", "lineChosen", "firstOk", "secondOk", "emptyChosen"];
+static NODES: [&str; 22] = ["begin", "turn", "choose", "chosen", "free", "tagged", "tagged__tail", "judge", "won", "lineSearch", "lineFound", "open", "over", "full", "emptySearch", "emptyFound", "next", "end", "lineChosen", "firstOk", "secondOk", "emptyChosen"];
 static INITIAL: Values = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 7, 17, 2, 2, 2, 5, 25, 25, 25];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [13, 14];
 static VISIBLE_SLOTS: [usize; 2] = [17, 18];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 22] = [true, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, true, false, false, false, false];
+static UNIQUE_STARTS: [bool; 22] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false];
 static CONSTANTS: [Sym; 33] = [7, 10, 13, 7, 8, 9, 7, 13, 7, 8, 11, 14, 10, 11, 12, 11, 11, 11, 9, 12, 15, 13, 14, 15, 15, 9, 15, 1, 0, 0, 3, 3, 3];
 static MEMBERS0: [u8; 9] = [7, 8, 9, 10, 11, 12, 13, 14, 15];
 static OFF1: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
@@ -40,7 +40,7 @@ static OFF7: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 18147579133549507233;
+    const FINGERPRINT: u64 = 13641717758247164581;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 17;
@@ -73,7 +73,7 @@ impl CompiledGame for Game {
         match state.node {
             0 => m0(v, cx),
             2 => { m2(v, cx); Ok(()) }
-            7 => m7(v, cx),
+            6 => m6(v, cx),
             17 => { m17(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -140,26 +140,26 @@ cx.pop_tag();
 /// Node `tagged`.
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
+let x: u8 = 5;
+let slot = 16usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(6, v);
+v[slot] = old;
+}
+
+}
+
+/// Node `tagged__tail`.
+fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let x: u8 = v[10];
 let o0 = OFF1[(v[11]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx);
+m7(v, cx)?;
 v[slot] = old;
 }
-
-}
-
-/// Node `marked`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 5;
-let slot = 16usize;
-let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(7, v);
-v[slot] = old;
-}
-
+Ok(())
 }
 
 /// Node `judge`.

@@ -10,7 +10,7 @@
 //! its cycles are those of the region.
 
 use regula_runtime::automaton::Automaton;
-use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace};
+use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Per-node facts, indexed by node id.
@@ -23,9 +23,14 @@ pub(crate) struct Analysis {
     /// Every move search reaching the node is proved to give each move's tags once (see
     /// [`unique_tags`]): moves completed here need no de-duplication.
     pub unique_moves: Vec<bool>,
-    /// A search starting here completes only moves proved unique (it never de-duplicates), so a
-    /// caller reading only successors need not record tags.
+    /// A search starting here completes only moves proved unique or de-duplicated within a scope
+    /// (it never consults the global table), so a caller reading only successors need not record
+    /// tags in the move buffer.
     pub unique_start: Vec<bool>,
+    /// The node's function opens a de-duplication scope (see [`unique_tags`]).
+    pub opens_scope: Vec<bool>,
+    /// Moves completed here are compared with the moves of the open scope only.
+    pub scoped_moves: Vec<bool>,
 }
 
 impl Analysis {
@@ -47,16 +52,17 @@ impl Analysis {
         let in_moves = reachable(&within_move, &is_start);
         let move_cyclic = cyclic_nodes(&within_move);
         let visit_in_moves = (0..count).map(|n| move_cyclic[n] && (in_degree[n] >= 2 || is_start[n])).collect();
-        let unique_moves = unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic);
+        let Uniqueness { unique: unique_moves, opens_scope, scoped } =
+            unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic);
         let unique_start = (0..count)
             .map(|start| {
                 let mut roots = vec![false; count];
                 roots[start] = true;
                 let region = reachable(&within_move, &roots);
-                is_start[start] && (0..count).all(|n| !region[n] || unique_moves[n])
+                is_start[start] && (0..count).all(|n| !region[n] || unique_moves[n] || scoped[n])
             })
             .collect();
-        Analysis { is_start, in_moves, visit_in_moves, unique_moves, unique_start }
+        Analysis { is_start, in_moves, visit_in_moves, unique_moves, unique_start, opens_scope, scoped_moves: scoped }
     }
 }
 
@@ -155,6 +161,20 @@ fn exclusive(first: &PlanOp, second: &PlanOp) -> bool {
     }
 }
 
+/// A scope de-duplicates the moves completed below one node that opens it; more than this many
+/// completions below it and its search keeps the global de-duplication table.
+const SCOPE_LIMIT: u64 = 16;
+
+/// What [`unique_tags`] proves, per node.
+pub(crate) struct Uniqueness {
+    /// Moves completed here need no de-duplication.
+    pub unique: Vec<bool>,
+    /// The node opens a de-duplication scope.
+    pub opens_scope: Vec<bool>,
+    /// Moves completed here are compared with the moves of the open scope only.
+    pub scoped: Vec<bool>,
+}
+
 /// `unique[n]`: every move search that reaches node `n` gives each tag sequence at most once, so
 /// the moves it completes need no de-duplication by tags (and cannot be ambiguous).
 ///
@@ -164,6 +184,13 @@ fn exclusive(first: &PlanOp, second: &PlanOp) -> bool {
 /// different literal tags, or `$$ x` right after choosing `x` (with no write into `x` between).
 /// A search is proved unique when its region (edges within one move) is acyclic and every node
 /// in it passes that test; nodes that some unproved search reaches keep the de-duplication.
+///
+/// Scopes: two paths with the same tags part at a node that fails the test, and both complete
+/// while that node's function runs. So in an acyclic region where every failing node has at most
+/// [`SCOPE_LIMIT`] completions below it, each failing node opens a *scope* (unless one is open
+/// already) and the moves completed below it are compared with the moves of the open scope only
+/// (breakthrough's `course = Course(*)` then `to = advance(me, course, from)`, `$$ to`: at most 3
+/// moves share a `from`). Completions that no failing node reaches stay unique.
 pub(crate) fn unique_tags(
     automaton: &Automaton,
     plan: &Plan,
@@ -171,7 +198,7 @@ pub(crate) fn unique_tags(
     is_start: &[bool],
     within_move: &[Vec<u32>],
     move_cyclic: &[bool],
-) -> Vec<bool> {
+) -> Uniqueness {
     let count = automaton.nodes.len();
     // First tags per node, in reverse topological order (a cycle reads as `Unknown`, untagged).
     let mut node_tags: Vec<Option<FirstTags>> = vec![None; count];
@@ -260,18 +287,107 @@ pub(crate) fn unique_tags(
         true
     };
     let bad: Vec<bool> = (0..count).map(|n| move_cyclic[n] || !separated(n)).collect();
-    // Starts whose region holds a bad node, then every node such a start reaches.
+    let completions = completion_bounds(automaton, plan, completes, move_cyclic);
+    // Starts whose region holds a bad node that no small scope covers, then every node such a
+    // start reaches; the bad nodes of the other starts open scopes.
     let mut unproved = vec![false; count];
-    for start in (0..count).filter(|&n| is_start[n]) {
-        let mut roots = vec![false; count];
-        roots[start] = true;
-        let region = reachable(within_move, &roots);
-        if (0..count).any(|n| region[n] && bad[n]) {
-            unproved[start] = true;
+    let mut scoped_starts = Vec::new();
+    let regions: Vec<(usize, Vec<bool>)> = (0..count)
+        .filter(|&n| is_start[n])
+        .map(|start| {
+            let mut roots = vec![false; count];
+            roots[start] = true;
+            (start, reachable(within_move, &roots))
+        })
+        .collect();
+    for (start, region) in &regions {
+        let bad_nodes: Vec<usize> = (0..count).filter(|&n| region[n] && bad[n]).collect();
+        if bad_nodes.is_empty() {
+            continue;
+        }
+        let acyclic = (0..count).all(|n| !region[n] || !move_cyclic[n]);
+        if acyclic && bad_nodes.iter().all(|&n| completions[n] <= SCOPE_LIMIT) {
+            scoped_starts.push((*start, region, bad_nodes));
+        } else {
+            unproved[*start] = true;
         }
     }
-    let tainted = reachable(within_move, &unproved);
-    tainted.iter().map(|&t| !t).collect()
+    // A scoped search must not meet a completion that uses the global table (its duplicate
+    // would be in the scope, not in the table): such a search keeps the table everywhere.
+    let tainted = loop {
+        let tainted = reachable(within_move, &unproved);
+        let mut changed = false;
+        for (start, region, _) in &scoped_starts {
+            if !unproved[*start] && (0..count).any(|n| region[n] && tainted[n]) {
+                unproved[*start] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break tainted;
+        }
+    };
+    let mut opens_scope = vec![false; count];
+    for (start, _, bad_nodes) in &scoped_starts {
+        if !unproved[*start] {
+            for &n in bad_nodes {
+                opens_scope[n] = true;
+            }
+        }
+    }
+    let below_scope = reachable(within_move, &opens_scope);
+    Uniqueness {
+        unique: (0..count).map(|n| !tainted[n] && !below_scope[n]).collect(),
+        opens_scope: (0..count).map(|n| opens_scope[n] && !tainted[n]).collect(),
+        scoped: (0..count).map(|n| !tainted[n] && below_scope[n]).collect(),
+    }
+}
+
+/// Per node: how many moves a search passing it can complete below it (saturating; `u64::MAX`
+/// on a cycle). A choice `x = T(*)` multiplies by its member count.
+fn completion_bounds(automaton: &Automaton, plan: &Plan, completes: &[bool], move_cyclic: &[bool]) -> Vec<u64> {
+    let count = automaton.nodes.len();
+    let mut bounds: Vec<Option<u64>> = vec![None; count];
+    for root in 0..count {
+        let mut stack = vec![(root, false)];
+        while let Some((node, expanded)) = stack.pop() {
+            if bounds[node].is_some() {
+                continue;
+            }
+            if move_cyclic[node] {
+                bounds[node] = Some(u64::MAX);
+                continue;
+            }
+            let edges = automaton.nodes[node].edges.clone();
+            if expanded {
+                let mut total = 0u64;
+                for edge in edges {
+                    let edge = edge as usize;
+                    let below = if completes[edge] {
+                        1
+                    } else {
+                        bounds[automaton.edges[edge].target as usize].unwrap_or(u64::MAX)
+                    };
+                    let choices = match &plan.ops[edge] {
+                        PlanOp::AssignAny { members, .. } => members.len() as u64,
+                        _ => 1,
+                    };
+                    total = total.saturating_add(below.saturating_mul(choices));
+                }
+                bounds[node] = Some(total);
+                continue;
+            }
+            stack.push((node, true));
+            for edge in edges {
+                let edge = edge as usize;
+                let target = automaton.edges[edge].target as usize;
+                if !completes[edge] && bounds[target].is_none() {
+                    stack.push((target, false));
+                }
+            }
+        }
+    }
+    bounds.into_iter().map(|b| b.unwrap_or(u64::MAX)).collect()
 }
 
 /// How the generator emits the reachability checks into one target node (`? from -> to` for
@@ -287,6 +403,36 @@ pub(crate) struct ReachTarget {
     /// No error can occur in the check and it needs no visited set: its functions are plain
     /// `fn(&mut Values) -> bool` with no bookkeeping (no `enter_reach`/`leave_reach`).
     pub pure: bool,
+    /// The check writes these slots only (at most [`MAX_PROGRESS_SLOTS`]) and nests no check,
+    /// so the states it visits differ from its entry state in these slots only: a visit is keyed
+    /// by (node, their values), set by the generator ([`progress_slots`]).
+    pub progress_slots: Option<Vec<u32>>,
+}
+
+/// The most slots a visit key ([`ReachTarget::progress_slots`]) holds.
+pub(crate) const MAX_PROGRESS_SLOTS: usize = 2;
+
+/// The slots a check's region writes, when every edge it walks writes one fixed set-valued slot
+/// (`x = e` or `x = T(*)`) or nothing, there are at most [`MAX_PROGRESS_SLOTS`] of them, and no
+/// edge nests a check.
+pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region: &[bool]) -> Option<Vec<u32>> {
+    let mut slots = BTreeSet::new();
+    for (index, edge) in automaton.edges.iter().enumerate() {
+        let (source, target) = (edge.source as usize, edge.target as usize);
+        if !region[source] || !(region[target] || target == to as usize) {
+            continue;
+        }
+        match &plan.ops[index] {
+            PlanOp::Skip | PlanOp::Compare { .. } | PlanOp::Tag(_) | PlanOp::TagExpr(_) => {}
+            PlanOp::Reach { from, to, .. } if from == to => {}
+            PlanOp::Reach { .. } => return None,
+            PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } | PlanOp::AssignAny { lhs, .. } => {
+                slots.insert(fixed_slot(lhs)?);
+            }
+            PlanOp::Assign { .. } => return None,
+        }
+    }
+    (slots.len() <= MAX_PROGRESS_SLOTS).then(|| slots.into_iter().collect())
 }
 
 /// The reachability checks of an automaton by target node. `checks` lists every `(from, to)`
@@ -346,7 +492,7 @@ pub(crate) fn reach_targets(
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
-        targets.insert(to, ReachTarget { region, visits, pure: !impure });
+        targets.insert(to, ReachTarget { region, visits, pure: !impure, progress_slots: None });
     }
     // A check is impure when one it nests is, or when it nests itself (its depth is unbounded).
     let mut changed = true;
@@ -477,8 +623,8 @@ mod tests {
     use super::*;
     use regula_runtime::automaton::builder::AutomatonBuilder;
 
-    /// The analysis of a one-player game whose move search starts at `choose`.
-    fn unique_at(edges: &[(&str, &str, &str)], node: &str) -> bool {
+    /// The analysis of a one-player game whose move search starts at `choose`, and a node's id.
+    fn analysis_at(edges: &[(&str, &str, &str)], node: &str) -> (Analysis, usize) {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
         builder.variable("cell", "Cell", "a").variable("other", "Cell", "a");
@@ -498,7 +644,46 @@ mod tests {
             .collect();
         let analysis = Analysis::new(&automaton, &plan, &completing);
         let id = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
+        (analysis, id)
+    }
+
+    fn unique_at(edges: &[(&str, &str, &str)], node: &str) -> bool {
+        let (analysis, id) = analysis_at(edges, node);
         analysis.unique_moves[id]
+    }
+
+    #[test]
+    fn an_unseparated_choice_with_few_moves_below_opens_a_scope() {
+        // `other` is chosen but the tag is `cell`: three paths give the same tags.
+        let edges = [
+            ("choose", "picked", "other = Cell(*)"),
+            ("picked", "tagged", "$$ cell"),
+            ("tagged", "done", "player = keeper"),
+        ];
+        let (analysis, tagged) = analysis_at(&edges, "tagged");
+        let (_, choose) = analysis_at(&edges, "choose");
+        assert!(!analysis.unique_moves[tagged]);
+        assert!(analysis.scoped_moves[tagged]);
+        assert!(analysis.opens_scope[choose]);
+        assert!(!analysis.opens_scope[tagged]);
+        assert!(analysis.unique_start[choose], "a scoped search needs no tags in the move buffer");
+    }
+
+    #[test]
+    fn a_scope_over_too_many_moves_keeps_the_table() {
+        // 27 completions below `choose`, more than `SCOPE_LIMIT`.
+        let edges = [
+            ("choose", "first", "other = Cell(*)"),
+            ("first", "second", "cell = Cell(*)"),
+            ("second", "third", "other = Cell(*)"),
+            ("third", "tagged", "$$ cell"),
+            ("tagged", "done", "player = keeper"),
+        ];
+        let (analysis, tagged) = analysis_at(&edges, "tagged");
+        let (_, choose) = analysis_at(&edges, "choose");
+        assert!(!analysis.unique_moves[tagged] && !analysis.scoped_moves[tagged]);
+        assert!(!analysis.opens_scope[choose]);
+        assert!(!analysis.unique_start[choose]);
     }
 
     #[test]
@@ -624,6 +809,26 @@ mod tests {
         let dead_write = [("start", "goal", "cell == a"), ("start", "dead", "board[cell] = b")];
         let (_, target) = reach_of(&dead_write);
         assert!(target.pure);
+    }
+
+    #[test]
+    fn a_check_writing_few_fixed_slots_keys_its_visits_by_them() {
+        let slots_of = |edges: &[(&str, &str, &str)]| {
+            let (automaton, target) = reach_of(edges);
+            let plan = Plan::new(&automaton).expect("the test automaton lowers");
+            let goal = automaton.nodes.iter().position(|n| n.name == "goal").expect("goal exists") as u32;
+            let cell = automaton.variables.iter().position(|v| v.name == "cell").expect("cell exists");
+            (progress_slots(&automaton, &plan, goal, &target.region), plan.var_slots[cell].0)
+        };
+        let cyclic = [("start", "step", "cell = b"), ("step", "start", "cell == c"), ("step", "goal", "cell == b")];
+        let (slots, cell) = slots_of(&cyclic);
+        assert_eq!(slots, Some(vec![cell]));
+        let map_write =
+            [("start", "step", "board[cell] = b"), ("step", "start", "cell == c"), ("step", "goal", "cell == b")];
+        assert_eq!(slots_of(&map_write).0, None, "a write through a computed key is not one fixed slot");
+        let nested =
+            [("start", "step", "cell = b"), ("step", "start", "? step -> start"), ("step", "goal", "cell == b")];
+        assert_eq!(slots_of(&nested).0, None, "a nested check would share the visit table");
     }
 
     #[test]

@@ -80,6 +80,9 @@ fn fallible_op(op: &PlanOp, values: &values::ValueSets) -> bool {
     }
 }
 
+/// The most entries (nodes x symbols^slots) of the runtime's table of visits keyed by progress slots.
+const PROGRESS_TABLE_LIMIT: usize = 1 << 20;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// The move search: stops at edges assigning `player`, collects tags.
@@ -207,7 +210,16 @@ impl<'a> Generator<'a> {
                 _ => None,
             })
             .collect();
-        let reach = graph::reach_targets(automaton, &checks, &fallible, &nested);
+        let mut reach = graph::reach_targets(automaton, &checks, &fallible, &nested);
+        // Visits keyed by (node, progress slots) index a dense table of nodes x symbols^slots.
+        for (&to, target) in reach.iter_mut() {
+            if target.visits.iter().any(|&v| v) {
+                target.progress_slots = graph::progress_slots(automaton, plan, to, &target.region).filter(|slots| {
+                    let entries = (symbol_count.max(1) as u128).pow(slots.len() as u32) * automaton.nodes.len() as u128;
+                    entries <= PROGRESS_TABLE_LIMIT as u128
+                });
+            }
+        }
         Generator {
             automaton,
             plan,
@@ -451,7 +463,13 @@ impl<'a> Generator<'a> {
                 if !self.edge_fallible_in_moves(edge) {
                     return format!("cx.complete_unique_valid({target}, v);\n");
                 }
-                let complete = if self.analysis.unique_moves[source] { "complete_unique" } else { "complete" };
+                let complete = if self.analysis.unique_moves[source] {
+                    "complete_unique"
+                } else if self.analysis.scoped_moves[source] {
+                    "complete_scoped"
+                } else {
+                    "complete"
+                };
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("m{target}(v, cx)?;\n"),
@@ -649,10 +667,32 @@ impl<'a> Generator<'a> {
         };
         if visits {
             let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
-            writeln!(body, "if !cx.visit({node}, v)? {{ return {early}; }}").expect("writing to a String");
+            let progress = match mode {
+                Mode::Reach { to, .. } => self.reach[&to].progress_slots.clone(),
+                Mode::Moves => None,
+            };
+            let visit = match progress {
+                Some(slots) => {
+                    // (node, slot values) in mixed radix: symbols per slot.
+                    let symbols = self.automaton.symbols.len().max(1) as u64;
+                    let mut key = format!("{}", node as u64 * symbols.pow(slots.len() as u32));
+                    for (i, slot) in slots.iter().enumerate() {
+                        let weight = symbols.pow((slots.len() - 1 - i) as u32);
+                        write!(key, " + v[{slot}] as u32 * {weight}").expect("writing to a String");
+                    }
+                    format!("cx.visit_slot({key})")
+                }
+                None => format!("cx.visit({node}, v)"),
+            };
+            writeln!(body, "if !{visit}? {{ return {early}; }}").expect("writing to a String");
         }
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
+        }
+        let opens_scope = mode == Mode::Moves && self.analysis.opens_scope[node as usize];
+        if opens_scope {
+            // An error return leaves the scope open: the search is abandoned, `begin` resets it.
+            writeln!(body, "let scope = cx.open_scope();").expect("writing to a String");
         }
         let walked: Vec<usize> = range
             .map(|edge| edge as usize)
@@ -682,6 +722,9 @@ impl<'a> Generator<'a> {
         for edge in walked {
             let block = self.edge(mode, edge, &memoised, &hoisted);
             body.push_str(&block);
+        }
+        if opens_scope {
+            writeln!(body, "cx.close_scope(scope);").expect("writing to a String");
         }
         writeln!(body, "{done}\n}}\n").expect("writing to a String");
         body

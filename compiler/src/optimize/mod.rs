@@ -14,6 +14,7 @@ pub mod value_sets;
 mod calculate_disjoints;
 mod calculate_uniques;
 mod compact_skip_edges;
+mod defer_move_tails;
 mod inline_reachability;
 mod join_fork_prefixes;
 mod join_fork_suffixes;
@@ -52,6 +53,7 @@ pub enum Pass {
     CompactSkipEdges,
     JoinForkPrefixes,
     JoinForkSuffixes,
+    DeferMoveTails,
     PruneUnusedVariables,
     PruneUnusedConstants,
     CalculateDisjoints,
@@ -60,7 +62,7 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, in the order the driver runs them.
-    pub const ALL: [Pass; 16] = [
+    pub const ALL: [Pass; 17] = [
         Pass::SkipSelfAssignments,
         Pass::SkipSelfComparisons,
         Pass::SpecializeChecks,
@@ -73,6 +75,7 @@ impl Pass {
         Pass::CompactSkipEdges,
         Pass::JoinForkPrefixes,
         Pass::JoinForkSuffixes,
+        Pass::DeferMoveTails,
         Pass::PruneUnusedVariables,
         Pass::PruneUnusedConstants,
         Pass::CalculateDisjoints,
@@ -94,6 +97,7 @@ impl Pass {
             Pass::CompactSkipEdges => "compact_skip_edges",
             Pass::JoinForkPrefixes => "join_fork_prefixes",
             Pass::JoinForkSuffixes => "join_fork_suffixes",
+            Pass::DeferMoveTails => "defer_move_tails",
             Pass::PruneUnusedVariables => "prune_unused_variables",
             Pass::PruneUnusedConstants => "prune_unused_constants",
             Pass::CalculateDisjoints => "calculate_disjoints",
@@ -125,6 +129,7 @@ impl Pass {
             Pass::CompactSkipEdges => compact_skip_edges::run(automaton),
             Pass::JoinForkPrefixes => join_fork_prefixes::run(automaton),
             Pass::JoinForkSuffixes => join_fork_suffixes::run(automaton),
+            Pass::DeferMoveTails => defer_move_tails::run(automaton),
             Pass::PruneUnusedVariables => prune_unused_variables::run(automaton),
             Pass::PruneUnusedConstants => prune_unused_constants::run(automaton),
             Pass::CalculateDisjoints => calculate_disjoints::run(automaton),

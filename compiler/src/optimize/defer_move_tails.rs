@@ -1,0 +1,289 @@
+//! `defer_move_tails`: the unconditional tail of a player's move — a chain of assignments after
+//! its last tag and before its `player = keeper` — moves into the keeper's move that follows, so
+//! the move search stops after the last tag instead of running the tail once per legal move.
+//! Preserves the legal moves (tags, order, errors), keeper behaviour, visibility, scores and every
+//! state after the keeper's moves; only the raw state between a move and the keeper's move differs.
+//!
+//! A tail qualifies when its edges are skips and assignments that cannot fail (every key inside
+//! its map's domain), write no runtime variable (`player`, `goals`, `visible`) and read no
+//! `player`; its inner nodes have one in-edge and one out-edge; it ends with `player = keeper` into
+//! a node nothing else enters (not `end`). The edge into its first node becomes `player = keeper`
+//! into a fresh state node, from which the keeper runs the tail; the old `player = keeper` becomes
+//! a skip, so the keeper still makes one move.
+//!
+//! Moves stay distinct: two paths of one search with the same tags reach the tail's head with
+//! states that differ only in variables written between the state node and the head (`M`). The
+//! tail writes variables `W`; where a variable is in both, the tail must first copy it whole
+//! (`u = v`, `u` outside `M` and not written again by the tail), so the successor still tells the
+//! two apart and no new "ambiguous move" error appears. Tails in `random`'s or the keeper's own
+//! moves are left alone.
+
+use super::env::{strip_casts, Env, Value};
+use super::graph::{assigned_root, assigns_player, derived_key, expr_idents, Automaton, END, RESERVED_VARIABLES};
+use super::value_sets::ValueSets;
+use crate::rg::ast::{Expr, Ident, Label, TypeExpr};
+use petgraph::stable_graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+pub fn run(automaton: &mut Automaton) -> usize {
+    let ends: Vec<EdgeIndex> =
+        automaton.edges_in_order().into_iter().filter(|&edge| assigns_player(automaton.label(edge))).collect();
+    if ends.is_empty() {
+        return 0;
+    }
+    let env = Env::new(automaton);
+    let value_sets = ValueSets::new(automaton, &env);
+    let keeper = Value::Symbol("keeper".to_string());
+    let players: HashSet<Value> = env
+        .set_members(&TypeExpr::Name(Ident::synthetic("Player")))
+        .unwrap_or_default()
+        .into_iter()
+        .map(Value::Symbol)
+        .collect();
+    let mut changes = 0;
+    for end in ends {
+        let Some(tail) = find_tail(automaton, &env, &value_sets, &keeper, end) else {
+            continue;
+        };
+        if !moves_stay_distinct(automaton, &value_sets, &players, &tail) {
+            continue;
+        }
+        defer(automaton, end, &tail);
+        changes += 1;
+    }
+    changes
+}
+
+/// A deferrable tail: its head (the node before its first edge) and its edges in path order.
+struct Tail {
+    head: NodeIndex,
+    edges: Vec<EdgeIndex>,
+}
+
+/// The tail ending with `end` (a `player = keeper` edge), if there is one worth deferring.
+fn find_tail(automaton: &Automaton, env: &Env, value_sets: &ValueSets, keeper: &Value, end: EdgeIndex) -> Option<Tail> {
+    let Label::Assign { rhs, .. } = automaton.label(end) else {
+        return None;
+    };
+    if env.fold(rhs, &HashMap::new()).as_ref() != Some(keeper) {
+        return None;
+    }
+    let (last, target) = automaton.endpoints(end);
+    let protected = automaton.protected_nodes();
+    let single_in = |node: NodeIndex| automaton.graph.edges_directed(node, Direction::Incoming).count() == 1;
+    let single_out = |node: NodeIndex| automaton.graph.edges_directed(node, Direction::Outgoing).count() == 1;
+    if automaton.name(target) == END || protected.contains(&target) || !single_in(target) {
+        return None;
+    }
+    let mut edges = Vec::new();
+    let mut seen = HashSet::new();
+    let mut node = last;
+    while seen.insert(node) && !protected.contains(&node) && single_in(node) && single_out(node) {
+        let edge = automaton.graph.edges_directed(node, Direction::Incoming).next().map(|e| e.id())?;
+        if !deferrable(automaton.label(edge), env, value_sets) {
+            break;
+        }
+        edges.push(edge);
+        node = automaton.endpoints(edge).0;
+    }
+    edges.reverse();
+    let assigns = edges.iter().filter(|&&edge| matches!(automaton.label(edge), Label::Assign { .. })).count();
+    // The walk cannot come back to a tail node: the only way round passes `end`, which ends it.
+    if assigns == 0 || automaton.is_named_by_pragma(node) {
+        return None;
+    }
+    Some(Tail { head: node, edges })
+}
+
+/// Skips, and assignments that cannot fail, write no runtime variable and read no `player`.
+fn deferrable(label: &Label, env: &Env, value_sets: &ValueSets) -> bool {
+    match label {
+        Label::Skip => true,
+        Label::Assign { lhs, rhs } => {
+            let Some(root) = assigned_root(lhs) else {
+                return false;
+            };
+            let mut read = Vec::new();
+            expr_idents(rhs, &mut read);
+            key_idents(lhs, &mut read);
+            !RESERVED_VARIABLES.contains(&root)
+                && env.is_variable(root)
+                && value_sets.assignment_target_always_in_domain(lhs)
+                && !read.contains(&"player")
+        }
+        _ => false,
+    }
+}
+
+/// The identifiers an assignment target reads (its keys), not its root variable.
+fn key_idents<'a>(lhs: &'a Expr, out: &mut Vec<&'a str>) {
+    match lhs {
+        Expr::Ident(_) => {}
+        Expr::Cast { expr, .. } => key_idents(expr, out),
+        Expr::Access { map, key, .. } => {
+            key_idents(map, out);
+            expr_idents(key, out);
+        }
+    }
+}
+
+/// Whether the tail sits in a real player's move and maps the distinct states one search can
+/// bring to its head to distinct states (see the module comment).
+fn moves_stay_distinct(automaton: &Automaton, value_sets: &ValueSets, players: &HashSet<Value>, tail: &Tail) -> bool {
+    let Some(move_writes) = writes_before(automaton, value_sets, players, tail.head) else {
+        return false;
+    };
+    let labels: Vec<&Label> = tail.edges.iter().map(|&edge| automaton.label(edge)).collect();
+    let written_at = |variable: &str| -> Vec<usize> {
+        labels
+            .iter()
+            .enumerate()
+            .filter(|(_, label)| matches!(label, Label::Assign { lhs, .. } if assigned_root(lhs) == Some(variable)))
+            .map(|(index, _)| index)
+            .collect()
+    };
+    let tail_writes: BTreeSet<&str> = labels
+        .iter()
+        .filter_map(|label| match label {
+            Label::Assign { lhs, .. } => assigned_root(lhs),
+            _ => None,
+        })
+        .collect();
+    tail_writes.iter().filter(|variable| move_writes.contains(**variable)).all(|&variable| {
+        let first_write = written_at(variable).into_iter().min().unwrap_or(usize::MAX);
+        // A whole copy `copy = variable` before any write to `variable` keeps its old value.
+        labels.iter().enumerate().take(first_write).any(|(index, label)| match label {
+            Label::Assign { lhs: Expr::Ident(copy), rhs } => {
+                matches!(strip_casts(rhs), Expr::Ident(source) if source.name == variable)
+                    && !move_writes.contains(copy.name.as_str())
+                    && written_at(&copy.name).into_iter().all(|at| at == index)
+            }
+            _ => false,
+        })
+    })
+}
+
+/// The variables written on paths from a state node to `head` that end no move, when every such
+/// state node is entered by a real player's turn (not the keeper's, not `random`'s); `None` when
+/// some is not, or when `head` can be reached other than from a state node (inside a check).
+fn writes_before(
+    automaton: &Automaton,
+    value_sets: &ValueSets,
+    players: &HashSet<Value>,
+    head: NodeIndex,
+) -> Option<HashSet<String>> {
+    let mut writes = HashSet::new();
+    let mut seen = HashSet::from([head]);
+    let mut stack = vec![head];
+    while let Some(node) = stack.pop() {
+        let mut entered = false;
+        for edge in automaton.graph.edges_directed(node, Direction::Incoming) {
+            entered = true;
+            match &edge.weight().label {
+                Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
+                    let movers = value_sets.values(rhs)?;
+                    if !movers.iter().all(|mover| players.contains(mover)) {
+                        return None;
+                    }
+                    continue;
+                }
+                Label::AssignAny { lhs, .. } if assigned_root(lhs) == Some("player") => return None,
+                Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
+                    writes.extend(assigned_root(lhs).map(str::to_string));
+                }
+                _ => {}
+            }
+            if seen.insert(edge.source()) {
+                stack.push(edge.source());
+            }
+        }
+        if !entered {
+            // `begin` (the keeper's first state) or a node only checks start from.
+            return None;
+        }
+    }
+    Some(writes)
+}
+
+/// Rewrites `head -a1-> n1 ... -> last -[player = keeper]-> target` into
+/// `head -[player = keeper]-> fresh -a1-> n1 ... -> last -[skip]-> target`.
+fn defer(automaton: &mut Automaton, end: EdgeIndex, tail: &Tail) {
+    let first = tail.edges[0];
+    let (head, next) = automaton.endpoints(first);
+    let data = automaton.graph[first].clone();
+    let keeper_label = automaton.label(end).clone();
+    let fresh = automaton.fresh_name(&format!("{}__tail", automaton.name(head)));
+    let state = automaton.node_or_insert(&fresh);
+    automaton.graph.remove_edge(first);
+    let end_span = automaton.graph[end].span;
+    automaton.add_edge(head, state, keeper_label, data.key.clone(), end_span);
+    automaton.add_edge(state, next, data.label, derived_key(&data.key, 0), data.span);
+    automaton.graph[end].label = Label::Skip;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::optimize::testing::{parse, print};
+    use crate::optimize::{run_pass, Pass};
+
+    #[test]
+    fn assignments_after_the_last_tag_move_to_the_keeper() {
+        let game = parse(
+            "type Player = {x, o}; type Score = {0}; type Cell = {a, b};
+             var board: Cell -> Cell = {:a}; var cell: Cell = a; var last: Cell = a;
+             begin, start: ;
+             start, turn: player = x;
+             turn, t1: cell = Cell(*);
+             t1, t2: board[cell] == a;
+             t2, t3: $$ cell;
+             t3, t4: board[cell] = b;
+             t4, t5: last = cell;
+             t5, t6: player = keeper;
+             t6, start: board[a] == a;
+             t6, end: board[a] == b;",
+        );
+        let (game, changes) = run_pass(&game, Pass::DeferMoveTails);
+        assert_eq!(changes, 1);
+        insta::assert_snapshot!(print(&game));
+    }
+
+    #[test]
+    fn tails_that_would_merge_moves_or_may_fail_stay() {
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type Cell = {a, b}; type Wide = {a, b, c};
+             var board: Cell -> Cell = {:a}; var cell: Cell = a; var wide: Wide = a; var kept: Cell = a;
+             begin, start: ;
+             start, turn: player = x;
+             turn, m1: cell = Cell(*);
+             m1, m2: $ one;
+             m2, m3: cell = a;
+             m3, m4: player = keeper;
+             m4, start: ;
+             turn, w1: wide = Wide(*);
+             w1, w2: $ two;
+             w2, w3: board[Cell(wide)] = b;
+             w3, w4: player = keeper;
+             w4, start: ;
+             turn, c1: $ three;
+             c1, c2: board[a] = b;
+             c2, c3: player = keeper;
+             c3, end: player = keeper;
+             turn, k1: $ four;
+             k1, k2: player = keeper;
+             k2, k3: kept = b;
+             k3, k4: player = keeper;
+             k4, start: ;",
+        );
+        let (game, changes) = run_pass(&game, Pass::DeferMoveTails);
+        // `cell = a` would leave the two `one` paths (cell a, cell b) distinct states before the
+        // keeper, an ambiguous move; `board[Cell(wide)]` may fail for `c`; `kept = b` is already
+        // the keeper's. Only `three`'s tail moves (its keeper then goes on to `end`).
+        assert_eq!(changes, 1);
+        let printed = print(&game);
+        assert!(printed.contains("m2, m3: cell = a;") && printed.contains("w2, w3: board[Cell(wide)] = b;"));
+        assert!(printed.contains("k2, k3: kept = b;"), "{printed}");
+        assert!(printed.contains("c1, c1__tail: player = keeper;"), "{printed}");
+    }
+}
