@@ -152,7 +152,7 @@ pub enum ReachPlans {
 }
 
 /// The default of [`FastEngine::with_tags_only_above`].
-const TAGS_ONLY_ABOVE: usize = 32;
+const TAGS_ONLY_ABOVE: usize = 64;
 
 /// Reachability checks with a graph analysis of their own (one per `(from, to)` pair); further
 /// pairs share one analysis of the whole graph.
