@@ -104,6 +104,11 @@ pub(crate) struct PlanNode {
     /// and puts back before each alternative (those some path below it may write, but not the
     /// slot of a lone any-assignment, which every alternative writes first).
     pub restore: (u32, u32),
+    /// A branching node with two out-edges, a comparison and then anything but an
+    /// any-assignment (connect four's `walk`: step back while the disc is ours, or stop here):
+    /// the comparison runs before any frame is pushed, and when it fails the second edge is run
+    /// as a chain step, since no alternative is left to come back for.
+    pub guard_first: bool,
 }
 
 /// The plan of one reachability pair; local node 0 is the check's start.
@@ -202,6 +207,8 @@ pub(crate) fn plan(
             filter: (0, 0),
             hoisted: 0,
             restore: (0, 0),
+            guard_first: kind == NodeKind::Branch
+                && matches!(out, [a, b] if matches!(a.ins, Ins::Compare { .. }) && !matches!(b.ins, Ins::SetAny { .. })),
         });
     }
     slots.sort_unstable();
@@ -443,6 +450,8 @@ mod tests {
         let plans: Vec<&ReachPlan> = advancing.plans.iter().flatten().collect();
         assert_eq!(plans.len(), 1);
         assert!(plans[0].nodes[1].cyclic && plans[0].nodes[1].kind == NodeKind::Branch);
+        // A guard and one other edge: the guard runs before a frame is pushed.
+        assert!(plans[0].nodes[1].guard_first && !plans[0].nodes[0].guard_first);
         let branching = engine(&loop_edges(""));
         assert!(branching.plans.iter().all(|p| p.is_none()));
     }

@@ -664,6 +664,17 @@ impl Scratch {
         compare_holds(op, &self.values, &engine.constants)
     }
 
+    /// Pushes a frame for branching plan node `node`, to try its edges from `next_edge` on.
+    #[inline(always)]
+    fn push_plan_frame(&mut self, plan: &ReachPlan, node: usize, next_edge: u32) {
+        let saved = self.plan_saved.len() as u32;
+        let (start, end) = plan.nodes[node].restore;
+        for &slot in &plan.restore[start as usize..end as usize] {
+            self.plan_saved.push(self.values[slot as usize]);
+        }
+        self.plan_frames.push(PlanFrame { node: node as u32, next_edge, member: 0, saved, clean_at: self.plan_writes });
+    }
+
     fn walk_plan(
         &mut self,
         engine: &FastEngine,
@@ -728,20 +739,21 @@ impl Scratch {
                         }
                     }
                 }
-                NodeKind::Branch => {
-                    let saved = self.plan_saved.len() as u32;
-                    let (start, end) = current.restore;
-                    for &slot in &plan.restore[start as usize..end as usize] {
-                        self.plan_saved.push(self.values[slot as usize]);
+                NodeKind::Branch if current.guard_first => {
+                    // The comparison first, as the frame would run it: only when it holds is
+                    // there an alternative (the second edge) to come back for.
+                    let guard = &plan.edges[current.first as usize];
+                    if self.plan_compare(engine, &guard.op) {
+                        self.push_plan_frame(plan, node, current.first + 1);
+                        next = guard.target;
+                    } else {
+                        let other = &plan.edges[current.first as usize + 1];
+                        if self.plan_edge(engine, other, 0, depth)? {
+                            next = other.target;
+                        }
                     }
-                    self.plan_frames.push(PlanFrame {
-                        node: node as u32,
-                        next_edge: current.first,
-                        member: 0,
-                        saved,
-                        clean_at: self.plan_writes,
-                    });
                 }
+                NodeKind::Branch => self.push_plan_frame(plan, node, current.first),
             }
             if next == ACCEPT {
                 return Ok(Some(true));
