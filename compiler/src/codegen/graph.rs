@@ -437,13 +437,21 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
 
 /// The reachability checks of an automaton by target node. `checks` lists every `(from, to)`
 /// with `from != to`; `fallible[e]` says whether edge `e`'s label can fail (a write through a
-/// computed key); `nested[e]` is the target of the check edge `e` makes, if it is one.
+/// computed key); `plan.ops[e]` is edge `e`'s operation (a nested check, when it is one).
 pub(crate) fn reach_targets(
     automaton: &Automaton,
+    plan: &Plan,
     checks: &[(u32, u32)],
     fallible: &[bool],
-    nested: &[Option<u32>],
 ) -> BTreeMap<u32, ReachTarget> {
+    let nested: Vec<Option<u32>> = plan
+        .ops
+        .iter()
+        .map(|op| match op {
+            PlanOp::Reach { from, to, .. } if from != to => Some(*to),
+            _ => None,
+        })
+        .collect();
     let count = automaton.nodes.len();
     let mut successors = vec![Vec::new(); count];
     let mut predecessors = vec![Vec::new(); count];
@@ -760,16 +768,8 @@ mod tests {
                 _ => false,
             })
             .collect();
-        let nested: Vec<Option<u32>> = plan
-            .ops
-            .iter()
-            .map(|op| match op {
-                PlanOp::Reach { from, to, .. } if from != to => Some(*to),
-                _ => None,
-            })
-            .collect();
         let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
-        let mut targets = reach_targets(&automaton, &[(id("start"), id("goal"))], &fallible, &nested);
+        let mut targets = reach_targets(&automaton, &plan, &[(id("start"), id("goal"))], &fallible);
         let target = targets.remove(&id("goal")).expect("the check's target is analysed");
         (automaton, target)
     }

@@ -202,15 +202,7 @@ impl<'a> Generator<'a> {
             .collect();
         let values = values::ValueSets::new(plan, symbol_count);
         let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
-        let nested: Vec<Option<u32>> = plan
-            .ops
-            .iter()
-            .map(|op| match op {
-                PlanOp::Reach { from, to, .. } if from != to => Some(*to),
-                _ => None,
-            })
-            .collect();
-        let mut reach = graph::reach_targets(automaton, &checks, &fallible, &nested);
+        let mut reach = graph::reach_targets(automaton, plan, &checks, &fallible);
         // Visits keyed by (node, progress slots) index a dense table of nodes x symbols^slots.
         for (&to, target) in reach.iter_mut() {
             if target.visits.iter().any(|&v| v) {

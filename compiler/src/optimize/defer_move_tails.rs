@@ -185,39 +185,28 @@ fn moves_stay_distinct(
     })
 }
 
-/// Whether every path from a state node to `head` passes a comparison `entry == c` (one constant
-/// `c` for all paths) after which neither the map nor a variable in the entry's keys is written.
-fn entry_known_at(automaton: &Automaton, env: &Env, entry: &Expr, map: &str, keys: &[&str], head: NodeIndex) -> bool {
-    let mut known: Option<Value> = None;
+/// What a backward walk does at an in-edge: stop there (do not walk past it), walk on to its
+/// source, or give up.
+enum Back {
+    Stop,
+    Continue,
+    Abort,
+}
+
+/// Walks the in-edges backwards from `head`, each source once, asking `at` what to do with each
+/// edge; false when `at` aborts or the walk reaches a node without in-edges (`begin`, or a node
+/// only checks start from) before stopping on every path.
+fn walk_back(automaton: &Automaton, head: NodeIndex, mut at: impl FnMut(&Label) -> Back) -> bool {
     let mut seen = HashSet::from([head]);
     let mut stack = vec![head];
     while let Some(node) = stack.pop() {
         let mut entered = false;
         for edge in automaton.graph.edges_directed(node, Direction::Incoming) {
             entered = true;
-            match &edge.weight().label {
-                Label::Compare { lhs, rhs, negated: false } => {
-                    let constant = if strip_casts(lhs) == entry {
-                        env.fold(rhs, &HashMap::new())
-                    } else if strip_casts(rhs) == entry {
-                        env.fold(lhs, &HashMap::new())
-                    } else {
-                        None
-                    };
-                    if let Some(constant) = constant {
-                        if known.get_or_insert_with(|| constant.clone()) != &constant {
-                            return false;
-                        }
-                        continue;
-                    }
-                }
-                Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
-                    let root = assigned_root(lhs).unwrap_or_default();
-                    if root == "player" || root == map || keys.contains(&root) {
-                        return false;
-                    }
-                }
-                _ => {}
+            match at(&edge.weight().label) {
+                Back::Stop => continue,
+                Back::Abort => return false,
+                Back::Continue => {}
             }
             if seen.insert(edge.source()) {
                 stack.push(edge.source());
@@ -227,7 +216,39 @@ fn entry_known_at(automaton: &Automaton, env: &Env, entry: &Expr, map: &str, key
             return false;
         }
     }
-    known.is_some()
+    true
+}
+
+/// Whether every path from a state node to `head` passes a comparison `entry == c` (one constant
+/// `c` for all paths) after which neither the map nor a variable in the entry's keys is written.
+fn entry_known_at(automaton: &Automaton, env: &Env, entry: &Expr, map: &str, keys: &[&str], head: NodeIndex) -> bool {
+    let mut known: Option<Value> = None;
+    let complete = walk_back(automaton, head, |label| match label {
+        Label::Compare { lhs, rhs, negated: false } => {
+            let constant = if strip_casts(lhs) == entry {
+                env.fold(rhs, &HashMap::new())
+            } else if strip_casts(rhs) == entry {
+                env.fold(lhs, &HashMap::new())
+            } else {
+                None
+            };
+            match constant {
+                Some(constant) if known.get_or_insert_with(|| constant.clone()) != &constant => Back::Abort,
+                Some(_) => Back::Stop,
+                None => Back::Continue,
+            }
+        }
+        Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
+            let root = assigned_root(lhs).unwrap_or_default();
+            if root == "player" || root == map || keys.contains(&root) {
+                Back::Abort
+            } else {
+                Back::Continue
+            }
+        }
+        _ => Back::Continue,
+    });
+    complete && known.is_some()
 }
 
 /// The variables written on paths from a state node to `head` that end no move, when every such
@@ -240,36 +261,19 @@ fn writes_before(
     head: NodeIndex,
 ) -> Option<HashSet<String>> {
     let mut writes = HashSet::new();
-    let mut seen = HashSet::from([head]);
-    let mut stack = vec![head];
-    while let Some(node) = stack.pop() {
-        let mut entered = false;
-        for edge in automaton.graph.edges_directed(node, Direction::Incoming) {
-            entered = true;
-            match &edge.weight().label {
-                Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => {
-                    let movers = value_sets.values(rhs)?;
-                    if !movers.iter().all(|mover| players.contains(mover)) {
-                        return None;
-                    }
-                    continue;
-                }
-                Label::AssignAny { lhs, .. } if assigned_root(lhs) == Some("player") => return None,
-                Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
-                    writes.extend(assigned_root(lhs).map(str::to_string));
-                }
-                _ => {}
-            }
-            if seen.insert(edge.source()) {
-                stack.push(edge.source());
-            }
+    let complete = walk_back(automaton, head, |label| match label {
+        Label::Assign { lhs, rhs } if assigned_root(lhs) == Some("player") => match value_sets.values(rhs) {
+            Some(movers) if movers.iter().all(|mover| players.contains(mover)) => Back::Stop,
+            _ => Back::Abort,
+        },
+        Label::AssignAny { lhs, .. } if assigned_root(lhs) == Some("player") => Back::Abort,
+        Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
+            writes.extend(assigned_root(lhs).map(str::to_string));
+            Back::Continue
         }
-        if !entered {
-            // `begin` (the keeper's first state) or a node only checks start from.
-            return None;
-        }
-    }
-    Some(writes)
+        _ => Back::Continue,
+    });
+    complete.then_some(writes)
 }
 
 /// Rewrites `head -a1-> n1 ... -> last -[player = keeper]-> target` into

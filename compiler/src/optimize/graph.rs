@@ -229,6 +229,19 @@ pub fn assigned_root(lhs: &Expr) -> Option<&str> {
     }
 }
 
+/// Calls `visit` on every key an assignment target reads (`k1`, `k2` in `m[k1][k2] = ...`): a
+/// target reads its keys, not its root variable, and not the map it writes into.
+pub fn target_keys<'a>(lhs: &'a Expr, visit: &mut impl FnMut(&'a Expr)) {
+    match lhs {
+        Expr::Ident(_) => {}
+        Expr::Cast { expr, .. } => target_keys(expr, visit),
+        Expr::Access { map, key, .. } => {
+            target_keys(map, visit);
+            visit(key);
+        }
+    }
+}
+
 /// Whether the label ends a move: an assignment to `player`.
 pub fn assigns_player(label: &Label) -> bool {
     match label {

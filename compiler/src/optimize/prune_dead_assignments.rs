@@ -11,7 +11,7 @@
 //! which branch.
 
 use super::env::{strip_casts, Env};
-use super::graph::{expr_idents, Automaton, RESERVED_VARIABLES};
+use super::graph::{expr_idents, target_keys, Automaton, RESERVED_VARIABLES};
 use super::prune_unused_variables::assigned_after_random;
 use super::value_sets::ValueSets;
 use crate::rg::ast::{Decl, Expr, Label};
@@ -103,14 +103,14 @@ fn live_variables(automaton: &Automaton, env: &Env) -> HashMap<NodeIndex, HashSe
                     if let Some(variable) = whole_assignment(label) {
                         after.remove(variable);
                     }
-                    target_reads(lhs, &mut after, &reads);
+                    target_keys(lhs, &mut |key| reads(key, &mut after));
                     reads(rhs, &mut after);
                 }
                 Label::AssignAny { lhs, .. } => {
                     if let Expr::Ident(ident) = strip_casts(lhs) {
                         after.remove(&ident.name);
                     }
-                    target_reads(lhs, &mut after, &reads);
+                    target_keys(lhs, &mut |key| reads(key, &mut after));
                 }
                 Label::Compare { lhs, rhs, .. } => {
                     reads(lhs, &mut after);
@@ -138,20 +138,6 @@ fn live_variables(automaton: &Automaton, env: &Env) -> HashMap<NodeIndex, HashSe
         }
     }
     live
-}
-
-/// The reads of an assignment target: its keys, and the map it writes into when the write is
-/// partial (`m[k] = v` keeps the other entries of `m`, so it does not end `m`'s liveness, but it
-/// does not read `m` either).
-fn target_reads(lhs: &Expr, out: &mut HashSet<String>, reads: &impl Fn(&Expr, &mut HashSet<String>)) {
-    match lhs {
-        Expr::Ident(_) => {}
-        Expr::Cast { expr, .. } => target_reads(expr, out, reads),
-        Expr::Access { map, key, .. } => {
-            target_reads(map, out, reads);
-            reads(key, out);
-        }
-    }
 }
 
 #[cfg(test)]

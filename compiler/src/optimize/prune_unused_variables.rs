@@ -7,9 +7,9 @@
 //! outcomes (the states after those keeper moves), and such a variable could tell two apart.
 
 use super::env::{Env, Value};
-use super::graph::{assigned_root, assigns_player, expr_idents, Automaton, RESERVED_VARIABLES};
+use super::graph::{assigned_root, assigns_player, expr_idents, target_keys, Automaton, RESERVED_VARIABLES};
 use super::value_sets::ValueSets;
-use crate::rg::ast::{Decl, Expr, Label};
+use crate::rg::ast::{Decl, Label};
 use petgraph::stable_graph::NodeIndex;
 use std::collections::HashSet;
 
@@ -120,10 +120,10 @@ fn read_names(automaton: &Automaton) -> HashSet<String> {
     for edge in automaton.graph.edge_weights() {
         match &edge.label {
             Label::Assign { lhs, rhs } => {
-                target_reads(lhs, &mut names);
+                target_keys(lhs, &mut |key| expr_idents(key, &mut names));
                 expr_idents(rhs, &mut names);
             }
-            Label::AssignAny { lhs, .. } => target_reads(lhs, &mut names),
+            Label::AssignAny { lhs, .. } => target_keys(lhs, &mut |key| expr_idents(key, &mut names)),
             Label::Compare { lhs, rhs, .. } => {
                 expr_idents(lhs, &mut names);
                 expr_idents(rhs, &mut names);
@@ -139,18 +139,6 @@ fn read_names(automaton: &Automaton) -> HashSet<String> {
         }
     }
     read
-}
-
-/// The names an assignment target reads: its keys (and casts), not its root variable.
-fn target_reads<'a>(lhs: &'a Expr, out: &mut Vec<&'a str>) {
-    match lhs {
-        Expr::Ident(_) => {}
-        Expr::Cast { expr, .. } => target_reads(expr, out),
-        Expr::Access { map, key, .. } => {
-            target_reads(map, out);
-            expr_idents(key, out);
-        }
-    }
 }
 
 #[cfg(test)]
