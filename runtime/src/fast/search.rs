@@ -24,6 +24,8 @@ const RECORD_DEFERRALS: u32 = 256;
 const SINGLE_PATH_STEPS: u32 = 4096;
 /// A move longer than this many tags means the search is going around a tag-emitting cycle.
 const MAX_MOVE_TAGS: usize = 1024;
+/// The target of a move search, which has none.
+const NO_NODE: NodeId = NodeId::MAX;
 
 const HASH_MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
@@ -377,9 +379,8 @@ impl Scratch {
     }
 
     fn walk_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
-        let goal = Goal::Moves { only: None };
         let (first, end) = engine.node_edges[self.node as usize];
-        let mut followed = self.first_holding(engine, first, end, goal)?;
+        let mut followed = self.first_holding(engine, first, end)?;
         let mut steps = 0u32;
         while let Some(edge_id) = followed {
             let edge = &engine.edges[edge_id];
@@ -399,7 +400,7 @@ impl Scratch {
                 return Ok(SinglePath::GaveUp);
             }
             let (first, end) = edge.target_edges;
-            followed = self.first_holding(engine, first, end, goal)?;
+            followed = self.first_holding(engine, first, end)?;
         }
         Ok(SinglePath::NoMove)
     }
@@ -407,16 +408,10 @@ impl Scratch {
     /// Runs the out-edges `first..end` of a forced node in order until one holds (at most one
     /// can: a single edge, or pairwise exclusive guards, which write nothing when they fail).
     #[inline(always)]
-    fn first_holding(
-        &mut self,
-        engine: &FastEngine,
-        first: u32,
-        end: u32,
-        goal: Goal,
-    ) -> Result<Option<usize>, EngineError> {
+    fn first_holding(&mut self, engine: &FastEngine, first: u32, end: u32) -> Result<Option<usize>, EngineError> {
         let mut memo = None;
         for edge in first..end {
-            if self.run_edge(engine, edge as usize, 0, 0, goal, 0, Some(&mut memo))? {
+            if self.run_edge::<true>(engine, edge as usize, 0, 0, None, 0, Some(&mut memo))? {
                 return Ok(Some(edge as usize));
             }
         }
@@ -434,7 +429,7 @@ impl Scratch {
         self.undo.clear();
         self.tags.clear();
         self.frames.clear();
-        let result = self.explore(engine, self.node, 0, Goal::Moves { only });
+        let result = self.explore::<true>(engine, self.node, 0, Goal::Moves { only });
         self.undo_to(0);
         result.map(|_| ())
     }
@@ -608,7 +603,7 @@ impl Scratch {
         depth: usize,
     ) -> Result<bool, EngineError> {
         let mark = self.undo.len();
-        let result = self.explore(engine, from, depth, Goal::Reach { to, context });
+        let result = self.explore::<false>(engine, from, depth, Goal::Reach { to, context });
         self.undo_to(mark);
         result
     }
@@ -956,13 +951,13 @@ impl Scratch {
     /// siblings all start from the same state.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn run_edge(
+    fn run_edge<const MOVES: bool>(
         &mut self,
         engine: &FastEngine,
         edge_id: usize,
         member: usize,
         level: usize,
-        goal: Goal,
+        only: Option<&[SymbolId]>,
         tags_base: usize,
         reach_memo: Option<&mut Option<(NodeId, NodeId, bool)>>,
     ) -> Result<bool, EngineError> {
@@ -1004,9 +999,9 @@ impl Scratch {
                 reachable != *negated
             }
             Ins::Tag(_) | Ins::TagVal(_) => {
-                let Goal::Moves { only } = goal else {
+                if !MOVES {
                     return Ok(true);
-                };
+                }
                 let tag = match &edge.ins {
                     Ins::TagVal(value) => read(value, &self.values, &engine.constants),
                     Ins::Tag(symbol) => *symbol,
@@ -1026,7 +1021,19 @@ impl Scratch {
 
     /// The search proper: for `Goal::Reach`, whether the target is reachable; for `Goal::Moves`
     /// it fills `self.moves` and returns `false`.
-    fn explore(&mut self, engine: &FastEngine, start: NodeId, level: usize, goal: Goal) -> Result<bool, EngineError> {
+    /// `MOVES` tells the goal's kind, so that the loop tests no enum.
+    fn explore<const MOVES: bool>(
+        &mut self,
+        engine: &FastEngine,
+        start: NodeId,
+        level: usize,
+        goal: Goal,
+    ) -> Result<bool, EngineError> {
+        debug_assert_eq!(MOVES, matches!(goal, Goal::Moves { .. }));
+        let (only, to) = match goal {
+            Goal::Moves { only } => (only, NO_NODE),
+            Goal::Reach { to, .. } => (None, to),
+        };
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Level::default);
         }
@@ -1099,7 +1106,7 @@ impl Scratch {
             self.undo_to(undo_mark);
             self.tags.truncate(tags_len);
 
-            if !self.run_edge(engine, edge_id, member, level, goal, tags_base, Some(&mut reach_memo))? {
+            if !self.run_edge::<MOVES>(engine, edge_id, member, level, only, tags_base, Some(&mut reach_memo))? {
                 continue;
             }
             // Follow the path from the edge's target: through nodes with a single out-edge the
@@ -1109,7 +1116,7 @@ impl Scratch {
             if edge.filter != NO_EDGE
                 && !edge.completes
                 && edge.target_on_cycle & cycle_bit == 0
-                && !matches!(goal, Goal::Reach { to, .. } if to == edge.target)
+                && (MOVES || to != edge.target)
             {
                 // The filter has just seen the comparison hold on this very state (the member
                 // written after the frame's undo mark): go on from the comparison's target,
@@ -1118,26 +1125,22 @@ impl Scratch {
             }
             loop {
                 let target = edge.target;
-                match goal {
-                    Goal::Reach { to, .. } => {
-                        if target == to {
-                            self.frames.truncate(frame_base);
-                            self.tags.truncate(tags_base);
-                            return Ok(true);
-                        }
+                if !MOVES {
+                    if target == to {
+                        self.frames.truncate(frame_base);
+                        self.tags.truncate(tags_base);
+                        return Ok(true);
                     }
-                    Goal::Moves { only } if edge.completes => {
-                        self.complete_move(engine, start, target, tags_base, only)?;
-                        if self.moves.saw_duplicate {
-                            // Tags-only listing cannot tell a repeated move from an ambiguous
-                            // one: stop here, the caller redoes the search with successors.
-                            self.frames.truncate(frame_base);
-                            self.tags.truncate(tags_base);
-                            return Ok(false);
-                        }
-                        break;
+                } else if edge.completes {
+                    self.complete_move(engine, start, target, tags_base, only)?;
+                    if self.moves.saw_duplicate {
+                        // Tags-only listing cannot tell a repeated move from an ambiguous
+                        // one: stop here, the caller redoes the search with successors.
+                        self.frames.truncate(frame_base);
+                        self.tags.truncate(tags_base);
+                        return Ok(false);
                     }
-                    Goal::Moves { .. } => {}
+                    break;
                 }
                 if edge.target_on_cycle & cycle_bit != 0 && context.must_record(target, start, &self.values) {
                     if deferrals_left > 0 && context.may_defer(target) {
@@ -1154,7 +1157,7 @@ impl Scratch {
                 }
                 if edge.target_chains {
                     let first = edge.target_edges.0;
-                    if !self.run_edge(engine, first as usize, 0, level, goal, tags_base, None)? {
+                    if !self.run_edge::<MOVES>(engine, first as usize, 0, level, only, tags_base, None)? {
                         break;
                     }
                     edge = &engine.edges[first as usize];
@@ -1166,7 +1169,7 @@ impl Scratch {
                     let mut memo = None;
                     let mut chosen = None;
                     for next in first..end {
-                        if self.run_edge(engine, next as usize, 0, level, goal, tags_base, Some(&mut memo))? {
+                        if self.run_edge::<MOVES>(engine, next as usize, 0, level, only, tags_base, Some(&mut memo))? {
                             chosen = Some(next as usize);
                             break;
                         }
