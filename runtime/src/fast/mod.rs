@@ -96,6 +96,9 @@ pub(crate) struct FastEdge {
     /// that comparison's edge, so members failing it are skipped without entering the search
     /// loop ([`NO_EDGE`] otherwise).
     pub filter: u32,
+    /// `ins` again in a flat form when it has one of the commonest shapes (module `program`,
+    /// [`program::Hot`]), which the search runs with one dispatch instead of one per operand.
+    pub hot: program::Hot,
 }
 
 /// See [`FastEdge::target_on_cycle`].
@@ -183,8 +186,10 @@ impl FastEngine {
         for edge in &automaton.edges {
             let op = compiler.label(&edge.label)?;
             let completes = matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
+            let ins = lowering.ins(&op);
             edges.push(FastEdge {
-                ins: lowering.ins(&op),
+                hot: program::Hot::of(&ins),
+                ins,
                 target: edge.target,
                 completes,
                 target_edges: (0, 0),

@@ -155,6 +155,83 @@ pub(crate) enum Ins {
     TagVal(Val),
 }
 
+/// The commonest instruction shapes with their operands inline, so that running one takes a
+/// single dispatch (the general [`Ins`] dispatches on the instruction, then on each operand).
+/// An edge's `hot` form and its `ins` do the same thing; analyses look at `ins` only.
+#[derive(Clone, Debug)]
+pub(crate) enum Hot {
+    /// No flat form: run the edge's [`Ins`].
+    General,
+    /// `values[slot] = lit`.
+    SetSlotLit { slot: u32, lit: SymbolId },
+    /// `values[slot] = values[from]`.
+    SetSlotSlot { slot: u32, from: u32 },
+    /// `values[slot] = table[values[key]]`.
+    SetSlotLookup { slot: u32, key: u32, table: Box<[u32]> },
+    /// `values[slot] = values[base + offsets[values[key]]]`.
+    SetSlotIndexed { slot: u32, base: u32, key: u32, offsets: Box<[u32]> },
+    /// `values[slot] = table[values[first] * width + values[second]]`.
+    SetSlotLookup2 { slot: u32, first: u32, second: u32, width: u32, table: Box<[u32]> },
+    /// `values[slot] = members[member]`.
+    SetAnySlot { slot: u32, members: Box<[SymbolId]> },
+    /// The tag `lit`.
+    TagLit { lit: SymbolId },
+    /// The tag `values[slot]`.
+    TagSlot { slot: u32 },
+    /// `(values[slot] == lit) == equal`.
+    CompareSlotLit { slot: u32, lit: SymbolId, equal: bool },
+    /// `(values[base + offsets[values[key]]] == lit) == equal`: a state map entry against a
+    /// constant (`board[to] == empty`).
+    CompareIndexedLit { base: u32, key: u32, offsets: Box<[u32]>, lit: SymbolId, equal: bool },
+}
+
+impl Hot {
+    /// The flat form of `ins`, if it has one.
+    pub fn of(ins: &Ins) -> Hot {
+        match ins {
+            Ins::Set { target: Target::Fixed(slot), value } => {
+                let slot = *slot;
+                match value {
+                    Val::Lit(lit) => Hot::SetSlotLit { slot, lit: *lit },
+                    Val::Slot(from) => Hot::SetSlotSlot { slot, from: *from },
+                    Val::Lookup { key, table } => Hot::SetSlotLookup { slot, key: *key, table: table.clone() },
+                    Val::Indexed { base, key, offsets } => {
+                        Hot::SetSlotIndexed { slot, base: *base, key: *key, offsets: offsets.clone() }
+                    }
+                    Val::Lookup2Slots { first, second, width, table } => Hot::SetSlotLookup2 {
+                        slot,
+                        first: *first,
+                        second: *second,
+                        width: *width,
+                        table: table.clone(),
+                    },
+                    _ => Hot::General,
+                }
+            }
+            Ins::SetAny { target: Target::Fixed(slot), members } => {
+                Hot::SetAnySlot { slot: *slot, members: members.clone() }
+            }
+            Ins::Tag(lit) => Hot::TagLit { lit: *lit },
+            Ins::TagVal(Val::Slot(slot)) => Hot::TagSlot { slot: *slot },
+            Ins::Compare { lhs, rhs, equal } => match (lhs, rhs) {
+                (Val::Slot(slot), Val::Lit(lit)) | (Val::Lit(lit), Val::Slot(slot)) => {
+                    Hot::CompareSlotLit { slot: *slot, lit: *lit, equal: *equal }
+                }
+                (Val::Indexed { base, key, offsets }, Val::Lit(lit))
+                | (Val::Lit(lit), Val::Indexed { base, key, offsets }) => Hot::CompareIndexedLit {
+                    base: *base,
+                    key: *key,
+                    offsets: offsets.clone(),
+                    lit: *lit,
+                    equal: *equal,
+                },
+                _ => Hot::General,
+            },
+            _ => Hot::General,
+        }
+    }
+}
+
 /// Lowers the reference engine's ops against its layout.
 pub(crate) struct Lowering<'a> {
     pub automaton: &'a Automaton,

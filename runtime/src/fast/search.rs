@@ -6,7 +6,7 @@
 //! copied into a visited set only at the nodes the static analysis (module `graph`) marks.
 
 use super::graph::CYCLIC;
-use super::program::{type_name, Ins, Pairs, Path, Target, Val};
+use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
 use super::{FastEngine, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
@@ -962,6 +962,47 @@ impl Scratch {
         reach_memo: Option<&mut Option<(NodeId, NodeId, bool)>>,
     ) -> Result<bool, EngineError> {
         let edge = &engine.edges[edge_id];
+        match &edge.hot {
+            Hot::General => {}
+            Hot::SetSlotLit { slot, lit } => {
+                self.write(*slot as usize, *lit);
+                return Ok(true);
+            }
+            Hot::SetSlotSlot { slot, from } => {
+                self.write(*slot as usize, self.values[*from as usize]);
+                return Ok(true);
+            }
+            Hot::SetSlotLookup { slot, key, table } => {
+                self.write(*slot as usize, table[self.values[*key as usize] as usize]);
+                return Ok(true);
+            }
+            Hot::SetSlotIndexed { slot, base, key, offsets } => {
+                let values = &self.values;
+                let value = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+                self.write(*slot as usize, value);
+                return Ok(true);
+            }
+            Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+                let values = &self.values;
+                let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                self.write(*slot as usize, value);
+                return Ok(true);
+            }
+            Hot::SetAnySlot { slot, members } => {
+                self.write(*slot as usize, members[member]);
+                return Ok(true);
+            }
+            Hot::TagLit { lit } => return self.push_tag::<MOVES>(engine, edge.target, *lit, only, tags_base),
+            Hot::TagSlot { slot } => {
+                let tag = self.values[*slot as usize];
+                return self.push_tag::<MOVES>(engine, edge.target, tag, only, tags_base);
+            }
+            Hot::CompareSlotLit { slot, lit, equal } => return Ok((self.values[*slot as usize] == *lit) == *equal),
+            Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+                let values = &self.values;
+                return Ok((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
+            }
+        }
         Ok(match &edge.ins {
             Ins::Skip => true,
             Ins::Set { target: place, value } => {
@@ -998,25 +1039,34 @@ impl Scratch {
                 };
                 reachable != *negated
             }
-            Ins::Tag(_) | Ins::TagVal(_) => {
-                if !MOVES {
-                    return Ok(true);
-                }
-                let tag = match &edge.ins {
-                    Ins::TagVal(value) => read(value, &self.values, &engine.constants),
-                    Ins::Tag(symbol) => *symbol,
-                    _ => unreachable!("matched Tag or TagVal above"),
-                };
-                let position = self.tags.len() - tags_base;
-                if position >= MAX_MOVE_TAGS {
-                    return Err(EngineError::TagCycle {
-                        node: engine.automaton.nodes[edge.target as usize].name.clone(),
-                    });
-                }
-                self.tags.push(tag);
-                only.is_none_or(|only| only.get(position) == Some(&tag))
+            Ins::Tag(symbol) => self.push_tag::<MOVES>(engine, edge.target, *symbol, only, tags_base)?,
+            Ins::TagVal(value) => {
+                let tag = read(value, &self.values, &engine.constants);
+                self.push_tag::<MOVES>(engine, edge.target, tag, only, tags_base)?
             }
         })
+    }
+
+    /// Appends a tag to the move being built (move searches only); `false` when it leaves the
+    /// tags `only` asks for.
+    #[inline(always)]
+    fn push_tag<const MOVES: bool>(
+        &mut self,
+        engine: &FastEngine,
+        target: NodeId,
+        tag: SymbolId,
+        only: Option<&[SymbolId]>,
+        tags_base: usize,
+    ) -> Result<bool, EngineError> {
+        if !MOVES {
+            return Ok(true);
+        }
+        let position = self.tags.len() - tags_base;
+        if position >= MAX_MOVE_TAGS {
+            return Err(EngineError::TagCycle { node: engine.automaton.nodes[target as usize].name.clone() });
+        }
+        self.tags.push(tag);
+        Ok(only.is_none_or(|only| only.get(position) == Some(&tag)))
     }
 
     /// The search proper: for `Goal::Reach`, whether the target is reachable; for `Goal::Moves`
