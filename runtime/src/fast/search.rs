@@ -1127,22 +1127,34 @@ impl Scratch {
                 if edge.filter != NO_EDGE {
                     // Skip the members that fail the comparison right after the assignment
                     // without running the search loop for each (most members fail it).
-                    let (Target::Fixed(slot), Ins::Compare { lhs, rhs, equal }) =
-                        (target, &engine.edges[edge.filter as usize].ins)
-                    else {
+                    let filter = &engine.edges[edge.filter as usize];
+                    let (Target::Fixed(slot), Ins::Compare { lhs, rhs, equal }) = (target, &filter.ins) else {
                         unreachable!("filters are set only for this shape")
                     };
                     self.undo_to(undo_mark);
                     let slot = *slot as usize;
                     let old = self.values[slot];
-                    while member < members.len() {
-                        self.values[slot] = members[member];
-                        if (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants))
-                            == *equal
-                        {
-                            break;
+                    if let Hot::CompareIndexedLit { base, key, offsets, lit, equal } = &filter.hot {
+                        // The commonest filter (`board[cell] == empty`), without operand dispatch.
+                        while member < members.len() {
+                            self.values[slot] = members[member];
+                            let values = &self.values;
+                            if (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal {
+                                break;
+                            }
+                            member += 1;
                         }
-                        member += 1;
+                    } else {
+                        while member < members.len() {
+                            self.values[slot] = members[member];
+                            if (read(lhs, &self.values, &engine.constants)
+                                == read(rhs, &self.values, &engine.constants))
+                                == *equal
+                            {
+                                break;
+                            }
+                            member += 1;
+                        }
                     }
                     self.values[slot] = old;
                 }
