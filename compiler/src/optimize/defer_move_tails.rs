@@ -53,7 +53,7 @@ pub fn run(automaton: &mut Automaton) -> usize {
         defer(automaton, end, &tail);
         changes += 1;
     }
-    changes
+    changes + defer_branching_tails(automaton, &players)
 }
 
 /// A deferrable tail: its head (the node before its first edge) and its edges in path order.
@@ -276,6 +276,277 @@ fn writes_before(
     complete.then_some(writes)
 }
 
+/// The most nodes a branching tail may have (it is copied where other paths share it).
+const MAX_REGION_NODES: usize = 64;
+
+/// A tail that branches or joins other paths: every node reachable from `head` (a tag edge's
+/// target) up to `player = keeper` edges, in discovery order (`head` first).
+struct Region {
+    head: NodeIndex,
+    nodes: Vec<NodeIndex>,
+}
+
+/// Defers the tails the chain walk of [`find_tail`] cannot take: after a tag, a DAG of skips,
+/// safe assignments and complementary guard pairs (`e == f` / `e != f`: exactly one holds, so the
+/// keeper still makes exactly one move), whose nodes other paths may share (draughts' man and
+/// king steps and its captures meet at `quiet = Q__0` before `player = keeper`). Shared nodes are
+/// copied for the deferred path; the other paths keep the originals.
+fn defer_branching_tails(automaton: &mut Automaton, players: &HashSet<Value>) -> usize {
+    let env = Env::new(automaton);
+    let value_sets = ValueSets::new(automaton, &env);
+    let keeper = Value::Symbol("keeper".to_string());
+    let mut heads: Vec<NodeIndex> = Vec::new();
+    for edge in automaton.edges_in_order() {
+        if matches!(automaton.label(edge), Label::Tag(_) | Label::TagVar(_)) {
+            let head = automaton.endpoints(edge).1;
+            if !heads.contains(&head) {
+                heads.push(head);
+            }
+        }
+    }
+    let mut changes = 0;
+    for head in heads {
+        let Some(region) = find_region(automaton, &env, &value_sets, &keeper, head) else {
+            continue;
+        };
+        if !region_moves_stay_distinct(automaton, &env, &value_sets, players, &region) {
+            continue;
+        }
+        defer_region(automaton, &env, &keeper, &region);
+        changes += 1;
+    }
+    changes
+}
+
+/// Whether `label` is `player = keeper`.
+fn is_keeper_end(label: &Label, env: &Env, keeper: &Value) -> bool {
+    matches!(label, Label::Assign { lhs: Expr::Ident(target), rhs }
+        if target.name == "player" && env.fold(rhs, &HashMap::new()).as_ref() == Some(keeper))
+}
+
+/// `e == f` and `e != f` on the same operands (either order) reading no `player`: exactly one holds.
+fn complementary(first: &Label, second: &Label) -> bool {
+    let (Label::Compare { lhs: l1, rhs: r1, negated: n1 }, Label::Compare { lhs: l2, rhs: r2, negated: n2 }) =
+        (first, second)
+    else {
+        return false;
+    };
+    let mut read = Vec::new();
+    expr_idents(l1, &mut read);
+    expr_idents(r1, &mut read);
+    n1 != n2 && ((l1 == l2 && r1 == r2) || (l1 == r2 && r1 == l2)) && !read.contains(&"player")
+}
+
+/// The region after `head` when it is a deferrable branching tail holding an assignment.
+fn find_region(
+    automaton: &Automaton,
+    env: &Env,
+    value_sets: &ValueSets,
+    keeper: &Value,
+    head: NodeIndex,
+) -> Option<Region> {
+    let protected = automaton.protected_nodes();
+    let entered_by_player = |node: NodeIndex| {
+        automaton.graph.edges_directed(node, Direction::Incoming).any(|edge| assigns_player(&edge.weight().label))
+    };
+    let mut nodes = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![head];
+    let mut assigns = 0;
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node) {
+            continue;
+        }
+        if nodes.len() >= MAX_REGION_NODES
+            || protected.contains(&node)
+            || automaton.is_named_by_pragma(node)
+            || entered_by_player(node)
+        {
+            return None;
+        }
+        nodes.push(node);
+        let out = automaton.out_edges(node);
+        match out.as_slice() {
+            [edge] if is_keeper_end(automaton.label(*edge), env, keeper) => {
+                let target = automaton.endpoints(*edge).1;
+                let only_keeper_enters = automaton
+                    .graph
+                    .edges_directed(target, Direction::Incoming)
+                    .all(|edge| is_keeper_end(&edge.weight().label, env, keeper));
+                if automaton.name(target) == END || protected.contains(&target) || !only_keeper_enters {
+                    return None;
+                }
+            }
+            [edge] if deferrable(automaton.label(*edge), env, value_sets) => {
+                assigns += usize::from(matches!(automaton.label(*edge), Label::Assign { .. }));
+                stack.push(automaton.endpoints(*edge).1);
+            }
+            [first, second] if complementary(automaton.label(*first), automaton.label(*second)) => {
+                // Pushed in reverse so discovery follows the search order.
+                stack.push(automaton.endpoints(*second).1);
+                stack.push(automaton.endpoints(*first).1);
+            }
+            _ => return None,
+        }
+    }
+    if assigns == 0 || !acyclic(automaton, &nodes) {
+        return None;
+    }
+    Some(Region { head, nodes })
+}
+
+/// Whether the edges between `nodes` form no cycle (Kahn's algorithm).
+fn acyclic(automaton: &Automaton, nodes: &[NodeIndex]) -> bool {
+    let inside: HashSet<NodeIndex> = nodes.iter().copied().collect();
+    let mut in_degree: HashMap<NodeIndex, usize> = nodes.iter().map(|&node| (node, 0)).collect();
+    for &node in nodes {
+        for edge in automaton.graph.edges_directed(node, Direction::Outgoing) {
+            if inside.contains(&edge.target()) {
+                *in_degree.get_mut(&edge.target()).expect("inside") += 1;
+            }
+        }
+    }
+    let mut ready: Vec<NodeIndex> = nodes.iter().copied().filter(|node| in_degree[node] == 0).collect();
+    let mut done = 0;
+    while let Some(node) = ready.pop() {
+        done += 1;
+        for edge in automaton.graph.edges_directed(node, Direction::Outgoing) {
+            if let Some(degree) = in_degree.get_mut(&edge.target()) {
+                *degree -= 1;
+                if *degree == 0 {
+                    ready.push(edge.target());
+                }
+            }
+        }
+    }
+    done == nodes.len()
+}
+
+/// [`moves_stay_distinct`] for a region: every variable both the move (before `head`) and the
+/// region write is written in the region only at entries every path to `head` has seen hold one
+/// constant, through keys the region does not write. Branches may write different entries, but
+/// never one where two states reaching `head` differ, so those differences survive.
+fn region_moves_stay_distinct(
+    automaton: &Automaton,
+    env: &Env,
+    value_sets: &ValueSets,
+    players: &HashSet<Value>,
+    region: &Region,
+) -> bool {
+    let Some(move_writes) = writes_before(automaton, value_sets, players, region.head) else {
+        return false;
+    };
+    let assignments: Vec<&Expr> = region
+        .nodes
+        .iter()
+        .flat_map(|&node| automaton.graph.edges_directed(node, Direction::Outgoing))
+        .filter_map(|edge| match &edge.weight().label {
+            Label::Assign { lhs, .. } if assigned_root(lhs) != Some("player") => Some(lhs),
+            _ => None,
+        })
+        .collect();
+    let region_writes: HashSet<&str> = assignments.iter().filter_map(|lhs| assigned_root(lhs)).collect();
+    assignments.iter().all(|lhs| {
+        let Some(variable) = assigned_root(lhs) else {
+            return false;
+        };
+        if !move_writes.contains(variable) {
+            return true;
+        }
+        let mut keys = Vec::new();
+        key_idents(lhs, &mut keys);
+        matches!(strip_casts(lhs), Expr::Access { .. })
+            && keys.iter().all(|key| !region_writes.contains(key))
+            && entry_known_at(automaton, env, strip_casts(lhs), variable, &keys, region.head)
+    })
+}
+
+/// Rewrites a region: `head`'s out-edges move to a fresh state node that `head` enters with
+/// `player = keeper`; region nodes other paths also enter (and what follows them) are copied for
+/// this path; the region's `player = keeper` edges become skips (the originals stay where the
+/// other paths still use them).
+fn defer_region(automaton: &mut Automaton, env: &Env, keeper: &Value, region: &Region) {
+    let inside: HashSet<NodeIndex> = region.nodes.iter().copied().collect();
+    let shared: Vec<NodeIndex> = region
+        .nodes
+        .iter()
+        .copied()
+        .filter(|&node| {
+            node != region.head
+                && automaton
+                    .graph
+                    .edges_directed(node, Direction::Incoming)
+                    .any(|edge| !inside.contains(&edge.source()))
+        })
+        .collect();
+    // Everything a shared node reaches inside the region is reachable from outside too.
+    let mut copied: HashSet<NodeIndex> = HashSet::new();
+    let mut stack = shared;
+    while let Some(node) = stack.pop() {
+        if copied.insert(node) {
+            stack.extend(
+                automaton
+                    .graph
+                    .edges_directed(node, Direction::Outgoing)
+                    .map(|e| e.target())
+                    .filter(|t| inside.contains(t)),
+            );
+        }
+    }
+    let head_edges = automaton.out_edges(region.head);
+    let keeper_label = region
+        .nodes
+        .iter()
+        .flat_map(|&node| automaton.out_edges(node))
+        .map(|edge| automaton.label(edge).clone())
+        .find(|label| is_keeper_end(label, env, keeper))
+        .expect("a region ends with `player = keeper`");
+    let fresh_name = automaton.fresh_name(&format!("{}__tail", automaton.name(region.head)));
+    let fresh = automaton.node_or_insert(&fresh_name);
+    let mut copies: HashMap<NodeIndex, NodeIndex> = HashMap::new();
+    for &node in &region.nodes {
+        if copied.contains(&node) {
+            let name = automaton.fresh_name(&format!("{}__tail", automaton.name(node)));
+            copies.insert(node, automaton.node_or_insert(&name));
+        }
+    }
+    let to_copy = |node: NodeIndex| copies.get(&node).copied().unwrap_or(node);
+    let first_key = automaton.graph[head_edges[0]].key.clone();
+    let first_span = automaton.graph[head_edges[0]].span;
+    let skip_if_end = |automaton: &mut Automaton, edge: EdgeIndex| {
+        if is_keeper_end(automaton.label(edge), env, keeper) {
+            automaton.graph[edge].label = Label::Skip;
+        }
+    };
+    for edge in head_edges {
+        let target = automaton.endpoints(edge).1;
+        let moved = automaton.reconnect(edge, fresh, to_copy(target));
+        skip_if_end(automaton, moved);
+    }
+    automaton.add_edge(region.head, fresh, keeper_label, derived_key(&first_key, u32::MAX), first_span);
+    let base = automaton.key_at_end();
+    let mut rank = 0;
+    for &node in &region.nodes {
+        if node == region.head {
+            continue;
+        }
+        for edge in automaton.out_edges(node) {
+            let target = automaton.endpoints(edge).1;
+            if let Some(&copy) = copies.get(&node) {
+                let data = automaton.graph[edge].clone();
+                let mut key = base.clone();
+                key.push(rank);
+                rank += 1;
+                let added = automaton.add_edge(copy, to_copy(target), data.label, key, data.span);
+                skip_if_end(automaton, added);
+            } else {
+                let kept = automaton.reconnect(edge, node, to_copy(target));
+                skip_if_end(automaton, kept);
+            }
+        }
+    }
+}
+
 /// Rewrites `head -a1-> n1 ... -> last -[player = keeper]-> target` into
 /// `head -[player = keeper]-> fresh -a1-> n1 ... -> last -[skip]-> target`.
 fn defer(automaton: &mut Automaton, end: EdgeIndex, tail: &Tail) {
@@ -316,6 +587,59 @@ mod tests {
         let (game, changes) = run_pass(&game, Pass::DeferMoveTails);
         assert_eq!(changes, 1);
         insta::assert_snapshot!(print(&game));
+    }
+
+    #[test]
+    fn branching_tails_that_join_other_paths_are_copied() {
+        // After `$$ to` the tail writes the board, then branches on a complementary guard pair
+        // into `reset`, which the `jump` move also enters: the step's tail moves to the keeper
+        // through copies of `reset` and `done`; the jump keeps the originals (and its own tail:
+        // `judge` is now also entered by the copy's skip, which the region rules turn down).
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type Cell = {a, b}; type Mark = {empty, man, king};
+             type Count = {c0, c1}; const tick: Count -> Count = {c0: c1, :c1};
+             const crowned: Cell -> Mark = {b: king, :man};
+             var board: Cell -> Mark = {a: man, :empty}; var to: Cell = a; var quiet: Count = c0;
+             begin, start: ;
+             start, turn: player = x;
+             turn, s1: to = Cell(*);
+             s1, s2: board[to] == empty;
+             s2, s3: $$ to;
+             s3, s4: board[to] = crowned[to];
+             s4, reset: crowned[to] == king;
+             s4, s5: crowned[to] != king;
+             s5, done: quiet = tick[quiet];
+             turn, j1: $ jump;
+             j1, reset: board[a] = empty;
+             reset, done: quiet = c0;
+             done, judge: player = keeper;
+             judge, start: quiet == c0;
+             judge, end: quiet == c1;",
+        );
+        let (game, changes) = run_pass(&game, Pass::DeferMoveTails);
+        assert_eq!(changes, 1);
+        insta::assert_snapshot!(print(&game));
+    }
+
+    #[test]
+    fn branching_tails_that_could_strand_the_keeper_stay() {
+        // `board[to] == king` alone may fail: deferring it would leave the keeper without a move.
+        let game = parse(
+            "type Player = {x}; type Score = {0}; type Cell = {a, b}; type Mark = {empty, king};
+             var board: Cell -> Mark = {:empty}; var to: Cell = a;
+             begin, start: ;
+             start, turn: player = x;
+             turn, s1: to = Cell(*);
+             s1, s2: $$ to;
+             s2, s3: board[b] = king;
+             s3, s4: board[to] == king;
+             s3, s5: board[to] == empty;
+             s4, s5: board[a] = king;
+             s5, judge: player = keeper;
+             judge, start: ;",
+        );
+        let (_, changes) = run_pass(&game, Pass::DeferMoveTails);
+        assert_eq!(changes, 0);
     }
 
     #[test]
