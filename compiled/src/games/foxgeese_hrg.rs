@@ -20,14 +20,14 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 280] = ["geese", "fox", "0", "50", "100", "keeper", "random", "1", "empty", "goose", "border", "P__1_1", "P__1_2", "P__1_3", "P__1_4", "P__1_5", "P__1_6", "P__1_7", "P__2_1", "P__2_2", "P__2_3", "P__2_4", "P__2_5", "P__2_6", "P__2_7", "P__3_1", "P__3_2", "P__3_3", "P__3_4", "P__3_5", "P__3_6", "P__3_7", "P__4_1", "P__4_2", "P__4_3", "P__4_4", "P__4_5", "P__4_6", "P__4_7", "P__5_1", "P__5_2", "P__5_3", "P__5_4", "P__5_5", "P__5_6", "P__5_7", "P__6_1", "P__6_2", "P__6_3", "P__6_4", "P__6_5", "P__6_6", "P__6_7", "P__7_1", "P__7_2", "P__7_3", "P__7_4", "P__7_5", "P__7_6", "P__7_7", "off", "forward", "backward", "left", "right", "N__0", "N__1", "N__2", "N__3", "N__4", "N__5", "N__6", "N__7", "N__8", "N__9", "N__10", "N__11", "N__12", "N__13", "T__0", "T__1", "T__2", "T__3", "T__4", "T__5", "T__6", "T__7", "T__8", "T__9", "T__10", "T__11", "T__12", "T__13", "T__14", "T__15", "T__16", "T__17", "T__18", "T__19", "T__20", "T__21", "T__22", "T__23", "T__24", "T__25", "T__26", "T__27", "T__28", "T__29", "T__30", "T__31", "T__32", "T__33", "T__34", "T__35", "T__36", "T__37", "T__38", "T__39", "T__40", "T__41", "T__42", "T__43", "T__44", "T__45", "T__46", "T__47", "T__48", "T__49", "T__50", "T__51", "T__52", "T__53", "T__54", "T__55", "T__56", "T__57", "T__58", "T__59", "T__60", "T__61", "T__62", "T__63", "T__64", "T__65", "T__66", "T__67", "T__68", "T__69", "T__70", "T__71", "T__72", "T__73", "T__74", "T__75", "T__76", "T__77", "T__78", "T__79", "T__80", "T__81", "T__82", "T__83", "T__84", "T__85", "T__86", "T__87", "T__88", "T__89", "T__90", "T__91", "T__92", "T__93", "T__94", "T__95", "T__96", "T__97", "T__98", "T__99", "T__100", "T__101", "T__102", "T__103", "T__104", "T__105", "T__106", "T__107", "T__108", "T__109", "T__110", "T__111", "T__112", "T__113", "T__114", "T__115", "T__116", "T__117", "T__118", "T__119", "T__120", "T__121", "T__122", "T__123", "T__124", "T__125", "T__126", "T__127", "T__128", "T__129", "T__130", "T__131", "T__132", "T__133", "T__134", "T__135", "T__136", "T__137", "T__138", "T__139", "T__140", "T__141", "T__142", "T__143", "T__144", "T__145", "T__146", "T__147", "T__148", "T__149", "T__150", "T__151", "T__152", "T__153", "T__154", "T__155", "T__156", "T__157", "T__158", "T__159", "T__160", "T__161", "T__162", "T__163", "T__164", "T__165", "T__166", "T__167", "T__168", "T__169", "T__170", "T__171", "T__172", "T__173", "T__174", "T__175", "T__176", "T__177", "T__178", "T__179", "T__180", "T__181", "T__182", "T__183", "T__184", "T__185", "T__186", "T__187", "T__188", "T__189", "T__190", "T__191", "T__192", "T__193", "T__194", "T__195", "T__196", "T__197", "T__198", "T__199", "T__200"];
-static NODES: [&str; 67] = ["begin", "rules_1", "geeseTurn_1", "geeseTurn_2", "geeseTurn_3", "geeseTurn_4", "geeseTurn_5", "geeseTurn_9", "geeseTurn_10", "geeseTurn_10__tail", "geeseTurn_11", "geeseTurn_13", "geeseTurn_14", "foxCanMove_reach_1", "foxCanMove_2", "foxCanMove_reach_1_end", "foxCanMove_5", "foxCanMove_6", "foxCanMove_8", "foxCanMove_11", "foxCanMove_14", "foxCanMove_17", "foxCanMove_20", "foxCanMove_23", "geeseTurn_16", "geeseTurn_15", "geeseTurn_17", "geeseTurn_18", "end", "drawAtCap_1", "drawAtCap_2", "drawAtCap_3", "foxTurn_1", "foxTurn_3", "foxTurn_8", "foxTurn_9", "foxTurn_10", "foxTurn_11", "foxTurn_2", "foxTurn_13", "foxTurn_16", "foxTurn_17", "foxTurn_18", "foxTurn_15", "foxTurn_20", "foxTurn_21", "foxTurn_24", "foxTurn_25", "foxTurn_28", "foxTurn_29", "foxTurn_32", "foxTurn_33", "foxTurn_34", "foxTurn_35", "foxTurn_36", "foxTurn_37", "foxTurn_39", "foxTurn_40", "foxTurn_41", "foxTurn_42", "foxTurn_43", "geeseCanMove_reach_1", "geeseCanMove_1", "geeseCanMove_2", "geeseCanMove_3", "geeseCanMove_reach_1_end", "foxTurn_46"];
+static NODES: [&str; 67] = ["begin", "rules_1", "geeseTurn_1", "geeseTurn_2", "geeseTurn_3", "geeseTurn_4", "geeseTurn_5", "geeseTurn_9", "geeseTurn_10", "geeseTurn_10__tail", "geeseTurn_11", "geeseTurn_13", "geeseTurn_14", "foxCanMove_reach_1", "foxCanMove_2", "foxCanMove_reach_1_end", "foxCanMove_5", "foxCanMove_6", "foxCanMove_8", "foxCanMove_11", "foxCanMove_14", "foxCanMove_17", "foxCanMove_20", "foxCanMove_23", "geeseTurn_16", "geeseTurn_15", "geeseTurn_17", "geeseTurn_18", "end", "drawAtCap_1", "drawAtCap_2", "drawAtCap_3", "foxTurn_1", "foxTurn_3", "foxTurn_8", "foxTurn_9", "foxTurn_9__tail", "foxTurn_10", "foxTurn_11", "foxTurn_39", "foxTurn_13", "foxTurn_16", "foxTurn_17", "foxTurn_18", "foxTurn_15", "foxTurn_20", "foxTurn_21", "foxTurn_24", "foxTurn_25", "foxTurn_28", "foxTurn_29", "foxTurn_32", "foxTurn_33", "foxTurn_34", "foxTurn_35", "foxTurn_36", "foxTurn_37", "foxTurn_40", "foxTurn_41", "foxTurn_42", "foxTurn_43", "geeseCanMove_reach_1", "geeseCanMove_1", "geeseCanMove_2", "geeseCanMove_3", "geeseCanMove_reach_1_end", "foxTurn_46"];
 static INITIAL: Values = [10, 10, 10, 9, 9, 9, 10, 10, 10, 10, 9, 9, 9, 10, 10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 1, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 10, 8, 8, 8, 10, 10, 10, 10, 8, 8, 8, 10, 10, 8, 35, 78, 79, 11, 60, 60, 60, 2, 2, 2, 5, 7, 7, 7];
 static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [58, 59];
 static VISIBLE_SLOTS: [usize; 2] = [62, 63];
 static VALID_PLAYER: [bool; 280] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 67] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 67] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u16; 49] = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59];
 static OFF1: [u16; 280] = [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 0, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50];
 static TAB2: [u16; 280] = [60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60];
@@ -40,7 +40,7 @@ static TAB8: [u16; 280] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 11849863849401311650;
+    const FINGERPRINT: u64 = 17836273945985468248;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 28;
@@ -76,7 +76,8 @@ impl CompiledGame for Game {
             9 => { m9(v, cx); Ok(()) }
             28 => { m28(v, cx); Ok(()) }
             32 => m32(v, cx),
-            56 => { m56(v, cx); Ok(()) }
+            36 => { m36(v, cx); Ok(()) }
+            39 => { m39(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
@@ -384,7 +385,7 @@ m33(v, cx)?;
 v[slot] = old;
 }
 {
-m39(v, cx)?;
+m40(v, cx)?;
 
 }
 Ok(())
@@ -415,280 +416,55 @@ Ok(())
 /// Node `foxTurn_9`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u16 = 8;
-let o0 = OFF1[(v[51]) as usize];
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m36(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_10`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = 1;
-let o0 = OFF1[(v[55]) as usize];
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m37(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_11`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = v[55];
-let slot = 51usize;
-let old = v[slot]; v[slot] = x;
-m38(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_2`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
 let x: u16 = 5;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-let p = v[61]; cx.complete(56, v, p as u32, VALID_PLAYER[p as usize])?;
+let p = v[61]; cx.complete(36, v, p as u32, VALID_PLAYER[p as usize])?;
 v[slot] = old;
 }
 Ok(())
 }
 
-/// Node `foxTurn_13`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(39, v)? { return Ok(()); }
-{
-let x: u16 = TAB2[(v[51] as usize)];
-let slot = 56usize;
-let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
-v[slot] = old;
-}
-{
-let x: u16 = TAB6[(v[51] as usize)];
-let slot = 56usize;
-let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
-v[slot] = old;
-}
-{
-let x: u16 = TAB3[(v[51] as usize)];
-let slot = 56usize;
-let old = v[slot]; v[slot] = x;
-m46(v, cx)?;
-v[slot] = old;
-}
-{
-let x: u16 = TAB4[(v[51] as usize)];
-let slot = 56usize;
-let old = v[slot]; v[slot] = x;
-m48(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_16`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
-m41(v, cx)?;
-}
-
-}
-Ok(())
-}
-
-/// Node `foxTurn_17`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = TAB2[(v[56] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_18`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(42, v)? { return Ok(()); }
-{
-if v[0 + OFF1[(v[55] as usize)] as usize] == 8 {
-m43(v, cx)?;
-}
-
-}
-Ok(())
-}
-
-/// Node `foxTurn_15`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag(v[55] as u32, 50)? {
-m50(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `foxTurn_20`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
-m45(v, cx)?;
-}
-
-}
-Ok(())
-}
-
-/// Node `foxTurn_21`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = TAB6[(v[56] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_24`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
-m47(v, cx)?;
-}
-
-}
-Ok(())
-}
-
-/// Node `foxTurn_25`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = TAB3[(v[56] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_28`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
-m49(v, cx)?;
-}
-
-}
-Ok(())
-}
-
-/// Node `foxTurn_29`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = TAB4[(v[56] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-m42(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_32`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = 8;
-let o0 = OFF1[(v[56]) as usize];
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m51(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_33`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+/// Node `foxTurn_9__tail`.
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 8;
 let o0 = OFF1[(v[51]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m52(v, cx)?;
+m37(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
-/// Node `foxTurn_34`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+/// Node `foxTurn_10`.
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 1;
 let o0 = OFF1[(v[55]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m53(v, cx)?;
+m38(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
-/// Node `foxTurn_35`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+/// Node `foxTurn_11`.
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = v[55];
 let slot = 51usize;
 let old = v[slot]; v[slot] = x;
-m54(v, cx)?;
+m39(v, cx);
 v[slot] = old;
 }
-Ok(())
-}
 
-/// Node `foxTurn_36`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u16 = TAB7[(v[52] as usize)];
-let slot = 52usize;
-let old = v[slot]; v[slot] = x;
-m55(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `foxTurn_37`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-m38(v, cx)?;
-
-}
-{
-m39(v, cx)?;
-
-}
-Ok(())
 }
 
 /// Node `foxTurn_39`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = TAB5[(v[53] as usize)];
 let slot = 53usize;
@@ -697,6 +473,234 @@ m57(v, cx);
 v[slot] = old;
 }
 
+}
+
+/// Node `foxTurn_13`.
+fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+if !cx.visit(40, v)? { return Ok(()); }
+{
+let x: u16 = TAB2[(v[51] as usize)];
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+m41(v, cx)?;
+v[slot] = old;
+}
+{
+let x: u16 = TAB6[(v[51] as usize)];
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+m45(v, cx)?;
+v[slot] = old;
+}
+{
+let x: u16 = TAB3[(v[51] as usize)];
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+m47(v, cx)?;
+v[slot] = old;
+}
+{
+let x: u16 = TAB4[(v[51] as usize)];
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+m49(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_16`.
+fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
+m42(v, cx)?;
+}
+
+}
+Ok(())
+}
+
+/// Node `foxTurn_17`.
+fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = TAB2[(v[56] as usize)];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+m43(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_18`.
+fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+if !cx.visit(43, v)? { return Ok(()); }
+{
+if v[0 + OFF1[(v[55] as usize)] as usize] == 8 {
+m44(v, cx)?;
+}
+
+}
+Ok(())
+}
+
+/// Node `foxTurn_15`.
+fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if cx.push_tag(v[55] as u32, 51)? {
+m51(v, cx)?;
+}
+cx.pop_tag();
+}
+Ok(())
+}
+
+/// Node `foxTurn_20`.
+fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
+m46(v, cx)?;
+}
+
+}
+Ok(())
+}
+
+/// Node `foxTurn_21`.
+fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = TAB6[(v[56] as usize)];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+m43(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_24`.
+fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
+m48(v, cx)?;
+}
+
+}
+Ok(())
+}
+
+/// Node `foxTurn_25`.
+fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = TAB3[(v[56] as usize)];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+m43(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_28`.
+fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+if v[0 + OFF1[(v[56] as usize)] as usize] == 9 {
+m50(v, cx)?;
+}
+
+}
+Ok(())
+}
+
+/// Node `foxTurn_29`.
+fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = TAB4[(v[56] as usize)];
+let slot = 55usize;
+let old = v[slot]; v[slot] = x;
+m43(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_32`.
+fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = 8;
+let o0 = OFF1[(v[56]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+m52(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_33`.
+fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = 8;
+let o0 = OFF1[(v[51]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+m53(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_34`.
+fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = 1;
+let o0 = OFF1[(v[55]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+m54(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_35`.
+fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = v[55];
+let slot = 51usize;
+let old = v[slot]; v[slot] = x;
+m55(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_36`.
+fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = TAB7[(v[52] as usize)];
+let slot = 52usize;
+let old = v[slot]; v[slot] = x;
+m56(v, cx)?;
+v[slot] = old;
+}
+Ok(())
+}
+
+/// Node `foxTurn_37`.
+fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
+let x: u16 = 5;
+let slot = 61usize;
+let old = v[slot]; v[slot] = x;
+let p = v[61]; cx.complete(39, v, p as u32, VALID_PLAYER[p as usize])?;
+v[slot] = old;
+}
+{
+m40(v, cx)?;
+
+}
+Ok(())
 }
 
 /// Node `foxTurn_40`.
