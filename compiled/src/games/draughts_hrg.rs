@@ -97,6 +97,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -518,6 +519,7 @@ Ok(())
 }
 
 /// Node `stepMove_21`.
+#[inline(always)]
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -803,6 +805,7 @@ v[slot] = old;
 }
 
 /// Node `turn_10`.
+#[inline(always)]
 fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -832,6 +835,7 @@ v[slot] = old;
 }
 
 /// Node `turn_12`.
+#[inline(always)]
 fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -1265,6 +1269,7 @@ Ok(())
 }
 
 /// Node `stepMove_42`.
+#[inline(always)]
 fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;

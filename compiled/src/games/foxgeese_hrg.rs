@@ -92,6 +92,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 0;
@@ -190,6 +191,7 @@ Ok(())
 }
 
 /// Node `geeseTurn_10`.
+#[inline(always)]
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 5;
@@ -301,6 +303,7 @@ v[slot] = old;
 }
 
 /// Node `geeseTurn_18`.
+#[inline(always)]
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 5;
@@ -330,6 +333,7 @@ v[slot] = old;
 }
 
 /// Node `drawAtCap_2`.
+#[inline(always)]
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 1;
@@ -451,6 +455,7 @@ Ok(())
 }
 
 /// Node `foxTurn_2`.
+#[inline(always)]
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 5;

@@ -95,6 +95,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -381,6 +382,7 @@ Ok(())
 }
 
 /// Node `removeIfMill_3`.
+#[inline(always)]
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -555,6 +557,7 @@ v[slot] = old;
 }
 
 /// Node `turn_29`.
+#[inline(always)]
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -640,6 +643,7 @@ v[slot] = old;
 }
 
 /// Node `turn_39`.
+#[inline(always)]
 fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -938,6 +942,7 @@ Ok(())
 }
 
 /// Node `removeIfMill_15`.
+#[inline(always)]
 fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
