@@ -93,6 +93,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -879,6 +880,7 @@ Ok(())
 }
 
 /// Node `turn_92`.
+#[inline(always)]
 fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;
@@ -922,6 +924,7 @@ m70(v, cx);
 }
 
 /// Node `turn_96`.
+#[inline(always)]
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -958,6 +961,7 @@ v[slot] = old;
 }
 
 /// Node `turn_98`.
+#[inline(always)]
 fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
@@ -1749,6 +1753,7 @@ Ok(())
 }
 
 /// Node `turn_190`.
+#[inline(always)]
 fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 4;

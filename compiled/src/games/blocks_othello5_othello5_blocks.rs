@@ -43,8 +43,7 @@ static TAB10: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12
 static TAB11: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB12: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB13: [u8; 256] = [34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static MEMBERS14: [u8; 8] = [35, 36, 37, 38, 39, 40, 41, 42];
-static OFF15: [u16; 256] = [216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 0, 27, 54, 81, 108, 135, 162, 189, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216];
+static OFF14: [u16; 256] = [216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 0, 27, 54, 81, 108, 135, 162, 189, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216, 216];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -159,6 +158,7 @@ Ok(())
 }
 
 /// Node `turn1Red_1`.
+#[inline(always)]
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
@@ -171,6 +171,7 @@ Ok(())
 }
 
 /// Node `turn1Red_2`.
+#[inline(always)]
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
@@ -230,6 +231,7 @@ Ok(())
 }
 
 /// Node `move1Red_10`.
+#[inline(always)]
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -1184,6 +1186,7 @@ Ok(())
 }
 
 /// Node `turn1Red_101`.
+#[inline(always)]
 fn m116(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -1214,6 +1217,7 @@ Ok(())
 }
 
 /// Node `turn1Green_1`.
+#[inline(always)]
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
@@ -1226,6 +1230,7 @@ Ok(())
 }
 
 /// Node `turn1Green_2`.
+#[inline(always)]
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
@@ -1285,6 +1290,7 @@ Ok(())
 }
 
 /// Node `move1Green_10`.
+#[inline(always)]
 fn m124(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -2230,6 +2236,7 @@ Ok(())
 }
 
 /// Node `turn1Green_101`.
+#[inline(always)]
 fn m199(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -2316,6 +2323,7 @@ Ok(())
 }
 
 /// Node `decide1_8`.
+#[inline(always)]
 fn m205(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -2373,10 +2381,22 @@ fn r5_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 34usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS14[i];
-if r6_11(v, cx)? { v[slot] = old; return Ok(true); }
-}
+v[slot] = 35;
+if r6_11_k34_35(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 36;
+if r6_11_k34_36(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 37;
+if r6_11_k34_37(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 38;
+if r6_11_k34_38(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 39;
+if r6_11_k34_39(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 40;
+if r6_11_k34_40(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 41;
+if r6_11_k34_41(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 42;
+if r6_11_k34_42(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
@@ -2385,7 +2405,7 @@ Ok(false)
 /// Node `flips1Red_1`.
 fn r6_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r7_11(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2409,7 +2429,7 @@ Ok(false)
 fn r8_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(8, v)? { return Ok(false); }
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r9_11(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2438,6 +2458,7 @@ Ok(false)
 }
 
 /// Node `embraceHVDRed_4`.
+#[inline(always)]
 fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
@@ -2523,10 +2544,22 @@ fn r21_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 34usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS14[i];
-if r22_27(v, cx)? { v[slot] = old; return Ok(true); }
-}
+v[slot] = 35;
+if r22_27_k34_35(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 36;
+if r22_27_k34_36(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 37;
+if r22_27_k34_37(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 38;
+if r22_27_k34_38(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 39;
+if r22_27_k34_39(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 40;
+if r22_27_k34_40(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 41;
+if r22_27_k34_41(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 42;
+if r22_27_k34_42(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
@@ -2535,7 +2568,7 @@ Ok(false)
 /// Node `flips1Green_1`.
 fn r22_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r23_27(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2559,7 +2592,7 @@ Ok(false)
 fn r24_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(24, v)? { return Ok(false); }
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r25_27(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2588,6 +2621,7 @@ Ok(false)
 }
 
 /// Node `embraceHVDGreen_4`.
+#[inline(always)]
 fn r26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
@@ -2700,7 +2734,7 @@ Ok(false)
 /// Node `embraceHVDRed_reach_1`.
 fn r46_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r47_51(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2724,7 +2758,7 @@ Ok(false)
 fn r48_51(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit_slot(3504 + v[33] as u32 * 1)? { return Ok(false); }
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r49_51(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2766,7 +2800,7 @@ Ok(false)
 /// Node `embraceHVDGreen_reach_1`.
 fn r129_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r130_134(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2790,7 +2824,7 @@ Ok(false)
 fn r131_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit_slot(9563 + v[33] as u32 * 1)? { return Ok(false); }
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF14[(v[34] as usize)] as usize + OFF3[(v[33] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
 if r132_134(v, cx)? { v[slot] = old; return Ok(true); }
@@ -2823,6 +2857,886 @@ fn r133_134(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
 {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 35.
+fn r6_11_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB5[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_35(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 36.
+fn r6_11_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB7[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_36(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 37.
+fn r6_11_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB8[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_37(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 38.
+fn r6_11_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB9[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_38(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 39.
+fn r6_11_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB10[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_39(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 40.
+fn r6_11_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB11[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_40(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 41.
+fn r6_11_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB12[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_41(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Red_1` where v[34] == 42.
+fn r6_11_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB13[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r7_11_k34_42(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 35.
+fn r22_27_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB5[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_35(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 36.
+fn r22_27_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB7[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_36(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 37.
+fn r22_27_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB8[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_37(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 38.
+fn r22_27_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB9[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_38(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 39.
+fn r22_27_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB10[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_39(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 40.
+fn r22_27_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB11[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_40(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 41.
+fn r22_27_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB12[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_41(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `flips1Green_1` where v[34] == 42.
+fn r22_27_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB13[(v[32] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r23_27_k34_42(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 35.
+fn r7_11_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_35(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 36.
+fn r7_11_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_36(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 37.
+fn r7_11_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_37(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 38.
+fn r7_11_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_38(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 39.
+fn r7_11_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_39(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 40.
+fn r7_11_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_40(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 41.
+fn r7_11_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_41(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_1` where v[34] == 42.
+fn r7_11_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 1 {
+if r8_11_k34_42(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 35.
+fn r23_27_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_35(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 36.
+fn r23_27_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_36(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 37.
+fn r23_27_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_37(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 38.
+fn r23_27_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_38(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 39.
+fn r23_27_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_39(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 40.
+fn r23_27_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_40(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 41.
+fn r23_27_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_41(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_1` where v[34] == 42.
+fn r23_27_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF3[(v[33] as usize)] as usize] == 0 {
+if r24_27_k34_42(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 35.
+fn r8_11_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB5[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_35(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 36.
+fn r8_11_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB7[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_36(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 37.
+fn r8_11_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB8[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_37(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 38.
+fn r8_11_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB9[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_38(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 39.
+fn r8_11_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB10[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_39(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 40.
+fn r8_11_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB11[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_40(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 41.
+fn r8_11_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB12[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_41(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_3` where v[34] == 42.
+fn r8_11_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(8, v)? { return Ok(false); }
+{
+let x: u8 = TAB13[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r9_11_k34_42(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 35.
+fn r24_27_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB5[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_35(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 36.
+fn r24_27_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB7[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_36(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 37.
+fn r24_27_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB8[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_37(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 38.
+fn r24_27_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB9[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_38(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 39.
+fn r24_27_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB10[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_39(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 40.
+fn r24_27_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB11[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_40(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 41.
+fn r24_27_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB12[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_41(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_3` where v[34] == 42.
+fn r24_27_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(24, v)? { return Ok(false); }
+{
+let x: u8 = TAB13[(v[33] as usize)];
+let slot = 33usize;
+let old = v[slot]; v[slot] = x;
+if r25_27_k34_42(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 35.
+fn r9_11_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_35(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 36.
+fn r9_11_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_36(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 37.
+fn r9_11_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_37(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 38.
+fn r9_11_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_38(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 39.
+fn r9_11_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_39(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 40.
+fn r9_11_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_40(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 41.
+fn r9_11_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_41(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDRed_5` where v[34] == 42.
+fn r9_11_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g10 = v[0 + OFF3[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF3[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g11 {
+if r8_11_k34_42(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 35.
+fn r25_27_k34_35(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_35(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 36.
+fn r25_27_k34_36(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_36(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 37.
+fn r25_27_k34_37(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_37(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 38.
+fn r25_27_k34_38(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_38(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 39.
+fn r25_27_k34_39(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_39(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 40.
+fn r25_27_k34_40(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_40(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 41.
+fn r25_27_k34_41(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_41(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `embraceHVDGreen_5` where v[34] == 42.
+fn r25_27_k34_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g26 = v[0 + OFF3[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF3[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g27 {
+if r24_27_k34_42(v, cx)? {  return Ok(true); }
 }
 
 }

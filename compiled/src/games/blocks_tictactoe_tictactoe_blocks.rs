@@ -29,11 +29,23 @@ static VISIBLE_SLOTS: [usize; 2] = [23, 24];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 80] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, true, true, false, false, false, false, true, false, false, false, true, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 110] = [18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 18, 13, 14, 18, 16, 17, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16, 17, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 9, 10, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 9, 10, 18, 12, 13, 18, 18, 18, 18, 18, 9, 10, 11, 12, 13, 14, 18, 18, 18, 18, 18, 10, 11, 18, 13, 14, 18, 18, 18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36];
-static MEMBERS0: [u8; 9] = [9, 10, 11, 12, 13, 14, 15, 16, 17];
-static OFF1: [u16; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10];
-static TAB2: [u8; 256] = [36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static MEMBERS3: [u8; 4] = [19, 20, 21, 22];
-static OFF4: [u16; 256] = [88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 0, 11, 22, 33, 44, 55, 66, 77, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88];
+static OFF0: [u16; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10];
+static TAB1: [u8; 256] = [36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF2: [u16; 256] = [88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 0, 11, 22, 33, 44, 55, 66, 77, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88, 88];
+static TAB3: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 10, 11, 18, 13, 14, 18, 16, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB4: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 13, 14, 18, 16, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB5: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB6: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static MEMBERS7: [u8; 4] = [19, 20, 21, 22];
+static TAB8: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14, 13, 10, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB11: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB12: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB13: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB14: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB15: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB16: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -147,6 +159,7 @@ m32(v, cx);
 }
 
 /// Node `turn1Red_1`.
+#[inline(always)]
 fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -159,6 +172,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Red_2`.
+#[inline(always)]
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -175,10 +189,24 @@ fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 16usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-m34(v, cx);
-}
+v[slot] = 9;
+m34_k16_9(v, cx);
+v[slot] = 10;
+m34_k16_10(v, cx);
+v[slot] = 11;
+m34_k16_11(v, cx);
+v[slot] = 12;
+m34_k16_12(v, cx);
+v[slot] = 13;
+m34_k16_13(v, cx);
+v[slot] = 14;
+m34_k16_14(v, cx);
+v[slot] = 15;
+m34_k16_15(v, cx);
+v[slot] = 16;
+m34_k16_16(v, cx);
+v[slot] = 17;
+m34_k16_17(v, cx);
 v[slot] = old;
 }
 
@@ -187,7 +215,7 @@ v[slot] = old;
 /// Node `move1Red_6`.
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
 m35(v, cx);
 }
 
@@ -207,6 +235,7 @@ cx.pop_tag();
 }
 
 /// Node `move1Red_8`.
+#[inline(always)]
 fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -222,7 +251,7 @@ v[slot] = old;
 fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
-let o0 = OFF1[(v[16]) as usize];
+let o0 = OFF0[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m38(v, cx);
@@ -234,7 +263,7 @@ v[slot] = old;
 /// Node `move1Red_9`.
 fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB2[(v[12] as usize)];
+let x: u8 = TAB1[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
 m39(v, cx);
@@ -273,6 +302,7 @@ cx.pop_tag();
 }
 
 /// Node `turn1Red_13`.
+#[inline(always)]
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -303,6 +333,7 @@ m44(v, cx);
 }
 
 /// Node `turn1Green_1`.
+#[inline(always)]
 fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -315,6 +346,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_2`.
+#[inline(always)]
 fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -331,10 +363,24 @@ fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 16usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-m46(v, cx);
-}
+v[slot] = 9;
+m46_k16_9(v, cx);
+v[slot] = 10;
+m46_k16_10(v, cx);
+v[slot] = 11;
+m46_k16_11(v, cx);
+v[slot] = 12;
+m46_k16_12(v, cx);
+v[slot] = 13;
+m46_k16_13(v, cx);
+v[slot] = 14;
+m46_k16_14(v, cx);
+v[slot] = 15;
+m46_k16_15(v, cx);
+v[slot] = 16;
+m46_k16_16(v, cx);
+v[slot] = 17;
+m46_k16_17(v, cx);
 v[slot] = old;
 }
 
@@ -343,7 +389,7 @@ v[slot] = old;
 /// Node `move1Green_6`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
 m47(v, cx);
 }
 
@@ -363,6 +409,7 @@ cx.pop_tag();
 }
 
 /// Node `move1Green_8`.
+#[inline(always)]
 fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -378,7 +425,7 @@ v[slot] = old;
 fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
-let o0 = OFF1[(v[16]) as usize];
+let o0 = OFF0[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx);
@@ -390,7 +437,7 @@ v[slot] = old;
 /// Node `move1Green_9`.
 fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB2[(v[13] as usize)];
+let x: u8 = TAB1[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx);
@@ -420,6 +467,7 @@ cx.pop_tag();
 }
 
 /// Node `turn1Green_13`.
+#[inline(always)]
 fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -504,6 +552,7 @@ v[slot] = old;
 }
 
 /// Node `decide1_8`.
+#[inline(always)]
 fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -561,10 +610,24 @@ fn r2_7(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r3_7(v) { v[slot] = old; return true; }
-}
+v[slot] = 9;
+if r3_7_k16_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r3_7_k16_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r3_7_k16_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r3_7_k16_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r3_7_k16_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r3_7_k16_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r3_7_k16_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r3_7_k16_16(v) { v[slot] = old; return true; }
+v[slot] = 17;
+if r3_7_k16_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -573,7 +636,7 @@ false
 /// Node `move1Red_1`.
 fn r3_7(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
 if r4_7(v) {  return true; }
 }
 
@@ -594,7 +657,7 @@ false
 fn r5_7(v: &mut Values) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF1[(v[16]) as usize];
+let o0 = OFF0[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r6_7(v) { v[slot] = old; return true; }
@@ -604,9 +667,10 @@ false
 }
 
 /// Node `move1Red_4`.
+#[inline(always)]
 fn r6_7(v: &mut Values) -> bool {
 {
-let x: u8 = TAB2[(v[12] as usize)];
+let x: u8 = TAB1[(v[12] as usize)];
 let slot = 12usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -633,19 +697,47 @@ if !r10_15(v) {
 {
 let slot = 17usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r16_9(v) { v[slot] = old; return true; }
-}
+v[slot] = 9;
+if r16_9_k17_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r16_9_k17_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r16_9_k17_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r16_9_k17_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r16_9_k17_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r16_9_k17_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r16_9_k17_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r16_9_k17_16(v) { v[slot] = old; return true; }
+v[slot] = 17;
+if r16_9_k17_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let slot = 17usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r22_9(v) { v[slot] = old; return true; }
-}
+v[slot] = 9;
+if r22_9_k17_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r22_9_k17_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r22_9_k17_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r22_9_k17_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r22_9_k17_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r22_9_k17_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r22_9_k17_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r22_9_k17_16(v) { v[slot] = old; return true; }
+v[slot] = 17;
+if r22_9_k17_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
@@ -660,7 +752,7 @@ false
 /// Node `lineHVD3Red_1`.
 fn r16_9(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
 if r17_9(v) {  return true; }
 }
 
@@ -673,10 +765,14 @@ fn r17_9(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r18_9(v) { v[slot] = old; return true; }
-}
+v[slot] = 19;
+if r18_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -685,7 +781,7 @@ false
 /// Node `lineHVD3Red_3`.
 fn r18_9(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -695,9 +791,10 @@ false
 }
 
 /// Node `lineHVD3Red_4`.
+#[inline(always)]
 fn r19_9(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
 if r20_9(v) {  return true; }
 }
 
@@ -708,7 +805,7 @@ false
 /// Node `lineHVD3Red_5`.
 fn r20_9(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r21_9(v) { v[slot] = old; return true; }
@@ -718,9 +815,10 @@ false
 }
 
 /// Node `lineHVD3Red_6`.
+#[inline(always)]
 fn r21_9(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -731,7 +829,7 @@ false
 /// Node `lineHVD3Green_1`.
 fn r22_9(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 if r23_9(v) {  return true; }
 }
 
@@ -744,10 +842,14 @@ fn r23_9(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r24_9(v) { v[slot] = old; return true; }
-}
+v[slot] = 19;
+if r24_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r24_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r24_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r24_9_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -756,7 +858,7 @@ false
 /// Node `lineHVD3Green_3`.
 fn r24_9(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -766,9 +868,10 @@ false
 }
 
 /// Node `lineHVD3Green_4`.
+#[inline(always)]
 fn r25_9(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 if r26_9(v) {  return true; }
 }
 
@@ -779,7 +882,7 @@ false
 /// Node `lineHVD3Green_5`.
 fn r26_9(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r27_9(v) { v[slot] = old; return true; }
@@ -789,9 +892,10 @@ false
 }
 
 /// Node `lineHVD3Green_6`.
+#[inline(always)]
 fn r27_9(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -815,10 +919,24 @@ fn r10_15(v: &mut Values) -> bool {
 {
 let slot = 16usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r11_15(v) { v[slot] = old; return true; }
-}
+v[slot] = 9;
+if r11_15_k16_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r11_15_k16_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r11_15_k16_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r11_15_k16_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r11_15_k16_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r11_15_k16_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r11_15_k16_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r11_15_k16_16(v) { v[slot] = old; return true; }
+v[slot] = 17;
+if r11_15_k16_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -827,7 +945,7 @@ false
 /// Node `move1Green_1`.
 fn r11_15(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[16] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
 if r12_15(v) {  return true; }
 }
 
@@ -848,7 +966,7 @@ false
 fn r13_15(v: &mut Values) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF1[(v[16]) as usize];
+let o0 = OFF0[(v[16]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if r14_15(v) { v[slot] = old; return true; }
@@ -858,9 +976,10 @@ false
 }
 
 /// Node `move1Green_4`.
+#[inline(always)]
 fn r14_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB2[(v[13] as usize)];
+let x: u8 = TAB1[(v[13] as usize)];
 let slot = 13usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -874,10 +993,24 @@ fn r54_61(v: &mut Values) -> bool {
 {
 let slot = 17usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r55_61(v) { v[slot] = old; return true; }
-}
+v[slot] = 9;
+if r55_61_k17_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r55_61_k17_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r55_61_k17_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r55_61_k17_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r55_61_k17_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r55_61_k17_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r55_61_k17_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r55_61_k17_16(v) { v[slot] = old; return true; }
+v[slot] = 17;
+if r55_61_k17_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -886,7 +1019,7 @@ false
 /// Node `lineHVD3Red_8`.
 fn r55_61(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
 if r56_61(v) {  return true; }
 }
 
@@ -899,10 +1032,14 @@ fn r56_61(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r57_61(v) { v[slot] = old; return true; }
-}
+v[slot] = 19;
+if r57_61_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r57_61_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r57_61_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r57_61_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -911,7 +1048,7 @@ false
 /// Node `lineHVD3Red_10`.
 fn r57_61(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -921,9 +1058,10 @@ false
 }
 
 /// Node `lineHVD3Red_11`.
+#[inline(always)]
 fn r58_61(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
 if r59_61(v) {  return true; }
 }
 
@@ -934,7 +1072,7 @@ false
 /// Node `lineHVD3Red_12`.
 fn r59_61(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r60_61(v) { v[slot] = old; return true; }
@@ -944,9 +1082,10 @@ false
 }
 
 /// Node `lineHVD3Red_13`.
+#[inline(always)]
 fn r60_61(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -959,10 +1098,24 @@ fn r64_71(v: &mut Values) -> bool {
 {
 let slot = 17usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r65_71(v) { v[slot] = old; return true; }
-}
+v[slot] = 9;
+if r65_71_k17_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r65_71_k17_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r65_71_k17_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r65_71_k17_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r65_71_k17_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r65_71_k17_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r65_71_k17_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r65_71_k17_16(v) { v[slot] = old; return true; }
+v[slot] = 17;
+if r65_71_k17_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -971,7 +1124,7 @@ false
 /// Node `lineHVD3Green_8`.
 fn r65_71(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 if r66_71(v) {  return true; }
 }
 
@@ -984,10 +1137,14 @@ fn r66_71(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r67_71(v) { v[slot] = old; return true; }
-}
+v[slot] = 19;
+if r67_71_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r67_71_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r67_71_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r67_71_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -996,7 +1153,7 @@ false
 /// Node `lineHVD3Green_10`.
 fn r67_71(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -1006,9 +1163,10 @@ false
 }
 
 /// Node `lineHVD3Green_11`.
+#[inline(always)]
 fn r68_71(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 if r69_71(v) {  return true; }
 }
 
@@ -1019,7 +1177,7 @@ false
 /// Node `lineHVD3Green_12`.
 fn r69_71(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[18] as usize)] as usize + OFF1[(v[17] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r70_71(v) { v[slot] = old; return true; }
@@ -1029,12 +1187,2877 @@ false
 }
 
 /// Node `lineHVD3Green_13`.
+#[inline(always)]
 fn r70_71(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 {  return true; }
 }
 
+}
+false
+}
+
+/// Node `move1Red_6` where v[16] == 9.
+fn m34_k16_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[1] == 7 {
+m35_k16_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 10.
+fn m34_k16_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[2] == 7 {
+m35_k16_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 11.
+fn m34_k16_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[3] == 7 {
+m35_k16_11(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 12.
+fn m34_k16_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[4] == 7 {
+m35_k16_12(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 13.
+fn m34_k16_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[5] == 7 {
+m35_k16_13(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 14.
+fn m34_k16_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[6] == 7 {
+m35_k16_14(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 15.
+fn m34_k16_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[7] == 7 {
+m35_k16_15(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 16.
+fn m34_k16_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[8] == 7 {
+m35_k16_16(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_6` where v[16] == 17.
+fn m34_k16_17(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[9] == 7 {
+m35_k16_17(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 9.
+fn m46_k16_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[1] == 7 {
+m47_k16_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 10.
+fn m46_k16_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[2] == 7 {
+m47_k16_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 11.
+fn m46_k16_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[3] == 7 {
+m47_k16_11(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 12.
+fn m46_k16_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[4] == 7 {
+m47_k16_12(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 13.
+fn m46_k16_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[5] == 7 {
+m47_k16_13(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 14.
+fn m46_k16_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[6] == 7 {
+m47_k16_14(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 15.
+fn m46_k16_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[7] == 7 {
+m47_k16_15(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 16.
+fn m46_k16_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[8] == 7 {
+m47_k16_16(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Green_6` where v[16] == 17.
+fn m46_k16_17(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[9] == 7 {
+m47_k16_17(v, cx);
+}
+
+}
+
+}
+
+/// Node `move1Red_1` where v[16] == 9.
+fn r3_7_k16_9(v: &mut Values) -> bool {
+{
+if v[1] == 7 {
+if r4_7_k16_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 10.
+fn r3_7_k16_10(v: &mut Values) -> bool {
+{
+if v[2] == 7 {
+if r4_7_k16_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 11.
+fn r3_7_k16_11(v: &mut Values) -> bool {
+{
+if v[3] == 7 {
+if r4_7_k16_11(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 12.
+fn r3_7_k16_12(v: &mut Values) -> bool {
+{
+if v[4] == 7 {
+if r4_7_k16_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 13.
+fn r3_7_k16_13(v: &mut Values) -> bool {
+{
+if v[5] == 7 {
+if r4_7_k16_13(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 14.
+fn r3_7_k16_14(v: &mut Values) -> bool {
+{
+if v[6] == 7 {
+if r4_7_k16_14(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 15.
+fn r3_7_k16_15(v: &mut Values) -> bool {
+{
+if v[7] == 7 {
+if r4_7_k16_15(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 16.
+fn r3_7_k16_16(v: &mut Values) -> bool {
+{
+if v[8] == 7 {
+if r4_7_k16_16(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_1` where v[16] == 17.
+fn r3_7_k16_17(v: &mut Values) -> bool {
+{
+if v[9] == 7 {
+if r4_7_k16_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 9.
+fn r16_9_k17_9(v: &mut Values) -> bool {
+{
+if v[1] == 0 {
+if r17_9_k17_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 10.
+fn r16_9_k17_10(v: &mut Values) -> bool {
+{
+if v[2] == 0 {
+if r17_9_k17_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 11.
+fn r16_9_k17_11(v: &mut Values) -> bool {
+{
+if v[3] == 0 {
+if r17_9_k17_11(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 12.
+fn r16_9_k17_12(v: &mut Values) -> bool {
+{
+if v[4] == 0 {
+if r17_9_k17_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 13.
+fn r16_9_k17_13(v: &mut Values) -> bool {
+{
+if v[5] == 0 {
+if r17_9_k17_13(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 14.
+fn r16_9_k17_14(v: &mut Values) -> bool {
+{
+if v[6] == 0 {
+if r17_9_k17_14(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 15.
+fn r16_9_k17_15(v: &mut Values) -> bool {
+{
+if v[7] == 0 {
+if r17_9_k17_15(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 16.
+fn r16_9_k17_16(v: &mut Values) -> bool {
+{
+if v[8] == 0 {
+if r17_9_k17_16(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_1` where v[17] == 17.
+fn r16_9_k17_17(v: &mut Values) -> bool {
+{
+if v[9] == 0 {
+if r17_9_k17_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 9.
+fn r22_9_k17_9(v: &mut Values) -> bool {
+{
+if v[1] == 1 {
+if r23_9_k17_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 10.
+fn r22_9_k17_10(v: &mut Values) -> bool {
+{
+if v[2] == 1 {
+if r23_9_k17_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 11.
+fn r22_9_k17_11(v: &mut Values) -> bool {
+{
+if v[3] == 1 {
+if r23_9_k17_11(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 12.
+fn r22_9_k17_12(v: &mut Values) -> bool {
+{
+if v[4] == 1 {
+if r23_9_k17_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 13.
+fn r22_9_k17_13(v: &mut Values) -> bool {
+{
+if v[5] == 1 {
+if r23_9_k17_13(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 14.
+fn r22_9_k17_14(v: &mut Values) -> bool {
+{
+if v[6] == 1 {
+if r23_9_k17_14(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 15.
+fn r22_9_k17_15(v: &mut Values) -> bool {
+{
+if v[7] == 1 {
+if r23_9_k17_15(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 16.
+fn r22_9_k17_16(v: &mut Values) -> bool {
+{
+if v[8] == 1 {
+if r23_9_k17_16(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_1` where v[17] == 17.
+fn r22_9_k17_17(v: &mut Values) -> bool {
+{
+if v[9] == 1 {
+if r23_9_k17_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[18] == 19.
+fn r18_9_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[18] == 20.
+fn r18_9_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[18] == 21.
+fn r18_9_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[18] == 22.
+fn r18_9_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[18] == 19.
+fn r24_9_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[18] == 20.
+fn r24_9_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[18] == 21.
+fn r24_9_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[18] == 22.
+fn r24_9_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 9.
+fn r11_15_k16_9(v: &mut Values) -> bool {
+{
+if v[1] == 7 {
+if r12_15_k16_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 10.
+fn r11_15_k16_10(v: &mut Values) -> bool {
+{
+if v[2] == 7 {
+if r12_15_k16_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 11.
+fn r11_15_k16_11(v: &mut Values) -> bool {
+{
+if v[3] == 7 {
+if r12_15_k16_11(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 12.
+fn r11_15_k16_12(v: &mut Values) -> bool {
+{
+if v[4] == 7 {
+if r12_15_k16_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 13.
+fn r11_15_k16_13(v: &mut Values) -> bool {
+{
+if v[5] == 7 {
+if r12_15_k16_13(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 14.
+fn r11_15_k16_14(v: &mut Values) -> bool {
+{
+if v[6] == 7 {
+if r12_15_k16_14(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 15.
+fn r11_15_k16_15(v: &mut Values) -> bool {
+{
+if v[7] == 7 {
+if r12_15_k16_15(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 16.
+fn r11_15_k16_16(v: &mut Values) -> bool {
+{
+if v[8] == 7 {
+if r12_15_k16_16(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_1` where v[16] == 17.
+fn r11_15_k16_17(v: &mut Values) -> bool {
+{
+if v[9] == 7 {
+if r12_15_k16_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 9.
+fn r55_61_k17_9(v: &mut Values) -> bool {
+{
+if v[1] == 0 {
+if r56_61_k17_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 10.
+fn r55_61_k17_10(v: &mut Values) -> bool {
+{
+if v[2] == 0 {
+if r56_61_k17_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 11.
+fn r55_61_k17_11(v: &mut Values) -> bool {
+{
+if v[3] == 0 {
+if r56_61_k17_11(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 12.
+fn r55_61_k17_12(v: &mut Values) -> bool {
+{
+if v[4] == 0 {
+if r56_61_k17_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 13.
+fn r55_61_k17_13(v: &mut Values) -> bool {
+{
+if v[5] == 0 {
+if r56_61_k17_13(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 14.
+fn r55_61_k17_14(v: &mut Values) -> bool {
+{
+if v[6] == 0 {
+if r56_61_k17_14(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 15.
+fn r55_61_k17_15(v: &mut Values) -> bool {
+{
+if v[7] == 0 {
+if r56_61_k17_15(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 16.
+fn r55_61_k17_16(v: &mut Values) -> bool {
+{
+if v[8] == 0 {
+if r56_61_k17_16(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_8` where v[17] == 17.
+fn r55_61_k17_17(v: &mut Values) -> bool {
+{
+if v[9] == 0 {
+if r56_61_k17_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[18] == 19.
+fn r57_61_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[18] == 20.
+fn r57_61_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[18] == 21.
+fn r57_61_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[18] == 22.
+fn r57_61_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 9.
+fn r65_71_k17_9(v: &mut Values) -> bool {
+{
+if v[1] == 1 {
+if r66_71_k17_9(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 10.
+fn r65_71_k17_10(v: &mut Values) -> bool {
+{
+if v[2] == 1 {
+if r66_71_k17_10(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 11.
+fn r65_71_k17_11(v: &mut Values) -> bool {
+{
+if v[3] == 1 {
+if r66_71_k17_11(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 12.
+fn r65_71_k17_12(v: &mut Values) -> bool {
+{
+if v[4] == 1 {
+if r66_71_k17_12(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 13.
+fn r65_71_k17_13(v: &mut Values) -> bool {
+{
+if v[5] == 1 {
+if r66_71_k17_13(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 14.
+fn r65_71_k17_14(v: &mut Values) -> bool {
+{
+if v[6] == 1 {
+if r66_71_k17_14(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 15.
+fn r65_71_k17_15(v: &mut Values) -> bool {
+{
+if v[7] == 1 {
+if r66_71_k17_15(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 16.
+fn r65_71_k17_16(v: &mut Values) -> bool {
+{
+if v[8] == 1 {
+if r66_71_k17_16(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_8` where v[17] == 17.
+fn r65_71_k17_17(v: &mut Values) -> bool {
+{
+if v[9] == 1 {
+if r66_71_k17_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[18] == 19.
+fn r67_71_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[18] == 20.
+fn r67_71_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[18] == 21.
+fn r67_71_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[18] == 22.
+fn r67_71_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_7` where v[16] == 9.
+fn m35_k16_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 10.
+fn m35_k16_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 11.
+fn m35_k16_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(11 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 12.
+fn m35_k16_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(12 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 13.
+fn m35_k16_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(13 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 14.
+fn m35_k16_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(14 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 15.
+fn m35_k16_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(15 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 16.
+fn m35_k16_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(16 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_7` where v[16] == 17.
+fn m35_k16_17(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(17 as u32) {
+m36(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 9.
+fn m47_k16_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 10.
+fn m47_k16_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 11.
+fn m47_k16_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(11 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 12.
+fn m47_k16_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(12 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 13.
+fn m47_k16_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(13 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 14.
+fn m47_k16_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(14 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 15.
+fn m47_k16_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(15 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 16.
+fn m47_k16_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(16 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Green_7` where v[16] == 17.
+fn m47_k16_17(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(17 as u32) {
+m48(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `move1Red_2` where v[16] == 9.
+fn r4_7_k16_9(v: &mut Values) -> bool {
+{
+if r5_7_k16_9(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 10.
+fn r4_7_k16_10(v: &mut Values) -> bool {
+{
+if r5_7_k16_10(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 11.
+fn r4_7_k16_11(v: &mut Values) -> bool {
+{
+if r5_7_k16_11(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 12.
+fn r4_7_k16_12(v: &mut Values) -> bool {
+{
+if r5_7_k16_12(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 13.
+fn r4_7_k16_13(v: &mut Values) -> bool {
+{
+if r5_7_k16_13(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 14.
+fn r4_7_k16_14(v: &mut Values) -> bool {
+{
+if r5_7_k16_14(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 15.
+fn r4_7_k16_15(v: &mut Values) -> bool {
+{
+if r5_7_k16_15(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 16.
+fn r4_7_k16_16(v: &mut Values) -> bool {
+{
+if r5_7_k16_16(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Red_2` where v[16] == 17.
+fn r4_7_k16_17(v: &mut Values) -> bool {
+{
+if r5_7_k16_17(v) {  return true; }
+
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 9.
+fn r17_9_k17_9(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_9(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 10.
+fn r17_9_k17_10(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_10(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 11.
+fn r17_9_k17_11(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_11(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 12.
+fn r17_9_k17_12(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_12(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 13.
+fn r17_9_k17_13(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_13(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 14.
+fn r17_9_k17_14(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_14(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 15.
+fn r17_9_k17_15(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_15(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 16.
+fn r17_9_k17_16(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_16(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 17.
+fn r17_9_k17_17(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r18_9_k17_17(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 9.
+fn r23_9_k17_9(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_9(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 10.
+fn r23_9_k17_10(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_10(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 11.
+fn r23_9_k17_11(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_11(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 12.
+fn r23_9_k17_12(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_12(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 13.
+fn r23_9_k17_13(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_13(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 14.
+fn r23_9_k17_14(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_14(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 15.
+fn r23_9_k17_15(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_15(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 16.
+fn r23_9_k17_16(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_16(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 17.
+fn r23_9_k17_17(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r24_9_k17_17(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_4` where v[18] == 19.
+fn r19_9_k18_19(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r20_9_k18_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_4` where v[18] == 20.
+fn r19_9_k18_20(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r20_9_k18_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_4` where v[18] == 21.
+fn r19_9_k18_21(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r20_9_k18_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_4` where v[18] == 22.
+fn r19_9_k18_22(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r20_9_k18_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_4` where v[18] == 19.
+fn r25_9_k18_19(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r26_9_k18_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_4` where v[18] == 20.
+fn r25_9_k18_20(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r26_9_k18_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_4` where v[18] == 21.
+fn r25_9_k18_21(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r26_9_k18_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_4` where v[18] == 22.
+fn r25_9_k18_22(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r26_9_k18_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 9.
+fn r12_15_k16_9(v: &mut Values) -> bool {
+{
+if r13_15_k16_9(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 10.
+fn r12_15_k16_10(v: &mut Values) -> bool {
+{
+if r13_15_k16_10(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 11.
+fn r12_15_k16_11(v: &mut Values) -> bool {
+{
+if r13_15_k16_11(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 12.
+fn r12_15_k16_12(v: &mut Values) -> bool {
+{
+if r13_15_k16_12(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 13.
+fn r12_15_k16_13(v: &mut Values) -> bool {
+{
+if r13_15_k16_13(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 14.
+fn r12_15_k16_14(v: &mut Values) -> bool {
+{
+if r13_15_k16_14(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 15.
+fn r12_15_k16_15(v: &mut Values) -> bool {
+{
+if r13_15_k16_15(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 16.
+fn r12_15_k16_16(v: &mut Values) -> bool {
+{
+if r13_15_k16_16(v) {  return true; }
+
+}
+false
+}
+
+/// Node `move1Green_2` where v[16] == 17.
+fn r12_15_k16_17(v: &mut Values) -> bool {
+{
+if r13_15_k16_17(v) {  return true; }
+
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 9.
+fn r56_61_k17_9(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_9(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 10.
+fn r56_61_k17_10(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_10(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 11.
+fn r56_61_k17_11(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_11(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 12.
+fn r56_61_k17_12(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_12(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 13.
+fn r56_61_k17_13(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_13(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 14.
+fn r56_61_k17_14(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_14(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 15.
+fn r56_61_k17_15(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_15(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 16.
+fn r56_61_k17_16(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_16(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_9` where v[17] == 17.
+fn r56_61_k17_17(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r57_61_k17_17(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_11` where v[18] == 19.
+fn r58_61_k18_19(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r59_61_k18_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_11` where v[18] == 20.
+fn r58_61_k18_20(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r59_61_k18_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_11` where v[18] == 21.
+fn r58_61_k18_21(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r59_61_k18_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Red_11` where v[18] == 22.
+fn r58_61_k18_22(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if r59_61_k18_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 9.
+fn r66_71_k17_9(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_9(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 10.
+fn r66_71_k17_10(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_10(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 11.
+fn r66_71_k17_11(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_11(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 12.
+fn r66_71_k17_12(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_12(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 13.
+fn r66_71_k17_13(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_13(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 14.
+fn r66_71_k17_14(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_14(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 15.
+fn r66_71_k17_15(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_15(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 16.
+fn r66_71_k17_16(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_16(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_9` where v[17] == 17.
+fn r66_71_k17_17(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+v[slot] = MEMBERS7[i];
+if r67_71_k17_17(v) { v[slot] = old; return true; }
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_11` where v[18] == 19.
+fn r68_71_k18_19(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r69_71_k18_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_11` where v[18] == 20.
+fn r68_71_k18_20(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r69_71_k18_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_11` where v[18] == 21.
+fn r68_71_k18_21(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r69_71_k18_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineHVD3Green_11` where v[18] == 22.
+fn r68_71_k18_22(v: &mut Values) -> bool {
+{
+if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if r69_71_k18_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 9.
+fn r5_7_k16_9(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 1usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 10.
+fn r5_7_k16_10(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 2usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 11.
+fn r5_7_k16_11(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 3usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 12.
+fn r5_7_k16_12(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 4usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 13.
+fn r5_7_k16_13(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 5usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 14.
+fn r5_7_k16_14(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 6usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 15.
+fn r5_7_k16_15(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 7usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 16.
+fn r5_7_k16_16(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 8usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Red_3` where v[16] == 17.
+fn r5_7_k16_17(v: &mut Values) -> bool {
+{
+let x: u8 = 0;
+let slot = 9usize;
+let old = v[slot]; v[slot] = x;
+if r6_7(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 9.
+fn r18_9_k17_9(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 10.
+fn r18_9_k17_10(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 11.
+fn r18_9_k17_11(v: &mut Values) -> bool {
+{
+let x: u8 = TAB10[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 12.
+fn r18_9_k17_12(v: &mut Values) -> bool {
+{
+let x: u8 = TAB11[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 13.
+fn r18_9_k17_13(v: &mut Values) -> bool {
+{
+let x: u8 = TAB12[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 14.
+fn r18_9_k17_14(v: &mut Values) -> bool {
+{
+let x: u8 = TAB13[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 15.
+fn r18_9_k17_15(v: &mut Values) -> bool {
+{
+let x: u8 = TAB14[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 16.
+fn r18_9_k17_16(v: &mut Values) -> bool {
+{
+let x: u8 = TAB15[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 17.
+fn r18_9_k17_17(v: &mut Values) -> bool {
+{
+let x: u8 = TAB16[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 9.
+fn r24_9_k17_9(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 10.
+fn r24_9_k17_10(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 11.
+fn r24_9_k17_11(v: &mut Values) -> bool {
+{
+let x: u8 = TAB10[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 12.
+fn r24_9_k17_12(v: &mut Values) -> bool {
+{
+let x: u8 = TAB11[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 13.
+fn r24_9_k17_13(v: &mut Values) -> bool {
+{
+let x: u8 = TAB12[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 14.
+fn r24_9_k17_14(v: &mut Values) -> bool {
+{
+let x: u8 = TAB13[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 15.
+fn r24_9_k17_15(v: &mut Values) -> bool {
+{
+let x: u8 = TAB14[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 16.
+fn r24_9_k17_16(v: &mut Values) -> bool {
+{
+let x: u8 = TAB15[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_3` where v[17] == 17.
+fn r24_9_k17_17(v: &mut Values) -> bool {
+{
+let x: u8 = TAB16[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r25_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_5` where v[18] == 19.
+fn r20_9_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r21_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_5` where v[18] == 20.
+fn r20_9_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r21_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_5` where v[18] == 21.
+fn r20_9_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r21_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_5` where v[18] == 22.
+fn r20_9_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r21_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_5` where v[18] == 19.
+fn r26_9_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r27_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_5` where v[18] == 20.
+fn r26_9_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r27_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_5` where v[18] == 21.
+fn r26_9_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r27_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_5` where v[18] == 22.
+fn r26_9_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r27_9(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 9.
+fn r13_15_k16_9(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 1usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 10.
+fn r13_15_k16_10(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 2usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 11.
+fn r13_15_k16_11(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 3usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 12.
+fn r13_15_k16_12(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 4usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 13.
+fn r13_15_k16_13(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 5usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 14.
+fn r13_15_k16_14(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 6usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 15.
+fn r13_15_k16_15(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 7usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 16.
+fn r13_15_k16_16(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 8usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `move1Green_3` where v[16] == 17.
+fn r13_15_k16_17(v: &mut Values) -> bool {
+{
+let x: u8 = 1;
+let slot = 9usize;
+let old = v[slot]; v[slot] = x;
+if r14_15(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 9.
+fn r57_61_k17_9(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 10.
+fn r57_61_k17_10(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 11.
+fn r57_61_k17_11(v: &mut Values) -> bool {
+{
+let x: u8 = TAB10[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 12.
+fn r57_61_k17_12(v: &mut Values) -> bool {
+{
+let x: u8 = TAB11[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 13.
+fn r57_61_k17_13(v: &mut Values) -> bool {
+{
+let x: u8 = TAB12[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 14.
+fn r57_61_k17_14(v: &mut Values) -> bool {
+{
+let x: u8 = TAB13[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 15.
+fn r57_61_k17_15(v: &mut Values) -> bool {
+{
+let x: u8 = TAB14[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 16.
+fn r57_61_k17_16(v: &mut Values) -> bool {
+{
+let x: u8 = TAB15[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_10` where v[17] == 17.
+fn r57_61_k17_17(v: &mut Values) -> bool {
+{
+let x: u8 = TAB16[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r58_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_12` where v[18] == 19.
+fn r59_61_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r60_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_12` where v[18] == 20.
+fn r59_61_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r60_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_12` where v[18] == 21.
+fn r59_61_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r60_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_12` where v[18] == 22.
+fn r59_61_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r60_61(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 9.
+fn r67_71_k17_9(v: &mut Values) -> bool {
+{
+let x: u8 = TAB8[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 10.
+fn r67_71_k17_10(v: &mut Values) -> bool {
+{
+let x: u8 = TAB9[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 11.
+fn r67_71_k17_11(v: &mut Values) -> bool {
+{
+let x: u8 = TAB10[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 12.
+fn r67_71_k17_12(v: &mut Values) -> bool {
+{
+let x: u8 = TAB11[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 13.
+fn r67_71_k17_13(v: &mut Values) -> bool {
+{
+let x: u8 = TAB12[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 14.
+fn r67_71_k17_14(v: &mut Values) -> bool {
+{
+let x: u8 = TAB13[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 15.
+fn r67_71_k17_15(v: &mut Values) -> bool {
+{
+let x: u8 = TAB14[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 16.
+fn r67_71_k17_16(v: &mut Values) -> bool {
+{
+let x: u8 = TAB15[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_10` where v[17] == 17.
+fn r67_71_k17_17(v: &mut Values) -> bool {
+{
+let x: u8 = TAB16[(v[18] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r68_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_12` where v[18] == 19.
+fn r69_71_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = TAB3[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r70_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_12` where v[18] == 20.
+fn r69_71_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = TAB4[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r70_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_12` where v[18] == 21.
+fn r69_71_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = TAB5[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r70_71(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_12` where v[18] == 22.
+fn r69_71_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = TAB6[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r70_71(v) { v[slot] = old; return true; }
+v[slot] = old;
 }
 false
 }

@@ -145,6 +145,7 @@ Ok(())
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[66];
@@ -1307,6 +1308,7 @@ Ok(())
 }
 
 /// Node `finish_24`.
+#[inline(always)]
 fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -1966,6 +1968,7 @@ Ok(())
 }
 
 /// Node `turn_51`.
+#[inline(always)]
 fn m286(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;

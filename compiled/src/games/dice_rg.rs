@@ -29,12 +29,11 @@ static VISIBLE_SLOTS: [usize; 2] = [11, 12];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 29] = [true, false, true, false, true, false, true, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true];
 static CONSTANTS: [Sym; 306] = [2, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 1, 0, 0, 3, 3, 3];
-static MEMBERS0: [u8; 6] = [7, 8, 9, 10, 11, 12];
-static OFF1: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
-static OFF2: [u16; 256] = [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
-static OFF3: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
-static TAB4: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB5: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF0: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
+static OFF1: [u16; 256] = [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
+static OFF2: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
+static TAB3: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB4: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -90,6 +89,7 @@ Ok(())
 }
 
 /// Node `turn`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[4];
@@ -119,6 +119,7 @@ cx.pop_tag();
 }
 
 /// Node `rollChosen`.
+#[inline(always)]
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
@@ -135,16 +136,25 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 6usize;
 let old = v[slot];
-for i in 0..6 {
-v[slot] = MEMBERS0[i];
-m7(v, cx);
-}
+v[slot] = 7;
+m7_k6_7(v, cx);
+v[slot] = 8;
+m7_k6_8(v, cx);
+v[slot] = 9;
+m7_k6_9(v, cx);
+v[slot] = 10;
+m7_k6_10(v, cx);
+v[slot] = 11;
+m7_k6_11(v, cx);
+v[slot] = 12;
+m7_k6_12(v, cx);
 v[slot] = old;
 }
 
 }
 
 /// Node `holdChosen`.
+#[inline(always)]
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -159,8 +169,8 @@ v[slot] = old;
 /// Node `banking`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
-let o0 = OFF2[(v[4]) as usize];
+let x: u8 = CONSTANTS[0 + OFF0[(v[0 + OFF1[(v[4] as usize)] as usize] as usize)] as usize + OFF2[(v[3] as usize)] as usize];
+let o0 = OFF1[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx)?;
@@ -181,6 +191,7 @@ cx.pop_tag();
 }
 
 /// Node `shown`.
+#[inline(always)]
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -238,7 +249,7 @@ Ok(())
 /// Node `gain`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + OFF3[(v[6] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF0[(v[3] as usize)] as usize + OFF2[(v[6] as usize)] as usize];
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -249,8 +260,8 @@ Ok(())
 
 /// Node `gained`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
-let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
+let g15 = CONSTANTS[0 + OFF0[(v[0 + OFF1[(v[4] as usize)] as usize] as usize)] as usize + OFF2[(v[3] as usize)] as usize] == 16;
+let g16 = CONSTANTS[0 + OFF0[(v[0 + OFF1[(v[4] as usize)] as usize] as usize)] as usize + OFF2[(v[3] as usize)] as usize] != 16;
 {
 if g15 {
 m14(v, cx);
@@ -270,7 +281,7 @@ Ok(())
 fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 16;
-let o0 = OFF2[(v[4]) as usize];
+let o0 = OFF1[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m15(v, cx);
@@ -307,7 +318,7 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
-let o0 = OFF2[(v[4]) as usize];
+let o0 = OFF1[(v[4]) as usize];
 let slot = 7usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx);
@@ -317,6 +328,7 @@ v[slot] = old;
 }
 
 /// Node `over`.
+#[inline(always)]
 fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -343,7 +355,7 @@ Ok(())
 /// Node `counted`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB4[(v[5] as usize)];
+let x: u8 = TAB3[(v[5] as usize)];
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
 m21(v, cx)?;
@@ -374,7 +386,7 @@ Ok(())
 /// Node `nextTurn`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB5[(v[4] as usize)];
+let x: u8 = TAB4[(v[4] as usize)];
 let slot = 4usize;
 let old = v[slot]; v[slot] = x;
 m1(v, cx)?;
@@ -385,8 +397,8 @@ Ok(())
 
 /// Node `final`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
-let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
-let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
+let g27 = CONSTANTS[144 + OFF0[(v[0] as usize)] as usize + OFF2[(v[1] as usize)] as usize] == 7;
+let g28 = CONSTANTS[144 + OFF0[(v[0] as usize)] as usize + OFF2[(v[1] as usize)] as usize] == 2;
 {
 if g27 {
 m24(v, cx);
@@ -416,8 +428,8 @@ v[slot] = old;
 
 /// Node `notFirst`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
-let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
-let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
+let g30 = CONSTANTS[144 + OFF0[(v[1] as usize)] as usize + OFF2[(v[0] as usize)] as usize] == 7;
+let g31 = CONSTANTS[144 + OFF0[(v[1] as usize)] as usize + OFF2[(v[0] as usize)] as usize] == 2;
 {
 if g30 {
 m26(v, cx);
@@ -460,6 +472,72 @@ v[slot..slot + 3].copy_from_slice(&old);
 
 /// Node `end`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
+
+}
+
+/// Node `thrown` where v[6] == 7.
+fn m7_k6_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(7 as u32) {
+m8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `thrown` where v[6] == 8.
+fn m7_k6_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `thrown` where v[6] == 9.
+fn m7_k6_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `thrown` where v[6] == 10.
+fn m7_k6_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `thrown` where v[6] == 11.
+fn m7_k6_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(11 as u32) {
+m8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `thrown` where v[6] == 12.
+fn m7_k6_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(12 as u32) {
+m8(v, cx);
+}
+cx.pop_tag();
+}
 
 }
 

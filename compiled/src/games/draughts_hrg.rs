@@ -99,6 +99,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -520,6 +521,7 @@ Ok(())
 }
 
 /// Node `stepMove_21`.
+#[inline(always)]
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -669,6 +671,7 @@ Ok(())
 }
 
 /// Node `stepMove_15`.
+#[inline(always)]
 fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -829,6 +832,7 @@ v[slot] = old;
 }
 
 /// Node `turn_10`.
+#[inline(always)]
 fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -858,6 +862,7 @@ v[slot] = old;
 }
 
 /// Node `turn_12`.
+#[inline(always)]
 fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -1291,6 +1296,7 @@ Ok(())
 }
 
 /// Node `stepMove_42`.
+#[inline(always)]
 fn m139(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -1440,6 +1446,7 @@ Ok(())
 }
 
 /// Node `stepMove_36`.
+#[inline(always)]
 fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;

@@ -93,6 +93,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 0;
@@ -191,6 +192,7 @@ Ok(())
 }
 
 /// Node `geeseTurn_10`.
+#[inline(always)]
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 5;
@@ -302,6 +304,7 @@ v[slot] = old;
 }
 
 /// Node `geeseTurn_18`.
+#[inline(always)]
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 5;
@@ -331,6 +334,7 @@ v[slot] = old;
 }
 
 /// Node `drawAtCap_2`.
+#[inline(always)]
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 1;
@@ -414,6 +418,7 @@ Ok(())
 }
 
 /// Node `foxTurn_9`.
+#[inline(always)]
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u16 = 5;

@@ -93,6 +93,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -141,6 +142,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_4`.
+#[inline(always)]
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -226,6 +228,7 @@ v[slot] = old;
 }
 
 /// Node `turn_10`.
+#[inline(always)]
 fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -243,6 +246,7 @@ fn m72(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `turn_12`.
+#[inline(always)]
 fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -315,6 +319,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_18`.
+#[inline(always)]
 fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;

@@ -95,6 +95,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -143,6 +144,7 @@ Ok(())
 }
 
 /// Node `turn_4`.
+#[inline(always)]
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
@@ -216,6 +218,7 @@ Ok(())
 }
 
 /// Node `turn_9`.
+#[inline(always)]
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -240,6 +243,7 @@ v[slot] = old;
 }
 
 /// Node `turn_12`.
+#[inline(always)]
 fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
@@ -293,6 +297,7 @@ Ok(())
 }
 
 /// Node `turn_16`.
+#[inline(always)]
 fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;

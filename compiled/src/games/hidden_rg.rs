@@ -29,11 +29,10 @@ static VISIBLE_SLOTS: [usize; 2] = [30, 31];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 37] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false];
 static CONSTANTS: [Sym; 207] = [7, 8, 9, 10, 17, 8, 9, 10, 12, 17, 9, 10, 12, 13, 17, 10, 12, 13, 14, 17, 12, 13, 14, 15, 17, 13, 14, 15, 16, 17, 14, 15, 16, 17, 17, 15, 16, 17, 17, 17, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3];
-static MEMBERS0: [u8; 4] = [7, 8, 9, 10];
-static OFF1: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-static OFF2: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 132, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
-static OFF3: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 11, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
-static OFF4: [u16; 256] = [55, 55, 0, 55, 55, 55, 55, 5, 10, 15, 20, 55, 25, 30, 35, 40, 45, 50, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55];
+static OFF0: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
+static OFF1: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 132, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
+static OFF2: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 11, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
+static OFF3: [u16; 256] = [55, 55, 0, 55, 55, 55, 55, 5, 10, 15, 20, 55, 25, 30, 35, 40, 45, 50, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -89,6 +88,7 @@ m1(v, cx);
 }
 
 /// Node `round`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
@@ -105,10 +105,14 @@ fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 22usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS0[i];
-m3(v, cx);
-}
+v[slot] = 7;
+m3_k22_7(v, cx);
+v[slot] = 8;
+m3_k22_8(v, cx);
+v[slot] = 9;
+m3_k22_9(v, cx);
+v[slot] = 10;
+m3_k22_10(v, cx);
 v[slot] = old;
 }
 
@@ -117,7 +121,7 @@ v[slot] = old;
 /// Node `drawn`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF1[(v[22] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[22] as usize)] as usize] == 7 {
 m4(v, cx);
 }
 
@@ -140,7 +144,7 @@ cx.pop_tag();
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o0 = OFF1[(v[22]) as usize];
+let o0 = OFF0[(v[22]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx);
@@ -162,6 +166,7 @@ v[slot] = old;
 }
 
 /// Node `prizeSet`.
+#[inline(always)]
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
@@ -174,6 +179,7 @@ v[slot] = old;
 }
 
 /// Node `hideBid`.
+#[inline(always)]
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -190,10 +196,14 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 22usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS0[i];
-m10(v, cx);
-}
+v[slot] = 7;
+m10_k22_7(v, cx);
+v[slot] = 8;
+m10_k22_8(v, cx);
+v[slot] = 9;
+m10_k22_9(v, cx);
+v[slot] = 10;
+m10_k22_10(v, cx);
 v[slot] = old;
 }
 
@@ -202,7 +212,7 @@ v[slot] = old;
 /// Node `firstChosen`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[5 + OFF1[(v[22] as usize)] as usize] == 7 {
+if v[5 + OFF0[(v[22] as usize)] as usize] == 7 {
 m11(v, cx);
 }
 
@@ -225,7 +235,7 @@ cx.pop_tag();
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o1 = OFF1[(v[22]) as usize];
+let o1 = OFF0[(v[22]) as usize];
 let slot = 5usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx);
@@ -247,6 +257,7 @@ v[slot] = old;
 }
 
 /// Node `firstRecorded`.
+#[inline(always)]
 fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 7;
@@ -259,6 +270,7 @@ v[slot] = old;
 }
 
 /// Node `showBid`.
+#[inline(always)]
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -275,10 +287,14 @@ fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 22usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS0[i];
-m17(v, cx);
-}
+v[slot] = 7;
+m17_k22_7(v, cx);
+v[slot] = 8;
+m17_k22_8(v, cx);
+v[slot] = 9;
+m17_k22_9(v, cx);
+v[slot] = 10;
+m17_k22_10(v, cx);
 v[slot] = old;
 }
 
@@ -287,7 +303,7 @@ v[slot] = old;
 /// Node `secondChosen`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[10 + OFF1[(v[22] as usize)] as usize] == 7 {
+if v[10 + OFF0[(v[22] as usize)] as usize] == 7 {
 m18(v, cx);
 }
 
@@ -307,6 +323,7 @@ cx.pop_tag();
 }
 
 /// Node `secondTagged`.
+#[inline(always)]
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -322,7 +339,7 @@ v[slot] = old;
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o1 = OFF1[(v[22]) as usize];
+let o1 = OFF0[(v[22]) as usize];
 let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m21(v, cx);
@@ -333,8 +350,8 @@ v[slot] = old;
 
 /// Node `judge`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) {
-let g21 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 7;
-let g22 = CONSTANTS[60 + OFF2[(v[21] as usize)] as usize + OFF3[(v[22] as usize)] as usize] == 2;
+let g21 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 7;
+let g22 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 2;
 {
 if g21 {
 m22(v, cx);
@@ -353,7 +370,7 @@ m24(v, cx);
 /// Node `firstTakes`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[23] as usize)] as usize + OFF1[(v[20] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[23] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx);
@@ -376,8 +393,8 @@ v[slot] = old;
 
 /// Node `notFirst`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
-let g25 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 7;
-let g26 = CONSTANTS[60 + OFF2[(v[22] as usize)] as usize + OFF3[(v[21] as usize)] as usize] == 2;
+let g25 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 7;
+let g26 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 2;
 {
 if g25 {
 m25(v, cx);
@@ -396,7 +413,7 @@ m23(v, cx);
 /// Node `secondTakes`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF4[(v[24] as usize)] as usize + OFF1[(v[20] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[24] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx);
@@ -425,8 +442,8 @@ m29(v, cx);
 
 /// Node `final`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
-let g31 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 7;
-let g32 = CONSTANTS[60 + OFF2[(v[23] as usize)] as usize + OFF3[(v[24] as usize)] as usize] == 2;
+let g31 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 7;
+let g32 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 2;
 {
 if g31 {
 m30(v, cx);
@@ -455,6 +472,7 @@ v[slot] = old;
 }
 
 /// Node `over`.
+#[inline(always)]
 fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -468,8 +486,8 @@ v[slot] = old;
 
 /// Node `notFirstWin`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
-let g35 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 7;
-let g36 = CONSTANTS[60 + OFF2[(v[24] as usize)] as usize + OFF3[(v[23] as usize)] as usize] == 2;
+let g35 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 7;
+let g36 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 2;
 {
 if g35 {
 m33(v, cx);
@@ -520,10 +538,14 @@ fn r27_28(v: &mut Values) -> bool {
 {
 let slot = 22usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS0[i];
-if r36_28(v) { v[slot] = old; return true; }
-}
+v[slot] = 7;
+if r36_28_k22_7(v) { v[slot] = old; return true; }
+v[slot] = 8;
+if r36_28_k22_8(v) { v[slot] = old; return true; }
+v[slot] = 9;
+if r36_28_k22_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r36_28_k22_10(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -532,11 +554,511 @@ false
 /// Node `deckChosen`.
 fn r36_28(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[22] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[22] as usize)] as usize] == 7 {
 {  return true; }
 }
 
 }
 false
+}
+
+/// Node `drawn` where v[22] == 7.
+fn m3_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[0] == 7 {
+m4_k22_7(v, cx);
+}
+
+}
+
+}
+
+/// Node `drawn` where v[22] == 8.
+fn m3_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[1] == 7 {
+m4_k22_8(v, cx);
+}
+
+}
+
+}
+
+/// Node `drawn` where v[22] == 9.
+fn m3_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[2] == 7 {
+m4_k22_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `drawn` where v[22] == 10.
+fn m3_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[3] == 7 {
+m4_k22_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `firstChosen` where v[22] == 7.
+fn m10_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[5] == 7 {
+m11_k22_7(v, cx);
+}
+
+}
+
+}
+
+/// Node `firstChosen` where v[22] == 8.
+fn m10_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[6] == 7 {
+m11_k22_8(v, cx);
+}
+
+}
+
+}
+
+/// Node `firstChosen` where v[22] == 9.
+fn m10_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[7] == 7 {
+m11_k22_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `firstChosen` where v[22] == 10.
+fn m10_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[8] == 7 {
+m11_k22_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `secondChosen` where v[22] == 7.
+fn m17_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[10] == 7 {
+m18_k22_7(v, cx);
+}
+
+}
+
+}
+
+/// Node `secondChosen` where v[22] == 8.
+fn m17_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[11] == 7 {
+m18_k22_8(v, cx);
+}
+
+}
+
+}
+
+/// Node `secondChosen` where v[22] == 9.
+fn m17_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[12] == 7 {
+m18_k22_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `secondChosen` where v[22] == 10.
+fn m17_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[13] == 7 {
+m18_k22_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `deckChosen` where v[22] == 7.
+fn r36_28_k22_7(v: &mut Values) -> bool {
+{
+if v[0] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `deckChosen` where v[22] == 8.
+fn r36_28_k22_8(v: &mut Values) -> bool {
+{
+if v[1] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `deckChosen` where v[22] == 9.
+fn r36_28_k22_9(v: &mut Values) -> bool {
+{
+if v[2] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `deckChosen` where v[22] == 10.
+fn r36_28_k22_10(v: &mut Values) -> bool {
+{
+if v[3] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `inDeck` where v[22] == 7.
+fn m4_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(7 as u32) {
+m5_k22_7(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `inDeck` where v[22] == 8.
+fn m4_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m5_k22_8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `inDeck` where v[22] == 9.
+fn m4_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m5_k22_9(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `inDeck` where v[22] == 10.
+fn m4_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m5_k22_10(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `firstHas` where v[22] == 7.
+fn m11_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(7 as u32) {
+m12_k22_7(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `firstHas` where v[22] == 8.
+fn m11_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m12_k22_8(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `firstHas` where v[22] == 9.
+fn m11_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m12_k22_9(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `firstHas` where v[22] == 10.
+fn m11_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m12_k22_10(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `secondHas` where v[22] == 7.
+fn m18_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(7 as u32) {
+m19(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `secondHas` where v[22] == 8.
+fn m18_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m19(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `secondHas` where v[22] == 9.
+fn m18_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m19(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `secondHas` where v[22] == 10.
+fn m18_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m19(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `shown` where v[22] == 7.
+fn m5_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 0usize;
+let old = v[slot]; v[slot] = x;
+m6_k22_7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `shown` where v[22] == 8.
+fn m5_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 1usize;
+let old = v[slot]; v[slot] = x;
+m6_k22_8(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `shown` where v[22] == 9.
+fn m5_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 2usize;
+let old = v[slot]; v[slot] = x;
+m6_k22_9(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `shown` where v[22] == 10.
+fn m5_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 3usize;
+let old = v[slot]; v[slot] = x;
+m6_k22_10(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstTagged` where v[22] == 7.
+fn m12_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 5usize;
+let old = v[slot]; v[slot] = x;
+m13_k22_7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstTagged` where v[22] == 8.
+fn m12_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 6usize;
+let old = v[slot]; v[slot] = x;
+m13_k22_8(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstTagged` where v[22] == 9.
+fn m12_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 7usize;
+let old = v[slot]; v[slot] = x;
+m13_k22_9(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstTagged` where v[22] == 10.
+fn m12_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 2;
+let slot = 8usize;
+let old = v[slot]; v[slot] = x;
+m13_k22_10(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `taken` where v[22] == 7.
+fn m6_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 7;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+m7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `taken` where v[22] == 8.
+fn m6_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 8;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+m7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `taken` where v[22] == 9.
+fn m6_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 9;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+m7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `taken` where v[22] == 10.
+fn m6_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 10;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+m7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstPlayed` where v[22] == 7.
+fn m13_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 7;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+m14(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstPlayed` where v[22] == 8.
+fn m13_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 8;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+m14(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstPlayed` where v[22] == 9.
+fn m13_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 9;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+m14(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `firstPlayed` where v[22] == 10.
+fn m13_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 10;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+m14(v, cx);
+v[slot] = old;
+}
+
 }
 

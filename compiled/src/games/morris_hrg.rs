@@ -97,6 +97,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -383,6 +384,7 @@ Ok(())
 }
 
 /// Node `removeIfMill_3`.
+#[inline(always)]
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -458,6 +460,7 @@ Ok(())
 }
 
 /// Node `removeIfMill_10`.
+#[inline(always)]
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -569,6 +572,7 @@ v[slot] = old;
 }
 
 /// Node `turn_29`.
+#[inline(always)]
 fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -654,6 +658,7 @@ v[slot] = old;
 }
 
 /// Node `turn_39`.
+#[inline(always)]
 fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -952,6 +957,7 @@ Ok(())
 }
 
 /// Node `removeIfMill_15`.
+#[inline(always)]
 fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;
@@ -1027,6 +1033,7 @@ Ok(())
 }
 
 /// Node `removeIfMill_22`.
+#[inline(always)]
 fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 5;

@@ -38,7 +38,14 @@ static TAB5: [u8; 256] = [78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78
 static TAB6: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB7: [u8; 256] = [85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 85, 85, 85, 85, 85, 85, 85, 85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB8: [u8; 256] = [85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 85, 85, 85, 85, 85, 85, 85, 85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static MEMBERS9: [u8; 8] = [77, 78, 79, 80, 81, 82, 83, 84];
+static TAB9: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB11: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB12: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB13: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB14: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB15: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB16: [u8; 256] = [12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -116,6 +123,7 @@ Ok(())
 }
 
 /// Node `turn_1`.
+#[inline(always)]
 fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
@@ -128,6 +136,7 @@ Ok(())
 }
 
 /// Node `turn_2`.
+#[inline(always)]
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
@@ -187,6 +196,7 @@ Ok(())
 }
 
 /// Node `turn_11`.
+#[inline(always)]
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -397,6 +407,7 @@ Ok(())
 }
 
 /// Node `turn_36`.
+#[inline(always)]
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -490,6 +501,7 @@ m37(v, cx);
 }
 
 /// Node `turn_47`.
+#[inline(always)]
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -543,6 +555,7 @@ fn m39(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `turn_49`.
+#[inline(always)]
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
@@ -555,6 +568,7 @@ Ok(())
 }
 
 /// Node `turn_50`.
+#[inline(always)]
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
@@ -614,6 +628,7 @@ Ok(())
 }
 
 /// Node `turn_59`.
+#[inline(always)]
 fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -806,6 +821,7 @@ Ok(())
 }
 
 /// Node `turn_84`.
+#[inline(always)]
 fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -916,10 +932,22 @@ fn r72_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS9[i];
-if r73_4(v, cx)? { v[slot] = old; return Ok(true); }
-}
+v[slot] = 77;
+if r73_4_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 78;
+if r73_4_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 79;
+if r73_4_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 80;
+if r73_4_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 81;
+if r73_4_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 82;
+if r73_4_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 83;
+if r73_4_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 84;
+if r73_4_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
@@ -981,6 +1009,7 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_1__outflanks_4`.
+#[inline(always)]
 fn r77_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
@@ -996,10 +1025,22 @@ fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS9[i];
-if r93_11(v, cx)? { v[slot] = old; return Ok(true); }
-}
+v[slot] = 77;
+if r93_11_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 78;
+if r93_11_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 79;
+if r93_11_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 80;
+if r93_11_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 81;
+if r93_11_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 82;
+if r93_11_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 83;
+if r93_11_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 84;
+if r93_11_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
@@ -1061,6 +1102,7 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_1__outflanks_12`.
+#[inline(always)]
 fn r97_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
@@ -1167,10 +1209,22 @@ fn r79_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS9[i];
-if r80_42(v, cx)? { v[slot] = old; return Ok(true); }
-}
+v[slot] = 77;
+if r80_42_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 78;
+if r80_42_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 79;
+if r80_42_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 80;
+if r80_42_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 81;
+if r80_42_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 82;
+if r80_42_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 83;
+if r80_42_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 84;
+if r80_42_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
@@ -1232,6 +1286,7 @@ Ok(false)
 }
 
 /// Node `canPlace_reach_2__outflanks_4`.
+#[inline(always)]
 fn r84_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
@@ -1247,10 +1302,22 @@ fn r48_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 let slot = 70usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS9[i];
-if r98_49(v, cx)? { v[slot] = old; return Ok(true); }
-}
+v[slot] = 77;
+if r98_49_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 78;
+if r98_49_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 79;
+if r98_49_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 80;
+if r98_49_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 81;
+if r98_49_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 82;
+if r98_49_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 83;
+if r98_49_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = 84;
+if r98_49_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
 v[slot] = old;
 }
 Ok(false)
@@ -1312,6 +1379,7 @@ Ok(false)
 }
 
 /// Node `legalAt_reach_2__outflanks_12`.
+#[inline(always)]
 fn r102_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
@@ -1382,6 +1450,1766 @@ fn r92_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
 if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
 {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 77.
+fn r73_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB9[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 78.
+fn r73_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB10[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 79.
+fn r73_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB11[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 80.
+fn r73_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB12[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 81.
+fn r73_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB13[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 82.
+fn r73_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB14[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 83.
+fn r73_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB15[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__canPlace_5` where v[70] == 84.
+fn r73_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB16[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r74_4_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 77.
+fn r93_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB9[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 78.
+fn r93_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB10[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 79.
+fn r93_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB11[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 80.
+fn r93_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB12[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 81.
+fn r93_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB13[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 82.
+fn r93_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB14[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 83.
+fn r93_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB15[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__legalAt_3` where v[70] == 84.
+fn r93_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB16[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r94_11_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 77.
+fn r80_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB9[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 78.
+fn r80_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB10[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 79.
+fn r80_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB11[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 80.
+fn r80_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB12[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 81.
+fn r80_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB13[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 82.
+fn r80_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB14[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 83.
+fn r80_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB15[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__canPlace_5` where v[70] == 84.
+fn r80_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB16[(v[69] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r81_42_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 77.
+fn r98_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB9[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 78.
+fn r98_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB10[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 79.
+fn r98_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB11[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 80.
+fn r98_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB12[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 81.
+fn r98_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB13[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 82.
+fn r98_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB14[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 83.
+fn r98_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB15[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__legalAt_3` where v[70] == 84.
+fn r98_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+let x: u8 = TAB16[(v[68] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r99_49_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 77.
+fn r74_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 78.
+fn r74_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 79.
+fn r74_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 80.
+fn r74_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 81.
+fn r74_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 82.
+fn r74_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 83.
+fn r74_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_1` where v[70] == 84.
+fn r74_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 77.
+fn r94_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 78.
+fn r94_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 79.
+fn r94_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 80.
+fn r94_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 81.
+fn r94_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 82.
+fn r94_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 83.
+fn r94_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_9` where v[70] == 84.
+fn r94_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 77.
+fn r81_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 78.
+fn r81_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 79.
+fn r81_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 80.
+fn r81_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 81.
+fn r81_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 82.
+fn r81_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 83.
+fn r81_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_1` where v[70] == 84.
+fn r81_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 77.
+fn r99_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 78.
+fn r99_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 79.
+fn r99_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 80.
+fn r99_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 81.
+fn r99_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 82.
+fn r99_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 83.
+fn r99_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_9` where v[70] == 84.
+fn r99_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+{
+if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 77.
+fn r75_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB9[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 78.
+fn r75_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB10[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 79.
+fn r75_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB11[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 80.
+fn r75_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB12[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 81.
+fn r75_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB13[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 82.
+fn r75_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB14[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 83.
+fn r75_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB15[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_3` where v[70] == 84.
+fn r75_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(75, v)? { return Ok(false); }
+{
+let x: u8 = TAB16[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r76_4_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
+fn r95_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB9[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
+fn r95_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB10[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
+fn r95_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB11[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
+fn r95_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB12[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
+fn r95_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB13[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
+fn r95_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB14[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
+fn r95_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB15[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
+fn r95_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(95, v)? { return Ok(false); }
+{
+let x: u8 = TAB16[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r96_11_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 77.
+fn r82_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB9[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 78.
+fn r82_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB10[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 79.
+fn r82_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB11[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 80.
+fn r82_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB12[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 81.
+fn r82_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB13[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 82.
+fn r82_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB14[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 83.
+fn r82_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB15[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_3` where v[70] == 84.
+fn r82_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(82, v)? { return Ok(false); }
+{
+let x: u8 = TAB16[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r83_42_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
+fn r100_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB9[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
+fn r100_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB10[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
+fn r100_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB11[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
+fn r100_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB12[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
+fn r100_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB13[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
+fn r100_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB14[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
+fn r100_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB15[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
+fn r100_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+if !cx.visit(100, v)? { return Ok(false); }
+{
+let x: u8 = TAB16[(v[71] as usize)];
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if r101_49_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+v[slot] = old;
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 77.
+fn r76_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 78.
+fn r76_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 79.
+fn r76_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 80.
+fn r76_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 81.
+fn r76_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 82.
+fn r76_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 83.
+fn r76_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_1__outflanks_5` where v[70] == 84.
+fn r76_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g84 {
+if r75_4_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 77.
+fn r96_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 78.
+fn r96_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 79.
+fn r96_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 80.
+fn r96_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 81.
+fn r96_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 82.
+fn r96_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 83.
+fn r96_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_1__outflanks_13` where v[70] == 84.
+fn r96_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g108 {
+if r95_11_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 77.
+fn r83_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 78.
+fn r83_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 79.
+fn r83_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 80.
+fn r83_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 81.
+fn r83_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 82.
+fn r83_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 83.
+fn r83_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `canPlace_reach_2__outflanks_5` where v[70] == 84.
+fn r83_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g92 {
+if r82_42_k70_84(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 77.
+fn r101_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_77(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 78.
+fn r101_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_78(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 79.
+fn r101_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_79(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 80.
+fn r101_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_80(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 81.
+fn r101_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_81(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 82.
+fn r101_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_82(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 83.
+fn r101_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_83(v, cx)? {  return Ok(true); }
+}
+
+}
+Ok(false)
+}
+
+/// Node `legalAt_reach_2__outflanks_13` where v[70] == 84.
+fn r101_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v, cx)? {  return Ok(true); }
+}
+
+}
+{
+if g114 {
+if r100_49_k70_84(v, cx)? {  return Ok(true); }
 }
 
 }

@@ -28,12 +28,10 @@ static GOAL_SLOTS: [usize; 2] = [12, 13];
 static VISIBLE_SLOTS: [usize; 2] = [16, 17];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 38] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false];
-static MEMBERS0: [u8; 9] = [8, 9, 10, 11, 12, 13, 14, 15, 16];
-static OFF1: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
-static MEMBERS2: [u8; 8] = [17, 18, 19, 20, 21, 22, 23, 24];
-static OFF3: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 1, 2, 0, 2, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
-static OFF4: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 7, 3, 4, 5, 4, 4, 4, 4, 4, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
-static OFF5: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 5, 8, 6, 7, 8, 8, 6, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF0: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF1: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 1, 2, 0, 2, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF2: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 7, 3, 4, 5, 4, 4, 4, 4, 4, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF3: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 5, 8, 6, 7, 8, 8, 6, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -89,6 +87,7 @@ m1(v, cx);
 }
 
 /// Node `rules_1`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
@@ -105,10 +104,24 @@ fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 10usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-m3(v, cx);
-}
+v[slot] = 8;
+m3_k10_8(v, cx);
+v[slot] = 9;
+m3_k10_9(v, cx);
+v[slot] = 10;
+m3_k10_10(v, cx);
+v[slot] = 11;
+m3_k10_11(v, cx);
+v[slot] = 12;
+m3_k10_12(v, cx);
+v[slot] = 13;
+m3_k10_13(v, cx);
+v[slot] = 14;
+m3_k10_14(v, cx);
+v[slot] = 15;
+m3_k10_15(v, cx);
+v[slot] = 16;
+m3_k10_16(v, cx);
 v[slot] = old;
 }
 
@@ -117,7 +130,7 @@ v[slot] = old;
 /// Node `turn_2`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
 m4(v, cx);
 }
 
@@ -137,6 +150,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_4`.
+#[inline(always)]
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -152,7 +166,7 @@ v[slot] = old;
 fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
-let o0 = OFF1[(v[10]) as usize];
+let o0 = OFF0[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m7(v, cx);
@@ -222,6 +236,7 @@ v[slot] = old;
 }
 
 /// Node `turn_12`.
+#[inline(always)]
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -239,6 +254,7 @@ fn m14(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `turn_14`.
+#[inline(always)]
 fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
@@ -279,10 +295,24 @@ fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 10usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-m22(v, cx);
-}
+v[slot] = 8;
+m22_k10_8(v, cx);
+v[slot] = 9;
+m22_k10_9(v, cx);
+v[slot] = 10;
+m22_k10_10(v, cx);
+v[slot] = 11;
+m22_k10_11(v, cx);
+v[slot] = 12;
+m22_k10_12(v, cx);
+v[slot] = 13;
+m22_k10_13(v, cx);
+v[slot] = 14;
+m22_k10_14(v, cx);
+v[slot] = 15;
+m22_k10_15(v, cx);
+v[slot] = 16;
+m22_k10_16(v, cx);
 v[slot] = old;
 }
 
@@ -291,7 +321,7 @@ v[slot] = old;
 /// Node `turn_19`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
 m23(v, cx);
 }
 
@@ -311,6 +341,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_21`.
+#[inline(always)]
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -326,7 +357,7 @@ v[slot] = old;
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
-let o0 = OFF1[(v[10]) as usize];
+let o0 = OFF0[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m26(v, cx);
@@ -400,10 +431,22 @@ fn r9_10(v: &mut Values) -> bool {
 {
 let slot = 11usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS2[i];
-if r32_10(v) { v[slot] = old; return true; }
-}
+v[slot] = 17;
+if r32_10_k11_17(v) { v[slot] = old; return true; }
+v[slot] = 18;
+if r32_10_k11_18(v) { v[slot] = old; return true; }
+v[slot] = 19;
+if r32_10_k11_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r32_10_k11_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r32_10_k11_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r32_10_k11_22(v) { v[slot] = old; return true; }
+v[slot] = 23;
+if r32_10_k11_23(v) { v[slot] = old; return true; }
+v[slot] = 24;
+if r32_10_k11_24(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -412,7 +455,7 @@ false
 /// Node `hasLine_reach_1__hasLine_1`.
 fn r32_10(v: &mut Values) -> bool {
 {
-if v[0 + OFF3[(v[11] as usize)] as usize] == 0 {
+if v[0 + OFF1[(v[11] as usize)] as usize] == 0 {
 if r33_10(v) {  return true; }
 }
 
@@ -423,7 +466,7 @@ false
 /// Node `hasLine_reach_1__hasLine_2`.
 fn r33_10(v: &mut Values) -> bool {
 {
-if v[0 + OFF4[(v[11] as usize)] as usize] == 0 {
+if v[0 + OFF2[(v[11] as usize)] as usize] == 0 {
 if r34_10(v) {  return true; }
 }
 
@@ -434,7 +477,7 @@ false
 /// Node `hasLine_reach_1__hasLine_3`.
 fn r34_10(v: &mut Values) -> bool {
 {
-if v[0 + OFF5[(v[11] as usize)] as usize] == 0 {
+if v[0 + OFF3[(v[11] as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -447,10 +490,24 @@ fn r15_17(v: &mut Values) -> bool {
 {
 let slot = 10usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r16_17(v) { v[slot] = old; return true; }
-}
+v[slot] = 8;
+if r16_17_k10_8(v) { v[slot] = old; return true; }
+v[slot] = 9;
+if r16_17_k10_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r16_17_k10_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r16_17_k10_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r16_17_k10_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r16_17_k10_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r16_17_k10_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r16_17_k10_15(v) { v[slot] = old; return true; }
+v[slot] = 16;
+if r16_17_k10_16(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -459,7 +516,7 @@ false
 /// Node `hasEmpty_1`.
 fn r16_17(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[10] as usize)] as usize] == 7 {
+if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -472,10 +529,22 @@ fn r28_29(v: &mut Values) -> bool {
 {
 let slot = 11usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS2[i];
-if r35_29(v) { v[slot] = old; return true; }
-}
+v[slot] = 17;
+if r35_29_k11_17(v) { v[slot] = old; return true; }
+v[slot] = 18;
+if r35_29_k11_18(v) { v[slot] = old; return true; }
+v[slot] = 19;
+if r35_29_k11_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r35_29_k11_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r35_29_k11_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r35_29_k11_22(v) { v[slot] = old; return true; }
+v[slot] = 23;
+if r35_29_k11_23(v) { v[slot] = old; return true; }
+v[slot] = 24;
+if r35_29_k11_24(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -484,7 +553,7 @@ false
 /// Node `hasLine_reach_2__hasLine_1`.
 fn r35_29(v: &mut Values) -> bool {
 {
-if v[0 + OFF3[(v[11] as usize)] as usize] == 1 {
+if v[0 + OFF1[(v[11] as usize)] as usize] == 1 {
 if r36_29(v) {  return true; }
 }
 
@@ -495,7 +564,7 @@ false
 /// Node `hasLine_reach_2__hasLine_2`.
 fn r36_29(v: &mut Values) -> bool {
 {
-if v[0 + OFF4[(v[11] as usize)] as usize] == 1 {
+if v[0 + OFF2[(v[11] as usize)] as usize] == 1 {
 if r37_29(v) {  return true; }
 }
 
@@ -506,7 +575,1030 @@ false
 /// Node `hasLine_reach_2__hasLine_3`.
 fn r37_29(v: &mut Values) -> bool {
 {
-if v[0 + OFF5[(v[11] as usize)] as usize] == 1 {
+if v[0 + OFF3[(v[11] as usize)] as usize] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `turn_2` where v[10] == 8.
+fn m3_k10_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[0] == 7 {
+m4_k10_8(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 9.
+fn m3_k10_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[1] == 7 {
+m4_k10_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 10.
+fn m3_k10_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[2] == 7 {
+m4_k10_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 11.
+fn m3_k10_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[3] == 7 {
+m4_k10_11(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 12.
+fn m3_k10_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[4] == 7 {
+m4_k10_12(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 13.
+fn m3_k10_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[5] == 7 {
+m4_k10_13(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 14.
+fn m3_k10_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[6] == 7 {
+m4_k10_14(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 15.
+fn m3_k10_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[7] == 7 {
+m4_k10_15(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_2` where v[10] == 16.
+fn m3_k10_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[8] == 7 {
+m4_k10_16(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 8.
+fn m22_k10_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[0] == 7 {
+m23_k10_8(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 9.
+fn m22_k10_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[1] == 7 {
+m23_k10_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 10.
+fn m22_k10_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[2] == 7 {
+m23_k10_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 11.
+fn m22_k10_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[3] == 7 {
+m23_k10_11(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 12.
+fn m22_k10_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[4] == 7 {
+m23_k10_12(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 13.
+fn m22_k10_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[5] == 7 {
+m23_k10_13(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 14.
+fn m22_k10_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[6] == 7 {
+m23_k10_14(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 15.
+fn m22_k10_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[7] == 7 {
+m23_k10_15(v, cx);
+}
+
+}
+
+}
+
+/// Node `turn_19` where v[10] == 16.
+fn m22_k10_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[8] == 7 {
+m23_k10_16(v, cx);
+}
+
+}
+
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 17.
+fn r32_10_k11_17(v: &mut Values) -> bool {
+{
+if v[0] == 0 {
+if r33_10_k11_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 18.
+fn r32_10_k11_18(v: &mut Values) -> bool {
+{
+if v[3] == 0 {
+if r33_10_k11_18(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 19.
+fn r32_10_k11_19(v: &mut Values) -> bool {
+{
+if v[6] == 0 {
+if r33_10_k11_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 20.
+fn r32_10_k11_20(v: &mut Values) -> bool {
+{
+if v[0] == 0 {
+if r33_10_k11_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 21.
+fn r32_10_k11_21(v: &mut Values) -> bool {
+{
+if v[1] == 0 {
+if r33_10_k11_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 22.
+fn r32_10_k11_22(v: &mut Values) -> bool {
+{
+if v[2] == 0 {
+if r33_10_k11_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 23.
+fn r32_10_k11_23(v: &mut Values) -> bool {
+{
+if v[0] == 0 {
+if r33_10_k11_23(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_1` where v[11] == 24.
+fn r32_10_k11_24(v: &mut Values) -> bool {
+{
+if v[2] == 0 {
+if r33_10_k11_24(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 8.
+fn r16_17_k10_8(v: &mut Values) -> bool {
+{
+if v[0] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 9.
+fn r16_17_k10_9(v: &mut Values) -> bool {
+{
+if v[1] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 10.
+fn r16_17_k10_10(v: &mut Values) -> bool {
+{
+if v[2] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 11.
+fn r16_17_k10_11(v: &mut Values) -> bool {
+{
+if v[3] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 12.
+fn r16_17_k10_12(v: &mut Values) -> bool {
+{
+if v[4] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 13.
+fn r16_17_k10_13(v: &mut Values) -> bool {
+{
+if v[5] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 14.
+fn r16_17_k10_14(v: &mut Values) -> bool {
+{
+if v[6] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 15.
+fn r16_17_k10_15(v: &mut Values) -> bool {
+{
+if v[7] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasEmpty_1` where v[10] == 16.
+fn r16_17_k10_16(v: &mut Values) -> bool {
+{
+if v[8] == 7 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 17.
+fn r35_29_k11_17(v: &mut Values) -> bool {
+{
+if v[0] == 1 {
+if r36_29_k11_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 18.
+fn r35_29_k11_18(v: &mut Values) -> bool {
+{
+if v[3] == 1 {
+if r36_29_k11_18(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 19.
+fn r35_29_k11_19(v: &mut Values) -> bool {
+{
+if v[6] == 1 {
+if r36_29_k11_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 20.
+fn r35_29_k11_20(v: &mut Values) -> bool {
+{
+if v[0] == 1 {
+if r36_29_k11_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 21.
+fn r35_29_k11_21(v: &mut Values) -> bool {
+{
+if v[1] == 1 {
+if r36_29_k11_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 22.
+fn r35_29_k11_22(v: &mut Values) -> bool {
+{
+if v[2] == 1 {
+if r36_29_k11_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 23.
+fn r35_29_k11_23(v: &mut Values) -> bool {
+{
+if v[0] == 1 {
+if r36_29_k11_23(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_1` where v[11] == 24.
+fn r35_29_k11_24(v: &mut Values) -> bool {
+{
+if v[2] == 1 {
+if r36_29_k11_24(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `turn_3` where v[10] == 8.
+fn m4_k10_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 9.
+fn m4_k10_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 10.
+fn m4_k10_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 11.
+fn m4_k10_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(11 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 12.
+fn m4_k10_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(12 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 13.
+fn m4_k10_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(13 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 14.
+fn m4_k10_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(14 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 15.
+fn m4_k10_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(15 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_3` where v[10] == 16.
+fn m4_k10_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(16 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 8.
+fn m23_k10_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 9.
+fn m23_k10_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 10.
+fn m23_k10_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 11.
+fn m23_k10_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(11 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 12.
+fn m23_k10_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(12 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 13.
+fn m23_k10_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(13 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 14.
+fn m23_k10_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(14 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 15.
+fn m23_k10_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(15 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `turn_20` where v[10] == 16.
+fn m23_k10_16(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(16 as u32) {
+m24(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 17.
+fn r33_10_k11_17(v: &mut Values) -> bool {
+{
+if v[1] == 0 {
+if r34_10_k11_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 18.
+fn r33_10_k11_18(v: &mut Values) -> bool {
+{
+if v[4] == 0 {
+if r34_10_k11_18(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 19.
+fn r33_10_k11_19(v: &mut Values) -> bool {
+{
+if v[7] == 0 {
+if r34_10_k11_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 20.
+fn r33_10_k11_20(v: &mut Values) -> bool {
+{
+if v[3] == 0 {
+if r34_10_k11_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 21.
+fn r33_10_k11_21(v: &mut Values) -> bool {
+{
+if v[4] == 0 {
+if r34_10_k11_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 22.
+fn r33_10_k11_22(v: &mut Values) -> bool {
+{
+if v[5] == 0 {
+if r34_10_k11_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 23.
+fn r33_10_k11_23(v: &mut Values) -> bool {
+{
+if v[4] == 0 {
+if r34_10_k11_23(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_2` where v[11] == 24.
+fn r33_10_k11_24(v: &mut Values) -> bool {
+{
+if v[4] == 0 {
+if r34_10_k11_24(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 17.
+fn r36_29_k11_17(v: &mut Values) -> bool {
+{
+if v[1] == 1 {
+if r37_29_k11_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 18.
+fn r36_29_k11_18(v: &mut Values) -> bool {
+{
+if v[4] == 1 {
+if r37_29_k11_18(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 19.
+fn r36_29_k11_19(v: &mut Values) -> bool {
+{
+if v[7] == 1 {
+if r37_29_k11_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 20.
+fn r36_29_k11_20(v: &mut Values) -> bool {
+{
+if v[3] == 1 {
+if r37_29_k11_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 21.
+fn r36_29_k11_21(v: &mut Values) -> bool {
+{
+if v[4] == 1 {
+if r37_29_k11_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 22.
+fn r36_29_k11_22(v: &mut Values) -> bool {
+{
+if v[5] == 1 {
+if r37_29_k11_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 23.
+fn r36_29_k11_23(v: &mut Values) -> bool {
+{
+if v[4] == 1 {
+if r37_29_k11_23(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_2` where v[11] == 24.
+fn r36_29_k11_24(v: &mut Values) -> bool {
+{
+if v[4] == 1 {
+if r37_29_k11_24(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 17.
+fn r34_10_k11_17(v: &mut Values) -> bool {
+{
+if v[2] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 18.
+fn r34_10_k11_18(v: &mut Values) -> bool {
+{
+if v[5] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 19.
+fn r34_10_k11_19(v: &mut Values) -> bool {
+{
+if v[8] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 20.
+fn r34_10_k11_20(v: &mut Values) -> bool {
+{
+if v[6] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 21.
+fn r34_10_k11_21(v: &mut Values) -> bool {
+{
+if v[7] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 22.
+fn r34_10_k11_22(v: &mut Values) -> bool {
+{
+if v[8] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 23.
+fn r34_10_k11_23(v: &mut Values) -> bool {
+{
+if v[8] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_1__hasLine_3` where v[11] == 24.
+fn r34_10_k11_24(v: &mut Values) -> bool {
+{
+if v[6] == 0 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 17.
+fn r37_29_k11_17(v: &mut Values) -> bool {
+{
+if v[2] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 18.
+fn r37_29_k11_18(v: &mut Values) -> bool {
+{
+if v[5] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 19.
+fn r37_29_k11_19(v: &mut Values) -> bool {
+{
+if v[8] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 20.
+fn r37_29_k11_20(v: &mut Values) -> bool {
+{
+if v[6] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 21.
+fn r37_29_k11_21(v: &mut Values) -> bool {
+{
+if v[7] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 22.
+fn r37_29_k11_22(v: &mut Values) -> bool {
+{
+if v[8] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 23.
+fn r37_29_k11_23(v: &mut Values) -> bool {
+{
+if v[8] == 1 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `hasLine_reach_2__hasLine_3` where v[11] == 24.
+fn r37_29_k11_24(v: &mut Values) -> bool {
+{
+if v[6] == 1 {
 {  return true; }
 }
 

@@ -29,14 +29,12 @@ static VISIBLE_SLOTS: [usize; 2] = [17, 18];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 22] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false];
 static CONSTANTS: [Sym; 33] = [7, 10, 13, 7, 8, 9, 7, 13, 7, 8, 11, 14, 10, 11, 12, 11, 11, 11, 9, 12, 15, 13, 14, 15, 15, 9, 15, 1, 0, 0, 3, 3, 3];
-static MEMBERS0: [u8; 9] = [7, 8, 9, 10, 11, 12, 13, 14, 15];
-static OFF1: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
-static OFF2: [u16; 256] = [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
-static TAB3: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static MEMBERS4: [u8; 8] = [17, 18, 19, 20, 21, 22, 23, 24];
-static OFF5: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 1, 2, 0, 6, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
-static OFF6: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 7, 3, 4, 5, 4, 4, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
-static OFF7: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 5, 8, 6, 7, 8, 8, 2, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF0: [u16; 256] = [9, 9, 9, 9, 9, 9, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF1: [u16; 256] = [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
+static TAB2: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF3: [u16; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 1, 2, 0, 6, 0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF4: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 7, 3, 4, 5, 4, 4, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+static OFF5: [u16; 256] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 5, 8, 6, 7, 8, 8, 2, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -90,6 +88,7 @@ Ok(())
 }
 
 /// Node `turn`.
+#[inline(always)]
 fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[10];
@@ -106,10 +105,24 @@ fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 11usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-m3(v, cx);
-}
+v[slot] = 7;
+m3_k11_7(v, cx);
+v[slot] = 8;
+m3_k11_8(v, cx);
+v[slot] = 9;
+m3_k11_9(v, cx);
+v[slot] = 10;
+m3_k11_10(v, cx);
+v[slot] = 11;
+m3_k11_11(v, cx);
+v[slot] = 12;
+m3_k11_12(v, cx);
+v[slot] = 13;
+m3_k11_13(v, cx);
+v[slot] = 14;
+m3_k11_14(v, cx);
+v[slot] = 15;
+m3_k11_15(v, cx);
 v[slot] = old;
 }
 
@@ -118,7 +131,7 @@ v[slot] = old;
 /// Node `chosen`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF1[(v[11] as usize)] as usize] == 16 {
+if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
 m4(v, cx);
 }
 
@@ -138,6 +151,7 @@ cx.pop_tag();
 }
 
 /// Node `tagged`.
+#[inline(always)]
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -153,7 +167,7 @@ v[slot] = old;
 fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = v[10];
-let o0 = OFF1[(v[11]) as usize];
+let o0 = OFF0[(v[11]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m7(v, cx)?;
@@ -184,7 +198,7 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
-let o0 = OFF2[(v[10]) as usize];
+let o0 = OFF1[(v[10]) as usize];
 let slot = 13usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m12(v, cx);
@@ -212,6 +226,7 @@ Ok(())
 }
 
 /// Node `over`.
+#[inline(always)]
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
@@ -239,7 +254,7 @@ v[slot..slot + 3].copy_from_slice(&old);
 /// Node `next`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = TAB3[(v[10] as usize)];
+let x: u8 = TAB2[(v[10] as usize)];
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 m1(v, cx)?;
@@ -258,10 +273,22 @@ fn r9_10(v: &mut Values) -> bool {
 {
 let slot = 12usize;
 let old = v[slot];
-for i in 0..8 {
-v[slot] = MEMBERS4[i];
-if r18_10(v) { v[slot] = old; return true; }
-}
+v[slot] = 17;
+if r18_10_k12_17(v) { v[slot] = old; return true; }
+v[slot] = 18;
+if r18_10_k12_18(v) { v[slot] = old; return true; }
+v[slot] = 19;
+if r18_10_k12_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_10_k12_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_10_k12_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_10_k12_22(v) { v[slot] = old; return true; }
+v[slot] = 23;
+if r18_10_k12_23(v) { v[slot] = old; return true; }
+v[slot] = 24;
+if r18_10_k12_24(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -270,7 +297,7 @@ false
 /// Node `lineChosen`.
 fn r18_10(v: &mut Values) -> bool {
 {
-if v[0 + OFF5[(v[12] as usize)] as usize] == v[10] {
+if v[0 + OFF3[(v[12] as usize)] as usize] == v[10] {
 if r19_10(v) {  return true; }
 }
 
@@ -281,7 +308,7 @@ false
 /// Node `firstOk`.
 fn r19_10(v: &mut Values) -> bool {
 {
-if v[0 + OFF6[(v[12] as usize)] as usize] == v[10] {
+if v[0 + OFF4[(v[12] as usize)] as usize] == v[10] {
 if r20_10(v) {  return true; }
 }
 
@@ -292,7 +319,7 @@ false
 /// Node `secondOk`.
 fn r20_10(v: &mut Values) -> bool {
 {
-if v[0 + OFF7[(v[12] as usize)] as usize] == v[10] {
+if v[0 + OFF5[(v[12] as usize)] as usize] == v[10] {
 {  return true; }
 }
 
@@ -305,10 +332,24 @@ fn r14_15(v: &mut Values) -> bool {
 {
 let slot = 11usize;
 let old = v[slot];
-for i in 0..9 {
-v[slot] = MEMBERS0[i];
-if r21_15(v) { v[slot] = old; return true; }
-}
+v[slot] = 7;
+if r21_15_k11_7(v) { v[slot] = old; return true; }
+v[slot] = 8;
+if r21_15_k11_8(v) { v[slot] = old; return true; }
+v[slot] = 9;
+if r21_15_k11_9(v) { v[slot] = old; return true; }
+v[slot] = 10;
+if r21_15_k11_10(v) { v[slot] = old; return true; }
+v[slot] = 11;
+if r21_15_k11_11(v) { v[slot] = old; return true; }
+v[slot] = 12;
+if r21_15_k11_12(v) { v[slot] = old; return true; }
+v[slot] = 13;
+if r21_15_k11_13(v) { v[slot] = old; return true; }
+v[slot] = 14;
+if r21_15_k11_14(v) { v[slot] = old; return true; }
+v[slot] = 15;
+if r21_15_k11_15(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -317,7 +358,568 @@ false
 /// Node `emptyChosen`.
 fn r21_15(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[11] as usize)] as usize] == 16 {
+if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `chosen` where v[11] == 7.
+fn m3_k11_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[0] == 16 {
+m4_k11_7(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 8.
+fn m3_k11_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[1] == 16 {
+m4_k11_8(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 9.
+fn m3_k11_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[2] == 16 {
+m4_k11_9(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 10.
+fn m3_k11_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[3] == 16 {
+m4_k11_10(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 11.
+fn m3_k11_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[4] == 16 {
+m4_k11_11(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 12.
+fn m3_k11_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[5] == 16 {
+m4_k11_12(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 13.
+fn m3_k11_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[6] == 16 {
+m4_k11_13(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 14.
+fn m3_k11_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[7] == 16 {
+m4_k11_14(v, cx);
+}
+
+}
+
+}
+
+/// Node `chosen` where v[11] == 15.
+fn m3_k11_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if v[8] == 16 {
+m4_k11_15(v, cx);
+}
+
+}
+
+}
+
+/// Node `lineChosen` where v[12] == 17.
+fn r18_10_k12_17(v: &mut Values) -> bool {
+{
+if v[0] == v[10] {
+if r19_10_k12_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 18.
+fn r18_10_k12_18(v: &mut Values) -> bool {
+{
+if v[3] == v[10] {
+if r19_10_k12_18(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 19.
+fn r18_10_k12_19(v: &mut Values) -> bool {
+{
+if v[6] == v[10] {
+if r19_10_k12_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 20.
+fn r18_10_k12_20(v: &mut Values) -> bool {
+{
+if v[0] == v[10] {
+if r19_10_k12_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 21.
+fn r18_10_k12_21(v: &mut Values) -> bool {
+{
+if v[1] == v[10] {
+if r19_10_k12_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 22.
+fn r18_10_k12_22(v: &mut Values) -> bool {
+{
+if v[2] == v[10] {
+if r19_10_k12_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 23.
+fn r18_10_k12_23(v: &mut Values) -> bool {
+{
+if v[0] == v[10] {
+if r19_10_k12_23(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `lineChosen` where v[12] == 24.
+fn r18_10_k12_24(v: &mut Values) -> bool {
+{
+if v[6] == v[10] {
+if r19_10_k12_24(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 7.
+fn r21_15_k11_7(v: &mut Values) -> bool {
+{
+if v[0] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 8.
+fn r21_15_k11_8(v: &mut Values) -> bool {
+{
+if v[1] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 9.
+fn r21_15_k11_9(v: &mut Values) -> bool {
+{
+if v[2] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 10.
+fn r21_15_k11_10(v: &mut Values) -> bool {
+{
+if v[3] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 11.
+fn r21_15_k11_11(v: &mut Values) -> bool {
+{
+if v[4] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 12.
+fn r21_15_k11_12(v: &mut Values) -> bool {
+{
+if v[5] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 13.
+fn r21_15_k11_13(v: &mut Values) -> bool {
+{
+if v[6] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 14.
+fn r21_15_k11_14(v: &mut Values) -> bool {
+{
+if v[7] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `emptyChosen` where v[11] == 15.
+fn r21_15_k11_15(v: &mut Values) -> bool {
+{
+if v[8] == 16 {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `free` where v[11] == 7.
+fn m4_k11_7(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(7 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 8.
+fn m4_k11_8(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(8 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 9.
+fn m4_k11_9(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(9 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 10.
+fn m4_k11_10(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(10 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 11.
+fn m4_k11_11(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(11 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 12.
+fn m4_k11_12(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(12 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 13.
+fn m4_k11_13(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(13 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 14.
+fn m4_k11_14(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(14 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `free` where v[11] == 15.
+fn m4_k11_15(v: &mut Values, cx: &mut Search<Values>) {
+{
+if cx.push_tag_bounded(15 as u32) {
+m5(v, cx);
+}
+cx.pop_tag();
+}
+
+}
+
+/// Node `firstOk` where v[12] == 17.
+fn r19_10_k12_17(v: &mut Values) -> bool {
+{
+if v[1] == v[10] {
+if r20_10_k12_17(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 18.
+fn r19_10_k12_18(v: &mut Values) -> bool {
+{
+if v[4] == v[10] {
+if r20_10_k12_18(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 19.
+fn r19_10_k12_19(v: &mut Values) -> bool {
+{
+if v[7] == v[10] {
+if r20_10_k12_19(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 20.
+fn r19_10_k12_20(v: &mut Values) -> bool {
+{
+if v[3] == v[10] {
+if r20_10_k12_20(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 21.
+fn r19_10_k12_21(v: &mut Values) -> bool {
+{
+if v[4] == v[10] {
+if r20_10_k12_21(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 22.
+fn r19_10_k12_22(v: &mut Values) -> bool {
+{
+if v[5] == v[10] {
+if r20_10_k12_22(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 23.
+fn r19_10_k12_23(v: &mut Values) -> bool {
+{
+if v[4] == v[10] {
+if r20_10_k12_23(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `firstOk` where v[12] == 24.
+fn r19_10_k12_24(v: &mut Values) -> bool {
+{
+if v[4] == v[10] {
+if r20_10_k12_24(v) {  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 17.
+fn r20_10_k12_17(v: &mut Values) -> bool {
+{
+if v[2] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 18.
+fn r20_10_k12_18(v: &mut Values) -> bool {
+{
+if v[5] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 19.
+fn r20_10_k12_19(v: &mut Values) -> bool {
+{
+if v[8] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 20.
+fn r20_10_k12_20(v: &mut Values) -> bool {
+{
+if v[6] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 21.
+fn r20_10_k12_21(v: &mut Values) -> bool {
+{
+if v[7] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 22.
+fn r20_10_k12_22(v: &mut Values) -> bool {
+{
+if v[8] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 23.
+fn r20_10_k12_23(v: &mut Values) -> bool {
+{
+if v[8] == v[10] {
+{  return true; }
+}
+
+}
+false
+}
+
+/// Node `secondOk` where v[12] == 24.
+fn r20_10_k12_24(v: &mut Values) -> bool {
+{
+if v[2] == v[10] {
 {  return true; }
 }
 

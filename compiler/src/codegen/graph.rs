@@ -125,12 +125,12 @@ impl FirstTags {
 }
 
 /// The slot a place names when it has no computed key.
-fn fixed_slot(place: &PlanPlace) -> Option<u32> {
+pub(crate) fn fixed_slot(place: &PlanPlace) -> Option<u32> {
     (place.in_state && place.steps.is_empty()).then_some(place.base)
 }
 
 /// The slots a write into `place` may change: the whole variable holding its base.
-fn written_range(plan: &Plan, place: &PlanPlace) -> (u32, u32) {
+pub(crate) fn written_range(plan: &Plan, place: &PlanPlace) -> (u32, u32) {
     plan.var_slots
         .iter()
         .find(|&&(start, len)| place.base >= start && place.base < start + len)

@@ -11,6 +11,7 @@
 //! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
 
 mod graph;
+mod known;
 mod template;
 mod values;
 
@@ -21,7 +22,7 @@ use crate::optimize::{optimize, PassSet};
 use regula_runtime::automaton::{Automaton, Label};
 use regula_runtime::compiled::{fingerprint, Plan, PlanOp, PlanOperand, PlanPlace, PlanStep, PlanTransfer};
 use regula_runtime::engine::EngineError;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 
 /// Loads a source, runs every optimisation pass and lowers the result: the automaton compiled
@@ -63,6 +64,17 @@ const MAX_MOVE_TAGS_BOUND: usize = regula_runtime::compiled::MAX_MOVE_TAGS;
 /// The largest constant block a composed offset table covers (see `Generator::composed_offsets`).
 const COMPOSED_TABLE_LIMIT: usize = 4096;
 
+/// A loop `x = T(*)` over at most this many members whose body reads `x` is unrolled.
+const UNROLL_MEMBERS: usize = 16;
+
+/// The most out-edges the specialised function copies of all unrolled loops of one game may
+/// hold together (members x edges of the nodes still reading the member), so big games keep
+/// their compile time.
+const UNROLL_EDGE_BUDGET: usize = 256;
+
+/// The most specialised functions of one game (nested unrolled loops multiply).
+const SPECIALISED_LIMIT: usize = 256;
+
 /// Whether writing into a place can fail: a computed key whose domain is not proved by the
 /// value sets, or a literal key outside the map's domain.
 fn fallible_place(place: &PlanPlace, values: &values::ValueSets) -> bool {
@@ -83,7 +95,7 @@ fn fallible_op(op: &PlanOp, values: &values::ValueSets) -> bool {
 /// The most entries (nodes x symbols^slots) of the runtime's table of visits keyed by progress slots.
 const PROGRESS_TABLE_LIMIT: usize = 1 << 20;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Mode {
     /// The move search: stops at edges assigning `player`, collects tags.
     Moves,
@@ -91,6 +103,9 @@ enum Mode {
     /// `to` is entered; `pure` checks are `fn(&mut Values) -> bool`.
     Reach { to: u32, pure: bool },
 }
+
+/// A specialised function: mode, node, and the `(slot, symbol)` values it is specialised for.
+type Specialisation = (Mode, u32, Vec<(u32, u32)>);
 
 struct Generator<'a> {
     automaton: &'a Automaton,
@@ -114,6 +129,20 @@ struct Generator<'a> {
     fallible_moves: Vec<bool>,
     /// Moves have fewer than `MAX_MOVE_TAGS` tags: the move search has no cycle and fewer nodes.
     tags_bounded: bool,
+    /// The slot values the function being generated is specialised for, `(slot, symbol)` by slot.
+    known: Vec<(u32, u32)>,
+    /// Specialised functions by (mode, node, known values), with their names.
+    specialised: BTreeMap<Specialisation, String>,
+    /// Specialised functions named but not generated yet, in request order.
+    pending: Vec<Specialisation>,
+    /// Out-edges each function copy an unrolled loop may still create (see [`UNROLL_EDGE_BUDGET`]).
+    unroll_budget: usize,
+    /// Per mode, the edges its search walks from each node.
+    walks: HashMap<Mode, Vec<Vec<known::Step<'a>>>>,
+    /// Per (mode, slot), the nodes from which the slot is read before it is written.
+    liveness: HashMap<(Mode, u32), Vec<bool>>,
+    /// Unspecialised functions called from specialised copies (marked `#[inline(always)]`).
+    inlined: BTreeSet<(Mode, u32)>,
 }
 
 impl<'a> Generator<'a> {
@@ -226,6 +255,13 @@ impl<'a> Generator<'a> {
             values,
             fallible_moves: Vec::new(),
             tags_bounded: false,
+            known: Vec::new(),
+            specialised: BTreeMap::new(),
+            pending: Vec::new(),
+            unroll_budget: UNROLL_EDGE_BUDGET,
+            walks: HashMap::new(),
+            liveness: HashMap::new(),
+            inlined: BTreeSet::new(),
         }
     }
 
@@ -267,14 +303,40 @@ impl<'a> Generator<'a> {
         format!("({} as usize)", self.value(operand))
     }
 
+    /// The symbol a key or value is known to hold where the current function runs: a literal, a
+    /// variable the function is specialised for, or a constant read with such keys.
+    fn known_key(&self, operand: &PlanOperand) -> Option<u32> {
+        match operand {
+            PlanOperand::Literal(symbol) => Some(*symbol),
+            PlanOperand::Place(place) if place.in_state => {
+                if !place.steps.is_empty() {
+                    return None;
+                }
+                self.known.iter().find(|&&(slot, _)| slot == place.base).map(|&(_, symbol)| symbol)
+            }
+            PlanOperand::Place(place) => {
+                let mut base = place.base;
+                for step in &place.steps {
+                    base += step.offsets[self.known_key(&step.key)? as usize];
+                }
+                self.plan.const_values.get(base as usize).copied()
+            }
+        }
+    }
+
     fn read(&mut self, place: &PlanPlace) -> String {
-        // Literal keys fold into the base.
+        if place.in_state && place.steps.is_empty() {
+            if let Some(symbol) = self.known.iter().find(|&&(slot, _)| slot == place.base).map(|&(_, s)| s) {
+                return format!("{symbol}");
+            }
+        }
+        // Known keys fold into the base.
         let mut base = place.base as u64;
         let mut dynamic = Vec::new();
         for step in &place.steps {
-            match &step.key {
-                PlanOperand::Literal(symbol) => base += step.offsets[*symbol as usize] as u64,
-                _ => dynamic.push(step),
+            match self.known_key(&step.key) {
+                Some(symbol) => base += step.offsets[symbol as usize] as u64,
+                None => dynamic.push(step),
             }
         }
         if !place.in_state {
@@ -337,9 +399,9 @@ impl<'a> Generator<'a> {
         let mut base = inner.base as usize;
         let mut dynamic = Vec::new();
         for inner_step in &inner.steps {
-            match &inner_step.key {
-                PlanOperand::Literal(symbol) => base += inner_step.offsets[*symbol as usize] as usize,
-                _ => dynamic.push(inner_step),
+            match self.known_key(&inner_step.key) {
+                Some(symbol) => base += inner_step.offsets[symbol as usize] as usize,
+                None => dynamic.push(inner_step),
             }
         }
         let span = self.plan.const_values.len().checked_sub(base)?;
@@ -364,10 +426,10 @@ impl<'a> Generator<'a> {
         let mut base = place.base;
         let mut dynamic = None;
         for step in &place.steps {
-            match &step.key {
-                PlanOperand::Literal(symbol) => base += step.offsets[*symbol as usize],
-                _ if dynamic.is_some() => return None,
-                _ => dynamic = Some(step),
+            match self.known_key(&step.key) {
+                Some(symbol) => base += step.offsets[symbol as usize],
+                None if dynamic.is_some() => return None,
+                None => dynamic = Some(step),
             }
         }
         let step = dynamic?;
@@ -390,8 +452,8 @@ impl<'a> Generator<'a> {
         self.uses_constants = true;
         let mut base = place.base as u64;
         for step in &place.steps {
-            if let PlanOperand::Literal(symbol) = &step.key {
-                base += step.offsets[*symbol as usize] as u64;
+            if let Some(symbol) = self.known_key(&step.key) {
+                base += step.offsets[symbol as usize] as u64;
             }
         }
         (format!("{base}"), "CONSTANTS")
@@ -405,6 +467,14 @@ impl<'a> Generator<'a> {
         for (i, step) in place.steps.iter().enumerate() {
             let edge_text = format!("{:?}", self.edge_text(edge));
             let map_type = format!("{:?}", step.map_type);
+            // A key known in the domain folds like a literal (an unknown or outside one keeps
+            // its code: the check, or the error of a literal).
+            let known =
+                self.known_key(&step.key).filter(|&symbol| step.offsets[symbol as usize] != step.default_offset);
+            if let Some(symbol) = known {
+                base += step.offsets[symbol as usize] as u64;
+                continue;
+            }
             match &step.key {
                 PlanOperand::Literal(symbol) => {
                     let offset = step.offsets[*symbol as usize];
@@ -446,8 +516,15 @@ impl<'a> Generator<'a> {
 
     /// The code that continues the search after an edge into `target` (its undo code given for
     /// the early return of a successful reachability check).
-    fn continue_to(&self, mode: Mode, edge: usize, undo: &str) -> String {
+    /// `bind` is a value the edge gives a slot (an unrolled loop's member).
+    fn continue_to(&mut self, mode: Mode, edge: usize, undo: &str, bind: Option<(u32, u32)>) -> String {
         let target = self.automaton.edges[edge].target;
+        let stops = match mode {
+            Mode::Moves => completes(&self.plan.ops[edge]),
+            Mode::Reach { to, .. } => target == to,
+        };
+        // Only a target the search enters has a function (and specialised copies).
+        let callee = if stops { String::new() } else { self.callee(mode, edge, bind) };
         match mode {
             Mode::Moves if completes(&self.plan.ops[edge]) => {
                 let player = self.plan.player_slot;
@@ -464,15 +541,111 @@ impl<'a> Generator<'a> {
                 };
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
-            Mode::Moves if self.fallible_moves[target as usize] => format!("m{target}(v, cx)?;\n"),
-            Mode::Moves => format!("m{target}(v, cx);\n"),
+            Mode::Moves if self.fallible_moves[target as usize] => format!("{callee}(v, cx)?;\n"),
+            Mode::Moves => format!("{callee}(v, cx);\n"),
             Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} return true; }}\n"),
             Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} return Ok(true); }}\n"),
-            Mode::Reach { to, pure: true } => format!("if r{target}_{to}(v) {{ {undo} return true; }}\n"),
-            Mode::Reach { to, pure: false } => {
-                format!("if r{target}_{to}(v, cx)? {{ {undo} return Ok(true); }}\n")
+            Mode::Reach { pure: true, .. } => format!("if {callee}(v) {{ {undo} return true; }}\n"),
+            Mode::Reach { pure: false, .. } => {
+                format!("if {callee}(v, cx)? {{ {undo} return Ok(true); }}\n")
             }
         }
+    }
+
+    /// The edges the search of `mode` walks from each node.
+    fn walk(&mut self, mode: Mode) -> &Vec<Vec<known::Step<'a>>> {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let region = match mode {
+            Mode::Reach { to, .. } => Some((to, self.reach[&to].region.clone())),
+            Mode::Moves => None,
+        };
+        self.walks.entry(mode).or_insert_with(|| {
+            automaton
+                .nodes
+                .iter()
+                .map(|node| {
+                    node.edges
+                        .clone()
+                        .map(|edge| edge as usize)
+                        .filter_map(|edge| {
+                            let (op, target) = (&plan.ops[edge], automaton.edges[edge].target);
+                            match &region {
+                                Some((to, region)) if target == *to => Some(known::Step { op, target, stops: true }),
+                                Some((_, region)) if !region[target as usize] => None,
+                                Some(_) => Some(known::Step { op, target, stops: false }),
+                                None => Some(known::Step { op, target, stops: completes(op) }),
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+    }
+
+    /// Whether `slot` is read below `node` (in the search of `mode`) before it is written.
+    fn live(&mut self, mode: Mode, slot: u32, node: u32) -> bool {
+        if !self.liveness.contains_key(&(mode, slot)) {
+            let plan = self.plan;
+            let live = known::live_reads(plan, self.walk(mode), slot);
+            self.liveness.insert((mode, slot), live);
+        }
+        self.liveness[&(mode, slot)][node as usize]
+    }
+
+    /// The function an edge continues into: the target's, specialised for the known values
+    /// (those of the current function the edge does not overwrite, and `bind`) still read there.
+    fn callee(&mut self, mode: Mode, edge: usize, bind: Option<(u32, u32)>) -> String {
+        let target = self.automaton.edges[edge].target;
+        let plain = match mode {
+            Mode::Moves => format!("m{target}"),
+            Mode::Reach { to, .. } => format!("r{target}_{to}"),
+        };
+        let op = &self.plan.ops[edge];
+        let mut context: Vec<(u32, u32)> =
+            self.known.iter().copied().filter(|&(slot, _)| !known::op_writes(self.plan, op, slot)).collect();
+        context.extend(bind);
+        context.retain(|&(slot, _)| self.live(mode, slot, target));
+        context.sort_unstable();
+        if context.is_empty() {
+            if !self.known.is_empty() {
+                // Called from each copy of an unrolled loop: inlined, as in the loop's one body.
+                self.inlined.insert((mode, target));
+            }
+            return plain;
+        }
+        let key = (mode, target, context);
+        if let Some(name) = self.specialised.get(&key) {
+            return name.clone();
+        }
+        if self.specialised.len() >= SPECIALISED_LIMIT {
+            return plain;
+        }
+        let name = key.2.iter().fold(plain, |name, (slot, symbol)| format!("{name}_k{slot}_{symbol}"));
+        self.specialised.insert(key.clone(), name.clone());
+        self.pending.push(key);
+        name
+    }
+
+    /// Whether the loop of an `x = T(*)` edge is unrolled, each member continuing into functions
+    /// specialised for it (its budget then spent).
+    fn unrolls(&mut self, mode: Mode, edge: usize, slot: u32, members: usize) -> bool {
+        let target = self.automaton.edges[edge].target;
+        let stops = match mode {
+            Mode::Moves => completes(&self.plan.ops[edge]),
+            Mode::Reach { to, .. } => target == to,
+        };
+        if stops || members > UNROLL_MEMBERS || !self.live(mode, slot, target) {
+            return false;
+        }
+        let plan = self.plan;
+        let live = self.liveness[&(mode, slot)].clone();
+        let (_, edges) = known::scope(plan, self.walk(mode), &live, slot, target);
+        let cost = members * edges.max(1);
+        if cost > self.unroll_budget {
+            return false;
+        }
+        self.unroll_budget -= cost;
+        true
     }
 
     fn reach_call(&self, from: u32, to: u32) -> String {
@@ -500,8 +673,8 @@ impl<'a> Generator<'a> {
     ) -> String {
         let op = self.plan.ops[edge].clone();
         let sym = self.sym;
-        let simple = |this: &Self, pre: &str, guard: Option<String>, undo: &str| -> String {
-            let cont = this.continue_to(mode, edge, undo);
+        let simple = |this: &mut Self, pre: &str, guard: Option<String>, undo: &str| -> String {
+            let cont = this.continue_to(mode, edge, undo, None);
             match guard {
                 None => format!("{{\n{pre}{cont}{undo}\n}}\n"),
                 Some(guard) => format!("{{\n{pre}if {guard} {{\n{cont}}}\n{undo}\n}}\n"),
@@ -566,11 +739,24 @@ impl<'a> Generator<'a> {
                 let undo = format!("for i in 0..{count} {{ v[slot + {table}[2 * i] as usize] = old[i]; }}");
                 simple(self, &pre, None, &undo)
             }
+            PlanOp::AssignAny { lhs, members, .. }
+                if graph::fixed_slot(&lhs).is_some_and(|slot| self.unrolls(mode, edge, slot, members.len())) =>
+            {
+                // Unrolled: each member continues into functions specialised for its value.
+                let slot = lhs.base;
+                let mut code = format!("{{\nlet slot = {slot}usize;\nlet old = v[slot];\n");
+                for &member in &members {
+                    let cont = self.continue_to(mode, edge, "v[slot] = old;", Some((slot, member)));
+                    write!(code, "v[slot] = {member};\n{cont}").expect("writing to a String");
+                }
+                code.push_str("v[slot] = old;\n}\n");
+                code
+            }
             PlanOp::AssignAny { lhs, members, .. } => {
                 let count = members.len();
                 let table = self.table("MEMBERS", sym, members.iter().map(|&m| m as u64).collect());
                 let target = self.target(&lhs, edge);
-                let cont = self.continue_to(mode, edge, "v[slot] = old;");
+                let cont = self.continue_to(mode, edge, "v[slot] = old;", None);
                 format!(
                     "{{\n{target}let old = v[slot];\nfor i in 0..{count} {{\nv[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
                 )
@@ -622,7 +808,8 @@ impl<'a> Generator<'a> {
     }
 
     /// The function of one node in one mode.
-    fn node_function(&mut self, mode: Mode, node: u32) -> String {
+    /// `name` is the function's name (`m<N>`, `r<N>_<T>`, or a specialised copy's).
+    fn node_function(&mut self, mode: Mode, node: u32, name: &str) -> String {
         let range = self.automaton.nodes[node as usize].edges.clone();
         // Sibling reachability checks with the same nodes run once (every sibling edge starts
         // from the same state).
@@ -640,18 +827,32 @@ impl<'a> Generator<'a> {
             .map(|((from, to), _)| ((from, to), format!("reach_{from}_{to}")))
             .collect();
         let mut body = String::new();
-        let name = &self.automaton.nodes[node as usize].name;
         let (signature, done) = match mode {
             Mode::Moves if self.fallible_moves[node as usize] => {
-                (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
+                (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
-            Mode::Moves => (format!("fn m{node}(v: &mut Values, cx: &mut Search<Values>)"), ""),
-            Mode::Reach { to, pure: true } => (format!("fn r{node}_{to}(v: &mut Values) -> bool"), "false"),
-            Mode::Reach { to, pure: false } => {
-                (format!("fn r{node}_{to}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
+            Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
+            Mode::Reach { pure: true, .. } => (format!("fn {name}(v: &mut Values) -> bool"), "false"),
+            Mode::Reach { pure: false, .. } => {
+                (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
             }
         };
-        writeln!(body, "/// Node `{}`.", name.replace('`', "'")).expect("writing to a String");
+        let node_name = self.automaton.nodes[node as usize].name.replace('`', "'");
+        let known: Vec<String> = self.known.iter().map(|(slot, symbol)| format!("v[{slot}] == {symbol}")).collect();
+        if known.is_empty() {
+            writeln!(body, "/// Node `{node_name}`.").expect("writing to a String");
+        } else {
+            writeln!(body, "/// Node `{node_name}` where {}.", known.join(", ")).expect("writing to a String");
+        }
+        // A node that only completes a move is inlined into its callers (the completion is a
+        // few stores; the call would cost as much). Other nodes are marked for `functions`,
+        // which inlines those a specialised copy calls.
+        let edges = &self.automaton.nodes[node as usize].edges;
+        if mode == Mode::Moves && edges.len() == 1 && completes(&self.plan.ops[edges.start as usize]) {
+            writeln!(body, "#[inline(always)]").expect("writing to a String");
+        } else {
+            writeln!(body, "#[inline]").expect("writing to a String");
+        }
         writeln!(body, "{signature} {{").expect("writing to a String");
         let visits = match mode {
             Mode::Moves => self.analysis.visit_in_moves[node as usize],
@@ -723,22 +924,42 @@ impl<'a> Generator<'a> {
     }
 
     fn functions(&mut self) -> String {
-        let mut out = String::new();
+        let mut plain = Vec::new();
         for node in 0..self.automaton.nodes.len() as u32 {
             if self.analysis.in_moves[node as usize] {
-                let function = self.node_function(Mode::Moves, node);
-                out.push_str(&function);
+                let function = self.node_function(Mode::Moves, node, &format!("m{node}"));
+                plain.push((Mode::Moves, node, function));
             }
         }
         let targets: Vec<(u32, bool)> = self.reach.iter().map(|(&to, target)| (to, target.pure)).collect();
         for (to, pure) in targets {
             for node in 0..self.automaton.nodes.len() as u32 {
                 if self.reach[&to].region[node as usize] {
-                    let function = self.node_function(Mode::Reach { to, pure }, node);
-                    out.push_str(&function);
+                    let mode = Mode::Reach { to, pure };
+                    let function = self.node_function(mode, node, &format!("r{node}_{to}"));
+                    plain.push((mode, node, function));
                 }
             }
         }
+        let mut specialised = String::new();
+        // Specialised copies, in the order they were first called (which may name more).
+        let mut next = 0;
+        while next < self.pending.len() {
+            let key = self.pending[next].clone();
+            next += 1;
+            let name = self.specialised[&key].clone();
+            let (mode, node, known) = key;
+            self.known = known;
+            let function = self.node_function(mode, node, &name);
+            self.known.clear();
+            specialised.push_str(&function);
+        }
+        let mut out = String::new();
+        for (mode, node, function) in plain {
+            let attribute = if self.inlined.contains(&(mode, node)) { "#[inline(always)]\n" } else { "" };
+            out.push_str(&function.replacen("#[inline]\n", attribute, 1));
+        }
+        out.push_str(&specialised.replace("#[inline]\n", ""));
         out
     }
 
@@ -971,7 +1192,35 @@ mod tests {
         assert_eq!(fallible(&proved), 0, "every move-search function returns ()");
         let unproved = module("CellOrNull");
         assert!(unproved.contains("key_outside"), "`at` may be null");
-        // `tagged` writes through the unproved key; `picked` and `choose` call it.
-        assert_eq!(fallible(&unproved), 3);
+        // `tagged` writes through the unproved key; `picked` and `choose` call it; the loop over
+        // three members is unrolled into copies of `picked` and `tagged` per member, which keep
+        // their node's signature.
+        assert_eq!(fallible(&unproved), 3 + 2 * 3);
+    }
+
+    /// The text of every function whose name contains `part`.
+    fn functions_named<'m>(module: &'m str, part: &str) -> Vec<&'m str> {
+        module
+            .split("/// Node")
+            .filter(|function| {
+                function.lines().any(|line| line.starts_with("fn ") && line.split('(').next().unwrap().contains(part))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_small_member_loop_is_unrolled_into_copies_that_know_the_member() {
+        let module = module("Cell");
+        assert!(!module.contains("for i in"), "the loop over two cells is unrolled");
+        // `picked` (tags `at`) and `tagged` (writes `board[at]`) read the member, `written` does
+        // not: one copy of each of the two for each of the two cells.
+        let copies = functions_named(&module, "_k");
+        assert_eq!(copies.len(), 4, "{module}");
+        for copy in &copies {
+            assert!(!copy.contains("OFF"), "reads and writes through the member fold into fixed slots: {copy}");
+            assert!(!copy.contains("push_tag_bounded(v["), "the tag is a literal: {copy}");
+        }
+        // The plain functions still read the variable (a search may start below the loop).
+        assert!(module.contains("push_tag_bounded(v["));
     }
 }
