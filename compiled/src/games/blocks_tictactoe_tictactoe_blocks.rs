@@ -37,15 +37,15 @@ static TAB4: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 13, 14, 18, 16, 17
 static TAB5: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB6: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS7: [u8; 4] = [19, 20, 21, 22];
-static TAB8: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB10: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14, 13, 10, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB11: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB12: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB13: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB14: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB15: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB16: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB8: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14, 13, 10, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB11: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB12: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB13: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB14: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB15: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB16: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -224,6 +224,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_7`.
+#[inline(always)]
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[16] as u32) {
@@ -398,6 +399,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_7`.
+#[inline(always)]
 fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[16] as u32) {
@@ -1202,7 +1204,7 @@ false
 fn m34_k16_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 7 {
-m35_k16_9(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1213,7 +1215,7 @@ m35_k16_9(v, cx);
 fn m34_k16_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 7 {
-m35_k16_10(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1224,7 +1226,7 @@ m35_k16_10(v, cx);
 fn m34_k16_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 7 {
-m35_k16_11(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1235,7 +1237,7 @@ m35_k16_11(v, cx);
 fn m34_k16_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 7 {
-m35_k16_12(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1246,7 +1248,7 @@ m35_k16_12(v, cx);
 fn m34_k16_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 7 {
-m35_k16_13(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1257,7 +1259,7 @@ m35_k16_13(v, cx);
 fn m34_k16_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 7 {
-m35_k16_14(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1268,7 +1270,7 @@ m35_k16_14(v, cx);
 fn m34_k16_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 7 {
-m35_k16_15(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1279,7 +1281,7 @@ m35_k16_15(v, cx);
 fn m34_k16_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 7 {
-m35_k16_16(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1290,7 +1292,7 @@ m35_k16_16(v, cx);
 fn m34_k16_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[9] == 7 {
-m35_k16_17(v, cx);
+m35(v, cx);
 }
 
 }
@@ -1301,7 +1303,7 @@ m35_k16_17(v, cx);
 fn m46_k16_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 7 {
-m47_k16_9(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1312,7 +1314,7 @@ m47_k16_9(v, cx);
 fn m46_k16_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 7 {
-m47_k16_10(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1323,7 +1325,7 @@ m47_k16_10(v, cx);
 fn m46_k16_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 7 {
-m47_k16_11(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1334,7 +1336,7 @@ m47_k16_11(v, cx);
 fn m46_k16_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 7 {
-m47_k16_12(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1345,7 +1347,7 @@ m47_k16_12(v, cx);
 fn m46_k16_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 7 {
-m47_k16_13(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1356,7 +1358,7 @@ m47_k16_13(v, cx);
 fn m46_k16_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 7 {
-m47_k16_14(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1367,7 +1369,7 @@ m47_k16_14(v, cx);
 fn m46_k16_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 7 {
-m47_k16_15(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1378,7 +1380,7 @@ m47_k16_15(v, cx);
 fn m46_k16_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 7 {
-m47_k16_16(v, cx);
+m47(v, cx);
 }
 
 }
@@ -1389,7 +1391,7 @@ m47_k16_16(v, cx);
 fn m46_k16_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[9] == 7 {
-m47_k16_17(v, cx);
+m47(v, cx);
 }
 
 }
@@ -2182,204 +2184,6 @@ v[slot] = old;
 false
 }
 
-/// Node `move1Red_7` where v[16] == 9.
-fn m35_k16_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 10.
-fn m35_k16_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 11.
-fn m35_k16_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 12.
-fn m35_k16_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 13.
-fn m35_k16_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 14.
-fn m35_k16_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 15.
-fn m35_k16_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 16.
-fn m35_k16_16(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(16 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Red_7` where v[16] == 17.
-fn m35_k16_17(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(17 as u32) {
-m36(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 9.
-fn m47_k16_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 10.
-fn m47_k16_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 11.
-fn m47_k16_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 12.
-fn m47_k16_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 13.
-fn m47_k16_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 14.
-fn m47_k16_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 15.
-fn m47_k16_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 16.
-fn m47_k16_16(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(16 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `move1Green_7` where v[16] == 17.
-fn m47_k16_17(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(17 as u32) {
-m48(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
 /// Node `move1Red_2` where v[16] == 9.
 fn r4_7_k16_9(v: &mut Values) -> bool {
 {
@@ -2466,10 +2270,14 @@ fn r17_9_k17_9(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS7[i];
-if r18_9_k17_9(v) { v[slot] = old; return true; }
-}
+v[slot] = 19;
+if r18_9_k17_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k17_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k17_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k17_9_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -2480,10 +2288,14 @@ fn r17_9_k17_10(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
-for i in 0..4 {
-v[slot] = MEMBERS7[i];
-if r18_9_k17_10(v) { v[slot] = old; return true; }
-}
+v[slot] = 19;
+if r18_9_k17_10_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k17_10_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k17_10_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k17_10_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -3330,25 +3142,97 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Red_3` where v[17] == 9.
-fn r18_9_k17_9(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_3` where v[17] == 9, v[18] == 19.
+fn r18_9_k17_9_k18_19(v: &mut Values) -> bool {
 {
-let x: u8 = TAB8[(v[18] as usize)];
+let x: u8 = 10;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v) { v[slot] = old; return true; }
+if r19_9_k18_19(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
-/// Node `lineHVD3Red_3` where v[17] == 10.
-fn r18_9_k17_10(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_3` where v[17] == 9, v[18] == 20.
+fn r18_9_k17_9_k18_20(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = 13;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v) { v[slot] = old; return true; }
+if r19_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 9, v[18] == 21.
+fn r18_9_k17_9_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = 12;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 9, v[18] == 22.
+fn r18_9_k17_9_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = 18;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 10, v[18] == 19.
+fn r18_9_k17_10_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = 11;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 10, v[18] == 20.
+fn r18_9_k17_10_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = 14;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 10, v[18] == 21.
+fn r18_9_k17_10_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = 13;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 10, v[18] == 22.
+fn r18_9_k17_10_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = 12;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -3357,7 +3241,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 11.
 fn r18_9_k17_11(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB8[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3369,7 +3253,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 12.
 fn r18_9_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB9[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3381,7 +3265,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 13.
 fn r18_9_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3393,7 +3277,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 14.
 fn r18_9_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3405,7 +3289,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 15.
 fn r18_9_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3417,7 +3301,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 16.
 fn r18_9_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3429,7 +3313,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 17.
 fn r18_9_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3441,7 +3325,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 9.
 fn r24_9_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB8[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3453,7 +3337,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 10.
 fn r24_9_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3465,7 +3349,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 11.
 fn r24_9_k17_11(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB8[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3477,7 +3361,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 12.
 fn r24_9_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB9[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3489,7 +3373,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 13.
 fn r24_9_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3501,7 +3385,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 14.
 fn r24_9_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3513,7 +3397,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 15.
 fn r24_9_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3525,7 +3409,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 16.
 fn r24_9_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3537,7 +3421,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 17.
 fn r24_9_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3753,7 +3637,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 9.
 fn r57_61_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB8[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3765,7 +3649,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 10.
 fn r57_61_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3777,7 +3661,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 11.
 fn r57_61_k17_11(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB8[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3789,7 +3673,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 12.
 fn r57_61_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB9[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3801,7 +3685,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 13.
 fn r57_61_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3813,7 +3697,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 14.
 fn r57_61_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3825,7 +3709,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 15.
 fn r57_61_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3837,7 +3721,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 16.
 fn r57_61_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3849,7 +3733,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 17.
 fn r57_61_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3909,7 +3793,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 9.
 fn r67_71_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB8[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3921,7 +3805,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 10.
 fn r67_71_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3933,7 +3817,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 11.
 fn r67_71_k17_11(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB8[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3945,7 +3829,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 12.
 fn r67_71_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB9[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3957,7 +3841,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 13.
 fn r67_71_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3969,7 +3853,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 14.
 fn r67_71_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3981,7 +3865,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 15.
 fn r67_71_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3993,7 +3877,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 16.
 fn r67_71_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -4005,7 +3889,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 17.
 fn r67_71_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }

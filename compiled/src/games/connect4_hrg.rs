@@ -151,6 +151,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
+#[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[52] as u32) {
@@ -363,6 +364,7 @@ m25(v, cx);
 }
 
 /// Node `turn_22`.
+#[inline(always)]
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[52] as u32) {
@@ -909,7 +911,7 @@ false
 fn m3_k52_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44] != 22 {
-m4_k52_9(v, cx);
+m4(v, cx);
 }
 
 }
@@ -920,7 +922,7 @@ m4_k52_9(v, cx);
 fn m3_k52_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[45] != 22 {
-m4_k52_10(v, cx);
+m4(v, cx);
 }
 
 }
@@ -931,7 +933,7 @@ m4_k52_10(v, cx);
 fn m3_k52_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[46] != 22 {
-m4_k52_11(v, cx);
+m4(v, cx);
 }
 
 }
@@ -942,7 +944,7 @@ m4_k52_11(v, cx);
 fn m3_k52_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[47] != 22 {
-m4_k52_12(v, cx);
+m4(v, cx);
 }
 
 }
@@ -953,7 +955,7 @@ m4_k52_12(v, cx);
 fn m3_k52_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[48] != 22 {
-m4_k52_13(v, cx);
+m4(v, cx);
 }
 
 }
@@ -964,7 +966,7 @@ m4_k52_13(v, cx);
 fn m3_k52_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[49] != 22 {
-m4_k52_14(v, cx);
+m4(v, cx);
 }
 
 }
@@ -975,7 +977,7 @@ m4_k52_14(v, cx);
 fn m3_k52_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[50] != 22 {
-m4_k52_15(v, cx);
+m4(v, cx);
 }
 
 }
@@ -986,7 +988,7 @@ m4_k52_15(v, cx);
 fn m24_k52_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44] != 22 {
-m25_k52_9(v, cx);
+m25(v, cx);
 }
 
 }
@@ -997,7 +999,7 @@ m25_k52_9(v, cx);
 fn m24_k52_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[45] != 22 {
-m25_k52_10(v, cx);
+m25(v, cx);
 }
 
 }
@@ -1008,7 +1010,7 @@ m25_k52_10(v, cx);
 fn m24_k52_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[46] != 22 {
-m25_k52_11(v, cx);
+m25(v, cx);
 }
 
 }
@@ -1019,7 +1021,7 @@ m25_k52_11(v, cx);
 fn m24_k52_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[47] != 22 {
-m25_k52_12(v, cx);
+m25(v, cx);
 }
 
 }
@@ -1030,7 +1032,7 @@ m25_k52_12(v, cx);
 fn m24_k52_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[48] != 22 {
-m25_k52_13(v, cx);
+m25(v, cx);
 }
 
 }
@@ -1041,7 +1043,7 @@ m25_k52_13(v, cx);
 fn m24_k52_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[49] != 22 {
-m25_k52_14(v, cx);
+m25(v, cx);
 }
 
 }
@@ -1052,7 +1054,7 @@ m25_k52_14(v, cx);
 fn m24_k52_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[50] != 22 {
-m25_k52_15(v, cx);
+m25(v, cx);
 }
 
 }
@@ -1230,160 +1232,6 @@ if r50_33_k54_69(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
-}
-
-/// Node `turn_3` where v[52] == 9.
-fn m4_k52_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[52] == 10.
-fn m4_k52_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[52] == 11.
-fn m4_k52_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[52] == 12.
-fn m4_k52_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[52] == 13.
-fn m4_k52_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[52] == 14.
-fn m4_k52_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[52] == 15.
-fn m4_k52_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 9.
-fn m25_k52_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 10.
-fn m25_k52_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 11.
-fn m25_k52_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 12.
-fn m25_k52_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 13.
-fn m25_k52_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 14.
-fn m25_k52_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_22` where v[52] == 15.
-fn m25_k52_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m26(v, cx);
-}
-cx.pop_tag();
-}
-
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 66.

@@ -154,6 +154,7 @@ v[slot] = old;
 }
 
 /// Node `taken`.
+#[inline(always)]
 fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[22];
@@ -166,7 +167,6 @@ v[slot] = old;
 }
 
 /// Node `prizeSet`.
-#[inline(always)]
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
@@ -245,6 +245,7 @@ v[slot] = old;
 }
 
 /// Node `firstPlayed`.
+#[inline(always)]
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[22];
@@ -257,7 +258,6 @@ v[slot] = old;
 }
 
 /// Node `firstRecorded`.
-#[inline(always)]
 fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 7;
@@ -312,6 +312,7 @@ m18(v, cx);
 }
 
 /// Node `secondHas`.
+#[inline(always)]
 fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[22] as u32) {
@@ -654,7 +655,7 @@ m11_k22_10(v, cx);
 fn m17_k22_7(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[10] == 7 {
-m18_k22_7(v, cx);
+m18(v, cx);
 }
 
 }
@@ -665,7 +666,7 @@ m18_k22_7(v, cx);
 fn m17_k22_8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[11] == 7 {
-m18_k22_8(v, cx);
+m18(v, cx);
 }
 
 }
@@ -676,7 +677,7 @@ m18_k22_8(v, cx);
 fn m17_k22_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[12] == 7 {
-m18_k22_9(v, cx);
+m18(v, cx);
 }
 
 }
@@ -687,7 +688,7 @@ m18_k22_9(v, cx);
 fn m17_k22_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[13] == 7 {
-m18_k22_10(v, cx);
+m18(v, cx);
 }
 
 }
@@ -826,57 +827,13 @@ cx.pop_tag();
 
 }
 
-/// Node `secondHas` where v[22] == 7.
-fn m18_k22_7(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(7 as u32) {
-m19(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `secondHas` where v[22] == 8.
-fn m18_k22_8(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(8 as u32) {
-m19(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `secondHas` where v[22] == 9.
-fn m18_k22_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m19(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `secondHas` where v[22] == 10.
-fn m18_k22_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m19(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
 /// Node `shown` where v[22] == 7.
 fn m5_k22_7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 0usize;
 let old = v[slot]; v[slot] = x;
-m6_k22_7(v, cx);
+m6(v, cx);
 v[slot] = old;
 }
 
@@ -888,7 +845,7 @@ fn m5_k22_8(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 1usize;
 let old = v[slot]; v[slot] = x;
-m6_k22_8(v, cx);
+m6(v, cx);
 v[slot] = old;
 }
 
@@ -900,7 +857,7 @@ fn m5_k22_9(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 2usize;
 let old = v[slot]; v[slot] = x;
-m6_k22_9(v, cx);
+m6(v, cx);
 v[slot] = old;
 }
 
@@ -912,7 +869,7 @@ fn m5_k22_10(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
-m6_k22_10(v, cx);
+m6(v, cx);
 v[slot] = old;
 }
 
@@ -924,7 +881,7 @@ fn m12_k22_7(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
-m13_k22_7(v, cx);
+m13(v, cx);
 v[slot] = old;
 }
 
@@ -936,7 +893,7 @@ fn m12_k22_8(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 6usize;
 let old = v[slot]; v[slot] = x;
-m13_k22_8(v, cx);
+m13(v, cx);
 v[slot] = old;
 }
 
@@ -948,7 +905,7 @@ fn m12_k22_9(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 7usize;
 let old = v[slot]; v[slot] = x;
-m13_k22_9(v, cx);
+m13(v, cx);
 v[slot] = old;
 }
 
@@ -960,103 +917,7 @@ fn m12_k22_10(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 2;
 let slot = 8usize;
 let old = v[slot]; v[slot] = x;
-m13_k22_10(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `taken` where v[22] == 7.
-fn m6_k22_7(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 7;
-let slot = 20usize;
-let old = v[slot]; v[slot] = x;
-m7(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `taken` where v[22] == 8.
-fn m6_k22_8(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 8;
-let slot = 20usize;
-let old = v[slot]; v[slot] = x;
-m7(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `taken` where v[22] == 9.
-fn m6_k22_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 9;
-let slot = 20usize;
-let old = v[slot]; v[slot] = x;
-m7(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `taken` where v[22] == 10.
-fn m6_k22_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 10;
-let slot = 20usize;
-let old = v[slot]; v[slot] = x;
-m7(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `firstPlayed` where v[22] == 7.
-fn m13_k22_7(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 7;
-let slot = 21usize;
-let old = v[slot]; v[slot] = x;
-m14(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `firstPlayed` where v[22] == 8.
-fn m13_k22_8(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 8;
-let slot = 21usize;
-let old = v[slot]; v[slot] = x;
-m14(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `firstPlayed` where v[22] == 9.
-fn m13_k22_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 9;
-let slot = 21usize;
-let old = v[slot]; v[slot] = x;
-m14(v, cx);
-v[slot] = old;
-}
-
-}
-
-/// Node `firstPlayed` where v[22] == 10.
-fn m13_k22_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-let x: u8 = 10;
-let slot = 21usize;
-let old = v[slot]; v[slot] = x;
-m14(v, cx);
+m13(v, cx);
 v[slot] = old;
 }
 

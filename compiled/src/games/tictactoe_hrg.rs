@@ -139,6 +139,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
+#[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[10] as u32) {
@@ -330,6 +331,7 @@ m23(v, cx);
 }
 
 /// Node `turn_20`.
+#[inline(always)]
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[10] as u32) {
@@ -587,7 +589,7 @@ false
 fn m3_k10_8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0] == 7 {
-m4_k10_8(v, cx);
+m4(v, cx);
 }
 
 }
@@ -598,7 +600,7 @@ m4_k10_8(v, cx);
 fn m3_k10_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 7 {
-m4_k10_9(v, cx);
+m4(v, cx);
 }
 
 }
@@ -609,7 +611,7 @@ m4_k10_9(v, cx);
 fn m3_k10_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 7 {
-m4_k10_10(v, cx);
+m4(v, cx);
 }
 
 }
@@ -620,7 +622,7 @@ m4_k10_10(v, cx);
 fn m3_k10_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 7 {
-m4_k10_11(v, cx);
+m4(v, cx);
 }
 
 }
@@ -631,7 +633,7 @@ m4_k10_11(v, cx);
 fn m3_k10_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 7 {
-m4_k10_12(v, cx);
+m4(v, cx);
 }
 
 }
@@ -642,7 +644,7 @@ m4_k10_12(v, cx);
 fn m3_k10_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 7 {
-m4_k10_13(v, cx);
+m4(v, cx);
 }
 
 }
@@ -653,7 +655,7 @@ m4_k10_13(v, cx);
 fn m3_k10_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 7 {
-m4_k10_14(v, cx);
+m4(v, cx);
 }
 
 }
@@ -664,7 +666,7 @@ m4_k10_14(v, cx);
 fn m3_k10_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 7 {
-m4_k10_15(v, cx);
+m4(v, cx);
 }
 
 }
@@ -675,7 +677,7 @@ m4_k10_15(v, cx);
 fn m3_k10_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 7 {
-m4_k10_16(v, cx);
+m4(v, cx);
 }
 
 }
@@ -686,7 +688,7 @@ m4_k10_16(v, cx);
 fn m22_k10_8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0] == 7 {
-m23_k10_8(v, cx);
+m23(v, cx);
 }
 
 }
@@ -697,7 +699,7 @@ m23_k10_8(v, cx);
 fn m22_k10_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 7 {
-m23_k10_9(v, cx);
+m23(v, cx);
 }
 
 }
@@ -708,7 +710,7 @@ m23_k10_9(v, cx);
 fn m22_k10_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 7 {
-m23_k10_10(v, cx);
+m23(v, cx);
 }
 
 }
@@ -719,7 +721,7 @@ m23_k10_10(v, cx);
 fn m22_k10_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 7 {
-m23_k10_11(v, cx);
+m23(v, cx);
 }
 
 }
@@ -730,7 +732,7 @@ m23_k10_11(v, cx);
 fn m22_k10_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 7 {
-m23_k10_12(v, cx);
+m23(v, cx);
 }
 
 }
@@ -741,7 +743,7 @@ m23_k10_12(v, cx);
 fn m22_k10_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 7 {
-m23_k10_13(v, cx);
+m23(v, cx);
 }
 
 }
@@ -752,7 +754,7 @@ m23_k10_13(v, cx);
 fn m22_k10_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 7 {
-m23_k10_14(v, cx);
+m23(v, cx);
 }
 
 }
@@ -763,7 +765,7 @@ m23_k10_14(v, cx);
 fn m22_k10_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 7 {
-m23_k10_15(v, cx);
+m23(v, cx);
 }
 
 }
@@ -774,7 +776,7 @@ m23_k10_15(v, cx);
 fn m22_k10_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 7 {
-m23_k10_16(v, cx);
+m23(v, cx);
 }
 
 }
@@ -1054,204 +1056,6 @@ if r36_29_k11_24(v) {  return true; }
 
 }
 false
-}
-
-/// Node `turn_3` where v[10] == 8.
-fn m4_k10_8(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(8 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 9.
-fn m4_k10_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 10.
-fn m4_k10_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 11.
-fn m4_k10_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 12.
-fn m4_k10_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 13.
-fn m4_k10_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 14.
-fn m4_k10_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 15.
-fn m4_k10_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_3` where v[10] == 16.
-fn m4_k10_16(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(16 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 8.
-fn m23_k10_8(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(8 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 9.
-fn m23_k10_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 10.
-fn m23_k10_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 11.
-fn m23_k10_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 12.
-fn m23_k10_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 13.
-fn m23_k10_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 14.
-fn m23_k10_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 15.
-fn m23_k10_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `turn_20` where v[10] == 16.
-fn m23_k10_16(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(16 as u32) {
-m24(v, cx);
-}
-cx.pop_tag();
-}
-
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 17.

@@ -140,6 +140,7 @@ m4(v, cx);
 }
 
 /// Node `free`.
+#[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[11] as u32) {
@@ -370,7 +371,7 @@ false
 fn m3_k11_7(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0] == 16 {
-m4_k11_7(v, cx);
+m4(v, cx);
 }
 
 }
@@ -381,7 +382,7 @@ m4_k11_7(v, cx);
 fn m3_k11_8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 16 {
-m4_k11_8(v, cx);
+m4(v, cx);
 }
 
 }
@@ -392,7 +393,7 @@ m4_k11_8(v, cx);
 fn m3_k11_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 16 {
-m4_k11_9(v, cx);
+m4(v, cx);
 }
 
 }
@@ -403,7 +404,7 @@ m4_k11_9(v, cx);
 fn m3_k11_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 16 {
-m4_k11_10(v, cx);
+m4(v, cx);
 }
 
 }
@@ -414,7 +415,7 @@ m4_k11_10(v, cx);
 fn m3_k11_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 16 {
-m4_k11_11(v, cx);
+m4(v, cx);
 }
 
 }
@@ -425,7 +426,7 @@ m4_k11_11(v, cx);
 fn m3_k11_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 16 {
-m4_k11_12(v, cx);
+m4(v, cx);
 }
 
 }
@@ -436,7 +437,7 @@ m4_k11_12(v, cx);
 fn m3_k11_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 16 {
-m4_k11_13(v, cx);
+m4(v, cx);
 }
 
 }
@@ -447,7 +448,7 @@ m4_k11_13(v, cx);
 fn m3_k11_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 16 {
-m4_k11_14(v, cx);
+m4(v, cx);
 }
 
 }
@@ -458,7 +459,7 @@ m4_k11_14(v, cx);
 fn m3_k11_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 16 {
-m4_k11_15(v, cx);
+m4(v, cx);
 }
 
 }
@@ -650,105 +651,6 @@ if v[8] == 16 {
 
 }
 false
-}
-
-/// Node `free` where v[11] == 7.
-fn m4_k11_7(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(7 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 8.
-fn m4_k11_8(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(8 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 9.
-fn m4_k11_9(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(9 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 10.
-fn m4_k11_10(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(10 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 11.
-fn m4_k11_11(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(11 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 12.
-fn m4_k11_12(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(12 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 13.
-fn m4_k11_13(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(13 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 14.
-fn m4_k11_14(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(14 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `free` where v[11] == 15.
-fn m4_k11_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m5(v, cx);
-}
-cx.pop_tag();
-}
-
 }
 
 /// Node `firstOk` where v[12] == 17.

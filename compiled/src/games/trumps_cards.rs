@@ -249,6 +249,7 @@ m10(v, cx);
 }
 
 /// Node `n11`.
+#[inline(always)]
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[49] as u32) {
@@ -1602,7 +1603,7 @@ fn m108(v: &mut Values, cx: &mut Search<Values>) {
 fn m9_k49_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0] == 0 {
-m10_k49_15(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1613,7 +1614,7 @@ m10_k49_15(v, cx);
 fn m9_k49_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 0 {
-m10_k49_17(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1624,7 +1625,7 @@ m10_k49_17(v, cx);
 fn m9_k49_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 0 {
-m10_k49_19(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1635,7 +1636,7 @@ m10_k49_19(v, cx);
 fn m9_k49_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 0 {
-m10_k49_21(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1646,7 +1647,7 @@ m10_k49_21(v, cx);
 fn m9_k49_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 0 {
-m10_k49_16(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1657,7 +1658,7 @@ m10_k49_16(v, cx);
 fn m9_k49_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 0 {
-m10_k49_18(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1668,7 +1669,7 @@ m10_k49_18(v, cx);
 fn m9_k49_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 0 {
-m10_k49_20(v, cx);
+m10(v, cx);
 }
 
 }
@@ -1679,97 +1680,9 @@ m10_k49_20(v, cx);
 fn m9_k49_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 0 {
-m10_k49_22(v, cx);
+m10(v, cx);
 }
 
-}
-
-}
-
-/// Node `n11` where v[49] == 15.
-fn m10_k49_15(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(15 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 17.
-fn m10_k49_17(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(17 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 19.
-fn m10_k49_19(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(19 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 21.
-fn m10_k49_21(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(21 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 16.
-fn m10_k49_16(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(16 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 18.
-fn m10_k49_18(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(18 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 20.
-fn m10_k49_20(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(20 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
-}
-
-}
-
-/// Node `n11` where v[49] == 22.
-fn m10_k49_22(v: &mut Values, cx: &mut Search<Values>) {
-{
-if cx.push_tag_bounded(22 as u32) {
-m11(v, cx);
-}
-cx.pop_tag();
 }
 
 }
