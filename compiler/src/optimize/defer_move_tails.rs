@@ -42,9 +42,12 @@ pub fn run(automaton: &mut Automaton) -> usize {
         .into_iter()
         .map(Value::Symbol)
         .collect();
+    // Computed once per run (per tail it made the pass quadratic on big games): deferring moves
+    // assignments and copies nodes under fresh names, so no protected node goes or comes.
+    let protected = automaton.protected_nodes();
     let mut changes = 0;
     for end in ends {
-        let Some(tail) = find_tail(automaton, &env, &value_sets, &keeper, end) else {
+        let Some(tail) = find_tail(automaton, &env, &value_sets, &keeper, &protected, end) else {
             continue;
         };
         if !moves_stay_distinct(automaton, &env, &value_sets, &players, &tail) {
@@ -63,7 +66,14 @@ struct Tail {
 }
 
 /// The tail ending with `end` (a `player = keeper` edge), if there is one worth deferring.
-fn find_tail(automaton: &Automaton, env: &Env, value_sets: &ValueSets, keeper: &Value, end: EdgeIndex) -> Option<Tail> {
+fn find_tail(
+    automaton: &Automaton,
+    env: &Env,
+    value_sets: &ValueSets,
+    keeper: &Value,
+    protected: &HashSet<NodeIndex>,
+    end: EdgeIndex,
+) -> Option<Tail> {
     let Label::Assign { rhs, .. } = automaton.label(end) else {
         return None;
     };
@@ -71,7 +81,6 @@ fn find_tail(automaton: &Automaton, env: &Env, value_sets: &ValueSets, keeper: &
         return None;
     }
     let (last, target) = automaton.endpoints(end);
-    let protected = automaton.protected_nodes();
     let single_in = |node: NodeIndex| automaton.graph.edges_directed(node, Direction::Incoming).count() == 1;
     let single_out = |node: NodeIndex| automaton.graph.edges_directed(node, Direction::Outgoing).count() == 1;
     if automaton.name(target) == END || protected.contains(&target) || !single_in(target) {
@@ -295,18 +304,20 @@ fn defer_branching_tails(automaton: &mut Automaton, players: &HashSet<Value>) ->
     let env = Env::new(automaton);
     let value_sets = ValueSets::new(automaton, &env);
     let keeper = Value::Symbol("keeper".to_string());
+    let protected = automaton.protected_nodes();
     let mut heads: Vec<NodeIndex> = Vec::new();
+    let mut seen = HashSet::new();
     for edge in automaton.edges_in_order() {
         if matches!(automaton.label(edge), Label::Tag(_) | Label::TagVar(_)) {
             let head = automaton.endpoints(edge).1;
-            if !heads.contains(&head) {
+            if seen.insert(head) {
                 heads.push(head);
             }
         }
     }
     let mut changes = 0;
     for head in heads {
-        let Some(region) = find_region(automaton, &env, &value_sets, &keeper, head) else {
+        let Some(region) = find_region(automaton, &env, &value_sets, &keeper, &protected, head) else {
             continue;
         };
         if !region_moves_stay_distinct(automaton, &env, &value_sets, players, &region) {
@@ -343,9 +354,9 @@ fn find_region(
     env: &Env,
     value_sets: &ValueSets,
     keeper: &Value,
+    protected: &HashSet<NodeIndex>,
     head: NodeIndex,
 ) -> Option<Region> {
-    let protected = automaton.protected_nodes();
     let entered_by_player = |node: NodeIndex| {
         automaton.graph.edges_directed(node, Direction::Incoming).any(|edge| assigns_player(&edge.weight().label))
     };

@@ -6,20 +6,23 @@
 
 use super::graph::{assigns_player, Automaton};
 use petgraph::stable_graph::NodeIndex;
+use std::collections::HashSet;
 
 pub fn run(automaton: &mut Automaton) -> usize {
     let mut changes = 0;
     let nodes: Vec<NodeIndex> = automaton.graph.node_indices().collect();
+    // Computed once per run, not per node (quadratic on big games): joining never removes a
+    // protected node nor names a new one.
+    let protected = automaton.protected_nodes();
     for node in nodes {
-        while automaton.graph.contains_node(node) && join_one_pair(automaton, node) {
+        while automaton.graph.contains_node(node) && join_one_pair(automaton, node, &protected) {
             changes += 1;
         }
     }
     changes
 }
 
-fn join_one_pair(automaton: &mut Automaton, join: NodeIndex) -> bool {
-    let protected = automaton.protected_nodes();
+fn join_one_pair(automaton: &mut Automaton, join: NodeIndex, protected: &HashSet<NodeIndex>) -> bool {
     let sources: Vec<NodeIndex> = automaton
         .in_edges(join)
         .into_iter()

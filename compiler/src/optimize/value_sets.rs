@@ -19,8 +19,9 @@ pub struct ValueSets<'a> {
 /// Value sets larger than this are treated as unknown (keeps the analysis cheap).
 const MAX_VALUES: usize = 4096;
 
-/// Bound on fixed-point rounds; every round adds a value or makes a set unknown, so this is only a
-/// guard against sets that keep growing (each set is finite, but there may be many).
+/// Bound on evaluations per assignment (on average) before giving up; every evaluation that
+/// changes something adds a value or makes a set unknown, so this only guards against sets that
+/// keep growing (each set is finite, but there may be many).
 const MAX_ROUNDS: usize = 256;
 
 impl<'a> ValueSets<'a> {
@@ -34,47 +35,92 @@ impl<'a> ValueSets<'a> {
             })
             .collect();
         let mut analysis = ValueSets { env, sets, no_variables: HashMap::new() };
-        for _ in 0..MAX_ROUNDS {
-            let mut updates: Vec<(String, Option<BTreeSet<Value>>)> = Vec::new();
-            for edge in automaton.graph.edge_weights() {
-                let (lhs, values) = match &edge.label {
-                    Label::Assign { lhs, rhs } => (lhs, analysis.values(rhs)),
-                    Label::AssignAny { lhs, ty } => (
-                        lhs,
+        // One entry per assignment: the variable it sets whole (`None`: written through a key, so
+        // its root becomes unknown) and where its values come from.
+        enum Source<'e> {
+            Expr(&'e Expr),
+            Members(Option<BTreeSet<Value>>),
+        }
+        let mut assignments: Vec<(Option<&str>, &str, Source)> = Vec::new();
+        for edge in automaton.graph.edge_weights() {
+            let (lhs, source) = match &edge.label {
+                Label::Assign { lhs, rhs } => (lhs, Source::Expr(rhs)),
+                Label::AssignAny { lhs, ty } => (
+                    lhs,
+                    Source::Members(
                         env.set_members(&TypeExpr::Name(ty.clone()))
                             .map(|members| members.into_iter().map(Value::Symbol).collect()),
                     ),
-                    _ => continue,
-                };
-                match strip_casts(lhs) {
-                    Expr::Ident(ident) => updates.push((ident.name.clone(), values)),
-                    // Written through a key: the whole value is no longer tracked.
-                    other => updates.extend(super::graph::assigned_root(other).map(|root| (root.to_string(), None))),
-                }
-            }
-            let mut changed = false;
-            for (name, values) in updates {
-                let slot = analysis.sets.entry(name).or_insert(None);
-                match (slot.as_mut(), values) {
-                    (Some(set), Some(values)) => {
-                        let before = set.len();
-                        set.extend(values);
-                        changed |= set.len() != before;
+                ),
+                _ => continue,
+            };
+            match strip_casts(lhs) {
+                Expr::Ident(ident) => assignments.push((Some(&ident.name), &ident.name, source)),
+                other => {
+                    if let Some(root) = super::graph::assigned_root(other) {
+                        assignments.push((None, root, source));
                     }
-                    (Some(_), None) => {
-                        *slot = None;
-                        changed = true;
-                    }
-                    (None, _) => {}
                 }
-            }
-            if !changed {
-                return analysis;
             }
         }
-        // Did not settle: claim nothing.
-        for set in analysis.sets.values_mut() {
-            *set = None;
+        // A worklist to the least fixed point: an assignment is evaluated again only when a
+        // variable its right-hand side reads has changed. Sets only grow (or become unknown), so
+        // the order of evaluation does not change the result; each variable changes a bounded
+        // number of times, so it ends. (Re-evaluating every assignment every round was most of
+        // the optimiser's time on Dou Dizhu.)
+        let mut readers: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (index, (_, _, source)) in assignments.iter().enumerate() {
+            if let Source::Expr(rhs) = source {
+                let mut idents = Vec::new();
+                super::graph::expr_idents(rhs, &mut idents);
+                idents.sort_unstable();
+                idents.dedup();
+                for ident in idents.into_iter().filter(|ident| env.is_variable(ident)) {
+                    readers.entry(ident).or_default().push(index);
+                }
+            }
+        }
+        let mut queued = vec![true; assignments.len()];
+        let mut work: Vec<usize> = (0..assignments.len()).rev().collect();
+        let mut updates = 0usize;
+        let update_limit = MAX_ROUNDS.saturating_mul(assignments.len().max(1));
+        while let Some(index) = work.pop() {
+            queued[index] = false;
+            updates += 1;
+            if updates > update_limit {
+                // Did not settle: claim nothing.
+                for set in analysis.sets.values_mut() {
+                    *set = None;
+                }
+                return analysis;
+            }
+            let (whole, root, source) = &assignments[index];
+            let values = match (whole, source) {
+                (None, _) => None,
+                (Some(_), Source::Expr(rhs)) => analysis.values(rhs),
+                (Some(_), Source::Members(members)) => members.clone(),
+            };
+            let slot = analysis.sets.entry((*root).to_string()).or_insert(None);
+            let changed = match (slot.as_mut(), values) {
+                (Some(set), Some(values)) => {
+                    let before = set.len();
+                    set.extend(values);
+                    set.len() != before
+                }
+                (Some(_), None) => {
+                    *slot = None;
+                    true
+                }
+                (None, _) => false,
+            };
+            if changed {
+                for &reader in readers.get(root).map(Vec::as_slice).unwrap_or_default() {
+                    if !queued[reader] {
+                        queued[reader] = true;
+                        work.push(reader);
+                    }
+                }
+            }
         }
         analysis
     }
