@@ -834,6 +834,20 @@ impl Scratch {
                                 }
                                 member += 1;
                             }
+                        } else if branch.filter_compares {
+                            // Comparisons only (`board[first[line]] == me; board[second[line]]
+                            // == me; ...`): each member runs them in a row, without a dispatch
+                            // per edge.
+                            'members: while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                for &e in chain {
+                                    if !compare_holds(&plan.edges[e as usize].op, &self.values, &engine.constants) {
+                                        member += 1;
+                                        continue 'members;
+                                    }
+                                }
+                                break;
+                            }
                         } else {
                             while member < members.len() {
                                 self.values[*slot as usize] = members[member];
