@@ -8,7 +8,7 @@
 use super::graph::CYCLIC;
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
-use super::{FastEngine, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
+use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -429,9 +429,61 @@ impl Scratch {
         self.undo.clear();
         self.tags.clear();
         self.frames.clear();
-        let result = self.explore::<true>(engine, self.node, 0, Goal::Moves { only });
+        let result = match (&engine.linear[self.node as usize], only) {
+            (Some(linear), None) => self.explore_linear(engine, self.node, linear),
+            _ => self.explore::<true>(engine, self.node, 0, Goal::Moves { only }).map(|_| ()),
+        };
         self.undo_to(0);
-        result.map(|_| ())
+        result
+    }
+
+    /// The move search of a [`LinearMoves`] node: for each member of the choice (that passes the
+    /// filter comparison after it, when it has one, as in [`Scratch::explore`]), the chain's
+    /// edges in order, then the move. Leaves the state to [`Scratch::search_with`] to restore.
+    fn explore_linear(&mut self, engine: &FastEngine, start: NodeId, linear: &LinearMoves) -> Result<(), EngineError> {
+        let choice = &engine.edges[linear.choice as usize];
+        let Hot::SetAnySlot { slot, members } = &choice.hot else {
+            unreachable!("linear move searches start with an any-assignment to a slot")
+        };
+        let slot = *slot as usize;
+        // The filter is the chain's first edge (the comparison at the choice's target).
+        let (filter, chain) = match linear.chain.split_first() {
+            Some((&first, rest)) if choice.filter == first => (Some(first as usize), rest),
+            _ => (None, &linear.chain[..]),
+        };
+        let completed = engine.edges[*linear.chain.last().expect("a chain ends with its move") as usize].target;
+        self.levels.resize_with(self.levels.len().max(1), Level::default);
+        self.levels[0].undo_base = 0;
+        for &member in members.iter() {
+            if let Some(filter) = filter {
+                // The comparison writes nothing: run it on the member without logging the write.
+                let old = self.values[slot];
+                self.values[slot] = member;
+                let holds = self.run_edge::<true>(engine, filter, 0, 0, None, 0, None);
+                self.values[slot] = old;
+                if !holds? {
+                    continue;
+                }
+            }
+            self.write(slot, member);
+            let mut followed = true;
+            for &edge in chain {
+                if !self.run_edge::<true>(engine, edge as usize, 0, 0, None, 0, None)? {
+                    followed = false;
+                    break;
+                }
+            }
+            if followed {
+                self.complete_move(engine, start, completed, 0, None)?;
+                if self.moves.saw_duplicate {
+                    // As in `explore`: the caller redoes the search with successors.
+                    return Ok(());
+                }
+            }
+            self.undo_to(0);
+            self.tags.clear();
+        }
+        Ok(())
     }
 
     #[inline]
