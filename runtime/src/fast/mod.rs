@@ -160,6 +160,11 @@ pub(crate) struct LinearMoves {
     pub choice: u32,
     /// The edges after it, in order; the last one completes the move.
     pub chain: Box<[u32]>,
+    /// Every move has its own tags, so none is looked up by tags: the chain tags the chosen
+    /// slot (`$$ cell`) before anything may write that slot, the members are distinct, and every
+    /// member that completes runs the same edges, so the tag at that position tells the members
+    /// apart.
+    pub unique: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -179,7 +184,8 @@ fn linear_move_searches(
                 return None;
             }
             let choice = &edges[first as usize];
-            if !matches!(choice.hot, program::Hot::SetAnySlot { .. }) || choice.completes || on_cycle(choice) {
+            let program::Hot::SetAnySlot { slot, members } = &choice.hot else { return None };
+            if choice.completes || on_cycle(choice) {
                 return None;
             }
             let mut chain = Vec::new();
@@ -199,7 +205,25 @@ fn linear_move_searches(
                 }
                 at = edge.target;
             }
-            Some(LinearMoves { choice: first, chain: chain.into() })
+            // Up to the tag of the chosen slot, the edges must not write it: only comparisons,
+            // other tags and assignments to other fixed slots.
+            let mut tags_choice = false;
+            for &edge in &chain {
+                match &edges[edge as usize].ins {
+                    Ins::TagVal(program::Val::Slot(tagged)) if tagged == slot => {
+                        tags_choice = true;
+                        break;
+                    }
+                    Ins::Compare { .. } | Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => {}
+                    Ins::Set { target: program::Target::Fixed(written), .. } if written != slot => {}
+                    _ => break,
+                }
+            }
+            let mut distinct = members.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let unique = tags_choice && distinct.len() == members.len();
+            Some(LinearMoves { choice: first, chain: chain.into(), unique })
         })
         .collect()
 }

@@ -139,14 +139,26 @@ impl MoveList {
             position = (position + 1) & mask;
         }
         self.table[position] = (self.generation, self.spans.len() as u32);
+        self.push(tags, node, values);
+        Ok(())
+    }
+
+    /// Appends a move without looking for one with the same tags: for searches proved to give
+    /// every tag sequence once ([`LinearMoves::unique`]), which never fill the table.
+    #[inline]
+    fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &[SymbolId]) {
         let start = self.tags.len() as u32;
-        self.tags.extend_from_slice(tags);
+        if let [tag] = tags {
+            // The commonest move (one tag), without a call to copy one word.
+            self.tags.push(*tag);
+        } else {
+            self.tags.extend_from_slice(tags);
+        }
         self.spans.push((start, self.tags.len() as u32));
         if !self.tags_only {
             self.nodes.push(node);
             self.successors.extend_from_slice(values);
         }
-        Ok(())
     }
 }
 
@@ -325,7 +337,9 @@ fn compare_holds(op: &PlanOp, values: &[u32], constants: &[u32]) -> bool {
     match op {
         PlanOp::CompareIndexed { base, key, offsets, rhs, equal } => {
             let lhs = values[(*base + offsets[values[*key as usize] as usize]) as usize];
-            (lhs == read(rhs, values, constants)) == *equal
+            // The commonest right-hand side (`board[cell] == me`) without the operand dispatch.
+            let rhs = if let Val::Slot(slot) = rhs { values[*slot as usize] } else { read(rhs, values, constants) };
+            (lhs == rhs) == *equal
         }
         PlanOp::Compare { lhs, rhs, equal } => (read(lhs, values, constants) == read(rhs, values, constants)) == *equal,
         _ => unreachable!("called for comparisons only"),
@@ -474,7 +488,7 @@ impl Scratch {
                 }
             }
             if followed {
-                self.complete_move(engine, start, completed, 0, None)?;
+                self.complete_move(engine, start, completed, 0, None, linear.unique)?;
                 if self.moves.saw_duplicate {
                     // As in `explore`: the caller redoes the search with successors.
                     return Ok(());
@@ -984,6 +998,8 @@ impl Scratch {
     }
 
     /// Records the move completed on an edge into `target` (when it fits `only`).
+    /// `unique`: the search is proved to give every tag sequence once (no look-up by tags).
+    #[inline(always)]
     fn complete_move(
         &mut self,
         engine: &FastEngine,
@@ -991,6 +1007,7 @@ impl Scratch {
         target: NodeId,
         tags_base: usize,
         only: Option<&[SymbolId]>,
+        unique: bool,
     ) -> Result<(), EngineError> {
         let tags = &self.tags[tags_base..];
         if only.is_some_and(|only| only.len() != tags.len()) {
@@ -1003,7 +1020,9 @@ impl Scratch {
                 value: engine.automaton.symbol_name(player).to_string(),
             });
         }
-        if self.moves.add(tags, target, &self.values).is_err() {
+        if unique {
+            self.moves.push(tags, target, &self.values);
+        } else if self.moves.add(tags, target, &self.values).is_err() {
             return Err(EngineError::AmbiguousMove {
                 node: engine.automaton.nodes[start as usize].name.clone(),
                 tags: crate::engine::format_move(&engine.automaton, tags),
@@ -1260,7 +1279,7 @@ impl Scratch {
                         return Ok(true);
                     }
                 } else if edge.completes {
-                    self.complete_move(engine, start, target, tags_base, only)?;
+                    self.complete_move(engine, start, target, tags_base, only, false)?;
                     if self.moves.saw_duplicate {
                         // Tags-only listing cannot tell a repeated move from an ambiguous
                         // one: stop here, the caller redoes the search with successors.
