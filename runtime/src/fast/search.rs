@@ -139,7 +139,13 @@ impl MoveList {
             position = (position + 1) & mask;
         }
         self.table[position] = (self.generation, self.spans.len() as u32);
-        self.push(tags, node, values);
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.nodes.push(node);
+            self.successors.extend_from_slice(values);
+        }
         Ok(())
     }
 
@@ -487,8 +493,15 @@ impl Scratch {
                     break;
                 }
             }
-            if followed {
-                self.complete_move(engine, start, completed, 0, None, linear.unique)?;
+            if followed && linear.unique {
+                // `complete_move` without the look-up by tags (and without `only`).
+                let player = self.values[engine.player_slot as usize];
+                if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                    return Err(invalid_player(engine, completed, player));
+                }
+                self.moves.push(&self.tags, completed, &self.values);
+            } else if followed {
+                self.complete_move(engine, start, completed, 0, None)?;
                 if self.moves.saw_duplicate {
                     // As in `explore`: the caller redoes the search with successors.
                     return Ok(());
@@ -998,8 +1011,6 @@ impl Scratch {
     }
 
     /// Records the move completed on an edge into `target` (when it fits `only`).
-    /// `unique`: the search is proved to give every tag sequence once (no look-up by tags).
-    #[inline(always)]
     fn complete_move(
         &mut self,
         engine: &FastEngine,
@@ -1007,7 +1018,6 @@ impl Scratch {
         target: NodeId,
         tags_base: usize,
         only: Option<&[SymbolId]>,
-        unique: bool,
     ) -> Result<(), EngineError> {
         let tags = &self.tags[tags_base..];
         if only.is_some_and(|only| only.len() != tags.len()) {
@@ -1015,14 +1025,9 @@ impl Scratch {
         }
         let player = self.values[engine.player_slot as usize];
         if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-            return Err(EngineError::InvalidPlayer {
-                node: engine.automaton.nodes[target as usize].name.clone(),
-                value: engine.automaton.symbol_name(player).to_string(),
-            });
+            return Err(invalid_player(engine, target, player));
         }
-        if unique {
-            self.moves.push(tags, target, &self.values);
-        } else if self.moves.add(tags, target, &self.values).is_err() {
+        if self.moves.add(tags, target, &self.values).is_err() {
             return Err(EngineError::AmbiguousMove {
                 node: engine.automaton.nodes[start as usize].name.clone(),
                 tags: crate::engine::format_move(&engine.automaton, tags),
@@ -1279,7 +1284,7 @@ impl Scratch {
                         return Ok(true);
                     }
                 } else if edge.completes {
-                    self.complete_move(engine, start, target, tags_base, only, false)?;
+                    self.complete_move(engine, start, target, tags_base, only)?;
                     if self.moves.saw_duplicate {
                         // Tags-only listing cannot tell a repeated move from an ambiguous
                         // one: stop here, the caller redoes the search with successors.
@@ -1337,6 +1342,15 @@ impl Scratch {
         }
         self.tags.truncate(tags_base);
         Ok(false)
+    }
+}
+
+/// The error for a move completed into `target` with `player` holding no player.
+#[cold]
+fn invalid_player(engine: &FastEngine, target: NodeId, player: SymbolId) -> EngineError {
+    EngineError::InvalidPlayer {
+        node: engine.automaton.nodes[target as usize].name.clone(),
+        value: engine.automaton.symbol_name(player).to_string(),
     }
 }
 
