@@ -153,18 +153,17 @@ pub struct FastEngine {
 /// [`Scratch::search`] then runs one loop over the members (the chain's edges one after another
 /// for each, the filter comparison first when the any-assignment has one) instead of the general
 /// frame machinery. It is the general search's walk: the same members in the same order, the same
-/// edges on the same states, so the same moves and the same first error.
+/// edges on the same states, so the same moves and the same first error. Only searches where
+/// every move has its own tags qualify, so moves are appended without the look-up by tags: the
+/// chain tags the chosen slot (`$$ cell`) before anything may write that slot, the members are
+/// distinct, and every member that completes runs the same edges, so the tag at that position
+/// tells the members apart.
 #[derive(Debug)]
 pub(crate) struct LinearMoves {
     /// The any-assignment's edge.
     pub choice: u32,
     /// The edges after it, in order; the last one completes the move.
     pub chain: Box<[u32]>,
-    /// Every move has its own tags, so none is looked up by tags: the chain tags the chosen
-    /// slot (`$$ cell`) before anything may write that slot, the members are distinct, and every
-    /// member that completes runs the same edges, so the tag at that position tells the members
-    /// apart.
-    pub unique: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -222,8 +221,8 @@ fn linear_move_searches(
             let mut distinct = members.to_vec();
             distinct.sort_unstable();
             distinct.dedup();
-            let unique = tags_choice && distinct.len() == members.len();
-            Some(LinearMoves { choice: first, chain: chain.into(), unique })
+            // Without that proof the general search (with its look-up by tags) runs.
+            (tags_choice && distinct.len() == members.len()).then(|| LinearMoves { choice: first, chain: chain.into() })
         })
         .collect()
 }

@@ -150,7 +150,7 @@ impl MoveList {
     }
 
     /// Appends a move without looking for one with the same tags: for searches proved to give
-    /// every tag sequence once ([`LinearMoves::unique`]), which never fill the table.
+    /// every tag sequence once ([`LinearMoves`]), which never fill the table.
     #[inline]
     fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &[SymbolId]) {
         let start = self.tags.len() as u32;
@@ -450,7 +450,7 @@ impl Scratch {
         self.tags.clear();
         self.frames.clear();
         let result = match (&engine.linear[self.node as usize], only) {
-            (Some(linear), None) => self.explore_linear(engine, self.node, linear),
+            (Some(linear), None) => self.explore_linear(engine, linear),
             _ => self.explore::<true>(engine, self.node, 0, Goal::Moves { only }).map(|_| ()),
         };
         self.undo_to(0);
@@ -460,7 +460,7 @@ impl Scratch {
     /// The move search of a [`LinearMoves`] node: for each member of the choice (that passes the
     /// filter comparison after it, when it has one, as in [`Scratch::explore`]), the chain's
     /// edges in order, then the move. Leaves the state to [`Scratch::search_with`] to restore.
-    fn explore_linear(&mut self, engine: &FastEngine, start: NodeId, linear: &LinearMoves) -> Result<(), EngineError> {
+    fn explore_linear(&mut self, engine: &FastEngine, linear: &LinearMoves) -> Result<(), EngineError> {
         let choice = &engine.edges[linear.choice as usize];
         let Hot::SetAnySlot { slot, members } = &choice.hot else {
             unreachable!("linear move searches start with an any-assignment to a slot")
@@ -493,19 +493,15 @@ impl Scratch {
                     break;
                 }
             }
-            if followed && linear.unique {
-                // `complete_move` without the look-up by tags (and without `only`).
+            if followed {
+                // `complete_move` without the look-up by tags (every move's tags differ) and
+                // without `only`. (`complete_move` keeps its one call site, in `explore`, where
+                // it is inlined.)
                 let player = self.values[engine.player_slot as usize];
                 if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
                     return Err(invalid_player(engine, completed, player));
                 }
                 self.moves.push(&self.tags, completed, &self.values);
-            } else if followed {
-                self.complete_move(engine, start, completed, 0, None)?;
-                if self.moves.saw_duplicate {
-                    // As in `explore`: the caller redoes the search with successors.
-                    return Ok(());
-                }
             }
             self.undo_to(0);
             self.tags.clear();
@@ -1025,7 +1021,10 @@ impl Scratch {
         }
         let player = self.values[engine.player_slot as usize];
         if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-            return Err(invalid_player(engine, target, player));
+            return Err(EngineError::InvalidPlayer {
+                node: engine.automaton.nodes[target as usize].name.clone(),
+                value: engine.automaton.symbol_name(player).to_string(),
+            });
         }
         if self.moves.add(tags, target, &self.values).is_err() {
             return Err(EngineError::AmbiguousMove {
