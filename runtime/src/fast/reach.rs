@@ -549,14 +549,15 @@ mod tests {
         ]);
         assert!(line.filter_accepts && line.filter_compares);
         assert_eq!(filters, 2);
-        // An assignment after the first comparison stays in the chain (it runs per member, not hoisted).
+        // An assignment after the first comparison that writes the member's slot: the full chain
+        // would read a stale member, so the filter stops at its first comparison.
         let (stepped, filters) = start_of(&[
             ("from", "first", "cursor = Cell(*)"),
             ("first", "step", "board[cursor] == full"),
             ("step", "second", "cursor = next[cursor]"),
             ("second", "to", "board[cursor] == full"),
         ]);
-        assert_eq!((stepped.filter_accepts, filters), (false, 0), "the assignment writes the member's slot");
+        assert_eq!((stepped.filter_accepts, filters), (false, 1), "the assignment writes the member's slot");
         // A chain that does not end at the checked node keeps the filter to its first comparison.
         let (open, filters) = start_of(&[
             ("from", "first", "cursor = Cell(*)"),
