@@ -140,6 +140,91 @@ pub struct FastEngine {
     single_path: Vec<bool>,
     /// Whether keeper moves from [`FastEngine::single_path`] nodes are applied in place.
     keeper_in_place: bool,
+    /// Per node: its move search as one choice and a straight chain ([`LinearMoves`]), if it is.
+    pub(crate) linear: Vec<Option<LinearMoves>>,
+}
+
+/// A move search that is one choice followed by a straight path: the start node's only out-edge
+/// is an any-assignment `x = T(*)` to a fixed slot, and from its target every node has a single
+/// out-edge, none an any-assignment, up to an edge completing the move; no node of it lies on a
+/// cycle of the move search's graph (so no visit is recorded). Tic-tac-toe's `cell = Cell(*);
+/// board[cell] == empty; $$ cell; player = keeper`, connect four's column drop.
+///
+/// [`Scratch::search`] then runs one loop over the members (the chain's edges one after another
+/// for each, the filter comparison first when the any-assignment has one) instead of the general
+/// frame machinery. It is the general search's walk: the same members in the same order, the same
+/// edges on the same states, so the same moves and the same first error. Only searches where
+/// every move has its own tags qualify, so moves are appended without the look-up by tags: the
+/// chain tags the chosen slot (`$$ cell`) before anything may write that slot, the members are
+/// distinct, and every member that completes runs the same edges, so the tag at that position
+/// tells the members apart.
+#[derive(Debug)]
+pub(crate) struct LinearMoves {
+    /// The any-assignment's edge.
+    pub choice: u32,
+    /// The edges after it, in order; the last one completes the move.
+    pub chain: Box<[u32]>,
+}
+
+/// Chains longer than this are left to the general search (they may be anything but common).
+const LINEAR_CHAIN_LIMIT: usize = 64;
+
+/// [`LinearMoves`] per node, where the move search has that shape.
+fn linear_move_searches(
+    node_edges: &[(u32, u32)],
+    edges: &[FastEdge],
+    moves: &graph::Context,
+) -> Vec<Option<LinearMoves>> {
+    let on_cycle = |edge: &FastEdge| edge.target_on_cycle & CYCLE_IN_MOVES != 0;
+    (0..node_edges.len())
+        .map(|node| {
+            let (first, end) = node_edges[node];
+            if end != first + 1 || moves.flags[node] & graph::CYCLIC != 0 {
+                return None;
+            }
+            let choice = &edges[first as usize];
+            let program::Hot::SetAnySlot { slot, members } = &choice.hot else { return None };
+            if choice.completes || on_cycle(choice) {
+                return None;
+            }
+            let mut chain = Vec::new();
+            let mut at = choice.target;
+            loop {
+                let (first, end) = node_edges[at as usize];
+                if end != first + 1 || chain.len() >= LINEAR_CHAIN_LIMIT {
+                    return None;
+                }
+                let edge = &edges[first as usize];
+                if matches!(edge.ins, Ins::SetAny { .. }) || on_cycle(edge) {
+                    return None;
+                }
+                chain.push(first);
+                if edge.completes {
+                    break;
+                }
+                at = edge.target;
+            }
+            // Up to the tag of the chosen slot, the edges must not write it: only comparisons,
+            // other tags and assignments to other fixed slots.
+            let mut tags_choice = false;
+            for &edge in &chain {
+                match &edges[edge as usize].ins {
+                    Ins::TagVal(program::Val::Slot(tagged)) if tagged == slot => {
+                        tags_choice = true;
+                        break;
+                    }
+                    Ins::Compare { .. } | Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => {}
+                    Ins::Set { target: program::Target::Fixed(written), .. } if written != slot => {}
+                    _ => break,
+                }
+            }
+            let mut distinct = members.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            // Without that proof the general search (with its look-up by tags) runs.
+            (tags_choice && distinct.len() == members.len()).then(|| LinearMoves { choice: first, chain: chain.into() })
+        })
+        .collect()
 }
 
 /// Whether reachability checks with a plan (module `reach`) run it or the general search.
@@ -284,6 +369,7 @@ impl FastEngine {
                 | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
             edge.filter = filter;
         }
+        let linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
 
         let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut valid_player = vec![false; automaton.symbols.len()];
@@ -325,6 +411,7 @@ impl FastEngine {
             plan_mode: ReachPlans::On,
             single_path,
             keeper_in_place: true,
+            linear,
         })
     }
 

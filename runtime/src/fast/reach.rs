@@ -100,6 +100,13 @@ pub(crate) struct PlanNode {
     /// are assignments whose value does not depend on the member: they run once, before the loop.
     pub filter: (u32, u32),
     pub hoisted: u32,
+    /// The filter chain goes on past its first comparison to the checked node (`line = Line(*);
+    /// board[first[line]] == me; board[second[line]] == me; ...; -> b`, or `cell = Cell(*);
+    /// board[cell] == empty; -> b`): a member passing the whole chain ends the check.
+    pub filter_accepts: bool,
+    /// Every per-member edge of the filter chain is a comparison: the member loop runs them with
+    /// no other dispatch.
+    pub filter_compares: bool,
     /// For a branching node: the range of `ReachPlan::restore` holding the slots its frame copies
     /// and puts back before each alternative (those some path below it may write, but not the
     /// slot of a lone any-assignment, which every alternative writes first).
@@ -206,6 +213,8 @@ pub(crate) fn plan(
             cyclic,
             filter: (0, 0),
             hoisted: 0,
+            filter_accepts: false,
+            filter_compares: false,
             restore: (0, 0),
             guard_first: kind == NodeKind::Branch
                 && matches!(out, [a, b] if matches!(a.ins, Ins::Compare { .. }) && !matches!(b.ins, Ins::SetAny { .. })),
@@ -262,13 +271,16 @@ pub(crate) fn plan(
         if let [PlanEdge { op: PlanOp::SetAny { slot, .. }, target }] =
             &plan_edges[node.first as usize..node.end as usize]
         {
-            let chain = filter_chain(*slot, *target, &plan_nodes, &plan_edges);
+            let (chain, accepts) = filter_chain(*slot, *target, &plan_nodes, &plan_edges);
             let (hoisted, per_member) = hoist(*slot, &chain, &plan_edges);
             let start = filters.len() as u32;
             filters.extend(hoisted);
             plan_nodes[index].hoisted = filters.len() as u32;
+            plan_nodes[index].filter_compares =
+                !per_member.is_empty() && per_member.iter().all(|&e| is_comparison(&plan_edges[e as usize].op));
             filters.extend(per_member);
             plan_nodes[index].filter = (start, filters.len() as u32);
+            plan_nodes[index].filter_accepts = accepts;
         }
     }
     Some(ReachPlan {
@@ -280,39 +292,89 @@ pub(crate) fn plan(
     })
 }
 
+/// Whether a plan operation is a comparison (writes nothing, cannot fail with an error).
+fn is_comparison(op: &PlanOp) -> bool {
+    matches!(op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. })
+}
+
 /// The chain of edges after an any-assignment to `slot` (from its target `node`) up to and
 /// including its first comparison, when members failing it can be skipped in a tight loop: every
 /// node on the way is a non-cyclic chain, every edge before the comparison writes a fixed slot,
 /// and no edge reads a slot that it or a later edge of the chain writes (so a member never sees a
 /// value the previous member's run left behind). Empty when there is no such chain.
-fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Vec<u32> {
+///
+/// When the nodes after that comparison are non-cyclic chains of the same kinds of edges that
+/// end at the checked node, the chain takes them all and the flag is set: a member that fails
+/// any comparison of it then fails as it would in the walk (which would backtrack to the next
+/// member from there), and one that passes them all ends the check.
+fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> (Vec<u32>, bool) {
     let mut chain: Vec<u32> = Vec::new();
     loop {
         if node == ACCEPT || chain.len() >= 16 {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         let current = &nodes[node as usize];
         if current.kind != NodeKind::Chain || current.cyclic {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         let edge = &edges[current.first as usize];
         chain.push(current.first);
         match &edge.op {
             PlanOp::Set { .. } | PlanOp::Skip => node = edge.target,
-            PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => break,
-            _ => return Vec::new(),
+            PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => {
+                node = edge.target;
+                break;
+            }
+            _ => return (Vec::new(), false),
         }
     }
-    let written: Vec<u32> = chain
+    // Past the first comparison: only a chain that reaches the checked node is taken.
+    let mut rest: Vec<u32> = Vec::new();
+    let accepts = loop {
+        if node == ACCEPT {
+            break !rest.is_empty();
+        }
+        let current = &nodes[node as usize];
+        if current.kind != NodeKind::Chain || current.cyclic || chain.len() + rest.len() >= 16 {
+            break false;
+        }
+        let edge = &edges[current.first as usize];
+        match &edge.op {
+            PlanOp::Set { .. } | PlanOp::Skip | PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => {
+                rest.push(current.first);
+                node = edge.target;
+            }
+            _ => break false,
+        }
+    };
+    if accepts {
+        let full: Vec<u32> = chain.iter().chain(&rest).copied().collect();
+        if chain_is_fresh(slot, &full, edges) {
+            return (full, true);
+        }
+    }
+    if chain_is_fresh(slot, &chain, edges) {
+        (chain, false)
+    } else {
+        (Vec::new(), false)
+    }
+}
+
+/// No edge of `chain` reads a slot that it or a later edge writes, and none writes `slot`.
+fn chain_is_fresh(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> bool {
+    // `written[i]`: the slot edge `chain[i]` writes, if any.
+    let written: Vec<Option<u32>> = chain
         .iter()
-        .filter_map(|&e| match &edges[e as usize].op {
+        .map(|&e| match &edges[e as usize].op {
             PlanOp::Set { slot, .. } => Some(*slot),
             _ => None,
         })
         .collect();
+    if written.contains(&Some(slot)) {
+        return false;
+    }
     for (position, &e) in chain.iter().enumerate() {
-        let reads_later_write =
-            |value: &Val| written[position.min(written.len())..].iter().any(|&w| may_read(value, w));
+        let reads_later_write = |value: &Val| written[position..].iter().flatten().any(|&w| may_read(value, w));
         let stale = match &edges[e as usize].op {
             PlanOp::Set { value, .. } => reads_later_write(value),
             PlanOp::Compare { lhs, rhs, .. } => reads_later_write(lhs) || reads_later_write(rhs),
@@ -322,11 +384,11 @@ fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]
             }
             _ => true,
         };
-        if stale || written.contains(&slot) {
-            return Vec::new();
+        if stale {
+            return false;
         }
     }
-    chain
+    true
 }
 
 /// Splits a filter chain after an any-assignment to `slot` into the assignments whose value is
@@ -334,17 +396,24 @@ fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]
 /// member-dependent edge) and the rest, in chain order. Running the first group once before the
 /// member loop is the same as running it in place: by [`filter_chain`]'s condition no edge reads
 /// a slot written later in the chain.
+///
+/// Only assignments before the chain's first comparison are hoisted: one after it runs in the
+/// walk only for members passing that comparison.
 fn hoist(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> (Vec<u32>, Vec<u32>) {
     let mut varying = vec![slot];
     let (mut hoisted, mut per_member) = (Vec::new(), Vec::new());
+    let mut compared = false;
     for &e in chain {
         match &edges[e as usize].op {
-            PlanOp::Set { value, .. } if !varying.iter().any(|&v| may_read(value, v)) => hoisted.push(e),
+            PlanOp::Set { value, .. } if !compared && !varying.iter().any(|&v| may_read(value, v)) => hoisted.push(e),
             PlanOp::Set { slot: written, .. } => {
                 varying.push(*written);
                 per_member.push(e);
             }
-            _ => per_member.push(e),
+            op => {
+                compared |= is_comparison(op);
+                per_member.push(e);
+            }
         }
     }
     (hoisted, per_member)
@@ -454,5 +523,50 @@ mod tests {
         assert!(plans[0].nodes[1].guard_first && !plans[0].nodes[0].guard_first);
         let branching = engine(&loop_edges(""));
         assert!(branching.plans.iter().all(|p| p.is_none()));
+    }
+
+    /// The first plan's start node, for a check `? from -> to` whose sub-automaton is `check`.
+    fn start_of(check: &[(&'static str, &'static str, &'static str)]) -> (PlanNode, usize) {
+        let mut edges = vec![
+            ("begin", "turn", "player = x"),
+            ("turn", "found", "? from -> to"),
+            ("turn", "end", "player = keeper"),
+            ("found", "end", "player = keeper"),
+        ];
+        edges.extend_from_slice(check);
+        let engine = engine(&edges);
+        let plan = engine.plans.iter().flatten().next().expect("a plan");
+        (plan.nodes[0], plan.filters.len())
+    }
+
+    #[test]
+    fn a_filter_runs_a_chain_of_comparisons_to_the_checked_node() {
+        // Two cells in a row are full: both comparisons run in the member loop, which ends the check.
+        let (line, filters) = start_of(&[
+            ("from", "first", "cursor = Cell(*)"),
+            ("first", "second", "board[cursor] == full"),
+            ("second", "to", "board[next[cursor]] == full"),
+        ]);
+        assert!(line.filter_accepts && line.filter_compares);
+        assert_eq!(filters, 2);
+        // An assignment after the first comparison that writes the member's slot: the full chain
+        // would read a stale member, so the filter stops at its first comparison.
+        let (stepped, filters) = start_of(&[
+            ("from", "first", "cursor = Cell(*)"),
+            ("first", "step", "board[cursor] == full"),
+            ("step", "second", "cursor = next[cursor]"),
+            ("second", "to", "board[cursor] == full"),
+        ]);
+        assert_eq!((stepped.filter_accepts, filters), (false, 1), "the assignment writes the member's slot");
+        // A chain that does not end at the checked node keeps the filter to its first comparison.
+        let (open, filters) = start_of(&[
+            ("from", "first", "cursor = Cell(*)"),
+            ("first", "second", "board[cursor] == full"),
+            ("second", "third", "board[next[cursor]] == full"),
+            ("third", "to", "cursor == a"),
+            ("third", "to", "cursor == b"),
+        ]);
+        assert!(!open.filter_accepts && open.filter_compares);
+        assert_eq!(filters, 1);
     }
 }

@@ -8,7 +8,7 @@
 use super::graph::CYCLIC;
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
-use super::{FastEngine, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
+use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -147,6 +147,24 @@ impl MoveList {
             self.successors.extend_from_slice(values);
         }
         Ok(())
+    }
+
+    /// Appends a move without looking for one with the same tags: for searches proved to give
+    /// every tag sequence once ([`LinearMoves`]), which never fill the table.
+    #[inline]
+    fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &[SymbolId]) {
+        let start = self.tags.len() as u32;
+        if let [tag] = tags {
+            // The commonest move (one tag), without a call to copy one word.
+            self.tags.push(*tag);
+        } else {
+            self.tags.extend_from_slice(tags);
+        }
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.nodes.push(node);
+            self.successors.extend_from_slice(values);
+        }
     }
 }
 
@@ -325,7 +343,9 @@ fn compare_holds(op: &PlanOp, values: &[u32], constants: &[u32]) -> bool {
     match op {
         PlanOp::CompareIndexed { base, key, offsets, rhs, equal } => {
             let lhs = values[(*base + offsets[values[*key as usize] as usize]) as usize];
-            (lhs == read(rhs, values, constants)) == *equal
+            // The commonest right-hand side (`board[cell] == me`) without the operand dispatch.
+            let rhs = if let Val::Slot(slot) = rhs { values[*slot as usize] } else { read(rhs, values, constants) };
+            (lhs == rhs) == *equal
         }
         PlanOp::Compare { lhs, rhs, equal } => (read(lhs, values, constants) == read(rhs, values, constants)) == *equal,
         _ => unreachable!("called for comparisons only"),
@@ -429,9 +449,64 @@ impl Scratch {
         self.undo.clear();
         self.tags.clear();
         self.frames.clear();
-        let result = self.explore::<true>(engine, self.node, 0, Goal::Moves { only });
+        let result = match (&engine.linear[self.node as usize], only) {
+            (Some(linear), None) => self.explore_linear(engine, linear),
+            _ => self.explore::<true>(engine, self.node, 0, Goal::Moves { only }).map(|_| ()),
+        };
         self.undo_to(0);
-        result.map(|_| ())
+        result
+    }
+
+    /// The move search of a [`LinearMoves`] node: for each member of the choice (that passes the
+    /// filter comparison after it, when it has one, as in [`Scratch::explore`]), the chain's
+    /// edges in order, then the move. Leaves the state to [`Scratch::search_with`] to restore.
+    fn explore_linear(&mut self, engine: &FastEngine, linear: &LinearMoves) -> Result<(), EngineError> {
+        let choice = &engine.edges[linear.choice as usize];
+        let Hot::SetAnySlot { slot, members } = &choice.hot else {
+            unreachable!("linear move searches start with an any-assignment to a slot")
+        };
+        let slot = *slot as usize;
+        // The filter is the chain's first edge (the comparison at the choice's target).
+        let (filter, chain) = match linear.chain.split_first() {
+            Some((&first, rest)) if choice.filter == first => (Some(first as usize), rest),
+            _ => (None, &linear.chain[..]),
+        };
+        let completed = engine.edges[*linear.chain.last().expect("a chain ends with its move") as usize].target;
+        self.levels.resize_with(self.levels.len().max(1), Level::default);
+        self.levels[0].undo_base = 0;
+        for &member in members.iter() {
+            if let Some(filter) = filter {
+                // The comparison writes nothing: run it on the member without logging the write.
+                let old = self.values[slot];
+                self.values[slot] = member;
+                let holds = self.run_edge::<true>(engine, filter, 0, 0, None, 0, None);
+                self.values[slot] = old;
+                if !holds? {
+                    continue;
+                }
+            }
+            self.write(slot, member);
+            let mut followed = true;
+            for &edge in chain {
+                if !self.run_edge::<true>(engine, edge as usize, 0, 0, None, 0, None)? {
+                    followed = false;
+                    break;
+                }
+            }
+            if followed {
+                // `complete_move` without the look-up by tags (every move's tags differ) and
+                // without `only`. (`complete_move` keeps its one call site, in `explore`, where
+                // it is inlined.)
+                let player = self.values[engine.player_slot as usize];
+                if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                    return Err(invalid_player(engine, completed, player));
+                }
+                self.moves.push(&self.tags, completed, &self.values);
+            }
+            self.undo_to(0);
+            self.tags.clear();
+        }
+        Ok(())
     }
 
     #[inline]
@@ -833,6 +908,20 @@ impl Scratch {
                                     break;
                                 }
                                 member += 1;
+                            }
+                        } else if branch.filter_compares {
+                            // Comparisons only (`board[first[line]] == me; board[second[line]]
+                            // == me; ...`): each member runs them in a row, without a dispatch
+                            // per edge.
+                            'members: while member < members.len() {
+                                self.values[*slot as usize] = members[member];
+                                for &e in chain {
+                                    if !compare_holds(&plan.edges[e as usize].op, &self.values, &engine.constants) {
+                                        member += 1;
+                                        continue 'members;
+                                    }
+                                }
+                                break;
                             }
                         } else {
                             while member < members.len() {
@@ -1252,6 +1341,15 @@ impl Scratch {
         }
         self.tags.truncate(tags_base);
         Ok(false)
+    }
+}
+
+/// The error for a move completed into `target` with `player` holding no player.
+#[cold]
+fn invalid_player(engine: &FastEngine, target: NodeId, player: SymbolId) -> EngineError {
+    EngineError::InvalidPlayer {
+        node: engine.automaton.nodes[target as usize].name.clone(),
+        value: engine.automaton.symbol_name(player).to_string(),
     }
 }
 
