@@ -756,6 +756,19 @@ impl<V: Values> Search<V> {
         }
     }
 
+    /// Generated code: while [`raw_apply`] replays one move, the tag the next push must give
+    /// (`Some(None)`: the move has no more tags, so every further push fails); `None` when every
+    /// move is searched, or when a further push would fail with a tag cycle (which a loop skipped
+    /// by this answer would no longer report).
+    #[inline(always)]
+    pub fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
+        let position = self.tags.len();
+        match &self.only {
+            Some(only) if position < MAX_MOVE_TAGS => Some(only.get(position).copied()),
+            _ => None,
+        }
+    }
+
     #[cold]
     fn tag_cycle(&self, target: NodeId) -> Fail {
         Self::fail(EngineError::TagCycle { node: self.node_name(target) })

@@ -29,15 +29,16 @@ static VISIBLE_SLOTS: [usize; 2] = [110, 111];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 143] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 100] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108];
-static OFF1: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
-static TAB2: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB3: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB4: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 10, 11, 12, 13, 14, 15, 16, 17, 18, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB5: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 99, 100, 101, 102, 103, 104, 105, 106, 107, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB6: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB7: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 99, 100, 101, 102, 103, 104, 105, 106, 107, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB8: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 10, 11, 12, 13, 14, 15, 16, 17, 18, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static MEMBER_INDEX1: [u16; 256] = [100, 100, 100, 100, 100, 100, 100, 100, 100, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100];
+static OFF2: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
+static TAB3: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB4: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB5: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 10, 11, 12, 13, 14, 15, 16, 17, 18, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB6: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 99, 100, 101, 102, 103, 104, 105, 106, 107, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB7: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB8: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 99, 100, 101, 102, 103, 104, 105, 106, 107, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 10, 11, 12, 13, 14, 15, 16, 17, 18, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -110,7 +111,12 @@ fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let slot = 102usize;
 let old = v[slot];
-for i in 0..100 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 100),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(100)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 v[slot] = MEMBERS0[i];
 m3(v, cx)?;
 }
@@ -122,7 +128,7 @@ Ok(())
 /// Node `turn_2`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[102] as usize)] as usize] == 0 {
+if v[0 + OFF2[(v[102] as usize)] as usize] == 0 {
 m4(v, cx)?;
 }
 
@@ -145,7 +151,7 @@ Ok(())
 fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let o0 = OFF1[(v[102]) as usize];
+let o0 = OFF2[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx)?;
@@ -207,7 +213,7 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(8, v)? { return Ok(()); }
 {
-let x: u8 = TAB2[(v[103] as usize)];
+let x: u8 = TAB3[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m9(v, cx)?;
@@ -219,7 +225,7 @@ Ok(())
 /// Node `turn_10`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m10(v, cx)?;
 }
 
@@ -255,7 +261,7 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(12, v)? { return Ok(()); }
 {
-let x: u8 = TAB3[(v[103] as usize)];
+let x: u8 = TAB4[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx)?;
@@ -267,7 +273,7 @@ Ok(())
 /// Node `turn_15`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m14(v, cx)?;
 }
 
@@ -292,7 +298,7 @@ Ok(())
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(15, v)? { return Ok(()); }
 {
-let x: u8 = TAB4[(v[103] as usize)];
+let x: u8 = TAB5[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m16(v, cx)?;
@@ -304,7 +310,7 @@ Ok(())
 /// Node `turn_20`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m17(v, cx)?;
 }
 
@@ -329,7 +335,7 @@ Ok(())
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(18, v)? { return Ok(()); }
 {
-let x: u8 = TAB5[(v[103] as usize)];
+let x: u8 = TAB6[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m19(v, cx)?;
@@ -341,7 +347,7 @@ Ok(())
 /// Node `turn_25`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m20(v, cx)?;
 }
 
@@ -366,7 +372,7 @@ Ok(())
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(21, v)? { return Ok(()); }
 {
-let x: u8 = TAB6[(v[103] as usize)];
+let x: u8 = TAB7[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m22(v, cx)?;
@@ -378,7 +384,7 @@ Ok(())
 /// Node `turn_30`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m23(v, cx)?;
 }
 
@@ -403,7 +409,7 @@ Ok(())
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(24, v)? { return Ok(()); }
 {
-let x: u8 = TAB7[(v[103] as usize)];
+let x: u8 = TAB8[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m25(v, cx)?;
@@ -415,7 +421,7 @@ Ok(())
 /// Node `turn_35`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m26(v, cx)?;
 }
 
@@ -440,7 +446,7 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(27, v)? { return Ok(()); }
 {
-let x: u8 = TAB8[(v[103] as usize)];
+let x: u8 = TAB9[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m28(v, cx)?;
@@ -452,7 +458,7 @@ Ok(())
 /// Node `turn_40`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m29(v, cx)?;
 }
 
@@ -477,7 +483,7 @@ Ok(())
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(30, v)? { return Ok(()); }
 {
-let x: u8 = TAB9[(v[103] as usize)];
+let x: u8 = TAB10[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx)?;
@@ -489,7 +495,7 @@ Ok(())
 /// Node `turn_45`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m32(v, cx)?;
 }
 
@@ -514,7 +520,7 @@ Ok(())
 fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let o0 = OFF1[(v[103]) as usize];
+let o0 = OFF2[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx)?;
@@ -576,7 +582,7 @@ Ok(())
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(36, v)? { return Ok(()); }
 {
-let x: u8 = TAB2[(v[104] as usize)];
+let x: u8 = TAB3[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx)?;
@@ -588,7 +594,7 @@ Ok(())
 /// Node `turn_54`.
 fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m38(v, cx)?;
 }
 
@@ -624,7 +630,7 @@ Ok(())
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(40, v)? { return Ok(()); }
 {
-let x: u8 = TAB3[(v[104] as usize)];
+let x: u8 = TAB4[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m41(v, cx)?;
@@ -636,7 +642,7 @@ Ok(())
 /// Node `turn_59`.
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m42(v, cx)?;
 }
 
@@ -661,7 +667,7 @@ Ok(())
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(43, v)? { return Ok(()); }
 {
-let x: u8 = TAB4[(v[104] as usize)];
+let x: u8 = TAB5[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m44(v, cx)?;
@@ -673,7 +679,7 @@ Ok(())
 /// Node `turn_64`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m45(v, cx)?;
 }
 
@@ -698,7 +704,7 @@ Ok(())
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(46, v)? { return Ok(()); }
 {
-let x: u8 = TAB5[(v[104] as usize)];
+let x: u8 = TAB6[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m47(v, cx)?;
@@ -710,7 +716,7 @@ Ok(())
 /// Node `turn_69`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m48(v, cx)?;
 }
 
@@ -735,7 +741,7 @@ Ok(())
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(49, v)? { return Ok(()); }
 {
-let x: u8 = TAB6[(v[104] as usize)];
+let x: u8 = TAB7[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx)?;
@@ -747,7 +753,7 @@ Ok(())
 /// Node `turn_74`.
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m51(v, cx)?;
 }
 
@@ -772,7 +778,7 @@ Ok(())
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(52, v)? { return Ok(()); }
 {
-let x: u8 = TAB7[(v[104] as usize)];
+let x: u8 = TAB8[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx)?;
@@ -784,7 +790,7 @@ Ok(())
 /// Node `turn_79`.
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m54(v, cx)?;
 }
 
@@ -809,7 +815,7 @@ Ok(())
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(55, v)? { return Ok(()); }
 {
-let x: u8 = TAB8[(v[104] as usize)];
+let x: u8 = TAB9[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m56(v, cx)?;
@@ -821,7 +827,7 @@ Ok(())
 /// Node `turn_84`.
 fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m57(v, cx)?;
 }
 
@@ -846,7 +852,7 @@ Ok(())
 fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(58, v)? { return Ok(()); }
 {
-let x: u8 = TAB9[(v[104] as usize)];
+let x: u8 = TAB10[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m59(v, cx)?;
@@ -858,7 +864,7 @@ Ok(())
 /// Node `turn_89`.
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m60(v, cx)?;
 }
 
@@ -896,7 +902,7 @@ Ok(())
 fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF1[(v[104]) as usize];
+let o0 = OFF2[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m63(v, cx);
@@ -983,7 +989,12 @@ fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let slot = 102usize;
 let old = v[slot];
-for i in 0..100 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 100),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(100)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 v[slot] = MEMBERS0[i];
 m75(v, cx)?;
 }
@@ -995,7 +1006,7 @@ Ok(())
 /// Node `turn_100`.
 fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[102] as usize)] as usize] == 1 {
+if v[0 + OFF2[(v[102] as usize)] as usize] == 1 {
 m76(v, cx)?;
 }
 
@@ -1018,7 +1029,7 @@ Ok(())
 fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 7;
-let o0 = OFF1[(v[102]) as usize];
+let o0 = OFF2[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m78(v, cx)?;
@@ -1080,7 +1091,7 @@ Ok(())
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(80, v)? { return Ok(()); }
 {
-let x: u8 = TAB2[(v[103] as usize)];
+let x: u8 = TAB3[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m81(v, cx)?;
@@ -1092,7 +1103,7 @@ Ok(())
 /// Node `turn_108`.
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m82(v, cx)?;
 }
 
@@ -1128,7 +1139,7 @@ Ok(())
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(84, v)? { return Ok(()); }
 {
-let x: u8 = TAB3[(v[103] as usize)];
+let x: u8 = TAB4[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m85(v, cx)?;
@@ -1140,7 +1151,7 @@ Ok(())
 /// Node `turn_113`.
 fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m86(v, cx)?;
 }
 
@@ -1165,7 +1176,7 @@ Ok(())
 fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(87, v)? { return Ok(()); }
 {
-let x: u8 = TAB4[(v[103] as usize)];
+let x: u8 = TAB5[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m88(v, cx)?;
@@ -1177,7 +1188,7 @@ Ok(())
 /// Node `turn_118`.
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m89(v, cx)?;
 }
 
@@ -1202,7 +1213,7 @@ Ok(())
 fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(90, v)? { return Ok(()); }
 {
-let x: u8 = TAB5[(v[103] as usize)];
+let x: u8 = TAB6[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m91(v, cx)?;
@@ -1214,7 +1225,7 @@ Ok(())
 /// Node `turn_123`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m92(v, cx)?;
 }
 
@@ -1239,7 +1250,7 @@ Ok(())
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(93, v)? { return Ok(()); }
 {
-let x: u8 = TAB6[(v[103] as usize)];
+let x: u8 = TAB7[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m94(v, cx)?;
@@ -1251,7 +1262,7 @@ Ok(())
 /// Node `turn_128`.
 fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m95(v, cx)?;
 }
 
@@ -1276,7 +1287,7 @@ Ok(())
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(96, v)? { return Ok(()); }
 {
-let x: u8 = TAB7[(v[103] as usize)];
+let x: u8 = TAB8[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m97(v, cx)?;
@@ -1288,7 +1299,7 @@ Ok(())
 /// Node `turn_133`.
 fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m98(v, cx)?;
 }
 
@@ -1313,7 +1324,7 @@ Ok(())
 fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(99, v)? { return Ok(()); }
 {
-let x: u8 = TAB8[(v[103] as usize)];
+let x: u8 = TAB9[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m100(v, cx)?;
@@ -1325,7 +1336,7 @@ Ok(())
 /// Node `turn_138`.
 fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m101(v, cx)?;
 }
 
@@ -1350,7 +1361,7 @@ Ok(())
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(102, v)? { return Ok(()); }
 {
-let x: u8 = TAB9[(v[103] as usize)];
+let x: u8 = TAB10[(v[103] as usize)];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
 m103(v, cx)?;
@@ -1362,7 +1373,7 @@ Ok(())
 /// Node `turn_143`.
 fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[103] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
 m104(v, cx)?;
 }
 
@@ -1387,7 +1398,7 @@ Ok(())
 fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let o0 = OFF1[(v[103]) as usize];
+let o0 = OFF2[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m106(v, cx)?;
@@ -1449,7 +1460,7 @@ Ok(())
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(108, v)? { return Ok(()); }
 {
-let x: u8 = TAB2[(v[104] as usize)];
+let x: u8 = TAB3[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m109(v, cx)?;
@@ -1461,7 +1472,7 @@ Ok(())
 /// Node `turn_152`.
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m110(v, cx)?;
 }
 
@@ -1497,7 +1508,7 @@ Ok(())
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(112, v)? { return Ok(()); }
 {
-let x: u8 = TAB3[(v[104] as usize)];
+let x: u8 = TAB4[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m113(v, cx)?;
@@ -1509,7 +1520,7 @@ Ok(())
 /// Node `turn_157`.
 fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m114(v, cx)?;
 }
 
@@ -1534,7 +1545,7 @@ Ok(())
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(115, v)? { return Ok(()); }
 {
-let x: u8 = TAB4[(v[104] as usize)];
+let x: u8 = TAB5[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m116(v, cx)?;
@@ -1546,7 +1557,7 @@ Ok(())
 /// Node `turn_162`.
 fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m117(v, cx)?;
 }
 
@@ -1571,7 +1582,7 @@ Ok(())
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(118, v)? { return Ok(()); }
 {
-let x: u8 = TAB5[(v[104] as usize)];
+let x: u8 = TAB6[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m119(v, cx)?;
@@ -1583,7 +1594,7 @@ Ok(())
 /// Node `turn_167`.
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m120(v, cx)?;
 }
 
@@ -1608,7 +1619,7 @@ Ok(())
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(121, v)? { return Ok(()); }
 {
-let x: u8 = TAB6[(v[104] as usize)];
+let x: u8 = TAB7[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m122(v, cx)?;
@@ -1620,7 +1631,7 @@ Ok(())
 /// Node `turn_172`.
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m123(v, cx)?;
 }
 
@@ -1645,7 +1656,7 @@ Ok(())
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(124, v)? { return Ok(()); }
 {
-let x: u8 = TAB7[(v[104] as usize)];
+let x: u8 = TAB8[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m125(v, cx)?;
@@ -1657,7 +1668,7 @@ Ok(())
 /// Node `turn_177`.
 fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m126(v, cx)?;
 }
 
@@ -1682,7 +1693,7 @@ Ok(())
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(127, v)? { return Ok(()); }
 {
-let x: u8 = TAB8[(v[104] as usize)];
+let x: u8 = TAB9[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m128(v, cx)?;
@@ -1694,7 +1705,7 @@ Ok(())
 /// Node `turn_182`.
 fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m129(v, cx)?;
 }
 
@@ -1719,7 +1730,7 @@ Ok(())
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(130, v)? { return Ok(()); }
 {
-let x: u8 = TAB9[(v[104] as usize)];
+let x: u8 = TAB10[(v[104] as usize)];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
 m131(v, cx)?;
@@ -1731,7 +1742,7 @@ Ok(())
 /// Node `turn_187`.
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[104] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
 m132(v, cx)?;
 }
 
@@ -1769,7 +1780,7 @@ Ok(())
 fn m134(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF1[(v[104]) as usize];
+let o0 = OFF2[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m135(v, cx);
@@ -1837,7 +1848,7 @@ false
 /// Node `canMove_1`.
 fn r65_68(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[105] as usize)] as usize] == 1 {
+if v[0 + OFF2[(v[105] as usize)] as usize] == 1 {
 if r66_68(v) {  return true; }
 }
 
@@ -1847,13 +1858,6 @@ false
 
 /// Node `canMove_2`.
 fn r66_68(v: &mut Values) -> bool {
-{
-let x: u8 = TAB2[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
 {
 let x: u8 = TAB3[(v[105] as usize)];
 let slot = 105usize;
@@ -1903,13 +1907,20 @@ let old = v[slot]; v[slot] = x;
 if r67_68(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
+{
+let x: u8 = TAB10[(v[105] as usize)];
+let slot = 105usize;
+let old = v[slot]; v[slot] = x;
+if r67_68(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
 false
 }
 
 /// Node `canMove_3`.
 fn r67_68(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[105] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[105] as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -1934,7 +1945,7 @@ false
 /// Node `canMove_13`.
 fn r137_140(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[105] as usize)] as usize] == 0 {
+if v[0 + OFF2[(v[105] as usize)] as usize] == 0 {
 if r138_140(v) {  return true; }
 }
 
@@ -1944,13 +1955,6 @@ false
 
 /// Node `canMove_14`.
 fn r138_140(v: &mut Values) -> bool {
-{
-let x: u8 = TAB2[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
 {
 let x: u8 = TAB3[(v[105] as usize)];
 let slot = 105usize;
@@ -2000,13 +2004,20 @@ let old = v[slot]; v[slot] = x;
 if r139_140(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
+{
+let x: u8 = TAB10[(v[105] as usize)];
+let slot = 105usize;
+let old = v[slot]; v[slot] = x;
+if r139_140(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
 false
 }
 
 /// Node `canMove_15`.
 fn r139_140(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[105] as usize)] as usize] == 7 {
+if v[0 + OFF2[(v[105] as usize)] as usize] == 7 {
 {  return true; }
 }
 

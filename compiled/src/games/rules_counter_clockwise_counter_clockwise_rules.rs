@@ -30,8 +30,8 @@ static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false
 static UNIQUE_STARTS: [bool; 49] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 45] = [55, 55, 56, 57, 58, 59, 55, 54, 53, 53, 61, 61, 61, 61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 61, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 61, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
-static TAB1: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 53, 53, 53, 53, 53, 53, 53, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static OFF2: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
+static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
+static TAB2: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 53, 53, 53, 53, 53, 53, 53, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB3: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 61, 61, 61, 61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF4: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 5, 10, 15, 20, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
 static OFF5: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -179,7 +179,12 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 87usize;
 let old = v[slot];
-for i in 0..36 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 36),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 v[slot] = MEMBERS0[i];
 m17(v, cx);
 }
@@ -191,7 +196,7 @@ v[slot] = old;
 /// Node `Advance0`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB1[(v[86] as usize)];
+let x: u8 = TAB2[(v[86] as usize)];
 let slot = 86usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx);
@@ -233,7 +238,7 @@ m13(v, cx);
 /// Node `Advance1`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB1[(v[86] as usize)];
+let x: u8 = TAB2[(v[86] as usize)];
 let slot = 86usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx);
@@ -287,7 +292,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m18(v, cx);
 }
 
@@ -368,7 +373,7 @@ m23(v, cx);
 /// Node `Dropped__Atom0_0_counted`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m24(v, cx);
 }
 
@@ -403,7 +408,7 @@ v[slot] = old;
 /// Node `Dropped__Atom1_0_counted`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m27(v, cx);
 }
 
@@ -487,7 +492,7 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[88];
-let o0 = OFF7[(v[37 + OFF2[(v[87] as usize)] as usize]) as usize];
+let o0 = OFF7[(v[37 + MEMBER_INDEX1[(v[87] as usize)] as usize]) as usize];
 let slot = 75usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx);
@@ -500,7 +505,7 @@ v[slot] = old;
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[88];
-let o0 = OFF8[(v[0 + OFF2[(v[87] as usize)] as usize]) as usize];
+let o0 = OFF8[(v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize]) as usize];
 let slot = 80usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx);
@@ -513,7 +518,7 @@ v[slot] = old;
 fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = OFF2[(v[87]) as usize];
+let o0 = MEMBER_INDEX1[(v[87]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx);
@@ -526,7 +531,7 @@ v[slot] = old;
 fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = OFF2[(v[87]) as usize];
+let o0 = MEMBER_INDEX1[(v[87]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m38(v, cx);
@@ -564,7 +569,7 @@ false
 /// Node `AnyPick`.
 fn r39_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r40_8(v) {  return true; }
 }
 
@@ -623,7 +628,7 @@ false
 /// Node `Atom0_0_counted`.
 fn r43_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r44_8(v) {  return true; }
 }
 
@@ -645,7 +650,7 @@ false
 /// Node `Atom1_0_counted`.
 fn r45_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r46_8(v) {  return true; }
 }
 
@@ -678,7 +683,7 @@ false
 /// Node `Atom0_0__Atom0_0_counted`.
 fn r47_32(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r48_32(v) {  return true; }
 }
 
@@ -907,7 +912,7 @@ false
 /// Node `Atom1_0_counted` where v[88] == 41.
 fn r45_8_k88_41(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r46_8_k88_41(v) {  return true; }
 }
 
@@ -929,7 +934,7 @@ false
 /// Node `Atom1_0_counted` where v[88] == 42.
 fn r45_8_k88_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r46_8_k88_42(v) {  return true; }
 }
 
@@ -951,7 +956,7 @@ false
 /// Node `Atom1_0_counted` where v[88] == 43.
 fn r45_8_k88_43(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r46_8_k88_43(v) {  return true; }
 }
 
@@ -973,7 +978,7 @@ false
 /// Node `Atom1_0_counted` where v[88] == 44.
 fn r45_8_k88_44(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r46_8_k88_44(v) {  return true; }
 }
 
@@ -995,7 +1000,7 @@ m23_k88_41(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[88] == 41.
 fn m26_k88_41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m27_k88_41(v, cx);
 }
 
@@ -1017,7 +1022,7 @@ m23_k88_42(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[88] == 42.
 fn m26_k88_42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m27_k88_42(v, cx);
 }
 
@@ -1039,7 +1044,7 @@ m23_k88_43(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[88] == 43.
 fn m26_k88_43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m27_k88_43(v, cx);
 }
 
@@ -1061,7 +1066,7 @@ m23_k88_44(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[88] == 44.
 fn m26_k88_44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m27_k88_44(v, cx);
 }
 
@@ -1072,7 +1077,7 @@ m27_k88_44(v, cx);
 /// Node `Atom0_0_counted` where v[88] == 41.
 fn r43_8_k88_41(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r44_8_k88_41(v) {  return true; }
 }
 
@@ -1094,7 +1099,7 @@ false
 /// Node `Atom0_0_counted` where v[88] == 42.
 fn r43_8_k88_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r44_8_k88_42(v) {  return true; }
 }
 
@@ -1116,7 +1121,7 @@ false
 /// Node `Atom0_0_counted` where v[88] == 43.
 fn r43_8_k88_43(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r44_8_k88_43(v) {  return true; }
 }
 
@@ -1138,7 +1143,7 @@ false
 /// Node `Atom0_0_counted` where v[88] == 44.
 fn r43_8_k88_44(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 if r44_8_k88_44(v) {  return true; }
 }
 
@@ -1160,7 +1165,7 @@ false
 /// Node `Dropped__Atom0_0_counted` where v[88] == 41.
 fn m23_k88_41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m24_k88_41(v, cx);
 }
 
@@ -1182,7 +1187,7 @@ m25(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[88] == 42.
 fn m23_k88_42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m24_k88_42(v, cx);
 }
 
@@ -1204,7 +1209,7 @@ m25(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[88] == 43.
 fn m23_k88_43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m24_k88_43(v, cx);
 }
 
@@ -1226,7 +1231,7 @@ m25(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[88] == 44.
 fn m23_k88_44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[87] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[87] as usize)] as usize] != 45 {
 m24_k88_44(v, cx);
 }
 

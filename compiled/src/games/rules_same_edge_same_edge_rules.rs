@@ -30,8 +30,8 @@ static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false
 static UNIQUE_STARTS: [bool; 44] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 70] = [53, 53, 54, 55, 56, 57, 53, 52, 51, 51, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
-static TAB1: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static OFF2: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
+static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
+static TAB2: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF3: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 5, 10, 15, 20, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
 static OFF4: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
 static TAB5: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -176,7 +176,12 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 85usize;
 let old = v[slot];
-for i in 0..36 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 36),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 v[slot] = MEMBERS0[i];
 m17(v, cx);
 }
@@ -188,7 +193,7 @@ v[slot] = old;
 /// Node `Advance0`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB1[(v[84] as usize)];
+let x: u8 = TAB2[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx);
@@ -230,7 +235,7 @@ m13(v, cx);
 /// Node `Advance1`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB1[(v[84] as usize)];
+let x: u8 = TAB2[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx);
@@ -284,7 +289,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m18(v, cx);
 }
 
@@ -366,7 +371,7 @@ m23(v, cx);
 /// Node `Dropped__Atom0_0_counted`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m24(v, cx);
 }
 
@@ -389,8 +394,8 @@ v[slot] = old;
 
 /// Node `Dropped__Atom1_0_counted`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
-let g28 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g29 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g28 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g29 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g28 {
 m26(v, cx);
@@ -475,7 +480,7 @@ v[slot] = old;
 fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
-let o0 = OFF6[(v[37 + OFF2[(v[85] as usize)] as usize]) as usize];
+let o0 = OFF6[(v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize]) as usize];
 let slot = 75usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m32(v, cx);
@@ -488,7 +493,7 @@ v[slot] = old;
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
-let o0 = OFF7[(v[0 + OFF2[(v[85] as usize)] as usize]) as usize];
+let o0 = OFF7[(v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m33(v, cx);
@@ -501,7 +506,7 @@ v[slot] = old;
 fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = OFF2[(v[85]) as usize];
+let o0 = MEMBER_INDEX1[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx);
@@ -514,7 +519,7 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = OFF2[(v[85]) as usize];
+let o0 = MEMBER_INDEX1[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx);
@@ -552,7 +557,7 @@ false
 /// Node `AnyPick`.
 fn r36_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r37_8(v) {  return true; }
 }
 
@@ -612,7 +617,7 @@ false
 /// Node `Atom0_0_counted`.
 fn r40_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 {  return true; }
 }
 
@@ -622,8 +627,8 @@ false
 
 /// Node `Atom1_0_counted`.
 fn r41_8(v: &mut Values) -> bool {
-let g47 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g48 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g47 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g48 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g47 {
 if r42_8(v) {  return true; }
@@ -859,8 +864,8 @@ m25_k86_44(v, cx);
 
 /// Node `Atom1_0_counted` where v[86] == 41.
 fn r41_8_k86_41(v: &mut Values) -> bool {
-let g47 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g48 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g47 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g48 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g47 {
 if r42_8_k86_41(v) {  return true; }
@@ -878,8 +883,8 @@ false
 
 /// Node `Atom1_0_counted` where v[86] == 42.
 fn r41_8_k86_42(v: &mut Values) -> bool {
-let g47 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g48 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g47 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g48 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g47 {
 if r42_8_k86_42(v) {  return true; }
@@ -897,8 +902,8 @@ false
 
 /// Node `Atom1_0_counted` where v[86] == 43.
 fn r41_8_k86_43(v: &mut Values) -> bool {
-let g47 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g48 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g47 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g48 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g47 {
 if r42_8_k86_43(v) {  return true; }
@@ -916,8 +921,8 @@ false
 
 /// Node `Atom1_0_counted` where v[86] == 44.
 fn r41_8_k86_44(v: &mut Values) -> bool {
-let g47 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g48 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g47 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g48 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g47 {
 if r42_8_k86_44(v) {  return true; }
@@ -935,8 +940,8 @@ false
 
 /// Node `Dropped__Atom1_0_counted` where v[86] == 41.
 fn m25_k86_41(v: &mut Values, cx: &mut Search<Values>) {
-let g28 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g29 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g28 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g29 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g28 {
 m26_k86_41(v, cx);
@@ -954,8 +959,8 @@ m27_k86_41(v, cx);
 
 /// Node `Dropped__Atom1_0_counted` where v[86] == 42.
 fn m25_k86_42(v: &mut Values, cx: &mut Search<Values>) {
-let g28 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g29 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g28 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g29 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g28 {
 m26_k86_42(v, cx);
@@ -973,8 +978,8 @@ m27_k86_42(v, cx);
 
 /// Node `Dropped__Atom1_0_counted` where v[86] == 43.
 fn m25_k86_43(v: &mut Values, cx: &mut Search<Values>) {
-let g28 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g29 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g28 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g29 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g28 {
 m26_k86_43(v, cx);
@@ -992,8 +997,8 @@ m27_k86_43(v, cx);
 
 /// Node `Dropped__Atom1_0_counted` where v[86] == 44.
 fn m25_k86_44(v: &mut Values, cx: &mut Search<Values>) {
-let g28 = v[0 + OFF2[(v[85] as usize)] as usize] == 46;
-let g29 = v[0 + OFF2[(v[85] as usize)] as usize] == 47;
+let g28 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 46;
+let g29 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47;
 {
 if g28 {
 m26_k86_44(v, cx);

@@ -30,8 +30,8 @@ static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false
 static UNIQUE_STARTS: [bool; 48] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 45] = [53, 53, 54, 55, 56, 57, 53, 52, 51, 51, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
-static TAB1: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static OFF2: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
+static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
+static TAB2: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB3: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF4: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 5, 10, 15, 20, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
 static OFF5: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
@@ -179,7 +179,12 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 85usize;
 let old = v[slot];
-for i in 0..36 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 36),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 v[slot] = MEMBERS0[i];
 m17(v, cx);
 }
@@ -191,7 +196,7 @@ v[slot] = old;
 /// Node `Advance0`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB1[(v[84] as usize)];
+let x: u8 = TAB2[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx);
@@ -233,7 +238,7 @@ m13(v, cx);
 /// Node `Advance1`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB1[(v[84] as usize)];
+let x: u8 = TAB2[(v[84] as usize)];
 let slot = 84usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx);
@@ -287,7 +292,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m18(v, cx);
 }
 
@@ -357,7 +362,7 @@ m26(v, cx);
 /// Node `Dropped__Atom0_0_counted`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m23(v, cx);
 }
 
@@ -368,7 +373,7 @@ m23(v, cx);
 /// Node `Dropped__Atom0_0_shape`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 m24(v, cx);
 }
 
@@ -414,7 +419,7 @@ m27(v, cx);
 /// Node `Dropped__Atom1_0_counted`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 m28(v, cx);
 }
 
@@ -425,7 +430,7 @@ m28(v, cx);
 /// Node `Dropped__Atom1_0_shape`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 m29(v, cx);
 }
 
@@ -491,7 +496,7 @@ v[slot] = old;
 fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
-let o0 = OFF7[(v[37 + OFF2[(v[85] as usize)] as usize]) as usize];
+let o0 = OFF7[(v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize]) as usize];
 let slot = 75usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx);
@@ -504,7 +509,7 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
-let o0 = OFF8[(v[0 + OFF2[(v[85] as usize)] as usize]) as usize];
+let o0 = OFF8[(v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize]) as usize];
 let slot = 79usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx);
@@ -517,7 +522,7 @@ v[slot] = old;
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = OFF2[(v[85]) as usize];
+let o0 = MEMBER_INDEX1[(v[85]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m36(v, cx);
@@ -530,7 +535,7 @@ v[slot] = old;
 fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = OFF2[(v[85]) as usize];
+let o0 = MEMBER_INDEX1[(v[85]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m37(v, cx);
@@ -568,7 +573,7 @@ false
 /// Node `AnyPick`.
 fn r38_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r39_8(v) {  return true; }
 }
 
@@ -616,7 +621,7 @@ false
 /// Node `Atom0_0_counted`.
 fn r41_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r42_8(v) {  return true; }
 }
 
@@ -627,7 +632,7 @@ false
 /// Node `Atom0_0_shape`.
 fn r42_8(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 if r43_8(v) {  return true; }
 }
 
@@ -660,7 +665,7 @@ false
 /// Node `Atom1_0_counted`.
 fn r45_8(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 if r46_8(v) {  return true; }
 }
 
@@ -671,7 +676,7 @@ false
 /// Node `Atom1_0_shape`.
 fn r46_8(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 if r47_8(v) {  return true; }
 }
 
@@ -889,7 +894,7 @@ m26_k86_44(v, cx);
 /// Node `Atom0_0_counted` where v[86] == 41.
 fn r41_8_k86_41(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r42_8_k86_41(v) {  return true; }
 }
 
@@ -911,7 +916,7 @@ false
 /// Node `Atom0_0_counted` where v[86] == 42.
 fn r41_8_k86_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r42_8_k86_42(v) {  return true; }
 }
 
@@ -933,7 +938,7 @@ false
 /// Node `Atom0_0_counted` where v[86] == 43.
 fn r41_8_k86_43(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r42_8_k86_43(v) {  return true; }
 }
 
@@ -955,7 +960,7 @@ false
 /// Node `Atom0_0_counted` where v[86] == 44.
 fn r41_8_k86_44(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 if r42_8_k86_44(v) {  return true; }
 }
 
@@ -977,7 +982,7 @@ false
 /// Node `Dropped__Atom0_0_counted` where v[86] == 41.
 fn m22_k86_41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m23_k86_41(v, cx);
 }
 
@@ -999,7 +1004,7 @@ m27_k86_41(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[86] == 42.
 fn m22_k86_42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m23_k86_42(v, cx);
 }
 
@@ -1021,7 +1026,7 @@ m27_k86_42(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[86] == 43.
 fn m22_k86_43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m23_k86_43(v, cx);
 }
 
@@ -1043,7 +1048,7 @@ m27_k86_43(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[86] == 44.
 fn m22_k86_44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m23_k86_44(v, cx);
 }
 
@@ -1065,7 +1070,7 @@ m27_k86_44(v, cx);
 /// Node `Atom0_0_shape` where v[86] == 41.
 fn r42_8_k86_41(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 if r43_8_k86_41(v) {  return true; }
 }
 
@@ -1076,7 +1081,7 @@ false
 /// Node `Atom1_0_counted` where v[86] == 41.
 fn r45_8_k86_41(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 if r46_8_k86_41(v) {  return true; }
 }
 
@@ -1087,7 +1092,7 @@ false
 /// Node `Atom0_0_shape` where v[86] == 42.
 fn r42_8_k86_42(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 if r43_8_k86_42(v) {  return true; }
 }
 
@@ -1098,7 +1103,7 @@ false
 /// Node `Atom1_0_counted` where v[86] == 42.
 fn r45_8_k86_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 if r46_8_k86_42(v) {  return true; }
 }
 
@@ -1109,7 +1114,7 @@ false
 /// Node `Atom0_0_shape` where v[86] == 43.
 fn r42_8_k86_43(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 if r43_8_k86_43(v) {  return true; }
 }
 
@@ -1120,7 +1125,7 @@ false
 /// Node `Atom1_0_counted` where v[86] == 43.
 fn r45_8_k86_43(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 if r46_8_k86_43(v) {  return true; }
 }
 
@@ -1131,7 +1136,7 @@ false
 /// Node `Atom0_0_shape` where v[86] == 44.
 fn r42_8_k86_44(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 if r43_8_k86_44(v) {  return true; }
 }
 
@@ -1142,7 +1147,7 @@ false
 /// Node `Atom1_0_counted` where v[86] == 44.
 fn r45_8_k86_44(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 if r46_8_k86_44(v) {  return true; }
 }
 
@@ -1153,7 +1158,7 @@ false
 /// Node `Dropped__Atom0_0_shape` where v[86] == 41.
 fn m23_k86_41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 m24_k86_41(v, cx);
 }
 
@@ -1164,7 +1169,7 @@ m24_k86_41(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[86] == 41.
 fn m27_k86_41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 m28_k86_41(v, cx);
 }
 
@@ -1175,7 +1180,7 @@ m28_k86_41(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[86] == 42.
 fn m23_k86_42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 m24_k86_42(v, cx);
 }
 
@@ -1186,7 +1191,7 @@ m24_k86_42(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[86] == 42.
 fn m27_k86_42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 m28_k86_42(v, cx);
 }
 
@@ -1197,7 +1202,7 @@ m28_k86_42(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[86] == 43.
 fn m23_k86_43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 m24_k86_43(v, cx);
 }
 
@@ -1208,7 +1213,7 @@ m24_k86_43(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[86] == 43.
 fn m27_k86_43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 m28_k86_43(v, cx);
 }
 
@@ -1219,7 +1224,7 @@ m28_k86_43(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[86] == 44.
 fn m23_k86_44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 49 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 49 {
 m24_k86_44(v, cx);
 }
 
@@ -1230,7 +1235,7 @@ m24_k86_44(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[86] == 44.
 fn m27_k86_44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[85] as usize)] as usize] == 47 {
+if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
 m28_k86_44(v, cx);
 }
 
@@ -1252,7 +1257,7 @@ false
 /// Node `Atom1_0_shape` where v[86] == 41.
 fn r46_8_k86_41(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 if r47_8_k86_41(v) {  return true; }
 }
 
@@ -1274,7 +1279,7 @@ false
 /// Node `Atom1_0_shape` where v[86] == 42.
 fn r46_8_k86_42(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 if r47_8_k86_42(v) {  return true; }
 }
 
@@ -1296,7 +1301,7 @@ false
 /// Node `Atom1_0_shape` where v[86] == 43.
 fn r46_8_k86_43(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 if r47_8_k86_43(v) {  return true; }
 }
 
@@ -1318,7 +1323,7 @@ false
 /// Node `Atom1_0_shape` where v[86] == 44.
 fn r46_8_k86_44(v: &mut Values) -> bool {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 if r47_8_k86_44(v) {  return true; }
 }
 
@@ -1340,7 +1345,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[86] == 41.
 fn m28_k86_41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 m29_k86_41(v, cx);
 }
 
@@ -1362,7 +1367,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[86] == 42.
 fn m28_k86_42(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 m29_k86_42(v, cx);
 }
 
@@ -1384,7 +1389,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[86] == 43.
 fn m28_k86_43(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 m29_k86_43(v, cx);
 }
 
@@ -1406,7 +1411,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[86] == 44.
 fn m28_k86_44(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[37 + OFF2[(v[85] as usize)] as usize] == 50 {
+if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
 m29_k86_44(v, cx);
 }
 

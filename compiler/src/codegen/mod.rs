@@ -648,6 +648,41 @@ impl<'a> Generator<'a> {
         true
     }
 
+    /// Whether every move-search path below an `x = T(*)` edge (`x` in `slot`) pushes `$$ x` as
+    /// its next tag, with nothing on the way that can fail, write `x`, visit or complete a move:
+    /// then a replayed move (`Search::replayed_next_tag`) can only match the member its next tag
+    /// names, and skipping the others changes nothing but the work (their paths would fail at
+    /// that tag). Cost: one walk over the nodes below the edge.
+    fn next_tag_is_member(&self, edge: usize, slot: u32) -> bool {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let mut seen = vec![false; automaton.nodes.len()];
+        let mut stack = vec![automaton.edges[edge].target];
+        while let Some(node) = stack.pop() {
+            if std::mem::replace(&mut seen[node as usize], true) {
+                continue;
+            }
+            if self.analysis.visit_in_moves[node as usize] {
+                return false;
+            }
+            for below in automaton.nodes[node as usize].edges.clone() {
+                let below = below as usize;
+                match &plan.ops[below] {
+                    PlanOp::TagExpr(PlanOperand::Place(place))
+                        if place.in_state && place.steps.is_empty() && place.base == slot =>
+                    {
+                        continue;
+                    }
+                    PlanOp::Tag(_) | PlanOp::TagExpr(_) => return false,
+                    op if completes(op) || known::op_writes(plan, op, slot) || self.edge_fallible_in_moves(below) => {
+                        return false;
+                    }
+                    _ => stack.push(automaton.edges[below].target),
+                }
+            }
+        }
+        true
+    }
+
     fn reach_call(&self, from: u32, to: u32) -> String {
         if from == to {
             return "true".into();
@@ -755,10 +790,29 @@ impl<'a> Generator<'a> {
             PlanOp::AssignAny { lhs, members, .. } => {
                 let count = members.len();
                 let table = self.table("MEMBERS", sym, members.iter().map(|&m| m as u64).collect());
+                let tagged = mode == Mode::Moves
+                    && graph::fixed_slot(&lhs).is_some_and(|slot| self.next_tag_is_member(edge, slot));
                 let target = self.target(&lhs, edge);
                 let cont = self.continue_to(mode, edge, "v[slot] = old;", None);
+                if !tagged {
+                    return format!(
+                        "{{\n{target}let old = v[slot];\nfor i in 0..{count} {{\nv[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
+                    );
+                }
+                // A replayed move names the member in its next tag: only that one can match. The
+                // loop keeps one body (one call site, so the callee stays inlined) over a range.
+                let mut index = vec![count as u64; self.automaton.symbols.len()];
+                for (i, &member) in members.iter().enumerate() {
+                    index[member as usize] = i as u64;
+                }
+                let element = if count < 1 << 16 { "u16" } else { "u32" };
+                let index = self.symbol_table("MEMBER_INDEX", element, &index, count as u64);
                 format!(
-                    "{{\n{target}let old = v[slot];\nfor i in 0..{count} {{\nv[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
+                    "{{\n{target}let old = v[slot];\nlet (first, last) = match cx.replayed_next_tag() {{\n\
+                     None => (0, {count}),\n\
+                     Some(Some(tag)) => match {index}.get(tag as usize) {{ Some(&i) => (i as usize, (i as usize + 1).min({count})), None => (0, 0) }},\n\
+                     Some(None) => (0, 0),\n}};\n\
+                     for i in first..last {{\nv[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
                 )
             }
             PlanOp::Compare { lhs, rhs, transfer, equal } => {
@@ -1222,5 +1276,36 @@ mod tests {
         }
         // The plain functions still read the variable (a search may start below the loop).
         assert!(module.contains("push_tag_bounded(v["));
+    }
+
+    /// A one-player game over 20 cells (too many to unroll) whose move is `at = Cell(*)`, then
+    /// `between`, then `$$ at`.
+    fn loop_module(between: &str) -> String {
+        let cells: Vec<String> = (0..20).map(|i| format!("c{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", cells.join(", "))).typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:c0}").variable("at", "Cell", "c0").variable("other", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "checked", between);
+        builder.edge("checked", "tagged", "$$ at");
+        builder.edge("tagged", "written", "board[at] = c1");
+        builder.edge("written", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_replayed_move_runs_only_the_member_its_next_tag_names() {
+        let tagged = loop_module("board[at] == c0");
+        assert!(tagged.contains("cx.replayed_next_tag()"), "a guard on the way to `$$ at` changes nothing: {tagged}");
+        // Writing `at` before its tag: the tag no longer names the member.
+        let overwritten = loop_module("at = c3");
+        assert!(overwritten.contains("for i in 0..20"), "{overwritten}");
+        assert!(!overwritten.contains("replayed_next_tag"), "{overwritten}");
+        // Another tag first: the member is not the next tag.
+        let other_tag = loop_module("$$ other");
+        assert!(!other_tag.contains("replayed_next_tag"), "{other_tag}");
     }
 }
