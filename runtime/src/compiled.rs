@@ -1526,6 +1526,88 @@ mod tests {
         }
     }
 
+    /// A hand-written game for the playout loop's keeper handling: values `[player, counter]`.
+    /// The player (node `turn`) has one move, counting up, into the keeper's node `begin`. There,
+    /// below `counter` 1 (`MODE` 0: 3) the keeper hands the turn back; at it `MODE` decides: 0 one
+    /// keeper move into `extra`, whose keeper move ends the game (two keeper moves in a row); 1 two
+    /// keeper moves; 2 a keeper move into the same state (a cycle); 3 no keeper move.
+    struct Keepers<const MODE: u8>;
+
+    impl<const MODE: u8> CompiledGame for Keepers<MODE> {
+        type Values = [u8; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names =
+            Names { symbols: &["x", "keeper", "random", "t"], nodes: &["begin", "end", "turn", "extra"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+        const UNIQUE_STARTS: &'static [bool] = &[true; 4];
+        const PATHLESS_UNIQUE: bool = true;
+
+        fn initial_values() -> [u8; 2] {
+            [1, 0]
+        }
+        fn player(values: &[u8; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(values: &[u8; 2], _: usize) -> SymbolId {
+            values[1] as SymbolId
+        }
+        fn visible(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(state: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
+            let [_, counter] = state.values;
+            let last = if MODE == 0 { 3 } else { 1 };
+            let successors: Vec<(NodeId, [u8; 2])> = match state.node {
+                2 => vec![(0, [1, counter + 1])],
+                3 => vec![(1, [1, counter])],
+                _ if counter < last => vec![(2, [0, counter])],
+                _ => match MODE {
+                    0 => vec![(3, [1, counter])],
+                    1 => vec![(2, [0, counter]), (2, [0, counter + 1])],
+                    2 => vec![(0, [1, counter])],
+                    _ => vec![],
+                },
+            };
+            for (node, values) in successors {
+                if cx.push_tag_bounded(3) {
+                    cx.complete_unique_valid(node, &values);
+                }
+                cx.pop_tag();
+            }
+            Ok(())
+        }
+    }
+
+    fn keepers_playout<const MODE: u8>(max_moves: u64) -> Result<PlayoutOutcome, EngineError> {
+        let mut search = search_context::<Keepers<MODE>>();
+        random_playout::<Keepers<MODE>>(&mut Xoshiro256::for_playout(1, 0), max_moves, 0, &mut search)
+    }
+
+    #[test]
+    fn a_playout_applies_keeper_moves_and_reports_their_errors() {
+        let outcome = keepers_playout::<0>(100).expect("two keeper moves in a row end the game");
+        assert_eq!((outcome.plies, outcome.legal_moves, outcome.goals), (3, 3, vec![3]));
+        let mut search = search_context::<Keepers<0>>();
+        let start = start::<Keepers<0>>(&mut search).expect("one keeper move");
+        assert_eq!((start.node, start.values), (2, [0, 0]));
+        assert_eq!(keepers_playout::<0>(2), Err(EngineError::PlayoutTooLong { playout: 0, limit: 2 }));
+        let two = EngineError::KeeperMoveCount { node: "begin".into(), count: 2 };
+        assert_eq!(keepers_playout::<1>(100), Err(two));
+        assert_eq!(keepers_playout::<2>(100), Err(EngineError::KeeperCycle { node: "begin".into() }));
+        let none = EngineError::KeeperMoveCount { node: "begin".into(), count: 0 };
+        assert_eq!(keepers_playout::<3>(100), Err(none));
+        // The generic settle agrees with the playout loop's.
+        let after = CompiledState { node: 0, values: [1, 1] };
+        let settled = settle::<Keepers<2>>(after, &mut search_context::<Keepers<2>>());
+        assert_eq!(settled, Err(EngineError::KeeperCycle { node: "begin".into() }));
+    }
+
     #[test]
     fn a_scope_merges_equal_moves_and_rejects_ambiguous_ones() {
         let mut search = search_context::<Scoped<0>>();
