@@ -305,10 +305,6 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// other move of that search has (spec/codegen.md), so callers reading only successors may
     /// skip recording tags. Shorter than the node count (or empty) means unknown.
     const UNIQUE_STARTS: &'static [bool] = &[];
-    /// Every tag push is bounded and no completion is scoped, so a search from a node of
-    /// `UNIQUE_STARTS` reads the path's tags only for `only` and checked visits: a playout's
-    /// unchecked search skips recording them.
-    const PATHLESS_UNIQUE: bool = false;
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
 
@@ -687,8 +683,6 @@ pub struct Search<V> {
     /// (no capacity check, no call to grow) and a pop one decrement.
     path: [SymbolId; MAX_MOVE_TAGS],
     path_len: usize,
-    /// Whether tag pushes record the path (see [`CompiledGame::PATHLESS_UNIQUE`]).
-    record_path: bool,
     /// Follow only paths whose tags are a prefix of these.
     only: Option<Vec<SymbolId>>,
     /// The node the search started from (for error messages).
@@ -728,7 +722,6 @@ impl<V: Values> Search<V> {
             names,
             path: [0; MAX_MOVE_TAGS],
             path_len: 0,
-            record_path: true,
             only: None,
             start: 0,
             depth: 0,
@@ -776,9 +769,6 @@ impl<V: Values> Search<V> {
     /// fits the move being searched for (the caller skips the path, then calls [`Search::pop_tag`]).
     #[inline(always)]
     pub fn push_tag(&mut self, tag: SymbolId, target: NodeId) -> Result<bool, Fail> {
-        if !self.record_path {
-            return Ok(true);
-        }
         let position = self.path_len;
         if position >= MAX_MOVE_TAGS {
             return Err(self.tag_cycle(target));
@@ -795,9 +785,6 @@ impl<V: Values> Search<V> {
     /// [`MAX_MOVE_TAGS`] tags (the move search has no cycle and fewer nodes than that).
     #[inline(always)]
     pub fn push_tag_bounded(&mut self, tag: SymbolId) -> bool {
-        if !self.record_path {
-            return true;
-        }
         let position = self.path_len;
         // The generator proved `position < MAX_MOVE_TAGS`; the mask only spares a bounds check.
         self.path[position % MAX_MOVE_TAGS] = tag;
@@ -816,9 +803,7 @@ impl<V: Values> Search<V> {
     /// Generated code: removes the tag [`Search::push_tag`] appended.
     #[inline]
     pub fn pop_tag(&mut self) {
-        if self.record_path {
-            self.path_len -= 1;
-        }
+        self.path_len -= 1;
     }
 
     /// Generated code: a move completed on an edge into `target` with `values` after it;
@@ -1114,7 +1099,6 @@ fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Se
     }
     search.budget = UNCHECKED_BUDGET;
     search.gave_up = false;
-    search.record_path = !(G::PATHLESS_UNIQUE && search.moves.lean && !search.checked);
     let result = G::search(state, search);
     if result.is_ok() || !search.gave_up {
         return result;
@@ -1137,7 +1121,6 @@ fn rerun_checked<G: CompiledGame>(
     search.always_checked[node] = true;
     search.checked = true;
     search.gave_up = false;
-    search.record_path = true;
     search.begin(state.node);
     search.visited[0].clear();
     G::search(state, search)
@@ -1546,7 +1529,6 @@ mod tests {
         const SCORES: &'static [SymbolId] = &[];
         const ONE: Option<SymbolId> = None;
         const UNIQUE_STARTS: &'static [bool] = &[true; 4];
-        const PATHLESS_UNIQUE: bool = true;
 
         fn initial_values() -> [u8; 2] {
             [1, 0]

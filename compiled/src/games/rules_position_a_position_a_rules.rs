@@ -51,7 +51,6 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
-    const PATHLESS_UNIQUE: bool = true;
 
     fn initial_values() -> Values {
         INITIAL

@@ -1032,7 +1032,6 @@ impl<'a> Generator<'a> {
         }
         writeln!(w).unwrap();
         let one = automaton.symbol_id("1").map_or("None".to_string(), |id| format!("Some({id})"));
-        let pathless_unique = self.tags_bounded && !self.analysis.scoped_moves.contains(&true);
         writeln!(
             w,
             "impl CompiledGame for Game {{
@@ -1047,7 +1046,6 @@ impl<'a> Generator<'a> {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = {one};
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
-    const PATHLESS_UNIQUE: bool = {pathless_unique};
 
     fn initial_values() -> Values {{
         INITIAL
