@@ -428,6 +428,8 @@ type MoveSlot = (u32, u32, u64);
 pub struct MoveBuffer<V> {
     tags: Vec<SymbolId>,
     spans: Vec<(u32, u32)>,
+    /// Successor slots: `successors[..count]` are this search's (unless `tags_only`); the rest are
+    /// left over from earlier searches. Never shrunk, so a push is one store after one comparison.
     successors: Vec<CompiledState<V>>,
     /// De-duplication by tags: open addressing over `(generation, move index, tag key)`.
     table: Vec<MoveSlot>,
@@ -439,6 +441,9 @@ pub struct MoveBuffer<V> {
     /// Tags are not recorded: the search is proved unique (no de-duplication reads them) and
     /// its caller only reads successors (playouts, perft, keeper moves).
     skip_tags: bool,
+    /// The common playout case, set by [`Search::begin`]: tags skipped, successors recorded and no
+    /// move looked for (`only` is `None`), so a unique completion is one successor push.
+    lean: bool,
     /// The number of moves.
     count: u32,
 }
@@ -454,6 +459,7 @@ impl<V> Default for MoveBuffer<V> {
             tags_only: false,
             saw_duplicate: false,
             skip_tags: false,
+            lean: false,
             count: 0,
         }
     }
@@ -477,13 +483,12 @@ impl<V: Values> MoveBuffer<V> {
 
     /// The successor of move `index`, keeper moves not applied.
     pub fn successor(&self, index: usize) -> &CompiledState<V> {
-        &self.successors[index]
+        &self.successors[..self.count as usize][index]
     }
 
     fn clear(&mut self) {
         self.tags.clear();
         self.spans.clear();
-        self.successors.clear();
         self.count = 0;
         self.saw_duplicate = false;
         self.generation = self.generation.wrapping_add(1);
@@ -513,9 +518,12 @@ impl<V: Values> MoveBuffer<V> {
     }
 
     /// Appends a move known to have tags no other move of this search has.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
-        if self.skip_tags {
+        if self.lean {
+            self.store_successor(node, values);
+            self.count += 1;
+        } else if self.skip_tags {
             self.push_successor(node, values);
         } else {
             self.push_with_tags(tags, node, values);
@@ -537,9 +545,31 @@ impl<V: Values> MoveBuffer<V> {
     #[inline]
     fn push_successor(&mut self, node: NodeId, values: &V) {
         if !self.tags_only {
-            self.successors.push(CompiledState { node, values: *values });
+            self.store_successor(node, values);
         }
         self.count += 1;
+    }
+
+    /// Writes the successor of move `count`.
+    #[inline(always)]
+    fn store_successor(&mut self, node: NodeId, values: &V) {
+        let index = self.count as usize;
+        match self.successors.get_mut(index) {
+            Some(slot) => *slot = CompiledState { node, values: *values },
+            None => self.grow_successors(node, values),
+        }
+    }
+
+    /// Appends the successor of move `count` beyond the slots, doubling them.
+    #[cold]
+    #[inline(never)]
+    fn grow_successors(&mut self, node: NodeId, values: &V) {
+        let state = CompiledState { node, values: *values };
+        let index = self.count as usize;
+        self.successors.resize(index, state);
+        self.successors.push(state);
+        let doubled = (index + 1).max(8) * 2;
+        self.successors.resize(doubled, state);
     }
 
     /// Adds a move; the same tags are one move with the same successor, an ambiguity otherwise.
@@ -649,8 +679,10 @@ impl<V: Values> VisitedSet<V> {
 #[derive(Debug)]
 pub struct Search<V> {
     names: &'static Names,
-    /// The tags of the current path.
-    tags: Vec<SymbolId>,
+    /// The tags of the current path: `path[..path_len]`. A fixed array, so a push is one store
+    /// (no capacity check, no call to grow) and a pop one decrement.
+    path: [SymbolId; MAX_MOVE_TAGS],
+    path_len: usize,
     /// Follow only paths whose tags are a prefix of these.
     only: Option<Vec<SymbolId>>,
     /// The node the search started from (for error messages).
@@ -688,7 +720,8 @@ impl<V: Values> Search<V> {
     pub fn new(names: &'static Names) -> Self {
         Search {
             names,
-            tags: Vec::with_capacity(MAX_MOVE_TAGS),
+            path: [0; MAX_MOVE_TAGS],
+            path_len: 0,
             only: None,
             start: 0,
             depth: 0,
@@ -708,9 +741,12 @@ impl<V: Values> Search<V> {
         }
     }
 
+    /// Starts a search from `start`, after the callers set `only`, `tags_only` and `skip_tags`.
+    #[inline(always)]
     fn begin(&mut self, start: NodeId) {
+        self.moves.lean = self.moves.skip_tags && !self.moves.tags_only && self.only.is_none();
         self.start = start;
-        self.tags.clear();
+        self.path_len = 0;
         self.depth = 0;
         self.scope_open = false;
         self.moves.clear();
@@ -733,11 +769,12 @@ impl<V: Values> Search<V> {
     /// fits the move being searched for (the caller skips the path, then calls [`Search::pop_tag`]).
     #[inline(always)]
     pub fn push_tag(&mut self, tag: SymbolId, target: NodeId) -> Result<bool, Fail> {
-        let position = self.tags.len();
+        let position = self.path_len;
         if position >= MAX_MOVE_TAGS {
             return Err(self.tag_cycle(target));
         }
-        self.tags.push(tag);
+        self.path[position] = tag;
+        self.path_len = position + 1;
         Ok(match &self.only {
             None => true,
             Some(only) => only.get(position) == Some(&tag),
@@ -748,8 +785,10 @@ impl<V: Values> Search<V> {
     /// [`MAX_MOVE_TAGS`] tags (the move search has no cycle and fewer nodes than that).
     #[inline(always)]
     pub fn push_tag_bounded(&mut self, tag: SymbolId) -> bool {
-        let position = self.tags.len();
-        self.tags.push(tag);
+        let position = self.path_len;
+        // The generator proved `position < MAX_MOVE_TAGS`; the mask only spares a bounds check.
+        self.path[position % MAX_MOVE_TAGS] = tag;
+        self.path_len = position + 1;
         match &self.only {
             None => true,
             Some(only) => only.get(position) == Some(&tag),
@@ -777,20 +816,20 @@ impl<V: Values> Search<V> {
     /// Generated code: removes the tag [`Search::push_tag`] appended.
     #[inline]
     pub fn pop_tag(&mut self) {
-        self.tags.pop();
+        self.path_len -= 1;
     }
 
     /// Generated code: a move completed on an edge into `target` with `values` after it;
     /// `player` is the new value of `player` and `valid` whether it is a player, keeper or random.
     #[inline(always)]
     pub fn complete(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
-        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.path_len) {
             return Ok(());
         }
         if !valid {
             return Err(self.invalid_player(target, player));
         }
-        if self.moves.add(&self.tags, target, values).is_err() {
+        if self.moves.add(&self.path[..self.path_len], target, values).is_err() {
             return Err(self.ambiguous());
         }
         Ok(())
@@ -800,13 +839,17 @@ impl<V: Values> Search<V> {
     /// search gives the same tags (spec/codegen.md), so it is appended without de-duplication.
     #[inline(always)]
     pub fn complete_unique(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
-        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+        if self.moves.lean && valid {
+            self.moves.push(&[], target, values);
+            return Ok(());
+        }
+        if self.only.as_ref().is_some_and(|only| only.len() != self.path_len) {
             return Ok(());
         }
         if !valid {
             return Err(self.invalid_player(target, player));
         }
-        self.moves.push(&self.tags, target, values);
+        self.moves.push(&self.path[..self.path_len], target, values);
         Ok(())
     }
 
@@ -814,10 +857,14 @@ impl<V: Values> Search<V> {
     /// generator checked (a player, keeper or random): nothing can fail.
     #[inline(always)]
     pub fn complete_unique_valid(&mut self, target: NodeId, values: &V) {
-        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+        if self.moves.lean {
+            self.moves.push(&[], target, values);
             return;
         }
-        self.moves.push(&self.tags, target, values);
+        if self.only.as_ref().is_some_and(|only| only.len() != self.path_len) {
+            return;
+        }
+        self.moves.push(&self.path[..self.path_len], target, values);
     }
 
     /// Generated code: opens a de-duplication scope at a node where two paths may part with the
@@ -847,7 +894,7 @@ impl<V: Values> Search<V> {
     /// ambiguity otherwise.
     #[inline(always)]
     pub fn complete_scoped(&mut self, target: NodeId, values: &V, player: SymbolId, valid: bool) -> Result<(), Fail> {
-        if self.only.as_ref().is_some_and(|only| only.len() != self.tags.len()) {
+        if self.only.as_ref().is_some_and(|only| only.len() != self.path_len) {
             return Ok(());
         }
         if !valid {
@@ -856,17 +903,16 @@ impl<V: Values> Search<V> {
         if self.scope_open {
             return self.add_scoped(target, values);
         }
-        self.moves.push(&self.tags, target, values);
+        self.moves.push(&self.path[..self.path_len], target, values);
         Ok(())
     }
 
     #[inline(always)]
     fn add_scoped(&mut self, target: NodeId, values: &V) -> Result<(), Fail> {
-        let key = tag_key(&self.tags);
+        let tags = &self.path[..self.path_len];
+        let key = tag_key(tags);
         for &(stored, index, start, len) in &self.scope_moves {
-            if stored == key
-                && (key != LONG_TAGS || self.scope_tags[start as usize..(start + len) as usize] == self.tags)
-            {
+            if stored == key && (key != LONG_TAGS || self.scope_tags[start as usize..(start + len) as usize] == *tags) {
                 if self.moves.tags_only {
                     self.moves.saw_duplicate = true;
                     return Ok(());
@@ -881,13 +927,13 @@ impl<V: Values> Search<V> {
         }
         let (start, len) = if key == LONG_TAGS {
             let start = self.scope_tags.len() as u32;
-            self.scope_tags.extend_from_slice(&self.tags);
-            (start, self.tags.len() as u32)
+            self.scope_tags.extend_from_slice(tags);
+            (start, tags.len() as u32)
         } else {
             (0, 0)
         };
         self.scope_moves.push((key, self.moves.count, start, len));
-        self.moves.push(&self.tags, target, values);
+        self.moves.push(tags, target, values);
         Ok(())
     }
 
@@ -898,7 +944,7 @@ impl<V: Values> Search<V> {
 
     #[cold]
     fn ambiguous(&self) -> Fail {
-        let tags: Vec<String> = self.tags.iter().map(|&t| self.symbol_name(t)).collect();
+        let tags: Vec<String> = self.path[..self.path_len].iter().map(|&t| self.symbol_name(t)).collect();
         Self::fail(EngineError::AmbiguousMove { node: self.node_name(self.start), tags: tags.join(" ") })
     }
 
@@ -921,7 +967,7 @@ impl<V: Values> Search<V> {
             return Err(Self::fail(EngineError::Malformed { message: "unchecked search gave up".into() }));
         }
         let depth = self.depth;
-        let tags: &[SymbolId] = if depth == 0 { &self.tags } else { &[] };
+        let tags: &[SymbolId] = if depth == 0 { &self.path[..self.path_len] } else { &[] };
         Ok(self.visited[depth].insert(node, tags, values))
     }
 
@@ -1136,22 +1182,76 @@ pub fn settle<G: CompiledGame>(
     mut state: CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<CompiledState<G::Values>, EngineError> {
-    let mut steps = 0;
-    while G::mover(&state) == Mover::Keeper {
-        generate_successors::<G>(&state, search)?;
+    settle_after::<G>(&mut state, 0, search)?;
+    Ok(state)
+}
+
+/// Whether the keeper moves in `state`: [`CompiledGame::mover`] is `Keeper` (the game has not
+/// ended and `player` is neither a player nor `random`), with the usual case, `player` holding
+/// the keeper symbol, decided by one comparison.
+#[inline(always)]
+fn keeper_moves<G: CompiledGame>(state: &CompiledState<G::Values>) -> bool {
+    if state.node == G::END {
+        return false;
+    }
+    let player = G::player(&state.values);
+    let keeper_is_no_player = G::KEEPER != G::RANDOM && !G::PLAYERS.contains(&G::KEEPER);
+    if player == G::KEEPER && keeper_is_no_player {
+        return true;
+    }
+    player != G::RANDOM && !G::PLAYERS.contains(&player)
+}
+
+/// [`settle`] in the playout loop: the usual cases inline (no keeper move, or one keeper move into
+/// a state where someone else moves), anything longer in [`settle_after`].
+#[inline(always)]
+fn settle_in_place<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), EngineError> {
+    if !keeper_moves::<G>(state) {
+        return Ok(());
+    }
+    generate_successors::<G>(state, search)?;
+    if search.moves.len() != 1 {
+        return Err(keeper_move_count(state, search));
+    }
+    *state = *search.moves.successor(0);
+    if keeper_moves::<G>(state) {
+        return settle_after::<G>(state, 1, search);
+    }
+    Ok(())
+}
+
+#[cold]
+fn keeper_move_count<V: Values>(state: &CompiledState<V>, search: &Search<V>) -> EngineError {
+    EngineError::KeeperMoveCount { node: search.node_name(state.node), count: search.moves.len() }
+}
+
+/// Applies keeper moves to `state` until a real player or `random` is to move, or the game ends;
+/// `steps` keeper moves led to it already (the cycle check starts after
+/// [`KEEPER_CYCLE_CHECK_AFTER`] of them).
+#[inline(never)]
+fn settle_after<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    mut steps: usize,
+    search: &mut Search<G::Values>,
+) -> Result<(), EngineError> {
+    while keeper_moves::<G>(state) {
+        generate_successors::<G>(state, search)?;
         if search.moves.len() != 1 {
-            return Err(EngineError::KeeperMoveCount { node: search.node_name(state.node), count: search.moves.len() });
+            return Err(keeper_move_count(state, search));
         }
         steps += 1;
         if steps == KEEPER_CYCLE_CHECK_AFTER + 1 {
             search.seen_keeper_states.clear();
         }
-        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(state) {
+        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(*state) {
             return Err(EngineError::KeeperCycle { node: search.node_name(state.node) });
         }
-        state = *search.moves.successor(0);
+        *state = *search.moves.successor(0);
     }
-    Ok(state)
+    Ok(())
 }
 
 /// The start state (keeper moves applied).
@@ -1173,10 +1273,11 @@ pub fn random_playout<G: CompiledGame>(
     let mut last_count = 0;
     let mut picked: Vec<SymbolId> = Vec::new();
     loop {
-        let mover = G::mover(&state);
-        if mover == Mover::Terminal {
+        // A settled state is terminal, or `random` or a player moves.
+        if state.node == G::END {
             break;
         }
+        let random = G::player(&state.values) == G::RANDOM;
         if moves_made >= max_moves {
             return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
         }
@@ -1193,14 +1294,14 @@ pub fn random_playout<G: CompiledGame>(
             return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
         }
         let pick = rng.below(count as u64) as usize;
-        if mover == Mover::Random {
+        if random {
             outcome.chance_moves += 1;
         } else {
             outcome.plies += 1;
             outcome.legal_moves += count as u64;
         }
         moves_made += 1;
-        let next = if tags_only {
+        let mut next = if tags_only {
             picked.clear();
             picked.extend_from_slice(search.moves.tags(pick));
             raw_apply::<G>(&state, &picked, search)?
@@ -1208,7 +1309,8 @@ pub fn random_playout<G: CompiledGame>(
         } else {
             *search.moves.successor(pick)
         };
-        state = settle::<G>(next, search)?;
+        settle_in_place::<G>(&mut next, search)?;
+        state = next;
     }
     outcome.goals = (0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)).collect();
     Ok(outcome)
@@ -1418,6 +1520,87 @@ mod tests {
             cx.pop_tag();
             Ok(())
         }
+    }
+
+    /// A hand-written game for the playout loop's keeper handling: values `[player, counter]`.
+    /// The player (node `turn`) has one move, counting up, into the keeper's node `begin`. There,
+    /// below `counter` 1 (`MODE` 0: 3) the keeper hands the turn back; at it `MODE` decides: 0 one
+    /// keeper move into `extra`, whose keeper move ends the game (two keeper moves in a row); 1 two
+    /// keeper moves; 2 a keeper move into the same state (a cycle); 3 no keeper move.
+    struct Keepers<const MODE: u8>;
+
+    impl<const MODE: u8> CompiledGame for Keepers<MODE> {
+        type Values = [u8; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names =
+            Names { symbols: &["x", "keeper", "random", "t"], nodes: &["begin", "end", "turn", "extra"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+        const UNIQUE_STARTS: &'static [bool] = &[true; 4];
+
+        fn initial_values() -> [u8; 2] {
+            [1, 0]
+        }
+        fn player(values: &[u8; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(values: &[u8; 2], _: usize) -> SymbolId {
+            values[1] as SymbolId
+        }
+        fn visible(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(state: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
+            let [_, counter] = state.values;
+            let last = if MODE == 0 { 3 } else { 1 };
+            let successors: Vec<(NodeId, [u8; 2])> = match state.node {
+                2 => vec![(0, [1, counter + 1])],
+                3 => vec![(1, [1, counter])],
+                _ if counter < last => vec![(2, [0, counter])],
+                _ => match MODE {
+                    0 => vec![(3, [1, counter])],
+                    1 => vec![(2, [0, counter]), (2, [0, counter + 1])],
+                    2 => vec![(0, [1, counter])],
+                    _ => vec![],
+                },
+            };
+            for (node, values) in successors {
+                if cx.push_tag_bounded(3) {
+                    cx.complete_unique_valid(node, &values);
+                }
+                cx.pop_tag();
+            }
+            Ok(())
+        }
+    }
+
+    fn keepers_playout<const MODE: u8>(max_moves: u64) -> Result<PlayoutOutcome, EngineError> {
+        let mut search = search_context::<Keepers<MODE>>();
+        random_playout::<Keepers<MODE>>(&mut Xoshiro256::for_playout(1, 0), max_moves, 0, &mut search)
+    }
+
+    #[test]
+    fn a_playout_applies_keeper_moves_and_reports_their_errors() {
+        let outcome = keepers_playout::<0>(100).expect("two keeper moves in a row end the game");
+        assert_eq!((outcome.plies, outcome.legal_moves, outcome.goals), (3, 3, vec![3]));
+        let mut search = search_context::<Keepers<0>>();
+        let start = start::<Keepers<0>>(&mut search).expect("one keeper move");
+        assert_eq!((start.node, start.values), (2, [0, 0]));
+        assert_eq!(keepers_playout::<0>(2), Err(EngineError::PlayoutTooLong { playout: 0, limit: 2 }));
+        let two = EngineError::KeeperMoveCount { node: "begin".into(), count: 2 };
+        assert_eq!(keepers_playout::<1>(100), Err(two));
+        assert_eq!(keepers_playout::<2>(100), Err(EngineError::KeeperCycle { node: "begin".into() }));
+        let none = EngineError::KeeperMoveCount { node: "begin".into(), count: 0 };
+        assert_eq!(keepers_playout::<3>(100), Err(none));
+        // The generic settle agrees with the playout loop's.
+        let after = CompiledState { node: 0, values: [1, 1] };
+        let settled = settle::<Keepers<2>>(after, &mut search_context::<Keepers<2>>());
+        assert_eq!(settled, Err(EngineError::KeeperCycle { node: "begin".into() }));
     }
 
     #[test]
