@@ -801,7 +801,7 @@ impl<V: Values> Search<V> {
     /// by this answer would no longer report).
     #[inline(always)]
     pub fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
-        let position = self.tags.len();
+        let position = self.path_len;
         match &self.only {
             Some(only) if position < MAX_MOVE_TAGS => Some(only.get(position).copied()),
             _ => None,
