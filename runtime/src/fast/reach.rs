@@ -59,6 +59,45 @@ pub(crate) enum PlanOp {
         rhs: Val,
         equal: bool,
     },
+    /// [`PlanOp::CompareIndexed`] with a constant right-hand side (`board[cell] == empty`): one
+    /// dispatch for the whole comparison, as are the next two.
+    CompareIndexedLit {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+        lit: SymbolId,
+        equal: bool,
+    },
+    /// [`PlanOp::CompareIndexed`] with a slot on the right (`board[cell] == me`).
+    CompareIndexedSlot {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+        slot: u32,
+        equal: bool,
+    },
+    /// [`PlanOp::CompareIndexed`] with `table[values[rhs_key]]` on the right (`board[cursor] ==
+    /// other[who]`).
+    CompareIndexedLookup {
+        base: u32,
+        key: u32,
+        offsets: Box<[u32]>,
+        rhs_key: u32,
+        table: Box<[u32]>,
+        equal: bool,
+    },
+    /// `values[base + offsets[values[first] * width + values[second]]] == rhs` (or `!=`): a
+    /// state map read through a two-level constant map (`board[behind[dir][pos]] == Disc(me)`),
+    /// without the left-hand side's operand dispatch.
+    CompareIndexed2 {
+        base: u32,
+        first: u32,
+        second: u32,
+        width: u32,
+        offsets: Box<[u32]>,
+        rhs: Val,
+        equal: bool,
+    },
     SetAny {
         slot: u32,
         members: Box<[SymbolId]>,
@@ -292,9 +331,46 @@ pub(crate) fn plan(
     })
 }
 
+impl PlanOp {
+    /// Whether the operation is a comparison (writes nothing, cannot fail with an error).
+    pub(crate) fn is_comparison(&self) -> bool {
+        matches!(
+            self,
+            PlanOp::Compare { .. }
+                | PlanOp::CompareIndexed { .. }
+                | PlanOp::CompareIndexedLit { .. }
+                | PlanOp::CompareIndexedSlot { .. }
+                | PlanOp::CompareIndexedLookup { .. }
+                | PlanOp::CompareIndexed2 { .. }
+        )
+    }
+
+    /// A comparison's two operands as general values (for the analyses at construction).
+    fn operands(&self) -> Option<(Val, Val)> {
+        let indexed =
+            |base: &u32, key: &u32, offsets: &[u32]| Val::Indexed { base: *base, key: *key, offsets: offsets.into() };
+        Some(match self {
+            PlanOp::Compare { lhs, rhs, .. } => (lhs.clone(), rhs.clone()),
+            PlanOp::CompareIndexed { base, key, offsets, rhs, .. } => (indexed(base, key, offsets), rhs.clone()),
+            PlanOp::CompareIndexedLit { base, key, offsets, lit, .. } => (indexed(base, key, offsets), Val::Lit(*lit)),
+            PlanOp::CompareIndexedSlot { base, key, offsets, slot, .. } => {
+                (indexed(base, key, offsets), Val::Slot(*slot))
+            }
+            PlanOp::CompareIndexedLookup { base, key, offsets, rhs_key, table, .. } => {
+                (indexed(base, key, offsets), Val::Lookup { key: *rhs_key, table: table.clone() })
+            }
+            PlanOp::CompareIndexed2 { base, first, second, width, offsets, rhs, .. } => (
+                Val::Indexed2 { base: *base, first: *first, second: *second, width: *width, offsets: offsets.clone() },
+                rhs.clone(),
+            ),
+            _ => return None,
+        })
+    }
+}
+
 /// Whether a plan operation is a comparison (writes nothing, cannot fail with an error).
 fn is_comparison(op: &PlanOp) -> bool {
-    matches!(op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. })
+    op.is_comparison()
 }
 
 /// The chain of edges after an any-assignment to `slot` (from its target `node`) up to and
@@ -321,7 +397,7 @@ fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]
         chain.push(current.first);
         match &edge.op {
             PlanOp::Set { .. } | PlanOp::Skip => node = edge.target,
-            PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => {
+            op if op.is_comparison() => {
                 node = edge.target;
                 break;
             }
@@ -340,7 +416,7 @@ fn filter_chain(slot: u32, mut node: u32, nodes: &[PlanNode], edges: &[PlanEdge]
         }
         let edge = &edges[current.first as usize];
         match &edge.op {
-            PlanOp::Set { .. } | PlanOp::Skip | PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => {
+            op if matches!(op, PlanOp::Set { .. } | PlanOp::Skip) || op.is_comparison() => {
                 rest.push(current.first);
                 node = edge.target;
             }
@@ -377,12 +453,10 @@ fn chain_is_fresh(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> bool {
         let reads_later_write = |value: &Val| written[position..].iter().flatten().any(|&w| may_read(value, w));
         let stale = match &edges[e as usize].op {
             PlanOp::Set { value, .. } => reads_later_write(value),
-            PlanOp::Compare { lhs, rhs, .. } => reads_later_write(lhs) || reads_later_write(rhs),
-            PlanOp::CompareIndexed { base, key, offsets, rhs, .. } => {
-                let lhs = Val::Indexed { base: *base, key: *key, offsets: offsets.clone() };
-                reads_later_write(&lhs) || reads_later_write(rhs)
-            }
-            _ => true,
+            op => match op.operands() {
+                Some((lhs, rhs)) => reads_later_write(&lhs) || reads_later_write(&rhs),
+                None => true,
+            },
         };
         if stale {
             return false;
@@ -442,8 +516,26 @@ fn may_read(value: &Val, slot: u32) -> bool {
 fn compare_op(lhs: &Val, rhs: &Val, equal: bool) -> PlanOp {
     match (lhs, rhs) {
         (Val::Indexed { base, key, offsets }, other) | (other, Val::Indexed { base, key, offsets }) => {
-            PlanOp::CompareIndexed { base: *base, key: *key, offsets: offsets.clone(), rhs: other.clone(), equal }
+            let (base, key, offsets) = (*base, *key, offsets.clone());
+            match other {
+                Val::Lit(lit) => PlanOp::CompareIndexedLit { base, key, offsets, lit: *lit, equal },
+                Val::Slot(slot) => PlanOp::CompareIndexedSlot { base, key, offsets, slot: *slot, equal },
+                Val::Lookup { key: rhs_key, table } => {
+                    PlanOp::CompareIndexedLookup { base, key, offsets, rhs_key: *rhs_key, table: table.clone(), equal }
+                }
+                _ => PlanOp::CompareIndexed { base, key, offsets, rhs: other.clone(), equal },
+            }
         }
+        (Val::Indexed2 { base, first, second, width, offsets }, other)
+        | (other, Val::Indexed2 { base, first, second, width, offsets }) => PlanOp::CompareIndexed2 {
+            base: *base,
+            first: *first,
+            second: *second,
+            width: *width,
+            offsets: offsets.clone(),
+            rhs: other.clone(),
+            equal,
+        },
         _ => PlanOp::Compare { lhs: lhs.clone(), rhs: rhs.clone(), equal },
     }
 }

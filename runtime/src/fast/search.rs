@@ -341,11 +341,23 @@ fn path_offset(path: &Path, values: &[u32], constants: &[u32]) -> usize {
 #[inline(always)]
 fn compare_holds(op: &PlanOp, values: &[u32], constants: &[u32]) -> bool {
     match op {
-        PlanOp::CompareIndexed { base, key, offsets, rhs, equal } => {
+        PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+        }
+        PlanOp::CompareIndexedSlot { base, key, offsets, slot, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == values[*slot as usize]) == *equal
+        }
+        PlanOp::CompareIndexedLookup { base, key, offsets, rhs_key, table, equal } => {
             let lhs = values[(*base + offsets[values[*key as usize] as usize]) as usize];
-            // The commonest right-hand side (`board[cell] == me`) without the operand dispatch.
-            let rhs = if let Val::Slot(slot) = rhs { values[*slot as usize] } else { read(rhs, values, constants) };
-            (lhs == rhs) == *equal
+            (lhs == table[values[*rhs_key as usize] as usize]) == *equal
+        }
+        PlanOp::CompareIndexed { base, key, offsets, rhs, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == read(rhs, values, constants))
+                == *equal
+        }
+        PlanOp::CompareIndexed2 { base, first, second, width, offsets, rhs, equal } => {
+            let key = values[*first as usize] * *width + values[*second as usize];
+            (values[(*base + offsets[key as usize]) as usize] == read(rhs, values, constants)) == *equal
         }
         PlanOp::Compare { lhs, rhs, equal } => (read(lhs, values, constants) == read(rhs, values, constants)) == *equal,
         _ => unreachable!("called for comparisons only"),
@@ -715,7 +727,12 @@ impl Scratch {
                 self.plan_writes += 1;
                 true
             }
-            PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. } => self.plan_compare(engine, &edge.op),
+            PlanOp::Compare { .. }
+            | PlanOp::CompareIndexed { .. }
+            | PlanOp::CompareIndexedLit { .. }
+            | PlanOp::CompareIndexedSlot { .. }
+            | PlanOp::CompareIndexedLookup { .. }
+            | PlanOp::CompareIndexed2 { .. } => self.plan_compare(engine, &edge.op),
             PlanOp::SetAny { slot, members } => {
                 self.values[*slot as usize] = members[member];
                 self.plan_writes += 1;
@@ -857,7 +874,7 @@ impl Scratch {
                 let mut guard_held = None;
                 while frame.next_edge < branch.end {
                     let edge = &plan.edges[frame.next_edge as usize];
-                    if !matches!(edge.op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. }) {
+                    if !edge.op.is_comparison() {
                         break;
                     }
                     frame.next_edge += 1;
@@ -1360,7 +1377,7 @@ fn assign_then_compare<'p>(plan: &'p ReachPlan, chain: &[u32]) -> Option<(usize,
     let [assign, compare] = chain else { return None };
     let PlanOp::Set { slot, value } = &plan.edges[*assign as usize].op else { return None };
     let op = &plan.edges[*compare as usize].op;
-    matches!(op, PlanOp::Compare { .. } | PlanOp::CompareIndexed { .. }).then_some((*slot as usize, value, op))
+    op.is_comparison().then_some((*slot as usize, value, op))
 }
 
 /// Moves an any-assignment frame past `member`, the member about to be followed: to the next
