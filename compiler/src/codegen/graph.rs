@@ -496,8 +496,9 @@ pub(crate) fn reach_targets(
             }
         }
         let cyclic = cyclic_nodes(&inner);
-        let visits: Vec<bool> =
+        let mut visits: Vec<bool> =
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
+        drop_fan_in_visits(&inner, &mut visits, &froms);
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
         targets.insert(to, ReachTarget { region, visits, pure: !impure, progress_slots: None });
@@ -530,6 +531,43 @@ pub(crate) fn reach_targets(
         }
     }
     targets
+}
+
+/// Drops the visit of a node whose in-edges all come from one node (a `branch d in Dir` fanning
+/// out, each edge stepping its own way, into one guard), when every cycle still passes another
+/// visit: such a node multiplies no paths, and the visit it records costs more than the guard
+/// behind it, which usually rejects the step (hex's chain walks: one visit per stone instead of
+/// one per neighbour). Visited sets only make a check terminate, so any visits that cut every
+/// cycle find the same answer.
+fn drop_fan_in_visits(inner: &[Vec<u32>], visits: &mut [bool], froms: &[u32]) {
+    let count = inner.len();
+    let mut sources: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); count];
+    for (source, targets) in inner.iter().enumerate() {
+        for &target in targets {
+            sources[target as usize].insert(source as u32);
+        }
+    }
+    for node in 0..count {
+        if !visits[node] || sources[node].len() != 1 || froms.contains(&(node as u32)) {
+            continue;
+        }
+        visits[node] = false;
+        // Every cycle must keep a visit: the graph without visiting nodes has no cycle.
+        let unvisited: Vec<Vec<u32>> = inner
+            .iter()
+            .enumerate()
+            .map(|(source, targets)| {
+                if visits[source] {
+                    Vec::new()
+                } else {
+                    targets.iter().copied().filter(|&t| !visits[t as usize]).collect()
+                }
+            })
+            .collect();
+        if cyclic_nodes(&unvisited).iter().any(|&c| c) {
+            visits[node] = true;
+        }
+    }
 }
 
 /// The nodes reachable from the marked roots without expanding `stop` (a check ends there).
@@ -829,6 +867,27 @@ mod tests {
         let nested =
             [("start", "step", "cell = b"), ("step", "start", "? step -> start"), ("step", "goal", "cell == b")];
         assert_eq!(slots_of(&nested).0, None, "a nested check would share the visit table");
+    }
+
+    #[test]
+    fn a_fan_into_one_guard_keeps_the_visit_of_the_loop_head_only() {
+        // A walk: from `start`, three steps into `probe` (one node's out-edges), whose guard
+        // leads back to `start` or into `goal`.
+        let edges = [
+            ("start", "fan", "cell != c"),
+            ("fan", "probe", "cell = a"),
+            ("fan", "probe", "cell = b"),
+            ("fan", "probe", "cell = c"),
+            ("probe", "start", "board[cell] == b"),
+            ("probe", "goal", "board[cell] == c"),
+        ];
+        let (automaton, target) = reach_of(&edges);
+        assert_eq!(names(&automaton, &target.visits), ["start"], "`start` alone cuts the cycle");
+        // Two nodes fanning into `probe`: it merges paths from both and keeps its visit.
+        let mut merged = edges.to_vec();
+        merged.push(("start", "probe", "cell = a"));
+        let (automaton, target) = reach_of(&merged);
+        assert_eq!(names(&automaton, &target.visits), ["probe", "start"]);
     }
 
     #[test]
