@@ -398,8 +398,13 @@ pub(crate) struct ReachTarget {
     /// they are not followed (their labels are not evaluated either).
     pub region: Vec<bool>,
     /// Region nodes where the check records visits: on a cycle of the region and a merge point
-    /// (two or more in-edges within the region) or a start.
+    /// (two or more in-edges within the region) or a start, except those
+    /// [`drop_fan_in_visits`] drops.
     pub visits: Vec<bool>,
+    /// Region nodes whose visit [`drop_fan_in_visits`] dropped: they still count a step against
+    /// an unchecked search's budget (`Search::count_step`), so an unchecked walk recurses no
+    /// deeper per budget unit than with the visit (without it, hex's walks overflowed the stack).
+    pub counted_steps: Vec<bool>,
     /// No error can occur in the check and it needs no visited set: its functions are plain
     /// `fn(&mut Values) -> bool` with no bookkeeping (no `enter_reach`/`leave_reach`).
     pub pure: bool,
@@ -496,12 +501,14 @@ pub(crate) fn reach_targets(
             }
         }
         let cyclic = cyclic_nodes(&inner);
-        let mut visits: Vec<bool> =
+        let merge_visits: Vec<bool> =
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
+        let mut visits = merge_visits.clone();
         drop_fan_in_visits(&inner, &mut visits, &froms);
+        let counted_steps = (0..count).map(|n| merge_visits[n] && !visits[n]).collect();
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
-        targets.insert(to, ReachTarget { region, visits, pure: !impure, progress_slots: None });
+        targets.insert(to, ReachTarget { region, visits, counted_steps, pure: !impure, progress_slots: None });
     }
     // A check is impure when one it nests is, or when it nests itself (its depth is unbounded).
     let mut changed = true;

@@ -940,6 +940,8 @@ impl<'a> Generator<'a> {
                 None => format!("cx.visit({node}, v)"),
             };
             writeln!(body, "if !{visit}? {{ return {early}; }}").expect("writing to a String");
+        } else if matches!(mode, Mode::Reach { to, .. } if self.reach[&to].counted_steps[node as usize]) {
+            writeln!(body, "cx.count_step()?;").expect("writing to a String");
         }
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
