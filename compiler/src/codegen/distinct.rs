@@ -149,10 +149,9 @@ impl First {
 
     /// No tag sequence can start both ways.
     fn disjoint(&self, other: &First) -> bool {
-        !self.unknown
-            && !other.unknown
-            && !(self.untagged && other.untagged)
-            && self.tags.iter().zip(&other.tags).all(|(a, b)| a & b == 0)
+        let both_untagged = self.untagged && other.untagged;
+        let shared_tag = self.tags.iter().zip(&other.tags).any(|(a, b)| a & b != 0);
+        !(self.unknown || other.unknown || both_untagged || shared_tag)
     }
 }
 
