@@ -1032,6 +1032,21 @@ impl<V: Values> Search<V> {
         Ok(!seen)
     }
 
+    /// Generated code: a node of a check whose visit the generator dropped (every cycle through
+    /// it records one elsewhere) still spends an unchecked search's budget, so an unchecked walk
+    /// recurses no deeper per budget unit than with the visit. Nothing in a checked search.
+    #[inline(always)]
+    pub fn count_step(&mut self) -> Result<(), Fail> {
+        if self.checked {
+            return Ok(());
+        }
+        if self.budget != 0 {
+            self.budget -= 1;
+            return Ok(());
+        }
+        self.visit_slot_slow(0).map(drop)
+    }
+
     /// Generated code: ends the reachability check [`Search::enter_reach`] started.
     #[inline]
     pub fn leave_reach(&mut self) {

@@ -27,7 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [40, 41];
 static VISIBLE_SLOTS: [usize; 2] = [44, 45];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 71] = [true, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 71] = [true, false, true, false, false, true, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, true, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 290] = [9, 10, 11, 12, 13, 14, 9, 10, 11, 12, 13, 14, 15, 10, 11, 12, 13, 14, 15, 16, 11, 12, 13, 14, 15, 16, 17, 12, 13, 14, 15, 16, 17, 18, 13, 14, 15, 16, 17, 18, 19, 14, 15, 16, 17, 18, 19, 20, 15, 16, 17, 18, 19, 20, 21, 16, 17, 18, 19, 20, 21, 22, 17, 18, 19, 20, 21, 22, 23, 18, 19, 20, 21, 22, 23, 24, 19, 20, 21, 22, 23, 24, 24, 24, 21, 22, 23, 24, 24, 24, 24, 22, 23, 24, 24, 24, 24, 24, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 32, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 49, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 32, 7, 31, 31, 31, 2, 2, 7, 2, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 166, 166];
 static MEMBERS0: [u8; 6] = [25, 26, 27, 28, 29, 30];
 static MEMBERS1: [u8; 17] = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
@@ -78,12 +78,12 @@ impl CompiledGame for Game {
         match state.node {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
-            5 => m5(v, cx),
+            5 => { m5(v, cx); Ok(()) }
             13 => { m13(v, cx); Ok(()) }
             17 => { m17(v, cx); Ok(()) }
             34 => { m34(v, cx); Ok(()) }
             38 => { m38(v, cx); Ok(()) }
-            41 => m41(v, cx),
+            41 => { m41(v, cx); Ok(()) }
             49 => { m49(v, cx); Ok(()) }
             53 => { m53(v, cx); Ok(()) }
             _ => Ok(()),
@@ -152,7 +152,7 @@ v[slot] = old;
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 37usize;
 let old = v[slot];
@@ -163,105 +163,105 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS1[i];
-m6(v, cx)?;
+m6(v, cx);
 }
 v[slot] = old;
 }
 {
 if !r20_26(v) {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[37] != 24 {
-m7(v, cx)?;
+m7(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[37] as usize)] as usize] != 2 {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[37] as usize)] as usize + OFF5[(v[35] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m9(v, cx)?;
+m9(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let g10 = v[38] != 24;
 let g11 = v[38] == 24;
 {
 if g10 {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
 {
 if g11 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF6[(v[38] as usize)] as usize] != 31 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[37] as u32) {
-m12(v, cx)?;
+m12(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
 #[inline(always)]
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(13, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(13, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13__tail`.
@@ -366,27 +366,27 @@ v[slot] = old;
 }
 
 /// Node `turn_22`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(167) {
-m28(v, cx)?;
+m28(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
 #[inline(always)]
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(17, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(17, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
@@ -545,7 +545,7 @@ v[slot] = old;
 }
 
 /// Node `turn_37`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 37usize;
 let old = v[slot];
@@ -556,105 +556,105 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS1[i];
-m42(v, cx)?;
+m42(v, cx);
 }
 v[slot] = old;
 }
 {
 if !r56_62(v) {
-m63(v, cx)?;
+m63(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_39`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[37] != 24 {
-m43(v, cx)?;
+m43(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_40`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF6[(v[37] as usize)] as usize] != 2 {
-m44(v, cx)?;
+m44(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_41`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF4[(v[37] as usize)] as usize + OFF5[(v[35] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_42`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let g51 = v[38] != 24;
 let g52 = v[38] == 24;
 {
 if g51 {
-m46(v, cx)?;
+m46(v, cx);
 }
 
 }
 {
 if g52 {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_43`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[38] as usize)] as usize] != 31 {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_44`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[37] as u32) {
-m48(v, cx)?;
+m48(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_46`.
 #[inline(always)]
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(49, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(49, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_46__tail`.
@@ -759,27 +759,27 @@ v[slot] = old;
 }
 
 /// Node `turn_55`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(167) {
-m64(v, cx)?;
+m64(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_38`.
 #[inline(always)]
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-let p = v[43]; cx.complete(53, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(53, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_58`.

@@ -471,7 +471,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_1__chainToFirstSide_6`.
 fn r33_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(4488 + v[124] as u32 * 1)? { return Ok(false); }
+cx.count_step()?;
 {
 if v[0 + OFF2[(v[124] as usize)] as usize] == 0 {
 if r31_11(v, cx)? {  return Ok(true); }
@@ -559,7 +559,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_1__chainToSecondSide_6`.
 fn r39_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(5304 + v[124] as u32 * 1)? { return Ok(false); }
+cx.count_step()?;
 {
 if v[0 + OFF2[(v[124] as usize)] as usize] == 0 {
 if r37_15(v, cx)? {  return Ok(true); }
@@ -647,7 +647,7 @@ Ok(false)
 
 /// Node `chainToFirstSide_reach_2__chainToFirstSide_23`.
 fn r36_27(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(4896 + v[124] as u32 * 1)? { return Ok(false); }
+cx.count_step()?;
 {
 if v[0 + OFF2[(v[124] as usize)] as usize] == 1 {
 if r34_27(v, cx)? {  return Ok(true); }
@@ -735,7 +735,7 @@ Ok(false)
 
 /// Node `chainToSecondSide_reach_2__chainToSecondSide_23`.
 fn r42_30(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(5712 + v[124] as u32 * 1)? { return Ok(false); }
+cx.count_step()?;
 {
 if v[0 + OFF2[(v[124] as usize)] as usize] == 1 {
 if r40_30(v, cx)? {  return Ok(true); }

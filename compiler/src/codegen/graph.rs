@@ -9,6 +9,8 @@
 //! edge of its region (the nodes between its `from` nodes and its target, [`reach_targets`]), so
 //! its cycles are those of the region.
 
+use super::distinct::{SlotFacts, Walk};
+use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,7 +37,7 @@ pub(crate) struct Analysis {
 
 impl Analysis {
     /// `completes[e]`: edge `e` assigns `player`.
-    pub fn new(automaton: &Automaton, plan: &Plan, completes: &[bool]) -> Analysis {
+    pub fn new(automaton: &Automaton, plan: &Plan, completes: &[bool], values: &ValueSets) -> Analysis {
         let count = automaton.nodes.len();
         let mut within_move = vec![Vec::new(); count];
         let mut in_degree = vec![0u32; count];
@@ -53,7 +55,7 @@ impl Analysis {
         let move_cyclic = cyclic_nodes(&within_move);
         let visit_in_moves = (0..count).map(|n| move_cyclic[n] && (in_degree[n] >= 2 || is_start[n])).collect();
         let Uniqueness { unique: unique_moves, opens_scope, scoped } =
-            unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic);
+            unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic, values);
         let unique_start = (0..count)
             .map(|start| {
                 let mut roots = vec![false; count];
@@ -198,6 +200,7 @@ pub(crate) fn unique_tags(
     is_start: &[bool],
     within_move: &[Vec<u32>],
     move_cyclic: &[bool],
+    values: &ValueSets,
 ) -> Uniqueness {
     let count = automaton.nodes.len();
     // First tags per node, in reverse topological order (a cycle reads as `Unknown`, untagged).
@@ -261,7 +264,8 @@ pub(crate) fn unique_tags(
             }
         }
     }
-    let separated = |node: usize| -> bool {
+    // `walks`: exact first tags per tracked slot (`distinct`), for nodes the first test fails.
+    let separated = |node: usize, walks: &[(Walk, Vec<u32>)]| -> bool {
         let edges: Vec<usize> = automaton.nodes[node].edges.clone().map(|e| e as usize).collect();
         let tags: Vec<FirstTags> = edges.iter().map(|&e| edge_tags(e, &node_tags)).collect();
         for (i, &edge) in edges.iter().enumerate() {
@@ -273,20 +277,67 @@ pub(crate) fn unique_tags(
                     let own_tag = fixed_slot(lhs).is_some_and(|slot| after.tags == TagSet::Slot(slot));
                     let separated = !completes[edge]
                         && (!after.completes() || (!after.untagged && (own_tag || after.tags == TagSet::Nothing)));
-                    if !separated {
+                    let walked = || {
+                        !completes[edge]
+                            && walks.iter().any(|(walk, _)| {
+                                fixed_slot(lhs) == Some(walk.slot()) && walk.separates_members(edge, members)
+                            })
+                    };
+                    if !separated && !walked() {
                         return false;
                     }
                 }
             }
             for j in i + 1..edges.len() {
-                if !exclusive(&plan.ops[edge], &plan.ops[edges[j]]) && !tags[i].disjoint(&tags[j]) {
+                if !exclusive(&plan.ops[edge], &plan.ops[edges[j]])
+                    && !tags[i].disjoint(&tags[j])
+                    && !walks.iter().any(|(walk, held)| walk.separates(edge, edges[j], held))
+                {
                     return false;
                 }
             }
         }
         true
     };
-    let bad: Vec<bool> = (0..count).map(|n| move_cyclic[n] || !separated(n)).collect();
+    let has_choice = |node: usize| {
+        let edges = automaton.nodes[node].edges.clone();
+        edges.len() >= 2
+            || edges
+                .into_iter()
+                .any(|e| matches!(&plan.ops[e as usize], PlanOp::AssignAny { members, .. } if members.len() > 1))
+    };
+    let in_moves = reachable(within_move, is_start);
+    let first_test: Vec<bool> = (0..count).map(|n| !move_cyclic[n] && separated(n, &[])).collect();
+    let needs_walk: Vec<bool> = (0..count).map(|n| in_moves[n] && !first_test[n] && has_choice(n)).collect();
+    let mut walked_ok = vec![false; count];
+    if needs_walk.iter().any(|&n| n) {
+        let walked = reachable(within_move, &needs_walk);
+        let facts = SlotFacts::new(plan, values, automaton.symbols.len());
+        let tracked: BTreeSet<u32> = automaton
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| walked[e.source as usize])
+            .filter_map(|(index, _)| match &plan.ops[index] {
+                PlanOp::TagExpr(PlanOperand::Place(place)) if place.in_state => fixed_slot(place),
+                _ => None,
+            })
+            .collect();
+        let walks: Vec<(Walk, Vec<u32>)> = tracked
+            .into_iter()
+            .filter_map(|slot| {
+                let walk = Walk::new(automaton, plan, &facts, completes, slot, walked.clone())?;
+                Some((walk, values.slot_members(slot)))
+            })
+            .collect();
+        if !walks.is_empty() {
+            for node in 0..count {
+                walked_ok[node] = needs_walk[node] && separated(node, &walks);
+            }
+        }
+    }
+    // A node without a choice parts no paths; one with a choice needs either proof.
+    let bad: Vec<bool> = (0..count).map(|n| has_choice(n) && !first_test[n] && !walked_ok[n]).collect();
     let completions = completion_bounds(automaton, plan, completes, move_cyclic);
     // Starts whose region holds a bad node that no small scope covers, then every node such a
     // start reaches; the bad nodes of the other starts open scopes.
@@ -398,8 +449,13 @@ pub(crate) struct ReachTarget {
     /// they are not followed (their labels are not evaluated either).
     pub region: Vec<bool>,
     /// Region nodes where the check records visits: on a cycle of the region and a merge point
-    /// (two or more in-edges within the region) or a start.
+    /// (two or more in-edges within the region) or a start, except those
+    /// [`drop_fan_in_visits`] drops.
     pub visits: Vec<bool>,
+    /// Region nodes whose visit [`drop_fan_in_visits`] dropped: they still count a step against
+    /// an unchecked search's budget (`Search::count_step`), so an unchecked walk recurses no
+    /// deeper per budget unit than with the visit (without it, hex's walks overflowed the stack).
+    pub counted_steps: Vec<bool>,
     /// No error can occur in the check and it needs no visited set: its functions are plain
     /// `fn(&mut Values) -> bool` with no bookkeeping (no `enter_reach`/`leave_reach`).
     pub pure: bool,
@@ -496,11 +552,14 @@ pub(crate) fn reach_targets(
             }
         }
         let cyclic = cyclic_nodes(&inner);
-        let visits: Vec<bool> =
+        let merge_visits: Vec<bool> =
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
+        let mut visits = merge_visits.clone();
+        drop_fan_in_visits(&inner, &mut visits, &froms);
+        let counted_steps = (0..count).map(|n| merge_visits[n] && !visits[n]).collect();
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
-        targets.insert(to, ReachTarget { region, visits, pure: !impure, progress_slots: None });
+        targets.insert(to, ReachTarget { region, visits, counted_steps, pure: !impure, progress_slots: None });
     }
     // A check is impure when one it nests is, or when it nests itself (its depth is unbounded).
     let mut changed = true;
@@ -530,6 +589,43 @@ pub(crate) fn reach_targets(
         }
     }
     targets
+}
+
+/// Drops the visit of a node whose in-edges all come from one node (a `branch d in Dir` fanning
+/// out, each edge stepping its own way, into one guard), when every cycle still passes another
+/// visit: such a node multiplies no paths, and the visit it records costs more than the guard
+/// behind it, which usually rejects the step (hex's chain walks: one visit per stone instead of
+/// one per neighbour). Visited sets only make a check terminate, so any visits that cut every
+/// cycle find the same answer.
+fn drop_fan_in_visits(inner: &[Vec<u32>], visits: &mut [bool], froms: &[u32]) {
+    let count = inner.len();
+    let mut sources: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); count];
+    for (source, targets) in inner.iter().enumerate() {
+        for &target in targets {
+            sources[target as usize].insert(source as u32);
+        }
+    }
+    for node in 0..count {
+        if !visits[node] || sources[node].len() != 1 || froms.contains(&(node as u32)) {
+            continue;
+        }
+        visits[node] = false;
+        // Every cycle must keep a visit: the graph without visiting nodes has no cycle.
+        let unvisited: Vec<Vec<u32>> = inner
+            .iter()
+            .enumerate()
+            .map(|(source, targets)| {
+                if visits[source] {
+                    Vec::new()
+                } else {
+                    targets.iter().copied().filter(|&t| !visits[t as usize]).collect()
+                }
+            })
+            .collect();
+        if cyclic_nodes(&unvisited).iter().any(|&c| c) {
+            visits[node] = true;
+        }
+    }
 }
 
 /// The nodes reachable from the marked roots without expanding `stop` (a check ends there).
@@ -650,7 +746,8 @@ mod tests {
                 matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
             })
             .collect();
-        let analysis = Analysis::new(&automaton, &plan, &completing);
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let analysis = Analysis::new(&automaton, &plan, &completing, &values);
         let id = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
         (analysis, id)
     }
@@ -702,6 +799,53 @@ mod tests {
             ("tagged", "done", "player = keeper"),
         ];
         assert!(unique_at(&edges, "tagged"));
+    }
+
+    /// Whether a slide in two directions over a line of three squares, whose off-board square
+    /// both steps keep in place (amazons' and chess's sliding moves, in small), is proved to give
+    /// each move once, with `board` holding `off_board` initially.
+    fn slide_is_unique(board: &str, extra: &[(&str, &str, &str)]) -> bool {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, wall}").typedef("Board", "Sq -> Content").typedef("Step", "Sq -> Sq");
+        builder.constant("up", "Step", "{s1: s2, s2: s3, :off}").constant("down", "Step", "{s2: s1, s3: s2, :off}");
+        builder.variable("pos", "Sq", "s2").variable("board", "Board", board);
+        builder.edge("begin", "choose", "player = x");
+        let slide = [
+            ("choose", "up", "pos = up[pos]"),
+            ("up", "up_free", "board[pos] == empty"),
+            ("up_free", "up", "pos = up[pos]"),
+            ("up_free", "done", "$$ pos"),
+            ("choose", "down", "pos = down[pos]"),
+            ("down", "down_free", "board[pos] == empty"),
+            ("down_free", "down", "pos = down[pos]"),
+            ("down_free", "done", "$$ pos"),
+            ("done", "end", "player = keeper"),
+        ];
+        for (from, to, label) in slide.iter().chain(extra) {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let completing: Vec<bool> =
+            plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let analysis = Analysis::new(&automaton, &plan, &completing, &values);
+        let done = automaton.nodes.iter().position(|n| n.name == "done").expect("the node exists");
+        analysis.unique_moves[done]
+    }
+
+    #[test]
+    fn a_slide_is_unique_when_no_step_stays_on_a_free_square() {
+        assert!(slide_is_unique("{off: wall, :empty}", &[]), "`board[off]` is never empty");
+        // Off the board is free: sliding on from `off` stays there and tags `off` again.
+        assert!(!slide_is_unique("{:empty}", &[]));
+        // Some edge may empty `off` (an edge no search walks still counts).
+        let clears_off = [("end", "cleared", "board[pos] = empty")];
+        assert!(!slide_is_unique("{off: wall, :empty}", &clears_off));
+        // Both directions may tag the start square when one step goes back to it.
+        let back = [("choose", "back", "pos = down[pos]"), ("back", "up", "pos = up[pos]")];
+        assert!(!slide_is_unique("{off: wall, :empty}", &back));
     }
 
     #[test]
@@ -829,6 +973,27 @@ mod tests {
         let nested =
             [("start", "step", "cell = b"), ("step", "start", "? step -> start"), ("step", "goal", "cell == b")];
         assert_eq!(slots_of(&nested).0, None, "a nested check would share the visit table");
+    }
+
+    #[test]
+    fn a_fan_into_one_guard_keeps_the_visit_of_the_loop_head_only() {
+        // A walk: from `start`, three steps into `probe` (one node's out-edges), whose guard
+        // leads back to `start` or into `goal`.
+        let edges = [
+            ("start", "fan", "cell != c"),
+            ("fan", "probe", "cell = a"),
+            ("fan", "probe", "cell = b"),
+            ("fan", "probe", "cell = c"),
+            ("probe", "start", "board[cell] == b"),
+            ("probe", "goal", "board[cell] == c"),
+        ];
+        let (automaton, target) = reach_of(&edges);
+        assert_eq!(names(&automaton, &target.visits), ["start"], "`start` alone cuts the cycle");
+        // Two nodes fanning into `probe`: it merges paths from both and keeps its visit.
+        let mut merged = edges.to_vec();
+        merged.push(("start", "probe", "cell = a"));
+        let (automaton, target) = reach_of(&merged);
+        assert_eq!(names(&automaton, &target.visits), ["probe", "start"]);
     }
 
     #[test]

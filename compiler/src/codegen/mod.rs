@@ -10,6 +10,7 @@
 //! anything. Visited sets are consulted only at nodes where a search can loop (the
 //! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
 
+mod distinct;
 mod graph;
 mod known;
 mod template;
@@ -224,7 +225,7 @@ impl<'a> Generator<'a> {
         let off = if plan.state_len.max(plan.const_values.len()) < 1 << 16 { "u16" } else { "u32" };
         let table_len = if sym == "u8" { 256 } else { symbol_count };
         let completing: Vec<bool> = plan.ops.iter().map(completes).collect();
-        let analysis = graph::Analysis::new(automaton, plan, &completing);
+
         let checks: Vec<(u32, u32)> = plan
             .ops
             .iter()
@@ -234,6 +235,7 @@ impl<'a> Generator<'a> {
             })
             .collect();
         let values = values::ValueSets::new(plan, symbol_count);
+        let analysis = graph::Analysis::new(automaton, plan, &completing, &values);
         let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
         let mut reach = graph::reach_targets(automaton, plan, &checks, &fallible);
         // Visits keyed by (node, progress slots) index a dense table of nodes x symbols^slots.
@@ -940,6 +942,8 @@ impl<'a> Generator<'a> {
                 None => format!("cx.visit({node}, v)"),
             };
             writeln!(body, "if !{visit}? {{ return {early}; }}").expect("writing to a String");
+        } else if matches!(mode, Mode::Reach { to, .. } if self.reach[&to].counted_steps[node as usize]) {
+            writeln!(body, "cx.count_step()?;").expect("writing to a String");
         }
         for memo in memoised.values() {
             writeln!(body, "let mut {memo}: Option<bool> = None;").expect("writing to a String");

@@ -161,6 +161,16 @@ impl<'a> ValueSets<'a> {
         }
     }
 
+    /// The symbols a set-valued read can give, as a list.
+    pub fn operand_members(&self, operand: &PlanOperand) -> Vec<u32> {
+        self.operand(operand).members().filter(|&m| (m as usize) < self.symbol_count).collect()
+    }
+
+    /// The symbols state slot `slot` can hold (its variable's set).
+    pub fn slot_members(&self, slot: u32) -> Vec<u32> {
+        self.operand_members(&PlanOperand::Place(PlanPlace { in_state: true, base: slot, steps: Vec::new() }))
+    }
+
     /// Whether the key of `step` always lies in its map's domain.
     pub fn key_in_domain(&self, step: &PlanStep) -> bool {
         self.operand(&step.key)
