@@ -753,6 +753,23 @@ impl<V: Values> Search<V> {
         // The visited set of the top level is cleared by `run_search` when the search is checked.
     }
 
+    /// [`Search::begin`] for a search proved unique whose caller reads successors only (the
+    /// playout loop, perft, keeper moves): the move buffer takes successors only, so its tags,
+    /// spans and de-duplication table are left as they are (no search that reads them starts
+    /// without [`Search::begin`] clearing them). `only` is set only inside [`raw_apply`] and
+    /// `tags_only` only inside `generate_tags`, so neither needs resetting here.
+    #[inline(always)]
+    fn begin_lean(&mut self, start: NodeId) {
+        debug_assert!(self.only.is_none() && !self.moves.tags_only);
+        self.moves.skip_tags = true;
+        self.moves.lean = true;
+        self.moves.count = 0;
+        self.start = start;
+        self.path_len = 0;
+        self.depth = 0;
+        self.scope_open = false;
+    }
+
     fn fail(error: EngineError) -> Fail {
         Fail(Box::new(error))
     }
@@ -1083,13 +1100,17 @@ pub fn generate<G: CompiledGame>(
 }
 
 /// [`generate`] for callers that read successors only: a search proved unique
-/// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags.
-#[inline]
+/// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags, and starts with [`Search::begin_lean`].
+#[inline(always)]
 fn generate_successors<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
-    search.moves.skip_tags = G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false);
+    if state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+        search.begin_lean(state.node);
+        return run_search::<G>(state, search).map_err(EngineError::from);
+    }
+    search.moves.skip_tags = false;
     generate_moves::<G>(state, search)
 }
 
@@ -1118,7 +1139,7 @@ const UNCHECKED_BUDGET: u32 = 1 << 15;
 /// stays within [`UNCHECKED_BUDGET`] visits skips them. One that exceeds it (a cycle that does not
 /// change the state, or an exponential walk) is run again checked, and so is every later search
 /// from the same node.
-#[inline]
+#[inline(always)]
 fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Search<G::Values>) -> Result<(), Fail> {
     let node = state.node as usize;
     search.checked = search.always_checked.get(node).copied().unwrap_or(false);
