@@ -2,7 +2,7 @@
 //! and mutations of every bundled blocks game go through `load`; every rejection carries located
 //! diagnostics that render, and whatever is accepted compiles to an automaton.
 
-mod fuzzing;
+use crate::fuzzing;
 
 use proptest::prelude::*;
 use regula_compiler::diagnostics::render;

@@ -5,7 +5,7 @@ use regula_compiler::cards;
 use regula_compiler::diagnostics::Diagnostic;
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 fn diagnose(source: &str) -> Vec<Diagnostic> {
     match cards::parse(source) {

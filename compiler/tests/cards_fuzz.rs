@@ -1,9 +1,9 @@
 //! Property tests: no input makes the card language front end panic. Random text, token soup and
 //! mutations of the example programs go through parsing and, when the result is small enough to
 //! translate quickly, through translation, RG validation and rendering of the diagnostics.
-//! `REGULA_FUZZ_CASES=5000 cargo test -p regula-compiler --test cards_fuzz` runs a longer campaign.
+//! `REGULA_FUZZ_CASES=5000 cargo test -p regula-compiler --test integration cards_fuzz` runs a longer campaign.
 
-mod fuzzing;
+use crate::fuzzing;
 
 use proptest::prelude::*;
 use regula_compiler::cards;

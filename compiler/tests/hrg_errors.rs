@@ -5,7 +5,7 @@
 use regula_compiler::diagnostics::{line_column, Diagnostic};
 use regula_compiler::{hrg, rg};
 
-mod common;
+use crate::common;
 
 /// Every diagnostic of a program: syntax errors, else HRG checks, else the RG validator's.
 fn diagnose(source: &str) -> Vec<Diagnostic> {

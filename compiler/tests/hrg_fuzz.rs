@@ -1,7 +1,7 @@
 //! Robustness: random bytes, token soup and mutated valid programs never make the HRG front end
 //! panic; whatever it reports renders, and every span lies inside the source.
 
-mod fuzzing;
+use crate::fuzzing;
 
 use proptest::prelude::*;
 use regula_compiler::{diagnostics, hrg};

@@ -5,7 +5,7 @@ use regula_compiler::diagnostics::{line_column, Diagnostic};
 use regula_compiler::rg;
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 fn diagnose(source: &str) -> Vec<Diagnostic> {
     match rg::parse(source) {

@@ -2,7 +2,7 @@
 //! mutations of the valid games go through parse, check, lower, print and rendering; whatever
 //! parses must also survive the print/parse round trip.
 
-mod fuzzing;
+use crate::fuzzing;
 
 use proptest::prelude::*;
 use regula_compiler::diagnostics::render;

@@ -7,7 +7,7 @@ use regula_compiler::diagnostics::{line_column, Diagnostic};
 use regula_compiler::rules;
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 
 /// The diagnostics of a rule file whose first line is the runner's `// expect:` line, read as a
 /// comment (`# ` has the length of `//`, so every span stays where it was).

@@ -76,7 +76,7 @@ fn stalemate_always_ends_with_zero() {
 }
 
 /// Prints each rule set's full perft and exact score distribution (for writing perft.toml):
-/// `cargo test -p regula-oracles --test rules -- --ignored --nocapture`.
+/// `cargo test -p regula-oracles --test integration rules:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn print_rules_perft() {
