@@ -90,14 +90,21 @@ impl Xoshiro256 {
     }
 
     /// A uniform integer in `0..bound` (`bound > 0`), without modulo bias (Lemire's method).
+    ///
+    /// A sample is rejected when the product's low half is below `2^64 mod bound`. That threshold is
+    /// below `bound`, so it needs its division only when the low half is below `bound`, which is
+    /// rare: the accepted and rejected samples, hence every random choice, are the same as with the
+    /// threshold computed up front.
     pub fn below(&mut self, bound: u64) -> u64 {
-        let threshold = bound.wrapping_neg() % bound;
-        loop {
-            let product = (self.next_u64() as u128) * (bound as u128);
-            if (product as u64) >= threshold {
-                return (product >> 64) as u64;
+        debug_assert!(bound > 0, "Xoshiro256::below needs a positive bound");
+        let mut product = (self.next_u64() as u128) * (bound as u128);
+        if (product as u64) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (product as u64) < threshold {
+                product = (self.next_u64() as u128) * (bound as u128);
             }
         }
+        (product >> 64) as u64
     }
 }
 
@@ -378,4 +385,36 @@ pub fn run_indexed_playouts<S>(
         total_chance_moves: chance,
         score_distribution,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Xoshiro256;
+
+    /// Lemire's method as first written: the rejection threshold computed before every draw.
+    fn below_eager(rng: &mut Xoshiro256, bound: u64) -> u64 {
+        let threshold = bound.wrapping_neg() % bound;
+        loop {
+            let product = (rng.next_u64() as u128) * (bound as u128);
+            if (product as u64) >= threshold {
+                return (product >> 64) as u64;
+            }
+        }
+    }
+
+    #[test]
+    fn below_draws_what_the_eager_threshold_draws() {
+        // Small bounds (moves lists), and bounds near 2^63 and 2^64 where about half or almost
+        // all of the low halves fall below the bound, so the lazy threshold is taken often.
+        let bounds = [1, 2, 3, 7, 9, 10, 100, 1 << 20, (1 << 63) + 1, u64::MAX - 1, u64::MAX, 3 << 62];
+        for &bound in &bounds {
+            let (mut lazy, mut eager) = (Xoshiro256::for_playout(11, bound), Xoshiro256::for_playout(11, bound));
+            for _ in 0..2000 {
+                let value = lazy.below(bound);
+                assert!(value < bound);
+                assert_eq!(value, below_eager(&mut eager, bound), "bound {bound}");
+            }
+            assert_eq!(lazy.next_u64(), eager.next_u64(), "both consumed the same draws for bound {bound}");
+        }
+    }
 }
