@@ -316,7 +316,7 @@ pub(crate) fn plan(
             filters.extend(hoisted);
             plan_nodes[index].hoisted = filters.len() as u32;
             plan_nodes[index].filter_compares =
-                !per_member.is_empty() && per_member.iter().all(|&e| is_comparison(&plan_edges[e as usize].op));
+                !per_member.is_empty() && per_member.iter().all(|&e| plan_edges[e as usize].op.is_comparison());
             filters.extend(per_member);
             plan_nodes[index].filter = (start, filters.len() as u32);
             plan_nodes[index].filter_accepts = accepts;
@@ -366,11 +366,6 @@ impl PlanOp {
             _ => return None,
         })
     }
-}
-
-/// Whether a plan operation is a comparison (writes nothing, cannot fail with an error).
-fn is_comparison(op: &PlanOp) -> bool {
-    op.is_comparison()
 }
 
 /// The chain of edges after an any-assignment to `slot` (from its target `node`) up to and
@@ -485,7 +480,7 @@ fn hoist(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> (Vec<u32>, Vec<u32>) {
                 per_member.push(e);
             }
             op => {
-                compared |= is_comparison(op);
+                compared |= op.is_comparison();
                 per_member.push(e);
             }
         }

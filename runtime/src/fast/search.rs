@@ -727,6 +727,8 @@ impl Scratch {
                 self.plan_writes += 1;
                 true
             }
+            // Every comparison form listed (not `op if op.is_comparison()`): a guard would turn
+            // this hot match's jump table into a chain of tests.
             PlanOp::Compare { .. }
             | PlanOp::CompareIndexed { .. }
             | PlanOp::CompareIndexedLit { .. }
