@@ -2,12 +2,13 @@
 //! to the published or independent counts in `perft.toml`), equal legal moves (tags) and successor
 //! states along seeded random playouts, equal playout reports and equal observations.
 
-use regula_benches::corpus::load_corpus;
+use regula_benches::corpus::{load_corpus, CorpusGame};
 use regula_runtime::engine::{ForwardModel, Mover};
 use regula_runtime::fast::FastEngine;
 use regula_runtime::perft::perft_sequential;
 use regula_runtime::playout::{run_playouts, PlayoutConfig, Xoshiro256};
 use regula_runtime::reference::ReferenceEngine;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Perft goes one depth deeper while the next depth is expected to have fewer nodes than this.
@@ -18,13 +19,38 @@ const PLAYOUTS_PER_GAME: u64 = 60;
 const MIN_PLAYOUTS: u64 = 3;
 const SUCCESSOR_BUDGET: u64 = 40_000;
 
-#[test]
-fn fast_engine_agrees_with_reference_on_the_corpus() {
-    let (games, skipped) = load_corpus(std::env::var("REGULA_GAME").ok().as_deref());
-    for skip in &skipped {
-        eprintln!("skipped {}: {}", skip.name, skip.reason);
-    }
-    assert!(!games.is_empty(), "no corpus game loaded");
+/// The corpus in interleaved parts, one `#[test]` each, so the harness spreads the games over every
+/// core: part `k` of `n` checks the games whose place in the loaded corpus is `k` modulo `n` (the
+/// part count is the length of the list, so every game is in exactly one part).
+macro_rules! parts {
+    ($($part:ident = $index:literal),+) => {
+        mod fast_engine_agrees_with_reference_on_the_corpus {
+            const PARTS: usize = [$($index),+].len();
+            $(#[test]
+            fn $part() {
+                super::check_part($index, PARTS);
+            })+
+        }
+    };
+}
+parts!(part_0 = 0, part_1 = 1, part_2 = 2, part_3 = 3, part_4 = 4, part_5 = 5);
+
+/// The corpus, loaded once by whichever part asks first (`REGULA_GAME=name` loads only that game).
+fn corpus() -> &'static [CorpusGame] {
+    static CORPUS: OnceLock<Vec<CorpusGame>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let (games, skipped) = load_corpus(std::env::var("REGULA_GAME").ok().as_deref());
+        for skip in &skipped {
+            eprintln!("skipped {}: {}", skip.name, skip.reason);
+        }
+        games
+    })
+}
+
+fn check_part(part: usize, parts: usize) {
+    let corpus = corpus();
+    assert!(!corpus.is_empty(), "no corpus game loaded");
+    let games: Vec<&CorpusGame> = corpus.iter().skip(part).step_by(parts).collect();
     let mut total_playouts = 0;
     for game in &games {
         let started = Instant::now();

@@ -1,6 +1,6 @@
 //! `regula build`: the crate it writes (files, generated module, runtime path), its errors, and
-//! (ignored, slow: `cargo test -p regula --test build -- --ignored`) that the crate builds and
-//! its perft matches the published counts.
+//! (ignored, slow: `cargo test -p regula --test integration -- --ignored build::`) that the crate
+//! builds and its perft matches the published counts.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

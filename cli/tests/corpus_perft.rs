@@ -5,7 +5,7 @@
 //! A source whose format the compiler does not know yet is reported as skipped, never as passed.
 //! Every source also makes the round trip source -> automaton -> RG text -> automaton, and the
 //! reloaded game must give the same counts (so `regula compile` output is as good as its input).
-//! Run with `--nocapture` to see the table of results.
+//! Run with `--nocapture` to see the table of results (one table per part of the corpus).
 
 use regula_compiler::SourceFormat;
 use regula_oracles::perft_file;
@@ -19,8 +19,23 @@ enum Outcome {
     Failed(String),
 }
 
-#[test]
-fn every_game_gives_its_expected_perft_counts() {
+/// The corpus in interleaved parts, one `#[test]` each, so the harness spreads the folders over
+/// every core: part `k` of `n` checks the folders whose place in the sorted list is `k` modulo `n`
+/// (the part count is the length of the list, so every folder is in exactly one part).
+macro_rules! parts {
+    ($($part:ident = $index:literal),+) => {
+        mod every_game_gives_its_expected_perft_counts {
+            const PARTS: usize = [$($index),+].len();
+            $(#[test]
+            fn $part() {
+                super::check_part($index, PARTS);
+            })+
+        }
+    };
+}
+parts!(part_0 = 0, part_1 = 1, part_2 = 2, part_3 = 3, part_4 = 4, part_5 = 5);
+
+fn check_part(part: usize, parts: usize) {
     let games = perft_file::games_dir();
     let mut files: Vec<_> = std::fs::read_dir(&games)
         .expect("games/ is readable")
@@ -32,7 +47,7 @@ fn every_game_gives_its_expected_perft_counts() {
 
     let slow = perft_file::slow_enabled();
     let (mut passed, mut skipped, mut failed) = (0, 0, Vec::new());
-    for file in &files {
+    for file in files.iter().skip(part).step_by(parts) {
         let folder = file.parent().expect("perft.toml has a folder");
         let game = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let expectations = match perft_file::read(file) {
@@ -66,12 +81,12 @@ fn every_game_gives_its_expected_perft_counts() {
         }
     }
     eprintln!(
-        "corpus perft: {passed} passed, {skipped} skipped, {} failed (slow entries {})",
+        "corpus perft, part {part} of {parts}: {passed} passed, {skipped} skipped, {} failed (slow entries {})",
         failed.len(),
         if slow { "included" } else { "left out; REGULA_SLOW=1 runs them" }
     );
     assert!(failed.is_empty(), "corpus perft failures:\n{}", failed.join("\n"));
-    assert!(passed > 0, "no game source was checked");
+    assert!(passed > 0, "no game source of part {part} was checked");
 }
 
 /// Game files in a folder that its perft.toml does not list (reported, so none is silently ignored).

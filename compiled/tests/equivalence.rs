@@ -123,10 +123,25 @@ impl Visitor for Check {
     }
 }
 
-#[test]
-fn every_compiled_game_matches_the_reference_engine() {
+/// The corpus in interleaved parts, one `#[test]` each, so the harness spreads the games over every
+/// core: part `k` of `n` checks the games whose place in `GAMES` is `k` modulo `n` (the part count
+/// is the length of the list, so every game is in exactly one part).
+macro_rules! parts {
+    ($($part:ident = $index:literal),+) => {
+        mod every_compiled_game_matches_the_reference_engine {
+            const PARTS: usize = [$($index),+].len();
+            $(#[test]
+            fn $part() {
+                super::check_part($index, PARTS);
+            })+
+        }
+    };
+}
+parts!(part_0 = 0, part_1 = 1, part_2 = 2, part_3 = 3, part_4 = 4, part_5 = 5);
+
+fn check_part(part: usize, parts: usize) {
     assert!(games::GAMES.len() >= 15);
-    for (name, _) in games::GAMES {
+    for (name, _) in games::GAMES.iter().skip(part).step_by(parts) {
         let started = std::time::Instant::now();
         let (depth, states) = games::visit(name, &mut Check).expect("a registered game");
         eprintln!("{name}: perft to depth {depth}, {states} states compared, {:.1} s", started.elapsed().as_secs_f64());

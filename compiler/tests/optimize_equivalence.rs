@@ -65,15 +65,32 @@ fn reference_counts(engine: &ReferenceEngine) -> Vec<u64> {
     counts
 }
 
-#[test]
-fn every_pass_keeps_every_game_valid_and_its_perft() {
+/// A long check over every game in interleaved parts, one `#[test]` each, so the harness spreads the
+/// games over every core: part `k` of `n` checks the games whose place in [`all_games`] is `k`
+/// modulo `n` (the part count is the length of the list, so every game is in exactly one part).
+macro_rules! parts {
+    ($test:ident, $check:ident: $($part:ident = $index:literal),+) => {
+        mod $test {
+            const PARTS: usize = [$($index),+].len();
+            $(#[test]
+            fn $part() {
+                super::$check($index, PARTS);
+            })+
+        }
+    };
+}
+
+parts!(every_pass_keeps_every_game_valid_and_its_perft, check_validity_and_perft:
+    part_0 = 0, part_1 = 1, part_2 = 2, part_3 = 3, part_4 = 4, part_5 = 5, part_6 = 6, part_7 = 7);
+
+fn check_validity_and_perft(part: usize, parts: usize) {
     let games = all_games();
     assert!(games.len() >= 2, "found only {games:?}");
     let mut sets: Vec<(String, PassSet)> =
         Pass::ALL.iter().map(|pass| (pass.name().to_string(), PassSet::parse(pass.name()).unwrap())).collect();
     sets.push(("all".into(), PassSet::all()));
     let mut failures = Vec::new();
-    for path in &games {
+    for path in games.iter().skip(part).step_by(parts) {
         let name = path.strip_prefix(workspace_root()).unwrap().display().to_string();
         let source = std::fs::read_to_string(path).unwrap();
         let loaded = match load(&name, &source) {
@@ -162,13 +179,15 @@ fn playout_log(engine: &ReferenceEngine, seed: u64, max_steps: usize) -> Result<
     Ok(log)
 }
 
-#[test]
-fn every_pass_keeps_moves_visibility_and_scores_along_playouts() {
+parts!(every_pass_keeps_moves_visibility_and_scores_along_playouts, check_playouts:
+    part_0 = 0, part_1 = 1, part_2 = 2, part_3 = 3, part_4 = 4, part_5 = 5, part_6 = 6, part_7 = 7);
+
+fn check_playouts(part: usize, parts: usize) {
     let mut sets: Vec<(String, PassSet)> =
         Pass::ALL.iter().map(|pass| (pass.name().to_string(), PassSet::parse(pass.name()).unwrap())).collect();
     sets.push(("all".into(), PassSet::all()));
     let mut failures = Vec::new();
-    for path in all_games() {
+    for path in all_games().into_iter().skip(part).step_by(parts) {
         let name = path.display().to_string();
         let Ok(loaded) = load(&name, &std::fs::read_to_string(&path).unwrap()) else { continue };
         let Ok(engine) = engine_for(&loaded.rg) else { continue };

@@ -277,18 +277,22 @@ fn run_game(path: &Path) {
     );
 }
 
-#[test]
-fn every_corpus_game_conforms() {
-    let files = corpus();
-    std::thread::scope(|scope| {
-        // Two workers: the test machine has two cores.
-        let (left, right): (Vec<_>, Vec<_>) = files.iter().enumerate().partition(|(i, _)| i % 2 == 0);
-        let handles: Vec<_> = [left, right]
-            .into_iter()
-            .map(|part| scope.spawn(move || part.into_iter().for_each(|(_, path)| run_game(path))))
-            .collect();
-        for handle in handles {
-            handle.join().unwrap();
+/// The corpus in interleaved parts, one `#[test]` each, so the harness spreads the games over every
+/// core: part `k` of `n` runs the games whose place in the sorted corpus is `k` modulo `n` (the part
+/// count is the length of the list, so every game is in exactly one part).
+macro_rules! parts {
+    ($($part:ident = $index:literal),+) => {
+        mod every_corpus_game_conforms {
+            const PARTS: usize = [$($index),+].len();
+            $(#[test]
+            fn $part() {
+                super::run_part($index, PARTS);
+            })+
         }
-    });
+    };
+}
+parts!(part_0 = 0, part_1 = 1, part_2 = 2, part_3 = 3, part_4 = 4, part_5 = 5);
+
+fn run_part(part: usize, parts: usize) {
+    corpus().iter().skip(part).step_by(parts).for_each(|path| run_game(path));
 }

@@ -167,8 +167,8 @@ fn dou_dizhu_world_streams_late_in_the_play() {
     }
 }
 
-/// Slow in debug builds (seconds per first world): `cargo test -p regula-runtime --test agent_deal
-/// -- --ignored`.
+/// Slow in debug builds (seconds per first world): `cargo test -p regula-runtime --test integration
+/// agent_deal -- --ignored`.
 #[test]
 #[ignore]
 fn dou_dizhu_deals_and_streams_deep_into_the_play() {

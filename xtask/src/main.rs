@@ -63,7 +63,7 @@ fn ci() -> Result<(), String> {
 
 fn perft() -> Result<(), String> {
     run(Command::new("cargo")
-        .args(["test", "--release", "-p", "regula", "--test", "corpus_perft", "--", "--nocapture"])
+        .args(["test", "--release", "-p", "regula", "--test", "integration", "corpus_perft", "--", "--nocapture"])
         .env("REGULA_SLOW", "1"))
 }
 
