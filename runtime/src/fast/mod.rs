@@ -162,8 +162,18 @@ pub struct FastEngine {
 pub(crate) struct LinearMoves {
     /// The any-assignment's edge.
     pub choice: u32,
-    /// The edges after it, in order; the last one completes the move.
+    /// The comparison at the choice's target when it is the choice's filter
+    /// ([`FastEdge::filter`]), run on each member before anything is written; [`NO_EDGE`] if none.
+    pub filter: u32,
+    /// The edges after the choice and the filter, in order; the last one completes the move.
     pub chain: Box<[u32]>,
+    /// The node the completing edge enters.
+    pub completed: NodeId,
+    /// Every edge of `chain` runs on any slot buffer without the search's machinery (module
+    /// `search`, `run_detached`): assignments to fixed or slot-keyed targets, comparisons, tags.
+    /// The search then builds each move's successor in the move list itself (copy, then run the
+    /// chain on the copy) instead of running the chain on the working state and undoing it.
+    pub detached: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -222,7 +232,13 @@ fn linear_move_searches(
             distinct.sort_unstable();
             distinct.dedup();
             // Without that proof the general search (with its look-up by tags) runs.
-            (tags_choice && distinct.len() == members.len()).then(|| LinearMoves { choice: first, chain: chain.into() })
+            if !tags_choice || distinct.len() != members.len() {
+                return None;
+            }
+            let completed = edges[*chain.last().expect("a chain ends with its move") as usize].target;
+            let filter = if choice.filter == chain[0] { chain.remove(0) } else { NO_EDGE };
+            let detached = chain.iter().all(|&edge| search::runs_detached(&edges[edge as usize]));
+            Some(LinearMoves { choice: first, filter, chain: chain.into(), completed, detached })
         })
         .collect()
 }

@@ -473,25 +473,28 @@ impl Scratch {
     /// filter comparison after it, when it has one, as in [`Scratch::explore`]), the chain's
     /// edges in order, then the move. Leaves the state to [`Scratch::search_with`] to restore.
     fn explore_linear(&mut self, engine: &FastEngine, linear: &LinearMoves) -> Result<(), EngineError> {
-        let choice = &engine.edges[linear.choice as usize];
-        let Hot::SetAnySlot { slot, members } = &choice.hot else {
+        let Hot::SetAnySlot { slot, members } = &engine.edges[linear.choice as usize].hot else {
             unreachable!("linear move searches start with an any-assignment to a slot")
         };
         let slot = *slot as usize;
-        // The filter is the chain's first edge (the comparison at the choice's target).
-        let (filter, chain) = match linear.chain.split_first() {
-            Some((&first, rest)) if choice.filter == first => (Some(first as usize), rest),
-            _ => (None, &linear.chain[..]),
-        };
-        let completed = engine.edges[*linear.chain.last().expect("a chain ends with its move") as usize].target;
-        self.levels.resize_with(self.levels.len().max(1), Level::default);
+        if linear.detached && !self.moves.tags_only {
+            if self.explore_linear_detached(engine, linear, slot, members) {
+                return Ok(());
+            }
+            // Something the detached run does not decide (an error, most likely): the walk
+            // below meets it in the same place and reports it.
+            self.moves.clear(self.values.len());
+        }
+        if self.levels.is_empty() {
+            self.levels.push(Level::default());
+        }
         self.levels[0].undo_base = 0;
         for &member in members.iter() {
-            if let Some(filter) = filter {
+            if linear.filter != NO_EDGE {
                 // The comparison writes nothing: run it on the member without logging the write.
                 let old = self.values[slot];
                 self.values[slot] = member;
-                let holds = self.run_edge::<true>(engine, filter, 0, 0, None, 0, None);
+                let holds = self.run_edge::<true>(engine, linear.filter as usize, 0, 0, None, 0, None);
                 self.values[slot] = old;
                 if !holds? {
                     continue;
@@ -499,7 +502,7 @@ impl Scratch {
             }
             self.write(slot, member);
             let mut followed = true;
-            for &edge in chain {
+            for &edge in linear.chain.iter() {
                 if !self.run_edge::<true>(engine, edge as usize, 0, 0, None, 0, None)? {
                     followed = false;
                     break;
@@ -511,14 +514,78 @@ impl Scratch {
                 // it is inlined.)
                 let player = self.values[engine.player_slot as usize];
                 if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-                    return Err(invalid_player(engine, completed, player));
+                    return Err(invalid_player(engine, linear.completed, player));
                 }
-                self.moves.push(&self.tags, completed, &self.values);
+                self.moves.push(&self.tags, linear.completed, &self.values);
             }
             self.undo_to(0);
             self.tags.clear();
         }
         Ok(())
+    }
+
+    /// [`Scratch::explore_linear`] for a chain of [`LinearMoves::detached`] edges: each member
+    /// passing the filter is written into the working state (without logging; put back at the
+    /// end), the state is copied into the move list as the move's successor, and the chain runs
+    /// on that copy, its tags going straight into the move list. No undo log, no tag stack, no
+    /// second copy. The same edges run on the same states as in the walk, so the moves are the
+    /// same; `false` (with the working state unchanged and a partial move list) when an edge
+    /// would raise an error or the mover is no player, which the caller leaves to the walk.
+    fn explore_linear_detached(
+        &mut self,
+        engine: &FastEngine,
+        linear: &LinearMoves,
+        slot: usize,
+        members: &[SymbolId],
+    ) -> bool {
+        let state_len = self.values.len();
+        let old = self.values[slot];
+        let player_slot = engine.player_slot as usize;
+        let mut decided = true;
+        for &member in members.iter() {
+            self.values[slot] = member;
+            if linear.filter != NO_EDGE
+                && !detached_holds(&engine.edges[linear.filter as usize], &self.values, &engine.constants)
+            {
+                continue;
+            }
+            let moves = &mut self.moves;
+            let start = moves.successors.len();
+            let tags_start = moves.tags.len();
+            moves.successors.extend_from_slice(&self.values);
+            let successor = &mut moves.successors[start..start + state_len];
+            let mut followed = true;
+            for &edge in linear.chain.iter() {
+                match run_detached(&engine.edges[edge as usize], successor, &engine.constants, &mut moves.tags) {
+                    Some(true) => {}
+                    Some(false) => {
+                        followed = false;
+                        break;
+                    }
+                    None => {
+                        decided = false;
+                        break;
+                    }
+                }
+            }
+            if !decided {
+                break;
+            }
+            if !followed {
+                moves.successors.truncate(start);
+                moves.tags.truncate(tags_start);
+                continue;
+            }
+            let player = successor[player_slot];
+            if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                decided = false;
+                break;
+            }
+            moves.spans.push((tags_start as u32, moves.tags.len() as u32));
+            moves.nodes.push(linear.completed);
+        }
+        self.values[slot] = old;
+        decided
     }
 
     #[inline]
@@ -1361,6 +1428,97 @@ impl Scratch {
         self.tags.truncate(tags_base);
         Ok(false)
     }
+}
+
+/// Whether `edge` can run detached from the search (see [`LinearMoves::detached`]): on a bare
+/// slot buffer, its tags appended to a list, with no undo log, reachability check or block copy.
+pub(crate) fn runs_detached(edge: &super::FastEdge) -> bool {
+    match (&edge.hot, &edge.ins) {
+        (Hot::SetAnySlot { .. }, _) => false,
+        (Hot::General, Ins::Set { target, .. }) => matches!(target, Target::Fixed(_) | Target::Indexed { .. }),
+        (Hot::General, ins) => matches!(ins, Ins::Skip | Ins::Compare { .. } | Ins::Tag(_) | Ins::TagVal(_)),
+        _ => true,
+    }
+}
+
+/// Whether the comparison of a filter edge holds on `values` (a [`runs_detached`] edge).
+#[inline(always)]
+fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> bool {
+    match &edge.hot {
+        Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
+        Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+        }
+        _ => match &edge.ins {
+            Ins::Compare { lhs, rhs, equal } => {
+                (read(lhs, values, constants) == read(rhs, values, constants)) == *equal
+            }
+            _ => unreachable!("a filter is a comparison (`FastEdge::filter`)"),
+        },
+    }
+}
+
+/// Runs a [`runs_detached`] edge on `values`, appending its tag to `tags`: whether it can be
+/// followed, or `None` when it would raise an error (a key outside a map's domain), which the
+/// caller leaves to the general search to report.
+#[inline(always)]
+fn run_detached(
+    edge: &super::FastEdge,
+    values: &mut [u32],
+    constants: &[u32],
+    tags: &mut Vec<SymbolId>,
+) -> Option<bool> {
+    match &edge.hot {
+        Hot::General => {}
+        Hot::SetSlotLit { slot, lit } => values[*slot as usize] = *lit,
+        Hot::SetSlotSlot { slot, from } => values[*slot as usize] = values[*from as usize],
+        Hot::SetSlotLookup { slot, key, table } => values[*slot as usize] = table[values[*key as usize] as usize],
+        Hot::SetSlotIndexed { slot, base, key, offsets } => {
+            values[*slot as usize] = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+        }
+        Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+            values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+        }
+        Hot::SetAnySlot { .. } => return None,
+        Hot::TagLit { lit } => tags.push(*lit),
+        Hot::TagSlot { slot } => tags.push(values[*slot as usize]),
+        Hot::CompareSlotLit { slot, lit, equal } => return Some((values[*slot as usize] == *lit) == *equal),
+        Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+            return Some((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
+        }
+    }
+    if !matches!(edge.hot, Hot::General) {
+        return Some(true);
+    }
+    Some(match &edge.ins {
+        Ins::Skip => true,
+        Ins::Set { target, value } => {
+            let value = read(value, values, constants);
+            let offset = match target {
+                Target::Fixed(slot) => *slot,
+                Target::Indexed { base, key, offsets, default_offset, .. } => {
+                    let block = offsets[values[*key as usize] as usize];
+                    if block == *default_offset {
+                        return None;
+                    }
+                    *base + block
+                }
+                Target::Path(_) => return None,
+            };
+            values[offset as usize] = value;
+            true
+        }
+        Ins::Compare { lhs, rhs, equal } => (read(lhs, values, constants) == read(rhs, values, constants)) == *equal,
+        Ins::Tag(symbol) => {
+            tags.push(*symbol);
+            true
+        }
+        Ins::TagVal(value) => {
+            tags.push(read(value, values, constants));
+            true
+        }
+        _ => return None,
+    })
 }
 
 /// The error for a move completed into `target` with `player` holding no player.
