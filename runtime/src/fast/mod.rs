@@ -174,6 +174,11 @@ pub(crate) struct LinearMoves {
     /// The search then builds each move's successor in the move list itself (copy, then run the
     /// chain on the copy) instead of running the chain on the working state and undoing it.
     pub detached: bool,
+    /// No edge of `chain` can fail or raise an error (assignments to fixed slots, `player` only
+    /// to a player literal, tags): the moves are exactly the members passing the filter, in
+    /// order. A playout then counts those, picks one and runs the chain for it alone
+    /// ([`Scratch::linear_choices`]), with no move list at all.
+    pub immediate: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -238,7 +243,7 @@ fn linear_move_searches(
             let completed = edges[*chain.last().expect("a chain ends with its move") as usize].target;
             let filter = if choice.filter == chain[0] { chain.remove(0) } else { NO_EDGE };
             let detached = chain.iter().all(|&edge| search::runs_detached(&edges[edge as usize]));
-            Some(LinearMoves { choice: first, filter, chain: chain.into(), completed, detached })
+            Some(LinearMoves { choice: first, filter, chain: chain.into(), completed, detached, immediate: false })
         })
         .collect()
 }
@@ -385,7 +390,7 @@ impl FastEngine {
                 | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
             edge.filter = filter;
         }
-        let linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
+        let mut linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
 
         let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut valid_player = vec![false; automaton.symbols.len()];
@@ -401,6 +406,10 @@ impl FastEngine {
             let key_count = program::set_members(&automaton, key).len() as u32;
             automaton.players.iter().map(|&p| base + layout.block_of(key, p, key_count)).collect()
         };
+        for moves in linear.iter_mut().flatten() {
+            moves.immediate =
+                moves.chain.iter().all(|&edge| search::never_fails(&edges[edge as usize], player_slot, &valid_player));
+        }
         let goal_slots = player_map_slots(automaton.goals_var);
         let visible_slots = player_map_slots(automaton.visible_var);
         let mut player_number = vec![usize::MAX; automaton.symbols.len()];
@@ -591,6 +600,28 @@ impl FastEngine {
             }
             if moves_made >= max_moves {
                 return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
+            }
+            if let Some(linear) = self.linear[scratch.node as usize].as_ref().filter(|linear| linear.immediate) {
+                // Every member passing the filter is a move and nothing can go wrong on the way:
+                // pick among them and build the one successor.
+                let count = scratch.linear_choices(self, linear);
+                if count == 0 {
+                    return Err(EngineError::UnexpectedEnd {
+                        node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                    });
+                }
+                let pick = rng.below(count as u64) as usize;
+                last_count = count;
+                if mover == Mover::Random {
+                    outcome.chance_moves += 1;
+                } else {
+                    outcome.plies += 1;
+                    outcome.legal_moves += count as u64;
+                }
+                moves_made += 1;
+                scratch.take_linear_choice(self, linear, pick)?;
+                self.settle_scratch(scratch)?;
+                continue;
             }
             // With many moves, list tags only and re-search the picked move alone (its tags prune
             // every other path): one successor is copied instead of all of them. With few moves

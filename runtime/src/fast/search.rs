@@ -248,6 +248,8 @@ pub struct Scratch {
     pub moves: MoveList,
     /// The tags of the move a playout picked, while it is re-searched.
     pub(crate) picked: Vec<SymbolId>,
+    /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
+    choices: Vec<SymbolId>,
     /// The frames of reachability plans (nested plans share the stack).
     plan_frames: Vec<PlanFrame>,
     /// Copies of a plan's written slots: one at the check's start, one per branching frame.
@@ -586,6 +588,55 @@ impl Scratch {
         }
         self.values[slot] = old;
         decided
+    }
+
+    /// The members of an [`LinearMoves::immediate`] search that pass its filter, which are its
+    /// moves in order (kept in the scratch for [`Scratch::take_linear_choice`]); their number.
+    pub(crate) fn linear_choices(&mut self, engine: &FastEngine, linear: &LinearMoves) -> usize {
+        let Hot::SetAnySlot { slot, members } = &engine.edges[linear.choice as usize].hot else {
+            unreachable!("linear move searches start with an any-assignment to a slot")
+        };
+        let slot = *slot as usize;
+        self.choices.clear();
+        if linear.filter == NO_EDGE {
+            self.choices.extend_from_slice(members);
+            return members.len();
+        }
+        let filter = &engine.edges[linear.filter as usize];
+        let old = self.values[slot];
+        for &member in members.iter() {
+            self.values[slot] = member;
+            if detached_holds(filter, &self.values, &engine.constants) {
+                self.choices.push(member);
+            }
+        }
+        self.values[slot] = old;
+        self.choices.len()
+    }
+
+    /// Makes move `pick` of the last [`Scratch::linear_choices`] the working state: the choice's
+    /// member written, then the chain run on the working state itself.
+    pub(crate) fn take_linear_choice(
+        &mut self,
+        engine: &FastEngine,
+        linear: &LinearMoves,
+        pick: usize,
+    ) -> Result<(), EngineError> {
+        let Hot::SetAnySlot { slot, .. } = &engine.edges[linear.choice as usize].hot else {
+            unreachable!("linear move searches start with an any-assignment to a slot")
+        };
+        self.values[*slot as usize] = self.choices[pick];
+        self.tags.clear();
+        for &edge in linear.chain.iter() {
+            if run_detached(&engine.edges[edge as usize], &mut self.values, &engine.constants, &mut self.tags)
+                != Some(true)
+            {
+                return Err(EngineError::Malformed { message: "an immediate move chain stopped".into() });
+            }
+        }
+        self.tags.clear();
+        self.node = linear.completed;
+        Ok(())
     }
 
     #[inline]
@@ -1438,6 +1489,27 @@ pub(crate) fn runs_detached(edge: &super::FastEdge) -> bool {
         (Hot::General, Ins::Set { target, .. }) => matches!(target, Target::Fixed(_) | Target::Indexed { .. }),
         (Hot::General, ins) => matches!(ins, Ins::Skip | Ins::Compare { .. } | Ins::Tag(_) | Ins::TagVal(_)),
         _ => true,
+    }
+}
+
+/// Whether `edge` can neither fail nor raise an error (see [`LinearMoves::immediate`]): an
+/// assignment to a fixed slot (to `player` only of a valid player literal), a tag or a skip.
+pub(crate) fn never_fails(edge: &super::FastEdge, player_slot: u32, valid_player: &[bool]) -> bool {
+    match &edge.hot {
+        Hot::SetSlotLit { slot, lit } => {
+            *slot != player_slot || valid_player.get(*lit as usize).copied().unwrap_or(false)
+        }
+        Hot::SetSlotSlot { slot, .. }
+        | Hot::SetSlotLookup { slot, .. }
+        | Hot::SetSlotIndexed { slot, .. }
+        | Hot::SetSlotLookup2 { slot, .. } => *slot != player_slot,
+        Hot::TagLit { .. } | Hot::TagSlot { .. } => true,
+        Hot::SetAnySlot { .. } | Hot::CompareSlotLit { .. } | Hot::CompareIndexedLit { .. } => false,
+        Hot::General => match &edge.ins {
+            Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => true,
+            Ins::Set { target: Target::Fixed(slot), .. } => *slot != player_slot,
+            _ => false,
+        },
     }
 }
 
