@@ -821,13 +821,52 @@ impl Scratch {
         for &slot in plan.slots.iter() {
             self.plan_saved.push(self.values[slot as usize]);
         }
-        let result = self.walk_plan(engine, plan, depth, frames_base);
+        let result = if plan.lone_filter {
+            self.run_lone_filter(engine, plan, depth).map(Some)
+        } else {
+            self.walk_plan(engine, plan, depth, frames_base)
+        };
         for (i, &slot) in plan.slots.iter().enumerate() {
             self.values[slot as usize] = self.plan_saved[saved_base + i];
         }
         self.plan_saved.truncate(saved_base);
         self.plan_frames.truncate(frames_base);
         result
+    }
+
+    /// A [`ReachPlan::lone_filter`] check: the assignments that do not depend on the member,
+    /// then whether some member passes every comparison of the chain (members in order, as the
+    /// walk's frame tries them). The caller puts the plan's slots back.
+    fn run_lone_filter(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<bool, EngineError> {
+        let start = &plan.nodes[0];
+        let PlanOp::SetAny { slot, members } = &plan.edges[start.first as usize].op else {
+            unreachable!("a lone filter starts with an any-assignment")
+        };
+        let (first, last) = start.filter;
+        let hoisted = start.hoisted as usize;
+        for &edge in &plan.filters[first as usize..hoisted] {
+            self.plan_edge(engine, &plan.edges[edge as usize], 0, depth)?;
+        }
+        self.plan_writes += 1;
+        let chain = &plan.filters[hoisted..last as usize];
+        let slot = *slot as usize;
+        if let [only] = chain {
+            let op = &plan.edges[*only as usize].op;
+            for &member in members.iter() {
+                self.values[slot] = member;
+                if compare_holds(op, &self.values, &engine.constants) {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        for &member in members.iter() {
+            self.values[slot] = member;
+            if chain.iter().all(|&edge| compare_holds(&plan.edges[edge as usize].op, &self.values, &engine.constants)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Runs one plan edge (member `member` of an any-assignment); whether it can be followed.
