@@ -461,6 +461,24 @@ impl FastEngine {
         self
     }
 
+    /// Sets whether move searches of the [`LinearMoves`] shape run their one-loop forms (the
+    /// default: the member loop, the detached successors, the immediate picks of playouts) or the
+    /// general search; results never depend on it.
+    pub fn with_linear_moves(mut self, enabled: bool) -> Self {
+        if !enabled {
+            self.linear.iter_mut().for_each(|linear| *linear = None);
+        }
+        self
+    }
+
+    /// How many nodes have a linear move search, how many of those are detached, and how many
+    /// immediate (see [`LinearMoves`]).
+    pub fn linear_move_counts(&self) -> (usize, usize, usize) {
+        let linear = self.linear.iter().flatten();
+        let detached = linear.clone().filter(|l| l.detached).count();
+        (linear.clone().count(), detached, linear.filter(|l| l.immediate).count())
+    }
+
     /// How many nodes have only forced move-search paths (keeper moves from them are applied in
     /// place).
     pub fn forced_node_count(&self) -> usize {
