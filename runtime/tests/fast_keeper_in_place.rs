@@ -2,7 +2,9 @@
 //! list or successor copy) against the general move search on every corpus game: along seeded
 //! random walks, every state's settled successors are the same with the walk on and off, and the
 //! playout reports (scores and move totals, or the same error) are equal; on the automaton as
-//! compiled and as optimised for the fast engine.
+//! compiled and as optimised for the fast engine. The same comparison for linear move searches
+//! (one loop over a choice's members, successors built in the move list, immediate picks in
+//! playouts) against the general search.
 
 use regula_runtime::engine::ForwardModel;
 use regula_runtime::fast::FastEngine;
@@ -54,5 +56,26 @@ fn keeper_moves_in_place_agree_with_the_general_search_on_the_corpus() {
     assert!(games >= 20, "only {games} corpus games loaded");
     // Tic-tac-toe's and connect four's keepers (judge, then pass the turn) are forced, at least.
     assert!(forced_nodes >= 8, "only {forced_nodes} nodes are forced");
+    assert!(states >= 1000, "only {states} states compared");
+}
+
+#[test]
+fn linear_move_searches_agree_with_the_general_search_on_the_corpus() {
+    let (mut counts, mut states) = ((0, 0, 0), 0);
+    let games = corpus::for_each_automaton(|label, automaton| {
+        let on = FastEngine::new(automaton.clone()).expect("fast engine");
+        let off = FastEngine::new(automaton).expect("fast engine").with_linear_moves(false);
+        let (linear, detached, immediate) = on.linear_move_counts();
+        counts = (counts.0 + linear, counts.1 + detached, counts.2 + immediate);
+        assert_eq!(off.linear_move_counts(), (0, 0, 0), "{label}: linear searches turned off");
+        states += compare_walks(&on, &off, label);
+        let config = PlayoutConfig { count: PLAYOUTS, seed: 11, threads: 1, ..Default::default() };
+        corpus::assert_same_reports(&on.run_playouts(&config), &off.run_playouts(&config), label);
+    });
+    eprintln!("{games} sources, (linear, detached, immediate) searches {counts:?}, {states} states compared");
+    assert!(games >= 20, "only {games} corpus games loaded");
+    // Tic-tac-toe's marks (immediate) and connect four's drops (detached), as compiled and
+    // optimised, at least.
+    assert!(counts.1 >= 4 && counts.2 >= 2, "too few linear searches: {counts:?}");
     assert!(states >= 1000, "only {states} states compared");
 }

@@ -162,8 +162,23 @@ pub struct FastEngine {
 pub(crate) struct LinearMoves {
     /// The any-assignment's edge.
     pub choice: u32,
-    /// The edges after it, in order; the last one completes the move.
+    /// The comparison at the choice's target when it is the choice's filter
+    /// ([`FastEdge::filter`]), run on each member before anything is written; [`NO_EDGE`] if none.
+    pub filter: u32,
+    /// The edges after the choice and the filter, in order; the last one completes the move.
     pub chain: Box<[u32]>,
+    /// The node the completing edge enters.
+    pub completed: NodeId,
+    /// Every edge of `chain` runs on any slot buffer without the search's machinery (module
+    /// `search`, `run_detached`): assignments to fixed or slot-keyed targets, comparisons, tags.
+    /// The search then builds each move's successor in the move list itself (copy, then run the
+    /// chain on the copy) instead of running the chain on the working state and undoing it.
+    pub detached: bool,
+    /// No edge of `chain` can fail or raise an error (assignments to fixed slots, `player` only
+    /// to a player literal, tags): the moves are exactly the members passing the filter, in
+    /// order. A playout then counts those, picks one and runs the chain for it alone
+    /// ([`Scratch::linear_choices`]), with no move list at all.
+    pub immediate: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -222,7 +237,13 @@ fn linear_move_searches(
             distinct.sort_unstable();
             distinct.dedup();
             // Without that proof the general search (with its look-up by tags) runs.
-            (tags_choice && distinct.len() == members.len()).then(|| LinearMoves { choice: first, chain: chain.into() })
+            if !tags_choice || distinct.len() != members.len() {
+                return None;
+            }
+            let completed = edges[*chain.last().expect("a chain ends with its move") as usize].target;
+            let filter = if choice.filter == chain[0] { chain.remove(0) } else { NO_EDGE };
+            let detached = chain.iter().all(|&edge| search::runs_detached(&edges[edge as usize]));
+            Some(LinearMoves { choice: first, filter, chain: chain.into(), completed, detached, immediate: false })
         })
         .collect()
 }
@@ -369,7 +390,7 @@ impl FastEngine {
                 | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
             edge.filter = filter;
         }
-        let linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
+        let mut linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
 
         let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut valid_player = vec![false; automaton.symbols.len()];
@@ -385,6 +406,10 @@ impl FastEngine {
             let key_count = program::set_members(&automaton, key).len() as u32;
             automaton.players.iter().map(|&p| base + layout.block_of(key, p, key_count)).collect()
         };
+        for moves in linear.iter_mut().flatten() {
+            moves.immediate =
+                moves.chain.iter().all(|&edge| search::never_fails(&edges[edge as usize], player_slot, &valid_player));
+        }
         let goal_slots = player_map_slots(automaton.goals_var);
         let visible_slots = player_map_slots(automaton.visible_var);
         let mut player_number = vec![usize::MAX; automaton.symbols.len()];
@@ -434,6 +459,24 @@ impl FastEngine {
     pub fn with_keeper_in_place(mut self, enabled: bool) -> Self {
         self.keeper_in_place = enabled;
         self
+    }
+
+    /// Sets whether move searches of the [`LinearMoves`] shape run their one-loop forms (the
+    /// default: the member loop, the detached successors, the immediate picks of playouts) or the
+    /// general search; results never depend on it.
+    pub fn with_linear_moves(mut self, enabled: bool) -> Self {
+        if !enabled {
+            self.linear.iter_mut().for_each(|linear| *linear = None);
+        }
+        self
+    }
+
+    /// How many nodes have a linear move search, how many of those are detached, and how many
+    /// immediate (see [`LinearMoves`]).
+    pub fn linear_move_counts(&self) -> (usize, usize, usize) {
+        let linear = self.linear.iter().flatten();
+        let detached = linear.clone().filter(|l| l.detached).count();
+        (linear.clone().count(), detached, linear.filter(|l| l.immediate).count())
     }
 
     /// How many nodes have only forced move-search paths (keeper moves from them are applied in
@@ -575,6 +618,28 @@ impl FastEngine {
             }
             if moves_made >= max_moves {
                 return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
+            }
+            if let Some(linear) = self.linear[scratch.node as usize].as_ref().filter(|linear| linear.immediate) {
+                // Every member passing the filter is a move and nothing can go wrong on the way:
+                // pick among them and build the one successor.
+                let count = scratch.linear_choices(self, linear);
+                if count == 0 {
+                    return Err(EngineError::UnexpectedEnd {
+                        node: self.automaton.nodes[scratch.node as usize].name.clone(),
+                    });
+                }
+                let pick = rng.below(count as u64) as usize;
+                last_count = count;
+                if mover == Mover::Random {
+                    outcome.chance_moves += 1;
+                } else {
+                    outcome.plies += 1;
+                    outcome.legal_moves += count as u64;
+                }
+                moves_made += 1;
+                scratch.take_linear_choice(self, linear, pick)?;
+                self.settle_scratch(scratch)?;
+                continue;
             }
             // With many moves, list tags only and re-search the picked move alone (its tags prune
             // every other path): one successor is copied instead of all of them. With few moves

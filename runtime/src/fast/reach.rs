@@ -168,6 +168,13 @@ pub(crate) struct ReachPlan {
     pub restore: Box<[u32]>,
     /// Plan edge indices of the filter chains (see [`PlanNode::filter`]).
     pub filters: Box<[u32]>,
+    /// The whole check is one filter: the start node's only edge is an any-assignment whose
+    /// filter chain is comparisons only and ends at the checked node ([`PlanNode::filter_accepts`],
+    /// [`PlanNode::filter_compares`]; tic-tac-toe's `line = Line(*)` and three comparisons,
+    /// `cell = Cell(*); board[cell] == empty`). The check is then "some member passes the
+    /// chain", run as one loop without frames (the walk's frame would try the members in the
+    /// same order, skip those failing a comparison and accept the first passing one).
+    pub lone_filter: bool,
 }
 
 /// The plan of `? from -> to`, or `None` when the sub-automaton is not simple (see the module
@@ -322,7 +329,15 @@ pub(crate) fn plan(
             plan_nodes[index].filter_accepts = accepts;
         }
     }
+    let start = plan_nodes[0];
+    let lone_filter = start.end == start.first + 1
+        && matches!(plan_edges[start.first as usize].op, PlanOp::SetAny { .. })
+        && start.kind == NodeKind::Branch
+        && !start.cyclic
+        && start.filter_accepts
+        && start.filter_compares;
     Some(ReachPlan {
+        lone_filter,
         nodes: plan_nodes.into(),
         edges: plan_edges.into(),
         slots: slots.into(),

@@ -248,6 +248,8 @@ pub struct Scratch {
     pub moves: MoveList,
     /// The tags of the move a playout picked, while it is re-searched.
     pub(crate) picked: Vec<SymbolId>,
+    /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
+    choices: Vec<SymbolId>,
     /// The frames of reachability plans (nested plans share the stack).
     plan_frames: Vec<PlanFrame>,
     /// Copies of a plan's written slots: one at the check's start, one per branching frame.
@@ -473,25 +475,28 @@ impl Scratch {
     /// filter comparison after it, when it has one, as in [`Scratch::explore`]), the chain's
     /// edges in order, then the move. Leaves the state to [`Scratch::search_with`] to restore.
     fn explore_linear(&mut self, engine: &FastEngine, linear: &LinearMoves) -> Result<(), EngineError> {
-        let choice = &engine.edges[linear.choice as usize];
-        let Hot::SetAnySlot { slot, members } = &choice.hot else {
+        let Hot::SetAnySlot { slot, members } = &engine.edges[linear.choice as usize].hot else {
             unreachable!("linear move searches start with an any-assignment to a slot")
         };
         let slot = *slot as usize;
-        // The filter is the chain's first edge (the comparison at the choice's target).
-        let (filter, chain) = match linear.chain.split_first() {
-            Some((&first, rest)) if choice.filter == first => (Some(first as usize), rest),
-            _ => (None, &linear.chain[..]),
-        };
-        let completed = engine.edges[*linear.chain.last().expect("a chain ends with its move") as usize].target;
-        self.levels.resize_with(self.levels.len().max(1), Level::default);
+        if linear.detached && !self.moves.tags_only {
+            if self.explore_linear_detached(engine, linear, slot, members) {
+                return Ok(());
+            }
+            // Something the detached run does not decide (an error, most likely): the walk
+            // below meets it in the same place and reports it.
+            self.moves.clear(self.values.len());
+        }
+        if self.levels.is_empty() {
+            self.levels.push(Level::default());
+        }
         self.levels[0].undo_base = 0;
         for &member in members.iter() {
-            if let Some(filter) = filter {
+            if linear.filter != NO_EDGE {
                 // The comparison writes nothing: run it on the member without logging the write.
                 let old = self.values[slot];
                 self.values[slot] = member;
-                let holds = self.run_edge::<true>(engine, filter, 0, 0, None, 0, None);
+                let holds = self.run_edge::<true>(engine, linear.filter as usize, 0, 0, None, 0, None);
                 self.values[slot] = old;
                 if !holds? {
                     continue;
@@ -499,7 +504,7 @@ impl Scratch {
             }
             self.write(slot, member);
             let mut followed = true;
-            for &edge in chain {
+            for &edge in linear.chain.iter() {
                 if !self.run_edge::<true>(engine, edge as usize, 0, 0, None, 0, None)? {
                     followed = false;
                     break;
@@ -511,13 +516,126 @@ impl Scratch {
                 // it is inlined.)
                 let player = self.values[engine.player_slot as usize];
                 if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-                    return Err(invalid_player(engine, completed, player));
+                    return Err(invalid_player(engine, linear.completed, player));
                 }
-                self.moves.push(&self.tags, completed, &self.values);
+                self.moves.push(&self.tags, linear.completed, &self.values);
             }
             self.undo_to(0);
             self.tags.clear();
         }
+        Ok(())
+    }
+
+    /// [`Scratch::explore_linear`] for a chain of [`LinearMoves::detached`] edges: each member
+    /// passing the filter is written into the working state (without logging; put back at the
+    /// end), the state is copied into the move list as the move's successor, and the chain runs
+    /// on that copy, its tags going straight into the move list. No undo log, no tag stack, no
+    /// second copy. The same edges run on the same states as in the walk, so the moves are the
+    /// same; `false` (with the working state unchanged and a partial move list) when an edge
+    /// would raise an error or the mover is no player, which the caller leaves to the walk.
+    fn explore_linear_detached(
+        &mut self,
+        engine: &FastEngine,
+        linear: &LinearMoves,
+        slot: usize,
+        members: &[SymbolId],
+    ) -> bool {
+        let state_len = self.values.len();
+        let old = self.values[slot];
+        let player_slot = engine.player_slot as usize;
+        let mut decided = true;
+        for &member in members.iter() {
+            self.values[slot] = member;
+            if linear.filter != NO_EDGE
+                && !detached_holds(&engine.edges[linear.filter as usize], &self.values, &engine.constants)
+            {
+                continue;
+            }
+            let moves = &mut self.moves;
+            let start = moves.successors.len();
+            let tags_start = moves.tags.len();
+            moves.successors.extend_from_slice(&self.values);
+            let successor = &mut moves.successors[start..start + state_len];
+            let mut followed = true;
+            for &edge in linear.chain.iter() {
+                match run_detached(&engine.edges[edge as usize], successor, &engine.constants, &mut moves.tags) {
+                    Some(true) => {}
+                    Some(false) => {
+                        followed = false;
+                        break;
+                    }
+                    None => {
+                        decided = false;
+                        break;
+                    }
+                }
+            }
+            if !decided {
+                break;
+            }
+            if !followed {
+                moves.successors.truncate(start);
+                moves.tags.truncate(tags_start);
+                continue;
+            }
+            let player = successor[player_slot];
+            if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                decided = false;
+                break;
+            }
+            moves.spans.push((tags_start as u32, moves.tags.len() as u32));
+            moves.nodes.push(linear.completed);
+        }
+        self.values[slot] = old;
+        decided
+    }
+
+    /// The members of an [`LinearMoves::immediate`] search that pass its filter, which are its
+    /// moves in order (kept in the scratch for [`Scratch::take_linear_choice`]); their number.
+    pub(crate) fn linear_choices(&mut self, engine: &FastEngine, linear: &LinearMoves) -> usize {
+        let Hot::SetAnySlot { slot, members } = &engine.edges[linear.choice as usize].hot else {
+            unreachable!("linear move searches start with an any-assignment to a slot")
+        };
+        let slot = *slot as usize;
+        self.choices.clear();
+        if linear.filter == NO_EDGE {
+            self.choices.extend_from_slice(members);
+            return members.len();
+        }
+        let filter = &engine.edges[linear.filter as usize];
+        let old = self.values[slot];
+        for &member in members.iter() {
+            self.values[slot] = member;
+            if detached_holds(filter, &self.values, &engine.constants) {
+                self.choices.push(member);
+            }
+        }
+        self.values[slot] = old;
+        self.choices.len()
+    }
+
+    /// Makes move `pick` of the last [`Scratch::linear_choices`] the working state: the choice's
+    /// member written, then the chain run on the working state itself.
+    pub(crate) fn take_linear_choice(
+        &mut self,
+        engine: &FastEngine,
+        linear: &LinearMoves,
+        pick: usize,
+    ) -> Result<(), EngineError> {
+        let Hot::SetAnySlot { slot, .. } = &engine.edges[linear.choice as usize].hot else {
+            unreachable!("linear move searches start with an any-assignment to a slot")
+        };
+        self.values[*slot as usize] = self.choices[pick];
+        self.tags.clear();
+        for &edge in linear.chain.iter() {
+            if run_detached(&engine.edges[edge as usize], &mut self.values, &engine.constants, &mut self.tags)
+                != Some(true)
+            {
+                return Err(EngineError::Malformed { message: "an immediate move chain stopped".into() });
+            }
+        }
+        self.tags.clear();
+        self.node = linear.completed;
         Ok(())
     }
 
@@ -703,13 +821,52 @@ impl Scratch {
         for &slot in plan.slots.iter() {
             self.plan_saved.push(self.values[slot as usize]);
         }
-        let result = self.walk_plan(engine, plan, depth, frames_base);
+        let result = if plan.lone_filter {
+            self.run_lone_filter(engine, plan, depth).map(Some)
+        } else {
+            self.walk_plan(engine, plan, depth, frames_base)
+        };
         for (i, &slot) in plan.slots.iter().enumerate() {
             self.values[slot as usize] = self.plan_saved[saved_base + i];
         }
         self.plan_saved.truncate(saved_base);
         self.plan_frames.truncate(frames_base);
         result
+    }
+
+    /// A [`ReachPlan::lone_filter`] check: the assignments that do not depend on the member,
+    /// then whether some member passes every comparison of the chain (members in order, as the
+    /// walk's frame tries them). The caller puts the plan's slots back.
+    fn run_lone_filter(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<bool, EngineError> {
+        let start = &plan.nodes[0];
+        let PlanOp::SetAny { slot, members } = &plan.edges[start.first as usize].op else {
+            unreachable!("a lone filter starts with an any-assignment")
+        };
+        let (first, last) = start.filter;
+        let hoisted = start.hoisted as usize;
+        for &edge in &plan.filters[first as usize..hoisted] {
+            self.plan_edge(engine, &plan.edges[edge as usize], 0, depth)?;
+        }
+        self.plan_writes += 1;
+        let chain = &plan.filters[hoisted..last as usize];
+        let slot = *slot as usize;
+        if let [only] = chain {
+            let op = &plan.edges[*only as usize].op;
+            for &member in members.iter() {
+                self.values[slot] = member;
+                if compare_holds(op, &self.values, &engine.constants) {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        for &member in members.iter() {
+            self.values[slot] = member;
+            if chain.iter().all(|&edge| compare_holds(&plan.edges[edge as usize].op, &self.values, &engine.constants)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Runs one plan edge (member `member` of an any-assignment); whether it can be followed.
@@ -1361,6 +1518,118 @@ impl Scratch {
         self.tags.truncate(tags_base);
         Ok(false)
     }
+}
+
+/// Whether `edge` can run detached from the search (see [`LinearMoves::detached`]): on a bare
+/// slot buffer, its tags appended to a list, with no undo log, reachability check or block copy.
+pub(crate) fn runs_detached(edge: &super::FastEdge) -> bool {
+    match (&edge.hot, &edge.ins) {
+        (Hot::SetAnySlot { .. }, _) => false,
+        (Hot::General, Ins::Set { target, .. }) => matches!(target, Target::Fixed(_) | Target::Indexed { .. }),
+        (Hot::General, ins) => matches!(ins, Ins::Skip | Ins::Compare { .. } | Ins::Tag(_) | Ins::TagVal(_)),
+        _ => true,
+    }
+}
+
+/// Whether `edge` can neither fail nor raise an error (see [`LinearMoves::immediate`]): an
+/// assignment to a fixed slot (to `player` only of a valid player literal), a tag or a skip.
+pub(crate) fn never_fails(edge: &super::FastEdge, player_slot: u32, valid_player: &[bool]) -> bool {
+    match &edge.hot {
+        Hot::SetSlotLit { slot, lit } => {
+            *slot != player_slot || valid_player.get(*lit as usize).copied().unwrap_or(false)
+        }
+        Hot::SetSlotSlot { slot, .. }
+        | Hot::SetSlotLookup { slot, .. }
+        | Hot::SetSlotIndexed { slot, .. }
+        | Hot::SetSlotLookup2 { slot, .. } => *slot != player_slot,
+        Hot::TagLit { .. } | Hot::TagSlot { .. } => true,
+        Hot::SetAnySlot { .. } | Hot::CompareSlotLit { .. } | Hot::CompareIndexedLit { .. } => false,
+        Hot::General => match &edge.ins {
+            Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => true,
+            Ins::Set { target: Target::Fixed(slot), .. } => *slot != player_slot,
+            _ => false,
+        },
+    }
+}
+
+/// Whether the comparison of a filter edge holds on `values` (a [`runs_detached`] edge).
+#[inline(always)]
+fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> bool {
+    match &edge.hot {
+        Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
+        Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+        }
+        _ => match &edge.ins {
+            Ins::Compare { lhs, rhs, equal } => {
+                (read(lhs, values, constants) == read(rhs, values, constants)) == *equal
+            }
+            _ => unreachable!("a filter is a comparison (`FastEdge::filter`)"),
+        },
+    }
+}
+
+/// Runs a [`runs_detached`] edge on `values`, appending its tag to `tags`: whether it can be
+/// followed, or `None` when it would raise an error (a key outside a map's domain), which the
+/// caller leaves to the general search to report.
+#[inline(always)]
+fn run_detached(
+    edge: &super::FastEdge,
+    values: &mut [u32],
+    constants: &[u32],
+    tags: &mut Vec<SymbolId>,
+) -> Option<bool> {
+    match &edge.hot {
+        Hot::General => {}
+        Hot::SetSlotLit { slot, lit } => values[*slot as usize] = *lit,
+        Hot::SetSlotSlot { slot, from } => values[*slot as usize] = values[*from as usize],
+        Hot::SetSlotLookup { slot, key, table } => values[*slot as usize] = table[values[*key as usize] as usize],
+        Hot::SetSlotIndexed { slot, base, key, offsets } => {
+            values[*slot as usize] = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+        }
+        Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+            values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+        }
+        Hot::SetAnySlot { .. } => return None,
+        Hot::TagLit { lit } => tags.push(*lit),
+        Hot::TagSlot { slot } => tags.push(values[*slot as usize]),
+        Hot::CompareSlotLit { slot, lit, equal } => return Some((values[*slot as usize] == *lit) == *equal),
+        Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+            return Some((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
+        }
+    }
+    if !matches!(edge.hot, Hot::General) {
+        return Some(true);
+    }
+    Some(match &edge.ins {
+        Ins::Skip => true,
+        Ins::Set { target, value } => {
+            let value = read(value, values, constants);
+            let offset = match target {
+                Target::Fixed(slot) => *slot,
+                Target::Indexed { base, key, offsets, default_offset, .. } => {
+                    let block = offsets[values[*key as usize] as usize];
+                    if block == *default_offset {
+                        return None;
+                    }
+                    *base + block
+                }
+                Target::Path(_) => return None,
+            };
+            values[offset as usize] = value;
+            true
+        }
+        Ins::Compare { lhs, rhs, equal } => (read(lhs, values, constants) == read(rhs, values, constants)) == *equal,
+        Ins::Tag(symbol) => {
+            tags.push(*symbol);
+            true
+        }
+        Ins::TagVal(value) => {
+            tags.push(read(value, values, constants));
+            true
+        }
+        _ => return None,
+    })
 }
 
 /// The error for a move completed into `target` with `player` holding no player.
