@@ -410,6 +410,18 @@ fn tag_key(tags: &[SymbolId]) -> u64 {
 /// The key of tags [`tag_key`] cannot pack (its count field, 0xffff, is never a packed count).
 const LONG_TAGS: u64 = u64::MAX;
 
+/// The count field of a packed key (the low 16 bits); `LONG_COUNT` marks long tags.
+const COUNT_MASK: u64 = 0xffff;
+const LONG_COUNT: u64 = COUNT_MASK;
+
+/// The tags a packed [`tag_key`] holds (not [`LONG_TAGS`]), appended to `out`.
+#[inline]
+fn unpack_tags(key: u64, out: &mut Vec<SymbolId>) {
+    for i in 0..(key & COUNT_MASK) {
+        out.push(((key >> (16 * (i + 1))) & 0xffff) as SymbolId);
+    }
+}
+
 /// The table position of a key (long tags hash their whole sequence).
 #[inline]
 fn key_hash(key: u64, tags: &[SymbolId]) -> u64 {
@@ -431,6 +443,11 @@ pub struct MoveBuffer<V> {
     /// Successor slots: `successors[..count]` are this search's (unless `tags_only`); the rest are
     /// left over from earlier searches. Never shrunk, so a push is one store after one comparison.
     successors: Vec<CompiledState<V>>,
+    /// In tags-only mode, per move instead of `tags` and `spans`: its packed [`tag_key`], or for
+    /// long tags `LONG_COUNT` with the index of their span in `spans` above the count field. One
+    /// store a move where the arena took a capacity check per tag and per span (pentago lists
+    /// ~3,000 moves a playout this way). Never shrunk, like `successors`.
+    keys: Vec<u64>,
     /// De-duplication by tags: open addressing over `(generation, move index, tag key)`.
     table: Vec<MoveSlot>,
     generation: u32,
@@ -438,6 +455,9 @@ pub struct MoveBuffer<V> {
     tags_only: bool,
     /// In tags-only mode: two paths gave the same tags (their successors were not compared).
     saw_duplicate: bool,
+    /// The moves of the last search were listed in tags-only mode, as `keys` (set when a search
+    /// clears the buffer, so it outlasts `tags_only`, which `generate_tags` resets on return).
+    packed: bool,
     /// Tags are not recorded: the search is proved unique (no de-duplication reads them) and
     /// its caller only reads successors (playouts, perft, keeper moves).
     skip_tags: bool,
@@ -454,10 +474,12 @@ impl<V> Default for MoveBuffer<V> {
             tags: Vec::new(),
             spans: Vec::new(),
             successors: Vec::new(),
+            keys: Vec::new(),
             table: Vec::new(),
             generation: 1,
             tags_only: false,
             saw_duplicate: false,
+            packed: false,
             skip_tags: false,
             lean: false,
             count: 0,
@@ -481,6 +503,38 @@ impl<V: Values> MoveBuffer<V> {
         &self.tags[start as usize..end as usize]
     }
 
+    /// The tags of move `index` appended to `out`, whether the search listed them in the arena
+    /// or packed them (tags-only mode).
+    fn copy_tags(&self, index: usize, out: &mut Vec<SymbolId>) {
+        if !self.packed {
+            out.extend_from_slice(self.tags(index));
+        } else if self.keys[index] & COUNT_MASK == LONG_COUNT {
+            out.extend_from_slice(self.long_tags(index));
+        } else {
+            unpack_tags(self.keys[index], out);
+        }
+    }
+
+    /// The tags of move `index`, which [`tag_key`] could not pack.
+    fn long_tags(&self, index: usize) -> &[SymbolId] {
+        let span = if self.packed { (self.keys[index] >> 16) as usize } else { index };
+        let (start, end) = self.spans[span];
+        &self.tags[start as usize..end as usize]
+    }
+
+    /// The [`tag_key`] of move `index`.
+    fn key_of(&self, index: usize) -> u64 {
+        if !self.packed {
+            return tag_key(self.tags(index));
+        }
+        let key = self.keys[index];
+        if key & COUNT_MASK == LONG_COUNT {
+            LONG_TAGS
+        } else {
+            key
+        }
+    }
+
     /// The successor of move `index`, keeper moves not applied.
     pub fn successor(&self, index: usize) -> &CompiledState<V> {
         &self.successors[..self.count as usize][index]
@@ -491,6 +545,7 @@ impl<V: Values> MoveBuffer<V> {
         self.spans.clear();
         self.count = 0;
         self.saw_duplicate = false;
+        self.packed = self.tags_only;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.table.fill((0, 0, 0));
@@ -506,9 +561,10 @@ impl<V: Values> MoveBuffer<V> {
         self.generation = 1;
         self.table = vec![(0, 0, 0); size];
         let mask = size - 1;
-        for index in 0..self.spans.len() {
-            let tags = self.tags(index);
-            let key = tag_key(tags);
+        let listed = if self.packed { self.count as usize } else { self.spans.len() };
+        for index in 0..listed {
+            let key = self.key_of(index);
+            let tags = if key == LONG_TAGS { self.long_tags(index) } else { &[] };
             let mut position = key_hash(key, tags) as usize & mask;
             while self.table[position].0 == self.generation {
                 position = (position + 1) & mask;
@@ -525,6 +581,8 @@ impl<V: Values> MoveBuffer<V> {
             self.count += 1;
         } else if self.skip_tags {
             self.push_successor(node, values);
+        } else if self.tags_only {
+            self.push_key(tags);
         } else {
             self.push_with_tags(tags, node, values);
         }
@@ -533,6 +591,10 @@ impl<V: Values> MoveBuffer<V> {
     /// Appends a move and its tags (de-duplication reads them).
     #[inline]
     fn push_with_tags(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
+        if self.tags_only {
+            self.push_key(tags);
+            return;
+        }
         let start = self.tags.len() as u32;
         // Moves have a few tags: a loop beats the `memcpy` call `extend_from_slice` makes.
         for &tag in tags {
@@ -540,6 +602,43 @@ impl<V: Values> MoveBuffer<V> {
         }
         self.spans.push((start, self.tags.len() as u32));
         self.push_successor(node, values);
+    }
+
+    /// Tags-only mode: appends a move as its packed tags (long tags go to the arena), so
+    /// [`MoveBuffer::copy_tags`] reads them and [`MoveBuffer::tags`] does not.
+    #[inline(always)]
+    fn push_key(&mut self, tags: &[SymbolId]) {
+        let mut key = tag_key(tags);
+        if key == LONG_TAGS {
+            key = self.push_long_tags(tags);
+        }
+        let index = self.count as usize;
+        match self.keys.get_mut(index) {
+            Some(slot) => *slot = key,
+            None => self.grow_keys(key),
+        }
+        self.count += 1;
+    }
+
+    /// Tags [`tag_key`] cannot pack, into the arena: their marked key.
+    #[cold]
+    #[inline(never)]
+    fn push_long_tags(&mut self, tags: &[SymbolId]) -> u64 {
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        ((self.spans.len() as u64 - 1) << 16) | LONG_COUNT
+    }
+
+    /// Appends the key of move `count` beyond the slots, doubling them.
+    #[cold]
+    #[inline(never)]
+    fn grow_keys(&mut self, key: u64) {
+        let index = self.count as usize;
+        self.keys.resize(index, 0);
+        self.keys.push(key);
+        let doubled = (index + 1).max(64) * 2;
+        self.keys.resize(doubled, 0);
     }
 
     #[inline]
@@ -587,7 +686,7 @@ impl<V: Values> MoveBuffer<V> {
                 break;
             }
             let index = index as usize;
-            if stored == key && (key != LONG_TAGS || self.tags(index) == tags) {
+            if stored == key && (key != LONG_TAGS || self.long_tags(index) == tags) {
                 if self.tags_only {
                     self.saw_duplicate = true;
                     return Ok(());
@@ -1339,7 +1438,7 @@ pub fn random_playout<G: CompiledGame>(
         moves_made += 1;
         let mut next = if tags_only {
             picked.clear();
-            picked.extend_from_slice(search.moves.tags(pick));
+            search.moves.copy_tags(pick, &mut picked);
             raw_apply::<G>(&state, &picked, search)?
                 .ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
         } else {
