@@ -1714,6 +1714,98 @@ mod tests {
         }
     }
 
+    /// A hand-written game for tags-only listing: `N` moves completed with de-duplication, each
+    /// with one, three or five tags (five do not pack into a key; one tag 70,000 does not
+    /// either), every third move found twice (the same tags and successor, so it merges).
+    struct Listed<const N: u32>;
+
+    impl<const N: u32> Listed<N> {
+        fn tags_of(index: u32) -> Vec<SymbolId> {
+            match index % 4 {
+                0 => vec![index],
+                1 => vec![index, 7, 8],
+                2 => vec![index, 1, 2, 3, 4],
+                _ => vec![70_000 + index],
+            }
+        }
+    }
+
+    impl<const N: u32> CompiledGame for Listed<N> {
+        type Values = [u16; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Names { symbols: &["x", "keeper", "random"], nodes: &["begin", "end"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+
+        fn initial_values() -> [u16; 2] {
+            [0, 0]
+        }
+        fn player(values: &[u16; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(_: &[u16; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn visible(_: &[u16; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(_: &CompiledState<[u16; 2]>, cx: &mut Search<[u16; 2]>) -> Result<(), Fail> {
+            for index in 0..N {
+                let repeats = if index % 3 == 0 { 2 } else { 1 };
+                for _ in 0..repeats {
+                    let tags = Self::tags_of(index);
+                    // Every push, so every pop; complete only where each push fit the move looked for.
+                    let pushed: Vec<bool> = tags.iter().map(|&tag| cx.push_tag_bounded(tag)).collect();
+                    let fits = pushed.iter().all(|&fit| fit);
+                    if fits {
+                        cx.complete(1, &[1, index as u16], 1, true)?;
+                    }
+                    for _ in &tags {
+                        cx.pop_tag();
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// Lists `Listed<N>`'s moves in tags-only mode and checks every move's tags against the
+    /// arena listing of [`generate`].
+    fn check_tags_only_listing<const N: u32>() {
+        let state = Listed::<N>::initial();
+        let mut search = search_context::<Listed<N>>();
+        generate::<Listed<N>>(&state, &mut search).expect("moves");
+        let listed: Vec<Vec<SymbolId>> = (0..search.moves.len()).map(|i| search.moves.tags(i).to_vec()).collect();
+        let expected: Vec<Vec<SymbolId>> = (0..N).map(Listed::<N>::tags_of).collect();
+        assert_eq!(listed, expected);
+        // Tags only (a fresh context, whose table grows during this listing): the repeats are
+        // seen (their successors were not compared), so the caller would list again; the moves
+        // are the same, in the same order.
+        let mut search = search_context::<Listed<N>>();
+        assert!(!generate_tags::<Listed<N>>(&state, &mut search).expect("tags"));
+        assert_eq!(search.moves.len(), N as usize);
+        for (index, tags) in expected.iter().enumerate() {
+            let mut copied = vec![99];
+            search.moves.copy_tags(index, &mut copied);
+            assert_eq!(copied[1..], tags[..], "move {index}");
+            let next = raw_apply::<Listed<N>>(&state, tags, &mut search_context::<Listed<N>>()).expect("no error");
+            assert_eq!(next.map(|s| s.values), Some([1, index as u16]));
+        }
+    }
+
+    #[test]
+    fn a_tags_only_listing_packs_short_tags_and_keeps_long_ones() {
+        // 5 moves stay below the de-duplication table's first size; 200 make it grow, re-entering
+        // moves listed with packed and with long tags.
+        check_tags_only_listing::<5>();
+        check_tags_only_listing::<200>();
+    }
+
     fn keepers_playout<const MODE: u8>(max_moves: u64) -> Result<PlayoutOutcome, EngineError> {
         let mut search = search_context::<Keepers<MODE>>();
         random_playout::<Keepers<MODE>>(&mut Xoshiro256::for_playout(1, 0), max_moves, 0, &mut search)
