@@ -784,6 +784,10 @@ pub struct Search<V> {
     path_len: usize,
     /// Follow only paths whose tags are a prefix of these.
     only: Option<Vec<SymbolId>>,
+    /// `only`'s buffer between searches (so [`raw_apply`] allocates once per context), and the
+    /// playout loop's buffer for the picked move's tags.
+    spare_only: Vec<SymbolId>,
+    picked: Vec<SymbolId>,
     /// The node the search started from (for error messages).
     start: NodeId,
     /// Nesting depth of reachability checks (0: the move search).
@@ -822,6 +826,8 @@ impl<V: Values> Search<V> {
             path: [0; MAX_MOVE_TAGS],
             path_len: 0,
             only: None,
+            spare_only: Vec::new(),
+            picked: Vec::new(),
             start: 0,
             depth: 0,
             // The top level's set exists from the start (`begin` need not check).
@@ -1297,7 +1303,7 @@ pub fn raw_apply<G: CompiledGame>(
     tags: &[SymbolId],
     search: &mut Search<G::Values>,
 ) -> Result<Option<CompiledState<G::Values>>, EngineError> {
-    let mut only = search.only.take().unwrap_or_default();
+    let mut only = std::mem::take(&mut search.spare_only);
     only.clear();
     only.extend_from_slice(tags);
     search.only = Some(only);
@@ -1305,9 +1311,7 @@ pub fn raw_apply<G: CompiledGame>(
     search.moves.skip_tags = false;
     search.begin(state.node);
     let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
-    let only = search.only.take();
-    search.only = None;
-    drop(only);
+    search.spare_only = search.only.take().unwrap_or_default();
     result.map_err(EngineError::from)?;
     Ok((!search.moves.is_empty()).then(|| *search.moves.successor(0)))
 }
@@ -1402,11 +1406,26 @@ pub fn random_playout<G: CompiledGame>(
     playout: u64,
     search: &mut Search<G::Values>,
 ) -> Result<PlayoutOutcome, EngineError> {
-    let mut state = start::<G>(search)?;
     let mut outcome = PlayoutOutcome::default();
+    random_playout_into::<G>(rng, max_moves, playout, search, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// [`random_playout`] into an outcome the caller reuses (every field is overwritten; the goals
+/// buffer keeps its capacity, so the playout allocates nothing).
+pub fn random_playout_into<G: CompiledGame>(
+    rng: &mut Xoshiro256,
+    max_moves: u64,
+    playout: u64,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<(), EngineError> {
+    let mut state = start::<G>(search)?;
+    outcome.plies = 0;
+    outcome.chance_moves = 0;
+    outcome.legal_moves = 0;
     let mut moves_made = 0u64;
     let mut last_count = 0;
-    let mut picked: Vec<SymbolId> = Vec::new();
     loop {
         // A settled state is terminal, or `random` or a player moves.
         if state.node == G::END {
@@ -1437,18 +1456,21 @@ pub fn random_playout<G: CompiledGame>(
         }
         moves_made += 1;
         let mut next = if tags_only {
+            let mut picked = std::mem::take(&mut search.picked);
             picked.clear();
             search.moves.copy_tags(pick, &mut picked);
-            raw_apply::<G>(&state, &picked, search)?
-                .ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
+            let next = raw_apply::<G>(&state, &picked, search);
+            search.picked = picked;
+            next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
         } else {
             *search.moves.successor(pick)
         };
         settle_in_place::<G>(&mut next, search)?;
         state = next;
     }
-    outcome.goals = (0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)).collect();
-    Ok(outcome)
+    outcome.goals.clear();
+    outcome.goals.extend((0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)));
+    Ok(())
 }
 
 /// A score symbol read as a [`Score`] (as [`ForwardModel::scores`] reads it).
@@ -1464,10 +1486,10 @@ fn score_of<G: CompiledGame>(symbol: SymbolId) -> Score {
 /// [`crate::playout::run_playouts`] on a compiled game: the same playouts (playout `i` seeded from
 /// `(seed, i)`), so the report equals the generic one except for the timings.
 pub fn run_playouts<G: CompiledGame>(config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
-    crate::playout::run_indexed_playouts(
+    crate::playout::run_indexed_playouts_into(
         config,
         search_context::<G>,
-        |rng, index, search| random_playout::<G>(rng, config.max_moves, index, search),
+        |rng, index, search, outcome| random_playout_into::<G>(rng, config.max_moves, index, search, outcome),
         |goals| goals.iter().map(|&g| score_of::<G>(g)).collect(),
     )
 }
