@@ -410,6 +410,18 @@ fn tag_key(tags: &[SymbolId]) -> u64 {
 /// The key of tags [`tag_key`] cannot pack (its count field, 0xffff, is never a packed count).
 const LONG_TAGS: u64 = u64::MAX;
 
+/// The count field of a packed key (the low 16 bits); `LONG_COUNT` marks long tags.
+const COUNT_MASK: u64 = 0xffff;
+const LONG_COUNT: u64 = COUNT_MASK;
+
+/// The tags a packed [`tag_key`] holds (not [`LONG_TAGS`]), appended to `out`.
+#[inline]
+fn unpack_tags(key: u64, out: &mut Vec<SymbolId>) {
+    for i in 0..(key & COUNT_MASK) {
+        out.push(((key >> (16 * (i + 1))) & 0xffff) as SymbolId);
+    }
+}
+
 /// The table position of a key (long tags hash their whole sequence).
 #[inline]
 fn key_hash(key: u64, tags: &[SymbolId]) -> u64 {
@@ -431,6 +443,11 @@ pub struct MoveBuffer<V> {
     /// Successor slots: `successors[..count]` are this search's (unless `tags_only`); the rest are
     /// left over from earlier searches. Never shrunk, so a push is one store after one comparison.
     successors: Vec<CompiledState<V>>,
+    /// In tags-only mode, per move instead of `tags` and `spans`: its packed [`tag_key`], or for
+    /// long tags `LONG_COUNT` with the index of their span in `spans` above the count field. One
+    /// store a move where the arena took a capacity check per tag and per span (pentago lists
+    /// ~3,000 moves a playout this way). Never shrunk, like `successors`.
+    keys: Vec<u64>,
     /// De-duplication by tags: open addressing over `(generation, move index, tag key)`.
     table: Vec<MoveSlot>,
     generation: u32,
@@ -438,6 +455,9 @@ pub struct MoveBuffer<V> {
     tags_only: bool,
     /// In tags-only mode: two paths gave the same tags (their successors were not compared).
     saw_duplicate: bool,
+    /// The moves of the last search were listed in tags-only mode, as `keys` (set when a search
+    /// clears the buffer, so it outlasts `tags_only`, which `generate_tags` resets on return).
+    packed: bool,
     /// Tags are not recorded: the search is proved unique (no de-duplication reads them) and
     /// its caller only reads successors (playouts, perft, keeper moves).
     skip_tags: bool,
@@ -454,10 +474,12 @@ impl<V> Default for MoveBuffer<V> {
             tags: Vec::new(),
             spans: Vec::new(),
             successors: Vec::new(),
+            keys: Vec::new(),
             table: Vec::new(),
             generation: 1,
             tags_only: false,
             saw_duplicate: false,
+            packed: false,
             skip_tags: false,
             lean: false,
             count: 0,
@@ -481,6 +503,38 @@ impl<V: Values> MoveBuffer<V> {
         &self.tags[start as usize..end as usize]
     }
 
+    /// The tags of move `index` appended to `out`, whether the search listed them in the arena
+    /// or packed them (tags-only mode).
+    fn copy_tags(&self, index: usize, out: &mut Vec<SymbolId>) {
+        if !self.packed {
+            out.extend_from_slice(self.tags(index));
+        } else if self.keys[index] & COUNT_MASK == LONG_COUNT {
+            out.extend_from_slice(self.long_tags(index));
+        } else {
+            unpack_tags(self.keys[index], out);
+        }
+    }
+
+    /// The tags of move `index`, which [`tag_key`] could not pack.
+    fn long_tags(&self, index: usize) -> &[SymbolId] {
+        let span = if self.packed { (self.keys[index] >> 16) as usize } else { index };
+        let (start, end) = self.spans[span];
+        &self.tags[start as usize..end as usize]
+    }
+
+    /// The [`tag_key`] of move `index`.
+    fn key_of(&self, index: usize) -> u64 {
+        if !self.packed {
+            return tag_key(self.tags(index));
+        }
+        let key = self.keys[index];
+        if key & COUNT_MASK == LONG_COUNT {
+            LONG_TAGS
+        } else {
+            key
+        }
+    }
+
     /// The successor of move `index`, keeper moves not applied.
     pub fn successor(&self, index: usize) -> &CompiledState<V> {
         &self.successors[..self.count as usize][index]
@@ -491,6 +545,7 @@ impl<V: Values> MoveBuffer<V> {
         self.spans.clear();
         self.count = 0;
         self.saw_duplicate = false;
+        self.packed = self.tags_only;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.table.fill((0, 0, 0));
@@ -506,9 +561,10 @@ impl<V: Values> MoveBuffer<V> {
         self.generation = 1;
         self.table = vec![(0, 0, 0); size];
         let mask = size - 1;
-        for index in 0..self.spans.len() {
-            let tags = self.tags(index);
-            let key = tag_key(tags);
+        let listed = if self.packed { self.count as usize } else { self.spans.len() };
+        for index in 0..listed {
+            let key = self.key_of(index);
+            let tags = if key == LONG_TAGS { self.long_tags(index) } else { &[] };
             let mut position = key_hash(key, tags) as usize & mask;
             while self.table[position].0 == self.generation {
                 position = (position + 1) & mask;
@@ -525,6 +581,8 @@ impl<V: Values> MoveBuffer<V> {
             self.count += 1;
         } else if self.skip_tags {
             self.push_successor(node, values);
+        } else if self.tags_only {
+            self.push_key(tags);
         } else {
             self.push_with_tags(tags, node, values);
         }
@@ -533,6 +591,10 @@ impl<V: Values> MoveBuffer<V> {
     /// Appends a move and its tags (de-duplication reads them).
     #[inline]
     fn push_with_tags(&mut self, tags: &[SymbolId], node: NodeId, values: &V) {
+        if self.tags_only {
+            self.push_key(tags);
+            return;
+        }
         let start = self.tags.len() as u32;
         // Moves have a few tags: a loop beats the `memcpy` call `extend_from_slice` makes.
         for &tag in tags {
@@ -540,6 +602,43 @@ impl<V: Values> MoveBuffer<V> {
         }
         self.spans.push((start, self.tags.len() as u32));
         self.push_successor(node, values);
+    }
+
+    /// Tags-only mode: appends a move as its packed tags (long tags go to the arena), so
+    /// [`MoveBuffer::copy_tags`] reads them and [`MoveBuffer::tags`] does not.
+    #[inline(always)]
+    fn push_key(&mut self, tags: &[SymbolId]) {
+        let mut key = tag_key(tags);
+        if key == LONG_TAGS {
+            key = self.push_long_tags(tags);
+        }
+        let index = self.count as usize;
+        match self.keys.get_mut(index) {
+            Some(slot) => *slot = key,
+            None => self.grow_keys(key),
+        }
+        self.count += 1;
+    }
+
+    /// Tags [`tag_key`] cannot pack, into the arena: their marked key.
+    #[cold]
+    #[inline(never)]
+    fn push_long_tags(&mut self, tags: &[SymbolId]) -> u64 {
+        let start = self.tags.len() as u32;
+        self.tags.extend_from_slice(tags);
+        self.spans.push((start, self.tags.len() as u32));
+        ((self.spans.len() as u64 - 1) << 16) | LONG_COUNT
+    }
+
+    /// Appends the key of move `count` beyond the slots, doubling them.
+    #[cold]
+    #[inline(never)]
+    fn grow_keys(&mut self, key: u64) {
+        let index = self.count as usize;
+        self.keys.resize(index, 0);
+        self.keys.push(key);
+        let doubled = (index + 1).max(64) * 2;
+        self.keys.resize(doubled, 0);
     }
 
     #[inline]
@@ -587,7 +686,7 @@ impl<V: Values> MoveBuffer<V> {
                 break;
             }
             let index = index as usize;
-            if stored == key && (key != LONG_TAGS || self.tags(index) == tags) {
+            if stored == key && (key != LONG_TAGS || self.long_tags(index) == tags) {
                 if self.tags_only {
                     self.saw_duplicate = true;
                     return Ok(());
@@ -685,6 +784,10 @@ pub struct Search<V> {
     path_len: usize,
     /// Follow only paths whose tags are a prefix of these.
     only: Option<Vec<SymbolId>>,
+    /// `only`'s buffer between searches (so [`raw_apply`] allocates once per context), and the
+    /// playout loop's buffer for the picked move's tags.
+    spare_only: Vec<SymbolId>,
+    picked: Vec<SymbolId>,
     /// The node the search started from (for error messages).
     start: NodeId,
     /// Nesting depth of reachability checks (0: the move search).
@@ -723,6 +826,8 @@ impl<V: Values> Search<V> {
             path: [0; MAX_MOVE_TAGS],
             path_len: 0,
             only: None,
+            spare_only: Vec::new(),
+            picked: Vec::new(),
             start: 0,
             depth: 0,
             // The top level's set exists from the start (`begin` need not check).
@@ -1198,7 +1303,7 @@ pub fn raw_apply<G: CompiledGame>(
     tags: &[SymbolId],
     search: &mut Search<G::Values>,
 ) -> Result<Option<CompiledState<G::Values>>, EngineError> {
-    let mut only = search.only.take().unwrap_or_default();
+    let mut only = std::mem::take(&mut search.spare_only);
     only.clear();
     only.extend_from_slice(tags);
     search.only = Some(only);
@@ -1206,9 +1311,7 @@ pub fn raw_apply<G: CompiledGame>(
     search.moves.skip_tags = false;
     search.begin(state.node);
     let result = if state.node == G::END { Ok(()) } else { run_search::<G>(state, search) };
-    let only = search.only.take();
-    search.only = None;
-    drop(only);
+    search.spare_only = search.only.take().unwrap_or_default();
     result.map_err(EngineError::from)?;
     Ok((!search.moves.is_empty()).then(|| *search.moves.successor(0)))
 }
@@ -1303,11 +1406,26 @@ pub fn random_playout<G: CompiledGame>(
     playout: u64,
     search: &mut Search<G::Values>,
 ) -> Result<PlayoutOutcome, EngineError> {
-    let mut state = start::<G>(search)?;
     let mut outcome = PlayoutOutcome::default();
+    random_playout_into::<G>(rng, max_moves, playout, search, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// [`random_playout`] into an outcome the caller reuses (every field is overwritten; the goals
+/// buffer keeps its capacity, so the playout allocates nothing).
+pub fn random_playout_into<G: CompiledGame>(
+    rng: &mut Xoshiro256,
+    max_moves: u64,
+    playout: u64,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<(), EngineError> {
+    let mut state = start::<G>(search)?;
+    outcome.plies = 0;
+    outcome.chance_moves = 0;
+    outcome.legal_moves = 0;
     let mut moves_made = 0u64;
     let mut last_count = 0;
-    let mut picked: Vec<SymbolId> = Vec::new();
     loop {
         // A settled state is terminal, or `random` or a player moves.
         if state.node == G::END {
@@ -1338,18 +1456,21 @@ pub fn random_playout<G: CompiledGame>(
         }
         moves_made += 1;
         let mut next = if tags_only {
+            let mut picked = std::mem::take(&mut search.picked);
             picked.clear();
-            picked.extend_from_slice(search.moves.tags(pick));
-            raw_apply::<G>(&state, &picked, search)?
-                .ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
+            search.moves.copy_tags(pick, &mut picked);
+            let next = raw_apply::<G>(&state, &picked, search);
+            search.picked = picked;
+            next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
         } else {
             *search.moves.successor(pick)
         };
         settle_in_place::<G>(&mut next, search)?;
         state = next;
     }
-    outcome.goals = (0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)).collect();
-    Ok(outcome)
+    outcome.goals.clear();
+    outcome.goals.extend((0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)));
+    Ok(())
 }
 
 /// A score symbol read as a [`Score`] (as [`ForwardModel::scores`] reads it).
@@ -1365,10 +1486,10 @@ fn score_of<G: CompiledGame>(symbol: SymbolId) -> Score {
 /// [`crate::playout::run_playouts`] on a compiled game: the same playouts (playout `i` seeded from
 /// `(seed, i)`), so the report equals the generic one except for the timings.
 pub fn run_playouts<G: CompiledGame>(config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
-    crate::playout::run_indexed_playouts(
+    crate::playout::run_indexed_playouts_into(
         config,
         search_context::<G>,
-        |rng, index, search| random_playout::<G>(rng, config.max_moves, index, search),
+        |rng, index, search, outcome| random_playout_into::<G>(rng, config.max_moves, index, search, outcome),
         |goals| goals.iter().map(|&g| score_of::<G>(g)).collect(),
     )
 }
@@ -1613,6 +1734,98 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    /// A hand-written game for tags-only listing: `N` moves completed with de-duplication, each
+    /// with one, three or five tags (five do not pack into a key; one tag 70,000 does not
+    /// either), every third move found twice (the same tags and successor, so it merges).
+    struct Listed<const N: u32>;
+
+    impl<const N: u32> Listed<N> {
+        fn tags_of(index: u32) -> Vec<SymbolId> {
+            match index % 4 {
+                0 => vec![index],
+                1 => vec![index, 7, 8],
+                2 => vec![index, 1, 2, 3, 4],
+                _ => vec![70_000 + index],
+            }
+        }
+    }
+
+    impl<const N: u32> CompiledGame for Listed<N> {
+        type Values = [u16; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Names { symbols: &["x", "keeper", "random"], nodes: &["begin", "end"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+
+        fn initial_values() -> [u16; 2] {
+            [0, 0]
+        }
+        fn player(values: &[u16; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(_: &[u16; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn visible(_: &[u16; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(_: &CompiledState<[u16; 2]>, cx: &mut Search<[u16; 2]>) -> Result<(), Fail> {
+            for index in 0..N {
+                let repeats = if index % 3 == 0 { 2 } else { 1 };
+                for _ in 0..repeats {
+                    let tags = Self::tags_of(index);
+                    // Every push, so every pop; complete only where each push fit the move looked for.
+                    let pushed: Vec<bool> = tags.iter().map(|&tag| cx.push_tag_bounded(tag)).collect();
+                    let fits = pushed.iter().all(|&fit| fit);
+                    if fits {
+                        cx.complete(1, &[1, index as u16], 1, true)?;
+                    }
+                    for _ in &tags {
+                        cx.pop_tag();
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// Lists `Listed<N>`'s moves in tags-only mode and checks every move's tags against the
+    /// arena listing of [`generate`].
+    fn check_tags_only_listing<const N: u32>() {
+        let state = Listed::<N>::initial();
+        let mut search = search_context::<Listed<N>>();
+        generate::<Listed<N>>(&state, &mut search).expect("moves");
+        let listed: Vec<Vec<SymbolId>> = (0..search.moves.len()).map(|i| search.moves.tags(i).to_vec()).collect();
+        let expected: Vec<Vec<SymbolId>> = (0..N).map(Listed::<N>::tags_of).collect();
+        assert_eq!(listed, expected);
+        // Tags only (a fresh context, whose table grows during this listing): the repeats are
+        // seen (their successors were not compared), so the caller would list again; the moves
+        // are the same, in the same order.
+        let mut search = search_context::<Listed<N>>();
+        assert!(!generate_tags::<Listed<N>>(&state, &mut search).expect("tags"));
+        assert_eq!(search.moves.len(), N as usize);
+        for (index, tags) in expected.iter().enumerate() {
+            let mut copied = vec![99];
+            search.moves.copy_tags(index, &mut copied);
+            assert_eq!(copied[1..], tags[..], "move {index}");
+            let next = raw_apply::<Listed<N>>(&state, tags, &mut search_context::<Listed<N>>()).expect("no error");
+            assert_eq!(next.map(|s| s.values), Some([1, index as u16]));
+        }
+    }
+
+    #[test]
+    fn a_tags_only_listing_packs_short_tags_and_keeps_long_ones() {
+        // 5 moves stay below the de-duplication table's first size; 200 make it grow, re-entering
+        // moves listed with packed and with long tags.
+        check_tags_only_listing::<5>();
+        check_tags_only_listing::<200>();
     }
 
     fn keepers_playout<const MODE: u8>(max_moves: u64) -> Result<PlayoutOutcome, EngineError> {

@@ -311,6 +311,26 @@ pub fn run_indexed_playouts<S>(
     playout: impl Fn(&mut Xoshiro256, u64, &mut S) -> Result<PlayoutOutcome, EngineError> + Sync,
     scores_of: impl Fn(&[SymbolId]) -> Vec<Score>,
 ) -> Result<PlayoutReport, EngineError> {
+    run_indexed_playouts_into(
+        config,
+        scratch,
+        |rng, index, scratch, outcome| {
+            *outcome = playout(rng, index, scratch)?;
+            Ok(())
+        },
+        scores_of,
+    )
+}
+
+/// [`run_indexed_playouts`] for a playout that writes its outcome into one reused per worker
+/// (overwriting every field), so a playout allocates nothing: the goals buffer keeps its
+/// capacity, and an outcome seen before is counted without building a key for it.
+pub fn run_indexed_playouts_into<S>(
+    config: &PlayoutConfig,
+    scratch: impl Fn() -> S + Sync,
+    playout: impl Fn(&mut Xoshiro256, u64, &mut S, &mut PlayoutOutcome) -> Result<(), EngineError> + Sync,
+    scores_of: impl Fn(&[SymbolId]) -> Vec<Score>,
+) -> Result<PlayoutReport, EngineError> {
     let threads =
         if config.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { config.threads };
     let started = Instant::now();
@@ -319,14 +339,20 @@ pub fn run_indexed_playouts<S>(
         let mut scratch = scratch();
         let (mut plies, mut chance, mut legal) = (0, 0, 0);
         let mut tally = Tally::new();
+        let mut outcome = PlayoutOutcome::default();
         let mut index = first;
         while index < config.count {
             let mut rng = Xoshiro256::for_playout(config.seed, index);
-            let outcome = playout(&mut rng, index, &mut scratch).map_err(|e| (index, e))?;
+            playout(&mut rng, index, &mut scratch, &mut outcome).map_err(|e| (index, e))?;
             plies += outcome.plies;
             chance += outcome.chance_moves;
             legal += outcome.legal_moves;
-            *tally.entry(outcome.goals).or_insert(0) += 1;
+            match tally.get_mut(outcome.goals.as_slice()) {
+                Some(count) => *count += 1,
+                None => {
+                    tally.insert(outcome.goals.clone(), 1);
+                }
+            }
             index += step;
         }
         Ok((plies, chance, legal, tally))
