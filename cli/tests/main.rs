@@ -13,22 +13,50 @@ mod corpus_perft;
 mod play;
 mod replay_games_b;
 
-/// A file added to tests/ without a `mod` line above would never be compiled nor run.
+/// A file added to a crate's tests/ folder that no test binary declares would never be compiled nor
+/// run: in every member with `autotests = false`, each file must be a `mod` of the crate's
+/// `tests/main.rs` or a `[[test]]` of its own, and a folder module (a shared helper) must be declared
+/// by `main.rs` or by one of the files. One check for the workspace, so a new member is covered too.
 #[test]
-fn every_test_file_is_a_module_of_this_binary() {
-    let declared = include_str!("main.rs");
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+fn every_test_file_is_compiled_into_a_test_binary() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let members = workspace.lines().find(|line| line.starts_with("members")).expect("a members line");
+    let declares = |text: &str, stem: &str| text.lines().any(|line| line.trim() == format!("mod {stem};"));
+    let mut checked = 0;
     let mut missing = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-        let is_module = (path.is_file() && path.extension().is_some_and(|e| e == "rs") && stem != "main")
-            || (path.is_dir() && path.join("mod.rs").is_file());
-        if is_module && !declared.contains(&format!("\nmod {stem};\n")) {
-            missing.push(stem);
+    for member in members.split('"').skip(1).step_by(2) {
+        let manifest = std::fs::read_to_string(root.join(member).join("Cargo.toml")).unwrap();
+        if !manifest.lines().any(|line| line.trim() == "autotests = false") {
+            continue;
+        }
+        checked += 1;
+        let dir = root.join(member).join("tests");
+        let main = std::fs::read_to_string(dir.join("main.rs")).unwrap_or_default();
+        let mut sources = Vec::new();
+        let mut modules = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            if path.is_file() && path.extension().is_some_and(|e| e == "rs") {
+                sources.push(std::fs::read_to_string(&path).unwrap());
+                if stem != "main" {
+                    modules.push((stem, false));
+                }
+            } else if path.is_dir() && path.join("mod.rs").is_file() {
+                modules.push((stem, true));
+            }
+        }
+        for (stem, is_folder) in modules {
+            let own_binary = manifest.contains(&format!("path = \"tests/{stem}.rs\""));
+            let in_a_file = is_folder && sources.iter().any(|text| declares(text, &stem));
+            if !(own_binary || declares(&main, &stem) || in_a_file) {
+                missing.push(format!("{member}/tests/{stem}"));
+            }
         }
     }
-    assert!(missing.is_empty(), "files in tests/ that main.rs does not declare: {missing:?}");
+    assert!(checked >= 5, "fewer members with one integration test binary than expected: {members}");
+    assert!(missing.is_empty(), "files in tests/ that no test binary declares: {missing:?}");
 }
 
 /// Library and binary targets whose `Cargo.toml` entry says `test = false` (no unit-test harness,

@@ -597,6 +597,30 @@ impl FastEngine {
         Ok(())
     }
 
+    /// Draws one of the `count` moves at `node` uniformly and counts the draw in `outcome` (a ply
+    /// with its number of choices, or a chance move); no move at all is an unexpected end.
+    #[inline(always)]
+    fn draw_move(
+        &self,
+        node: NodeId,
+        count: usize,
+        mover: Mover,
+        rng: &mut Xoshiro256,
+        outcome: &mut PlayoutOutcome,
+    ) -> Result<usize, EngineError> {
+        if count == 0 {
+            return Err(EngineError::UnexpectedEnd { node: self.automaton.nodes[node as usize].name.clone() });
+        }
+        let pick = rng.below(count as u64) as usize;
+        if mover == Mover::Random {
+            outcome.chance_moves += 1;
+        } else {
+            outcome.plies += 1;
+            outcome.legal_moves += count as u64;
+        }
+        Ok(pick)
+    }
+
     /// One uniform random playout from the start, with the same choices as
     /// [`crate::playout::run_playouts`] makes for the same generator.
     pub fn random_playout(
@@ -623,19 +647,8 @@ impl FastEngine {
                 // Every member passing the filter is a move and nothing can go wrong on the way:
                 // pick among them and build the one successor.
                 let count = scratch.linear_choices(self, linear);
-                if count == 0 {
-                    return Err(EngineError::UnexpectedEnd {
-                        node: self.automaton.nodes[scratch.node as usize].name.clone(),
-                    });
-                }
-                let pick = rng.below(count as u64) as usize;
+                let pick = self.draw_move(scratch.node, count, mover, rng, &mut outcome)?;
                 last_count = count;
-                if mover == Mover::Random {
-                    outcome.chance_moves += 1;
-                } else {
-                    outcome.plies += 1;
-                    outcome.legal_moves += count as u64;
-                }
                 moves_made += 1;
                 scratch.take_linear_choice(self, linear, pick)?;
                 self.settle_scratch(scratch)?;
@@ -654,19 +667,8 @@ impl FastEngine {
                 scratch.search(self, None)?;
             }
             let count = scratch.moves.len();
-            if count == 0 {
-                return Err(EngineError::UnexpectedEnd {
-                    node: self.automaton.nodes[scratch.node as usize].name.clone(),
-                });
-            }
-            let pick = rng.below(count as u64) as usize;
+            let pick = self.draw_move(scratch.node, count, mover, rng, &mut outcome)?;
             last_count = count;
-            if mover == Mover::Random {
-                outcome.chance_moves += 1;
-            } else {
-                outcome.plies += 1;
-                outcome.legal_moves += count as u64;
-            }
             moves_made += 1;
             if scratch.moves.tags_only() {
                 scratch.picked.clear();
