@@ -10,7 +10,7 @@ use regula_runtime::engine::ForwardModel;
 use regula_runtime::fast::FastEngine;
 use regula_runtime::playout::{PlayoutConfig, Xoshiro256};
 
-mod corpus;
+use crate::corpus;
 
 /// Playouts per game and automaton in the report comparison.
 const PLAYOUTS: u64 = 10;

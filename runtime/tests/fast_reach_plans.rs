@@ -7,7 +7,7 @@
 use regula_runtime::fast::{FastEngine, ReachPlans};
 use regula_runtime::playout::PlayoutConfig;
 
-mod corpus;
+use crate::corpus;
 
 /// Playouts per game and automaton (each check runs twice, in debug builds).
 const PLAYOUTS: u64 = 10;

@@ -11,20 +11,18 @@
 //! Every file of this folder must be declared here (or be a `[[test]]` of its own): the check is
 //! `every_test_file_is_compiled_into_a_test_binary` in cli/tests/main.rs, one for the workspace.
 
+// The whole-corpus helpers shared by the fast-engine checks.
+mod corpus;
+
 mod agent_api;
 mod agent_conformance;
 mod agent_deal;
 mod breakthrough;
 mod chess;
 mod connect4;
+mod fast_keeper_in_place;
 mod fast_random_automata;
+mod fast_reach_plans;
 mod random_automata;
 mod semantics;
 mod tictactoe;
-
-// These two declare the shared `corpus` module themselves (`mod corpus;`); a `#[path]` file counts
-// as a `mod.rs`, so that declaration finds tests/corpus/ as it did when each file was a crate root.
-#[path = "fast_keeper_in_place.rs"]
-mod fast_keeper_in_place;
-#[path = "fast_reach_plans.rs"]
-mod fast_reach_plans;
