@@ -305,8 +305,23 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// other move of that search has (spec/codegen.md), so callers reading only successors may
     /// skip recording tags. Shorter than the node count (or empty) means unknown.
     const UNIQUE_STARTS: &'static [bool] = &[];
+    /// No lean search (a search from a [`CompiledGame::UNIQUE_STARTS`] node whose caller reads
+    /// successors only) ever reads the tags of its path: every tag push is bounded (the move
+    /// search has no cycle, so no visited set keys on tags) and every completion is unique (no
+    /// scope or table compares tags). Lean searches then push and pop no tags at all.
+    const LEAN_READS_NO_TAGS: bool = false;
+    /// The generated code records no visit (no `visit`, `visit_slot` or `count_step` call), so
+    /// an unchecked search never gives up and never needs running again: its visited-set
+    /// bookkeeping is skipped, and a lean search may run on the caller's values in place.
+    const NO_VISITS: bool = false;
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
+    /// [`CompiledGame::search`] on `values` in place: a search that succeeds leaves them as it
+    /// found them (every edge undoes its writes on the way back); one that fails may not, so
+    /// callers use it only on values they discard after an error.
+    fn search_in_place(node: NodeId, values: &mut Self::Values, search: &mut Search<Self::Values>) -> Result<(), Fail> {
+        Self::search(&CompiledState { node, values: *values }, search)
+    }
 
     /// The raw initial state.
     fn initial() -> CompiledState<Self::Values> {
@@ -782,6 +797,10 @@ pub struct Search<V> {
     /// (no capacity check, no call to grow) and a pop one decrement.
     path: [SymbolId; MAX_MOVE_TAGS],
     path_len: usize,
+    /// A lean search of a game whose lean searches read no tags
+    /// ([`CompiledGame::LEAN_READS_NO_TAGS`]): [`Search::push_tag_bounded`] and
+    /// [`Search::pop_tag`] do nothing (that game emits no unbounded [`Search::push_tag`]).
+    skip_path: bool,
     /// Follow only paths whose tags are a prefix of these.
     only: Option<Vec<SymbolId>>,
     /// `only`'s buffer between searches (so [`raw_apply`] allocates once per context), and the
@@ -825,6 +844,7 @@ impl<V: Values> Search<V> {
             names,
             path: [0; MAX_MOVE_TAGS],
             path_len: 0,
+            skip_path: false,
             only: None,
             spare_only: Vec::new(),
             picked: Vec::new(),
@@ -850,6 +870,7 @@ impl<V: Values> Search<V> {
     #[inline(always)]
     fn begin(&mut self, start: NodeId) {
         self.moves.lean = self.moves.skip_tags && !self.moves.tags_only && self.only.is_none();
+        self.skip_path = false;
         self.start = start;
         self.path_len = 0;
         self.depth = 0;
@@ -862,12 +883,14 @@ impl<V: Values> Search<V> {
     /// playout loop, perft, keeper moves): the move buffer takes successors only, so its tags,
     /// spans and de-duplication table are left as they are (no search that reads them starts
     /// without [`Search::begin`] clearing them). `only` is set only inside [`raw_apply`] and
-    /// `tags_only` only inside `generate_tags`, so neither needs resetting here.
+    /// `tags_only` only inside `generate_tags`, so neither needs resetting here. `skip_path`:
+    /// the game's [`CompiledGame::LEAN_READS_NO_TAGS`].
     #[inline(always)]
-    fn begin_lean(&mut self, start: NodeId) {
+    fn begin_lean(&mut self, start: NodeId, skip_path: bool) {
         debug_assert!(self.only.is_none() && !self.moves.tags_only);
         self.moves.skip_tags = true;
         self.moves.lean = true;
+        self.skip_path = skip_path;
         self.moves.count = 0;
         self.start = start;
         self.path_len = 0;
@@ -907,6 +930,9 @@ impl<V: Values> Search<V> {
     /// [`MAX_MOVE_TAGS`] tags (the move search has no cycle and fewer nodes than that).
     #[inline(always)]
     pub fn push_tag_bounded(&mut self, tag: SymbolId) -> bool {
+        if self.skip_path {
+            return true;
+        }
         let position = self.path_len;
         // The generator proved `position < MAX_MOVE_TAGS`; the mask only spares a bounds check.
         self.path[position % MAX_MOVE_TAGS] = tag;
@@ -936,8 +962,11 @@ impl<V: Values> Search<V> {
     }
 
     /// Generated code: removes the tag [`Search::push_tag`] appended.
-    #[inline]
+    #[inline(always)]
     pub fn pop_tag(&mut self) {
+        if self.skip_path {
+            return;
+        }
         self.path_len -= 1;
     }
 
@@ -1212,11 +1241,36 @@ fn generate_successors<G: CompiledGame>(
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
     if state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
-        search.begin_lean(state.node);
+        search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
         return run_search::<G>(state, search).map_err(EngineError::from);
     }
     search.moves.skip_tags = false;
     generate_moves::<G>(state, search)
+}
+
+/// [`generate_successors`] for the playout loop, which discards `state` after an error: a lean
+/// search of a game that records no visits ([`CompiledGame::NO_VISITS`]: it never gives up, so
+/// never runs again from the original values) searches `state`'s values in place, without
+/// copying them first. `state` is unchanged when this succeeds.
+#[inline(always)]
+fn generate_successors_in_place<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Result<(), EngineError> {
+    if G::NO_VISITS && state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+        search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
+        // Nothing reads visited sets: a nested check need not clear one (`enter_reach`).
+        search.checked = false;
+        #[cfg(debug_assertions)]
+        let before = *state;
+        let result = G::search_in_place(state.node, &mut state.values, search);
+        #[cfg(debug_assertions)]
+        if result.is_ok() {
+            debug_assert!(*state == before, "a successful search left its values as it found them");
+        }
+        return result.map_err(EngineError::from);
+    }
+    generate_successors::<G>(state, search)
 }
 
 #[inline]
@@ -1246,6 +1300,11 @@ const UNCHECKED_BUDGET: u32 = 1 << 15;
 /// from the same node.
 #[inline(always)]
 fn run_search<G: CompiledGame>(state: &CompiledState<G::Values>, search: &mut Search<G::Values>) -> Result<(), Fail> {
+    if G::NO_VISITS {
+        // Nothing reads visited sets or the budget, and nothing gives up.
+        search.checked = false;
+        return G::search(state, search);
+    }
     let node = state.node as usize;
     search.checked = search.always_checked.get(node).copied().unwrap_or(false);
     if search.checked {
@@ -1351,7 +1410,7 @@ fn settle_in_place<G: CompiledGame>(
     if !keeper_moves::<G>(state) {
         return Ok(());
     }
-    generate_successors::<G>(state, search)?;
+    generate_successors_in_place::<G>(state, search)?;
     if search.moves.len() != 1 {
         return Err(keeper_move_count(state, search));
     }
@@ -1440,7 +1499,7 @@ pub fn random_playout_into<G: CompiledGame>(
         let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > TAGS_ONLY_ABOVE_BYTES
             && generate_tags::<G>(&state, search)?;
         if !tags_only {
-            generate_successors::<G>(&state, search)?;
+            generate_successors_in_place::<G>(&mut state, search)?;
         }
         let count = search.moves.len();
         last_count = count;
@@ -1455,18 +1514,18 @@ pub fn random_playout_into<G: CompiledGame>(
             outcome.legal_moves += count as u64;
         }
         moves_made += 1;
-        let mut next = if tags_only {
+        if tags_only {
             let mut picked = std::mem::take(&mut search.picked);
             picked.clear();
             search.moves.copy_tags(pick, &mut picked);
             let next = raw_apply::<G>(&state, &picked, search);
             search.picked = picked;
-            next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?
+            state =
+                next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?;
         } else {
-            *search.moves.successor(pick)
-        };
-        settle_in_place::<G>(&mut next, search)?;
-        state = next;
+            state = *search.moves.successor(pick);
+        }
+        settle_in_place::<G>(&mut state, search)?;
     }
     outcome.goals.clear();
     outcome.goals.extend((0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)));

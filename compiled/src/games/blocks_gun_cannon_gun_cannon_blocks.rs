@@ -55,6 +55,8 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(172);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
+    const LEAN_READS_NO_TAGS: bool = false;
+    const NO_VISITS: bool = true;
 
     fn initial_values() -> Values {
         INITIAL
@@ -74,8 +76,12 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
             0 => { m0(v, cx); Ok(()) }
             42 => m42(v, cx),
             50 => { m50(v, cx); Ok(()) }

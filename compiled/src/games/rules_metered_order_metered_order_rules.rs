@@ -53,6 +53,8 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
+    const LEAN_READS_NO_TAGS: bool = true;
+    const NO_VISITS: bool = true;
 
     fn initial_values() -> Values {
         INITIAL
@@ -72,8 +74,12 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
             9 => { m9(v, cx); Ok(()) }

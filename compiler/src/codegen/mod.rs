@@ -1098,6 +1098,14 @@ impl<'a> Generator<'a> {
         }
         writeln!(w).unwrap();
         let one = automaton.symbol_id("1").map_or("None".to_string(), |id| format!("Some({id})"));
+        // Read off the emitted functions, so the flags hold for exactly the code below: a lean
+        // search reads no tag where every push is bounded and every completion unique (no
+        // scope or table compares tags), and a search never gives up where nothing visits.
+        let lean_reads_no_tags = self.tags_bounded
+            && !functions.contains("cx.push_tag(")
+            && !functions.contains("cx.complete(")
+            && !functions.contains("cx.complete_scoped(");
+        let no_visits = !functions.contains("cx.visit") && !functions.contains("cx.count_step(");
         writeln!(
             w,
             "impl CompiledGame for Game {{
@@ -1112,6 +1120,8 @@ impl<'a> Generator<'a> {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = {one};
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
+    const LEAN_READS_NO_TAGS: bool = {lean_reads_no_tags};
+    const NO_VISITS: bool = {no_visits};
 
     fn initial_values() -> Values {{
         INITIAL
@@ -1131,8 +1141,12 @@ impl<'a> Generator<'a> {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {{
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {{",
+        Self::search_in_place(state.node, &mut values, cx)
+    }}
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {{
+        match node {{",
             fingerprint = fingerprint(automaton),
             begin = automaton.begin,
             end = automaton.end,
