@@ -798,8 +798,9 @@ pub struct Search<V> {
     path: [SymbolId; MAX_MOVE_TAGS],
     path_len: usize,
     /// A lean search of a game whose lean searches read no tags
-    /// ([`CompiledGame::LEAN_READS_NO_TAGS`]): [`Search::push_tag_bounded`] and
-    /// [`Search::pop_tag`] do nothing (that game emits no unbounded [`Search::push_tag`]).
+    /// ([`CompiledGame::LEAN_READS_NO_TAGS`]): [`Search::push_tag_bounded`] does nothing (that
+    /// game emits no unbounded [`Search::push_tag`]), so `path_len` is meaningless until the
+    /// next [`Search::begin`] or [`Search::begin_lean`] resets it.
     skip_path: bool,
     /// Follow only paths whose tags are a prefix of these.
     only: Option<Vec<SymbolId>>,
@@ -961,13 +962,13 @@ impl<V: Values> Search<V> {
         Self::fail(EngineError::TagCycle { node: self.node_name(target) })
     }
 
-    /// Generated code: removes the tag [`Search::push_tag`] appended.
+    /// Generated code: removes the tag [`Search::push_tag`] appended. With `skip_path` the push
+    /// appended nothing and nothing reads `path_len` until the next search resets it, so the
+    /// decrement (wrapping below zero) is left unconditional: games whose searches never skip
+    /// their tags pay no test for it.
     #[inline(always)]
     pub fn pop_tag(&mut self) {
-        if self.skip_path {
-            return;
-        }
-        self.path_len -= 1;
+        self.path_len = self.path_len.wrapping_sub(1);
     }
 
     /// Generated code: a move completed on an edge into `target` with `values` after it;
@@ -1251,13 +1252,15 @@ fn generate_successors<G: CompiledGame>(
 /// [`generate_successors`] for the playout loop, which discards `state` after an error: a lean
 /// search of a game that records no visits ([`CompiledGame::NO_VISITS`]: it never gives up, so
 /// never runs again from the original values) searches `state`'s values in place, without
-/// copying them first. `state` is unchanged when this succeeds.
+/// copying them first. `state` is not terminal, and unchanged when this succeeds.
 #[inline(always)]
 fn generate_successors_in_place<G: CompiledGame>(
     state: &mut CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
-    if G::NO_VISITS && state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+    // Callers search non-terminal states only (the playout loop and `settle_in_place` test it).
+    debug_assert!(state.node != G::END);
+    if G::NO_VISITS && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
         search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
         // Nothing reads visited sets: a nested check need not clear one (`enter_reach`).
         search.checked = false;
