@@ -125,11 +125,11 @@ impl CompiledGame for Game {
             56 => { m56(v, cx); Ok(()) }
             57 => { m57(v, cx); Ok(()) }
             86 => { m86(v, cx); Ok(()) }
-            134 => m134(v, cx),
+            134 => { m134(v, cx); Ok(()) }
             142 => { m142(v, cx); Ok(()) }
             144 => { m144(v, cx); Ok(()) }
             145 => { m145(v, cx); Ok(()) }
-            151 => m151(v, cx),
+            151 => { m151(v, cx); Ok(()) }
             159 => { m159(v, cx); Ok(()) }
             161 => { m161(v, cx); Ok(()) }
             162 => { m162(v, cx); Ok(()) }
@@ -771,143 +771,141 @@ v[slot] = old;
 }
 
 /// Node `turn2Red_3`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m134(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 23usize;
 let old = v[slot];
 v[slot] = 9;
-m135_k23_9(v, cx)?;
+m135_k23_9(v, cx);
 v[slot] = 10;
-m135_k23_10(v, cx)?;
+m135_k23_10(v, cx);
 v[slot] = 11;
-m135_k23_11(v, cx)?;
+m135_k23_11(v, cx);
 v[slot] = 12;
-m135_k23_12(v, cx)?;
+m135_k23_12(v, cx);
 v[slot] = 13;
-m135_k23_13(v, cx)?;
+m135_k23_13(v, cx);
 v[slot] = 14;
-m135_k23_14(v, cx)?;
+m135_k23_14(v, cx);
 v[slot] = 15;
-m135_k23_15(v, cx)?;
+m135_k23_15(v, cx);
 v[slot] = 16;
-m135_k23_16(v, cx)?;
+m135_k23_16(v, cx);
 v[slot] = 17;
-m135_k23_17(v, cx)?;
+m135_k23_17(v, cx);
 v[slot] = 18;
-m135_k23_18(v, cx)?;
+m135_k23_18(v, cx);
 v[slot] = 19;
-m135_k23_19(v, cx)?;
+m135_k23_19(v, cx);
 v[slot] = 20;
-m135_k23_20(v, cx)?;
+m135_k23_20(v, cx);
 v[slot] = 21;
-m135_k23_21(v, cx)?;
+m135_k23_21(v, cx);
 v[slot] = 22;
-m135_k23_22(v, cx)?;
+m135_k23_22(v, cx);
 v[slot] = 23;
-m135_k23_23(v, cx)?;
+m135_k23_23(v, cx);
 v[slot] = 24;
-m135_k23_24(v, cx)?;
+m135_k23_24(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF0[(v[23] as usize)] as usize] == 0 {
-m136(v, cx)?;
+m136(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11`.
-fn m136(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[23] as u32) {
-m137(v, cx)?;
+m137(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_12`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 v[slot] = 26;
-m138_k26_26(v, cx)?;
+m138_k26_26(v, cx);
 v[slot] = 27;
-m138_k26_27(v, cx)?;
+m138_k26_27(v, cx);
 v[slot] = 28;
-m138_k26_28(v, cx)?;
+m138_k26_28(v, cx);
 v[slot] = 29;
-m138_k26_29(v, cx)?;
+m138_k26_29(v, cx);
 v[slot] = 30;
-m138_k26_30(v, cx)?;
+m138_k26_30(v, cx);
 v[slot] = 31;
-m138_k26_31(v, cx)?;
+m138_k26_31(v, cx);
 v[slot] = 32;
-m138_k26_32(v, cx)?;
+m138_k26_32(v, cx);
 v[slot] = 33;
-m138_k26_33(v, cx)?;
+m138_k26_33(v, cx);
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_13`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[162 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_14`.
 #[inline(always)]
-fn m139(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m139(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-m140(v, cx)?;
+m140(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_15`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[24] as u32) {
-m141(v, cx)?;
+m141(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_16`.
 #[inline(always)]
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_scoped(142, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(142, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_16__tail`.
@@ -1035,143 +1033,141 @@ v[slot] = old;
 }
 
 /// Node `turn2Green_3`.
-fn m151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m151(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 23usize;
 let old = v[slot];
 v[slot] = 9;
-m152_k23_9(v, cx)?;
+m152_k23_9(v, cx);
 v[slot] = 10;
-m152_k23_10(v, cx)?;
+m152_k23_10(v, cx);
 v[slot] = 11;
-m152_k23_11(v, cx)?;
+m152_k23_11(v, cx);
 v[slot] = 12;
-m152_k23_12(v, cx)?;
+m152_k23_12(v, cx);
 v[slot] = 13;
-m152_k23_13(v, cx)?;
+m152_k23_13(v, cx);
 v[slot] = 14;
-m152_k23_14(v, cx)?;
+m152_k23_14(v, cx);
 v[slot] = 15;
-m152_k23_15(v, cx)?;
+m152_k23_15(v, cx);
 v[slot] = 16;
-m152_k23_16(v, cx)?;
+m152_k23_16(v, cx);
 v[slot] = 17;
-m152_k23_17(v, cx)?;
+m152_k23_17(v, cx);
 v[slot] = 18;
-m152_k23_18(v, cx)?;
+m152_k23_18(v, cx);
 v[slot] = 19;
-m152_k23_19(v, cx)?;
+m152_k23_19(v, cx);
 v[slot] = 20;
-m152_k23_20(v, cx)?;
+m152_k23_20(v, cx);
 v[slot] = 21;
-m152_k23_21(v, cx)?;
+m152_k23_21(v, cx);
 v[slot] = 22;
-m152_k23_22(v, cx)?;
+m152_k23_22(v, cx);
 v[slot] = 23;
-m152_k23_23(v, cx)?;
+m152_k23_23(v, cx);
 v[slot] = 24;
-m152_k23_24(v, cx)?;
+m152_k23_24(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10`.
-fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF0[(v[23] as usize)] as usize] == 1 {
-m153(v, cx)?;
+m153(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11`.
-fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[23] as u32) {
-m154(v, cx)?;
+m154(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_12`.
-fn m154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 v[slot] = 26;
-m155_k26_26(v, cx)?;
+m155_k26_26(v, cx);
 v[slot] = 27;
-m155_k26_27(v, cx)?;
+m155_k26_27(v, cx);
 v[slot] = 28;
-m155_k26_28(v, cx)?;
+m155_k26_28(v, cx);
 v[slot] = 29;
-m155_k26_29(v, cx)?;
+m155_k26_29(v, cx);
 v[slot] = 30;
-m155_k26_30(v, cx)?;
+m155_k26_30(v, cx);
 v[slot] = 31;
-m155_k26_31(v, cx)?;
+m155_k26_31(v, cx);
 v[slot] = 32;
-m155_k26_32(v, cx)?;
+m155_k26_32(v, cx);
 v[slot] = 33;
-m155_k26_33(v, cx)?;
+m155_k26_33(v, cx);
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_13`.
-fn m155(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[324 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_14`.
 #[inline(always)]
-fn m156(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m156(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-m157(v, cx)?;
+m157(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_15`.
-fn m157(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m157(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[24] as u32) {
-m158(v, cx)?;
+m158(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_16`.
 #[inline(always)]
-fn m158(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m158(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-let p = v[31]; cx.complete_scoped(159, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(159, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_16__tail`.
@@ -2915,547 +2911,547 @@ m52(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 9.
-fn m135_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 0 {
-m136_k23_9(v, cx)?;
+m136_k23_9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 10.
-fn m135_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 0 {
-m136_k23_10(v, cx)?;
+m136_k23_10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 11.
-fn m135_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 0 {
-m136_k23_11(v, cx)?;
+m136_k23_11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 12.
-fn m135_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 0 {
-m136_k23_12(v, cx)?;
+m136_k23_12(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 13.
-fn m135_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 0 {
-m136_k23_13(v, cx)?;
+m136_k23_13(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 14.
-fn m135_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 0 {
-m136_k23_14(v, cx)?;
+m136_k23_14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 15.
-fn m135_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 0 {
-m136_k23_15(v, cx)?;
+m136_k23_15(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 16.
-fn m135_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 0 {
-m136_k23_16(v, cx)?;
+m136_k23_16(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 17.
-fn m135_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[9] == 0 {
-m136_k23_17(v, cx)?;
+m136_k23_17(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 18.
-fn m135_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[10] == 0 {
-m136_k23_18(v, cx)?;
+m136_k23_18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 19.
-fn m135_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[11] == 0 {
-m136_k23_19(v, cx)?;
+m136_k23_19(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 20.
-fn m135_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[12] == 0 {
-m136_k23_20(v, cx)?;
+m136_k23_20(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 21.
-fn m135_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[13] == 0 {
-m136_k23_21(v, cx)?;
+m136_k23_21(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 22.
-fn m135_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[14] == 0 {
-m136_k23_22(v, cx)?;
+m136_k23_22(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 23.
-fn m135_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[15] == 0 {
-m136_k23_23(v, cx)?;
+m136_k23_23(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_10` where v[23] == 24.
-fn m135_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[16] == 0 {
-m136_k23_24(v, cx)?;
+m136_k23_24(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 26.
-fn m138_k26_26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 27.
-fn m138_k26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 28.
-fn m138_k26_28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 29.
-fn m138_k26_29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 30.
-fn m138_k26_30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 31.
-fn m138_k26_31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 32.
-fn m138_k26_32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[26] == 33.
-fn m138_k26_33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k26_33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 9.
-fn m152_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[1] == 1 {
-m153_k23_9(v, cx)?;
+m153_k23_9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 10.
-fn m152_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[2] == 1 {
-m153_k23_10(v, cx)?;
+m153_k23_10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 11.
-fn m152_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[3] == 1 {
-m153_k23_11(v, cx)?;
+m153_k23_11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 12.
-fn m152_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[4] == 1 {
-m153_k23_12(v, cx)?;
+m153_k23_12(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 13.
-fn m152_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[5] == 1 {
-m153_k23_13(v, cx)?;
+m153_k23_13(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 14.
-fn m152_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[6] == 1 {
-m153_k23_14(v, cx)?;
+m153_k23_14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 15.
-fn m152_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[7] == 1 {
-m153_k23_15(v, cx)?;
+m153_k23_15(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 16.
-fn m152_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[8] == 1 {
-m153_k23_16(v, cx)?;
+m153_k23_16(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 17.
-fn m152_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[9] == 1 {
-m153_k23_17(v, cx)?;
+m153_k23_17(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 18.
-fn m152_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[10] == 1 {
-m153_k23_18(v, cx)?;
+m153_k23_18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 19.
-fn m152_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[11] == 1 {
-m153_k23_19(v, cx)?;
+m153_k23_19(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 20.
-fn m152_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[12] == 1 {
-m153_k23_20(v, cx)?;
+m153_k23_20(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 21.
-fn m152_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[13] == 1 {
-m153_k23_21(v, cx)?;
+m153_k23_21(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 22.
-fn m152_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[14] == 1 {
-m153_k23_22(v, cx)?;
+m153_k23_22(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 23.
-fn m152_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[15] == 1 {
-m153_k23_23(v, cx)?;
+m153_k23_23(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_10` where v[23] == 24.
-fn m152_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[16] == 1 {
-m153_k23_24(v, cx)?;
+m153_k23_24(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 26.
-fn m155_k26_26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 27.
-fn m155_k26_27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 28.
-fn m155_k26_28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 29.
-fn m155_k26_29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 30.
-fn m155_k26_30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 31.
-fn m155_k26_31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 32.
-fn m155_k26_32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[26] == 33.
-fn m155_k26_33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k26_33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[23] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `lineHVD4Red_1` where v[25] == 9.
@@ -3779,355 +3775,355 @@ false
 }
 
 /// Node `move2Red_11` where v[23] == 9.
-fn m136_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(9 as u32) {
-m137_k23_9(v, cx)?;
+m137_k23_9(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 10.
-fn m136_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(10 as u32) {
-m137_k23_10(v, cx)?;
+m137_k23_10(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 11.
-fn m136_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(11 as u32) {
-m137_k23_11(v, cx)?;
+m137_k23_11(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 12.
-fn m136_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(12 as u32) {
-m137_k23_12(v, cx)?;
+m137_k23_12(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 13.
-fn m136_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(13 as u32) {
-m137_k23_13(v, cx)?;
+m137_k23_13(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 14.
-fn m136_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(14 as u32) {
-m137_k23_14(v, cx)?;
+m137_k23_14(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 15.
-fn m136_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(15 as u32) {
-m137_k23_15(v, cx)?;
+m137_k23_15(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 16.
-fn m136_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(16 as u32) {
-m137_k23_16(v, cx)?;
+m137_k23_16(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 17.
-fn m136_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(17 as u32) {
-m137_k23_17(v, cx)?;
+m137_k23_17(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 18.
-fn m136_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(18 as u32) {
-m137_k23_18(v, cx)?;
+m137_k23_18(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 19.
-fn m136_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(19 as u32) {
-m137_k23_19(v, cx)?;
+m137_k23_19(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 20.
-fn m136_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(20 as u32) {
-m137_k23_20(v, cx)?;
+m137_k23_20(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 21.
-fn m136_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(21 as u32) {
-m137_k23_21(v, cx)?;
+m137_k23_21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 22.
-fn m136_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(22 as u32) {
-m137_k23_22(v, cx)?;
+m137_k23_22(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 23.
-fn m136_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(23 as u32) {
-m137_k23_23(v, cx)?;
+m137_k23_23(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Red_11` where v[23] == 24.
-fn m136_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(24 as u32) {
-m137_k23_24(v, cx)?;
+m137_k23_24(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 9.
-fn m153_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(9 as u32) {
-m154_k23_9(v, cx)?;
+m154_k23_9(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 10.
-fn m153_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(10 as u32) {
-m154_k23_10(v, cx)?;
+m154_k23_10(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 11.
-fn m153_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(11 as u32) {
-m154_k23_11(v, cx)?;
+m154_k23_11(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 12.
-fn m153_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(12 as u32) {
-m154_k23_12(v, cx)?;
+m154_k23_12(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 13.
-fn m153_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(13 as u32) {
-m154_k23_13(v, cx)?;
+m154_k23_13(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 14.
-fn m153_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(14 as u32) {
-m154_k23_14(v, cx)?;
+m154_k23_14(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 15.
-fn m153_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(15 as u32) {
-m154_k23_15(v, cx)?;
+m154_k23_15(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 16.
-fn m153_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(16 as u32) {
-m154_k23_16(v, cx)?;
+m154_k23_16(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 17.
-fn m153_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(17 as u32) {
-m154_k23_17(v, cx)?;
+m154_k23_17(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 18.
-fn m153_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(18 as u32) {
-m154_k23_18(v, cx)?;
+m154_k23_18(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 19.
-fn m153_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(19 as u32) {
-m154_k23_19(v, cx)?;
+m154_k23_19(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 20.
-fn m153_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(20 as u32) {
-m154_k23_20(v, cx)?;
+m154_k23_20(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 21.
-fn m153_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(21 as u32) {
-m154_k23_21(v, cx)?;
+m154_k23_21(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 22.
-fn m153_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(22 as u32) {
-m154_k23_22(v, cx)?;
+m154_k23_22(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 23.
-fn m153_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(23 as u32) {
-m154_k23_23(v, cx)?;
+m154_k23_23(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move2Green_11` where v[23] == 24.
-fn m153_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m153_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(24 as u32) {
-m154_k23_24(v, cx)?;
+m154_k23_24(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `lineHVD4Red_2` where v[25] == 9.
@@ -4399,515 +4395,451 @@ false
 }
 
 /// Node `move2Red_12` where v[23] == 9.
-fn m137_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_9(v, cx)?;
+m138_k23_9(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 10.
-fn m137_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_10(v, cx)?;
+m138_k23_10(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 11.
-fn m137_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_11(v, cx)?;
+m138_k23_11(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 12.
-fn m137_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_12(v, cx)?;
+m138_k23_12(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 13.
-fn m137_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_13(v, cx)?;
+m138_k23_13(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 14.
-fn m137_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_14(v, cx)?;
+m138_k23_14(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 15.
-fn m137_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_15(v, cx)?;
+m138_k23_15(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 16.
-fn m137_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_16(v, cx)?;
+m138_k23_16(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 17.
-fn m137_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_17(v, cx)?;
+m138_k23_17(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 18.
-fn m137_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_18(v, cx)?;
+m138_k23_18(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 19.
-fn m137_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_19(v, cx)?;
+m138_k23_19(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 20.
-fn m137_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_20(v, cx)?;
+m138_k23_20(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 21.
-fn m137_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_21(v, cx)?;
+m138_k23_21(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 22.
-fn m137_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_22(v, cx)?;
+m138_k23_22(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 23.
-fn m137_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_23(v, cx)?;
+m138_k23_23(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Red_12` where v[23] == 24.
-fn m137_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m137_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m138_k23_24(v, cx)?;
+m138_k23_24(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 9.
-fn m154_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_9(v, cx)?;
+m155_k23_9(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 10.
-fn m154_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_10(v, cx)?;
+m155_k23_10(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 11.
-fn m154_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_11(v, cx)?;
+m155_k23_11(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 12.
-fn m154_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_12(v, cx)?;
+m155_k23_12(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 13.
-fn m154_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_13(v, cx)?;
+m155_k23_13(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 14.
-fn m154_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_14(v, cx)?;
+m155_k23_14(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 15.
-fn m154_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_15(v, cx)?;
+m155_k23_15(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 16.
-fn m154_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_16(v, cx)?;
+m155_k23_16(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 17.
-fn m154_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_17(v, cx)?;
+m155_k23_17(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 18.
-fn m154_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_18(v, cx)?;
+m155_k23_18(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 19.
-fn m154_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_19(v, cx)?;
+m155_k23_19(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 20.
-fn m154_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_20(v, cx)?;
+m155_k23_20(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 21.
-fn m154_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_21(v, cx)?;
+m155_k23_21(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 22.
-fn m154_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_22(v, cx)?;
+m155_k23_22(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 23.
-fn m154_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_23(v, cx)?;
+m155_k23_23(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move2Green_12` where v[23] == 24.
-fn m154_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m154_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 v[slot] = MEMBERS6[i];
-m155_k23_24(v, cx)?;
+m155_k23_24(v, cx);
 }
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `lineHVD4Red_3` where v[25] == 9.
@@ -5151,387 +5083,387 @@ false
 }
 
 /// Node `move2Red_13` where v[23] == 9.
-fn m138_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB30[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 10.
-fn m138_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB31[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 11.
-fn m138_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB32[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 12.
-fn m138_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB33[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 13.
-fn m138_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB34[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 14.
-fn m138_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB35[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 15.
-fn m138_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB36[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 16.
-fn m138_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB37[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 17.
-fn m138_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB38[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 18.
-fn m138_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB39[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 19.
-fn m138_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB40[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 20.
-fn m138_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB41[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 21.
-fn m138_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB42[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 22.
-fn m138_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB43[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 23.
-fn m138_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB44[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Red_13` where v[23] == 24.
-fn m138_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB45[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 9.
-fn m155_k23_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB30[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 10.
-fn m155_k23_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB31[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 11.
-fn m155_k23_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB32[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 12.
-fn m155_k23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB33[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 13.
-fn m155_k23_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB34[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 14.
-fn m155_k23_14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB35[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 15.
-fn m155_k23_15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB36[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 16.
-fn m155_k23_16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB37[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 17.
-fn m155_k23_17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB38[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 18.
-fn m155_k23_18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB39[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 19.
-fn m155_k23_19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB40[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 20.
-fn m155_k23_20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB41[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 21.
-fn m155_k23_21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB42[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 22.
-fn m155_k23_22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB43[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 23.
-fn m155_k23_23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB44[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move2Green_13` where v[23] == 24.
-fn m155_k23_24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155_k23_24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB45[(v[26] as usize)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `lineHVD4Red_6` where v[26] == 26.

@@ -98,7 +98,7 @@ impl CompiledGame for Game {
             133 => { m133(v, cx); Ok(()) }
             134 => { m134(v, cx); Ok(()) }
             135 => { m135(v, cx); Ok(()) }
-            141 => m141(v, cx),
+            141 => { m141(v, cx); Ok(()) }
             149 => { m149(v, cx); Ok(()) }
             151 => { m151(v, cx); Ok(()) }
             152 => { m152(v, cx); Ok(()) }
@@ -1596,7 +1596,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_3`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 37usize;
 let old = v[slot];
@@ -1607,109 +1607,107 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m142(v, cx)?;
+m142(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_10`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[37] as usize)] as usize] == 1 {
-m143(v, cx)?;
+m143(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Green_11`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m143(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[37] as u32) {
-m144(v, cx)?;
+m144(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move1Green_12`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m144(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 40usize;
 let old = v[slot];
 v[slot] = 35;
-m145_k40_35(v, cx)?;
+m145_k40_35(v, cx);
 v[slot] = 36;
-m145_k40_36(v, cx)?;
+m145_k40_36(v, cx);
 v[slot] = 37;
-m145_k40_37(v, cx)?;
+m145_k40_37(v, cx);
 v[slot] = 38;
-m145_k40_38(v, cx)?;
+m145_k40_38(v, cx);
 v[slot] = 39;
-m145_k40_39(v, cx)?;
+m145_k40_39(v, cx);
 v[slot] = 40;
-m145_k40_40(v, cx)?;
+m145_k40_40(v, cx);
 v[slot] = 41;
-m145_k40_41(v, cx)?;
+m145_k40_41(v, cx);
 v[slot] = 42;
-m145_k40_42(v, cx)?;
+m145_k40_42(v, cx);
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `move1Green_13`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[243 + OFF3[(v[40] as usize)] as usize + OFF2[(v[37] as usize)] as usize];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_14`.
 #[inline(always)]
-fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m146(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
-m147(v, cx)?;
+m147(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Green_15`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m147(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[38] as u32) {
-m148(v, cx)?;
+m148(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `move1Green_16`.
 #[inline(always)]
-fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m148(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
-let p = v[45]; cx.complete_scoped(149, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(149, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_16__tail`.
@@ -3412,99 +3410,99 @@ Ok(())
 }
 
 /// Node `move1Green_13` where v[40] == 35.
-fn m145_k40_35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 36.
-fn m145_k40_36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 37.
-fn m145_k40_37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 38.
-fn m145_k40_38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 39.
-fn m145_k40_39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 40.
-fn m145_k40_40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 41.
-fn m145_k40_41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_13` where v[40] == 42.
-fn m145_k40_42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145_k40_42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-m146(v, cx)?;
+m146(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_109` where v[40] == 35.

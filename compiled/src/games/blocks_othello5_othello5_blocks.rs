@@ -27,7 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [35, 36];
 static VISIBLE_SLOTS: [usize; 2] = [39, 40];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 210] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false];
+static UNIQUE_STARTS: [bool; 210] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false];
 static CONSTANTS: [Sym; 1026] = [34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 68, 68, 43, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 43, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 69, 70, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69, 69];
 static OFF0: [u16; 256] = [702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 0, 27, 54, 81, 108, 135, 162, 189, 216, 243, 270, 297, 324, 351, 378, 405, 432, 459, 486, 513, 540, 567, 594, 621, 648, 675, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702, 702];
 static OFF1: [u16; 256] = [26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26];
@@ -113,7 +113,7 @@ fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_32: Option<bool> = None;
 {
 if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
-m33(v, cx)?;
+m33(v, cx);
 }
 
 }
@@ -127,22 +127,22 @@ Ok(())
 }
 
 /// Node `stage1_2`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 let g32 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70;
 let g33 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70;
 {
 if g32 {
-m200(v, cx)?;
+m200(v, cx);
 }
 
 }
 {
 if g33 {
-m201(v, cx)?;
+m201(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stage1_4`.
@@ -150,13 +150,13 @@ fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_2_15: Option<bool> = None;
 {
 if (match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
-m35(v, cx)?;
+m35(v, cx);
 }
 
 }
 {
 if !(match reach_2_15 { Some(found) => found, None => { let found = { cx.enter_reach(2, 15)?; let found = r2_15(v, cx); cx.leave_reach(); found? }; reach_2_15 = Some(found); found } }) {
-m36(v, cx)?;
+m36(v, cx);
 }
 
 }
@@ -165,28 +165,28 @@ Ok(())
 
 /// Node `turn1Red_1`.
 #[inline(always)]
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(37, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(37, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_2`.
 #[inline(always)]
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(115, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(115, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_3`.
@@ -1098,7 +1098,7 @@ fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_16_32: Option<bool> = None;
 {
 if (match reach_16_32 { Some(found) => found, None => { let found = { cx.enter_reach(16, 32)?; let found = r16_32(v, cx); cx.leave_reach(); found? }; reach_16_32 = Some(found); found } }) {
-m33(v, cx)?;
+m33(v, cx);
 }
 
 }
@@ -1209,13 +1209,13 @@ fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_18_31: Option<bool> = None;
 {
 if (match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
-m118(v, cx)?;
+m118(v, cx);
 }
 
 }
 {
 if !(match reach_18_31 { Some(found) => found, None => { let found = { cx.enter_reach(18, 31)?; let found = r18_31(v, cx); cx.leave_reach(); found? }; reach_18_31 = Some(found); found } }) {
-m119(v, cx)?;
+m119(v, cx);
 }
 
 }
@@ -1224,28 +1224,28 @@ Ok(())
 
 /// Node `turn1Green_1`.
 #[inline(always)]
-fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m118(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(120, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(120, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_2`.
 #[inline(always)]
-fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m119(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(198, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(198, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_3`.
@@ -2255,102 +2255,102 @@ v[slot] = old;
 }
 
 /// Node `decide1_1`.
-fn m200(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m200(v: &mut Values, cx: &mut Search<Values>) {
 let g235 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
 let g236 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
 if g235 {
-m202(v, cx)?;
+m202(v, cx);
 }
 
 }
 {
 if g236 {
-m203(v, cx)?;
+m203(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_2`.
-fn m201(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m201(v: &mut Values, cx: &mut Search<Values>) {
 let g237 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
 let g238 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
 {
 if g237 {
-m208(v, cx)?;
+m208(v, cx);
 }
 
 }
 {
 if g238 {
-m202(v, cx)?;
+m202(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `decide1_3`.
-fn m202(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m202(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 35usize;
 let old = v[slot]; v[slot] = x;
-m204(v, cx)?;
+m204(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_4`.
-fn m203(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m203(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 35usize;
 let old = v[slot]; v[slot] = x;
-m206(v, cx)?;
+m206(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_5`.
-fn m204(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m204(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m205(v, cx)?;
+m205(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_8`.
 #[inline(always)]
-fn m205(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m205(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
-let p = v[38]; cx.complete(207, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(207, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_7`.
-fn m206(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m206(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m205(v, cx)?;
+m205(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
@@ -2359,27 +2359,27 @@ fn m207(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `decide1_9`.
-fn m208(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m208(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 35usize;
 let old = v[slot]; v[slot] = x;
-m209(v, cx)?;
+m209(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `decide1_11`.
-fn m209(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m209(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m205(v, cx)?;
+m205(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `flips1Red_reach_1`.

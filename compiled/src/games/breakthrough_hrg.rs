@@ -81,10 +81,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
+            2 => { m2(v, cx); Ok(()) }
             13 => { m13(v, cx); Ok(()) }
             19 => { m19(v, cx); Ok(()) }
-            23 => m23(v, cx),
+            23 => { m23(v, cx); Ok(()) }
             34 => { m34(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -114,7 +114,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 66usize;
 let old = v[slot];
@@ -125,141 +125,139 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[66] as usize)] as usize] == 0 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[66] as u32) {
-m5(v, cx)?;
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 68usize;
 let old = v[slot];
 v[slot] = 73;
-m6_k68_73(v, cx)?;
+m6_k68_73(v, cx);
 v[slot] = 74;
-m6_k68_74(v, cx)?;
+m6_k68_74(v, cx);
 v[slot] = 75;
-m6_k68_75(v, cx)?;
+m6_k68_75(v, cx);
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF2[(v[68] as usize)] as usize + MEMBER_INDEX1[(v[66] as usize)] as usize];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let g7 = v[68] == 73;
 let g8 = v[68] != 73;
 {
 if g7 {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
 {
 if g8 {
-m9(v, cx)?;
+m9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
 #[inline(always)]
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6 {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
 #[inline(always)]
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 0 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
-m12(v, cx)?;
+m12(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
 #[inline(always)]
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete_scoped(13, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(13, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_12__tail`.
@@ -369,7 +367,7 @@ v[slot] = old;
 }
 
 /// Node `turn_24`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 66usize;
 let old = v[slot];
@@ -380,141 +378,139 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m24(v, cx)?;
+m24(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[66] as usize)] as usize] == 1 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[66] as u32) {
-m26(v, cx)?;
+m26(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let scope = cx.open_scope();
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 68usize;
 let old = v[slot];
 v[slot] = 73;
-m27_k68_73(v, cx)?;
+m27_k68_73(v, cx);
 v[slot] = 74;
-m27_k68_74(v, cx)?;
+m27_k68_74(v, cx);
 v[slot] = 75;
-m27_k68_75(v, cx)?;
+m27_k68_75(v, cx);
 v[slot] = old;
 }
-cx.close_scope(scope);
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[264 + OFF2[(v[68] as usize)] as usize + MEMBER_INDEX1[(v[66] as usize)] as usize];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_29`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let g29 = v[68] == 73;
 let g30 = v[68] != 73;
 {
 if g29 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g30 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_30`.
 #[inline(always)]
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_31`.
 #[inline(always)]
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 1 {
-m32(v, cx)?;
+m32(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_34`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
-m33(v, cx)?;
+m33(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_33`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_35`.
 #[inline(always)]
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
-let p = v[73]; cx.complete_scoped(34, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(34, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_35__tail`.
@@ -643,188 +639,188 @@ false
 }
 
 /// Node `turn_5` where v[68] == 73.
-fn m6_k68_73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6_k68_73(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[66] as usize)];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m7_k68_73(v, cx)?;
+m7_k68_73(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5` where v[68] == 74.
-fn m6_k68_74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6_k68_74(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[66] as usize)];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m7_k68_74(v, cx)?;
+m7_k68_74(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5` where v[68] == 75.
-fn m6_k68_75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6_k68_75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[66] as usize)];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m7_k68_75(v, cx)?;
+m7_k68_75(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_28` where v[68] == 73.
-fn m27_k68_73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27_k68_73(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[66] as usize)];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m28_k68_73(v, cx)?;
+m28_k68_73(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_28` where v[68] == 74.
-fn m27_k68_74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27_k68_74(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[66] as usize)];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m28_k68_74(v, cx)?;
+m28_k68_74(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_28` where v[68] == 75.
-fn m27_k68_75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27_k68_75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[66] as usize)];
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m28_k68_75(v, cx)?;
+m28_k68_75(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6` where v[68] == 73.
-fn m7_k68_73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7_k68_73(v: &mut Values, cx: &mut Search<Values>) {
 let g7 = 73 == 73;
 let g8 = 73 != 73;
 {
 if g7 {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
 {
 if g8 {
-m9(v, cx)?;
+m9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_6` where v[68] == 74.
-fn m7_k68_74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7_k68_74(v: &mut Values, cx: &mut Search<Values>) {
 let g7 = 74 == 73;
 let g8 = 74 != 73;
 {
 if g7 {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
 {
 if g8 {
-m9(v, cx)?;
+m9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_6` where v[68] == 75.
-fn m7_k68_75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7_k68_75(v: &mut Values, cx: &mut Search<Values>) {
 let g7 = 75 == 73;
 let g8 = 75 != 73;
 {
 if g7 {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
 {
 if g8 {
-m9(v, cx)?;
+m9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_29` where v[68] == 73.
-fn m28_k68_73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28_k68_73(v: &mut Values, cx: &mut Search<Values>) {
 let g29 = 73 == 73;
 let g30 = 73 != 73;
 {
 if g29 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g30 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_29` where v[68] == 74.
-fn m28_k68_74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28_k68_74(v: &mut Values, cx: &mut Search<Values>) {
 let g29 = 74 == 73;
 let g30 = 74 != 73;
 {
 if g29 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g30 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_29` where v[68] == 75.
-fn m28_k68_75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28_k68_75(v: &mut Values, cx: &mut Search<Values>) {
 let g29 = 75 == 73;
 let g30 = 75 != 73;
 {
 if g29 {
-m29(v, cx)?;
+m29(v, cx);
 }
 
 }
 {
 if g30 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
-Ok(())
+
 }
 

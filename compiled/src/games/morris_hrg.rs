@@ -27,7 +27,7 @@ static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [37, 38];
 static VISIBLE_SLOTS: [usize; 2] = [41, 42];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 107] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 107] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static MEMBERS0: [u8; 24] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33];
 static MEMBER_INDEX1: [u16; 256] = [24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24];
 static OFF2: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
@@ -82,11 +82,11 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
+            2 => { m2(v, cx); Ok(()) }
             40 => { m40(v, cx); Ok(()) }
             42 => { m42(v, cx); Ok(()) }
             48 => { m48(v, cx); Ok(()) }
-            60 => m60(v, cx),
+            60 => { m60(v, cx); Ok(()) }
             90 => { m90(v, cx); Ok(()) }
             92 => { m92(v, cx); Ok(()) }
             _ => Ok(()),
@@ -117,26 +117,26 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 let g2 = v[26] != 39;
 let g3 = v[26] == 39;
 {
 if g2 {
-m3(v, cx)?;
+m3(v, cx);
 }
 
 }
 {
 if g3 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 34usize;
 let old = v[slot];
@@ -147,15 +147,15 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m5(v, cx)?;
+m5(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 33usize;
 let old = v[slot];
@@ -166,115 +166,115 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m10(v, cx)?;
+m10(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[34] as usize)] as usize] == 8 {
-m6(v, cx)?;
+m6(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[34] as u32) {
-m7(v, cx)?;
+m7(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF2[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB3[(v[26] as usize)];
 let slot = 26usize;
 let old = v[slot]; v[slot] = x;
-m9(v, cx)?;
+m9(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[34];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
+m19(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[33] as usize)] as usize] == 0 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[33] as u32) {
-m12(v, cx)?;
+m12(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let g13 = v[29] == 42;
 let g14 = v[29] != 42;
 {
 if g13 {
-m13(v, cx)?;
+m13(v, cx);
 }
 
 }
 {
 if g14 {
-m14(v, cx)?;
+m14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_12`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 34usize;
 let old = v[slot];
@@ -285,114 +285,114 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m15(v, cx)?;
+m15(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m15(v, cx)?;
+m15(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[34] as usize)] as usize] == 8 {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[34] as u32) {
-m17(v, cx)?;
+m17(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
 let o0 = OFF2[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m18(v, cx)?;
+m18(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF2[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m9(v, cx)?;
+m9(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_1`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_20_22: Option<bool> = None;
 {
 if (match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
 {
 if !(match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_2`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 35usize;
 let old = v[slot];
@@ -403,100 +403,100 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m26(v, cx)?;
+m26(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_3`.
 #[inline(always)]
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(42, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(42, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_4`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[35] as usize)] as usize] == 1 {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_5`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[35];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
+m28(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_6`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_29_31: Option<bool> = None;
 {
 if (match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
-m33(v, cx)?;
+m33(v, cx);
 }
 
 }
 {
 if !(match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_7`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 if !r35_38(v) {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_8`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[35] as u32) {
-m39(v, cx)?;
+m39(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_10`.
 #[inline(always)]
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(40, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(40, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_10__tail`.
@@ -710,26 +710,26 @@ v[slot] = old;
 }
 
 /// Node `turn_42`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 let g72 = v[27] != 39;
 let g73 = v[27] == 39;
 {
 if g72 {
-m61(v, cx)?;
+m61(v, cx);
 }
 
 }
 {
 if g73 {
-m62(v, cx)?;
+m62(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_43`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 34usize;
 let old = v[slot];
@@ -740,15 +740,15 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m63(v, cx)?;
+m63(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_44`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 33usize;
 let old = v[slot];
@@ -759,115 +759,115 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m68(v, cx)?;
+m68(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_45`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[34] as usize)] as usize] == 8 {
-m64(v, cx)?;
+m64(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_46`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[34] as u32) {
-m65(v, cx)?;
+m65(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_47`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF2[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m66(v, cx)?;
+m66(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_48`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB3[(v[27] as usize)];
 let slot = 27usize;
 let old = v[slot]; v[slot] = x;
-m67(v, cx)?;
+m67(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_64`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[34];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m77(v, cx)?;
+m77(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_50`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[33] as usize)] as usize] == 1 {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_51`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[33] as u32) {
-m70(v, cx)?;
+m70(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_52`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 let g83 = v[30] == 42;
 let g84 = v[30] != 42;
 {
 if g83 {
-m71(v, cx)?;
+m71(v, cx);
 }
 
 }
 {
 if g84 {
-m72(v, cx)?;
+m72(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_53`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 34usize;
 let old = v[slot];
@@ -878,114 +878,114 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m73(v, cx)?;
+m73(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_54`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB5[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB6[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB7[(v[33] as usize)];
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_56`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[34] as usize)] as usize] == 8 {
-m74(v, cx)?;
+m74(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_61`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m74(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[34] as u32) {
-m75(v, cx)?;
+m75(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_62`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
 let o0 = OFF2[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m76(v, cx)?;
+m76(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_63`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF2[(v[34]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m67(v, cx)?;
+m67(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_13`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m77(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_29_31: Option<bool> = None;
 {
 if (match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
-m78(v, cx)?;
+m78(v, cx);
 }
 
 }
 {
 if !(match reach_29_31 { Some(found) => found, None => { let found = r29_31(v); reach_29_31 = Some(found); found } }) {
-m79(v, cx)?;
+m79(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_14`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 35usize;
 let old = v[slot];
@@ -996,100 +996,100 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m80(v, cx)?;
+m80(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_15`.
 #[inline(always)]
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(92, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(92, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_16`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[35] as usize)] as usize] == 0 {
-m81(v, cx)?;
+m81(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_17`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[35];
 let slot = 36usize;
 let old = v[slot]; v[slot] = x;
-m82(v, cx)?;
+m82(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_18`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_20_22: Option<bool> = None;
 {
 if (match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
-m83(v, cx)?;
+m83(v, cx);
 }
 
 }
 {
 if !(match reach_20_22 { Some(found) => found, None => { let found = r20_22(v); reach_20_22 = Some(found); found } }) {
-m84(v, cx)?;
+m84(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_19`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
 if !r85_88(v) {
-m84(v, cx)?;
+m84(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_20`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 if cx.push_tag_bounded(v[35] as u32) {
-m89(v, cx)?;
+m89(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_22`.
 #[inline(always)]
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 let slot = 40usize;
 let old = v[slot]; v[slot] = x;
-let p = v[40]; cx.complete(90, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(90, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `removeIfMill_22__tail`.

@@ -19,6 +19,7 @@
 //! point; skipped above [`WALK_LIMIT`] cells (big card games).
 
 use super::graph::{fixed_slot, written_range};
+use super::refine::Refinement;
 use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
@@ -80,8 +81,30 @@ impl SlotFacts {
         SlotFacts { words, slots }
     }
 
+    /// Facts from per-slot sets.
+    pub(crate) fn from_sets(words: usize, slots: Vec<Vec<u64>>) -> SlotFacts {
+        SlotFacts { words, slots }
+    }
+
+    /// The facts refined by the guards that dominate each write (see the module docs of
+    /// [`SlotFacts::refined`]); the flow-insensitive facts when the analysis exceeds its budget.
+    pub fn refined(automaton: &Automaton, plan: &Plan, values: &ValueSets, symbol_count: usize) -> SlotFacts {
+        let flat = SlotFacts::new(plan, values, symbol_count);
+        Refinement::new(automaton, plan, symbol_count).and_then(|refinement| refinement.run()).unwrap_or(flat)
+    }
+
+    /// Per state slot, the symbols it can ever hold.
+    pub(crate) fn sets(&self) -> &[Vec<u64>] {
+        &self.slots
+    }
+
+    /// Bitset words per set.
+    pub(crate) fn words(&self) -> usize {
+        self.words
+    }
+
     /// Whether state slot `slot` can ever hold `symbol`.
-    fn may_hold(&self, slot: u32, symbol: u32) -> bool {
+    pub(crate) fn may_hold(&self, slot: u32, symbol: u32) -> bool {
         self.slots.get(slot as usize).is_none_or(|set| has_bit(set, symbol))
     }
 }
@@ -106,37 +129,37 @@ fn written_slots(place: &PlanPlace, values: &ValueSets) -> Option<Vec<u32>> {
     Some(offsets)
 }
 
-fn set_bit(set: &mut [u64], bit: u32) {
+pub(crate) fn set_bit(set: &mut [u64], bit: u32) {
     if let Some(word) = set.get_mut(bit as usize / 64) {
         *word |= 1 << (bit % 64);
     }
 }
 
-fn has_bit(set: &[u64], bit: u32) -> bool {
+pub(crate) fn has_bit(set: &[u64], bit: u32) -> bool {
     set.get(bit as usize / 64).is_some_and(|word| word & (1 << (bit % 64)) != 0)
 }
 
 /// The first tags of the paths from one (node, tracked value).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct First {
+pub(crate) struct First {
     /// Some path ends the move without another tag.
-    untagged: bool,
+    pub untagged: bool,
     /// Some path's first tag cannot be computed: nothing is proved.
-    unknown: bool,
-    tags: Vec<u64>,
+    pub unknown: bool,
+    pub tags: Vec<u64>,
 }
 
 impl First {
-    fn none(words: usize) -> First {
+    pub(crate) fn none(words: usize) -> First {
         First { untagged: false, unknown: false, tags: vec![0; words] }
     }
 
-    fn unknown(words: usize) -> First {
+    pub(crate) fn unknown(words: usize) -> First {
         First { untagged: false, unknown: true, tags: vec![0; words] }
     }
 
     /// Adds `other`; whether anything was new.
-    fn union(&mut self, other: &First) -> bool {
+    pub(crate) fn union(&mut self, other: &First) -> bool {
         let mut changed = (other.untagged && !self.untagged) || (other.unknown && !self.unknown);
         self.untagged |= other.untagged;
         self.unknown |= other.unknown;
@@ -148,7 +171,7 @@ impl First {
     }
 
     /// No tag sequence can start both ways.
-    fn disjoint(&self, other: &First) -> bool {
+    pub(crate) fn disjoint(&self, other: &First) -> bool {
         let both_untagged = self.untagged && other.untagged;
         let shared_tag = self.tags.iter().zip(&other.tags).any(|(a, b)| a & b != 0);
         !(self.unknown || other.unknown || both_untagged || shared_tag)

@@ -10,6 +10,7 @@
 //! its cycles are those of the region.
 
 use super::distinct::{SlotFacts, Walk};
+use super::explore::{Explorer, Obligation};
 use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
@@ -152,6 +153,16 @@ fn exclusive(first: &PlanOp, second: &PlanOp) -> bool {
         (PlanOp::Reach { from: f1, to: t1, negated: n1 }, PlanOp::Reach { from: f2, to: t2, negated: n2 }) => {
             f1 == f2 && t1 == t2 && n1 != n2
         }
+        // `a == b` and `a != b` (either side order): one of the two holds in every state.
+        (
+            PlanOp::Compare { lhs: l1, rhs: r1, transfer: t1, equal: e1 },
+            PlanOp::Compare { lhs: l2, rhs: r2, transfer: t2, equal: e2 },
+        ) if e1 != e2
+            && t1 == t2
+            && ((l1 == l2 && r1 == r2) || (l1 == r2 && r1 == l2 && *t1 == PlanTransfer::Slot)) =>
+        {
+            true
+        }
         _ => match (literal_test(first), literal_test(second)) {
             (Some((p1, s1, e1)), Some((p2, s2, e2))) if p1 == p2 => match (e1, e2) {
                 (true, true) => s1 != s2,
@@ -265,7 +276,9 @@ pub(crate) fn unique_tags(
         }
     }
     // `walks`: exact first tags per tracked slot (`distinct`), for nodes the first test fails.
-    let separated = |node: usize, walks: &[(Walk, Vec<u32>)]| -> bool {
+    // What the first two proofs leave unproved at a node (nothing: the node passes).
+    let obligations = |node: usize, walks: &[(Walk, Vec<u32>)]| -> Vec<Obligation> {
+        let mut left = Vec::new();
         let edges: Vec<usize> = automaton.nodes[node].edges.clone().map(|e| e as usize).collect();
         let tags: Vec<FirstTags> = edges.iter().map(|&e| edge_tags(e, &node_tags)).collect();
         for (i, &edge) in edges.iter().enumerate() {
@@ -284,7 +297,7 @@ pub(crate) fn unique_tags(
                             })
                     };
                     if !separated && !walked() {
-                        return false;
+                        left.push(Obligation::Members(edge));
                     }
                 }
             }
@@ -293,12 +306,13 @@ pub(crate) fn unique_tags(
                     && !tags[i].disjoint(&tags[j])
                     && !walks.iter().any(|(walk, held)| walk.separates(edge, edges[j], held))
                 {
-                    return false;
+                    left.push(Obligation::Pair(edge, edges[j]));
                 }
             }
         }
-        true
+        left
     };
+    let separated = |node: usize, walks: &[(Walk, Vec<u32>)]| obligations(node, walks).is_empty();
     let has_choice = |node: usize| {
         let edges = automaton.nodes[node].edges.clone();
         edges.len() >= 2
@@ -312,7 +326,7 @@ pub(crate) fn unique_tags(
     let mut walked_ok = vec![false; count];
     if needs_walk.iter().any(|&n| n) {
         let walked = reachable(within_move, &needs_walk);
-        let facts = SlotFacts::new(plan, values, automaton.symbols.len());
+        let facts = SlotFacts::refined(automaton, plan, values, automaton.symbols.len());
         let tracked: BTreeSet<u32> = automaton
             .edges
             .iter()
@@ -330,10 +344,9 @@ pub(crate) fn unique_tags(
                 Some((walk, values.slot_members(slot)))
             })
             .collect();
-        if !walks.is_empty() {
-            for node in 0..count {
-                walked_ok[node] = needs_walk[node] && separated(node, &walks);
-            }
+        let mut explorer = Explorer::new(automaton, plan, &facts, completes, walked.clone());
+        for node in 0..count {
+            walked_ok[node] = needs_walk[node] && explorer.discharges(node, &obligations(node, &walks));
         }
     }
     // A node without a choice parts no paths; one with a choice needs either proof.
@@ -840,12 +853,61 @@ mod tests {
         assert!(slide_is_unique("{off: wall, :empty}", &[]), "`board[off]` is never empty");
         // Off the board is free: sliding on from `off` stays there and tags `off` again.
         assert!(!slide_is_unique("{:empty}", &[]));
-        // Some edge may empty `off` (an edge no search walks still counts).
-        let clears_off = [("end", "cleared", "board[pos] = empty")];
+        // Some edge empties `off` (the keeper's turn: any reachable state counts). A write
+        // `board[pos] = empty` there would not do: `pos` passed `board[pos] == empty` before
+        // the move ended, so it is never `off` (the refined facts know).
+        let clears_off = [("end", "cleared", "board[off] = empty")];
         assert!(!slide_is_unique("{off: wall, :empty}", &clears_off));
         // Both directions may tag the start square when one step goes back to it.
         let back = [("choose", "back", "pos = down[pos]"), ("back", "up", "pos = up[pos]")];
         assert!(!slide_is_unique("{off: wall, :empty}", &back));
+    }
+
+    /// Whether two overlapping branches (`kind != k2` and `kind != k3` both hold for `k1`), one
+    /// tagging the square above `from`, the other the square below, are proved to give each move
+    /// once; the keeper picks `kind` and `from`, and each branch checks `guard` first. The
+    /// contexts are enumerated from what slots can ever hold, so a guard before the choice would
+    /// not prune them; inside each branch it does. The tag is computed from
+    /// another slot, so only the exploration of contexts (explore.rs) can prove it.
+    fn two_steps_are_unique(guard: &str) -> bool {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Kind", "{k1, k2, k3}").typedef("Step", "Sq -> Sq");
+        builder.constant("up", "Step", "{s1: s2, s2: s3, :off}").constant("down", "Step", "{s2: s1, s3: s2, :off}");
+        builder.variable("from", "Sq", "s2").variable("to", "Sq", "s2").variable("kind", "Kind", "k1");
+        let edges = [
+            ("begin", "choose", "player = x"),
+            ("choose", "one", "kind != k2"),
+            ("one", "one_on", guard),
+            ("one_on", "up", "to = up[from]"),
+            ("choose", "two", "kind != k3"),
+            ("two", "two_on", guard),
+            ("two_on", "down", "to = down[from]"),
+            ("up", "tagged", "$$ to"),
+            ("down", "tagged", "$$ to"),
+            ("tagged", "done", "player = keeper"),
+            ("done", "end", "kind = Kind(*)"),
+            ("end", "picked", "from = Sq(*)"),
+        ];
+        for (from, to, label) in edges {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let completing: Vec<bool> =
+            plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let analysis = Analysis::new(&automaton, &plan, &completing, &values);
+        let tagged = automaton.nodes.iter().position(|n| n.name == "tagged").expect("the node exists");
+        analysis.unique_moves[tagged]
+    }
+
+    #[test]
+    fn branches_tagging_computed_squares_are_unique_only_when_the_squares_differ() {
+        // On the board, the square above `from` is never the square below it.
+        assert!(two_steps_are_unique("from != off"));
+        // From `off`, both steps stay on `off`: with `kind == k1` one move is found twice.
+        assert!(!two_steps_are_unique("from != s1"));
     }
 
     #[test]
@@ -882,7 +944,9 @@ mod tests {
             ("two", "done", "player = keeper"),
         ];
         assert!(unique_at(&exclusive, "one"));
+        // `cell` varies (the keeper picks it), so both guards hold when it is `c`.
         let overlapping = [
+            ("end", "picked", "cell = Cell(*)"),
             ("choose", "one", "cell != a"),
             ("choose", "two", "cell != b"),
             ("one", "done", "player = keeper"),

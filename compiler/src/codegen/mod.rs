@@ -11,8 +11,10 @@
 //! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
 
 mod distinct;
+mod explore;
 mod graph;
 mod known;
+mod refine;
 mod template;
 mod values;
 
