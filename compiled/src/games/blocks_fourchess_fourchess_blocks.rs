@@ -88,7 +88,7 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(154);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = true;
 
     fn initial_values() -> Values {
