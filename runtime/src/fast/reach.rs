@@ -504,7 +504,7 @@ fn hoist(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// Whether reading `value` may read state slot `slot`.
-fn may_read(value: &Val, slot: u32) -> bool {
+pub(crate) fn may_read(value: &Val, slot: u32) -> bool {
     let in_map = |base: u32, offsets: &[u32]| slot >= base && offsets.contains(&(slot - base));
     match value {
         Val::Lit(_) => false,
