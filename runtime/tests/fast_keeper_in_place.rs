@@ -74,8 +74,8 @@ fn linear_move_searches_agree_with_the_general_search_on_the_corpus() {
     });
     eprintln!("{games} sources, (linear, detached, immediate) searches {counts:?}, {states} states compared");
     assert!(games >= 20, "only {games} corpus games loaded");
-    // Tic-tac-toe's marks (immediate) and connect four's drops (detached), as compiled and
-    // optimised, at least.
-    assert!(counts.1 >= 4 && counts.2 >= 2, "too few linear searches: {counts:?}");
+    // Tic-tac-toe's marks and connect four's drops (immediate: value sets prove `board[cell]`
+    // inside the domain), as compiled and optimised, at least.
+    assert!(counts.1 >= 4 && counts.2 >= 4, "too few linear searches: {counts:?}");
     assert!(states >= 1000, "only {states} states compared");
 }

@@ -36,6 +36,7 @@ mod graph;
 mod program;
 mod reach;
 mod search;
+mod values;
 
 use search::SinglePath;
 pub use search::{MoveList, Scratch};
@@ -248,6 +249,68 @@ fn linear_move_searches(
         .collect()
 }
 
+/// Whether the chain of a detached linear move search can neither fail nor raise an error, given
+/// the value sets of the state's slots: every edge is [`search::never_fails`] or a write
+/// `m[k] = v` whose key `k` provably lies in `m`'s domain. The proof follows the chain with the
+/// sets of the slots it writes (the choice slot holds its members) and with the fact the filter
+/// established (`top[column] != null` narrows a later `cell = top[column]` while nothing the read
+/// depends on has been written), so connect four's `board[cell] = me` qualifies.
+fn proves_immediate(
+    linear: &LinearMoves,
+    edges: &[FastEdge],
+    values: &values::SlotValues,
+    write_ranges: &[Vec<(u32, u32)>],
+    player_slot: u32,
+    valid_player: &[bool],
+) -> bool {
+    use program::{Target, Val};
+    let program::Hot::SetAnySlot { slot: choice_slot, members } = &edges[linear.choice as usize].hot else {
+        return false;
+    };
+    let mut local: Vec<(u32, values::Symbols)> = vec![(*choice_slot, values.set_of(members))];
+    // The filter held on the state the chain starts from: `read == lit` (or `!=`).
+    let mut fact: Option<(&Val, SymbolId, bool)> = match edges.get(linear.filter as usize).map(|e| &e.ins) {
+        Some(Ins::Compare { lhs, rhs: Val::Lit(lit), equal })
+        | Some(Ins::Compare { lhs: Val::Lit(lit), rhs: lhs, equal }) => Some((lhs, *lit, *equal)),
+        _ => None,
+    };
+    for &edge in linear.chain.iter() {
+        let fast_edge = &edges[edge as usize];
+        let lookup = |slot: u32| local.iter().rev().find(|(s, _)| *s == slot).map(|(_, set)| set.clone());
+        match &fast_edge.ins {
+            Ins::Set { target: Target::Indexed { key, offsets, default_offset, .. }, .. } => {
+                let keys = lookup(*key).unwrap_or_else(|| values.of_slot(*key));
+                let outside = |k: &u32| offsets.get(*k as usize).is_none_or(|block| block == default_offset);
+                if values.members(&keys).iter().any(outside) {
+                    return false;
+                }
+            }
+            _ if search::never_fails(fast_edge, player_slot, valid_player) => {}
+            _ => return false,
+        }
+        let written = match &fast_edge.ins {
+            Ins::Set { target: Target::Fixed(slot), value } => {
+                let mut set = values.of_val(value, &lookup);
+                if let Some((_, lit, equal)) = fact.filter(|(read, ..)| *read == value) {
+                    set = if equal { values.set_of(&[lit]) } else { values.without(set, lit) };
+                }
+                Some((*slot, set))
+            }
+            _ => None,
+        };
+        let ranges = &write_ranges[edge as usize];
+        let hit = |slot: u32| ranges.iter().any(|&(start, end)| (start..end).contains(&slot));
+        local.retain(|(slot, _)| !hit(*slot));
+        if fact
+            .is_some_and(|(read, ..)| ranges.iter().any(|&(start, end)| (start..end).any(|s| reach::may_read(read, s))))
+        {
+            fact = None;
+        }
+        local.extend(written);
+    }
+    true
+}
+
 /// Whether reachability checks with a plan (module `reach`) run it or the general search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReachPlans {
@@ -406,9 +469,22 @@ impl FastEngine {
             let key_count = program::set_members(&automaton, key).len() as u32;
             automaton.players.iter().map(|&p| base + layout.block_of(key, p, key_count)).collect()
         };
+        let write_ranges: Vec<Vec<(u32, u32)>> = edges.iter().map(|e| program::writes(&e.ins, &layout)).collect();
+        let mut slot_values: Option<values::SlotValues> = None;
         for moves in linear.iter_mut().flatten() {
-            moves.immediate =
-                moves.chain.iter().all(|&edge| search::never_fails(&edges[edge as usize], player_slot, &valid_player));
+            let never_fails = |edge: &u32| search::never_fails(&edges[*edge as usize], player_slot, &valid_player);
+            moves.immediate = moves.chain.iter().all(never_fails);
+            // A chain whose only possible failures are writes through a key outside a map's
+            // domain may still be immediate when value sets prove every such key inside.
+            let keyed_write = |edge: &u32| {
+                matches!(edges[*edge as usize].ins, Ins::Set { target: program::Target::Indexed { .. }, .. })
+            };
+            if !moves.immediate && moves.detached && moves.chain.iter().all(|e| never_fails(e) || keyed_write(e)) {
+                let values = slot_values.get_or_insert_with(|| {
+                    values::SlotValues::compute(&edges, &layout.initial_values, automaton.symbols.len(), &write_ranges)
+                });
+                moves.immediate = proves_immediate(moves, &edges, values, &write_ranges, player_slot, &valid_player);
+            }
         }
         let goal_slots = player_map_slots(automaton.goals_var);
         let visible_slots = player_map_slots(automaton.visible_var);

@@ -124,6 +124,13 @@ pub(crate) enum NodeKind {
     Select,
     /// Anything else: a frame tries every edge (and every member of an any-assignment).
     Branch,
+    /// A branching node whose only edge is an any-assignment without a filter, below which every
+    /// path is deterministic and acyclic up to the checked node or a dead end: chains and
+    /// complements (connect four's `dir = Dir(*)` and the unrolled walk along that direction in
+    /// connect4.hrg). Each member is run to its end in an inner loop, without frames
+    /// (`Scratch::walk_straight`): the frame would try the members in the same order, restore
+    /// the same slots before each and follow the same single path.
+    Straight,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -329,6 +336,11 @@ pub(crate) fn plan(
             plan_nodes[index].filter_accepts = accepts;
         }
     }
+    for index in 0..plan_nodes.len() {
+        if runs_straight(index, &plan_nodes, &plan_edges) {
+            plan_nodes[index].kind = NodeKind::Straight;
+        }
+    }
     let start = plan_nodes[0];
     let lone_filter = start.end == start.first + 1
         && matches!(plan_edges[start.first as usize].op, PlanOp::SetAny { .. })
@@ -344,6 +356,36 @@ pub(crate) fn plan(
         restore: restore.into(),
         filters: filters.into(),
     })
+}
+
+/// Whether plan node `node` is a [`NodeKind::Straight`] node: a non-cyclic branching node whose
+/// only edge is an any-assignment with no filter chain, from whose target every node reached
+/// before the checked node is a non-cyclic chain or complement, or a dead end.
+fn runs_straight(node: usize, nodes: &[PlanNode], edges: &[PlanEdge]) -> bool {
+    let current = &nodes[node];
+    if current.kind != NodeKind::Branch || current.cyclic || current.end != current.first + 1 {
+        return false;
+    }
+    let edge = &edges[current.first as usize];
+    if !matches!(edge.op, PlanOp::SetAny { .. }) || current.filter.0 != current.filter.1 {
+        return false;
+    }
+    let mut seen = vec![false; nodes.len()];
+    let mut pending = vec![edge.target];
+    while let Some(at) = pending.pop() {
+        if at == ACCEPT || std::mem::replace(&mut seen[at as usize], true) {
+            continue;
+        }
+        let next = &nodes[at as usize];
+        match next.kind {
+            NodeKind::Dead => {}
+            NodeKind::Chain | NodeKind::Complement if !next.cyclic => {
+                pending.extend(edges[next.first as usize..next.end as usize].iter().map(|e| e.target));
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 impl PlanOp {
@@ -504,7 +546,7 @@ fn hoist(slot: u32, chain: &[u32], edges: &[PlanEdge]) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// Whether reading `value` may read state slot `slot`.
-fn may_read(value: &Val, slot: u32) -> bool {
+pub(crate) fn may_read(value: &Val, slot: u32) -> bool {
     let in_map = |base: u32, offsets: &[u32]| slot >= base && offsets.contains(&(slot - base));
     match value {
         Val::Lit(_) => false,
@@ -639,6 +681,46 @@ mod tests {
         let engine = engine(&edges);
         let plan = engine.plans.iter().flatten().next().expect("a plan");
         (plan.nodes[0], plan.filters.len())
+    }
+
+    #[test]
+    fn an_any_assignment_over_single_paths_walks_straight_and_agrees_with_the_general_search() {
+        // Per member: step once if the cell ahead is full (a complement), then compare.
+        let check = [
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "stepped", "board[next[cursor]] == full"),
+            ("chosen", "kept", "board[next[cursor]] != full"),
+            ("stepped", "kept", "cursor = next[cursor]"),
+            ("kept", "full", "board[cursor] == full"),
+            ("full", "to", "cursor == c"),
+        ];
+        let (start, _) = start_of(&check);
+        assert_eq!(start.kind, NodeKind::Straight);
+        // A second any-assignment below the first: frames are needed, not straight.
+        let (nested, _) = start_of(&[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "again", "cursor = Cell(*)"),
+            ("again", "to", "board[cursor] == full"),
+        ]);
+        assert_eq!(nested.kind, NodeKind::Branch);
+        // Fill cells one by one and compare the check with the general search every turn.
+        let mut edges = vec![
+            ("begin", "turn", "player = x"),
+            ("turn", "fill", "cursor = Cell(*)"),
+            ("fill", "filled", "board[cursor] == empty"),
+            ("filled", "tagged", "$$ cursor"),
+            ("tagged", "judge", "board[cursor] = full"),
+            ("judge", "found", "? from -> to"),
+            ("judge", "notFound", "! from -> to"),
+            ("found", "end", "player = keeper"),
+            ("notFound", "turn", "player = x"),
+        ];
+        edges.extend_from_slice(&check);
+        let planned = engine(&edges).with_reach_plans(crate::fast::ReachPlans::Checked);
+        let general = engine(&edges).with_reach_plans(crate::fast::ReachPlans::Off);
+        let config = crate::playout::PlayoutConfig { count: 40, seed: 9, threads: 1, ..Default::default() };
+        let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+        assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
     }
 
     #[test]

@@ -921,6 +921,65 @@ impl Scratch {
         self.plan_frames.push(PlanFrame { node: node as u32, next_edge, member: 0, saved, clean_at: self.plan_writes });
     }
 
+    /// A [`NodeKind::Straight`] node's walk: each member in turn, the slots written below put
+    /// back before it, followed along its single path; whether the checked node is reached.
+    fn walk_straight(
+        &mut self,
+        engine: &FastEngine,
+        plan: &ReachPlan,
+        node: usize,
+        depth: usize,
+    ) -> Result<bool, EngineError> {
+        let branch = &plan.nodes[node];
+        let choice = &plan.edges[branch.first as usize];
+        let PlanOp::SetAny { slot, members } = &choice.op else {
+            unreachable!("a straight node's only edge is an any-assignment")
+        };
+        let restore = &plan.restore[branch.restore.0 as usize..branch.restore.1 as usize];
+        let saved = self.plan_saved.len();
+        for &s in restore {
+            self.plan_saved.push(self.values[s as usize]);
+        }
+        let mut found = false;
+        'members: for (index, &member) in members.iter().enumerate() {
+            if index > 0 {
+                for (i, &s) in restore.iter().enumerate() {
+                    self.values[s as usize] = self.plan_saved[saved + i];
+                }
+            }
+            self.values[*slot as usize] = member;
+            self.plan_writes += 1;
+            let mut at = choice.target;
+            loop {
+                if at == ACCEPT {
+                    found = true;
+                    break 'members;
+                }
+                let current = &plan.nodes[at as usize];
+                match current.kind {
+                    NodeKind::Chain => {
+                        let edge = &plan.edges[current.first as usize];
+                        if !self.plan_edge(engine, edge, 0, depth)? {
+                            continue 'members;
+                        }
+                        at = edge.target;
+                    }
+                    NodeKind::Complement => {
+                        let edge = &plan.edges[current.first as usize];
+                        at = if self.plan_compare(engine, &edge.op) {
+                            edge.target
+                        } else {
+                            plan.edges[current.first as usize + 1].target
+                        };
+                    }
+                    _ => continue 'members,
+                }
+            }
+        }
+        self.plan_saved.truncate(saved);
+        Ok(found)
+    }
+
     fn walk_plan(
         &mut self,
         engine: &FastEngine,
@@ -983,6 +1042,11 @@ impl Scratch {
                             next = edge.target;
                             break;
                         }
+                    }
+                }
+                NodeKind::Straight => {
+                    if self.walk_straight(engine, plan, node, depth)? {
+                        return Ok(Some(true));
                     }
                 }
                 NodeKind::Branch if current.guard_first => {
