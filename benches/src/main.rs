@@ -7,7 +7,8 @@
 //! also measured on the unoptimised automaton (`fast no-opt`). Issue #4's single-thread targets
 //! are listed beside the games they name.
 //!
-//! Usage: `regula-bench [--quick] [--runs N] [--seconds S] [--game FILTER] [--no-opt]`
+//! Usage: `regula-bench [--quick] [--runs N] [--seconds S] [--game FILTER] [--no-opt]
+//! [--fixed ENGINE N [--opt]]` (`--help` lists them)
 //! (`cargo xtask bench` builds it in release mode and passes its arguments on).
 //! Defaults: 3 runs, about 0.5 s per measurement (the whole corpus in well under 15 minutes).
 //! `REGULA_BENCH_QUICK=1` is the same as `--quick` (one run of ~0.2 s per measurement).
@@ -33,16 +34,42 @@ struct Options {
     no_opt: bool,
 }
 
-fn parse_options() -> Result<Options, String> {
-    let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
+/// The text `--help` prints: every option [`parse_options`] takes.
+const USAGE: &str = "\
+usage: regula-bench [OPTIONS]
+
+Random playouts per second (one thread and all threads) and perft nodes per second of the
+reference, fast and compiled engines on every corpus game; writes target/bench/results.{md,json}.
+
+options:
+  --quick             one run of about 0.2 s per measurement (also REGULA_BENCH_QUICK=1)
+  --runs N            runs per measurement, the median is reported (default 3)
+  --seconds S         seconds per measurement (default 0.5)
+  --game FILTER       only the corpus games whose name contains FILTER
+  --no-opt            the fast engine runs the games as compiled (no optimised column)
+  --fixed ENGINE N    only run N single-thread playouts of one engine (for `perf stat`)
+  --opt               with --fixed: run every optimisation pass on each game first
+  -h, --help          print this text and exit
+";
+
+/// What the command line asks for.
+enum Command {
+    Run(Options),
+    Help,
+}
+
+/// Reads the options from `args` (the arguments after the program name); `quick` is the
+/// `REGULA_BENCH_QUICK` setting, which `--runs` and `--seconds` override.
+fn parse_options(args: impl IntoIterator<Item = String>, quick: bool) -> Result<Command, String> {
     let mut options = Options { runs: 3, seconds: 0.5, filter: None, fixed: None, optimise: false, no_opt: false };
     if quick {
         (options.runs, options.seconds) = (1, 0.2);
     }
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
             "--quick" => (options.runs, options.seconds) = (1, 0.2),
             "--no-opt" => options.no_opt = true,
             "--runs" => options.runs = value("--runs")?.parse().map_err(|e| format!("--runs: {e}"))?,
@@ -54,11 +81,11 @@ fn parse_options() -> Result<Options, String> {
                 let count = value("--fixed")?.parse().map_err(|e| format!("--fixed: {e}"))?;
                 options.fixed = Some((engine, count));
             }
-            other => return Err(format!("unknown argument `{other}`")),
+            other => return Err(format!("unknown argument `{other}` (--help lists the options)")),
         }
     }
     options.runs = options.runs.max(1);
-    Ok(options)
+    Ok(Command::Run(options))
 }
 
 /// One engine's figures on one game (medians).
@@ -364,8 +391,13 @@ fn fixed_run(games: &[CorpusGame], engine: &str, count: u64) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let options = match parse_options() {
-        Ok(options) => options,
+    let quick = std::env::var("REGULA_BENCH_QUICK").is_ok_and(|v| v != "0" && !v.is_empty());
+    let options = match parse_options(std::env::args().skip(1), quick) {
+        Ok(Command::Run(options)) => options,
+        Ok(Command::Help) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
             eprintln!("regula-bench: {message}");
             return ExitCode::FAILURE;
@@ -422,5 +454,55 @@ fn main() -> ExitCode {
     } else {
         eprintln!("regula-bench: {} failure(s)", failures.len());
         ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, String> {
+        parse_options(args.iter().map(|a| a.to_string()), false)
+    }
+
+    #[test]
+    fn help_is_a_command_not_an_error() {
+        assert!(matches!(parse(&["--help"]), Ok(Command::Help)));
+        assert!(matches!(parse(&["--quick", "-h"]), Ok(Command::Help)));
+        assert!(matches!(parse(&["--frobnicate"]), Err(e) if e.contains("--frobnicate")));
+    }
+
+    #[test]
+    fn every_option_the_usage_lists_is_taken_with_its_values() {
+        let mut listed = 0;
+        for line in USAGE.lines().filter(|l| l.trim_start().starts_with("--")) {
+            let words: Vec<&str> = line
+                .split_whitespace()
+                .take_while(|w| w.starts_with("--") || w.chars().all(|c| c.is_ascii_uppercase()))
+                .collect();
+            // Placeholders (`N`, `S`, `ENGINE`) become values each option parses.
+            let args: Vec<&str> = words
+                .iter()
+                .map(|&w| match w {
+                    "N" => "7",
+                    "S" => "0.25",
+                    w if w.starts_with("--") => w,
+                    _ => "fast",
+                })
+                .collect();
+            match parse(&args) {
+                Ok(Command::Run(_)) => listed += 1,
+                Ok(Command::Help) => panic!("`{line}` asked for help"),
+                Err(e) => panic!("`{line}`: {e}"),
+            }
+        }
+        assert_eq!(listed, 7, "{USAGE}");
+        let Ok(Command::Run(options)) =
+            parse(&["--runs", "0", "--seconds", "2", "--game", "ttt", "--fixed", "fast", "9"])
+        else {
+            panic!("the options parse");
+        };
+        assert_eq!((options.runs, options.seconds, options.filter.as_deref()), (1, 2.0, Some("ttt")));
+        assert_eq!(options.fixed, Some(("fast".to_string(), 9)));
     }
 }

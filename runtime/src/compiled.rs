@@ -836,6 +836,9 @@ pub struct Search<V> {
     slot_visits: Vec<u32>,
     /// The stamp of the current check (a new one at every checked [`Search::enter_reach`]).
     slot_stamp: u32,
+    /// The settled start state of the game with this fingerprint, once computed
+    /// ([`start_cached`]): settling is deterministic, so every playout starts from the same state.
+    start_state: Option<(u64, CompiledState<V>)>,
 }
 
 impl<V: Values> Search<V> {
@@ -864,6 +867,7 @@ impl<V: Values> Search<V> {
             scope_tags: Vec::new(),
             slot_visits: Vec::new(),
             slot_stamp: 1,
+            start_state: None,
         }
     }
 
@@ -1460,6 +1464,22 @@ pub fn start<G: CompiledGame>(search: &mut Search<G::Values>) -> Result<Compiled
     settle::<G>(G::initial(), search)
 }
 
+/// [`start`] computed once per search context: the start state is a function of the game alone
+/// (settling reads no random numbers), so later calls copy it. Keyed by the game's fingerprint, so
+/// a context used with another game of the same value type settles again. An error is not cached
+/// (the next call settles again and meets the same error).
+#[inline]
+fn start_cached<G: CompiledGame>(search: &mut Search<G::Values>) -> Result<CompiledState<G::Values>, EngineError> {
+    if let Some((fingerprint, state)) = search.start_state {
+        if fingerprint == G::FINGERPRINT {
+            return Ok(state);
+        }
+    }
+    let state = start::<G>(search)?;
+    search.start_state = Some((G::FINGERPRINT, state));
+    Ok(state)
+}
+
 /// One uniform random playout from the start, making the same choices as
 /// [`crate::playout::run_playouts`] makes for the same generator.
 pub fn random_playout<G: CompiledGame>(
@@ -1482,7 +1502,7 @@ pub fn random_playout_into<G: CompiledGame>(
     search: &mut Search<G::Values>,
     outcome: &mut PlayoutOutcome,
 ) -> Result<(), EngineError> {
-    let mut state = start::<G>(search)?;
+    let mut state = start_cached::<G>(search)?;
     outcome.plies = 0;
     outcome.chance_moves = 0;
     outcome.legal_moves = 0;

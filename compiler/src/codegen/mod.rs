@@ -150,6 +150,34 @@ struct Generator<'a> {
     liveness: HashMap<(Mode, u32), Vec<bool>>,
     /// Unspecialised functions called from specialised copies (marked `#[inline(always)]`).
     inlined: BTreeSet<(Mode, u32)>,
+    /// What the emitted functions call, recorded as they are emitted (see [`Emitted`]).
+    emitted: Emitted,
+}
+
+/// The search-context calls the emitted functions make, recorded where each is written, from
+/// which [`Generator::module`] derives the game's `LEAN_READS_NO_TAGS` and `NO_VISITS`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Emitted {
+    /// Some move search pushes a tag with `cx.push_tag` (moves are not proved shorter than
+    /// `MAX_MOVE_TAGS`, so every push keeps the path and checks its length).
+    unbounded_tags: bool,
+    /// Some completion compares tags: `cx.complete` or `cx.complete_scoped`.
+    compared_tags: bool,
+    /// Some search records visits or counts steps: `cx.visit`, `cx.visit_slot`, `cx.count_step`.
+    visits: bool,
+}
+
+impl Emitted {
+    /// No lean search reads a tag: every push is bounded (so `push_tag_bounded` may skip it) and
+    /// every completion is unique (so none compares tags).
+    fn lean_reads_no_tags(&self, tags_bounded: bool) -> bool {
+        tags_bounded && !self.unbounded_tags && !self.compared_tags
+    }
+
+    /// No search can give up (nothing visits or counts steps).
+    fn no_visits(&self) -> bool {
+        !self.visits
+    }
 }
 
 impl<'a> Generator<'a> {
@@ -270,6 +298,7 @@ impl<'a> Generator<'a> {
             walks: HashMap::new(),
             liveness: HashMap::new(),
             inlined: BTreeSet::new(),
+            emitted: Emitted::default(),
         }
     }
 
@@ -547,6 +576,7 @@ impl<'a> Generator<'a> {
                 } else {
                     "complete"
                 };
+                self.emitted.compared_tags |= complete != "complete_unique";
                 format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("{callee}(v, cx)?;\n"),
@@ -731,6 +761,7 @@ impl<'a> Generator<'a> {
                 let push = if self.tags_bounded {
                     format!("cx.push_tag_bounded({symbol})")
                 } else {
+                    self.emitted.unbounded_tags = true;
                     format!("cx.push_tag({symbol}, {target})?")
                 };
                 simple(self, "", Some(push), "cx.pop_tag();")
@@ -741,6 +772,7 @@ impl<'a> Generator<'a> {
                 let push = if self.tags_bounded {
                     format!("cx.push_tag_bounded({value} as u32)")
                 } else {
+                    self.emitted.unbounded_tags = true;
                     format!("cx.push_tag({value} as u32, {target})?")
                 };
                 simple(self, "", Some(push), "cx.pop_tag();")
@@ -925,6 +957,7 @@ impl<'a> Generator<'a> {
             Mode::Reach { to, .. } => self.reach[&to].visits[node as usize],
         };
         if visits {
+            self.emitted.visits = true;
             let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
             let progress = match mode {
                 Mode::Reach { to, .. } => self.reach[&to].progress_slots.clone(),
@@ -945,6 +978,7 @@ impl<'a> Generator<'a> {
             };
             writeln!(body, "if !{visit}? {{ return {early}; }}").expect("writing to a String");
         } else if matches!(mode, Mode::Reach { to, .. } if self.reach[&to].counted_steps[node as usize]) {
+            self.emitted.visits = true;
             writeln!(body, "cx.count_step()?;").expect("writing to a String");
         }
         for memo in memoised.values() {
@@ -1100,14 +1134,9 @@ impl<'a> Generator<'a> {
         }
         writeln!(w).unwrap();
         let one = automaton.symbol_id("1").map_or("None".to_string(), |id| format!("Some({id})"));
-        // Read off the emitted functions, so the flags hold for exactly the code below: a lean
-        // search reads no tag where every push is bounded and every completion unique (no
-        // scope or table compares tags), and a search never gives up where nothing visits.
-        let lean_reads_no_tags = self.tags_bounded
-            && !functions.contains("cx.push_tag(")
-            && !functions.contains("cx.complete(")
-            && !functions.contains("cx.complete_scoped(");
-        let no_visits = !functions.contains("cx.visit") && !functions.contains("cx.count_step(");
+        // Recorded while `functions` was emitted, so the flags hold for exactly that code.
+        let lean_reads_no_tags = self.emitted.lean_reads_no_tags(self.tags_bounded);
+        let no_visits = self.emitted.no_visits();
         writeln!(
             w,
             "impl CompiledGame for Game {{
@@ -1335,5 +1364,49 @@ mod tests {
         // Another tag first: the member is not the next tag.
         let other_tag = loop_module("$$ other");
         assert!(!other_tag.contains("replayed_next_tag"), "{other_tag}");
+    }
+
+    /// The value of a `const NAME: bool` of a module's `impl CompiledGame`.
+    fn flag(module: &str, name: &str) -> bool {
+        let line = module.lines().find(|l| l.trim_start().starts_with(&format!("const {name}: bool"))).expect(name);
+        line.contains("= true;")
+    }
+
+    /// A one-player game with edges `edges` (from, to, label) between `begin -> choose` (which
+    /// sets `player = x`) and `end`.
+    fn edges_module(edges: &[(&str, &str, &str)]) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        for (from, to, label) in edges {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn the_lean_constants_follow_the_calls_the_searches_make() {
+        // Bounded tags, unique completions, no visits: both proved.
+        let proved = module("Cell");
+        assert!(flag(&proved, "LEAN_READS_NO_TAGS") && flag(&proved, "NO_VISITS"), "{proved}");
+        // A cycle in the move search: tags are unbounded and the search records visits.
+        let cyclic = edges_module(&[
+            ("choose", "looped", "$$ a"),
+            ("looped", "choose", "at = b"),
+            ("choose", "end", "player = keeper"),
+        ]);
+        assert!(cyclic.contains("cx.push_tag(") && cyclic.contains("cx.visit"), "{cyclic}");
+        assert!(!flag(&cyclic, "LEAN_READS_NO_TAGS") && !flag(&cyclic, "NO_VISITS"), "{cyclic}");
+        // Two paths complete with the same (no) tags: the completion compares them, while the
+        // tags are bounded and nothing visits.
+        let ambiguous = edges_module(&[
+            ("choose", "left", "at = a"),
+            ("choose", "left", "at = b"),
+            ("left", "end", "player = keeper"),
+        ]);
+        assert!(ambiguous.contains("cx.complete(") || ambiguous.contains("cx.complete_scoped("), "{ambiguous}");
+        assert!(!flag(&ambiguous, "LEAN_READS_NO_TAGS") && flag(&ambiguous, "NO_VISITS"), "{ambiguous}");
     }
 }
