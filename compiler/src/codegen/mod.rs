@@ -150,6 +150,9 @@ struct Generator<'a> {
     liveness: HashMap<(Mode, u32), Vec<bool>>,
     /// Unspecialised functions called from specialised copies (marked `#[inline(always)]`).
     inlined: BTreeSet<(Mode, u32)>,
+    /// While a tag edge emits the completion right below it in its own block: the variable
+    /// holding the tag, for that completion to push with `Search::complete_unique_valid_tagged`.
+    fused_tag: Option<String>,
 }
 
 impl<'a> Generator<'a> {
@@ -270,6 +273,7 @@ impl<'a> Generator<'a> {
             walks: HashMap::new(),
             liveness: HashMap::new(),
             inlined: BTreeSet::new(),
+            fused_tag: None,
         }
     }
 
@@ -538,6 +542,9 @@ impl<'a> Generator<'a> {
                 let player = self.plan.player_slot;
                 let source = self.automaton.edges[edge].source as usize;
                 if !self.edge_fallible_in_moves(edge) {
+                    if let Some(tag) = self.fused_tag.take() {
+                        return format!("cx.complete_unique_valid_tagged({tag}, {target}, v);\n");
+                    }
                     return format!("cx.complete_unique_valid({target}, v);\n");
                 }
                 let complete = if self.analysis.unique_moves[source] {
@@ -691,6 +698,43 @@ impl<'a> Generator<'a> {
         true
     }
 
+    /// A tag edge into a node whose one edge completes a move that cannot fail, as one block:
+    /// the tag's value, then that completion edge's code ending in
+    /// `Search::complete_unique_valid_tagged` (push, completion and pop in one call, so a
+    /// listing of tags only stores the move's key directly). `None` when the edge does not fit
+    /// (the plain push, call and pop are emitted). The tag is read before the completion edge
+    /// writes anything, as the plain order reads it.
+    fn fused_tag_completion(&mut self, mode: Mode, edge: usize) -> Option<String> {
+        if mode != Mode::Moves || !self.tags_bounded {
+            return None;
+        }
+        let target = self.automaton.edges[edge].target as usize;
+        let below = self.automaton.nodes[target].edges.clone();
+        if below.len() != 1 || self.analysis.visit_in_moves[target] || self.analysis.opens_scope[target] {
+            return None;
+        }
+        let completion = below.start as usize;
+        if !completes(&self.plan.ops[completion]) || self.edge_fallible_in_moves(completion) {
+            return None;
+        }
+        let value = match &self.plan.ops[edge] {
+            PlanOp::Tag(symbol) => format!("{symbol}"),
+            PlanOp::TagExpr(operand) => {
+                let operand = operand.clone();
+                format!("{} as u32", self.value(&operand))
+            }
+            _ => return None,
+        };
+        let tag = format!("tag{edge}");
+        self.fused_tag = Some(tag.clone());
+        let block = self.edge(mode, completion, &BTreeMap::new(), &HashMap::new());
+        // The completion's code consumed the tag unless its form never reaches `continue_to`.
+        if self.fused_tag.take().is_some() {
+            return None;
+        }
+        Some(format!("{{\nlet {tag}: u32 = {value};\n{block}}}\n"))
+    }
+
     fn reach_call(&self, from: u32, to: u32) -> String {
         if from == to {
             return "true".into();
@@ -715,6 +759,11 @@ impl<'a> Generator<'a> {
         hoisted: &HashMap<usize, String>,
     ) -> String {
         let op = self.plan.ops[edge].clone();
+        if matches!(op, PlanOp::Tag(_) | PlanOp::TagExpr(_)) {
+            if let Some(block) = self.fused_tag_completion(mode, edge) {
+                return block;
+            }
+        }
         let sym = self.sym;
         let simple = |this: &mut Self, pre: &str, guard: Option<String>, undo: &str| -> String {
             let cont = this.continue_to(mode, edge, undo, None);
