@@ -1329,6 +1329,26 @@ mod tests {
         assert_eq!(fallible(&unproved), 3 + 2 * 3);
     }
 
+    #[test]
+    fn a_tag_right_before_a_unique_completion_is_pushed_by_the_completion() {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:a}").variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "written", "board[at] = b");
+        builder.edge("written", "tagged", "$$ at");
+        builder.edge("tagged", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        let fused = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(fused.contains("cx.complete_unique_valid_tagged("), "{fused}");
+        // The tag is read into a variable before the completion's write.
+        assert!(fused.contains("as u32;\n{\nlet x: "), "{fused}");
+        // A tag followed by a write keeps the plain push, completion and pop.
+        assert!(!module("Cell").contains("complete_unique_valid_tagged("));
+    }
+
     /// The text of every function whose name contains `part`.
     fn functions_named<'m>(module: &'m str, part: &str) -> Vec<&'m str> {
         module
