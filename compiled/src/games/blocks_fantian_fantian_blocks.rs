@@ -1008,10 +1008,14 @@ v[slot] = old;
 /// Node `turn1Red_52`.
 fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(141) {
-m105(v, cx);
+let tag121: u32 = 141;
+{
+let x: u8 = 5;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag121, 101, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1879,10 +1883,14 @@ v[slot] = old;
 /// Node `turn1Green_52`.
 fn m165(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(141) {
-m166(v, cx);
+let tag194: u32 = 141;
+{
+let x: u8 = 5;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag194, 162, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -284,10 +284,14 @@ m40(v, cx);
 #[inline(always)]
 fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[24] as u32) {
-m41(v, cx);
+let tag43: u32 = v[24] as u32;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag43, 42, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -351,10 +355,14 @@ m47(v, cx);
 /// Node `turn1Red_12`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(155) {
-m46(v, cx);
+let tag49: u32 = 155;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag49, 44, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -473,10 +481,14 @@ m52(v, cx);
 #[inline(always)]
 fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[24] as u32) {
-m53(v, cx);
+let tag57: u32 = v[24] as u32;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag57, 54, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -531,10 +543,14 @@ m1(v, cx);
 /// Node `turn1Green_12`.
 fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(155) {
-m58(v, cx);
+let tag62: u32 = 155;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag62, 56, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -887,10 +903,14 @@ m140(v, cx);
 /// Node `move2Red_15`.
 fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[24] as u32) {
-m141(v, cx);
+let tag147: u32 = v[24] as u32;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag147, 142, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -949,10 +969,14 @@ v[slot] = old;
 /// Node `turn2Red_12`.
 fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(155) {
-m146(v, cx);
+let tag152: u32 = 155;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag152, 144, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1149,10 +1173,14 @@ m157(v, cx);
 /// Node `move2Green_15`.
 fn m157(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[24] as u32) {
-m158(v, cx);
+let tag166: u32 = v[24] as u32;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag166, 159, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1211,10 +1239,14 @@ v[slot] = old;
 /// Node `turn2Green_12`.
 fn m162(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(155) {
-m163(v, cx);
+let tag171: u32 = 155;
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag171, 161, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -585,10 +585,14 @@ v[slot] = old;
 /// Node `turn1Red_12`.
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(173) {
-m70(v, cx);
+let tag76: u32 = 173;
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag76, 68, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1048,10 +1052,14 @@ v[slot] = old;
 /// Node `turn1Red_27`.
 fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(173) {
-m103(v, cx);
+let tag113: u32 = 173;
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag113, 101, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1511,10 +1519,14 @@ v[slot] = old;
 /// Node `turn1Red_42`.
 fn m135(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(173) {
-m136(v, cx);
+let tag150: u32 = 173;
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag150, 134, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1689,10 +1701,14 @@ m147(v, cx);
 /// Node `move1Green_15`.
 fn m147(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[38] as u32) {
-m148(v, cx);
+let tag164: u32 = v[38] as u32;
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag164, 149, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1751,10 +1767,14 @@ v[slot] = old;
 /// Node `turn1Green_12`.
 fn m152(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(173) {
-m153(v, cx);
+let tag169: u32 = 173;
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag169, 151, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -2214,10 +2234,14 @@ v[slot] = old;
 /// Node `turn1Red_57`.
 fn m185(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(173) {
-m186(v, cx);
+let tag206: u32 = 173;
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag206, 184, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

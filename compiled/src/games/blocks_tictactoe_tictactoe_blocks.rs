@@ -233,10 +233,14 @@ m35(v, cx);
 #[inline(always)]
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[16] as u32) {
-m36(v, cx);
+let tag39: u32 = v[16] as u32;
+{
+let x: u8 = 5;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag39, 37, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -300,10 +304,14 @@ m42(v, cx);
 /// Node `turn1Red_12`.
 fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(40) {
-m41(v, cx);
+let tag45: u32 = 40;
+{
+let x: u8 = 5;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag45, 39, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -408,10 +416,14 @@ m47(v, cx);
 #[inline(always)]
 fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[16] as u32) {
-m48(v, cx);
+let tag53: u32 = v[16] as u32;
+{
+let x: u8 = 5;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag53, 49, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -466,10 +478,14 @@ m1(v, cx);
 /// Node `turn1Green_12`.
 fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(40) {
-m53(v, cx);
+let tag58: u32 = 40;
+{
+let x: u8 = 5;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag58, 51, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -228,10 +228,14 @@ m11(v, cx);
 /// Node `turn_11`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[67] as u32) {
-m12(v, cx);
+let tag11: u32 = v[67] as u32;
+{
+let x: u8 = 4;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag11, 13, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -481,10 +485,14 @@ m32(v, cx);
 /// Node `turn_34`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[67] as u32) {
-m33(v, cx);
+let tag33: u32 = v[67] as u32;
+{
+let x: u8 = 4;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag33, 34, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

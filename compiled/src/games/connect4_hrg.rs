@@ -160,10 +160,14 @@ m4(v, cx);
 #[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[52] as u32) {
-m5(v, cx);
+let tag4: u32 = v[52] as u32;
+{
+let x: u8 = 5;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag4, 6, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -373,10 +377,14 @@ m25(v, cx);
 #[inline(always)]
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[52] as u32) {
-m26(v, cx);
+let tag24: u32 = v[52] as u32;
+{
+let x: u8 = 5;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag24, 27, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

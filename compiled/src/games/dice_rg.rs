@@ -111,16 +111,24 @@ Ok(())
 /// Node `choose`.
 fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(18) {
-m3(v, cx);
+let tag2: u32 = 18;
+{
+let x: u8 = 6;
+let slot = 10usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag2, 4, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 {
-if cx.push_tag_bounded(19) {
-m5(v, cx);
+let tag3: u32 = 19;
+{
+let x: u8 = 5;
+let slot = 10usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag3, 6, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -181,10 +189,14 @@ Ok(())
 /// Node `thrown`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[6] as u32) {
-m8(v, cx);
+let tag8: u32 = v[6] as u32;
+{
+let x: u8 = 5;
+let slot = 10usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag8, 9, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

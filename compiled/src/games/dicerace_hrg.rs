@@ -136,10 +136,14 @@ v[slot] = old;
 /// Node `turn_2`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[35] as u32) {
-m4(v, cx);
+let tag3: u32 = v[35] as u32;
+{
+let x: u8 = 0;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag3, 5, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -249,10 +253,14 @@ m11(v, cx);
 /// Node `turn_11`.
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[37] as u32) {
-m12(v, cx);
+let tag13: u32 = v[37] as u32;
+{
+let x: u8 = 5;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag13, 13, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -374,10 +382,14 @@ v[slot] = old;
 /// Node `turn_22`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(167) {
-m28(v, cx);
+let tag31: u32 = 167;
+{
+let x: u8 = 5;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag31, 17, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -529,10 +541,14 @@ v[slot] = old;
 /// Node `turn_35`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[35] as u32) {
-m40(v, cx);
+let tag44: u32 = v[35] as u32;
+{
+let x: u8 = 1;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag44, 41, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -642,10 +658,14 @@ m47(v, cx);
 /// Node `turn_44`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[37] as u32) {
-m48(v, cx);
+let tag54: u32 = v[37] as u32;
+{
+let x: u8 = 5;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag54, 49, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -767,10 +787,14 @@ v[slot] = old;
 /// Node `turn_55`.
 fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(167) {
-m64(v, cx);
+let tag72: u32 = 167;
+{
+let x: u8 = 5;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag72, 53, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

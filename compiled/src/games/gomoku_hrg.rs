@@ -145,10 +145,14 @@ m4(v, cx);
 /// Node `turn_3`.
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[227] as u32) {
-m5(v, cx);
+let tag4: u32 = v[227] as u32;
+{
+let x: u8 = 5;
+let slot = 233usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag4, 6, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -327,10 +331,14 @@ m81(v, cx);
 /// Node `turn_17`.
 fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[227] as u32) {
-m82(v, cx);
+let tag99: u32 = v[227] as u32;
+{
+let x: u8 = 5;
+let slot = 233usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag99, 83, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

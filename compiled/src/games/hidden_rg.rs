@@ -321,10 +321,14 @@ m18(v, cx);
 #[inline(always)]
 fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[22] as u32) {
-m19(v, cx);
+let tag18: u32 = v[22] as u32;
+{
+let x: u8 = 5;
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag18, 20, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

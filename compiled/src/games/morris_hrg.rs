@@ -478,10 +478,14 @@ m34(v, cx);
 /// Node `removeIfMill_8`.
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[35] as u32) {
-m39(v, cx);
+let tag41: u32 = v[35] as u32;
+{
+let x: u8 = 5;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag41, 40, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -1071,10 +1075,14 @@ m84(v, cx);
 /// Node `removeIfMill_20`.
 fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[35] as u32) {
-m89(v, cx);
+let tag103: u32 = v[35] as u32;
+{
+let x: u8 = 5;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag103, 90, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -226,10 +226,14 @@ v[slot] = old;
 /// Node `turn_8`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[78] as u32) {
-m10(v, cx);
+let tag9: u32 = v[78] as u32;
+{
+let x: u8 = 5;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag9, 11, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -648,10 +652,14 @@ v[slot] = old;
 /// Node `turn_44`.
 fn m102(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[78] as u32) {
-m103(v, cx);
+let tag108: u32 = v[78] as u32;
+{
+let x: u8 = 5;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag108, 104, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -356,10 +356,14 @@ v[slot] = old;
 /// Node `Drop`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[86] as u32) {
-m23(v, cx);
+let tag24: u32 = v[86] as u32;
+{
+let x: u8 = 4;
+let slot = 93usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag24, 24, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -279,10 +279,14 @@ v[slot] = old;
 /// Node `Drop`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[87] as u32) {
-m17(v, cx);
+let tag17: u32 = v[87] as u32;
+{
+let x: u8 = 5;
+let slot = 92usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag17, 18, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

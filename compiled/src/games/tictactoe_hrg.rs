@@ -148,10 +148,14 @@ m4(v, cx);
 #[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[10] as u32) {
-m5(v, cx);
+let tag4: u32 = v[10] as u32;
+{
+let x: u8 = 5;
+let slot = 15usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag4, 6, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -340,10 +344,14 @@ m23(v, cx);
 #[inline(always)]
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[10] as u32) {
-m24(v, cx);
+let tag22: u32 = v[10] as u32;
+{
+let x: u8 = 5;
+let slot = 15usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag22, 25, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

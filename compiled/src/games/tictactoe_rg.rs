@@ -149,10 +149,14 @@ m4(v, cx);
 #[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[11] as u32) {
-m5(v, cx);
+let tag4: u32 = v[11] as u32;
+{
+let x: u8 = 5;
+let slot = 16usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag4, 6, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }

@@ -258,10 +258,14 @@ m10(v, cx);
 #[inline(always)]
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(v[49] as u32) {
-m11(v, cx);
+let tag11: u32 = v[49] as u32;
+{
+let x: u8 = 12;
+let slot = 67usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag11, 12, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 
 }
@@ -371,10 +375,14 @@ v[slot] = old;
 /// Node `n21`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag_bounded(35) {
-m20(v, cx);
+let tag20: u32 = 35;
+{
+let x: u8 = 12;
+let slot = 67usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag20, 21, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
 {
 if cx.push_tag_bounded(36) {

@@ -152,6 +152,9 @@ struct Generator<'a> {
     inlined: BTreeSet<(Mode, u32)>,
     /// What the emitted functions call, recorded as they are emitted (see [`Emitted`]).
     emitted: Emitted,
+    /// While a tag edge emits the completion right below it in its own block: the variable
+    /// holding the tag, for that completion to push with `Search::complete_unique_valid_tagged`.
+    fused_tag: Option<String>,
 }
 
 /// The search-context calls the emitted functions make, recorded where each is written, from
@@ -299,6 +302,7 @@ impl<'a> Generator<'a> {
             liveness: HashMap::new(),
             inlined: BTreeSet::new(),
             emitted: Emitted::default(),
+            fused_tag: None,
         }
     }
 
@@ -567,6 +571,9 @@ impl<'a> Generator<'a> {
                 let player = self.plan.player_slot;
                 let source = self.automaton.edges[edge].source as usize;
                 if !self.edge_fallible_in_moves(edge) {
+                    if let Some(tag) = self.fused_tag.take() {
+                        return format!("cx.complete_unique_valid_tagged({tag}, {target}, v);\n");
+                    }
                     return format!("cx.complete_unique_valid({target}, v);\n");
                 }
                 let complete = if self.analysis.unique_moves[source] {
@@ -721,6 +728,43 @@ impl<'a> Generator<'a> {
         true
     }
 
+    /// A tag edge into a node whose one edge completes a move that cannot fail, as one block:
+    /// the tag's value, then that completion edge's code ending in
+    /// `Search::complete_unique_valid_tagged` (push, completion and pop in one call, so a
+    /// listing of tags only stores the move's key directly). `None` when the edge does not fit
+    /// (the plain push, call and pop are emitted). The tag is read before the completion edge
+    /// writes anything, as the plain order reads it.
+    fn fused_tag_completion(&mut self, mode: Mode, edge: usize) -> Option<String> {
+        if mode != Mode::Moves || !self.tags_bounded {
+            return None;
+        }
+        let target = self.automaton.edges[edge].target as usize;
+        let below = self.automaton.nodes[target].edges.clone();
+        if below.len() != 1 || self.analysis.visit_in_moves[target] || self.analysis.opens_scope[target] {
+            return None;
+        }
+        let completion = below.start as usize;
+        if !completes(&self.plan.ops[completion]) || self.edge_fallible_in_moves(completion) {
+            return None;
+        }
+        let value = match &self.plan.ops[edge] {
+            PlanOp::Tag(symbol) => format!("{symbol}"),
+            PlanOp::TagExpr(operand) => {
+                let operand = operand.clone();
+                format!("{} as u32", self.value(&operand))
+            }
+            _ => return None,
+        };
+        let tag = format!("tag{edge}");
+        self.fused_tag = Some(tag.clone());
+        let block = self.edge(mode, completion, &BTreeMap::new(), &HashMap::new());
+        // The completion's code consumed the tag unless its form never reaches `continue_to`.
+        if self.fused_tag.take().is_some() {
+            return None;
+        }
+        Some(format!("{{\nlet {tag}: u32 = {value};\n{block}}}\n"))
+    }
+
     fn reach_call(&self, from: u32, to: u32) -> String {
         if from == to {
             return "true".into();
@@ -745,6 +789,11 @@ impl<'a> Generator<'a> {
         hoisted: &HashMap<usize, String>,
     ) -> String {
         let op = self.plan.ops[edge].clone();
+        if matches!(op, PlanOp::Tag(_) | PlanOp::TagExpr(_)) {
+            if let Some(block) = self.fused_tag_completion(mode, edge) {
+                return block;
+            }
+        }
         let sym = self.sym;
         let simple = |this: &mut Self, pre: &str, guard: Option<String>, undo: &str| -> String {
             let cont = this.continue_to(mode, edge, undo, None);
@@ -1307,6 +1356,26 @@ mod tests {
         // three members is unrolled into copies of `picked` and `tagged` per member, which keep
         // their node's signature.
         assert_eq!(fallible(&unproved), 3 + 2 * 3);
+    }
+
+    #[test]
+    fn a_tag_right_before_a_unique_completion_is_pushed_by_the_completion() {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:a}").variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "written", "board[at] = b");
+        builder.edge("written", "tagged", "$$ at");
+        builder.edge("tagged", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        let fused = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(fused.contains("cx.complete_unique_valid_tagged("), "{fused}");
+        // The tag is read into a variable before the completion's write.
+        assert!(fused.contains("as u32;\n{\nlet x: "), "{fused}");
+        // A tag followed by a write keeps the plain push, completion and pop.
+        assert!(!module("Cell").contains("complete_unique_valid_tagged("));
     }
 
     /// The text of every function whose name contains `part`.
