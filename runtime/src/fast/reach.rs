@@ -467,6 +467,9 @@ fn ray_at(node: u32, nodes: &[PlanNode], edges: &[PlanEdge], restore: &[u32]) ->
         return None;
     }
     let stepper = &nodes[guard.target as usize];
+    if stepper.kind != NodeKind::Chain {
+        return None;
+    }
     let step_edge = &edges[stepper.first as usize];
     let PlanOp::Set { slot, value } = &step_edge.op else { return None };
     if stepper.kind != NodeKind::Chain || step_edge.target != node {
