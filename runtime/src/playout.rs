@@ -38,6 +38,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+/// Playout indices a worker of [`run_indexed_playouts_into`] takes at a time: large enough that
+/// handing them out costs nothing next to the playouts, small enough to balance the workers
+/// (tic-tac-toe plays 64 playouts in about 0.2 ms).
+pub const PLAYOUT_BLOCK: u64 = 64;
+
 /// SplitMix64: used to derive seeds (one step mixes 64 bits thoroughly).
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
@@ -301,8 +306,10 @@ pub struct PlayoutOutcome {
     pub goals: Vec<SymbolId>,
 }
 
-/// [`run_playouts`] for the index-based fast paths: `threads` scoped workers (0 = all cores), worker
-/// `t` plays playouts `t, t + threads, ...`, each with its own `scratch()`; playout `i` gets
+/// [`run_playouts`] for the index-based fast paths: `threads` scoped workers (0 = all cores), each
+/// with its own `scratch()`, take blocks of [`PLAYOUT_BLOCK`] consecutive playout indices from a
+/// shared counter (a worker slowed down by other load takes fewer blocks, and handing out costs
+/// one atomic add per block, not per playout); playout `i` gets
 /// [`Xoshiro256::for_playout`]`(seed, i)`, so the report equals the generic one except for the
 /// timings. The error of the lowest-numbered failing playout wins, whatever the thread count.
 pub fn run_indexed_playouts<S>(
@@ -335,13 +342,24 @@ pub fn run_indexed_playouts_into<S>(
         if config.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { config.threads };
     let started = Instant::now();
     type Tally = BTreeMap<Vec<SymbolId>, u64>;
-    let run_range = |first: u64, step: u64| -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
+    // The next block of playout indices to hand out. A worker stops at its first error; the
+    // others go on taking blocks, so every playout numbered below the lowest failing one runs and
+    // that error is reported, whatever the thread count.
+    let next_block = AtomicU64::new(0);
+    let run_range = || -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
         let mut scratch = scratch();
         let (mut plies, mut chance, mut legal) = (0, 0, 0);
         let mut tally = Tally::new();
         let mut outcome = PlayoutOutcome::default();
-        let mut index = first;
-        while index < config.count {
+        let (mut index, mut block_end) = (0, 0);
+        loop {
+            if index == block_end {
+                index = next_block.fetch_add(PLAYOUT_BLOCK, Ordering::Relaxed);
+                block_end = index.saturating_add(PLAYOUT_BLOCK).min(config.count);
+                if index >= config.count {
+                    break;
+                }
+            }
             let mut rng = Xoshiro256::for_playout(config.seed, index);
             playout(&mut rng, index, &mut scratch, &mut outcome).map_err(|e| (index, e))?;
             plies += outcome.plies;
@@ -353,17 +371,16 @@ pub fn run_indexed_playouts_into<S>(
                     tally.insert(outcome.goals.clone(), 1);
                 }
             }
-            index += step;
+            index += 1;
         }
         Ok((plies, chance, legal, tally))
     };
     let results: Vec<_> = if threads <= 1 {
-        vec![run_range(0, 1)]
+        vec![run_range()]
     } else {
         std::thread::scope(|scope| {
             let run_range = &run_range;
-            let handles: Vec<_> =
-                (0..threads as u64).map(|t| scope.spawn(move || run_range(t, threads as u64))).collect();
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(run_range)).collect();
             handles
                 .into_iter()
                 .map(|h| {

@@ -7,7 +7,7 @@
 
 use super::graph::CYCLIC;
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
-use super::reach::{NodeKind, PlanEdge, PlanOp, ReachPlan, ACCEPT, CYCLE_STEPS};
+use super::reach::{FlatCompare, FlatRay, NodeKind, PlanEdge, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
@@ -250,6 +250,8 @@ pub struct Scratch {
     pub(crate) picked: Vec<SymbolId>,
     /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
     choices: Vec<SymbolId>,
+    /// The positions of a ray walk (`Scratch::walk_ray`).
+    ray_positions: Vec<SymbolId>,
     /// The frames of reachability plans (nested plans share the stack).
     plan_frames: Vec<PlanFrame>,
     /// Copies of a plan's written slots: one at the check's start, one per branching frame.
@@ -921,15 +923,102 @@ impl Scratch {
         self.plan_frames.push(PlanFrame { node: node as u32, next_edge, member: 0, saved, clean_at: self.plan_writes });
     }
 
+    /// A [`NodeKind::Ray`] node's walk (see [`Ray`]): whether the checked node is reached from
+    /// it, or `None` (give up, the general search decides) past [`CYCLE_STEPS`] steps. When it is
+    /// not reached the stepped slot holds its value from before, as after the walk's frames.
+    // Not inlined: in `walk_straight` and `walk_plan` its body cost connect4.hrg, which has no
+    // ray, 5 % instructions per playout.
+    #[inline(never)]
+    fn walk_ray(&mut self, engine: &FastEngine, plan: &ReachPlan, ray: &Ray) -> Option<bool> {
+        if let Some(flat) = &ray.flat {
+            return self.walk_flat_ray(flat, ray.slot as usize);
+        }
+        let slot = ray.slot as usize;
+        let guard = &plan.edges[ray.guard as usize].op;
+        let forward = |values: &[u32]| {
+            ray.forward.iter().all(|&edge| compare_holds(&plan.edges[edge as usize].op, values, &engine.constants))
+        };
+        if !compare_holds(guard, &self.values, &engine.constants) {
+            // No step (the common case): the comparisons at the start alone.
+            return Some(forward(&self.values));
+        }
+        self.plan_writes += 1;
+        let start = self.values[slot];
+        self.ray_positions.clear();
+        loop {
+            self.ray_positions.push(self.values[slot]);
+            if self.ray_positions.len() > CYCLE_STEPS as usize {
+                self.values[slot] = start;
+                return None;
+            }
+            self.values[slot] = read(&ray.step, &self.values, &engine.constants);
+            if !compare_holds(guard, &self.values, &engine.constants) {
+                break;
+            }
+        }
+        if forward(&self.values) {
+            return Some(true);
+        }
+        for index in (0..self.ray_positions.len()).rev() {
+            self.values[slot] = self.ray_positions[index];
+            if forward(&self.values) {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// [`Scratch::walk_ray`] for a [`FlatRay`]: the same tests in the same order, on operands
+    /// read once (only `slot` changes).
+    fn walk_flat_ray(&mut self, flat: &FlatRay, slot: usize) -> Option<bool> {
+        let values = &mut self.values;
+        let row = values[flat.first as usize] * flat.width;
+        let holds = |test: &FlatCompare, values: &[u32], at: u32| {
+            let rhs = if test.rhs_is_slot { values[test.value as usize] } else { test.value };
+            (values[test.offsets[(row + at) as usize] as usize] == rhs) == test.equal
+        };
+        let forward = |values: &[u32], at: u32| flat.forward.iter().all(|test| holds(test, values, at));
+        let start = values[slot];
+        if !holds(&flat.guard, values, start) {
+            // No step (the common case): the comparisons at the start alone.
+            return Some(forward(values, start));
+        }
+        let positions = &mut self.ray_positions;
+        positions.clear();
+        let mut at = start;
+        loop {
+            positions.push(at);
+            if positions.len() > CYCLE_STEPS as usize {
+                return None;
+            }
+            at = flat.table[(row + at) as usize];
+            if !holds(&flat.guard, values, at) {
+                break;
+            }
+        }
+        if forward(values, at) {
+            values[slot] = at;
+            return Some(true);
+        }
+        for &position in positions.iter().rev() {
+            if forward(values, position) {
+                values[slot] = position;
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
     /// A [`NodeKind::Straight`] node's walk: each member in turn, the slots written below put
-    /// back before it, followed along its single path; whether the checked node is reached.
+    /// back before it, followed along its single path; whether the checked node is reached, or
+    /// `None` when a ray walk gave up.
     fn walk_straight(
         &mut self,
         engine: &FastEngine,
         plan: &ReachPlan,
         node: usize,
         depth: usize,
-    ) -> Result<bool, EngineError> {
+    ) -> Result<Option<bool>, EngineError> {
         let branch = &plan.nodes[node];
         let choice = &plan.edges[branch.first as usize];
         let PlanOp::SetAny { slot, members } = &choice.op else {
@@ -972,12 +1061,23 @@ impl Scratch {
                             plan.edges[current.first as usize + 1].target
                         };
                     }
+                    NodeKind::Ray => match self.walk_ray(engine, plan, &plan.rays[current.ray as usize]) {
+                        Some(true) => {
+                            found = true;
+                            break 'members;
+                        }
+                        Some(false) => continue 'members,
+                        None => {
+                            self.plan_saved.truncate(saved);
+                            return Ok(None);
+                        }
+                    },
                     _ => continue 'members,
                 }
             }
         }
         self.plan_saved.truncate(saved);
-        Ok(found)
+        Ok(Some(found))
     }
 
     fn walk_plan(
@@ -1044,11 +1144,16 @@ impl Scratch {
                         }
                     }
                 }
-                NodeKind::Straight => {
-                    if self.walk_straight(engine, plan, node, depth)? {
-                        return Ok(Some(true));
-                    }
-                }
+                NodeKind::Straight => match self.walk_straight(engine, plan, node, depth)? {
+                    Some(true) => return Ok(Some(true)),
+                    Some(false) => {}
+                    None => return Ok(None),
+                },
+                NodeKind::Ray => match self.walk_ray(engine, plan, &plan.rays[current.ray as usize]) {
+                    Some(true) => return Ok(Some(true)),
+                    Some(false) => {}
+                    None => return Ok(None),
+                },
                 NodeKind::Branch if current.guard_first => {
                     // The comparison first, as the frame would run it: only when it holds is
                     // there an alternative (the second edge) to come back for.
