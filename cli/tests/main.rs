@@ -61,7 +61,9 @@ fn every_test_file_is_compiled_into_a_test_binary() {
 
 /// Library and binary targets whose `Cargo.toml` entry says `test = false` (no unit-test harness,
 /// which would compile the target a second time to run nothing) must indeed have no unit tests, and
-/// with `doctest = false` no code examples in their docs: either added would never run.
+/// with `doctest = false` no code examples in their docs: either added would never run. Each such
+/// target is checked on its own module tree (its root file and the `mod` files it declares), so a
+/// binary with a harness may keep unit tests next to a library without one.
 #[test]
 fn targets_without_a_test_harness_have_no_unit_tests() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -70,31 +72,82 @@ fn targets_without_a_test_harness_have_no_unit_tests() {
     let mut checked = 0;
     let mut offenders = Vec::new();
     for member in members.split('"').skip(1).step_by(2) {
-        let manifest = std::fs::read_to_string(root.join(member).join("Cargo.toml")).unwrap();
-        if !manifest.lines().any(|line| line.trim() == "test = false") {
-            continue;
-        }
-        let no_doctests = manifest.lines().any(|line| line.trim() == "doctest = false");
-        checked += 1;
-        let mut folders = vec![root.join(member).join("src")];
-        while let Some(folder) = folders.pop() {
-            for entry in std::fs::read_dir(&folder).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let text = std::fs::read_to_string(&path).unwrap();
-                    let examples = text.lines().any(|line| {
-                        let line = line.trim_start();
-                        (line.starts_with("/// ```") || line.starts_with("//! ```")) && no_doctests
-                    });
-                    if text.contains("#[test]") || text.contains("#[cfg(test)]") || examples {
-                        offenders.push(path.display().to_string());
-                    }
+        let folder = root.join(member);
+        let manifest = std::fs::read_to_string(folder.join("Cargo.toml")).unwrap();
+        for (root_file, no_doctests) in targets_without_a_harness(&manifest) {
+            checked += 1;
+            for path in module_tree(&folder.join(root_file)) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let examples = text.lines().any(|line| {
+                    let line = line.trim_start();
+                    (line.starts_with("/// ```") || line.starts_with("//! ```")) && no_doctests
+                });
+                if text.contains("#[test]") || text.contains("#[cfg(test)]") || examples {
+                    offenders.push(path.display().to_string());
                 }
             }
         }
     }
-    assert!(checked >= 1, "no member has a target with `test = false`: {members}");
+    assert!(checked >= 2, "fewer targets with `test = false` than expected: {members}");
     assert!(offenders.is_empty(), "unit tests or doc examples in targets built without them: {offenders:?}");
+}
+
+/// The root file (relative to the member) of each `[lib]` or `[[bin]]` section that says
+/// `test = false`, with whether it also says `doctest = false`.
+fn targets_without_a_harness(manifest: &str) -> Vec<(String, bool)> {
+    let mut targets = Vec::new();
+    let mut section = String::new();
+    let (mut path, mut no_test, mut no_doctest) = (None::<String>, false, false);
+    let mut finish = |section: &str, path: Option<String>, no_test: bool, no_doctest: bool| {
+        let default = match section {
+            "[lib]" => "src/lib.rs",
+            "[[bin]]" => "src/main.rs",
+            _ => return,
+        };
+        if no_test {
+            targets.push((path.unwrap_or_else(|| default.to_string()), no_doctest));
+        }
+    };
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            finish(&section, path.take(), no_test, no_doctest);
+            section = line.to_string();
+            (no_test, no_doctest) = (false, false);
+        } else if let Some(value) = line.strip_prefix("path = ") {
+            path = Some(value.trim_matches('"').to_string());
+        } else if line == "test = false" {
+            no_test = true;
+        } else if line == "doctest = false" {
+            no_doctest = true;
+        }
+    }
+    finish(&section, path, no_test, no_doctest);
+    targets
+}
+
+/// The files of a crate target: its root file and every file reached through `mod name;` lines
+/// (`name.rs` or `name/mod.rs` beside a root or `mod.rs` file, under `stem/` beside any other).
+fn module_tree(root_file: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![root_file.to_path_buf()];
+    while let Some(file) = pending.pop() {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let stem = file.file_stem().unwrap().to_str().unwrap().to_string();
+        let parent = file.parent().unwrap();
+        let folder = if ["lib", "main", "mod"].contains(&stem.as_str()) || file == root_file {
+            parent.to_path_buf()
+        } else {
+            parent.join(&stem)
+        };
+        for line in text.lines().map(str::trim) {
+            let declaration = line.strip_prefix("pub ").or_else(|| line.strip_prefix("pub(crate) ")).unwrap_or(line);
+            let Some(name) = declaration.strip_prefix("mod ").and_then(|rest| rest.strip_suffix(';')) else {
+                continue;
+            };
+            let flat = folder.join(format!("{name}.rs"));
+            pending.push(if flat.exists() { flat } else { folder.join(name).join("mod.rs") });
+        }
+        files.push(file);
+    }
+    files
 }
