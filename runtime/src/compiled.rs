@@ -1044,6 +1044,23 @@ impl<V: Values> Search<V> {
         self.pop_tag();
     }
 
+    /// Generated code: whether a move completed now with one more tag would be stored by
+    /// [`Search::complete_unique_valid_tagged`] as that tag's packed key alone (a listing of tags
+    /// only, from an empty path, not replaying a move). A placement loop (`cell = Cell(*)`,
+    /// guards, `$$ cell`, completion) then pushes its moves with [`Search::push_single_tag`]
+    /// without building the state the completion would see.
+    #[inline(always)]
+    pub fn lists_single_tags(&self) -> bool {
+        !self.moves.lean && self.path_len == 0 && self.moves.tags_only && self.only.is_none()
+    }
+
+    /// Generated code: appends a move whose tags are `tag` alone, where
+    /// [`Search::lists_single_tags`] holds (what [`Search::complete_unique_valid_tagged`] stores).
+    #[inline(always)]
+    pub fn push_single_tag(&mut self, tag: SymbolId) {
+        self.moves.push_key(&[tag]);
+    }
+
     /// Generated code: opens a de-duplication scope at a node where two paths may part with the
     /// same tags (spec/codegen.md); `true` when it was not open yet (pass it to
     /// [`Search::close_scope`]). Moves completed below are compared with the scope's moves only.

@@ -72,7 +72,7 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(62);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = false;
 
     fn initial_values() -> Values {
@@ -168,7 +168,7 @@ Ok(())
 /// Node `notFull`.
 fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(v[52] as u32, 5)? {
+if cx.push_tag_bounded(v[52] as u32) {
 m5(v, cx)?;
 }
 cx.pop_tag();
@@ -644,7 +644,7 @@ false
 /// Node `notFull` where v[52] == 7.
 fn m4_k52_7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(7 as u32, 5)? {
+if cx.push_tag_bounded(7 as u32) {
 m5_k52_7(v, cx)?;
 }
 cx.pop_tag();
@@ -655,7 +655,7 @@ Ok(())
 /// Node `notFull` where v[52] == 8.
 fn m4_k52_8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(8 as u32, 5)? {
+if cx.push_tag_bounded(8 as u32) {
 m5_k52_8(v, cx)?;
 }
 cx.pop_tag();
@@ -666,7 +666,7 @@ Ok(())
 /// Node `notFull` where v[52] == 9.
 fn m4_k52_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(9 as u32, 5)? {
+if cx.push_tag_bounded(9 as u32) {
 m5_k52_9(v, cx)?;
 }
 cx.pop_tag();
@@ -677,7 +677,7 @@ Ok(())
 /// Node `notFull` where v[52] == 10.
 fn m4_k52_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(10 as u32, 5)? {
+if cx.push_tag_bounded(10 as u32) {
 m5_k52_10(v, cx)?;
 }
 cx.pop_tag();
@@ -688,7 +688,7 @@ Ok(())
 /// Node `notFull` where v[52] == 11.
 fn m4_k52_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(11 as u32, 5)? {
+if cx.push_tag_bounded(11 as u32) {
 m5_k52_11(v, cx)?;
 }
 cx.pop_tag();
@@ -699,7 +699,7 @@ Ok(())
 /// Node `notFull` where v[52] == 12.
 fn m4_k52_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(12 as u32, 5)? {
+if cx.push_tag_bounded(12 as u32) {
 m5_k52_12(v, cx)?;
 }
 cx.pop_tag();
@@ -710,7 +710,7 @@ Ok(())
 /// Node `notFull` where v[52] == 13.
 fn m4_k52_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if cx.push_tag(13 as u32, 5)? {
+if cx.push_tag_bounded(13 as u32) {
 m5_k52_13(v, cx)?;
 }
 cx.pop_tag();

@@ -117,6 +117,12 @@ fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 227usize;
 let old = v[slot];
+if cx.lists_single_tags() {
+for i in 0..225 {
+v[slot] = MEMBERS0[i];
+if v[0 + OFF2[(v[227] as usize)] as usize] == 8 { cx.push_single_tag(v[227] as u32); }
+}
+} else {
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 225),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(225)), None => (0, 0) },
@@ -125,6 +131,7 @@ Some(None) => (0, 0),
 for i in first..last {
 v[slot] = MEMBERS0[i];
 m3(v, cx);
+}
 }
 v[slot] = old;
 }
@@ -303,6 +310,12 @@ fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 227usize;
 let old = v[slot];
+if cx.lists_single_tags() {
+for i in 0..225 {
+v[slot] = MEMBERS0[i];
+if v[0 + OFF2[(v[227] as usize)] as usize] == 8 { cx.push_single_tag(v[227] as u32); }
+}
+} else {
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 225),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(225)), None => (0, 0) },
@@ -311,6 +324,7 @@ Some(None) => (0, 0),
 for i in first..last {
 v[slot] = MEMBERS0[i];
 m80(v, cx);
+}
 }
 v[slot] = old;
 }

@@ -54,7 +54,7 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(6);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = false;
 
     fn initial_values() -> Values {
@@ -82,10 +82,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
+            2 => { m2(v, cx); Ok(()) }
             6 => m6(v, cx),
             17 => { m17(v, cx); Ok(()) }
-            18 => m18(v, cx),
+            18 => { m18(v, cx); Ok(()) }
             22 => m22(v, cx),
             _ => Ok(()),
         }
@@ -115,10 +115,16 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 123usize;
 let old = v[slot];
+if cx.lists_single_tags() {
+for i in 0..121 {
+v[slot] = MEMBERS0[i];
+if v[0 + OFF2[(v[123] as usize)] as usize] == 7 { cx.push_single_tag(v[123] as u32); }
+}
+} else {
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 121),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(121)), None => (0, 0) },
@@ -126,33 +132,38 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m3(v, cx);
+}
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[123] as usize)] as usize] == 7 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[123] as u32, 5)? {
-m5(v, cx);
+let tag4: u32 = v[123] as u32;
+{
+let x: u8 = 4;
+let slot = 128usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag4, 6, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
@@ -273,10 +284,16 @@ fn m17(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `turn_13`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 123usize;
 let old = v[slot];
+if cx.lists_single_tags() {
+for i in 0..121 {
+v[slot] = MEMBERS0[i];
+if v[0 + OFF2[(v[123] as usize)] as usize] == 7 { cx.push_single_tag(v[123] as u32); }
+}
+} else {
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 121),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(121)), None => (0, 0) },
@@ -284,33 +301,38 @@ Some(None) => (0, 0),
 };
 for i in first..last {
 v[slot] = MEMBERS0[i];
-m19(v, cx)?;
+m19(v, cx);
+}
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_14`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[123] as usize)] as usize] == 7 {
-m20(v, cx)?;
+m20(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[123] as u32, 21)? {
-m21(v, cx);
+let tag19: u32 = v[123] as u32;
+{
+let x: u8 = 4;
+let slot = 128usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged(tag19, 22, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.

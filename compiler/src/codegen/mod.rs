@@ -187,8 +187,11 @@ impl<'a> Generator<'a> {
     fn new(automaton: &'a Automaton, plan: &'a Plan) -> Self {
         let mut generator = Self::unanalysed(automaton, plan);
         let node_count = automaton.nodes.len();
-        generator.tags_bounded =
-            !generator.analysis.visit_in_moves.iter().any(|&v| v) && node_count < MAX_MOVE_TAGS_BOUND;
+        // Only nodes a move search reaches count: a cycle walked by reachability checks alone
+        // (hex's chain walks) pushes no tag.
+        let analysis = &generator.analysis;
+        generator.tags_bounded = !(0..node_count).any(|n| analysis.visit_in_moves[n] && analysis.in_moves[n])
+            && node_count < MAX_MOVE_TAGS_BOUND;
         // Fallible move-search functions: an error source on an edge, a visit, or a fallible
         // callee, propagated backwards to a fixed point.
         let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
@@ -728,6 +731,46 @@ impl<'a> Generator<'a> {
         true
     }
 
+    /// A *placement* below an `x = T(*)` edge (`x` in `slot`): a chain of single-edge nodes,
+    /// one-slot guards that cannot fail, then `$$ x` into a node whose one edge completes the move
+    /// as a fused tag completion ([`Generator::fused_tag_completion`]; gomoku's
+    /// `check(board[cell] == empty); $$ cell; player = keeper`). Returns the guard edges and the
+    /// tag edge. A listing of tags only then stores one packed key per member whose guards hold
+    /// (what the fused completion stores there), so the loop needs no call per member.
+    fn placement(&self, edge: usize, slot: u32) -> Option<(Vec<usize>, usize)> {
+        if !self.tags_bounded {
+            return None;
+        }
+        let (automaton, plan) = (self.automaton, self.plan);
+        let single = |node: u32| -> Option<usize> {
+            let node = node as usize;
+            let edges = automaton.nodes[node].edges.clone();
+            (edges.len() == 1 && !self.analysis.visit_in_moves[node] && !self.analysis.opens_scope[node])
+                .then_some(edges.start as usize)
+        };
+        let mut guards = Vec::new();
+        let mut node = automaton.edges[edge].target;
+        // A chain longer than the nodes would be a cycle of guards.
+        for _ in 0..automaton.nodes.len() {
+            let next = single(node)?;
+            match &plan.ops[next] {
+                PlanOp::Compare { transfer: PlanTransfer::Slot, .. } if !self.edge_fallible_in_moves(next) => {
+                    guards.push(next);
+                }
+                PlanOp::TagExpr(PlanOperand::Place(place))
+                    if place.in_state && place.steps.is_empty() && place.base == slot =>
+                {
+                    let completion = single(automaton.edges[next].target)?;
+                    let fused = completes(&plan.ops[completion]) && !self.edge_fallible_in_moves(completion);
+                    return fused.then_some((guards, next));
+                }
+                _ => return None,
+            }
+            node = automaton.edges[next].target;
+        }
+        None
+    }
+
     /// A tag edge into a node whose one edge completes a move that cannot fail, as one block:
     /// the tag's value, then that completion edge's code ending in
     /// `Search::complete_unique_valid_tagged` (push, completion and pop in one call, so a
@@ -900,12 +943,33 @@ impl<'a> Generator<'a> {
                 }
                 let element = if count < 1 << 16 { "u16" } else { "u32" };
                 let index = self.symbol_table("MEMBER_INDEX", element, &index, count as u64);
-                format!(
-                    "{{\n{target}let old = v[slot];\nlet (first, last) = match cx.replayed_next_tag() {{\n\
+                let range = format!(
+                    "let (first, last) = match cx.replayed_next_tag() {{\n\
                      None => (0, {count}),\n\
                      Some(Some(tag)) => match {index}.get(tag as usize) {{ Some(&i) => (i as usize, (i as usize + 1).min({count})), None => (0, 0) }},\n\
                      Some(None) => (0, 0),\n}};\n\
-                     for i in first..last {{\nv[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
+                     for i in first..last {{\nv[slot] = {table}[i];\n{cont}}}\n"
+                );
+                let plain = format!("{{\n{target}let old = v[slot];\n{range}v[slot] = old;\n}}\n");
+                let Some((guards, tag_edge)) = graph::fixed_slot(&lhs).and_then(|slot| self.placement(edge, slot))
+                else {
+                    return plain;
+                };
+                let PlanOp::TagExpr(tag) = self.plan.ops[tag_edge].clone() else { return plain };
+                // A listing of tags only: one packed key per member whose guards hold, the moves
+                // (and their order) the fused completions below would store.
+                let mut conditions = Vec::new();
+                for guard in guards {
+                    let PlanOp::Compare { lhs, rhs, equal, .. } = self.plan.ops[guard].clone() else { continue };
+                    let (a, b) = (self.value(&lhs), self.value(&rhs));
+                    conditions.push(format!("{a} {} {b}", if equal { "==" } else { "!=" }));
+                }
+                let condition = if conditions.is_empty() { "true".to_string() } else { conditions.join(" && ") };
+                let tag = self.value(&tag);
+                format!(
+                    "{{\n{target}let old = v[slot];\nif cx.lists_single_tags() {{\n\
+                     for i in 0..{count} {{\nv[slot] = {table}[i];\nif {condition} {{ cx.push_single_tag({tag} as u32); }}\n}}\n\
+                     }} else {{\n{range}}}\nv[slot] = old;\n}}\n"
                 )
             }
             PlanOp::Compare { lhs, rhs, transfer, equal } => {
@@ -1433,6 +1497,55 @@ mod tests {
         // Another tag first: the member is not the next tag.
         let other_tag = loop_module("$$ other");
         assert!(!other_tag.contains("replayed_next_tag"), "{other_tag}");
+    }
+
+    /// A one-player game over 20 cells whose move is `at = Cell(*)` into `picked`, then `edges`.
+    fn placement_module(edges: &[(&str, &str, &str)]) -> String {
+        let cells: Vec<String> = (0..20).map(|i| format!("c{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", cells.join(", "))).typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:c0}").variable("at", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        for (from, to, label) in edges {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_placement_loop_lists_single_tags_without_a_call_per_member() {
+        let placement = placement_module(&[
+            ("picked", "checked", "board[at] == c0"),
+            ("checked", "unequal", "board[at] != c2"),
+            ("unequal", "tagged", "$$ at"),
+            ("tagged", "end", "player = keeper"),
+        ]);
+        assert!(placement.contains("if cx.lists_single_tags() {\nfor i in 0..20 {"), "{placement}");
+        let listing = placement.lines().find(|l| l.contains("cx.push_single_tag(")).expect("a listing loop");
+        assert!(
+            listing.contains("] == ") && listing.contains(" && ") && listing.contains("] != "),
+            "both guards: {listing}"
+        );
+        assert!(placement.contains("cx.complete_unique_valid_tagged("), "the other searches: {placement}");
+        // The tag is followed by a write, not by the completion.
+        assert!(!loop_module("board[at] == c0").contains("lists_single_tags"));
+        // A write between the loop and the tag.
+        let written = placement_module(&[
+            ("picked", "checked", "board[at] = c1"),
+            ("checked", "tagged", "$$ at"),
+            ("tagged", "end", "player = keeper"),
+        ]);
+        assert!(written.contains("cx.replayed_next_tag()") && !written.contains("lists_single_tags"), "{written}");
+        // Two edges below the guard.
+        let branching = placement_module(&[
+            ("picked", "tagged", "$$ at"),
+            ("picked", "end", "player = keeper"),
+            ("tagged", "end", "player = keeper"),
+        ]);
+        assert!(!branching.contains("lists_single_tags"), "{branching}");
     }
 
     /// The value of a `const NAME: bool` of a module's `impl CompiledGame`.
