@@ -34,6 +34,78 @@ const MAX_NODES: usize = 4096;
 pub(crate) struct PlanEdge {
     pub op: PlanOp,
     pub target: u32,
+    /// The same instruction with its operands inline, for the steps of `walk_straight` (see
+    /// [`PlanFlat`]); `General` when `op` has no such form.
+    pub flat: PlanFlat,
+}
+
+/// A plan edge's commonest shapes with every operand resolved (`cursor = last`, `cursor =
+/// behind[dir][cursor]`, `board[cursor] == me`, `board[behind[dir][cursor]] == who`): a step of
+/// a straight walk (connect4.hrg's unrolled walks) then costs one dispatch, where `op` costs one
+/// for the edge, one for the comparison and one per operand. (Used in `walk_plan`'s chain loop
+/// too, it cost reversi 0.5 %: that loop's code grew more than its dispatches shrank.) Derived from `op` alone, so the two forms cannot disagree; the analyses read
+/// `op` only.
+#[derive(Debug)]
+pub(crate) enum PlanFlat {
+    /// Run through `op`.
+    General,
+    /// `values[slot] = values[from]`.
+    SetSlot { slot: u32, from: u32 },
+    /// `values[slot] = table[values[first] * width + values[second]]`.
+    SetLookup2 { slot: u32, first: u32, second: u32, width: u32, table: Box<[u32]> },
+    /// `values[base + offsets[values[key]]] == lit` (or `!=`).
+    IndexedLit { base: u32, key: u32, offsets: Box<[u32]>, lit: SymbolId, equal: bool },
+    /// `values[base + offsets[values[key]]] == values[slot]` (or `!=`).
+    IndexedSlot { base: u32, key: u32, offsets: Box<[u32]>, slot: u32, equal: bool },
+    /// `values[base + offsets[values[first] * width + values[second]]] == lit` (or `!=`).
+    Indexed2Lit { base: u32, first: u32, second: u32, width: u32, offsets: Box<[u32]>, lit: SymbolId, equal: bool },
+    /// `values[base + offsets[values[first] * width + values[second]]] == values[slot]` (or `!=`).
+    Indexed2Slot { base: u32, first: u32, second: u32, width: u32, offsets: Box<[u32]>, slot: u32, equal: bool },
+}
+
+impl PlanFlat {
+    /// The flat form of `op`, if it has one.
+    pub(crate) fn of(op: &PlanOp) -> PlanFlat {
+        match op {
+            PlanOp::Set { slot, value: Val::Slot(from) } => PlanFlat::SetSlot { slot: *slot, from: *from },
+            PlanOp::Set { slot, value: Val::Lookup2Slots { first, second, width, table } } => PlanFlat::SetLookup2 {
+                slot: *slot,
+                first: *first,
+                second: *second,
+                width: *width,
+                table: table.clone(),
+            },
+            PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } => {
+                PlanFlat::IndexedLit { base: *base, key: *key, offsets: offsets.clone(), lit: *lit, equal: *equal }
+            }
+            PlanOp::CompareIndexedSlot { base, key, offsets, slot, equal } => {
+                PlanFlat::IndexedSlot { base: *base, key: *key, offsets: offsets.clone(), slot: *slot, equal: *equal }
+            }
+            PlanOp::CompareIndexed2 { base, first, second, width, offsets, rhs: Val::Lit(lit), equal } => {
+                PlanFlat::Indexed2Lit {
+                    base: *base,
+                    first: *first,
+                    second: *second,
+                    width: *width,
+                    offsets: offsets.clone(),
+                    lit: *lit,
+                    equal: *equal,
+                }
+            }
+            PlanOp::CompareIndexed2 { base, first, second, width, offsets, rhs: Val::Slot(slot), equal } => {
+                PlanFlat::Indexed2Slot {
+                    base: *base,
+                    first: *first,
+                    second: *second,
+                    width: *width,
+                    offsets: offsets.clone(),
+                    slot: *slot,
+                    equal: *equal,
+                }
+            }
+            _ => PlanFlat::General,
+        }
+    }
 }
 
 /// The instructions a plan can run (every write goes to a fixed slot).
@@ -341,7 +413,8 @@ pub(crate) fn plan(
                 Ins::Set { .. } | Ins::SetAny { .. } | Ins::SetBlock { .. } | Ins::CompareBlock { .. } => return None,
             };
             let target = if edge.target == to { ACCEPT } else { local[edge.target as usize] };
-            plan_edges.push(PlanEdge { op, target });
+            let flat = PlanFlat::of(&op);
+            plan_edges.push(PlanEdge { op, target, flat });
         }
         plan_nodes.push(PlanNode {
             first: start,
@@ -406,7 +479,7 @@ pub(crate) fn plan(
     let mut filters = Vec::new();
     for index in 0..plan_nodes.len() {
         let node = plan_nodes[index];
-        if let [PlanEdge { op: PlanOp::SetAny { slot, .. }, target }] =
+        if let [PlanEdge { op: PlanOp::SetAny { slot, .. }, target, .. }] =
             &plan_edges[node.first as usize..node.end as usize]
         {
             let (chain, accepts) = filter_chain(*slot, *target, &plan_nodes, &plan_edges);

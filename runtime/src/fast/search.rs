@@ -7,7 +7,7 @@
 
 use super::graph::CYCLIC;
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
-use super::reach::{FlatCompare, FlatRay, NodeKind, PlanEdge, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS};
+use super::reach::{FlatCompare, FlatRay, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
@@ -339,6 +339,28 @@ fn path_offset(path: &Path, values: &[u32], constants: &[u32]) -> usize {
         offset += step.offsets[read(&step.key, values, constants) as usize];
     }
     offset as usize
+}
+
+/// Whether a flat comparison holds (`None` for the other flat forms).
+#[inline(always)]
+fn flat_holds(flat: &PlanFlat, values: &[u32]) -> Option<bool> {
+    Some(match flat {
+        PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+        }
+        PlanFlat::IndexedSlot { base, key, offsets, slot, equal } => {
+            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == values[*slot as usize]) == *equal
+        }
+        PlanFlat::Indexed2Lit { base, first, second, width, offsets, lit, equal } => {
+            let key = values[*first as usize] * *width + values[*second as usize];
+            (values[(*base + offsets[key as usize]) as usize] == *lit) == *equal
+        }
+        PlanFlat::Indexed2Slot { base, first, second, width, offsets, slot, equal } => {
+            let key = values[*first as usize] * *width + values[*second as usize];
+            (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
+        }
+        PlanFlat::General | PlanFlat::SetSlot { .. } | PlanFlat::SetLookup2 { .. } => return None,
+    })
 }
 
 /// Whether a plan comparison holds.
@@ -862,6 +884,20 @@ impl Scratch {
             }
             return Ok(false);
         }
+        if let Some(tests) = member_tests(plan, chain, slot, &self.values) {
+            // Every comparison reads the state at the member alone (`board[first[line]] == me`):
+            // resolved once, each is two loads and a comparison per member. The member is
+            // written as the edges would write it.
+            let tests = &tests[..chain.len()];
+            for &member in members.iter() {
+                self.values[slot] = member;
+                let values = &self.values;
+                if tests.iter().all(|t| (values[(t.base + t.offsets[member as usize]) as usize] == t.rhs) == t.equal) {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
         for &member in members.iter() {
             self.values[slot] = member;
             if chain.iter().all(|&edge| compare_holds(&plan.edges[edge as usize].op, &self.values, &engine.constants)) {
@@ -904,6 +940,36 @@ impl Scratch {
                 self.reach(engine, *from, *to, *context, depth + 1)? != *negated
             }
         })
+    }
+
+    /// [`Scratch::plan_edge`] for a chain step (no any-assignment member): through the edge's
+    /// flat form when it has one (one dispatch), else through its instruction.
+    #[inline(always)]
+    fn plan_step(&mut self, engine: &FastEngine, edge: &PlanEdge, depth: usize) -> Result<bool, EngineError> {
+        let values = &mut self.values;
+        Ok(match &edge.flat {
+            PlanFlat::General => return self.plan_edge(engine, edge, 0, depth),
+            PlanFlat::SetSlot { slot, from } => {
+                values[*slot as usize] = values[*from as usize];
+                self.plan_writes += 1;
+                true
+            }
+            PlanFlat::SetLookup2 { slot, first, second, width, table } => {
+                values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                self.plan_writes += 1;
+                true
+            }
+            _ => flat_holds(&edge.flat, values).expect("a comparison's flat form"),
+        })
+    }
+
+    /// Whether the comparison on `edge` holds, through its flat form when it has one.
+    #[inline(always)]
+    fn plan_test(&self, engine: &FastEngine, edge: &PlanEdge) -> bool {
+        match flat_holds(&edge.flat, &self.values) {
+            Some(holds) => holds,
+            None => self.plan_compare(engine, &edge.op),
+        }
     }
 
     /// Whether a plan comparison holds.
@@ -1048,14 +1114,14 @@ impl Scratch {
                 match current.kind {
                     NodeKind::Chain => {
                         let edge = &plan.edges[current.first as usize];
-                        if !self.plan_edge(engine, edge, 0, depth)? {
+                        if !self.plan_step(engine, edge, depth)? {
                             continue 'members;
                         }
                         at = edge.target;
                     }
                     NodeKind::Complement => {
                         let edge = &plan.edges[current.first as usize];
-                        at = if self.plan_compare(engine, &edge.op) {
+                        at = if self.plan_test(engine, edge) {
                             edge.target
                         } else {
                             plan.edges[current.first as usize + 1].target
@@ -1246,13 +1312,24 @@ impl Scratch {
                         } else if let Some((step_slot, step, op)) = assign_then_compare(plan, chain) {
                             // One assignment, then the comparison (`cursor = step[dir][origin];
                             // board[cursor] == ...`): both run inline, without a dispatch per edge.
-                            while member < members.len() {
-                                self.values[*slot as usize] = members[member];
-                                self.values[step_slot] = read(step, &self.values, &engine.constants);
-                                if compare_holds(op, &self.values, &engine.constants) {
-                                    break;
+                            if let Some(ray) = FlatStep::of(*slot as usize, step_slot, step, op, &self.values) {
+                                // Resolved once: `table2[..][..]` then `map[cell] == rhs`, with
+                                // the right-hand side read before the loop (no member changes it).
+                                while member < members.len() {
+                                    if ray.holds(&mut self.values, members[member]) {
+                                        break;
+                                    }
+                                    member += 1;
                                 }
-                                member += 1;
+                            } else {
+                                while member < members.len() {
+                                    self.values[*slot as usize] = members[member];
+                                    self.values[step_slot] = read(step, &self.values, &engine.constants);
+                                    if compare_holds(op, &self.values, &engine.constants) {
+                                        break;
+                                    }
+                                    member += 1;
+                                }
                             }
                         } else if branch.filter_compares {
                             // Comparisons only (`board[first[line]] == me; board[second[line]]
@@ -1818,6 +1895,114 @@ fn assign_then_compare<'p>(plan: &'p ReachPlan, chain: &[u32]) -> Option<(usize,
     let PlanOp::Set { slot, value } = &plan.edges[*assign as usize].op else { return None };
     let op = &plan.edges[*compare as usize].op;
     op.is_comparison().then_some((*slot as usize, value, op))
+}
+
+/// A filter chain `slot = member; step_slot = table[values[first] * width + values[second]];
+/// values[base + offsets[values[step_slot]]] == rhs` (reversi's `dir = Dir(*); cursor =
+/// step[dir][origin]; board[cursor] == other[who]`) with its operands resolved before the member
+/// loop: one row of loads and a comparison per member, no dispatch. `rhs` reads neither written
+/// slot, so it is read once. Each member writes both slots, as the edges would.
+struct FlatStep<'p> {
+    slot: usize,
+    step_slot: usize,
+    first: usize,
+    second: usize,
+    width: u32,
+    table: &'p [u32],
+    base: u32,
+    offsets: &'p [u32],
+    rhs: u32,
+    equal: bool,
+}
+
+impl<'p> FlatStep<'p> {
+    #[inline(always)]
+    fn of(slot: usize, step_slot: usize, step: &'p Val, op: &'p PlanOp, values: &[u32]) -> Option<Self> {
+        let Val::Lookup2Slots { first, second, width, table } = step else { return None };
+        let (base, key, offsets, rhs, equal) = match op {
+            PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } => (base, key, offsets, *lit, equal),
+            PlanOp::CompareIndexedSlot { base, key, offsets, slot: rhs, equal }
+                if *rhs as usize != slot && *rhs as usize != step_slot =>
+            {
+                (base, key, offsets, values[*rhs as usize], equal)
+            }
+            PlanOp::CompareIndexedLookup { base, key, offsets, rhs_key, table, equal }
+                if *rhs_key as usize != slot && *rhs_key as usize != step_slot =>
+            {
+                (base, key, offsets, table[values[*rhs_key as usize] as usize], equal)
+            }
+            _ => return None,
+        };
+        let (first, second) = (*first as usize, *second as usize);
+        if *key as usize != step_slot || step_slot == slot || first == step_slot || second == step_slot {
+            return None;
+        }
+        Some(FlatStep {
+            slot,
+            step_slot,
+            first,
+            second,
+            width: *width,
+            table,
+            base: *base,
+            offsets,
+            rhs,
+            equal: *equal,
+        })
+    }
+
+    /// Runs the chain for `member`: whether the comparison holds.
+    #[inline(always)]
+    fn holds(&self, values: &mut [u32], member: u32) -> bool {
+        values[self.slot] = member;
+        let cell = self.table[(values[self.first] * self.width + values[self.second]) as usize];
+        values[self.step_slot] = cell;
+        (values[(self.base + self.offsets[cell as usize]) as usize] == self.rhs) == self.equal
+    }
+}
+
+/// One comparison of a lone filter keyed by the member itself: `values[base + offsets[member]]
+/// == rhs` (or `!=`), `rhs` read before the member loop.
+#[derive(Clone, Copy)]
+struct MemberTest<'p> {
+    base: u32,
+    offsets: &'p [u32],
+    rhs: u32,
+    equal: bool,
+}
+
+/// At most this many comparisons get [`MemberTest`]s (tic-tac-toe's line test has three). A
+/// single comparison keeps its own loop: building the tests cost connect4.rg's `freeSearch` more
+/// than the dispatch they save.
+const MEMBER_TESTS: usize = 4;
+
+/// The comparisons of a lone filter's chain as [`MemberTest`]s, when every one is `map[slot] ==
+/// constant` or `map[slot] == other slot` with `slot` the member's slot (nothing else in the
+/// chain changes between members, so each right-hand side is read once).
+fn member_tests<'p>(
+    plan: &'p ReachPlan,
+    chain: &[u32],
+    slot: usize,
+    values: &[u32],
+) -> Option<[MemberTest<'p>; MEMBER_TESTS]> {
+    if chain.len() > MEMBER_TESTS {
+        return None;
+    }
+    let mut tests = [MemberTest { base: 0, offsets: &[], rhs: 0, equal: true }; MEMBER_TESTS];
+    for (test, &edge) in tests.iter_mut().zip(chain) {
+        *test = match &plan.edges[edge as usize].op {
+            PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } if *key as usize == slot => {
+                MemberTest { base: *base, offsets, rhs: *lit, equal: *equal }
+            }
+            PlanOp::CompareIndexedSlot { base, key, offsets, slot: rhs, equal }
+                if *key as usize == slot && *rhs as usize != slot =>
+            {
+                MemberTest { base: *base, offsets, rhs: values[*rhs as usize], equal: *equal }
+            }
+            _ => return None,
+        };
+    }
+    Some(tests)
 }
 
 /// Moves an any-assignment frame past `member`, the member about to be followed: to the next
