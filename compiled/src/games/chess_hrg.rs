@@ -126,12 +126,8 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
+        let v = &mut values;
+        match state.node {
             0 => m0(v, cx),
             2 => m2(v, cx),
             174 => m174(v, cx),
