@@ -128,13 +128,37 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            174 => m174(v, cx),
-            288 => { m288(v, cx); Ok(()) }
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            174 => e174(v, cx),
+            288 => e288(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "turn_1", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "turn_9", out of line (see `search`).
+#[inline(never)]
+fn e174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m174(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e288(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m288(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

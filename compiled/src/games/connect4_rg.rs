@@ -95,13 +95,37 @@ impl CompiledGame for Game {
         let mut values = state.values;
         let v = &mut values;
         match state.node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            8 => m8(v, cx),
-            19 => { m19(v, cx); Ok(()) }
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            8 => e8(v, cx),
+            19 => e19(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "choose", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "dropped__tail", out of line (see `search`).
+#[inline(never)]
+fn e8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m8(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m19(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

@@ -1189,11 +1189,13 @@ impl<'a> Generator<'a> {
         // The dispatch on the start node. Only a game without visits searches in place (the
         // runtime's playout loop and keeper moves, `NO_VISITS`): there `search_in_place` holds the
         // match and is inlined into the runtime, and `search` copies the values first. Any other
-        // game keeps the match in `search`, the trait's default `search_in_place` is never
-        // called, and the start nodes' functions, called from that one function of this crate
-        // only, stay private to it, so the compiler may inline them there (an inlined
-        // `search_in_place` made them callable from the runtime's crate, exported, and no longer
-        // inlined: connect4.rg +9 % instructions per playout, session 10).
+        // game keeps the match in `search` (the trait's default `search_in_place` is never
+        // called) and calls one out-of-line entry `e<N>` per start node, whose node function is
+        // then private to this crate with that one caller, so the compiler inlines it and the
+        // nodes below it into the entry. An inlined `search_in_place` made the node functions
+        // callable from the runtime's crate, exported, and kept them out of line (connect4.rg
+        // +9 % instructions per playout, session 10); inlining them all into `search` instead
+        // cost draughts 4 % (two move searches' loops in one function).
         let dispatch = if no_visits {
             "
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
@@ -1252,16 +1254,42 @@ impl<'a> Generator<'a> {
             player = plan.player_slot,
         )
         .unwrap();
-        for node in 0..automaton.nodes.len() {
-            if self.analysis.is_start[node] && self.analysis.in_moves[node] {
-                if self.fallible_moves[node] {
-                    writeln!(w, "            {node} => m{node}(v, cx),").unwrap();
-                } else {
-                    writeln!(w, "            {node} => {{ m{node}(v, cx); Ok(()) }}").unwrap();
-                }
+        let starts = (0..automaton.nodes.len())
+            .filter(|&node| self.analysis.is_start[node] && self.analysis.in_moves[node])
+            .collect::<Vec<_>>();
+        let call = |node: usize| {
+            if self.fallible_moves[node] {
+                format!("m{node}(v, cx)")
+            } else {
+                format!("{{ m{node}(v, cx); Ok(()) }}")
+            }
+        };
+        for &node in &starts {
+            if no_visits && self.fallible_moves[node] {
+                writeln!(w, "            {node} => {},", call(node)).unwrap();
+            } else if no_visits {
+                writeln!(w, "            {node} => {}", call(node)).unwrap();
+            } else {
+                writeln!(w, "            {node} => e{node}(v, cx),").unwrap();
             }
         }
         writeln!(w, "            _ => Ok(()),\n        }}\n    }}\n}}\n").unwrap();
+        if !no_visits {
+            for &node in &starts {
+                writeln!(
+                    w,
+                    "/// The search from node {name:?}, out of line (see `search`).
+#[inline(never)]
+fn e{node}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {{
+    {call}
+}}
+",
+                    name = automaton.nodes[node].name,
+                    call = call(node),
+                )
+                .unwrap();
+            }
+        }
         out.push_str(functions);
         out
     }
