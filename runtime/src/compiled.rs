@@ -839,6 +839,13 @@ pub struct Search<V> {
     /// The settled start state of the game with this fingerprint, once computed
     /// ([`start_cached`]): settling is deterministic, so every playout starts from the same state.
     start_state: Option<(u64, CompiledState<V>)>,
+    /// The context is as [`Search::begin_lean`] leaves it, with this `skip_path`: set by a full
+    /// [`Search::begin_lean`], kept by every lean search that succeeds (each restores what it
+    /// changes: tag pushes are popped, checks left, scopes closed), cleared by [`Search::begin`]
+    /// and by a lean search that fails (which may leave any of them changed). While it holds, a
+    /// lean search resets only the move count and its start node (the playout loop runs two
+    /// searches a ply, and the other stores cost ~4 instructions each time).
+    lean_ready: Option<bool>,
 }
 
 impl<V: Values> Search<V> {
@@ -868,12 +875,14 @@ impl<V: Values> Search<V> {
             slot_visits: Vec::new(),
             slot_stamp: 1,
             start_state: None,
+            lean_ready: None,
         }
     }
 
     /// Starts a search from `start`, after the callers set `only`, `tags_only` and `skip_tags`.
     #[inline(always)]
     fn begin(&mut self, start: NodeId) {
+        self.lean_ready = None;
         self.moves.lean = self.moves.skip_tags && !self.moves.tags_only && self.only.is_none();
         self.skip_path = false;
         self.start = start;
@@ -893,11 +902,17 @@ impl<V: Values> Search<V> {
     #[inline(always)]
     fn begin_lean(&mut self, start: NodeId, skip_path: bool) {
         debug_assert!(self.only.is_none() && !self.moves.tags_only);
+        self.moves.count = 0;
+        self.start = start;
+        if self.lean_ready == Some(skip_path) {
+            debug_assert!(self.moves.lean && self.depth == 0 && !self.scope_open);
+            debug_assert!(skip_path || self.path_len == 0);
+            return;
+        }
+        self.lean_ready = Some(skip_path);
         self.moves.skip_tags = true;
         self.moves.lean = true;
         self.skip_path = skip_path;
-        self.moves.count = 0;
-        self.start = start;
         self.path_len = 0;
         self.depth = 0;
         self.scope_open = false;
@@ -1285,7 +1300,11 @@ fn generate_successors<G: CompiledGame>(
 ) -> Result<(), EngineError> {
     if state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
         search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
-        return run_search::<G>(state, search).map_err(EngineError::from);
+        let result = run_search::<G>(state, search);
+        if result.is_err() {
+            search.lean_ready = None;
+        }
+        return result.map_err(EngineError::from);
     }
     search.moves.skip_tags = false;
     generate_moves::<G>(state, search)
@@ -1312,6 +1331,9 @@ fn generate_successors_in_place<G: CompiledGame>(
         #[cfg(debug_assertions)]
         if result.is_ok() {
             debug_assert!(*state == before, "a successful search left its values as it found them");
+        }
+        if result.is_err() {
+            search.lean_ready = None;
         }
         return result.map_err(EngineError::from);
     }

@@ -73,21 +73,53 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
-            62 => { m62(v, cx); Ok(()) }
-            73 => { m73(v, cx); Ok(()) }
-            74 => m74(v, cx),
-            134 => { m134(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            62 => e62(v, cx),
+            73 => e73(v, cx),
+            74 => e74(v, cx),
+            134 => e134(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m0(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_1", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "turn_92__tail", out of line (see `search`).
+#[inline(never)]
+fn e62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m62(v, cx); Ok(()) }
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m73(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_99", out of line (see `search`).
+#[inline(never)]
+fn e74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m74(v, cx)
+}
+
+/// The search from node "turn_190__tail", out of line (see `search`).
+#[inline(never)]
+fn e134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m134(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

@@ -92,27 +92,95 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => m0(v, cx),
-            111 => m111(v, cx),
-            122 => m122(v, cx),
-            151 => m151(v, cx),
-            153 => m153(v, cx),
-            154 => m154(v, cx),
-            160 => m160(v, cx),
-            171 => m171(v, cx),
-            200 => m200(v, cx),
-            202 => m202(v, cx),
-            203 => m203(v, cx),
-            212 => { m212(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            111 => e111(v, cx),
+            122 => e122(v, cx),
+            151 => e151(v, cx),
+            153 => e153(v, cx),
+            154 => e154(v, cx),
+            160 => e160(v, cx),
+            171 => e171(v, cx),
+            200 => e200(v, cx),
+            202 => e202(v, cx),
+            203 => e203(v, cx),
+            212 => e212(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "turn1Red_3", out of line (see `search`).
+#[inline(never)]
+fn e111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m111(v, cx)
+}
+
+/// The search from node "move1Red_56__tail", out of line (see `search`).
+#[inline(never)]
+fn e122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m122(v, cx)
+}
+
+/// The search from node "turn1Red_7", out of line (see `search`).
+#[inline(never)]
+fn e151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m151(v, cx)
+}
+
+/// The search from node "turn1Red_16", out of line (see `search`).
+#[inline(never)]
+fn e153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m153(v, cx)
+}
+
+/// The search from node "turn1Red_14", out of line (see `search`).
+#[inline(never)]
+fn e154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m154(v, cx)
+}
+
+/// The search from node "turn1Green_3", out of line (see `search`).
+#[inline(never)]
+fn e160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m160(v, cx)
+}
+
+/// The search from node "move1Green_56__tail", out of line (see `search`).
+#[inline(never)]
+fn e171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m171(v, cx)
+}
+
+/// The search from node "turn1Green_7", out of line (see `search`).
+#[inline(never)]
+fn e200(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m200(v, cx)
+}
+
+/// The search from node "turn1Green_16", out of line (see `search`).
+#[inline(never)]
+fn e202(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m202(v, cx)
+}
+
+/// The search from node "turn1Green_14", out of line (see `search`).
+#[inline(never)]
+fn e203(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m203(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e212(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m212(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

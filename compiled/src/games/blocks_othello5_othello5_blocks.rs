@@ -78,25 +78,81 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => m0(v, cx),
-            37 => m37(v, cx),
-            42 => m42(v, cx),
-            109 => m109(v, cx),
-            115 => m115(v, cx),
-            120 => m120(v, cx),
-            125 => m125(v, cx),
-            192 => m192(v, cx),
-            198 => m198(v, cx),
-            207 => { m207(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            37 => e37(v, cx),
+            42 => e42(v, cx),
+            109 => e109(v, cx),
+            115 => e115(v, cx),
+            120 => e120(v, cx),
+            125 => e125(v, cx),
+            192 => e192(v, cx),
+            198 => e198(v, cx),
+            207 => e207(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "turn1Red_3", out of line (see `search`).
+#[inline(never)]
+fn e37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m37(v, cx)
+}
+
+/// The search from node "move1Red_10__tail", out of line (see `search`).
+#[inline(never)]
+fn e42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m42(v, cx)
+}
+
+/// The search from node "turn1Red_102", out of line (see `search`).
+#[inline(never)]
+fn e109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m109(v, cx)
+}
+
+/// The search from node "turn1Red_100", out of line (see `search`).
+#[inline(never)]
+fn e115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m115(v, cx)
+}
+
+/// The search from node "turn1Green_3", out of line (see `search`).
+#[inline(never)]
+fn e120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m120(v, cx)
+}
+
+/// The search from node "move1Green_10__tail", out of line (see `search`).
+#[inline(never)]
+fn e125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m125(v, cx)
+}
+
+/// The search from node "turn1Green_102", out of line (see `search`).
+#[inline(never)]
+fn e192(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m192(v, cx)
+}
+
+/// The search from node "turn1Green_100", out of line (see `search`).
+#[inline(never)]
+fn e198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m198(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e207(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m207(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

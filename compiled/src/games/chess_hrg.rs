@@ -126,19 +126,39 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            174 => m174(v, cx),
-            288 => { m288(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            174 => e174(v, cx),
+            288 => e288(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "turn_1", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "turn_9", out of line (see `search`).
+#[inline(never)]
+fn e174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m174(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e288(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m288(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

@@ -93,19 +93,39 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => m0(v, cx),
-            2 => m2(v, cx),
-            8 => m8(v, cx),
-            19 => { m19(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            8 => e8(v, cx),
+            19 => e19(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "choose", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "dropped__tail", out of line (see `search`).
+#[inline(never)]
+fn e8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m8(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m19(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

@@ -77,23 +77,67 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
-            64 => { m64(v, cx); Ok(()) }
-            69 => { m69(v, cx); Ok(()) }
-            105 => { m105(v, cx); Ok(()) }
-            109 => m109(v, cx),
-            151 => { m151(v, cx); Ok(()) }
-            156 => { m156(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            64 => e64(v, cx),
+            69 => e69(v, cx),
+            105 => e105(v, cx),
+            109 => e109(v, cx),
+            151 => e151(v, cx),
+            156 => e156(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m0(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_1", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "stepMove_15__tail", out of line (see `search`).
+#[inline(never)]
+fn e64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m64(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_4", out of line (see `search`).
+#[inline(never)]
+fn e69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m69(v, cx); Ok(()) }
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m105(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_15", out of line (see `search`).
+#[inline(never)]
+fn e109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m109(v, cx)
+}
+
+/// The search from node "stepMove_36__tail", out of line (see `search`).
+#[inline(never)]
+fn e151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m151(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_18", out of line (see `search`).
+#[inline(never)]
+fn e156(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m156(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

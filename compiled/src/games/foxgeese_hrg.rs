@@ -72,22 +72,60 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
-            9 => { m9(v, cx); Ok(()) }
-            28 => { m28(v, cx); Ok(()) }
-            32 => m32(v, cx),
-            36 => { m36(v, cx); Ok(()) }
-            39 => { m39(v, cx); Ok(()) }
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            9 => e9(v, cx),
+            28 => e28(v, cx),
+            32 => e32(v, cx),
+            36 => e36(v, cx),
+            39 => e39(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m0(v, cx); Ok(()) }
+}
+
+/// The search from node "geeseTurn_1", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m2(v, cx)
+}
+
+/// The search from node "geeseTurn_10__tail", out of line (see `search`).
+#[inline(never)]
+fn e9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m9(v, cx); Ok(()) }
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m28(v, cx); Ok(()) }
+}
+
+/// The search from node "foxTurn_1", out of line (see `search`).
+#[inline(never)]
+fn e32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m32(v, cx)
+}
+
+/// The search from node "foxTurn_9__tail", out of line (see `search`).
+#[inline(never)]
+fn e36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m36(v, cx); Ok(()) }
+}
+
+/// The search from node "foxTurn_39", out of line (see `search`).
+#[inline(never)]
+fn e39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m39(v, cx); Ok(()) }
 }
 
 /// Node `begin`.

@@ -75,21 +75,53 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
-            6 => m6(v, cx),
-            17 => { m17(v, cx); Ok(()) }
-            18 => { m18(v, cx); Ok(()) }
-            22 => m22(v, cx),
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            2 => e2(v, cx),
+            6 => e6(v, cx),
+            17 => e17(v, cx),
+            18 => e18(v, cx),
+            22 => e22(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m0(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_1", out of line (see `search`).
+#[inline(never)]
+fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m2(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_4__tail", out of line (see `search`).
+#[inline(never)]
+fn e6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m6(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m17(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_13", out of line (see `search`).
+#[inline(never)]
+fn e18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m18(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_16__tail", out of line (see `search`).
+#[inline(never)]
+fn e22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m22(v, cx)
 }
 
 /// Node `begin`.

@@ -80,25 +80,81 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        Self::search_in_place(state.node, &mut values, cx)
-    }
-
-    #[inline(always)]
-    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-        match node {
-            0 => m0(v, cx),
-            6 => m6(v, cx),
-            13 => m13(v, cx),
-            28 => m28(v, cx),
-            30 => m30(v, cx),
-            39 => { m39(v, cx); Ok(()) }
-            44 => m44(v, cx),
-            51 => m51(v, cx),
-            65 => m65(v, cx),
-            67 => m67(v, cx),
+        let v = &mut values;
+        match state.node {
+            0 => e0(v, cx),
+            6 => e6(v, cx),
+            13 => e13(v, cx),
+            28 => e28(v, cx),
+            30 => e30(v, cx),
+            39 => e39(v, cx),
+            44 => e44(v, cx),
+            51 => e51(v, cx),
+            65 => e65(v, cx),
+            67 => e67(v, cx),
             _ => Ok(()),
         }
     }
+}
+
+/// The search from node "begin", out of line (see `search`).
+#[inline(never)]
+fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m0(v, cx)
+}
+
+/// The search from node "turn_5", out of line (see `search`).
+#[inline(never)]
+fn e6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m6(v, cx)
+}
+
+/// The search from node "turn_12", out of line (see `search`).
+#[inline(never)]
+fn e13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m13(v, cx)
+}
+
+/// The search from node "turn_35", out of line (see `search`).
+#[inline(never)]
+fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m28(v, cx)
+}
+
+/// The search from node "turn_37", out of line (see `search`).
+#[inline(never)]
+fn e30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m30(v, cx)
+}
+
+/// The search from node "end", out of line (see `search`).
+#[inline(never)]
+fn e39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    { m39(v, cx); Ok(()) }
+}
+
+/// The search from node "turn_53", out of line (see `search`).
+#[inline(never)]
+fn e44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m44(v, cx)
+}
+
+/// The search from node "turn_60", out of line (see `search`).
+#[inline(never)]
+fn e51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m51(v, cx)
+}
+
+/// The search from node "turn_83", out of line (see `search`).
+#[inline(never)]
+fn e65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m65(v, cx)
+}
+
+/// The search from node "turn_85", out of line (see `search`).
+#[inline(never)]
+fn e67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+    m67(v, cx)
 }
 
 /// Node `begin`.
