@@ -838,14 +838,20 @@ mod tests {
         for (from, to, label) in slide.iter().chain(extra) {
             builder.edge(from, to, label);
         }
+        moves_are_unique_at(builder, "done")
+    }
+
+    /// Whether the analysis proves every move completed at `node` (of the automaton `builder`
+    /// holds) unique.
+    fn moves_are_unique_at(builder: AutomatonBuilder, node: &str) -> bool {
         let automaton = builder.build().expect("the test automaton builds");
         let plan = Plan::new(&automaton).expect("the test automaton lowers");
         let completing: Vec<bool> =
             plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
         let values = ValueSets::new(&plan, automaton.symbols.len());
         let analysis = Analysis::new(&automaton, &plan, &completing, &values);
-        let done = automaton.nodes.iter().position(|n| n.name == "done").expect("the node exists");
-        analysis.unique_moves[done]
+        let index = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
+        analysis.unique_moves[index]
     }
 
     #[test]
@@ -892,14 +898,7 @@ mod tests {
         for (from, to, label) in edges {
             builder.edge(from, to, label);
         }
-        let automaton = builder.build().expect("the test automaton builds");
-        let plan = Plan::new(&automaton).expect("the test automaton lowers");
-        let completing: Vec<bool> =
-            plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
-        let values = ValueSets::new(&plan, automaton.symbols.len());
-        let analysis = Analysis::new(&automaton, &plan, &completing, &values);
-        let tagged = automaton.nodes.iter().position(|n| n.name == "tagged").expect("the node exists");
-        analysis.unique_moves[tagged]
+        moves_are_unique_at(builder, "tagged")
     }
 
     #[test]
