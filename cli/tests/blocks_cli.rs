@@ -1,16 +1,7 @@
 //! The `regula` binary on blocks-language files: `compile --emit hrg`, `perft --depth 4` and
 //! `run` on the six games, and a malformed file's located diagnostic with exit code 1.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn regula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regula"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .output()
-        .expect("the regula binary runs")
-}
+use crate::support::{regula, Scratch};
 
 const GAMES: [&str; 6] = [
     "games/blocks-tictactoe/tictactoe.blocks",
@@ -49,8 +40,7 @@ fn perft_to_depth_four_and_playouts_work_for_all_six() {
 
 #[test]
 fn a_malformed_file_gets_a_located_diagnostic_and_exit_code_one() {
-    let dir = std::env::temp_dir().join(format!("regula-blocks-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("blocks");
     let path = dir.join("broken.blocks");
     std::fs::write(&path, "(players 2)\n(stage_init)\n(board HEX 3)\n").unwrap();
     let output = regula(&["check", path.to_str().unwrap()]);

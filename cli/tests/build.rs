@@ -2,32 +2,16 @@
 //! (ignored, slow: `cargo test -p regula --test integration -- --ignored build::`) that the crate
 //! builds and its perft matches the published counts.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn regula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regula"))
-        .args(args)
-        .current_dir(repository())
-        .output()
-        .expect("the regula binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("regula-build-tests-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use crate::support::{regula, repository, Scratch};
+use std::path::Path;
+use std::process::Command;
 
 const TICTACTOE: &str = "games/tictactoe/tictactoe.rg";
 
 #[test]
 fn build_writes_a_crate_with_the_generated_module() {
-    let out = scratch("files");
+    let dir = Scratch::new("build-files");
+    let out = dir.join("crate");
     let output = regula(&["build", TICTACTOE, "--out", out.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cargo run --release --manifest-path"));
@@ -46,13 +30,11 @@ fn build_writes_a_crate_with_the_generated_module() {
     assert!(Path::new(runtime_path).join("src/compiled.rs").is_file(), "{runtime_path}");
     assert!(read("src/main.rs").contains("use tictactoe::Game;"));
     assert!(read("src/lib.rs").contains("pub mod game;"));
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
 fn build_reports_compile_errors() {
-    let dir = scratch("broken");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("build-broken");
     let broken = dir.join("broken.rg");
     std::fs::write(&broken, "type Player = {x};\ntype Score = {0};\nbegin, end: player = nobody_declared[x];\n")
         .unwrap();
@@ -60,14 +42,14 @@ fn build_reports_compile_errors() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("broken.rg:3:"));
     assert!(!dir.join("out").exists(), "nothing is written for a broken game");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Builds the generated crate for real (a release build of the runtime: minutes on a loaded VM).
 #[test]
 #[ignore]
 fn built_crate_runs_perft_and_playouts() {
-    let out = scratch("cargo");
+    let dir = Scratch::new("build-cargo");
+    let out = dir.join("crate");
     let output = regula(&["build", TICTACTOE, "--out", out.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0));
     let manifest = out.join("Cargo.toml");
@@ -87,5 +69,4 @@ fn built_crate_runs_perft_and_playouts() {
     }
     let playouts = run(&["playouts", "1000", "--seed", "1"]);
     assert!(playouts.starts_with("1000 playouts"), "{playouts}");
-    let _ = std::fs::remove_dir_all(&out);
 }

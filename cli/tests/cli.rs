@@ -1,34 +1,6 @@
 //! End-to-end tests of the `regula` binary: exit codes, output formats and determinism.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn regula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regula"))
-        .args(args)
-        .current_dir(repository())
-        .output()
-        .expect("the regula binary runs")
-}
-
-fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// A scratch directory for this test binary, unique per test name.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("regula-cli-tests-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
+use crate::support::{regula, stderr, stdout, Scratch};
 
 const TICTACTOE: &str = "games/tictactoe/tictactoe.rg";
 const DICE: &str = "games/dice/dice.rg";
@@ -45,7 +17,7 @@ fn check_accepts_the_games_and_exits_zero() {
 
 #[test]
 fn check_reports_errors_with_a_location_and_exits_one() {
-    let dir = scratch("check");
+    let dir = Scratch::new("check");
     let broken = dir.join("broken.rg");
     std::fs::write(&broken, "type Player = {x};\ntype Score = {0};\nbegin, end: player = nobody_declared[x];\n")
         .unwrap();
@@ -63,7 +35,7 @@ fn missing_files_and_unknown_formats_fail_cleanly() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).starts_with("error: games/no/such/file.rg:"), "{}", stderr(&output));
 
-    let dir = scratch("format");
+    let dir = Scratch::new("format");
     let unknown = dir.join("game.unknownformat");
     std::fs::write(&unknown, "whatever").unwrap();
     let output = regula(&["perft", unknown.to_str().unwrap(), "--depth", "1"]);
@@ -79,7 +51,7 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn fmt_is_a_fixed_point_and_keeps_the_game() {
-    let dir = scratch("fmt");
+    let dir = Scratch::new("fmt");
     let first = regula(&["fmt", TICTACTOE]);
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
     let formatted = dir.join("tictactoe.rg");
@@ -107,7 +79,7 @@ fn fmt_is_a_fixed_point_and_keeps_the_game() {
 
 #[test]
 fn fmt_check_flags_a_file_that_is_not_canonical() {
-    let dir = scratch("fmtcheck");
+    let dir = Scratch::new("fmtcheck");
     let messy = dir.join("messy.rg");
     std::fs::write(&messy, "type Player={x};type Score={0};\n\n\nbegin,end:player=keeper;").unwrap();
     let output = regula(&["fmt", "--check", messy.to_str().unwrap()]);
@@ -258,7 +230,7 @@ fn dice_and_hidden_random_play_agree_with_the_oracles() {
 
 #[test]
 fn warnings_are_shown_but_do_not_fail() {
-    let dir = scratch("warning");
+    let dir = Scratch::new("warning");
     let game = dir.join("warned.rg");
     std::fs::write(
         &game,
@@ -279,7 +251,7 @@ fn warnings_are_shown_but_do_not_fail() {
 #[test]
 fn runtime_errors_exit_one_with_the_node_named() {
     // The keeper has two moves (`left`, `right`) at `begin`: an error naming the node, not a panic.
-    let dir = scratch("keeper");
+    let dir = Scratch::new("keeper");
     let game = dir.join("keeper.rg");
     std::fs::write(
         &game,
@@ -321,7 +293,7 @@ fn perft_counts(text: &str) -> Vec<u64> {
 
 #[test]
 fn compile_optimises_by_default_and_every_pass_choice_keeps_perft() {
-    let dir = scratch("compile-passes");
+    let dir = Scratch::new("compile-passes");
     let game = "games/connect4/connect4.hrg";
     let mut sizes = Vec::new();
     for (name, flags) in [

@@ -12,6 +12,7 @@ mod cli;
 mod corpus_perft;
 mod play;
 mod replay_games_b;
+mod support;
 
 /// A file added to a crate's tests/ folder that no test binary declares would never be compiled nor
 /// run: in every member with `autotests = false`, each file must be a `mod` of the crate's

@@ -1,42 +1,7 @@
 //! End-to-end tests of `regula play`: matches (reproducible, JSON and text) and a person playing
 //! through piped standard input (illegal input rejected, end of input quits cleanly).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn regula(args: &[&str]) -> Output {
-    regula_with_input(args, "")
-}
-
-/// Runs `regula` with `input` piped to standard input.
-fn regula_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regula"))
-        .args(args)
-        .current_dir(repository())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the regula binary runs");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    // The program may quit before reading everything: a broken pipe here is fine.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("regula finishes")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use crate::support::{regula, regula_with_input, stderr, stdout};
 
 const TICTACTOE: &str = "games/tictactoe/tictactoe.hrg";
 const HIDDEN: &str = "games/hidden/hidden.rg";

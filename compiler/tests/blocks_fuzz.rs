@@ -99,6 +99,6 @@ fn every_truncation_of_a_game_is_handled() {
 #[test]
 fn hostile_nesting_is_an_error_not_a_stack_overflow() {
     let source = format!("{}game{}", "(".repeat(100_000), ")".repeat(100_000));
-    let diagnostics = regula_compiler::load("deep.blocks", &source).err().expect("nesting must be rejected");
+    let diagnostics = regula_compiler::load("deep.blocks", &source).expect_err("nesting must be rejected");
     assert!(!diagnostics.is_empty());
 }

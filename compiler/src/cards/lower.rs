@@ -192,8 +192,8 @@ impl<'p> Gen<'p> {
         init: Option<&Expr>,
         span: Span,
         at: &mut String,
-        global: bool,
     ) {
+        let global = self.scopes.is_empty();
         let size = match (size, init) {
             (Some(n), _) if n > 0 => Some(n as usize),
             (Some(_), _) => {
@@ -482,8 +482,7 @@ impl<'p> Gen<'p> {
         let mut at = at;
         match s {
             Stmt::Decl { ty, name, size, init, span } => {
-                let global = self.scopes.is_empty();
-                self.declare(ty, name, *size, init.as_ref(), *span, &mut at, global);
+                self.declare(ty, name, *size, init.as_ref(), *span, &mut at);
                 Some(at)
             }
             Stmt::Assign { target, value, span } => {

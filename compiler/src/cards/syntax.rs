@@ -205,7 +205,12 @@ pub struct Parser<'t> {
     pub errors: Vec<Diagnostic>,
 }
 
-type PResult<T> = Result<T, ()>;
+/// A parse failure already recorded in the parser's diagnostics; the caller recovers at the next
+/// statement.
+#[derive(Debug)]
+pub struct Reported;
+
+type PResult<T> = Result<T, Reported>;
 
 impl<'t> Parser<'t> {
     pub fn new(tokens: &'t [Token], end: usize) -> Self {
@@ -264,7 +269,7 @@ impl<'t> Parser<'t> {
                 .label(format!("expected {what}"))
                 .with_help("see spec/cards.md for the statement and expression grammar"),
         );
-        Err(())
+        Err(Reported)
     }
 
     fn expect(&mut self, p: &'static str) -> PResult<()> {
@@ -324,7 +329,7 @@ impl<'t> Parser<'t> {
         while !self.done() {
             match self.statement() {
                 Ok(s) => out.push(s),
-                Err(()) => self.recover(),
+                Err(Reported) => self.recover(),
             }
         }
         out
@@ -336,7 +341,7 @@ impl<'t> Parser<'t> {
         while !self.done() {
             match self.function() {
                 Ok(f) => out.push(f),
-                Err(()) => {
+                Err(Reported) => {
                     // Skip to the next top-level item: past a balanced `{ ... }`.
                     let mut depth = 0;
                     while let Some(tok) = self.peek().cloned() {
@@ -396,7 +401,7 @@ impl<'t> Parser<'t> {
             }
             match self.statement() {
                 Ok(s) => out.push(s),
-                Err(()) => self.recover(),
+                Err(Reported) => self.recover(),
             }
         }
         Ok(out)
@@ -560,8 +565,7 @@ impl<'t> Parser<'t> {
             return self.unary();
         }
         let mut lhs = self.binary(level + 1)?;
-        loop {
-            let Some(op) = LEVELS[level].iter().find(|op| self.is(op)) else { break };
+        while let Some(op) = LEVELS[level].iter().find(|op| self.is(op)) {
             self.at += 1;
             let rhs = self.binary(level + 1)?;
             let span = lhs.span().join(rhs.span());
@@ -609,7 +613,7 @@ impl<'t> Parser<'t> {
                                 .label("unknown field")
                                 .with_help("a series has `.size`; its k-th card is `$1(k)`"),
                         );
-                        return Err(());
+                        return Err(Reported);
                     }
                     return Ok(Expr::Size(n, span.join(wspan)));
                 }
@@ -682,7 +686,7 @@ impl<'t> Parser<'t> {
             })();
             match item {
                 Ok(item) => out.push(item),
-                Err(()) => self.recover(),
+                Err(Reported) => self.recover(),
             }
         }
         out
