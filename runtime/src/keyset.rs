@@ -23,6 +23,11 @@ pub(crate) struct KeySet {
 }
 
 impl KeySet {
+    // Inline in every codegen unit: the move search clears its visited set on entry, and when
+    // the release build's unit split put this function in another unit than `Scratch::explore`
+    // (commit c1adf48 changed the split) the call stayed out of line and the search's register
+    // allocation changed with it: same instructions, breakthrough and gomoku 15-25 % slower.
+    #[inline]
     pub fn clear(&mut self) {
         if self.table.len() > KEEP_TABLE_AT_MOST {
             *self = KeySet::default();

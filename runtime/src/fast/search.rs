@@ -248,16 +248,18 @@ pub struct Scratch {
     pub moves: MoveList,
     /// The tags of the move a playout picked, while it is re-searched.
     pub(crate) picked: Vec<SymbolId>,
-    /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
-    choices: Vec<SymbolId>,
-    /// The positions of a ray walk (`Scratch::walk_ray`).
-    ray_positions: Vec<SymbolId>,
     /// The frames of reachability plans (nested plans share the stack).
     plan_frames: Vec<PlanFrame>,
     /// Copies of a plan's written slots: one at the check's start, one per branching frame.
     plan_saved: Vec<SymbolId>,
     /// Writes made by plans so far: a frame whose count is unchanged needs no restore.
     plan_writes: u64,
+    // Declared last so the fields the move search reads keep their offsets from before these two
+    // were added (session 12's breakthrough wall-time regression came with a changed layout).
+    /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
+    choices: Vec<SymbolId>,
+    /// The positions of a ray walk (`Scratch::walk_ray`).
+    ray_positions: Vec<SymbolId>,
 }
 
 /// A branching node of a reachability plan being walked.
