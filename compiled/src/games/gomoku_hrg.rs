@@ -129,6 +129,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m3(v, cx);
 }
@@ -322,6 +323,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m80(v, cx);
 }
@@ -1237,6 +1239,7 @@ fn r73_75(v: &mut Values) -> bool {
 let slot = 229usize;
 let old = v[slot];
 for i in 0..225 {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 if r74_75(v) { v[slot] = old; return true; }
 }
