@@ -129,7 +129,6 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
-if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m3(v, cx);
 }
@@ -323,7 +322,6 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
-if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m80(v, cx);
 }

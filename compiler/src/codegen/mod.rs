@@ -1049,19 +1049,25 @@ impl<'a> Generator<'a> {
                 }
                 let element = if count < 1 << 16 { "u16" } else { "u32" };
                 let index = self.symbol_table("MEMBER_INDEX", element, &index, count as u64);
-                let range = format!(
-                    "let (first, last) = match cx.replayed_next_tag() {{\n\
-                     None => (0, {count}),\n\
-                     Some(Some(tag)) => match {index}.get(tag as usize) {{ Some(&i) => (i as usize, (i as usize + 1).min({count})), None => (0, 0) }},\n\
-                     Some(None) => (0, 0),\n}};\n\
-                     for i in first..last {{\n{filter}v[slot] = {table}[i];\n{cont}}}\n"
-                );
-                let plain = format!("{{\n{target}let old = v[slot];\n{range}v[slot] = old;\n}}\n");
+                let range = |filter: &str| {
+                    format!(
+                        "let (first, last) = match cx.replayed_next_tag() {{\n\
+                         None => (0, {count}),\n\
+                         Some(Some(tag)) => match {index}.get(tag as usize) {{ Some(&i) => (i as usize, (i as usize + 1).min({count})), None => (0, 0) }},\n\
+                         Some(None) => (0, 0),\n}};\n\
+                         for i in first..last {{\n{filter}v[slot] = {table}[i];\n{cont}}}\n"
+                    )
+                };
+                let plain = format!("{{\n{target}let old = v[slot];\n{}v[slot] = old;\n}}\n", range(&filter));
                 let Some((guards, tag_edge)) = graph::fixed_slot(&lhs).and_then(|slot| self.placement(edge, slot))
                 else {
                     return plain;
                 };
                 let PlanOp::TagExpr(tag) = self.plan.ops[tag_edge].clone() else { return plain };
+                // Moves are listed by the tag listing below, so the range loop mostly replays one
+                // picked, already legal member: a filter there is a test that never skips (gomoku
+                // +0.2 % instructions per playout with it).
+                let range = range("");
                 // A listing of tags only: one packed key per member whose guards hold, the moves
                 // (and their order) the fused completions below would store.
                 let mut conditions = Vec::new();
