@@ -155,6 +155,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m3(v, cx)?;
 }
@@ -1033,6 +1034,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 m75(v, cx)?;
 }
@@ -1875,6 +1877,7 @@ fn r64_68(v: &mut Values) -> bool {
 let slot = 105usize;
 let old = v[slot];
 for i in 0..100 {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 if r65_68(v) { v[slot] = old; return true; }
 }
@@ -1972,6 +1975,7 @@ fn r136_140(v: &mut Values) -> bool {
 let slot = 105usize;
 let old = v[slot];
 for i in 0..100 {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r137_140(v) { v[slot] = old; return true; }
 }

@@ -216,6 +216,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m43(v, cx)?;
 }
@@ -230,6 +231,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m54(v, cx)?;
 }
@@ -683,6 +685,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m76(v, cx)?;
 }
@@ -697,6 +700,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m87(v, cx)?;
 }
@@ -1150,6 +1154,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m109(v, cx)?;
 }
@@ -1164,6 +1169,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m120(v, cx)?;
 }
@@ -1618,6 +1624,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 m142(v, cx);
 }
@@ -1865,6 +1872,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m159(v, cx)?;
 }
@@ -1879,6 +1887,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m170(v, cx)?;
 }
@@ -2391,6 +2400,7 @@ fn r2_11(v: &mut Values) -> bool {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r3_11(v) { v[slot] = old; return true; }
 }
@@ -2400,6 +2410,7 @@ v[slot] = old;
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r12_11(v) { v[slot] = old; return true; }
 }
@@ -2733,6 +2744,7 @@ fn r28_37(v: &mut Values) -> bool {
 let slot = 37usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 if r29_37(v) { v[slot] = old; return true; }
 }

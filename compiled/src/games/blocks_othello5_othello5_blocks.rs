@@ -251,6 +251,7 @@ fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let slot = 32usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
 m38(v, cx)?;
 }
@@ -1310,6 +1311,7 @@ fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let slot = 32usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
 m121(v, cx)?;
 }
@@ -2537,6 +2539,7 @@ fn r2_15(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let slot = 32usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
 if r3_15(v, cx)? { v[slot] = old; return Ok(true); }
 }
@@ -2700,6 +2703,7 @@ fn r18_31(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let slot = 32usize;
 let old = v[slot];
 for i in 0..25 {
+if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
 if r19_31(v, cx)? { v[slot] = old; return Ok(true); }
 }

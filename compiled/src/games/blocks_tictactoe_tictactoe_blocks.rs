@@ -38,14 +38,15 @@ static TAB5: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16
 static TAB6: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS7: [u8; 4] = [19, 20, 21, 22];
 static TAB8: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14, 13, 10, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB10: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB11: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB12: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB13: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB14: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB15: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB16: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static MOFF9: [u16; 4] = [0, 11, 22, 33];
+static TAB10: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB11: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB12: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB13: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB14: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB15: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB16: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB17: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -2329,6 +2330,7 @@ fn r17_9_k17_11(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_11(v) { v[slot] = old; return true; }
 }
@@ -2343,6 +2345,7 @@ fn r17_9_k17_12(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_12(v) { v[slot] = old; return true; }
 }
@@ -2357,6 +2360,7 @@ fn r17_9_k17_13(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_13(v) { v[slot] = old; return true; }
 }
@@ -2371,6 +2375,7 @@ fn r17_9_k17_14(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_14(v) { v[slot] = old; return true; }
 }
@@ -2385,6 +2390,7 @@ fn r17_9_k17_15(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_15(v) { v[slot] = old; return true; }
 }
@@ -2399,6 +2405,7 @@ fn r17_9_k17_16(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_16(v) { v[slot] = old; return true; }
 }
@@ -2413,6 +2420,7 @@ fn r17_9_k17_17(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r18_9_k17_17(v) { v[slot] = old; return true; }
 }
@@ -2427,6 +2435,7 @@ fn r23_9_k17_9(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_9(v) { v[slot] = old; return true; }
 }
@@ -2441,6 +2450,7 @@ fn r23_9_k17_10(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_10(v) { v[slot] = old; return true; }
 }
@@ -2455,6 +2465,7 @@ fn r23_9_k17_11(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_11(v) { v[slot] = old; return true; }
 }
@@ -2469,6 +2480,7 @@ fn r23_9_k17_12(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_12(v) { v[slot] = old; return true; }
 }
@@ -2483,6 +2495,7 @@ fn r23_9_k17_13(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_13(v) { v[slot] = old; return true; }
 }
@@ -2497,6 +2510,7 @@ fn r23_9_k17_14(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_14(v) { v[slot] = old; return true; }
 }
@@ -2511,6 +2525,7 @@ fn r23_9_k17_15(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_15(v) { v[slot] = old; return true; }
 }
@@ -2525,6 +2540,7 @@ fn r23_9_k17_16(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_16(v) { v[slot] = old; return true; }
 }
@@ -2539,6 +2555,7 @@ fn r23_9_k17_17(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r24_9_k17_17(v) { v[slot] = old; return true; }
 }
@@ -2722,6 +2739,7 @@ fn r56_61_k17_9(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_9(v) { v[slot] = old; return true; }
 }
@@ -2736,6 +2754,7 @@ fn r56_61_k17_10(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_10(v) { v[slot] = old; return true; }
 }
@@ -2750,6 +2769,7 @@ fn r56_61_k17_11(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_11(v) { v[slot] = old; return true; }
 }
@@ -2764,6 +2784,7 @@ fn r56_61_k17_12(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_12(v) { v[slot] = old; return true; }
 }
@@ -2778,6 +2799,7 @@ fn r56_61_k17_13(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_13(v) { v[slot] = old; return true; }
 }
@@ -2792,6 +2814,7 @@ fn r56_61_k17_14(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_14(v) { v[slot] = old; return true; }
 }
@@ -2806,6 +2829,7 @@ fn r56_61_k17_15(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_15(v) { v[slot] = old; return true; }
 }
@@ -2820,6 +2844,7 @@ fn r56_61_k17_16(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_16(v) { v[slot] = old; return true; }
 }
@@ -2834,6 +2859,7 @@ fn r56_61_k17_17(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
 if r57_61_k17_17(v) { v[slot] = old; return true; }
 }
@@ -2892,6 +2918,7 @@ fn r66_71_k17_9(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_9(v) { v[slot] = old; return true; }
 }
@@ -2906,6 +2933,7 @@ fn r66_71_k17_10(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_10(v) { v[slot] = old; return true; }
 }
@@ -2920,6 +2948,7 @@ fn r66_71_k17_11(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_11(v) { v[slot] = old; return true; }
 }
@@ -2934,6 +2963,7 @@ fn r66_71_k17_12(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_12(v) { v[slot] = old; return true; }
 }
@@ -2948,6 +2978,7 @@ fn r66_71_k17_13(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_13(v) { v[slot] = old; return true; }
 }
@@ -2962,6 +2993,7 @@ fn r66_71_k17_14(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_14(v) { v[slot] = old; return true; }
 }
@@ -2976,6 +3008,7 @@ fn r66_71_k17_15(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_15(v) { v[slot] = old; return true; }
 }
@@ -2990,6 +3023,7 @@ fn r66_71_k17_16(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_16(v) { v[slot] = old; return true; }
 }
@@ -3004,6 +3038,7 @@ fn r66_71_k17_17(v: &mut Values) -> bool {
 let slot = 18usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
 if r67_71_k17_17(v) { v[slot] = old; return true; }
 }
@@ -3275,7 +3310,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 12.
 fn r18_9_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3287,7 +3322,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 13.
 fn r18_9_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3299,7 +3334,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 14.
 fn r18_9_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3311,7 +3346,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 15.
 fn r18_9_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3323,7 +3358,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 16.
 fn r18_9_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3335,7 +3370,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 17.
 fn r18_9_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3347,7 +3382,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 9.
 fn r24_9_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3359,7 +3394,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 10.
 fn r24_9_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB17[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3383,7 +3418,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 12.
 fn r24_9_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3395,7 +3430,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 13.
 fn r24_9_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3407,7 +3442,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 14.
 fn r24_9_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3419,7 +3454,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 15.
 fn r24_9_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3431,7 +3466,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 16.
 fn r24_9_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3443,7 +3478,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 17.
 fn r24_9_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3659,7 +3694,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 9.
 fn r57_61_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3671,7 +3706,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 10.
 fn r57_61_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB17[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3695,7 +3730,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 12.
 fn r57_61_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3707,7 +3742,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 13.
 fn r57_61_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3719,7 +3754,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 14.
 fn r57_61_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3731,7 +3766,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 15.
 fn r57_61_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3743,7 +3778,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 16.
 fn r57_61_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3755,7 +3790,7 @@ false
 /// Node `lineHVD3Red_10` where v[17] == 17.
 fn r57_61_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r58_61(v) { v[slot] = old; return true; }
@@ -3815,7 +3850,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 9.
 fn r67_71_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3827,7 +3862,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 10.
 fn r67_71_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB17[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3851,7 +3886,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 12.
 fn r67_71_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB9[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3863,7 +3898,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 13.
 fn r67_71_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3875,7 +3910,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 14.
 fn r67_71_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3887,7 +3922,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 15.
 fn r67_71_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3899,7 +3934,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 16.
 fn r67_71_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }
@@ -3911,7 +3946,7 @@ false
 /// Node `lineHVD3Green_10` where v[17] == 17.
 fn r67_71_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r68_71(v) { v[slot] = old; return true; }

@@ -124,6 +124,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m3(v, cx);
 }
@@ -381,6 +382,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 m24(v, cx);
 }
@@ -602,6 +604,7 @@ fn r21_22(v: &mut Values) -> bool {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
+if !(v[0 + 0 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 if r41_22(v) { v[slot] = old; return true; }
 }
@@ -627,6 +630,7 @@ fn r39_40(v: &mut Values) -> bool {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
+if !(v[0 + 0 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r42_40(v) { v[slot] = old; return true; }
 }

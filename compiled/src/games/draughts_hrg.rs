@@ -30,9 +30,9 @@ static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true,
 static UNIQUE_STARTS: [bool; 173] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 958] = [78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 71, 72, 73, 74, 75, 76, 77, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 14, 15, 16, 17, 18, 19, 20, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 15, 16, 17, 18, 19, 20, 21, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 7, 7, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 7, 2, 2, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 163, 163];
 static MEMBERS0: [u8; 64] = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77];
-static MEMBER_INDEX1: [u16; 256] = [64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64];
-static OFF2: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 0, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
-static TAB3: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB1: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static MEMBER_INDEX2: [u16; 256] = [64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64];
+static OFF3: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 0, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
 static TAB4: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB5: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB6: [u8; 256] = [78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -187,10 +187,11 @@ let slot = 67usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 64),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m25(v, cx)?;
 }
@@ -206,10 +207,11 @@ let slot = 67usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 64),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m53(v, cx)?;
 }
@@ -221,7 +223,7 @@ Ok(())
 /// Node `capture_1`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = v[0 + OFF2[(v[67] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m26(v, cx)?;
@@ -233,7 +235,7 @@ Ok(())
 /// Node `capture_2`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB3[(v[71] as usize)] == 7 {
+if TAB1[(v[71] as usize)] == 7 {
 m27(v, cx)?;
 }
 
@@ -256,7 +258,7 @@ Ok(())
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[67]) as usize];
+let o0 = OFF3[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx)?;
@@ -326,7 +328,7 @@ Ok(())
 /// Node `capture_11`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB7[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m33(v, cx)?;
 }
 
@@ -350,7 +352,7 @@ Ok(())
 fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(34, v)? { return Ok(()); }
 {
-if v[0 + OFF2[(v[68] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m35(v, cx)?;
 }
 
@@ -362,7 +364,7 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[69]) as usize];
+let o0 = OFF3[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m45(v, cx)?;
@@ -386,7 +388,7 @@ Ok(())
 /// Node `capture_16`.
 fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB7[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m38(v, cx)?;
 }
 
@@ -421,7 +423,7 @@ Ok(())
 /// Node `capture_21`.
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB7[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m41(v, cx)?;
 }
 
@@ -456,7 +458,7 @@ Ok(())
 /// Node `capture_26`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB7[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m44(v, cx)?;
 }
 
@@ -508,8 +510,8 @@ Ok(())
 
 /// Node `capture_32`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let g53 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize] != v[71];
-let g54 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize] == v[71];
+let g53 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] != v[71];
+let g54 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] == v[71];
 {
 if g53 {
 m49(v, cx);
@@ -547,7 +549,7 @@ Ok(())
 /// Node `capture_34`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx);
@@ -560,7 +562,7 @@ v[slot] = old;
 fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[71];
-let o0 = OFF2[(v[68]) as usize];
+let o0 = OFF3[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx);
@@ -597,7 +599,7 @@ v[slot] = old;
 /// Node `stepMove_1`.
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = v[0 + OFF2[(v[67] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m54(v, cx)?;
@@ -609,7 +611,7 @@ Ok(())
 /// Node `stepMove_2`.
 fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB3[(v[71] as usize)] == 7 {
+if TAB1[(v[71] as usize)] == 7 {
 m55(v, cx)?;
 }
 
@@ -676,7 +678,7 @@ Ok(())
 /// Node `stepMove_5`.
 fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF2[(v[68] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m62(v, cx)?;
 }
 
@@ -748,7 +750,7 @@ v[slot] = old;
 fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[67]) as usize];
+let o0 = OFF3[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m65(v, cx);
@@ -760,8 +762,8 @@ v[slot] = old;
 /// Node `stepMove_16`.
 fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize];
-let o0 = OFF2[(v[68]) as usize];
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
+let o0 = OFF3[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m66(v, cx);
@@ -972,10 +974,11 @@ let slot = 67usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 64),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m112(v, cx)?;
 }
@@ -991,10 +994,11 @@ let slot = 67usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 64),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m140(v, cx)?;
 }
@@ -1006,7 +1010,7 @@ Ok(())
 /// Node `capture_41`.
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = v[0 + OFF2[(v[67] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m113(v, cx)?;
@@ -1041,7 +1045,7 @@ Ok(())
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[67]) as usize];
+let o0 = OFF3[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m116(v, cx)?;
@@ -1111,7 +1115,7 @@ Ok(())
 /// Node `capture_51`.
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB3[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m120(v, cx)?;
 }
 
@@ -1135,7 +1139,7 @@ Ok(())
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(121, v)? { return Ok(()); }
 {
-if v[0 + OFF2[(v[68] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m122(v, cx)?;
 }
 
@@ -1147,7 +1151,7 @@ Ok(())
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[69]) as usize];
+let o0 = OFF3[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m132(v, cx)?;
@@ -1171,7 +1175,7 @@ Ok(())
 /// Node `capture_56`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB3[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m125(v, cx)?;
 }
 
@@ -1206,7 +1210,7 @@ Ok(())
 /// Node `capture_61`.
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB3[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m128(v, cx)?;
 }
 
@@ -1241,7 +1245,7 @@ Ok(())
 /// Node `capture_66`.
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if TAB3[(v[0 + OFF2[(v[69] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m131(v, cx)?;
 }
 
@@ -1293,8 +1297,8 @@ Ok(())
 
 /// Node `capture_72`.
 fn m134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-let g156 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize] != v[71];
-let g157 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize] == v[71];
+let g156 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] != v[71];
+let g157 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] == v[71];
 {
 if g156 {
 m136(v, cx);
@@ -1332,7 +1336,7 @@ Ok(())
 /// Node `capture_74`.
 fn m136(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m137(v, cx);
@@ -1345,7 +1349,7 @@ v[slot] = old;
 fn m137(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[71];
-let o0 = OFF2[(v[68]) as usize];
+let o0 = OFF3[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m138(v, cx);
@@ -1382,7 +1386,7 @@ v[slot] = old;
 /// Node `stepMove_22`.
 fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = v[0 + OFF2[(v[67] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m141(v, cx)?;
@@ -1461,7 +1465,7 @@ Ok(())
 /// Node `stepMove_26`.
 fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF2[(v[68] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m149(v, cx)?;
 }
 
@@ -1533,7 +1537,7 @@ v[slot] = old;
 fn m151(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[67]) as usize];
+let o0 = OFF3[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m152(v, cx);
@@ -1545,8 +1549,8 @@ v[slot] = old;
 /// Node `stepMove_37`.
 fn m152(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF2[(v[68] as usize)] as usize];
-let o0 = OFF2[(v[68]) as usize];
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
+let o0 = OFF3[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m153(v, cx);
@@ -1749,7 +1753,7 @@ false
 /// Node `jumpFromAt_3`.
 fn r9_12(v: &mut Values) -> bool {
 {
-if TAB7[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r10_12(v) {  return true; }
 }
 
@@ -1772,7 +1776,7 @@ false
 /// Node `jumpFromAt_5`.
 fn r11_12(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1795,7 +1799,7 @@ false
 /// Node `jumpFromAt_8`.
 fn r14_12(v: &mut Values) -> bool {
 {
-if TAB7[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r15_12(v) {  return true; }
 }
 
@@ -1830,7 +1834,7 @@ false
 /// Node `jumpFromAt_13`.
 fn r17_12(v: &mut Values) -> bool {
 {
-if TAB7[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r18_12(v) {  return true; }
 }
 
@@ -1865,7 +1869,7 @@ false
 /// Node `jumpFromAt_18`.
 fn r20_12(v: &mut Values) -> bool {
 {
-if TAB7[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r21_12(v) {  return true; }
 }
 
@@ -1891,6 +1895,7 @@ fn r3_22(v: &mut Values) -> bool {
 let slot = 68usize;
 let old = v[slot];
 for i in 0..64 {
+if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 if r4_22(v) { v[slot] = old; return true; }
 }
@@ -1902,7 +1907,7 @@ false
 /// Node `anyCapture_1`.
 fn r4_22(v: &mut Values) -> bool {
 {
-let x: u8 = v[0 + OFF2[(v[68] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 if r5_22(v) { v[slot] = old; return true; }
@@ -1914,7 +1919,7 @@ false
 /// Node `anyCapture_2`.
 fn r5_22(v: &mut Values) -> bool {
 {
-if TAB3[(v[71] as usize)] == 7 {
+if TAB1[(v[71] as usize)] == 7 {
 if r6_22(v) {  return true; }
 }
 
@@ -1939,6 +1944,7 @@ fn r70_79(v: &mut Values) -> bool {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..64 {
+if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 if r71_79(v) { v[slot] = old; return true; }
 }
@@ -1950,7 +1956,7 @@ false
 /// Node `anyStep_1`.
 fn r71_79(v: &mut Values) -> bool {
 {
-let x: u8 = v[0 + OFF2[(v[70] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[70] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 if r72_79(v) { v[slot] = old; return true; }
@@ -2018,7 +2024,7 @@ false
 /// Node `anyStep_4`.
 fn r75_79(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2110,7 +2116,7 @@ false
 /// Node `jumpFromAt_24`.
 fn r88_91(v: &mut Values) -> bool {
 {
-if TAB3[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r89_91(v) {  return true; }
 }
 
@@ -2133,7 +2139,7 @@ false
 /// Node `jumpFromAt_26`.
 fn r90_91(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2156,7 +2162,7 @@ false
 /// Node `jumpFromAt_29`.
 fn r93_91(v: &mut Values) -> bool {
 {
-if TAB3[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r94_91(v) {  return true; }
 }
 
@@ -2191,7 +2197,7 @@ false
 /// Node `jumpFromAt_34`.
 fn r96_91(v: &mut Values) -> bool {
 {
-if TAB3[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r97_91(v) {  return true; }
 }
 
@@ -2226,7 +2232,7 @@ false
 /// Node `jumpFromAt_39`.
 fn r99_91(v: &mut Values) -> bool {
 {
-if TAB3[(v[0 + OFF2[(v[70] as usize)] as usize] as usize)] == 7 {
+if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
 if r100_91(v) {  return true; }
 }
 
@@ -2252,6 +2258,7 @@ fn r82_101(v: &mut Values) -> bool {
 let slot = 68usize;
 let old = v[slot];
 for i in 0..64 {
+if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 if r83_101(v) { v[slot] = old; return true; }
 }
@@ -2263,7 +2270,7 @@ false
 /// Node `anyCapture_5`.
 fn r83_101(v: &mut Values) -> bool {
 {
-let x: u8 = v[0 + OFF2[(v[68] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 if r84_101(v) { v[slot] = old; return true; }
@@ -2300,6 +2307,7 @@ fn r157_166(v: &mut Values) -> bool {
 let slot = 70usize;
 let old = v[slot];
 for i in 0..64 {
+if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 if r158_166(v) { v[slot] = old; return true; }
 }
@@ -2311,7 +2319,7 @@ false
 /// Node `anyStep_14`.
 fn r158_166(v: &mut Values) -> bool {
 {
-let x: u8 = v[0 + OFF2[(v[70] as usize)] as usize];
+let x: u8 = v[0 + OFF3[(v[70] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 if r159_166(v) { v[slot] = old; return true; }
@@ -2323,7 +2331,7 @@ false
 /// Node `anyStep_15`.
 fn r159_166(v: &mut Values) -> bool {
 {
-if TAB3[(v[71] as usize)] == 7 {
+if TAB1[(v[71] as usize)] == 7 {
 if r160_166(v) {  return true; }
 }
 
@@ -2379,7 +2387,7 @@ false
 /// Node `anyStep_17`.
 fn r162_166(v: &mut Values) -> bool {
 {
-if v[0 + OFF2[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
 {  return true; }
 }
 

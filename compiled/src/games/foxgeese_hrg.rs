@@ -161,6 +161,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 9) { continue; }
 v[slot] = MEMBERS0[i];
 m3(v, cx)?;
 }
@@ -1010,6 +1011,7 @@ fn r61_65(v: &mut Values) -> bool {
 let slot = 57usize;
 let old = v[slot];
 for i in 0..49 {
+if !(v[0 + 1 + i] == 9) { continue; }
 v[slot] = MEMBERS0[i];
 if r62_65(v) { v[slot] = old; return true; }
 }

@@ -1237,6 +1237,7 @@ fn r73_75(v: &mut Values) -> bool {
 let slot = 229usize;
 let old = v[slot];
 for i in 0..225 {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 if r74_75(v) { v[slot] = old; return true; }
 }

@@ -146,6 +146,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m5(v, cx);
 }
@@ -165,6 +166,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m10(v, cx);
 }
@@ -284,6 +286,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m15(v, cx);
 }
@@ -402,6 +405,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 m26(v, cx);
 }
@@ -743,6 +747,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m63(v, cx);
 }
@@ -762,6 +767,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 m68(v, cx);
 }
@@ -881,6 +887,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m73(v, cx);
 }
@@ -999,6 +1006,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 m80(v, cx);
 }
@@ -1367,6 +1375,7 @@ fn r35_38(v: &mut Values) -> bool {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 if r36_38(v) { v[slot] = old; return true; }
 }
@@ -1403,6 +1412,7 @@ fn r52_56(v: &mut Values) -> bool {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 if r53_56(v) { v[slot] = old; return true; }
 }
@@ -1472,6 +1482,7 @@ fn r85_88(v: &mut Values) -> bool {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r86_88(v) { v[slot] = old; return true; }
 }
@@ -1508,6 +1519,7 @@ fn r100_104(v: &mut Values) -> bool {
 let slot = 36usize;
 let old = v[slot];
 for i in 0..24 {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r101_104(v) { v[slot] = old; return true; }
 }

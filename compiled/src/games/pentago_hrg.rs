@@ -141,6 +141,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m3(v, cx);
 }
@@ -567,6 +568,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 m96(v, cx);
 }
@@ -909,6 +911,7 @@ fn r22_32(v: &mut Values) -> bool {
 let slot = 79usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
 if r23_32(v) { v[slot] = old; return true; }
 }
@@ -1254,6 +1257,7 @@ fn r53_63(v: &mut Values) -> bool {
 let slot = 79usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
 if r54_63(v) { v[slot] = old; return true; }
 }
@@ -1599,6 +1603,7 @@ fn r91_93(v: &mut Values) -> bool {
 let slot = 79usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
 if r92_93(v) { v[slot] = old; return true; }
 }

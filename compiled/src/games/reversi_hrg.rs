@@ -216,6 +216,7 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let slot = 68usize;
 let old = v[slot];
 for i in 0..65 {
+if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m7(v, cx)?;
 }
@@ -648,6 +649,7 @@ fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let slot = 68usize;
 let old = v[slot];
 for i in 0..65 {
+if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m45(v, cx)?;
 }
@@ -970,6 +972,7 @@ fn r3_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
+if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 if r71_4(v, cx)? { v[slot] = old; return Ok(true); }
 }
@@ -1247,6 +1250,7 @@ fn r41_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
+if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 if r78_42(v, cx)? { v[slot] = old; return Ok(true); }
 }

@@ -192,6 +192,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 m17(v, cx);
 }
@@ -565,6 +566,7 @@ fn r7_8(v: &mut Values) -> bool {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 if r39_8(v) { v[slot] = old; return true; }
 }

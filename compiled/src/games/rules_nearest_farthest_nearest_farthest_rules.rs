@@ -189,6 +189,7 @@ Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] != 46) { continue; }
 v[slot] = MEMBERS1[i];
 m19(v, cx);
 }
@@ -594,6 +595,7 @@ fn r7_8(v: &mut Values) -> bool {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 0 + i] != 46) { continue; }
 v[slot] = MEMBERS1[i];
 if r41_8(v) { v[slot] = old; return true; }
 }

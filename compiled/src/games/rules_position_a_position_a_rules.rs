@@ -187,6 +187,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 m13(v, cx);
 }
@@ -389,6 +390,7 @@ fn r7_8(v: &mut Values) -> bool {
 let slot = 86usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 if r26_8(v) { v[slot] = old; return true; }
 }
@@ -425,6 +427,7 @@ fn r27_8(v: &mut Values) -> bool {
 let slot = 87usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[85] == 53 && v[0 + MEMBER_INDEX1[(v[86] as usize)] as usize] != 45) { continue; }
 v[slot] = MEMBERS3[i];
 if r19_8(v) { v[slot] = old; return true; }
 }

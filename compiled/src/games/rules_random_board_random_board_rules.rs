@@ -30,8 +30,8 @@ static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false
 static UNIQUE_STARTS: [bool; 92] = [true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 238] = [51, 51, 52, 51, 50, 50, 54, 1, 1, 54, 1, 1, 54, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
-static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
-static TAB2: [u8; 256] = [1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB1: [u8; 256] = [1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static MEMBER_INDEX2: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
 static MEMBERS3: [u8; 2] = [46, 47];
 static MEMBERS4: [u8; 2] = [48, 49];
 static TAB5: [u8; 256] = [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -115,10 +115,11 @@ let slot = 83usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 36),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(TAB1[(MEMBERS0[i] as usize)] == 54 && v[0 + 0 + i] == 45) { continue; }
 v[slot] = MEMBERS0[i];
 m2(v, cx);
 }
@@ -130,7 +131,7 @@ v[slot] = old;
 /// Node `Place1a`.
 fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
-if TAB2[(v[83] as usize)] == 54 {
+if TAB1[(v[83] as usize)] == 54 {
 m3(v, cx);
 }
 
@@ -141,7 +142,7 @@ m3(v, cx);
 /// Node `Place1b`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize] == 45 {
+if v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize] == 45 {
 m4(v, cx);
 }
 
@@ -214,7 +215,7 @@ cx.pop_tag();
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
-let o0 = MEMBER_INDEX1[(v[83]) as usize];
+let o0 = MEMBER_INDEX2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx);
@@ -227,7 +228,7 @@ v[slot] = old;
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[87];
-let o0 = MEMBER_INDEX1[(v[83]) as usize];
+let o0 = MEMBER_INDEX2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m11(v, cx);
@@ -292,10 +293,11 @@ let slot = 83usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 36),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(TAB1[(MEMBERS0[i] as usize)] == 54 && v[0 + 0 + i] == 45) { continue; }
 v[slot] = MEMBERS0[i];
 m16(v, cx);
 }
@@ -307,7 +309,7 @@ v[slot] = old;
 /// Node `Place2a`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
-if TAB2[(v[83] as usize)] == 54 {
+if TAB1[(v[83] as usize)] == 54 {
 m17(v, cx);
 }
 
@@ -318,7 +320,7 @@ m17(v, cx);
 /// Node `Place2b`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize] == 45 {
+if v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize] == 45 {
 m18(v, cx);
 }
 
@@ -391,7 +393,7 @@ cx.pop_tag();
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[86];
-let o0 = MEMBER_INDEX1[(v[83]) as usize];
+let o0 = MEMBER_INDEX2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m24(v, cx);
@@ -404,7 +406,7 @@ v[slot] = old;
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[87];
-let o0 = MEMBER_INDEX1[(v[83]) as usize];
+let o0 = MEMBER_INDEX2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m25(v, cx);
@@ -549,10 +551,11 @@ let slot = 83usize;
 let old = v[slot];
 let (first, last) = match cx.replayed_next_tag() {
 None => (0, 36),
-Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
+Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 m41(v, cx);
 }
@@ -606,7 +609,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize] != 45 {
 m42(v, cx);
 }
 
@@ -689,7 +692,7 @@ m49(v, cx);
 fn m49(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[84];
-let o0 = OFF7[(v[37 + MEMBER_INDEX1[(v[83] as usize)] as usize]) as usize];
+let o0 = OFF7[(v[37 + MEMBER_INDEX2[(v[83] as usize)] as usize]) as usize];
 let slot = 74usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m50(v, cx);
@@ -702,7 +705,7 @@ v[slot] = old;
 fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[84];
-let o0 = OFF8[(v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize]) as usize];
+let o0 = OFF8[(v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize]) as usize];
 let slot = 78usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m51(v, cx);
@@ -715,7 +718,7 @@ v[slot] = old;
 fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[83]) as usize];
+let o0 = MEMBER_INDEX2[(v[83]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m52(v, cx);
@@ -728,7 +731,7 @@ v[slot] = old;
 fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[83]) as usize];
+let o0 = MEMBER_INDEX2[(v[83]) as usize];
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m53(v, cx);
@@ -755,6 +758,7 @@ fn r35_36(v: &mut Values) -> bool {
 let slot = 83usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 if r54_36(v) { v[slot] = old; return true; }
 }
@@ -777,7 +781,7 @@ false
 /// Node `AnyPick`.
 fn r54_36(v: &mut Values) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize] != 45 {
 if r55_36(v) {  return true; }
 }
 
@@ -791,6 +795,7 @@ fn r55_36(v: &mut Values) -> bool {
 let slot = 84usize;
 let old = v[slot];
 for i in 0..4 {
+if !(v[82] == 50) { continue; }
 v[slot] = MEMBERS6[i];
 if r47_36(v) { v[slot] = old; return true; }
 }
@@ -801,8 +806,8 @@ false
 
 /// Node `Atom0_0_counted`.
 fn r56_36(v: &mut Values) -> bool {
-let g57 = v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize] == 46;
-let g58 = v[0 + MEMBER_INDEX1[(v[83] as usize)] as usize] == 47;
+let g57 = v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize] == 46;
+let g58 = v[0 + MEMBER_INDEX2[(v[83] as usize)] as usize] == 47;
 {
 if g57 {
 if r57_36(v) {  return true; }
@@ -831,8 +836,8 @@ false
 
 /// Node `Atom0_1_shape`.
 fn r58_36(v: &mut Values) -> bool {
-let g60 = v[37 + MEMBER_INDEX1[(v[83] as usize)] as usize] == 49;
-let g61 = v[37 + MEMBER_INDEX1[(v[83] as usize)] as usize] == 48;
+let g60 = v[37 + MEMBER_INDEX2[(v[83] as usize)] as usize] == 49;
+let g61 = v[37 + MEMBER_INDEX2[(v[83] as usize)] as usize] == 48;
 {
 if g60 {
 if r59_36(v) {  return true; }

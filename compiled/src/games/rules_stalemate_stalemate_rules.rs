@@ -191,6 +191,7 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for i in first..last {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 m17(v, cx);
 }
@@ -568,6 +569,7 @@ fn r7_8(v: &mut Values) -> bool {
 let slot = 85usize;
 let old = v[slot];
 for i in 0..36 {
+if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
 if r38_8(v) { v[slot] = old; return true; }
 }
