@@ -305,6 +305,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// other move of that search has (spec/codegen.md), so callers reading only successors may
     /// skip recording tags. Shorter than the node count (or empty) means unknown.
     const UNIQUE_STARTS: &'static [bool] = &[];
+    /// [`CompiledGame::UNIQUE_STARTS`] holds at every node the search dispatches on, so callers
+    /// skip the table lookup. A node the search does not dispatch on lists no moves, lean or not,
+    /// so treating it as unique changes nothing.
+    const STARTS_ALL_UNIQUE: bool = false;
     /// No lean search (a search from a [`CompiledGame::UNIQUE_STARTS`] node whose caller reads
     /// successors only) ever reads the tags of its path: every tag push is bounded (the move
     /// search has no cycle, so no visited set keys on tags) and every completion is unique (no
@@ -1291,6 +1295,12 @@ pub fn generate<G: CompiledGame>(
     generate_moves::<G>(state, search)
 }
 
+/// Whether a search from `node` is proved unique ([`CompiledGame::UNIQUE_STARTS`]).
+#[inline(always)]
+fn unique_start<G: CompiledGame>(node: NodeId) -> bool {
+    G::STARTS_ALL_UNIQUE || G::UNIQUE_STARTS.get(node as usize).copied().unwrap_or(false)
+}
+
 /// [`generate`] for callers that read successors only: a search proved unique
 /// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags, and starts with [`Search::begin_lean`].
 #[inline(always)]
@@ -1298,7 +1308,7 @@ fn generate_successors<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
-    if state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+    if state.node != G::END && unique_start::<G>(state.node) {
         search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
         let result = run_search::<G>(state, search);
         if result.is_err() {
@@ -1321,7 +1331,7 @@ fn generate_successors_in_place<G: CompiledGame>(
 ) -> Result<(), EngineError> {
     // Callers search non-terminal states only (the playout loop and `settle_in_place` test it).
     debug_assert!(state.node != G::END);
-    if G::NO_VISITS && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+    if G::NO_VISITS && unique_start::<G>(state.node) {
         search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
         // Nothing reads visited sets: a nested check need not clear one (`enter_reach`).
         search.checked = false;

@@ -1260,6 +1260,10 @@ impl<'a> Generator<'a> {
         // callable from the runtime's crate, exported, and kept them out of line (connect4.rg
         // +9 % instructions per playout, session 10); inlining them all into `search` instead
         // cost draughts 4 % (two move searches' loops in one function).
+        // The nodes `search` dispatches on (see `starts` below) are all proved unique.
+        let starts_all_unique = (0..automaton.nodes.len())
+            .filter(|&node| self.analysis.is_start[node] && self.analysis.in_moves[node])
+            .all(|node| self.analysis.unique_start[node]);
         let dispatch = if no_visits {
             "
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
@@ -1291,6 +1295,7 @@ impl<'a> Generator<'a> {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = {one};
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
+    const STARTS_ALL_UNIQUE: bool = {starts_all_unique};
     const LEAN_READS_NO_TAGS: bool = {lean_reads_no_tags};
     const NO_VISITS: bool = {no_visits};
 
