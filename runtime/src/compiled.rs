@@ -33,6 +33,25 @@ const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
 /// instructions than a 32-move threshold); copying more costs fewer instructions still but more
 /// time (gomoku at 64 KiB: 19 % fewer instructions, 40 % fewer playouts/s; measured 2026-11-22).
 const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
+/// [`TAGS_ONLY_ABOVE_BYTES`] for a game whose replayed move skips to its member
+/// ([`CompiledGame::REPLAY_SKIPS_TO_MEMBER`], so the second search costs about one path), whose
+/// searches record visits (so a listing search copies the values before it copies successors)
+/// and whose lean searches read no tags: of the corpus, hex, 775,488 -> 500,120 instructions
+/// per playout (-35 %; from 4 KiB: 507,772). A measured rule, not a derived one: every other
+/// game that lowers it pays (2026-11-23, callgrind, `regula build` crates, (2N-N)/N): pentago
+/// (no visits) at 4 KiB +18 %, breakthrough (no visits) at 2 KiB +41 %, chess (lean searches
+/// read tags) +4.7 %, amazons +1 %; gomoku (no visits) is unchanged.
+const SKIPPING_REPLAY_TAGS_ONLY_ABOVE_BYTES: usize = 2 * 1024;
+
+/// The successor bytes above which a playout lists tags only (see [`TAGS_ONLY_ABOVE_BYTES`]).
+#[inline(always)]
+fn tags_only_above_bytes<G: CompiledGame>() -> usize {
+    if G::REPLAY_SKIPS_TO_MEMBER && !G::NO_VISITS && G::LEAN_READS_NO_TAGS {
+        SKIPPING_REPLAY_TAGS_ONLY_ABOVE_BYTES
+    } else {
+        TAGS_ONLY_ABOVE_BYTES
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The lowered tables a code generator reads.
@@ -318,6 +337,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// an unchecked search never gives up and never needs running again: its visited-set
     /// bookkeeping is skipped, and a lean search may run on the caller's values in place.
     const NO_VISITS: bool = false;
+    /// The move search has a loop that a replayed move ([`raw_apply`]) runs for the member its
+    /// next tag names only ([`Search::replayed_next_tag`]), so searching the picked move again
+    /// is cheap and playouts list tags only from fewer successor bytes on.
+    const REPLAY_SKIPS_TO_MEMBER: bool = false;
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
     /// [`CompiledGame::search`] on `values` in place: a search that succeeds leaves them as it
@@ -1589,7 +1612,7 @@ pub fn random_playout_into<G: CompiledGame>(
         }
         // With many moves, list tags only and search the picked move again alone (its tags prune
         // every other path): one successor is copied instead of all of them.
-        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > TAGS_ONLY_ABOVE_BYTES
+        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > tags_only_above_bytes::<G>()
             && generate_tags::<G>(&state, search)?;
         if !tags_only {
             generate_successors_in_place::<G>(&mut state, search)?;

@@ -56,6 +56,7 @@ impl CompiledGame for Game {
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = true;
+    const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
         INITIAL

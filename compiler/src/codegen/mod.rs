@@ -1250,6 +1250,8 @@ impl<'a> Generator<'a> {
         // Recorded while `functions` was emitted, so the flags hold for exactly that code.
         let lean_reads_no_tags = self.emitted.lean_reads_no_tags(self.tags_bounded);
         let no_visits = self.emitted.no_visits();
+        // A member-skipping loop (`Generator::next_tag_is_member`) asks for the replayed tag.
+        let replay_skips_to_member = functions.contains("cx.replayed_next_tag()");
         // The dispatch on the start node. Only a game without visits searches in place (the
         // runtime's playout loop and keeper moves, `NO_VISITS`): there `search_in_place` holds the
         // match and is inlined into the runtime, and `search` copies the values first. Any other
@@ -1298,6 +1300,7 @@ impl<'a> Generator<'a> {
     const STARTS_ALL_UNIQUE: bool = {starts_all_unique};
     const LEAN_READS_NO_TAGS: bool = {lean_reads_no_tags};
     const NO_VISITS: bool = {no_visits};
+    const REPLAY_SKIPS_TO_MEMBER: bool = {replay_skips_to_member};
 
     fn initial_values() -> Values {{
         INITIAL
