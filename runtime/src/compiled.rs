@@ -33,6 +33,25 @@ const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
 /// instructions than a 32-move threshold); copying more costs fewer instructions still but more
 /// time (gomoku at 64 KiB: 19 % fewer instructions, 40 % fewer playouts/s; measured 2026-11-22).
 const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
+/// [`TAGS_ONLY_ABOVE_BYTES`] for a game whose replayed move skips to its member
+/// ([`CompiledGame::REPLAY_SKIPS_TO_MEMBER`], so the second search costs about one path), whose
+/// searches record visits (so a listing search copies the values before it copies successors)
+/// and whose lean searches read no tags: of the corpus, hex, 775,488 -> 500,120 instructions
+/// per playout (-35 %; from 4 KiB: 507,772). A measured rule, not a derived one: every other
+/// game that lowers it pays (2026-11-23, callgrind, `regula build` crates, (2N-N)/N): pentago
+/// (no visits) at 4 KiB +18 %, breakthrough (no visits) at 2 KiB +41 %, chess (lean searches
+/// read tags) +4.7 %, amazons +1 %; gomoku (no visits) is unchanged.
+const SKIPPING_REPLAY_TAGS_ONLY_ABOVE_BYTES: usize = 2 * 1024;
+
+/// The successor bytes above which a playout lists tags only (see [`TAGS_ONLY_ABOVE_BYTES`]).
+#[inline(always)]
+fn tags_only_above_bytes<G: CompiledGame>() -> usize {
+    if G::REPLAY_SKIPS_TO_MEMBER && !G::NO_VISITS && G::LEAN_READS_NO_TAGS {
+        SKIPPING_REPLAY_TAGS_ONLY_ABOVE_BYTES
+    } else {
+        TAGS_ONLY_ABOVE_BYTES
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The lowered tables a code generator reads.
@@ -305,6 +324,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// other move of that search has (spec/codegen.md), so callers reading only successors may
     /// skip recording tags. Shorter than the node count (or empty) means unknown.
     const UNIQUE_STARTS: &'static [bool] = &[];
+    /// [`CompiledGame::UNIQUE_STARTS`] holds at every node the search dispatches on, so callers
+    /// skip the table lookup. A node the search does not dispatch on lists no moves, lean or not,
+    /// so treating it as unique changes nothing.
+    const STARTS_ALL_UNIQUE: bool = false;
     /// No lean search (a search from a [`CompiledGame::UNIQUE_STARTS`] node whose caller reads
     /// successors only) ever reads the tags of its path: every tag push is bounded (the move
     /// search has no cycle, so no visited set keys on tags) and every completion is unique (no
@@ -314,6 +337,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// an unchecked search never gives up and never needs running again: its visited-set
     /// bookkeeping is skipped, and a lean search may run on the caller's values in place.
     const NO_VISITS: bool = false;
+    /// The move search has a loop that a replayed move ([`raw_apply`]) runs for the member its
+    /// next tag names only ([`Search::replayed_next_tag`]), so searching the picked move again
+    /// is cheap and playouts list tags only from fewer successor bytes on.
+    const REPLAY_SKIPS_TO_MEMBER: bool = false;
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
     /// [`CompiledGame::search`] on `values` in place: a search that succeeds leaves them as it
@@ -1291,6 +1318,12 @@ pub fn generate<G: CompiledGame>(
     generate_moves::<G>(state, search)
 }
 
+/// Whether a search from `node` is proved unique ([`CompiledGame::UNIQUE_STARTS`]).
+#[inline(always)]
+fn unique_start<G: CompiledGame>(node: NodeId) -> bool {
+    G::STARTS_ALL_UNIQUE || G::UNIQUE_STARTS.get(node as usize).copied().unwrap_or(false)
+}
+
 /// [`generate`] for callers that read successors only: a search proved unique
 /// ([`CompiledGame::UNIQUE_STARTS`]) does not record tags, and starts with [`Search::begin_lean`].
 #[inline(always)]
@@ -1298,7 +1331,7 @@ fn generate_successors<G: CompiledGame>(
     state: &CompiledState<G::Values>,
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
-    if state.node != G::END && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+    if state.node != G::END && unique_start::<G>(state.node) {
         search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
         let result = run_search::<G>(state, search);
         if result.is_err() {
@@ -1321,7 +1354,7 @@ fn generate_successors_in_place<G: CompiledGame>(
 ) -> Result<(), EngineError> {
     // Callers search non-terminal states only (the playout loop and `settle_in_place` test it).
     debug_assert!(state.node != G::END);
-    if G::NO_VISITS && G::UNIQUE_STARTS.get(state.node as usize).copied().unwrap_or(false) {
+    if G::NO_VISITS && unique_start::<G>(state.node) {
         search.begin_lean(state.node, G::LEAN_READS_NO_TAGS);
         // Nothing reads visited sets: a nested check need not clear one (`enter_reach`).
         search.checked = false;
@@ -1579,7 +1612,7 @@ pub fn random_playout_into<G: CompiledGame>(
         }
         // With many moves, list tags only and search the picked move again alone (its tags prune
         // every other path): one successor is copied instead of all of them.
-        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > TAGS_ONLY_ABOVE_BYTES
+        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > tags_only_above_bytes::<G>()
             && generate_tags::<G>(&state, search)?;
         if !tags_only {
             generate_successors_in_place::<G>(&mut state, search)?;

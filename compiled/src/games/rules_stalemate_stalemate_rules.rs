@@ -55,8 +55,10 @@ impl CompiledGame for Game {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(59);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
+    const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = true;
+    const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
         INITIAL

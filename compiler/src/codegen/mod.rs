@@ -1362,6 +1362,8 @@ impl<'a> Generator<'a> {
         // Recorded while `functions` was emitted, so the flags hold for exactly that code.
         let lean_reads_no_tags = self.emitted.lean_reads_no_tags(self.tags_bounded);
         let no_visits = self.emitted.no_visits();
+        // A member-skipping loop (`Generator::next_tag_is_member`) asks for the replayed tag.
+        let replay_skips_to_member = functions.contains("cx.replayed_next_tag()");
         // The dispatch on the start node. Only a game without visits searches in place (the
         // runtime's playout loop and keeper moves, `NO_VISITS`): there `search_in_place` holds the
         // match and is inlined into the runtime, and `search` copies the values first. Any other
@@ -1372,6 +1374,10 @@ impl<'a> Generator<'a> {
         // callable from the runtime's crate, exported, and kept them out of line (connect4.rg
         // +9 % instructions per playout, session 10); inlining them all into `search` instead
         // cost draughts 4 % (two move searches' loops in one function).
+        // The nodes `search` dispatches on (see `starts` below) are all proved unique.
+        let starts_all_unique = (0..automaton.nodes.len())
+            .filter(|&node| self.analysis.is_start[node] && self.analysis.in_moves[node])
+            .all(|node| self.analysis.unique_start[node]);
         let dispatch = if no_visits {
             "
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
@@ -1403,8 +1409,10 @@ impl<'a> Generator<'a> {
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = {one};
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
+    const STARTS_ALL_UNIQUE: bool = {starts_all_unique};
     const LEAN_READS_NO_TAGS: bool = {lean_reads_no_tags};
     const NO_VISITS: bool = {no_visits};
+    const REPLAY_SKIPS_TO_MEMBER: bool = {replay_skips_to_member};
 
     fn initial_values() -> Values {{
         INITIAL
