@@ -23,10 +23,11 @@ pub(crate) struct KeySet {
 }
 
 impl KeySet {
-    // Inline in every codegen unit: the move search clears its visited set on entry, and when
-    // the release build's unit split put this function in another unit than `Scratch::explore`
-    // (commit c1adf48 changed the split) the call stayed out of line and the search's register
-    // allocation changed with it: same instructions, breakthrough and gomoku 15-25 % slower.
+    // Inline in every codegen unit: the move search clears its visited set on entry, and a
+    // function without `#[inline]` is inlined only into callers of its own unit. Commit c1adf48
+    // changed the release build's unit split and left this call out of line in
+    // `Scratch::explore` (about 1.5 % of breakthrough's wall time; spec/engines.md, "the
+    // search's hot layout is pinned").
     #[inline]
     pub fn clear(&mut self) {
         if self.table.len() > KEEP_TABLE_AT_MOST {
