@@ -38,10 +38,18 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Playout indices a worker of [`run_indexed_playouts_into`] takes at a time: large enough that
-/// handing them out costs nothing next to the playouts, small enough to balance the workers
-/// (tic-tac-toe plays 64 playouts in about 0.2 ms).
+/// Most playout indices a worker of [`run_indexed_playouts_into`] takes at a time: large enough
+/// that handing them out costs nothing next to the playouts (tic-tac-toe plays 64 playouts in
+/// about 0.2 ms). A run of few playouts uses smaller blocks: see [`playout_block`].
 pub const PLAYOUT_BLOCK: u64 = 64;
+
+/// The block size for `count` playouts on `threads` workers: [`PLAYOUT_BLOCK`], or less so that
+/// every worker can take about 16 blocks. Slow games are benchmarked with few playouts (chess
+/// plays about 40 in 0.4 s), and one block of 64 would leave every worker but one idle. Results
+/// do not depend on it: playout `i` always gets the same random stream.
+pub fn playout_block(count: u64, threads: usize) -> u64 {
+    (count / (threads.max(1) as u64 * 16)).clamp(1, PLAYOUT_BLOCK)
+}
 
 /// SplitMix64: used to derive seeds (one step mixes 64 bits thoroughly).
 #[derive(Clone, Debug)]
@@ -307,7 +315,7 @@ pub struct PlayoutOutcome {
 }
 
 /// [`run_playouts`] for the index-based fast paths: `threads` scoped workers (0 = all cores), each
-/// with its own `scratch()`, take blocks of [`PLAYOUT_BLOCK`] consecutive playout indices from a
+/// with its own `scratch()`, take blocks of [`playout_block`] consecutive playout indices from a
 /// shared counter (a worker slowed down by other load takes fewer blocks, and handing out costs
 /// one atomic add per block, not per playout); playout `i` gets
 /// [`Xoshiro256::for_playout`]`(seed, i)`, so the report equals the generic one except for the
@@ -346,6 +354,7 @@ pub fn run_indexed_playouts_into<S>(
     // others go on taking blocks, so every playout numbered below the lowest failing one runs and
     // that error is reported, whatever the thread count.
     let next_block = AtomicU64::new(0);
+    let block = playout_block(config.count, threads);
     let run_range = || -> Result<(u64, u64, u64, Tally), (u64, EngineError)> {
         let mut scratch = scratch();
         let (mut plies, mut chance, mut legal) = (0, 0, 0);
@@ -354,8 +363,8 @@ pub fn run_indexed_playouts_into<S>(
         let (mut index, mut block_end) = (0, 0);
         loop {
             if index == block_end {
-                index = next_block.fetch_add(PLAYOUT_BLOCK, Ordering::Relaxed);
-                block_end = index.saturating_add(PLAYOUT_BLOCK).min(config.count);
+                index = next_block.fetch_add(block, Ordering::Relaxed);
+                block_end = index.saturating_add(block).min(config.count);
                 if index >= config.count {
                     break;
                 }
@@ -432,7 +441,20 @@ pub fn run_indexed_playouts_into<S>(
 
 #[cfg(test)]
 mod tests {
-    use super::Xoshiro256;
+    use super::{playout_block, Xoshiro256, PLAYOUT_BLOCK};
+
+    #[test]
+    fn short_runs_use_blocks_small_enough_to_keep_every_worker_busy() {
+        // Chess in a 0.4 s benchmark: ~40 playouts; one block of 64 would idle the second core.
+        assert_eq!(playout_block(40, 2), 1);
+        assert_eq!(playout_block(94, 2), 2);
+        assert_eq!(playout_block(1_000_000, 2), PLAYOUT_BLOCK);
+        assert_eq!(playout_block(0, 0), 1);
+        for (count, threads) in [(40u64, 2usize), (94, 2), (500, 4), (3000, 2)] {
+            let blocks = count.div_ceil(playout_block(count, threads));
+            assert!(blocks >= 8 * threads as u64, "{count} playouts, {threads} workers: {blocks} blocks");
+        }
+    }
 
     /// Lemire's method as first written: the rejection threshold computed before every draw.
     fn below_eager(rng: &mut Xoshiro256, bound: u64) -> u64 {
