@@ -175,6 +175,9 @@ struct Emitted {
     compared_tags: bool,
     /// Some search records visits or counts steps: `cx.visit`, `cx.visit_slot`, `cx.count_step`.
     visits: bool,
+    /// Some member loop runs a replayed move for the member its next tag names only:
+    /// `cx.replayed_next_tag`.
+    replay_skips_to_member: bool,
 }
 
 impl Emitted {
@@ -1043,6 +1046,7 @@ impl<'a> Generator<'a> {
                 }
                 // A replayed move names the member in its next tag: only that one can match. The
                 // loop keeps one body (one call site, so the callee stays inlined) over a range.
+                self.emitted.replay_skips_to_member = true;
                 let mut index = vec![count as u64; self.automaton.symbols.len()];
                 for (i, &member) in members.iter().enumerate() {
                     index[member as usize] = i as u64;
@@ -1362,8 +1366,7 @@ impl<'a> Generator<'a> {
         // Recorded while `functions` was emitted, so the flags hold for exactly that code.
         let lean_reads_no_tags = self.emitted.lean_reads_no_tags(self.tags_bounded);
         let no_visits = self.emitted.no_visits();
-        // A member-skipping loop (`Generator::next_tag_is_member`) asks for the replayed tag.
-        let replay_skips_to_member = functions.contains("cx.replayed_next_tag()");
+        let replay_skips_to_member = self.emitted.replay_skips_to_member;
         // The dispatch on the start node. Only a game without visits searches in place (the
         // runtime's playout loop and keeper moves, `NO_VISITS`): there `search_in_place` holds the
         // match and is inlined into the runtime, and `search` copies the values first. Any other
@@ -1655,10 +1658,12 @@ mod tests {
     fn a_replayed_move_runs_only_the_member_its_next_tag_names() {
         let tagged = loop_module("board[at] == c0");
         assert!(tagged.contains("cx.replayed_next_tag()"), "a guard on the way to `$$ at` changes nothing: {tagged}");
+        assert!(flag(&tagged, "REPLAY_SKIPS_TO_MEMBER"), "{tagged}");
         // Writing `at` before its tag: the tag no longer names the member.
         let overwritten = loop_module("at = c3");
         assert!(overwritten.contains("for i in 0..20"), "{overwritten}");
         assert!(!overwritten.contains("replayed_next_tag"), "{overwritten}");
+        assert!(!flag(&overwritten, "REPLAY_SKIPS_TO_MEMBER"), "{overwritten}");
         // Another tag first: the member is not the next tag.
         let other_tag = loop_module("$$ other");
         assert!(!other_tag.contains("replayed_next_tag"), "{other_tag}");
