@@ -150,6 +150,34 @@ fn target(game: &str) -> Option<f64> {
     }
 }
 
+/// Issue #5's single-thread playout targets for compiled models: twice the compiled C++ of Regular
+/// Boardgames on the project's 2-core VM (the issue's own rounded figures where it names them).
+fn compiled_target(game: &str) -> Option<f64> {
+    let folder = game.split('/').next().unwrap_or(game);
+    let boardgames = match folder {
+        "tictactoe" => 1_950_000.0,
+        "connect4" => return Some(1_300_000.0),
+        "breakthrough" => return Some(45_000.0),
+        "reversi" => 11_000.0,
+        "draughts" => 38_200.0,
+        "chess" => return Some(1_400.0),
+        "amazons" => 2_070.0,
+        "hex" => 6_360.0,
+        "pentago" => 12_600.0,
+        "gomoku" => 8_700.0,
+        _ => return None,
+    };
+    Some(2.0 * boardgames)
+}
+
+/// `goal (share %)`, or `-` for a game without a target.
+fn against_target(measured: f64, goal: Option<f64>) -> String {
+    match goal {
+        Some(goal) => format!("{goal:.0} ({:.0} %)", 100.0 * measured / goal),
+        None => "-".to_string(),
+    }
+}
+
 fn measure_game(game: &CorpusGame, options: &Options, threads: usize) -> Result<Row, String> {
     let reference = ReferenceEngine::new(game.automaton.clone()).map_err(|e| e.to_string())?;
     let fast_automaton = game.optimised.as_ref().unwrap_or(&game.automaton);
@@ -278,8 +306,9 @@ fn markdown(rows: &[Row], options: &Options, conditions: &Conditions) -> String 
          perft counts checked against perft.toml on every run. Playouts/s: uniform random playouts \
          from the start; `all` uses every core ({} threads). The reference engine runs each game as \
          compiled; the fast engine runs it {}; `fast no-opt` is the fast engine on the unoptimised \
-         automaton. `target`: issue #4's single-thread target for the fast engine. Started at Unix \
-         time {}; load average {} before, {} after.\n\n",
+         automaton. `target`: issue #4's single-thread target for the fast engine; `compiled target`: \
+         issue #5's (twice Regular Boardgames' compiled C++); both with the share reached. Started at \
+         Unix time {}; load average {} before, {} after.\n\n",
         options.runs,
         options.seconds,
         rows.first().map_or(1, |r| r.threads),
@@ -291,15 +320,12 @@ fn markdown(rows: &[Row], options: &Options, conditions: &Conditions) -> String 
     text.push_str(
         "| game | ref playouts/s | fast playouts/s | fast/ref | fast no-opt | target | ref all | fast all | \
          fast all/1t | perft depth (nodes) | ref perft nodes/s | fast perft nodes/s | fast/ref | \
-         compiled playouts/s | compiled/fast | compiled all | compiled perft nodes/s |\n",
+         compiled playouts/s | compiled target | compiled/fast | compiled all | compiled perft nodes/s |\n",
     );
-    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    text.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let (r, f) = (&row.reference, &row.fast);
-        let target = match target(&row.game) {
-            Some(goal) => format!("{goal:.0} ({:.0} %)", 100.0 * f.playouts_single / goal),
-            None => "-".to_string(),
-        };
+        let target = against_target(f.playouts_single, target(&row.game));
         text.push_str(&format!(
             "| {} | {:.0} | {:.0} | {:.2} | {} | {} | {:.0} | {:.0} | {:.2} | {} ({}) | {:.0} | {:.0} | {:.2} | {} |\n",
             row.game,
@@ -318,13 +344,14 @@ fn markdown(rows: &[Row], options: &Options, conditions: &Conditions) -> String 
             ratio(f.perft_nodes_per_second, r.perft_nodes_per_second),
             match &row.compiled {
                 Some(c) => format!(
-                    "{:.0} | {:.2} | {:.0} | {:.0}",
+                    "{:.0} | {} | {:.2} | {:.0} | {:.0}",
                     c.playouts_single,
+                    against_target(c.playouts_single, compiled_target(&row.game)),
                     ratio(c.playouts_single, f.playouts_single),
                     c.playouts_all,
                     c.perft_nodes_per_second
                 ),
-                None => "- | - | - | -".to_string(),
+                None => "- | - | - | - | -".to_string(),
             },
         ));
     }
@@ -360,6 +387,10 @@ fn json(rows: &[Row], options: &Options, conditions: &Conditions) -> serde_json:
             "fast_thread_scaling": ratio(row.fast.playouts_all, row.fast.playouts_single),
             "target_playouts_per_second_single_thread": target(&row.game),
             "meets_target": target(&row.game).map(|goal| row.fast.playouts_single >= goal),
+            "compiled_target_playouts_per_second_single_thread": compiled_target(&row.game),
+            "compiled_meets_target": compiled_target(&row.game)
+                .zip(row.compiled.as_ref())
+                .map(|(goal, c)| c.playouts_single >= goal),
         })).collect::<Vec<_>>(),
     })
 }
@@ -463,6 +494,38 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Command, String> {
         parse_options(args.iter().map(|a| a.to_string()), false)
+    }
+
+    fn row(game: &str, compiled: Option<f64>) -> Row {
+        let figures =
+            |single: f64| Figures { playouts_single: single, playouts_all: 1.9 * single, perft_nodes_per_second: 1e6 };
+        Row {
+            game: game.to_string(),
+            perft_depth: 3,
+            perft_nodes: 100,
+            threads: 2,
+            reference: figures(1_000.0),
+            fast: figures(40_000.0),
+            fast_unoptimised: None,
+            compiled: compiled.map(figures),
+        }
+    }
+
+    #[test]
+    fn every_table_row_has_the_header_s_columns_and_the_shares_of_both_targets() {
+        let rows = [row("connect4/connect4.hrg", Some(325_000.0)), row("rules-stalemate/x.rg", None)];
+        let options = Options { runs: 1, seconds: 0.1, filter: None, fixed: None, optimise: false, no_opt: false };
+        let conditions = Conditions { started_unix: 0, load_before: None, load_after: None };
+        let text = markdown(&rows, &options, &conditions);
+        let table: Vec<&str> = text.lines().filter(|l| l.starts_with('|')).collect();
+        let cells = |line: &str| line.matches('|').count();
+        assert_eq!(table.len(), 4, "{text}");
+        assert!(table.iter().all(|line| cells(line) == cells(table[0])), "{text}");
+        // Fast: 40,000 of 160,000; compiled: 325,000 of 1,300,000.
+        assert!(table[2].contains("| 160000 (25 %) |") && table[2].contains("| 1300000 (25 %) |"), "{text}");
+        let value = json(&rows, &options, &conditions);
+        assert_eq!(value["games"][0]["compiled_meets_target"], serde_json::json!(false));
+        assert_eq!(value["games"][1]["compiled_target_playouts_per_second_single_thread"], serde_json::Value::Null);
     }
 
     #[test]
