@@ -845,6 +845,14 @@ impl Scratch {
     /// Walks a reachability plan (module `reach`) from its start; `Ok(None)` when it gave up on a
     /// cycle. The working state is the same afterwards, whatever the outcome.
     fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
+        if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
+            // A lone filter that writes only its member's slot (tic-tac-toe's line test, connect
+            // four's `freeSearch`): that one value is kept here, not in `plan_saved`.
+            let saved = self.values[*slot as usize];
+            let result = self.run_lone_filter(engine, plan, depth).map(Some);
+            self.values[*slot as usize] = saved;
+            return result;
+        }
         let frames_base = self.plan_frames.len();
         let saved_base = self.plan_saved.len();
         for &slot in plan.slots.iter() {
