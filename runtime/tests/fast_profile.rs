@@ -11,7 +11,8 @@
 //!
 //! `REGULA_PROFILE_PASSES=a,b,c` (with `REGULA_PROFILE_OPT=1`) runs only the named passes;
 //! `REGULA_PROFILE_PLANS=off` (or `checked`) runs every reachability check by the general search
-//! (or by both the plan and the general search, compared).
+//! (or by both the plan and the general search, compared); `REGULA_PROFILE_TAGS_ONLY_ABOVE=N`
+//! sets [`FastEngine::with_tags_only_above`].
 
 use regula_runtime::fast::{FastEngine, ReachPlans};
 use regula_runtime::playout::{run_playouts, PlayoutConfig};
@@ -46,7 +47,10 @@ fn profile_playouts() {
         Ok("checked") => ReachPlans::Checked,
         _ => ReachPlans::On,
     };
-    let fast = FastEngine::new(automaton.clone()).expect("fast engine").with_reach_plans(plans);
+    let mut fast = FastEngine::new(automaton.clone()).expect("fast engine").with_reach_plans(plans);
+    if let Some(above) = std::env::var("REGULA_PROFILE_TAGS_ONLY_ABOVE").ok().and_then(|v| v.parse().ok()) {
+        fast = fast.with_tags_only_above(above);
+    }
     eprintln!("{}", fast.summary());
     let report = fast.run_playouts(&config).expect("fast playouts");
     if std::env::var("REGULA_PROFILE_CHECK").is_ok_and(|v| v == "1") {

@@ -706,9 +706,26 @@ impl FastEngine {
         playout: u64,
         scratch: &mut Scratch,
     ) -> Result<PlayoutOutcome, EngineError> {
+        let mut outcome = PlayoutOutcome::default();
+        self.random_playout_into(rng, max_moves, playout, scratch, &mut outcome)?;
+        Ok(outcome)
+    }
+
+    /// [`FastEngine::random_playout`] into an outcome the caller reuses (every field is
+    /// overwritten; the goals buffer keeps its capacity, so the playout allocates nothing).
+    pub fn random_playout_into(
+        &self,
+        rng: &mut Xoshiro256,
+        max_moves: u64,
+        playout: u64,
+        scratch: &mut Scratch,
+        outcome: &mut PlayoutOutcome,
+    ) -> Result<(), EngineError> {
         scratch.load(self.automaton.begin, &self.initial_values);
         self.settle_scratch(scratch)?;
-        let mut outcome = PlayoutOutcome::default();
+        outcome.plies = 0;
+        outcome.chance_moves = 0;
+        outcome.legal_moves = 0;
         let mut moves_made = 0u64;
         let mut last_count = 0;
         loop {
@@ -723,7 +740,7 @@ impl FastEngine {
                 // Every member passing the filter is a move and nothing can go wrong on the way:
                 // pick among them and build the one successor.
                 let count = scratch.linear_choices(self, linear);
-                let pick = self.draw_move(scratch.node, count, mover, rng, &mut outcome)?;
+                let pick = self.draw_move(scratch.node, count, mover, rng, outcome)?;
                 last_count = count;
                 moves_made += 1;
                 scratch.take_linear_choice(self, linear, pick)?;
@@ -743,7 +760,7 @@ impl FastEngine {
                 scratch.search(self, None)?;
             }
             let count = scratch.moves.len();
-            let pick = self.draw_move(scratch.node, count, mover, rng, &mut outcome)?;
+            let pick = self.draw_move(scratch.node, count, mover, rng, outcome)?;
             last_count = count;
             moves_made += 1;
             if scratch.moves.tags_only() {
@@ -763,17 +780,18 @@ impl FastEngine {
             }
             self.settle_scratch(scratch)?;
         }
-        outcome.goals = self.goal_slots.iter().map(|&slot| scratch.values[slot as usize]).collect();
-        Ok(outcome)
+        outcome.goals.clear();
+        outcome.goals.extend(self.goal_slots.iter().map(|&slot| scratch.values[slot as usize]));
+        Ok(())
     }
 
     /// [`crate::playout::run_playouts`] on the fast path: the same playouts (playout `i` seeded
     /// from `(seed, i)`), so the report equals the generic one except for the timings.
     pub fn run_playouts(&self, config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
-        crate::playout::run_indexed_playouts(
+        crate::playout::run_indexed_playouts_into(
             config,
             || self.scratch(),
-            |rng, index, scratch| self.random_playout(rng, config.max_moves, index, scratch),
+            |rng, index, scratch, outcome| self.random_playout_into(rng, config.max_moves, index, scratch, outcome),
             |goals| self.scores_of(goals),
         )
     }

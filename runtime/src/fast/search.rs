@@ -7,7 +7,10 @@
 
 use super::graph::CYCLIC;
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
-use super::reach::{FlatCompare, FlatRay, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS};
+use super::reach::{
+    FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS,
+    MEMBER_TESTS,
+};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
@@ -842,6 +845,14 @@ impl Scratch {
     /// Walks a reachability plan (module `reach`) from its start; `Ok(None)` when it gave up on a
     /// cycle. The working state is the same afterwards, whatever the outcome.
     fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
+        if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
+            // A lone filter that writes only its member's slot (tic-tac-toe's line test, connect
+            // four's `freeSearch`): that one value is kept here, not in `plan_saved`.
+            let saved = self.values[*slot as usize];
+            let result = self.run_lone_filter(engine, plan, depth).map(Some);
+            self.values[*slot as usize] = saved;
+            return result;
+        }
         let frames_base = self.plan_frames.len();
         let saved_base = self.plan_saved.len();
         for &slot in plan.slots.iter() {
@@ -886,15 +897,26 @@ impl Scratch {
             }
             return Ok(false);
         }
-        if let Some(tests) = member_tests(plan, chain, slot, &self.values) {
+        if !plan.member_tests.is_empty() {
             // Every comparison reads the state at the member alone (`board[first[line]] == me`):
-            // resolved once, each is two loads and a comparison per member. The member is
-            // written as the edges would write it.
-            let tests = &tests[..chain.len()];
+            // resolved at construction, each is two loads and a comparison per member, the
+            // right-hand sides read once here. The member is written as the edges would write it.
+            let tests = &plan.member_tests[..];
+            let mut rhs = [0; MEMBER_TESTS];
+            for (value, test) in rhs.iter_mut().zip(tests) {
+                *value = match test.rhs {
+                    MemberRhs::Lit(lit) => lit,
+                    MemberRhs::Slot(from) => self.values[from as usize],
+                };
+            }
             for &member in members.iter() {
                 self.values[slot] = member;
                 let values = &self.values;
-                if tests.iter().all(|t| (values[(t.base + t.offsets[member as usize]) as usize] == t.rhs) == t.equal) {
+                if tests
+                    .iter()
+                    .zip(&rhs)
+                    .all(|(t, &rhs)| (values[(t.base + t.offsets[member as usize]) as usize] == rhs) == t.equal)
+                {
                     return Ok(true);
                 }
             }
@@ -1961,50 +1983,6 @@ impl<'p> FlatStep<'p> {
         values[self.step_slot] = cell;
         (values[(self.base + self.offsets[cell as usize]) as usize] == self.rhs) == self.equal
     }
-}
-
-/// One comparison of a lone filter keyed by the member itself: `values[base + offsets[member]]
-/// == rhs` (or `!=`), `rhs` read before the member loop.
-#[derive(Clone, Copy)]
-struct MemberTest<'p> {
-    base: u32,
-    offsets: &'p [u32],
-    rhs: u32,
-    equal: bool,
-}
-
-/// At most this many comparisons get [`MemberTest`]s (tic-tac-toe's line test has three). A
-/// single comparison keeps its own loop: building the tests cost connect4.rg's `freeSearch` more
-/// than the dispatch they save.
-const MEMBER_TESTS: usize = 4;
-
-/// The comparisons of a lone filter's chain as [`MemberTest`]s, when every one is `map[slot] ==
-/// constant` or `map[slot] == other slot` with `slot` the member's slot (nothing else in the
-/// chain changes between members, so each right-hand side is read once).
-fn member_tests<'p>(
-    plan: &'p ReachPlan,
-    chain: &[u32],
-    slot: usize,
-    values: &[u32],
-) -> Option<[MemberTest<'p>; MEMBER_TESTS]> {
-    if chain.len() > MEMBER_TESTS {
-        return None;
-    }
-    let mut tests = [MemberTest { base: 0, offsets: &[], rhs: 0, equal: true }; MEMBER_TESTS];
-    for (test, &edge) in tests.iter_mut().zip(chain) {
-        *test = match &plan.edges[edge as usize].op {
-            PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } if *key as usize == slot => {
-                MemberTest { base: *base, offsets, rhs: *lit, equal: *equal }
-            }
-            PlanOp::CompareIndexedSlot { base, key, offsets, slot: rhs, equal }
-                if *key as usize == slot && *rhs as usize != slot =>
-            {
-                MemberTest { base: *base, offsets, rhs: values[*rhs as usize], equal: *equal }
-            }
-            _ => return None,
-        };
-    }
-    Some(tests)
 }
 
 /// Moves an any-assignment frame past `member`, the member about to be followed: to the next
