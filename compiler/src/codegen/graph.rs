@@ -11,6 +11,7 @@
 
 use super::distinct::{SlotFacts, Walk};
 use super::explore::{Explorer, Obligation};
+use super::progress;
 use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
@@ -510,6 +511,7 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
 pub(crate) fn reach_targets(
     automaton: &Automaton,
     plan: &Plan,
+    values: &ValueSets,
     checks: &[(u32, u32)],
     fallible: &[bool],
 ) -> BTreeMap<u32, ReachTarget> {
@@ -529,6 +531,7 @@ pub(crate) fn reach_targets(
         predecessors[edge.target as usize].push(edge.source);
     }
     let mut targets: BTreeMap<u32, ReachTarget> = BTreeMap::new();
+    let mut facts = None;
     let mut depends: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     let to_nodes: BTreeSet<u32> = checks.iter().map(|&(_, to)| to).collect();
     for &to in &to_nodes {
@@ -564,12 +567,28 @@ pub(crate) fn reach_targets(
                 in_degree[target] += 1;
             }
         }
-        let cyclic = cyclic_nodes(&inner);
+        let components = cyclic_components(&inner);
+        let cyclic: Vec<bool> = components.iter().map(Option::is_some).collect();
         let merge_visits: Vec<bool> =
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
-        let mut visits = merge_visits.clone();
-        drop_fan_in_visits(&inner, &mut visits, &froms);
-        let counted_steps = (0..count).map(|n| merge_visits[n] && !visits[n]).collect();
+        // Cycles along which a walk provably progresses need no visit (progress.rs).
+        let progressing = if merge_visits.iter().any(|&v| v) {
+            progress::progressing_nodes(automaton, plan, values, &region, &components, &mut facts)
+        } else {
+            vec![false; count]
+        };
+        let needed: Vec<bool> = (0..count).map(|n| merge_visits[n] && !progressing[n]).collect();
+        let mut visits = needed.clone();
+        // The fan-in rule checks that visits still cut every cycle: the progressing components'
+        // cycles are cut by their progress instead, so their inner edges are left out.
+        let unprogressing: Vec<Vec<u32>> = (0..count)
+            .map(|n| {
+                let same = |t: u32| progressing[n] && components[n] == components[t as usize];
+                inner[n].iter().copied().filter(|&t| !same(t)).collect()
+            })
+            .collect();
+        drop_fan_in_visits(&unprogressing, &mut visits, &froms);
+        let counted_steps = (0..count).map(|n| needed[n] && !visits[n]).collect();
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
         targets.insert(to, ReachTarget { region, visits, counted_steps, pure: !impure, progress_slots: None });
@@ -674,14 +693,21 @@ fn reachable(successors: &[Vec<u32>], roots: &[bool]) -> Vec<bool> {
     seen
 }
 
-/// `cyclic[n]`: `n` lies on a cycle (Tarjan's strongly connected components, iteratively).
-fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
+/// `cyclic[n]`: `n` lies on a cycle.
+pub(crate) fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
+    cyclic_components(successors).iter().map(Option::is_some).collect()
+}
+
+/// `component[n]`: the strongly connected component of `n` when `n` lies on a cycle, numbered
+/// from 0 (Tarjan's algorithm, iteratively).
+pub(crate) fn cyclic_components(successors: &[Vec<u32>]) -> Vec<Option<usize>> {
     let count = successors.len();
     let mut index = vec![u32::MAX; count];
     let mut low = vec![0u32; count];
     let mut on_stack = vec![false; count];
     let mut stack = Vec::new();
-    let mut cyclic = vec![false; count];
+    let mut cyclic = vec![None; count];
+    let mut components = 0;
     let mut next_index = 0u32;
     for root in 0..count {
         if index[root] != u32::MAX {
@@ -726,8 +752,9 @@ fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
                 let self_loop = successors[node].contains(&(node as u32));
                 if members.len() > 1 || self_loop {
                     for member in members {
-                        cyclic[member] = true;
+                        cyclic[member] = Some(components);
                     }
+                    components += 1;
                 }
             }
         }
@@ -976,7 +1003,8 @@ mod tests {
             })
             .collect();
         let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
-        let mut targets = reach_targets(&automaton, &plan, &[(id("start"), id("goal"))], &fallible);
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let mut targets = reach_targets(&automaton, &plan, &values, &[(id("start"), id("goal"))], &fallible);
         let target = targets.remove(&id("goal")).expect("the check's target is analysed");
         (automaton, target)
     }

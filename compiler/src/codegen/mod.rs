@@ -14,6 +14,7 @@ mod distinct;
 mod explore;
 mod graph;
 mod known;
+mod progress;
 mod refine;
 mod template;
 mod values;
@@ -283,7 +284,7 @@ impl<'a> Generator<'a> {
         let values = values::ValueSets::new(plan, symbol_count);
         let analysis = graph::Analysis::new(automaton, plan, &completing, &values);
         let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
-        let mut reach = graph::reach_targets(automaton, plan, &checks, &fallible);
+        let mut reach = graph::reach_targets(automaton, plan, &values, &checks, &fallible);
         // Visits keyed by (node, progress slots) index a dense table of nodes x symbols^slots.
         for (&to, target) in reach.iter_mut() {
             if target.visits.iter().any(|&v| v) {
