@@ -107,7 +107,7 @@ impl CompiledGame for Game {
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = false;
-    const NO_VISITS: bool = false;
+    const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
@@ -128,39 +128,19 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
-            0 => e0(v, cx),
-            2 => e2(v, cx),
-            174 => e174(v, cx),
-            288 => e288(v, cx),
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
+            0 => m0(v, cx),
+            2 => m2(v, cx),
+            174 => m174(v, cx),
+            288 => { m288(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
-}
-
-/// The search from node "begin", out of line (see `search`).
-#[inline(never)]
-fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m0(v, cx)
-}
-
-/// The search from node "turn_1", out of line (see `search`).
-#[inline(never)]
-fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m2(v, cx)
-}
-
-/// The search from node "turn_9", out of line (see `search`).
-#[inline(never)]
-fn e174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m174(v, cx)
-}
-
-/// The search from node "end", out of line (see `search`).
-#[inline(never)]
-fn e288(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m288(v, cx); Ok(()) }
 }
 
 /// Node `begin`.
@@ -539,7 +519,6 @@ Ok(())
 
 /// Node `pick_37`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(19, v)? { return Ok(()); }
 {
 let x: u8 = TAB19[(v[80] as usize)];
 let slot = 80usize;
@@ -591,7 +570,6 @@ Ok(())
 
 /// Node `pick_45`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(23, v)? { return Ok(()); }
 {
 let x: u8 = TAB20[(v[80] as usize)];
 let slot = 80usize;
@@ -643,7 +621,6 @@ Ok(())
 
 /// Node `pick_53`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(27, v)? { return Ok(()); }
 {
 let x: u8 = TAB21[(v[80] as usize)];
 let slot = 80usize;
@@ -695,7 +672,6 @@ Ok(())
 
 /// Node `pick_61`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(31, v)? { return Ok(()); }
 {
 let x: u8 = TAB22[(v[80] as usize)];
 let slot = 80usize;
@@ -747,7 +723,6 @@ Ok(())
 
 /// Node `pick_69`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(35, v)? { return Ok(()); }
 {
 let x: u8 = TAB23[(v[80] as usize)];
 let slot = 80usize;
@@ -799,7 +774,6 @@ Ok(())
 
 /// Node `pick_77`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(39, v)? { return Ok(()); }
 {
 let x: u8 = TAB24[(v[80] as usize)];
 let slot = 80usize;
@@ -851,7 +825,6 @@ Ok(())
 
 /// Node `pick_85`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(43, v)? { return Ok(()); }
 {
 let x: u8 = TAB25[(v[80] as usize)];
 let slot = 80usize;
@@ -903,7 +876,6 @@ Ok(())
 
 /// Node `pick_93`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(47, v)? { return Ok(()); }
 {
 let x: u8 = TAB26[(v[80] as usize)];
 let slot = 80usize;

@@ -24,6 +24,9 @@ pub(crate) struct Analysis {
     /// The move search can reach the node (it gets a function `m<N>`).
     pub in_moves: Vec<bool>,
     pub visit_in_moves: Vec<bool>,
+    /// Some node a move search reaches lies on a cycle of the move search's graph (a visit may
+    /// still be dropped there, progress.rs, but its tags are not bounded by the node count).
+    pub cyclic_in_moves: bool,
     /// Every move search reaching the node is proved to give each move's tags once (see
     /// [`unique_tags`]): moves completed here need no de-duplication.
     pub unique_moves: Vec<bool>,
@@ -54,8 +57,16 @@ impl Analysis {
             in_degree[edge.target as usize] += 1;
         }
         let in_moves = reachable(&within_move, &is_start);
-        let move_cyclic = cyclic_nodes(&within_move);
-        let visit_in_moves = (0..count).map(|n| move_cyclic[n] && (in_degree[n] >= 2 || is_start[n])).collect();
+        let move_components = cyclic_components(&within_move);
+        let move_cyclic: Vec<bool> = move_components.iter().map(Option::is_some).collect();
+        // Cycles along which a move search provably progresses need no visit (progress.rs).
+        let progressing = if move_cyclic.iter().zip(&in_moves).any(|(&c, &m)| c && m) {
+            progress::progressing_nodes(automaton, plan, values, &in_moves, &move_components, &mut None)
+        } else {
+            vec![false; count]
+        };
+        let visit_in_moves =
+            (0..count).map(|n| move_cyclic[n] && !progressing[n] && (in_degree[n] >= 2 || is_start[n])).collect();
         let Uniqueness { unique: unique_moves, opens_scope, scoped } =
             unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic, values);
         let unique_start = (0..count)
@@ -66,7 +77,17 @@ impl Analysis {
                 is_start[start] && (0..count).all(|n| !region[n] || unique_moves[n] || scoped[n])
             })
             .collect();
-        Analysis { is_start, in_moves, visit_in_moves, unique_moves, unique_start, opens_scope, scoped_moves: scoped }
+        let cyclic_in_moves = (0..count).any(|n| move_cyclic[n] && in_moves[n]);
+        Analysis {
+            is_start,
+            in_moves,
+            visit_in_moves,
+            cyclic_in_moves,
+            unique_moves,
+            unique_start,
+            opens_scope,
+            scoped_moves: scoped,
+        }
     }
 }
 
@@ -845,6 +866,11 @@ mod tests {
     /// both steps keep in place (amazons' and chess's sliding moves, in small), is proved to give
     /// each move once, with `board` holding `off_board` initially.
     fn slide_is_unique(board: &str, extra: &[(&str, &str, &str)]) -> bool {
+        moves_are_unique_at(slide(board, extra), "done")
+    }
+
+    /// The automaton of [`slide_is_unique`], with `extra` edges.
+    fn slide(board: &str, extra: &[(&str, &str, &str)]) -> AutomatonBuilder {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
         builder.typedef("Content", "{empty, wall}").typedef("Board", "Sq -> Content").typedef("Step", "Sq -> Sq");
@@ -865,7 +891,26 @@ mod tests {
         for (from, to, label) in slide.iter().chain(extra) {
             builder.edge(from, to, label);
         }
-        moves_are_unique_at(builder, "done")
+        builder
+    }
+
+    /// The analysis of the automaton `builder` holds.
+    fn analysed(builder: AutomatonBuilder) -> Analysis {
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let completing: Vec<bool> =
+            plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        Analysis::new(&automaton, &plan, &completing, &values)
+    }
+
+    #[test]
+    fn a_slide_closed_off_the_board_records_no_visit_but_stays_cyclic() {
+        let closed = analysed(slide("{off: wall, :empty}", &[]));
+        assert!(closed.visit_in_moves.iter().all(|&v| !v), "`board[off]` is never empty");
+        assert!(closed.cyclic_in_moves, "the tags of a cyclic search stay unbounded");
+        let open = analysed(slide("{:empty}", &[]));
+        assert!(open.visit_in_moves.iter().any(|&v| v), "at `off` the slide would go round forever");
     }
 
     /// Whether the analysis proves every move completed at `node` (of the automaton `builder`

@@ -201,8 +201,7 @@ impl<'a> Generator<'a> {
         // Only nodes a move search reaches count: a cycle walked by reachability checks alone
         // (hex's chain walks) pushes no tag.
         let analysis = &generator.analysis;
-        generator.tags_bounded = !(0..node_count).any(|n| analysis.visit_in_moves[n] && analysis.in_moves[n])
-            && node_count < MAX_MOVE_TAGS_BOUND;
+        generator.tags_bounded = !analysis.cyclic_in_moves && node_count < MAX_MOVE_TAGS_BOUND;
         // Fallible move-search functions: an error source on an edge, a visit, or a fallible
         // callee, propagated backwards to a fixed point.
         let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
