@@ -54,7 +54,7 @@ impl CompiledGame for Game {
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = false;
-    const NO_VISITS: bool = false;
+    const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
@@ -75,53 +75,21 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
-            0 => e0(v, cx),
-            2 => e2(v, cx),
-            62 => e62(v, cx),
-            73 => e73(v, cx),
-            74 => e74(v, cx),
-            134 => e134(v, cx),
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
+            0 => { m0(v, cx); Ok(()) }
+            2 => m2(v, cx),
+            62 => { m62(v, cx); Ok(()) }
+            73 => { m73(v, cx); Ok(()) }
+            74 => m74(v, cx),
+            134 => { m134(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
-}
-
-/// The search from node "begin", out of line (see `search`).
-#[inline(never)]
-fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m0(v, cx); Ok(()) }
-}
-
-/// The search from node "turn_1", out of line (see `search`).
-#[inline(never)]
-fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m2(v, cx)
-}
-
-/// The search from node "turn_92__tail", out of line (see `search`).
-#[inline(never)]
-fn e62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m62(v, cx); Ok(()) }
-}
-
-/// The search from node "end", out of line (see `search`).
-#[inline(never)]
-fn e73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m73(v, cx); Ok(()) }
-}
-
-/// The search from node "turn_99", out of line (see `search`).
-#[inline(never)]
-fn e74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m74(v, cx)
-}
-
-/// The search from node "turn_190__tail", out of line (see `search`).
-#[inline(never)]
-fn e134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m134(v, cx); Ok(()) }
 }
 
 /// Node `begin`.
@@ -252,7 +220,6 @@ Ok(())
 
 /// Node `turn_8`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(8, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[103] as usize)];
 let slot = 103usize;
@@ -300,7 +267,6 @@ Ok(())
 
 /// Node `turn_13`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(12, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[103] as usize)];
 let slot = 103usize;
@@ -337,7 +303,6 @@ Ok(())
 
 /// Node `turn_18`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(15, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[103] as usize)];
 let slot = 103usize;
@@ -374,7 +339,6 @@ Ok(())
 
 /// Node `turn_23`.
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(18, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[103] as usize)];
 let slot = 103usize;
@@ -411,7 +375,6 @@ Ok(())
 
 /// Node `turn_28`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(21, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[103] as usize)];
 let slot = 103usize;
@@ -448,7 +411,6 @@ Ok(())
 
 /// Node `turn_33`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(24, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[103] as usize)];
 let slot = 103usize;
@@ -485,7 +447,6 @@ Ok(())
 
 /// Node `turn_38`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(27, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[103] as usize)];
 let slot = 103usize;
@@ -522,7 +483,6 @@ Ok(())
 
 /// Node `turn_43`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(30, v)? { return Ok(()); }
 {
 let x: u8 = TAB10[(v[103] as usize)];
 let slot = 103usize;
@@ -621,7 +581,6 @@ Ok(())
 
 /// Node `turn_52`.
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(36, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[104] as usize)];
 let slot = 104usize;
@@ -669,7 +628,6 @@ Ok(())
 
 /// Node `turn_57`.
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(40, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[104] as usize)];
 let slot = 104usize;
@@ -706,7 +664,6 @@ Ok(())
 
 /// Node `turn_62`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(43, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[104] as usize)];
 let slot = 104usize;
@@ -743,7 +700,6 @@ Ok(())
 
 /// Node `turn_67`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(46, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[104] as usize)];
 let slot = 104usize;
@@ -780,7 +736,6 @@ Ok(())
 
 /// Node `turn_72`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(49, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[104] as usize)];
 let slot = 104usize;
@@ -817,7 +772,6 @@ Ok(())
 
 /// Node `turn_77`.
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(52, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[104] as usize)];
 let slot = 104usize;
@@ -854,7 +808,6 @@ Ok(())
 
 /// Node `turn_82`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(55, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[104] as usize)];
 let slot = 104usize;
@@ -891,7 +844,6 @@ Ok(())
 
 /// Node `turn_87`.
 fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(58, v)? { return Ok(()); }
 {
 let x: u8 = TAB10[(v[104] as usize)];
 let slot = 104usize;
@@ -1131,7 +1083,6 @@ Ok(())
 
 /// Node `turn_106`.
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(80, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[103] as usize)];
 let slot = 103usize;
@@ -1179,7 +1130,6 @@ Ok(())
 
 /// Node `turn_111`.
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(84, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[103] as usize)];
 let slot = 103usize;
@@ -1216,7 +1166,6 @@ Ok(())
 
 /// Node `turn_116`.
 fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(87, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[103] as usize)];
 let slot = 103usize;
@@ -1253,7 +1202,6 @@ Ok(())
 
 /// Node `turn_121`.
 fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(90, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[103] as usize)];
 let slot = 103usize;
@@ -1290,7 +1238,6 @@ Ok(())
 
 /// Node `turn_126`.
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(93, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[103] as usize)];
 let slot = 103usize;
@@ -1327,7 +1274,6 @@ Ok(())
 
 /// Node `turn_131`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(96, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[103] as usize)];
 let slot = 103usize;
@@ -1364,7 +1310,6 @@ Ok(())
 
 /// Node `turn_136`.
 fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(99, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[103] as usize)];
 let slot = 103usize;
@@ -1401,7 +1346,6 @@ Ok(())
 
 /// Node `turn_141`.
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(102, v)? { return Ok(()); }
 {
 let x: u8 = TAB10[(v[103] as usize)];
 let slot = 103usize;
@@ -1500,7 +1444,6 @@ Ok(())
 
 /// Node `turn_150`.
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(108, v)? { return Ok(()); }
 {
 let x: u8 = TAB3[(v[104] as usize)];
 let slot = 104usize;
@@ -1548,7 +1491,6 @@ Ok(())
 
 /// Node `turn_155`.
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(112, v)? { return Ok(()); }
 {
 let x: u8 = TAB4[(v[104] as usize)];
 let slot = 104usize;
@@ -1585,7 +1527,6 @@ Ok(())
 
 /// Node `turn_160`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(115, v)? { return Ok(()); }
 {
 let x: u8 = TAB5[(v[104] as usize)];
 let slot = 104usize;
@@ -1622,7 +1563,6 @@ Ok(())
 
 /// Node `turn_165`.
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(118, v)? { return Ok(()); }
 {
 let x: u8 = TAB6[(v[104] as usize)];
 let slot = 104usize;
@@ -1659,7 +1599,6 @@ Ok(())
 
 /// Node `turn_170`.
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(121, v)? { return Ok(()); }
 {
 let x: u8 = TAB7[(v[104] as usize)];
 let slot = 104usize;
@@ -1696,7 +1635,6 @@ Ok(())
 
 /// Node `turn_175`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(124, v)? { return Ok(()); }
 {
 let x: u8 = TAB8[(v[104] as usize)];
 let slot = 104usize;
@@ -1733,7 +1671,6 @@ Ok(())
 
 /// Node `turn_180`.
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(127, v)? { return Ok(()); }
 {
 let x: u8 = TAB9[(v[104] as usize)];
 let slot = 104usize;
@@ -1770,7 +1707,6 @@ Ok(())
 
 /// Node `turn_185`.
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(130, v)? { return Ok(()); }
 {
 let x: u8 = TAB10[(v[104] as usize)];
 let slot = 104usize;

@@ -107,7 +107,7 @@ impl CompiledGame for Game {
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = false;
-    const NO_VISITS: bool = false;
+    const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
@@ -128,39 +128,19 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
-            0 => e0(v, cx),
-            2 => e2(v, cx),
-            174 => e174(v, cx),
-            288 => e288(v, cx),
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
+            0 => m0(v, cx),
+            2 => m2(v, cx),
+            174 => m174(v, cx),
+            288 => { m288(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
-}
-
-/// The search from node "begin", out of line (see `search`).
-#[inline(never)]
-fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m0(v, cx)
-}
-
-/// The search from node "turn_1", out of line (see `search`).
-#[inline(never)]
-fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m2(v, cx)
-}
-
-/// The search from node "turn_9", out of line (see `search`).
-#[inline(never)]
-fn e174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m174(v, cx)
-}
-
-/// The search from node "end", out of line (see `search`).
-#[inline(never)]
-fn e288(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m288(v, cx); Ok(()) }
 }
 
 /// Node `begin`.
@@ -539,7 +519,6 @@ Ok(())
 
 /// Node `pick_37`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(19, v)? { return Ok(()); }
 {
 let x: u8 = TAB19[(v[80] as usize)];
 let slot = 80usize;
@@ -591,7 +570,6 @@ Ok(())
 
 /// Node `pick_45`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(23, v)? { return Ok(()); }
 {
 let x: u8 = TAB20[(v[80] as usize)];
 let slot = 80usize;
@@ -643,7 +621,6 @@ Ok(())
 
 /// Node `pick_53`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(27, v)? { return Ok(()); }
 {
 let x: u8 = TAB21[(v[80] as usize)];
 let slot = 80usize;
@@ -695,7 +672,6 @@ Ok(())
 
 /// Node `pick_61`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(31, v)? { return Ok(()); }
 {
 let x: u8 = TAB22[(v[80] as usize)];
 let slot = 80usize;
@@ -747,7 +723,6 @@ Ok(())
 
 /// Node `pick_69`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(35, v)? { return Ok(()); }
 {
 let x: u8 = TAB23[(v[80] as usize)];
 let slot = 80usize;
@@ -799,7 +774,6 @@ Ok(())
 
 /// Node `pick_77`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(39, v)? { return Ok(()); }
 {
 let x: u8 = TAB24[(v[80] as usize)];
 let slot = 80usize;
@@ -851,7 +825,6 @@ Ok(())
 
 /// Node `pick_85`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(43, v)? { return Ok(()); }
 {
 let x: u8 = TAB25[(v[80] as usize)];
 let slot = 80usize;
@@ -903,7 +876,6 @@ Ok(())
 
 /// Node `pick_93`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(47, v)? { return Ok(()); }
 {
 let x: u8 = TAB26[(v[80] as usize)];
 let slot = 80usize;
@@ -1063,7 +1035,7 @@ Ok(())
 /// Node `pick_114`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !{ cx.enter_reach(56, 58)?; let found = r56_58(v, cx); cx.leave_reach(); found? } {
+if !r56_58(v) {
 m85(v, cx)?;
 }
 
@@ -1145,7 +1117,7 @@ Ok(())
 /// Node `pick_125`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !{ cx.enter_reach(92, 94)?; let found = r92_94(v, cx); cx.leave_reach(); found? } {
+if !r92_94(v) {
 m121(v, cx)?;
 }
 
@@ -1285,7 +1257,7 @@ let g250 = TAB3[(v[81] as usize)] == 14;
 let g251 = TAB3[(v[81] as usize)] != 14;
 {
 if g250 {
-m131(v, cx)?;
+m131(v, cx);
 }
 
 }
@@ -1299,16 +1271,16 @@ Ok(())
 }
 
 /// Node `finish_3`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m131(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[80];
 let o0 = OFF27[(v[66]) as usize];
 let slot = 67usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m133(v, cx)?;
+m133(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `finish_4`.
@@ -1323,7 +1295,7 @@ m164(v, cx)?;
 }
 {
 if g254 {
-m165(v, cx)?;
+m165(v, cx);
 }
 
 }
@@ -1331,14 +1303,14 @@ Ok(())
 }
 
 /// Node `finish_5`.
-fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m133(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !{ cx.enter_reach(134, 136)?; let found = r134_136(v, cx); cx.leave_reach(); found? } {
+if !r134_136(v) {
 m163(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_24`.
@@ -1366,7 +1338,7 @@ m166(v, cx)?;
 }
 {
 if g327 {
-m165(v, cx)?;
+m165(v, cx);
 }
 
 }
@@ -1374,22 +1346,22 @@ Ok(())
 }
 
 /// Node `finish_7`.
-fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m165(v: &mut Values, cx: &mut Search<Values>) {
 let g328 = v[78] == 214;
 let g329 = v[78] != 214;
 {
 if g328 {
-m133(v, cx)?;
+m133(v, cx);
 }
 
 }
 {
 if g329 {
-m171(v, cx)?;
+m171(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_8`.
@@ -1433,7 +1405,7 @@ Ok(())
 fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(13, 165)? {
-m165(v, cx)?;
+m165(v, cx);
 }
 cx.pop_tag();
 }
@@ -1444,7 +1416,7 @@ Ok(())
 fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(12, 165)? {
-m165(v, cx)?;
+m165(v, cx);
 }
 cx.pop_tag();
 }
@@ -1455,7 +1427,7 @@ Ok(())
 fn m169(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(11, 165)? {
-m165(v, cx)?;
+m165(v, cx);
 }
 cx.pop_tag();
 }
@@ -1466,7 +1438,7 @@ Ok(())
 fn m170(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag(10, 165)? {
-m165(v, cx)?;
+m165(v, cx);
 }
 cx.pop_tag();
 }
@@ -1474,31 +1446,31 @@ Ok(())
 }
 
 /// Node `finish_20`.
-fn m171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m171(v: &mut Values, cx: &mut Search<Values>) {
 let g338 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 let g339 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
 {
 if g338 {
-m133(v, cx)?;
+m133(v, cx);
 }
 
 }
 {
 if g339 {
-m172(v, cx)?;
+m172(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_22`.
-fn m172(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m172(v: &mut Values, cx: &mut Search<Values>) {
 let g340 = v[80] == v[76];
 let g341 = v[80] != v[76];
 {
 if g340 {
-m173(v, cx)?;
+m173(v, cx);
 }
 
 }
@@ -1508,16 +1480,16 @@ m163(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_23`.
-fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m173(v: &mut Values, cx: &mut Search<Values>) {
 let g342 = TAB3[(v[81] as usize)] == 9;
 let g343 = TAB3[(v[81] as usize)] != 9;
 {
 if g342 {
-m133(v, cx)?;
+m133(v, cx);
 }
 
 }
@@ -1527,7 +1499,7 @@ m163(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_9`.
@@ -1693,13 +1665,13 @@ Ok(())
 fn m184(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_190_191: Option<bool> = None;
 {
-if (match reach_190_191 { Some(found) => found, None => { let found = { cx.enter_reach(190, 191)?; let found = r190_191(v, cx); cx.leave_reach(); found? }; reach_190_191 = Some(found); found } }) {
+if (match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
 m192(v, cx)?;
 }
 
 }
 {
-if !(match reach_190_191 { Some(found) => found, None => { let found = { cx.enter_reach(190, 191)?; let found = r190_191(v, cx); cx.leave_reach(); found? }; reach_190_191 = Some(found); found } }) {
+if !(match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
 m193(v, cx)?;
 }
 
@@ -1899,13 +1871,13 @@ Ok(())
 fn m198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let mut reach_200_270: Option<bool> = None;
 {
-if (match reach_200_270 { Some(found) => found, None => { let found = { cx.enter_reach(200, 270)?; let found = r200_270(v, cx); cx.leave_reach(); found? }; reach_200_270 = Some(found); found } }) {
+if (match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
 m281(v, cx)?;
 }
 
 }
 {
-if !(match reach_200_270 { Some(found) => found, None => { let found = { cx.enter_reach(200, 270)?; let found = r200_270(v, cx); cx.leave_reach(); found? }; reach_200_270 = Some(found); found } }) {
+if !(match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
 m282(v, cx);
 }
 
@@ -2032,19 +2004,19 @@ fn m288(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `attacked_reach_1`.
-fn r56_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r56_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB21[(v[79] as usize)];
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-if r57_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r57_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_116`.
-fn r57_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r57_58(v: &mut Values) -> bool {
 let g95 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
 let g96 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
 let g97 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
@@ -2065,109 +2037,109 @@ let g111 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 let g112 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 {
 if g95 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g96 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g97 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g98 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g99 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g100 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g101 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g102 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g103 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g104 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g105 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g106 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g107 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g108 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g109 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g110 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g111 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g112 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
@@ -2175,505 +2147,497 @@ if g112 {
 let x: u8 = TAB19[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r59_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r59_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB20[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r63_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r63_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB21[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r66_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r66_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB22[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r69_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r69_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB23[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r72_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r72_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB24[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r76_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB25[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r79_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r79_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB26[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r82_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r82_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_25`.
-fn r59_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(59, v)? { return Ok(false); }
+fn r59_58(v: &mut Values) -> bool {
 let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g121 {
-if r60_58(v, cx)? {  return Ok(true); }
+if r60_58(v) {  return true; }
 }
 
 }
 {
 if g122 {
-if r61_58(v, cx)? {  return Ok(true); }
+if r61_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_26`.
-fn r60_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r60_58(v: &mut Values) -> bool {
 let g123 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g124 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g123 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g124 {
-if r62_58(v, cx)? {  return Ok(true); }
+if r62_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_28`.
-fn r61_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r61_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB19[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r59_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r59_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_31`.
-fn r62_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r62_58(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_33`.
-fn r63_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(63, v)? { return Ok(false); }
+fn r63_58(v: &mut Values) -> bool {
 let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g127 {
-if r64_58(v, cx)? {  return Ok(true); }
+if r64_58(v) {  return true; }
 }
 
 }
 {
 if g128 {
-if r65_58(v, cx)? {  return Ok(true); }
+if r65_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_34`.
-fn r64_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r64_58(v: &mut Values) -> bool {
 let g129 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g130 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g129 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g130 {
-if r62_58(v, cx)? {  return Ok(true); }
+if r62_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_36`.
-fn r65_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r65_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB20[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r63_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r63_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_41`.
-fn r66_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(66, v)? { return Ok(false); }
+fn r66_58(v: &mut Values) -> bool {
 let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g132 {
-if r67_58(v, cx)? {  return Ok(true); }
+if r67_58(v) {  return true; }
 }
 
 }
 {
 if g133 {
-if r68_58(v, cx)? {  return Ok(true); }
+if r68_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_42`.
-fn r67_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r67_58(v: &mut Values) -> bool {
 let g134 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g135 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g134 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g135 {
-if r62_58(v, cx)? {  return Ok(true); }
+if r62_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_44`.
-fn r68_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r68_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB21[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r66_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r66_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_49`.
-fn r69_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(69, v)? { return Ok(false); }
+fn r69_58(v: &mut Values) -> bool {
 let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g137 {
-if r70_58(v, cx)? {  return Ok(true); }
+if r70_58(v) {  return true; }
 }
 
 }
 {
 if g138 {
-if r71_58(v, cx)? {  return Ok(true); }
+if r71_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_50`.
-fn r70_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r70_58(v: &mut Values) -> bool {
 let g139 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g140 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g139 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g140 {
-if r62_58(v, cx)? {  return Ok(true); }
+if r62_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_52`.
-fn r71_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r71_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB22[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r69_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r69_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_57`.
-fn r72_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(72, v)? { return Ok(false); }
+fn r72_58(v: &mut Values) -> bool {
 let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g142 {
-if r73_58(v, cx)? {  return Ok(true); }
+if r73_58(v) {  return true; }
 }
 
 }
 {
 if g143 {
-if r74_58(v, cx)? {  return Ok(true); }
+if r74_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_58`.
-fn r73_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_58(v: &mut Values) -> bool {
 let g144 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g145 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g144 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g145 {
-if r75_58(v, cx)? {  return Ok(true); }
+if r75_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_60`.
-fn r74_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB23[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r72_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r72_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_63`.
-fn r75_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r75_58(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_65`.
-fn r76_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(76, v)? { return Ok(false); }
+fn r76_58(v: &mut Values) -> bool {
 let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g148 {
-if r77_58(v, cx)? {  return Ok(true); }
+if r77_58(v) {  return true; }
 }
 
 }
 {
 if g149 {
-if r78_58(v, cx)? {  return Ok(true); }
+if r78_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_66`.
-fn r77_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r77_58(v: &mut Values) -> bool {
 let g150 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g151 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g150 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g151 {
-if r75_58(v, cx)? {  return Ok(true); }
+if r75_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_68`.
-fn r78_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r78_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB24[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r76_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_73`.
-fn r79_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(79, v)? { return Ok(false); }
+fn r79_58(v: &mut Values) -> bool {
 let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g153 {
-if r80_58(v, cx)? {  return Ok(true); }
+if r80_58(v) {  return true; }
 }
 
 }
 {
 if g154 {
-if r81_58(v, cx)? {  return Ok(true); }
+if r81_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_74`.
-fn r80_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_58(v: &mut Values) -> bool {
 let g155 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g156 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g155 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g156 {
-if r75_58(v, cx)? {  return Ok(true); }
+if r75_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_76`.
-fn r81_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB25[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r79_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r79_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_81`.
-fn r82_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_58(v: &mut Values) -> bool {
 let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g158 {
-if r83_58(v, cx)? {  return Ok(true); }
+if r83_58(v) {  return true; }
 }
 
 }
 {
 if g159 {
-if r84_58(v, cx)? {  return Ok(true); }
+if r84_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_82`.
-fn r83_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r83_58(v: &mut Values) -> bool {
 let g160 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g161 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g160 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g161 {
-if r75_58(v, cx)? {  return Ok(true); }
+if r75_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_84`.
-fn r84_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r84_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB26[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r82_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r82_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_reach_2`.
-fn r92_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r92_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB22[(v[79] as usize)];
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-if r93_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_127`.
-fn r93_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_94(v: &mut Values) -> bool {
 let g171 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
 let g172 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
 let g173 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
@@ -2694,109 +2658,109 @@ let g187 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 let g188 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 {
 if g171 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g172 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g173 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g174 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g175 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g176 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g177 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g178 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g179 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g180 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g181 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g182 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g183 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g184 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g185 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g186 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g187 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g188 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
@@ -2804,505 +2768,497 @@ if g188 {
 let x: u8 = TAB19[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r95_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r95_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB20[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r99_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB21[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r102_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r102_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB22[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r105_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r105_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB23[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r108_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r108_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB24[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r112_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r112_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB25[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r115_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r115_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB26[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r118_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r118_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_112`.
-fn r95_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_94(v: &mut Values) -> bool {
 let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g197 {
-if r96_94(v, cx)? {  return Ok(true); }
+if r96_94(v) {  return true; }
 }
 
 }
 {
 if g198 {
-if r97_94(v, cx)? {  return Ok(true); }
+if r97_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_113`.
-fn r96_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r96_94(v: &mut Values) -> bool {
 let g199 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g200 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g199 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g200 {
-if r98_94(v, cx)? {  return Ok(true); }
+if r98_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_115`.
-fn r97_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r97_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB19[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r95_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r95_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_118`.
-fn r98_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_94(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_120`.
-fn r99_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(99, v)? { return Ok(false); }
+fn r99_94(v: &mut Values) -> bool {
 let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g203 {
-if r100_94(v, cx)? {  return Ok(true); }
+if r100_94(v) {  return true; }
 }
 
 }
 {
 if g204 {
-if r101_94(v, cx)? {  return Ok(true); }
+if r101_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_121`.
-fn r100_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r100_94(v: &mut Values) -> bool {
 let g205 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g206 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g205 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g206 {
-if r98_94(v, cx)? {  return Ok(true); }
+if r98_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_123`.
-fn r101_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r101_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB20[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r99_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_128`.
-fn r102_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(102, v)? { return Ok(false); }
+fn r102_94(v: &mut Values) -> bool {
 let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g208 {
-if r103_94(v, cx)? {  return Ok(true); }
+if r103_94(v) {  return true; }
 }
 
 }
 {
 if g209 {
-if r104_94(v, cx)? {  return Ok(true); }
+if r104_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_129`.
-fn r103_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r103_94(v: &mut Values) -> bool {
 let g210 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g211 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g210 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g211 {
-if r98_94(v, cx)? {  return Ok(true); }
+if r98_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_131`.
-fn r104_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r104_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB21[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r102_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r102_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_136`.
-fn r105_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(105, v)? { return Ok(false); }
+fn r105_94(v: &mut Values) -> bool {
 let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g213 {
-if r106_94(v, cx)? {  return Ok(true); }
+if r106_94(v) {  return true; }
 }
 
 }
 {
 if g214 {
-if r107_94(v, cx)? {  return Ok(true); }
+if r107_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_137`.
-fn r106_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r106_94(v: &mut Values) -> bool {
 let g215 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g216 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g215 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g216 {
-if r98_94(v, cx)? {  return Ok(true); }
+if r98_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_139`.
-fn r107_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r107_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB22[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r105_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r105_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_144`.
-fn r108_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(108, v)? { return Ok(false); }
+fn r108_94(v: &mut Values) -> bool {
 let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g218 {
-if r109_94(v, cx)? {  return Ok(true); }
+if r109_94(v) {  return true; }
 }
 
 }
 {
 if g219 {
-if r110_94(v, cx)? {  return Ok(true); }
+if r110_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_145`.
-fn r109_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r109_94(v: &mut Values) -> bool {
 let g220 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g221 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g220 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g221 {
-if r111_94(v, cx)? {  return Ok(true); }
+if r111_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_147`.
-fn r110_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r110_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB23[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r108_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r108_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_150`.
-fn r111_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r111_94(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_152`.
-fn r112_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(112, v)? { return Ok(false); }
+fn r112_94(v: &mut Values) -> bool {
 let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g224 {
-if r113_94(v, cx)? {  return Ok(true); }
+if r113_94(v) {  return true; }
 }
 
 }
 {
 if g225 {
-if r114_94(v, cx)? {  return Ok(true); }
+if r114_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_153`.
-fn r113_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r113_94(v: &mut Values) -> bool {
 let g226 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g227 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g226 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g227 {
-if r111_94(v, cx)? {  return Ok(true); }
+if r111_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_155`.
-fn r114_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r114_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB24[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r112_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r112_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_160`.
-fn r115_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(115, v)? { return Ok(false); }
+fn r115_94(v: &mut Values) -> bool {
 let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g229 {
-if r116_94(v, cx)? {  return Ok(true); }
+if r116_94(v) {  return true; }
 }
 
 }
 {
 if g230 {
-if r117_94(v, cx)? {  return Ok(true); }
+if r117_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_161`.
-fn r116_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r116_94(v: &mut Values) -> bool {
 let g231 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g232 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g231 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g232 {
-if r111_94(v, cx)? {  return Ok(true); }
+if r111_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_163`.
-fn r117_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r117_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB25[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r115_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r115_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_168`.
-fn r118_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(118, v)? { return Ok(false); }
+fn r118_94(v: &mut Values) -> bool {
 let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g234 {
-if r119_94(v, cx)? {  return Ok(true); }
+if r119_94(v) {  return true; }
 }
 
 }
 {
 if g235 {
-if r120_94(v, cx)? {  return Ok(true); }
+if r120_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_169`.
-fn r119_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r119_94(v: &mut Values) -> bool {
 let g236 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g237 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g236 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g237 {
-if r111_94(v, cx)? {  return Ok(true); }
+if r111_94(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_171`.
-fn r120_94(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r120_94(v: &mut Values) -> bool {
 {
 let x: u8 = TAB26[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r118_94(v, cx)? { v[slot] = old; return Ok(true); }
+if r118_94(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_reach_3`.
-fn r134_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r134_136(v: &mut Values) -> bool {
 {
 let x: u8 = v[67 + OFF27[(v[66] as usize)] as usize];
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
-if r135_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r135_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `kingSafe_2`.
-fn r135_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r135_136(v: &mut Values) -> bool {
 let g257 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
 let g258 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
 let g259 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
@@ -3323,109 +3279,109 @@ let g273 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 let g274 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
 {
 if g257 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g258 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g259 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g260 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g261 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g262 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g263 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g264 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g265 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g266 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g267 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g268 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g269 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g270 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g271 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g272 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g273 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g274 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
@@ -3433,551 +3389,543 @@ if g274 {
 let x: u8 = TAB19[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r137_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r137_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB20[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r141_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r141_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB21[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r144_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r144_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB22[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r147_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r147_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB23[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r150_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r150_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB24[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r154_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r154_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB25[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r157_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r157_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB26[(v[83] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r160_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r160_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_199`.
-fn r137_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(137, v)? { return Ok(false); }
+fn r137_136(v: &mut Values) -> bool {
 let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g283 {
-if r138_136(v, cx)? {  return Ok(true); }
+if r138_136(v) {  return true; }
 }
 
 }
 {
 if g284 {
-if r139_136(v, cx)? {  return Ok(true); }
+if r139_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_200`.
-fn r138_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r138_136(v: &mut Values) -> bool {
 let g285 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g286 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g285 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g286 {
-if r140_136(v, cx)? {  return Ok(true); }
+if r140_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_202`.
-fn r139_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r139_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB19[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r137_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r137_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_205`.
-fn r140_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r140_136(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_207`.
-fn r141_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(141, v)? { return Ok(false); }
+fn r141_136(v: &mut Values) -> bool {
 let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g289 {
-if r142_136(v, cx)? {  return Ok(true); }
+if r142_136(v) {  return true; }
 }
 
 }
 {
 if g290 {
-if r143_136(v, cx)? {  return Ok(true); }
+if r143_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_208`.
-fn r142_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r142_136(v: &mut Values) -> bool {
 let g291 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g292 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g291 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g292 {
-if r140_136(v, cx)? {  return Ok(true); }
+if r140_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_210`.
-fn r143_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r143_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB20[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r141_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r141_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_215`.
-fn r144_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(144, v)? { return Ok(false); }
+fn r144_136(v: &mut Values) -> bool {
 let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g294 {
-if r145_136(v, cx)? {  return Ok(true); }
+if r145_136(v) {  return true; }
 }
 
 }
 {
 if g295 {
-if r146_136(v, cx)? {  return Ok(true); }
+if r146_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_216`.
-fn r145_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r145_136(v: &mut Values) -> bool {
 let g296 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g297 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g296 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g297 {
-if r140_136(v, cx)? {  return Ok(true); }
+if r140_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_218`.
-fn r146_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r146_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB21[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r144_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r144_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_223`.
-fn r147_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(147, v)? { return Ok(false); }
+fn r147_136(v: &mut Values) -> bool {
 let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g299 {
-if r148_136(v, cx)? {  return Ok(true); }
+if r148_136(v) {  return true; }
 }
 
 }
 {
 if g300 {
-if r149_136(v, cx)? {  return Ok(true); }
+if r149_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_224`.
-fn r148_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r148_136(v: &mut Values) -> bool {
 let g301 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g302 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g301 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g302 {
-if r140_136(v, cx)? {  return Ok(true); }
+if r140_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_226`.
-fn r149_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r149_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB22[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r147_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r147_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_231`.
-fn r150_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(150, v)? { return Ok(false); }
+fn r150_136(v: &mut Values) -> bool {
 let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g304 {
-if r151_136(v, cx)? {  return Ok(true); }
+if r151_136(v) {  return true; }
 }
 
 }
 {
 if g305 {
-if r152_136(v, cx)? {  return Ok(true); }
+if r152_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_232`.
-fn r151_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r151_136(v: &mut Values) -> bool {
 let g306 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g307 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g306 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g307 {
-if r153_136(v, cx)? {  return Ok(true); }
+if r153_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_234`.
-fn r152_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r152_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB23[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r150_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r150_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_237`.
-fn r153_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r153_136(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_239`.
-fn r154_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(154, v)? { return Ok(false); }
+fn r154_136(v: &mut Values) -> bool {
 let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g310 {
-if r155_136(v, cx)? {  return Ok(true); }
+if r155_136(v) {  return true; }
 }
 
 }
 {
 if g311 {
-if r156_136(v, cx)? {  return Ok(true); }
+if r156_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_240`.
-fn r155_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r155_136(v: &mut Values) -> bool {
 let g312 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g313 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g312 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g313 {
-if r153_136(v, cx)? {  return Ok(true); }
+if r153_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_242`.
-fn r156_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r156_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB24[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r154_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r154_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_247`.
-fn r157_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(157, v)? { return Ok(false); }
+fn r157_136(v: &mut Values) -> bool {
 let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g315 {
-if r158_136(v, cx)? {  return Ok(true); }
+if r158_136(v) {  return true; }
 }
 
 }
 {
 if g316 {
-if r159_136(v, cx)? {  return Ok(true); }
+if r159_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_248`.
-fn r158_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r158_136(v: &mut Values) -> bool {
 let g317 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g318 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g317 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g318 {
-if r153_136(v, cx)? {  return Ok(true); }
+if r153_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_250`.
-fn r159_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r159_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB25[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r157_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r157_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_255`.
-fn r160_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(160, v)? { return Ok(false); }
+fn r160_136(v: &mut Values) -> bool {
 let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g320 {
-if r161_136(v, cx)? {  return Ok(true); }
+if r161_136(v) {  return true; }
 }
 
 }
 {
 if g321 {
-if r162_136(v, cx)? {  return Ok(true); }
+if r162_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_256`.
-fn r161_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r161_136(v: &mut Values) -> bool {
 let g322 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g323 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g322 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
 {
 if g323 {
-if r153_136(v, cx)? {  return Ok(true); }
+if r153_136(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `attacked_258`.
-fn r162_136(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r162_136(v: &mut Values) -> bool {
 {
 let x: u8 = TAB26[(v[82] as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r160_136(v, cx)? { v[slot] = old; return Ok(true); }
+if r160_136(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `inCheck_reach_1`.
-fn r190_191(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r190_191(v: &mut Values) -> bool {
 {
-if { cx.enter_reach(134, 136)?; let found = r134_136(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if r134_136(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `hasMove_reach_1`.
-fn r200_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r200_270(v: &mut Values) -> bool {
 {
 let slot = 79usize;
 let old = v[slot];
 for i in 0..65 {
 if !(TAB1[(v[0 + 0 + i] as usize)] == v[66]) { continue; }
 v[slot] = MEMBERS0[i];
-if r201_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r201_270(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_132`.
-fn r201_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r201_270(v: &mut Values) -> bool {
 {
 if TAB1[(v[0 + MEMBER_INDEX2[(v[79] as usize)] as usize] as usize)] == v[66] {
-if r202_270(v, cx)? {  return Ok(true); }
+if r202_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_133`.
-fn r202_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r202_270(v: &mut Values) -> bool {
 {
-if r203_270(v, cx)? {  return Ok(true); }
+if r203_270(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_134`.
-fn r203_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r203_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-if r204_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r204_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_135`.
-fn r204_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r204_270(v: &mut Values) -> bool {
 let g388 = TAB3[(v[81] as usize)] == 9;
 let g389 = TAB3[(v[81] as usize)] == 10;
 let g390 = TAB4[(v[81] as usize)] == 214;
@@ -3991,86 +3939,86 @@ let g397 = TAB5[(v[81] as usize)] == 214;
 let g398 = TAB3[(v[81] as usize)] == 14;
 {
 if g388 {
-if r205_270(v, cx)? {  return Ok(true); }
+if r205_270(v) {  return true; }
 }
 
 }
 {
 if g389 {
-if r214_270(v, cx)? {  return Ok(true); }
+if r214_270(v) {  return true; }
 }
 
 }
 {
 if g390 {
-if r216_270(v, cx)? {  return Ok(true); }
+if r216_270(v) {  return true; }
 }
 
 }
 {
 if g391 {
-if r220_270(v, cx)? {  return Ok(true); }
+if r220_270(v) {  return true; }
 }
 
 }
 {
 if g392 {
-if r224_270(v, cx)? {  return Ok(true); }
+if r224_270(v) {  return true; }
 }
 
 }
 {
 if g393 {
-if r228_270(v, cx)? {  return Ok(true); }
+if r228_270(v) {  return true; }
 }
 
 }
 {
 if g394 {
-if r232_270(v, cx)? {  return Ok(true); }
+if r232_270(v) {  return true; }
 }
 
 }
 {
 if g395 {
-if r236_270(v, cx)? {  return Ok(true); }
+if r236_270(v) {  return true; }
 }
 
 }
 {
 if g396 {
-if r240_270(v, cx)? {  return Ok(true); }
+if r240_270(v) {  return true; }
 }
 
 }
 {
 if g397 {
-if r244_270(v, cx)? {  return Ok(true); }
+if r244_270(v) {  return true; }
 }
 
 }
 {
 if g398 {
-if r248_270(v, cx)? {  return Ok(true); }
+if r248_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_137`.
-fn r205_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r205_270(v: &mut Values) -> bool {
 let g400 = CONSTANTS[2217 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 {
 let x: u8 = CONSTANTS[1425 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r206_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r206_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 if g400 {
-if r207_270(v, cx)? {  return Ok(true); }
+if r207_270(v) {  return true; }
 }
 
 }
@@ -4078,988 +4026,980 @@ if r207_270(v, cx)? {  return Ok(true); }
 let x: u8 = CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r208_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r208_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r208_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r208_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_138`.
-fn r206_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r206_270(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_141`.
-fn r207_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r207_270(v: &mut Values) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(CONSTANTS[1425 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] as usize)] as usize] == 15 {
-if r210_270(v, cx)? {  return Ok(true); }
+if r210_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_146`.
-fn r208_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r208_270(v: &mut Values) -> bool {
 let g405 = v[80] == v[76];
 let g406 = v[80] != v[76];
 {
 if g405 {
-if r211_270(v, cx)? {  return Ok(true); }
+if r211_270(v) {  return true; }
 }
 
 }
 {
 if g406 {
-if r212_270(v, cx)? {  return Ok(true); }
+if r212_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_136`.
-fn r209_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r209_270(v: &mut Values) -> bool {
 {
-if r264_270(v, cx)? {  return Ok(true); }
+if r264_270(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_142`.
-fn r210_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r210_270(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[16185 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r206_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r206_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_149`.
-fn r211_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r211_270(v: &mut Values) -> bool {
 {
 if v[80] != 29 {
-if r213_270(v, cx)? {  return Ok(true); }
+if r213_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_150`.
-fn r212_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r212_270(v: &mut Values) -> bool {
 {
 if TAB1[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] == TAB8[(v[66] as usize)] {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_151`.
-fn r213_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r213_270(v: &mut Values) -> bool {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(CONSTANTS[16383 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r209_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r209_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_154`.
-fn r214_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r214_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB10[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB11[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB12[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB13[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB14[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB15[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB16[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_155`.
-fn r215_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r215_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_166`.
-fn r216_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r216_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r217_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r217_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_168`.
-fn r217_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(217, v)? { return Ok(false); }
+fn r217_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB19[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r218_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r218_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_170`.
-fn r218_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r218_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r219_270(v, cx)? {  return Ok(true); }
+if r219_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_171`.
-fn r219_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r219_270(v: &mut Values) -> bool {
 let g425 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g425 {
-if r217_270(v, cx)? {  return Ok(true); }
+if r217_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_174`.
-fn r220_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r220_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r221_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r221_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_176`.
-fn r221_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(221, v)? { return Ok(false); }
+fn r221_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB20[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r222_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r222_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_178`.
-fn r222_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r222_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r223_270(v, cx)? {  return Ok(true); }
+if r223_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_179`.
-fn r223_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r223_270(v: &mut Values) -> bool {
 let g430 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g430 {
-if r221_270(v, cx)? {  return Ok(true); }
+if r221_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_182`.
-fn r224_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r224_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r225_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r225_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_184`.
-fn r225_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(225, v)? { return Ok(false); }
+fn r225_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB21[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r226_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r226_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_186`.
-fn r226_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r226_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r227_270(v, cx)? {  return Ok(true); }
+if r227_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_187`.
-fn r227_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r227_270(v: &mut Values) -> bool {
 let g435 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g435 {
-if r225_270(v, cx)? {  return Ok(true); }
+if r225_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_190`.
-fn r228_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r228_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r229_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r229_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_192`.
-fn r229_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(229, v)? { return Ok(false); }
+fn r229_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB22[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r230_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r230_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_194`.
-fn r230_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r230_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r231_270(v, cx)? {  return Ok(true); }
+if r231_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_195`.
-fn r231_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r231_270(v: &mut Values) -> bool {
 let g440 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g440 {
-if r229_270(v, cx)? {  return Ok(true); }
+if r229_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_198`.
-fn r232_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r232_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r233_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r233_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_200`.
-fn r233_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(233, v)? { return Ok(false); }
+fn r233_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB23[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r234_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r234_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_202`.
-fn r234_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r234_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r235_270(v, cx)? {  return Ok(true); }
+if r235_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_203`.
-fn r235_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r235_270(v: &mut Values) -> bool {
 let g445 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g445 {
-if r233_270(v, cx)? {  return Ok(true); }
+if r233_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_206`.
-fn r236_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r236_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r237_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r237_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_208`.
-fn r237_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(237, v)? { return Ok(false); }
+fn r237_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB24[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r238_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r238_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_210`.
-fn r238_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r238_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r239_270(v, cx)? {  return Ok(true); }
+if r239_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_211`.
-fn r239_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r239_270(v: &mut Values) -> bool {
 let g450 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g450 {
-if r237_270(v, cx)? {  return Ok(true); }
+if r237_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_214`.
-fn r240_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r240_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r241_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r241_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_216`.
-fn r241_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(241, v)? { return Ok(false); }
+fn r241_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB25[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r242_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r242_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_218`.
-fn r242_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r242_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r243_270(v, cx)? {  return Ok(true); }
+if r243_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_219`.
-fn r243_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r243_270(v: &mut Values) -> bool {
 let g455 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g455 {
-if r241_270(v, cx)? {  return Ok(true); }
+if r241_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_222`.
-fn r244_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r244_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r245_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r245_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_224`.
-fn r245_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(245, v)? { return Ok(false); }
+fn r245_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB26[(v[80] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r246_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r246_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_226`.
-fn r246_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r246_270(v: &mut Values) -> bool {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r247_270(v, cx)? {  return Ok(true); }
+if r247_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_227`.
-fn r247_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r247_270(v: &mut Values) -> bool {
 let g460 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v, cx)? {  return Ok(true); }
+if r209_270(v) {  return true; }
 
 }
 {
 if g460 {
-if r245_270(v, cx)? {  return Ok(true); }
+if r245_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_230`.
-fn r248_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r248_270(v: &mut Values) -> bool {
 let g469 = v[70 + OFF27[(v[66] as usize)] as usize] == 214;
 let g470 = v[73 + OFF27[(v[66] as usize)] as usize] == 214;
 {
 let x: u8 = TAB19[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB20[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB21[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB22[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB23[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB24[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB25[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 let x: u8 = TAB26[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r215_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r215_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
 if g469 {
-if r249_270(v, cx)? {  return Ok(true); }
+if r249_270(v) {  return true; }
 }
 
 }
 {
 if g470 {
-if r250_270(v, cx)? {  return Ok(true); }
+if r250_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_242`.
-fn r249_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r249_270(v: &mut Values) -> bool {
 {
 if v[78] == 213 {
-if r251_270(v, cx)? {  return Ok(true); }
+if r251_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_251`.
-fn r250_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r250_270(v: &mut Values) -> bool {
 {
 if v[78] == 213 {
-if r257_270(v, cx)? {  return Ok(true); }
+if r257_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_243`.
-fn r251_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r251_270(v: &mut Values) -> bool {
 {
 if v[0 + OFF28[(v[79] as usize)] as usize] == 15 {
-if r252_270(v, cx)? {  return Ok(true); }
+if r252_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_244`.
-fn r252_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r252_270(v: &mut Values) -> bool {
 {
 if v[0 + OFF29[(v[79] as usize)] as usize] == 15 {
-if r253_270(v, cx)? {  return Ok(true); }
+if r253_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_245`.
-fn r253_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r253_270(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(56, 58)?; let found = r56_58(v, cx); cx.leave_reach(); found? } {
-if r254_270(v, cx)? {  return Ok(true); }
+if !r56_58(v) {
+if r254_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_246`.
-fn r254_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r254_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB30[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r255_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r255_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_247`.
-fn r255_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r255_270(v: &mut Values) -> bool {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(TAB31[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r256_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r256_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_248`.
-fn r256_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r256_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB32[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(TAB21[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r209_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r209_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_252`.
-fn r257_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r257_270(v: &mut Values) -> bool {
 {
 if v[0 + OFF33[(v[79] as usize)] as usize] == 15 {
-if r258_270(v, cx)? {  return Ok(true); }
+if r258_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_253`.
-fn r258_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r258_270(v: &mut Values) -> bool {
 {
 if v[0 + OFF34[(v[79] as usize)] as usize] == 15 {
-if r259_270(v, cx)? {  return Ok(true); }
+if r259_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_254`.
-fn r259_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r259_270(v: &mut Values) -> bool {
 {
 if v[0 + OFF35[(v[79] as usize)] as usize] == 15 {
-if r260_270(v, cx)? {  return Ok(true); }
+if r260_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_255`.
-fn r260_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r260_270(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(92, 94)?; let found = r92_94(v, cx); cx.leave_reach(); found? } {
-if r261_270(v, cx)? {  return Ok(true); }
+if !r92_94(v) {
+if r261_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `pick_256`.
-fn r261_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r261_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB36[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-if r262_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r262_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_257`.
-fn r262_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r262_270(v: &mut Values) -> bool {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(TAB37[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r263_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r263_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_258`.
-fn r263_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r263_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB32[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(TAB22[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r209_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r209_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `pick_260`.
-fn r264_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r264_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[81];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r265_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r265_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `finish_27`.
-fn r265_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r265_270(v: &mut Values) -> bool {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(v[79]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r266_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r266_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `finish_28`.
-fn r266_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r266_270(v: &mut Values) -> bool {
 let g488 = TAB3[(v[81] as usize)] == 14;
 let g489 = TAB3[(v[81] as usize)] != 14;
 {
 if g488 {
-if r267_270(v, cx)? {  return Ok(true); }
+if r267_270(v) {  return true; }
 }
 
 }
 {
 if g489 {
-if r268_270(v, cx)? {  return Ok(true); }
+if r268_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_29`.
-fn r267_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r267_270(v: &mut Values) -> bool {
 {
 let x: u8 = v[80];
 let o0 = OFF27[(v[66]) as usize];
 let slot = 67usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r269_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r269_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `finish_30`.
-fn r268_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r268_270(v: &mut Values) -> bool {
 let g491 = TAB3[(v[81] as usize)] == 9;
 let g492 = TAB3[(v[81] as usize)] != 9;
 {
 if g491 {
-if r271_270(v, cx)? {  return Ok(true); }
+if r271_270(v) {  return true; }
 }
 
 }
 {
 if g492 {
-if r272_270(v, cx)? {  return Ok(true); }
+if r272_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_31`.
-fn r269_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r269_270(v: &mut Values) -> bool {
 {
-if !{ cx.enter_reach(134, 136)?; let found = r134_136(v, cx); cx.leave_reach(); found? } {
-{  return Ok(true); }
+if !r134_136(v) {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_32`.
-fn r271_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r271_270(v: &mut Values) -> bool {
 let g494 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
 let g495 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
 {
 if g494 {
-if r273_270(v, cx)? {  return Ok(true); }
+if r273_270(v) {  return true; }
 }
 
 }
 {
 if g495 {
-if r272_270(v, cx)? {  return Ok(true); }
+if r272_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_33`.
-fn r272_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r272_270(v: &mut Values) -> bool {
 let g496 = v[78] == 214;
 let g497 = v[78] != 214;
 {
 if g496 {
-if r269_270(v, cx)? {  return Ok(true); }
+if r269_270(v) {  return true; }
 }
 
 }
 {
 if g497 {
-if r278_270(v, cx)? {  return Ok(true); }
+if r278_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_34`.
-fn r273_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r273_270(v: &mut Values) -> bool {
 {
 let x: u8 = TAB39[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r274_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r274_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
@@ -5067,7 +5007,7 @@ let x: u8 = TAB32[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r275_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r275_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
@@ -5075,7 +5015,7 @@ let x: u8 = TAB40[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r276_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r276_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
@@ -5083,102 +5023,102 @@ let x: u8 = TAB41[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r277_270(v, cx)? { v[slot] = old; return Ok(true); }
+if r277_270(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `finish_37`.
-fn r274_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r274_270(v: &mut Values) -> bool {
 {
-if r272_270(v, cx)? {  return Ok(true); }
+if r272_270(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_39`.
-fn r275_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r275_270(v: &mut Values) -> bool {
 {
-if r272_270(v, cx)? {  return Ok(true); }
+if r272_270(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_41`.
-fn r276_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r276_270(v: &mut Values) -> bool {
 {
-if r272_270(v, cx)? {  return Ok(true); }
+if r272_270(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_43`.
-fn r277_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r277_270(v: &mut Values) -> bool {
 {
-if r272_270(v, cx)? {  return Ok(true); }
+if r272_270(v) {  return true; }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_46`.
-fn r278_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r278_270(v: &mut Values) -> bool {
 let g506 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 let g507 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
 {
 if g506 {
-if r269_270(v, cx)? {  return Ok(true); }
+if r269_270(v) {  return true; }
 }
 
 }
 {
 if g507 {
-if r279_270(v, cx)? {  return Ok(true); }
+if r279_270(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_48`.
-fn r279_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r279_270(v: &mut Values) -> bool {
 let g508 = v[80] == v[76];
 let g509 = v[80] != v[76];
 {
 if g508 {
-if r280_270(v, cx)? {  return Ok(true); }
+if r280_270(v) {  return true; }
 }
 
 }
 {
 if g509 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `finish_49`.
-fn r280_270(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r280_270(v: &mut Values) -> bool {
 let g510 = TAB3[(v[81] as usize)] == 9;
 let g511 = TAB3[(v[81] as usize)] != 9;
 {
 if g510 {
-if r269_270(v, cx)? {  return Ok(true); }
+if r269_270(v) {  return true; }
 }
 
 }
 {
 if g511 {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

@@ -30,7 +30,7 @@ static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true,
 static UNIQUE_STARTS: [bool; 103] = [true, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 1513] = [12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 78, 79, 80, 81, 82, 83, 84, 77, 78, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213, 85, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 85, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213];
 static MEMBERS0: [u8; 65] = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76];
-static OFF1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
+static MEMBER_INDEX1: [u16; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65];
 static TAB2: [u8; 256] = [213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF3: [u16; 256] = [528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 0, 66, 132, 198, 264, 330, 396, 462, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528, 528];
 static TAB4: [u8; 256] = [213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 213, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -62,7 +62,7 @@ impl CompiledGame for Game {
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = false;
     const NO_VISITS: bool = false;
-    const REPLAY_SKIPS_TO_MEMBER: bool = false;
+    const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
         INITIAL
@@ -102,7 +102,7 @@ impl CompiledGame for Game {
 /// The search from node "begin", out of line (see `search`).
 #[inline(never)]
 fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m0(v, cx)
+    { m0(v, cx); Ok(()) }
 }
 
 /// The search from node "turn_5", out of line (see `search`).
@@ -126,7 +126,7 @@ fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_37", out of line (see `search`).
 #[inline(never)]
 fn e30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m30(v, cx)
+    { m30(v, cx); Ok(()) }
 }
 
 /// The search from node "end", out of line (see `search`).
@@ -156,34 +156,34 @@ fn e65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_85", out of line (see `search`).
 #[inline(never)]
 fn e67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m67(v, cx)
+    { m67(v, cx); Ok(()) }
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = { cx.enter_reach(3, 4)?; let found = r3_4(v, cx); cx.leave_reach(); found? }; reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
 m2(v, cx);
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = { cx.enter_reach(3, 4)?; let found = r3_4(v, cx); cx.leave_reach(); found? }; reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
 m5(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -217,7 +217,12 @@ fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let slot = 68usize;
 let old = v[slot];
-for i in 0..65 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 65),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(65)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m7(v, cx)?;
@@ -230,7 +235,7 @@ Ok(())
 /// Node `turn_6`.
 fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[68] as usize)] as usize] == 7 {
+if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
 m8(v, cx)?;
 }
 
@@ -241,7 +246,7 @@ Ok(())
 /// Node `turn_7`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(10, 11)?; let found = r10_11(v, cx); cx.leave_reach(); found? } {
+if r10_11(v) {
 m9(v, cx)?;
 }
 
@@ -277,7 +282,7 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let o0 = OFF1[(v[68]) as usize];
+let o0 = MEMBER_INDEX1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m14(v, cx)?;
@@ -315,13 +320,13 @@ fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(16, v)? { return Ok(()); }
 let mut reach_18_19: Option<bool> = None;
 {
-if (match reach_18_19 { Some(found) => found, None => { let found = { cx.enter_reach(18, 19)?; let found = r18_19(v, cx); cx.leave_reach(); found? }; reach_18_19 = Some(found); found } }) {
+if (match reach_18_19 { Some(found) => found, None => { let found = r18_19(v); reach_18_19 = Some(found); found } }) {
 m17(v, cx)?;
 }
 
 }
 {
-if !(match reach_18_19 { Some(found) => found, None => { let found = { cx.enter_reach(18, 19)?; let found = r18_19(v, cx); cx.leave_reach(); found? }; reach_18_19 = Some(found); found } }) {
+if !(match reach_18_19 { Some(found) => found, None => { let found = r18_19(v); reach_18_19 = Some(found); found } }) {
 m20(v, cx)?;
 }
 
@@ -332,7 +337,7 @@ Ok(())
 /// Node `turn_18`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m21(v, cx)?;
@@ -348,7 +353,7 @@ let g19 = v[70] == 84;
 let g20 = v[70] != 84;
 {
 if g19 {
-m25(v, cx)?;
+m25(v, cx);
 }
 
 }
@@ -364,8 +369,8 @@ Ok(())
 /// Node `turn_23`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(21, v)? { return Ok(()); }
-let g21 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
-let g22 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
+let g21 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g22 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 {
 if g21 {
 m22(v, cx)?;
@@ -385,7 +390,7 @@ Ok(())
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 0;
-let o0 = OFF1[(v[71]) as usize];
+let o0 = MEMBER_INDEX1[(v[71]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx)?;
@@ -409,7 +414,7 @@ Ok(())
 /// Node `turn_27`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m21(v, cx)?;
@@ -419,15 +424,15 @@ Ok(())
 }
 
 /// Node `turn_33`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 10;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_30`.
@@ -443,21 +448,21 @@ Ok(())
 }
 
 /// Node `turn_48`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = { cx.enter_reach(41, 42)?; let found = r41_42(v, cx); cx.leave_reach(); found? }; reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
 m40(v, cx);
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = { cx.enter_reach(41, 42)?; let found = r41_42(v, cx); cx.leave_reach(); found? }; reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
 m43(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_35`.
@@ -485,7 +490,7 @@ v[slot] = old;
 }
 
 /// Node `turn_37`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let g32 = v[67] == 11;
 let g33 = v[67] != 11;
 {
@@ -496,11 +501,11 @@ m31(v, cx);
 }
 {
 if g33 {
-m32(v, cx)?;
+m32(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_38`.
@@ -523,15 +528,15 @@ m34(v, cx);
 }
 
 /// Node `turn_39`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 11;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_40`.
@@ -650,7 +655,12 @@ fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let slot = 68usize;
 let old = v[slot];
-for i in 0..65 {
+let (first, last) = match cx.replayed_next_tag() {
+None => (0, 65),
+Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(65)), None => (0, 0) },
+Some(None) => (0, 0),
+};
+for i in first..last {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
 m45(v, cx)?;
@@ -663,7 +673,7 @@ Ok(())
 /// Node `turn_54`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + OFF1[(v[68] as usize)] as usize] == 7 {
+if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
 m46(v, cx)?;
 }
 
@@ -674,7 +684,7 @@ Ok(())
 /// Node `turn_55`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if { cx.enter_reach(48, 49)?; let found = r48_49(v, cx); cx.leave_reach(); found? } {
+if r48_49(v) {
 m47(v, cx)?;
 }
 
@@ -710,7 +720,7 @@ v[slot] = old;
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let o0 = OFF1[(v[68]) as usize];
+let o0 = MEMBER_INDEX1[(v[68]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m52(v, cx)?;
@@ -748,13 +758,13 @@ fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(54, v)? { return Ok(()); }
 let mut reach_56_57: Option<bool> = None;
 {
-if (match reach_56_57 { Some(found) => found, None => { let found = { cx.enter_reach(56, 57)?; let found = r56_57(v, cx); cx.leave_reach(); found? }; reach_56_57 = Some(found); found } }) {
+if (match reach_56_57 { Some(found) => found, None => { let found = r56_57(v); reach_56_57 = Some(found); found } }) {
 m55(v, cx)?;
 }
 
 }
 {
-if !(match reach_56_57 { Some(found) => found, None => { let found = { cx.enter_reach(56, 57)?; let found = r56_57(v, cx); cx.leave_reach(); found? }; reach_56_57 = Some(found); found } }) {
+if !(match reach_56_57 { Some(found) => found, None => { let found = r56_57(v); reach_56_57 = Some(found); found } }) {
 m58(v, cx)?;
 }
 
@@ -765,7 +775,7 @@ Ok(())
 /// Node `turn_66`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m59(v, cx)?;
@@ -781,7 +791,7 @@ let g60 = v[70] == 84;
 let g61 = v[70] != 84;
 {
 if g60 {
-m63(v, cx)?;
+m63(v, cx);
 }
 
 }
@@ -797,8 +807,8 @@ Ok(())
 /// Node `turn_71`.
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(59, v)? { return Ok(()); }
-let g62 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
-let g63 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
+let g62 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g63 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 {
 if g62 {
 m60(v, cx)?;
@@ -818,7 +828,7 @@ Ok(())
 fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 let x: u8 = 1;
-let o0 = OFF1[(v[71]) as usize];
+let o0 = MEMBER_INDEX1[(v[71]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m61(v, cx)?;
@@ -842,7 +852,7 @@ Ok(())
 /// Node `turn_75`.
 fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
 m59(v, cx)?;
@@ -852,15 +862,15 @@ Ok(())
 }
 
 /// Node `turn_81`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 10;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_78`.
@@ -900,7 +910,7 @@ v[slot] = old;
 }
 
 /// Node `turn_85`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 let g71 = v[67] == 11;
 let g72 = v[67] != 11;
 {
@@ -911,11 +921,11 @@ m68(v, cx);
 }
 {
 if g72 {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_86`.
@@ -938,15 +948,15 @@ m70(v, cx);
 }
 
 /// Node `turn_87`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 11;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_89`.
@@ -969,2318 +979,2280 @@ m37(v, cx);
 }
 
 /// Node `canPlace_reach_1__canPlace_reach_1`.
-fn r3_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r3_4(v: &mut Values) -> bool {
 {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-if r71_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r71_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_1`.
-fn r71_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r71_4(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
-if r72_4(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 7 {
+if r72_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_2`.
-fn r72_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r72_4(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
 v[slot] = 77;
-if r73_4_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_77(v) { v[slot] = old; return true; }
 v[slot] = 78;
-if r73_4_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_78(v) { v[slot] = old; return true; }
 v[slot] = 79;
-if r73_4_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_79(v) { v[slot] = old; return true; }
 v[slot] = 80;
-if r73_4_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_80(v) { v[slot] = old; return true; }
 v[slot] = 81;
-if r73_4_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_81(v) { v[slot] = old; return true; }
 v[slot] = 82;
-if r73_4_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_82(v) { v[slot] = old; return true; }
 v[slot] = 83;
-if r73_4_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_83(v) { v[slot] = old; return true; }
 v[slot] = 84;
-if r73_4_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r73_4_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5`.
-fn r73_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[69] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[69] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1`.
-fn r74_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3`.
-fn r75_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5`.
-fn r76_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4(v, cx)? {  return Ok(true); }
+if r75_4(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_4`.
 #[inline(always)]
-fn r77_4(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r77_4(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-{  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_reach_1`.
-fn r10_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r10_11(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
 v[slot] = 77;
-if r93_11_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_77(v) { v[slot] = old; return true; }
 v[slot] = 78;
-if r93_11_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_78(v) { v[slot] = old; return true; }
 v[slot] = 79;
-if r93_11_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_79(v) { v[slot] = old; return true; }
 v[slot] = 80;
-if r93_11_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_80(v) { v[slot] = old; return true; }
 v[slot] = 81;
-if r93_11_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_81(v) { v[slot] = old; return true; }
 v[slot] = 82;
-if r93_11_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_82(v) { v[slot] = old; return true; }
 v[slot] = 83;
-if r93_11_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_83(v) { v[slot] = old; return true; }
 v[slot] = 84;
-if r93_11_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r93_11_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3`.
-fn r93_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9`.
-fn r94_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11`.
-fn r95_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
-fn r96_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11(v, cx)? {  return Ok(true); }
+if r95_11(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_12`.
 #[inline(always)]
-fn r97_11(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r97_11(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-{  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_1__flanksAlongDir_reach_1`.
-fn r18_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r18_19(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r85_19(v, cx)? { v[slot] = old; return Ok(true); }
+if r85_19(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_17`.
-fn r85_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r85_19(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r86_19(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r86_19(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_19`.
-fn r86_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(19092 + v[71] as u32 * 1)? { return Ok(false); }
+fn r86_19(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r87_19(v, cx)? { v[slot] = old; return Ok(true); }
+if r87_19(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_21`.
-fn r87_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g96 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g97 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r87_19(v: &mut Values) -> bool {
+let g96 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g97 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g96 {
-if r88_19(v, cx)? {  return Ok(true); }
+if r88_19(v) {  return true; }
 }
 
 }
 {
 if g97 {
-if r86_19(v, cx)? {  return Ok(true); }
+if r86_19(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_20`.
-fn r88_19(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r88_19(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-{  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_reach_2`.
-fn r41_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r41_42(v: &mut Values) -> bool {
 {
 let slot = 69usize;
 let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-if r78_42(v, cx)? { v[slot] = old; return Ok(true); }
+if r78_42(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_1`.
-fn r78_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r78_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[69] as usize)] as usize] == 7 {
-if r79_42(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 7 {
+if r79_42(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_2`.
-fn r79_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r79_42(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
 v[slot] = 77;
-if r80_42_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_77(v) { v[slot] = old; return true; }
 v[slot] = 78;
-if r80_42_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_78(v) { v[slot] = old; return true; }
 v[slot] = 79;
-if r80_42_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_79(v) { v[slot] = old; return true; }
 v[slot] = 80;
-if r80_42_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_80(v) { v[slot] = old; return true; }
 v[slot] = 81;
-if r80_42_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_81(v) { v[slot] = old; return true; }
 v[slot] = 82;
-if r80_42_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_82(v) { v[slot] = old; return true; }
 v[slot] = 83;
-if r80_42_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_83(v) { v[slot] = old; return true; }
 v[slot] = 84;
-if r80_42_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r80_42_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5`.
-fn r80_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[69] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[69] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1`.
-fn r81_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3`.
-fn r82_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5`.
-fn r83_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42(v, cx)? {  return Ok(true); }
+if r82_42(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_4`.
 #[inline(always)]
-fn r84_42(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r84_42(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-{  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_reach_2`.
-fn r48_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r48_49(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
 v[slot] = 77;
-if r98_49_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_77(v) { v[slot] = old; return true; }
 v[slot] = 78;
-if r98_49_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_78(v) { v[slot] = old; return true; }
 v[slot] = 79;
-if r98_49_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_79(v) { v[slot] = old; return true; }
 v[slot] = 80;
-if r98_49_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_80(v) { v[slot] = old; return true; }
 v[slot] = 81;
-if r98_49_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_81(v) { v[slot] = old; return true; }
 v[slot] = 82;
-if r98_49_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_82(v) { v[slot] = old; return true; }
 v[slot] = 83;
-if r98_49_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_83(v) { v[slot] = old; return true; }
 v[slot] = 84;
-if r98_49_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r98_49_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3`.
-fn r98_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9`.
-fn r99_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11`.
-fn r100_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
-fn r101_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49(v, cx)? {  return Ok(true); }
+if r100_49(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_12`.
 #[inline(always)]
-fn r102_49(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r102_49(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-{  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_2__flanksAlongDir_reach_2`.
-fn r56_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r56_57(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r89_57(v, cx)? { v[slot] = old; return Ok(true); }
+if r89_57(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_17`.
-fn r89_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r89_57(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r90_57(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r90_57(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_19`.
-fn r90_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(19980 + v[71] as u32 * 1)? { return Ok(false); }
+fn r90_57(v: &mut Values) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + OFF1[(v[71] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r91_57(v, cx)? { v[slot] = old; return Ok(true); }
+if r91_57(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_21`.
-fn r91_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g101 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g102 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r91_57(v: &mut Values) -> bool {
+let g101 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g102 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g101 {
-if r92_57(v, cx)? {  return Ok(true); }
+if r92_57(v) {  return true; }
 }
 
 }
 {
 if g102 {
-if r90_57(v, cx)? {  return Ok(true); }
+if r90_57(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_20`.
-fn r92_57(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r92_57(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-{  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 77.
-fn r73_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 78.
-fn r73_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 79.
-fn r73_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 80.
-fn r73_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 81.
-fn r73_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 82.
-fn r73_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 83.
-fn r73_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 84.
-fn r73_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r73_4_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r74_4_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 77.
-fn r93_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 78.
-fn r93_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 79.
-fn r93_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 80.
-fn r93_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 81.
-fn r93_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 82.
-fn r93_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 83.
-fn r93_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 84.
-fn r93_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r93_11_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r94_11_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 77.
-fn r80_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 78.
-fn r80_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 79.
-fn r80_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 80.
-fn r80_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 81.
-fn r80_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 82.
-fn r80_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 83.
-fn r80_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 84.
-fn r80_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r80_42_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[69] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r81_42_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 77.
-fn r98_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 78.
-fn r98_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 79.
-fn r98_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 80.
-fn r98_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 81.
-fn r98_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 82.
-fn r98_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 83.
-fn r98_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 84.
-fn r98_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r98_49_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r99_49_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 77.
-fn r74_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_77(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_77(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 78.
-fn r74_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_78(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_78(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 79.
-fn r74_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_79(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_79(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 80.
-fn r74_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_80(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_80(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 81.
-fn r74_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_81(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_81(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 82.
-fn r74_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_82(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_82(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 83.
-fn r74_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_83(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_83(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 84.
-fn r74_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r74_4_k70_84(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_84(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r75_4_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 77.
-fn r94_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_77(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_77(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 78.
-fn r94_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_78(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_78(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 79.
-fn r94_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_79(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_79(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 80.
-fn r94_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_80(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_80(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 81.
-fn r94_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_81(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_81(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 82.
-fn r94_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_82(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_82(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 83.
-fn r94_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_83(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_83(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 84.
-fn r94_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r94_11_k70_84(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_84(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if r95_11_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 77.
-fn r81_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_77(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_77(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 78.
-fn r81_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_78(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_78(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 79.
-fn r81_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_79(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_79(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 80.
-fn r81_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_80(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_80(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 81.
-fn r81_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_81(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_81(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 82.
-fn r81_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_82(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_82(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 83.
-fn r81_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_83(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_83(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 84.
-fn r81_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r81_42_k70_84(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_84(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r82_42_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 77.
-fn r99_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_77(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_77(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 78.
-fn r99_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_78(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_78(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 79.
-fn r99_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_79(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_79(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 80.
-fn r99_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_80(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_80(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 81.
-fn r99_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_81(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_81(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 82.
-fn r99_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_82(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_82(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 83.
-fn r99_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_83(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_83(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 84.
-fn r99_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r99_49_k70_84(v: &mut Values) -> bool {
 {
-if v[0 + OFF1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_84(v, cx)? {  return Ok(true); }
+if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if r100_49_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 77.
-fn r75_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 78.
-fn r75_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 79.
-fn r75_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 80.
-fn r75_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 81.
-fn r75_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 82.
-fn r75_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 83.
-fn r75_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 84.
-fn r75_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(75, v)? { return Ok(false); }
+fn r75_4_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r76_4_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_4_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
-fn r95_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
-fn r95_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
-fn r95_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
-fn r95_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
-fn r95_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
-fn r95_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
-fn r95_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
-fn r95_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(95, v)? { return Ok(false); }
+fn r95_11_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r96_11_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r96_11_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 77.
-fn r82_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 78.
-fn r82_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 79.
-fn r82_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 80.
-fn r82_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 81.
-fn r82_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 82.
-fn r82_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 83.
-fn r82_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 84.
-fn r82_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(82, v)? { return Ok(false); }
+fn r82_42_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r83_42_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r83_42_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
-fn r100_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_77(v: &mut Values) -> bool {
 {
 let x: u8 = TAB9[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_77(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_77(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
-fn r100_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_78(v: &mut Values) -> bool {
 {
 let x: u8 = TAB10[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_78(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_78(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
-fn r100_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_79(v: &mut Values) -> bool {
 {
 let x: u8 = TAB11[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_79(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_79(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
-fn r100_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_80(v: &mut Values) -> bool {
 {
 let x: u8 = TAB12[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_80(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_80(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
-fn r100_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_81(v: &mut Values) -> bool {
 {
 let x: u8 = TAB13[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_81(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_81(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
-fn r100_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_82(v: &mut Values) -> bool {
 {
 let x: u8 = TAB14[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_82(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_82(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
-fn r100_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_83(v: &mut Values) -> bool {
 {
 let x: u8 = TAB15[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_83(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_83(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
-fn r100_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit(100, v)? { return Ok(false); }
+fn r100_49_k70_84(v: &mut Values) -> bool {
 {
 let x: u8 = TAB16[(v[71] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r101_49_k70_84(v, cx)? { v[slot] = old; return Ok(true); }
+if r101_49_k70_84(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 77.
-fn r76_4_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_77(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_77(v, cx)? {  return Ok(true); }
+if r75_4_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 78.
-fn r76_4_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_78(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_78(v, cx)? {  return Ok(true); }
+if r75_4_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 79.
-fn r76_4_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_79(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_79(v, cx)? {  return Ok(true); }
+if r75_4_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 80.
-fn r76_4_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_80(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_80(v, cx)? {  return Ok(true); }
+if r75_4_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 81.
-fn r76_4_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_81(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_81(v, cx)? {  return Ok(true); }
+if r75_4_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 82.
-fn r76_4_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_82(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_82(v, cx)? {  return Ok(true); }
+if r75_4_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 83.
-fn r76_4_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_83(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_83(v, cx)? {  return Ok(true); }
+if r75_4_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_1__outflanks_5` where v[70] == 84.
-fn r76_4_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g83 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r76_4_k70_84(v: &mut Values) -> bool {
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, cx)? {  return Ok(true); }
+if r77_4(v) {  return true; }
 }
 
 }
 {
 if g84 {
-if r75_4_k70_84(v, cx)? {  return Ok(true); }
+if r75_4_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 77.
-fn r96_11_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_77(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_77(v, cx)? {  return Ok(true); }
+if r95_11_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 78.
-fn r96_11_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_78(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_78(v, cx)? {  return Ok(true); }
+if r95_11_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 79.
-fn r96_11_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_79(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_79(v, cx)? {  return Ok(true); }
+if r95_11_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 80.
-fn r96_11_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_80(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_80(v, cx)? {  return Ok(true); }
+if r95_11_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 81.
-fn r96_11_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_81(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_81(v, cx)? {  return Ok(true); }
+if r95_11_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 82.
-fn r96_11_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_82(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_82(v, cx)? {  return Ok(true); }
+if r95_11_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 83.
-fn r96_11_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_83(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_83(v, cx)? {  return Ok(true); }
+if r95_11_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_1__outflanks_13` where v[70] == 84.
-fn r96_11_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g107 = v[0 + OFF1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + OFF1[(v[71] as usize)] as usize] == 1;
+fn r96_11_k70_84(v: &mut Values) -> bool {
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, cx)? {  return Ok(true); }
+if r97_11(v) {  return true; }
 }
 
 }
 {
 if g108 {
-if r95_11_k70_84(v, cx)? {  return Ok(true); }
+if r95_11_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 77.
-fn r83_42_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_77(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_77(v, cx)? {  return Ok(true); }
+if r82_42_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 78.
-fn r83_42_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_78(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_78(v, cx)? {  return Ok(true); }
+if r82_42_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 79.
-fn r83_42_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_79(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_79(v, cx)? {  return Ok(true); }
+if r82_42_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 80.
-fn r83_42_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_80(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_80(v, cx)? {  return Ok(true); }
+if r82_42_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 81.
-fn r83_42_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_81(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_81(v, cx)? {  return Ok(true); }
+if r82_42_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 82.
-fn r83_42_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_82(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_82(v, cx)? {  return Ok(true); }
+if r82_42_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 83.
-fn r83_42_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_83(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_83(v, cx)? {  return Ok(true); }
+if r82_42_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `canPlace_reach_2__outflanks_5` where v[70] == 84.
-fn r83_42_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g91 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r83_42_k70_84(v: &mut Values) -> bool {
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, cx)? {  return Ok(true); }
+if r84_42(v) {  return true; }
 }
 
 }
 {
 if g92 {
-if r82_42_k70_84(v, cx)? {  return Ok(true); }
+if r82_42_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 77.
-fn r101_49_k70_77(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_77(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_77(v, cx)? {  return Ok(true); }
+if r100_49_k70_77(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 78.
-fn r101_49_k70_78(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_78(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_78(v, cx)? {  return Ok(true); }
+if r100_49_k70_78(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 79.
-fn r101_49_k70_79(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_79(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_79(v, cx)? {  return Ok(true); }
+if r100_49_k70_79(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 80.
-fn r101_49_k70_80(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_80(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_80(v, cx)? {  return Ok(true); }
+if r100_49_k70_80(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 81.
-fn r101_49_k70_81(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_81(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_81(v, cx)? {  return Ok(true); }
+if r100_49_k70_81(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 82.
-fn r101_49_k70_82(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_82(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_82(v, cx)? {  return Ok(true); }
+if r100_49_k70_82(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 83.
-fn r101_49_k70_83(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_83(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_83(v, cx)? {  return Ok(true); }
+if r100_49_k70_83(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `legalAt_reach_2__outflanks_13` where v[70] == 84.
-fn r101_49_k70_84(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-let g113 = v[0 + OFF1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + OFF1[(v[71] as usize)] as usize] == 0;
+fn r101_49_k70_84(v: &mut Values) -> bool {
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, cx)? {  return Ok(true); }
+if r102_49(v) {  return true; }
 }
 
 }
 {
 if g114 {
-if r100_49_k70_84(v, cx)? {  return Ok(true); }
+if r100_49_k70_84(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 

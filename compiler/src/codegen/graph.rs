@@ -11,6 +11,7 @@
 
 use super::distinct::{SlotFacts, Walk};
 use super::explore::{Explorer, Obligation};
+use super::progress;
 use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
@@ -23,6 +24,9 @@ pub(crate) struct Analysis {
     /// The move search can reach the node (it gets a function `m<N>`).
     pub in_moves: Vec<bool>,
     pub visit_in_moves: Vec<bool>,
+    /// Some node a move search reaches lies on a cycle of the move search's graph (a visit may
+    /// still be dropped there, progress.rs, but its tags are not bounded by the node count).
+    pub cyclic_in_moves: bool,
     /// Every move search reaching the node is proved to give each move's tags once (see
     /// [`unique_tags`]): moves completed here need no de-duplication.
     pub unique_moves: Vec<bool>,
@@ -53,8 +57,16 @@ impl Analysis {
             in_degree[edge.target as usize] += 1;
         }
         let in_moves = reachable(&within_move, &is_start);
-        let move_cyclic = cyclic_nodes(&within_move);
-        let visit_in_moves = (0..count).map(|n| move_cyclic[n] && (in_degree[n] >= 2 || is_start[n])).collect();
+        let move_components = cyclic_components(&within_move);
+        let move_cyclic: Vec<bool> = move_components.iter().map(Option::is_some).collect();
+        // Cycles along which a move search provably progresses need no visit (progress.rs).
+        let progressing = if move_cyclic.iter().zip(&in_moves).any(|(&c, &m)| c && m) {
+            progress::progressing_nodes(automaton, plan, values, &in_moves, &move_components, &mut None)
+        } else {
+            vec![false; count]
+        };
+        let visit_in_moves =
+            (0..count).map(|n| move_cyclic[n] && !progressing[n] && (in_degree[n] >= 2 || is_start[n])).collect();
         let Uniqueness { unique: unique_moves, opens_scope, scoped } =
             unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic, values);
         let unique_start = (0..count)
@@ -65,7 +77,17 @@ impl Analysis {
                 is_start[start] && (0..count).all(|n| !region[n] || unique_moves[n] || scoped[n])
             })
             .collect();
-        Analysis { is_start, in_moves, visit_in_moves, unique_moves, unique_start, opens_scope, scoped_moves: scoped }
+        let cyclic_in_moves = (0..count).any(|n| move_cyclic[n] && in_moves[n]);
+        Analysis {
+            is_start,
+            in_moves,
+            visit_in_moves,
+            cyclic_in_moves,
+            unique_moves,
+            unique_start,
+            opens_scope,
+            scoped_moves: scoped,
+        }
     }
 }
 
@@ -510,6 +532,7 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
 pub(crate) fn reach_targets(
     automaton: &Automaton,
     plan: &Plan,
+    values: &ValueSets,
     checks: &[(u32, u32)],
     fallible: &[bool],
 ) -> BTreeMap<u32, ReachTarget> {
@@ -529,6 +552,7 @@ pub(crate) fn reach_targets(
         predecessors[edge.target as usize].push(edge.source);
     }
     let mut targets: BTreeMap<u32, ReachTarget> = BTreeMap::new();
+    let mut facts = None;
     let mut depends: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     let to_nodes: BTreeSet<u32> = checks.iter().map(|&(_, to)| to).collect();
     for &to in &to_nodes {
@@ -564,12 +588,28 @@ pub(crate) fn reach_targets(
                 in_degree[target] += 1;
             }
         }
-        let cyclic = cyclic_nodes(&inner);
+        let components = cyclic_components(&inner);
+        let cyclic: Vec<bool> = components.iter().map(Option::is_some).collect();
         let merge_visits: Vec<bool> =
             (0..count).map(|n| region[n] && cyclic[n] && (in_degree[n] >= 2 || froms.contains(&(n as u32)))).collect();
-        let mut visits = merge_visits.clone();
-        drop_fan_in_visits(&inner, &mut visits, &froms);
-        let counted_steps = (0..count).map(|n| merge_visits[n] && !visits[n]).collect();
+        // Cycles along which a walk provably progresses need no visit (progress.rs).
+        let progressing = if merge_visits.iter().any(|&v| v) {
+            progress::progressing_nodes(automaton, plan, values, &region, &components, &mut facts)
+        } else {
+            vec![false; count]
+        };
+        let needed: Vec<bool> = (0..count).map(|n| merge_visits[n] && !progressing[n]).collect();
+        let mut visits = needed.clone();
+        // The fan-in rule checks that visits still cut every cycle: the progressing components'
+        // cycles are cut by their progress instead, so their inner edges are left out.
+        let unprogressing: Vec<Vec<u32>> = (0..count)
+            .map(|n| {
+                let same = |t: u32| progressing[n] && components[n] == components[t as usize];
+                inner[n].iter().copied().filter(|&t| !same(t)).collect()
+            })
+            .collect();
+        drop_fan_in_visits(&unprogressing, &mut visits, &froms);
+        let counted_steps = (0..count).map(|n| needed[n] && !visits[n]).collect();
         impure |= visits.iter().any(|&v| v);
         depends.insert(to, needs);
         targets.insert(to, ReachTarget { region, visits, counted_steps, pure: !impure, progress_slots: None });
@@ -674,14 +714,21 @@ fn reachable(successors: &[Vec<u32>], roots: &[bool]) -> Vec<bool> {
     seen
 }
 
-/// `cyclic[n]`: `n` lies on a cycle (Tarjan's strongly connected components, iteratively).
-fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
+/// `cyclic[n]`: `n` lies on a cycle.
+pub(crate) fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
+    cyclic_components(successors).iter().map(Option::is_some).collect()
+}
+
+/// `component[n]`: the strongly connected component of `n` when `n` lies on a cycle, numbered
+/// from 0 (Tarjan's algorithm, iteratively).
+pub(crate) fn cyclic_components(successors: &[Vec<u32>]) -> Vec<Option<usize>> {
     let count = successors.len();
     let mut index = vec![u32::MAX; count];
     let mut low = vec![0u32; count];
     let mut on_stack = vec![false; count];
     let mut stack = Vec::new();
-    let mut cyclic = vec![false; count];
+    let mut cyclic = vec![None; count];
+    let mut components = 0;
     let mut next_index = 0u32;
     for root in 0..count {
         if index[root] != u32::MAX {
@@ -726,8 +773,9 @@ fn cyclic_nodes(successors: &[Vec<u32>]) -> Vec<bool> {
                 let self_loop = successors[node].contains(&(node as u32));
                 if members.len() > 1 || self_loop {
                     for member in members {
-                        cyclic[member] = true;
+                        cyclic[member] = Some(components);
                     }
+                    components += 1;
                 }
             }
         }
@@ -818,6 +866,11 @@ mod tests {
     /// both steps keep in place (amazons' and chess's sliding moves, in small), is proved to give
     /// each move once, with `board` holding `off_board` initially.
     fn slide_is_unique(board: &str, extra: &[(&str, &str, &str)]) -> bool {
+        moves_are_unique_at(slide(board, extra), "done")
+    }
+
+    /// The automaton of [`slide_is_unique`], with `extra` edges.
+    fn slide(board: &str, extra: &[(&str, &str, &str)]) -> AutomatonBuilder {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
         builder.typedef("Content", "{empty, wall}").typedef("Board", "Sq -> Content").typedef("Step", "Sq -> Sq");
@@ -838,7 +891,26 @@ mod tests {
         for (from, to, label) in slide.iter().chain(extra) {
             builder.edge(from, to, label);
         }
-        moves_are_unique_at(builder, "done")
+        builder
+    }
+
+    /// The analysis of the automaton `builder` holds.
+    fn analysed(builder: AutomatonBuilder) -> Analysis {
+        let automaton = builder.build().expect("the test automaton builds");
+        let plan = Plan::new(&automaton).expect("the test automaton lowers");
+        let completing: Vec<bool> =
+            plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        Analysis::new(&automaton, &plan, &completing, &values)
+    }
+
+    #[test]
+    fn a_slide_closed_off_the_board_records_no_visit_but_stays_cyclic() {
+        let closed = analysed(slide("{off: wall, :empty}", &[]));
+        assert!(closed.visit_in_moves.iter().all(|&v| !v), "`board[off]` is never empty");
+        assert!(closed.cyclic_in_moves, "the tags of a cyclic search stay unbounded");
+        let open = analysed(slide("{:empty}", &[]));
+        assert!(open.visit_in_moves.iter().any(|&v| v), "at `off` the slide would go round forever");
     }
 
     /// Whether the analysis proves every move completed at `node` (of the automaton `builder`
@@ -976,7 +1048,8 @@ mod tests {
             })
             .collect();
         let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
-        let mut targets = reach_targets(&automaton, &plan, &[(id("start"), id("goal"))], &fallible);
+        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let mut targets = reach_targets(&automaton, &plan, &values, &[(id("start"), id("goal"))], &fallible);
         let target = targets.remove(&id("goal")).expect("the check's target is analysed");
         (automaton, target)
     }

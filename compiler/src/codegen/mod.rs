@@ -14,6 +14,7 @@ mod distinct;
 mod explore;
 mod graph;
 mod known;
+mod progress;
 mod refine;
 mod template;
 mod values;
@@ -200,8 +201,7 @@ impl<'a> Generator<'a> {
         // Only nodes a move search reaches count: a cycle walked by reachability checks alone
         // (hex's chain walks) pushes no tag.
         let analysis = &generator.analysis;
-        generator.tags_bounded = !(0..node_count).any(|n| analysis.visit_in_moves[n] && analysis.in_moves[n])
-            && node_count < MAX_MOVE_TAGS_BOUND;
+        generator.tags_bounded = !analysis.cyclic_in_moves && node_count < MAX_MOVE_TAGS_BOUND;
         // Fallible move-search functions: an error source on an edge, a visit, or a fallible
         // callee, propagated backwards to a fixed point.
         let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
@@ -283,7 +283,7 @@ impl<'a> Generator<'a> {
         let values = values::ValueSets::new(plan, symbol_count);
         let analysis = graph::Analysis::new(automaton, plan, &completing, &values);
         let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
-        let mut reach = graph::reach_targets(automaton, plan, &checks, &fallible);
+        let mut reach = graph::reach_targets(automaton, plan, &values, &checks, &fallible);
         // Visits keyed by (node, progress slots) index a dense table of nodes x symbols^slots.
         for (&to, target) in reach.iter_mut() {
             if target.visits.iter().any(|&v| v) {
