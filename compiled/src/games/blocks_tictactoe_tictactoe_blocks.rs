@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 41] = ["red", "green", "0", "50", "100", "keeper", "random", "empty", "offboard", "P__0_0", "P__0_1", "P__0_2", "P__1_0", "P__1_1", "P__1_2", "P__2_0", "P__2_1", "P__2_2", "null", "n", "ne", "e", "se", "s", "sw", "w", "nw", "N__0", "N__1", "N__2", "N__3", "N__4", "N__5", "N__6", "N__7", "N__8", "N__9", "no", "yes", "1", "pass"];
 static NODES: [&str; 80] = ["begin", "stage1_1", "move1Red_reach_1", "move1Red_1", "move1Red_2", "move1Red_3", "move1Red_4", "move1Red_reach_1_end", "over1_reach_1", "over1_reach_1_end", "move1Green_reach_1", "move1Green_1", "move1Green_2", "move1Green_3", "move1Green_4", "move1Green_reach_1_end", "lineHVD3Red_1", "lineHVD3Red_2", "lineHVD3Red_3", "lineHVD3Red_4", "lineHVD3Red_5", "lineHVD3Red_6", "lineHVD3Green_1", "lineHVD3Green_2", "lineHVD3Green_3", "lineHVD3Green_4", "lineHVD3Green_5", "lineHVD3Green_6", "over1_6", "stage1_2", "stage1_4", "turn1Red_1", "turn1Red_2", "turn1Red_3", "move1Red_6", "move1Red_7", "move1Red_8", "move1Red_8__tail", "move1Red_9", "turn1Red_14", "turn1Red_12", "turn1Red_13", "stage1_6", "turn1Green_1", "turn1Green_2", "turn1Green_3", "move1Green_6", "move1Green_7", "move1Green_8", "move1Green_8__tail", "move1Green_9", "turn1Green_14", "turn1Green_12", "turn1Green_13", "wins1Red_reach_1", "lineHVD3Red_8", "lineHVD3Red_9", "lineHVD3Red_10", "lineHVD3Red_11", "lineHVD3Red_12", "lineHVD3Red_13", "wins1Red_reach_1_end", "decide1_1", "decide1_2", "wins1Green_reach_1", "lineHVD3Green_8", "lineHVD3Green_9", "lineHVD3Green_10", "lineHVD3Green_11", "lineHVD3Green_12", "lineHVD3Green_13", "wins1Green_reach_1_end", "decide1_3", "decide1_4", "decide1_5", "decide1_8", "decide1_7", "end", "decide1_9", "decide1_11"];
 static INITIAL: Values = [8, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 27, 27, 27, 27, 27, 18, 18, 19, 2, 2, 2, 5, 39, 39, 39];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [19, 20];
 static VISIBLE_SLOTS: [usize; 2] = [23, 24];
@@ -56,7 +55,7 @@ impl CompiledGame for Game {
     const END: u32 = 77;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(39);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 81] = ["white", "black", "0", "100", "keeper", "random", "empty", "offboard", "null", "V__0_0", "V__0_1", "V__0_2", "V__0_3", "V__0_4", "V__0_5", "V__0_6", "V__0_7", "V__1_0", "V__1_1", "V__1_2", "V__1_3", "V__1_4", "V__1_5", "V__1_6", "V__1_7", "V__2_0", "V__2_1", "V__2_2", "V__2_3", "V__2_4", "V__2_5", "V__2_6", "V__2_7", "V__3_0", "V__3_1", "V__3_2", "V__3_3", "V__3_4", "V__3_5", "V__3_6", "V__3_7", "V__4_0", "V__4_1", "V__4_2", "V__4_3", "V__4_4", "V__4_5", "V__4_6", "V__4_7", "V__5_0", "V__5_1", "V__5_2", "V__5_3", "V__5_4", "V__5_5", "V__5_6", "V__5_7", "V__6_0", "V__6_1", "V__6_2", "V__6_3", "V__6_4", "V__6_5", "V__6_6", "V__6_7", "V__7_0", "V__7_1", "V__7_2", "V__7_3", "V__7_4", "V__7_5", "V__7_6", "V__7_7", "straight", "leftward", "rightward", "no", "yes", "hasPawn_call1", "hasPawn_call2", "1"];
 static NODES: [&str; 43] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_11", "turn_10", "turn_12", "turn_12__tail", "turn_13", "turn_15", "turn_16", "turn_17", "turn_18", "end", "turn_20", "hasPawn_reach_1__hasPawn_reach_1", "hasPawn_reach_1__hasPawn_reach_1_end", "turn_24", "turn_25", "turn_26", "turn_27", "turn_28", "turn_29", "turn_30", "turn_31", "turn_34", "turn_33", "turn_35", "turn_35__tail", "turn_36", "turn_38", "turn_39", "turn_40", "hasPawn_reach_2__hasPawn_reach_2", "hasPawn_reach_2__hasPawn_reach_2_end", "hasPawn_reach_1__hasPawn_1", "hasPawn_reach_2__hasPawn_1"];
 static INITIAL: Values = [7, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 0, 0, 6, 6, 6, 6, 1, 1, 6, 8, 8, 73, 8, 2, 2, 2, 4, 80, 80, 80];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 2] = [2, 3];
 static GOAL_SLOTS: [usize; 2] = [70, 71];
 static VISIBLE_SLOTS: [usize; 2] = [74, 75];
@@ -49,7 +48,7 @@ impl CompiledGame for Game {
     const END: u32 = 19;
     const KEEPER: u32 = 4;
     const RANDOM: u32 = 5;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(80);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

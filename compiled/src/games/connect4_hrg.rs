@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 74] = ["red", "yellow", "0", "50", "100", "keeper", "random", "empty", "offboard", "K__0", "K__1", "K__2", "K__3", "K__4", "K__5", "K__6", "H__0", "H__1", "H__2", "H__3", "H__4", "H__5", "H__6", "null", "P__0_0", "P__0_1", "P__0_2", "P__0_3", "P__0_4", "P__0_5", "P__1_0", "P__1_1", "P__1_2", "P__1_3", "P__1_4", "P__1_5", "P__2_0", "P__2_1", "P__2_2", "P__2_3", "P__2_4", "P__2_5", "P__3_0", "P__3_1", "P__3_2", "P__3_3", "P__3_4", "P__3_5", "P__4_0", "P__4_1", "P__4_2", "P__4_3", "P__4_4", "P__4_5", "P__5_0", "P__5_1", "P__5_2", "P__5_3", "P__5_4", "P__5_5", "P__6_0", "P__6_1", "P__6_2", "P__6_3", "P__6_4", "P__6_5", "east", "north", "northeast", "southeast", "fourThroughLast_call1", "fourThroughLast_call2", "hasRoom_call1", "1"];
 static NODES: [&str; 62] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_4__tail", "turn_5", "turn_6", "turn_8", "turn_9", "fourThroughLast_reach_1__fourThroughLast_reach_1", "fourThroughLast_reach_1__fourThroughLast_reach_1_end", "turn_10", "turn_13", "turn_14", "end", "hasRoom_reach_1", "hasRoom_1", "hasRoom_reach_1_end", "turn_16", "turn_15", "turn_18", "turn_20", "turn_21", "turn_22", "turn_23", "turn_23__tail", "turn_24", "turn_25", "turn_27", "turn_28", "fourThroughLast_reach_2__fourThroughLast_reach_2", "fourThroughLast_reach_2__fourThroughLast_reach_2_end", "turn_29", "turn_32", "fourThroughLast_reach_1__fourThroughLast_1", "fourThroughLast_reach_1__fourThroughLast_2", "fourThroughLast_reach_1__fourThroughLast_3", "fourThroughLast_reach_1__fourThroughLast_4", "fourThroughLast_reach_1__fourThroughLast_6", "fourThroughLast_reach_1__fourThroughLast_7", "fourThroughLast_reach_1__fourThroughLast_9", "fourThroughLast_reach_1__fourThroughLast_10", "fourThroughLast_reach_1__fourThroughLast_12", "fourThroughLast_reach_1__fourThroughLast_13", "fourThroughLast_reach_1__fourThroughLast_14", "fourThroughLast_reach_1__fourThroughLast_15", "fourThroughLast_reach_1__fourThroughLast_16", "fourThroughLast_reach_2__fourThroughLast_1", "fourThroughLast_reach_2__fourThroughLast_2", "fourThroughLast_reach_2__fourThroughLast_3", "fourThroughLast_reach_2__fourThroughLast_4", "fourThroughLast_reach_2__fourThroughLast_6", "fourThroughLast_reach_2__fourThroughLast_7", "fourThroughLast_reach_2__fourThroughLast_9", "fourThroughLast_reach_2__fourThroughLast_10", "fourThroughLast_reach_2__fourThroughLast_12", "fourThroughLast_reach_2__fourThroughLast_13", "fourThroughLast_reach_2__fourThroughLast_14", "fourThroughLast_reach_2__fourThroughLast_15", "fourThroughLast_reach_2__fourThroughLast_16"];
 static INITIAL: Values = [8, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 16, 16, 16, 16, 16, 16, 9, 23, 66, 23, 2, 2, 2, 5, 73, 73, 73];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
@@ -57,7 +56,7 @@ impl CompiledGame for Game {
     const END: u32 = 16;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(73);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 63] = ["red", "yellow", "0", "50", "100", "keeper", "random", "a", "b", "c", "d", "e", "f", "g", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "null", "empty", "east", "north", "northEast", "southEast", "1"];
 static NODES: [&str; 26] = ["begin", "turn", "choose", "chosen", "notFull", "tagged", "placed", "dropped", "dropped__tail", "judge", "won", "fourSearch", "fourFound", "noFour", "over", "full", "freeSearch", "freeFound", "next", "end", "axis", "walk", "stepped", "two", "three", "freeChosen"];
 static INITIAL: Values = [57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 14, 15, 16, 17, 18, 19, 20, 56, 0, 7, 14, 58, 14, 2, 2, 2, 5, 62, 62, 62];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
@@ -68,7 +67,7 @@ impl CompiledGame for Game {
     const END: u32 = 19;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(62);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

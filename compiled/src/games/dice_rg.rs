@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 20] = ["first", "second", "0", "50", "100", "keeper", "random", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "none", "roll", "hold"];
 static NODES: [&str; 29] = ["begin", "turn", "choose", "rollChosen", "throwing", "holdChosen", "banking", "thrown", "shown", "scoring", "bust", "turnOver", "gain", "gained", "winning", "winBanked", "winReset", "winFace", "over", "again", "counted", "turnsCounted", "nextTurn", "final", "firstWins", "notFirst", "secondWins", "tie", "end"];
 static INITIAL: Values = [2, 2, 2, 2, 0, 12, 17, 2, 2, 2, 5, 7, 7, 7];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [7, 8];
 static VISIBLE_SLOTS: [usize; 2] = [11, 12];
@@ -44,7 +43,7 @@ impl CompiledGame for Game {
     const END: u32 = 28;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

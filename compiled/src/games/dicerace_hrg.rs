@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 168] = ["red", "blue", "0", "50", "100", "keeper", "random", "1", "S__0", "S__1", "S__2", "S__3", "S__4", "S__5", "S__6", "S__7", "S__8", "S__9", "S__10", "S__11", "S__12", "S__13", "S__14", "S__15", "S__16", "D__1", "D__2", "D__3", "D__4", "D__5", "D__6", "2", "T__red_0", "T__red_1", "T__red_2", "T__red_3", "T__red_4", "T__red_5", "T__red_6", "T__red_7", "T__red_8", "T__red_9", "T__red_10", "T__red_11", "T__red_12", "T__red_13", "T__red_14", "T__red_15", "T__red_16", "T__blue_0", "T__blue_1", "T__blue_2", "T__blue_3", "T__blue_4", "T__blue_5", "T__blue_6", "T__blue_7", "T__blue_8", "T__blue_9", "T__blue_10", "T__blue_11", "T__blue_12", "T__blue_13", "T__blue_14", "T__blue_15", "T__blue_16", "M__0", "M__1", "M__2", "M__3", "M__4", "M__5", "M__6", "M__7", "M__8", "M__9", "M__10", "M__11", "M__12", "M__13", "M__14", "M__15", "M__16", "M__17", "M__18", "M__19", "M__20", "M__21", "M__22", "M__23", "M__24", "M__25", "M__26", "M__27", "M__28", "M__29", "M__30", "M__31", "M__32", "M__33", "M__34", "M__35", "M__36", "M__37", "M__38", "M__39", "M__40", "M__41", "M__42", "M__43", "M__44", "M__45", "M__46", "M__47", "M__48", "M__49", "M__50", "M__51", "M__52", "M__53", "M__54", "M__55", "M__56", "M__57", "M__58", "M__59", "M__60", "M__61", "M__62", "M__63", "M__64", "M__65", "M__66", "M__67", "M__68", "M__69", "M__70", "M__71", "M__72", "M__73", "M__74", "M__75", "M__76", "M__77", "M__78", "M__79", "M__80", "M__81", "M__82", "M__83", "M__84", "M__85", "M__86", "M__87", "M__88", "M__89", "M__90", "M__91", "M__92", "M__93", "M__94", "M__95", "M__96", "M__97", "M__98", "M__99", "M__100", "pass"];
 static NODES: [&str; 71] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_6", "turn_7", "turn_8", "turn_9", "turn_10", "turn_11", "turn_13", "turn_13__tail", "turn_14", "turn_15", "turn_16", "turn_24", "turn_18", "turn_20", "someMove_reach_1", "someMove_1", "someMove_2", "someMove_3", "someMove_4", "someMove_5", "someMove_reach_1_end", "turn_22", "turn_5", "turn_25", "turn_26", "turn_27", "turn_28", "turn_29", "end", "turn_30", "turn_31", "turn_32", "turn_34", "turn_35", "turn_36", "turn_37", "turn_39", "turn_40", "turn_41", "turn_42", "turn_43", "turn_44", "turn_46", "turn_46__tail", "turn_47", "turn_48", "turn_49", "turn_57", "turn_51", "turn_53", "someMove_reach_2", "someMove_8", "someMove_9", "someMove_10", "someMove_11", "someMove_12", "someMove_reach_2_end", "turn_55", "turn_38", "turn_58", "turn_59", "turn_60", "turn_61", "turn_63", "turn_65"];
 static INITIAL: Values = [31, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 31, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 25, 66, 8, 8, 8, 2, 2, 2, 5, 7, 7, 7];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [40, 41];
 static VISIBLE_SLOTS: [usize; 2] = [44, 45];
@@ -52,7 +51,7 @@ impl CompiledGame for Game {
     const END: u32 = 34;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 18] = ["first", "second", "0", "50", "100", "keeper", "random", "1", "2", "3", "4", "none", "5", "6", "7", "8", "9", "10"];
 static NODES: [&str; 37] = ["begin", "round", "drawing", "drawn", "inDeck", "shown", "taken", "prizeSet", "hideBid", "firstBids", "firstChosen", "firstHas", "firstTagged", "firstPlayed", "firstRecorded", "showBid", "secondBids", "secondChosen", "secondHas", "secondTagged", "secondTagged__tail", "judge", "firstTakes", "bidCleared", "notFirst", "secondTakes", "cleared", "deckSearch", "deckLeft", "final", "firstWins", "over", "notFirstWin", "secondWins", "tie", "end", "deckChosen"];
 static INITIAL: Values = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 11, 11, 7, 2, 2, 2, 2, 2, 2, 5, 7, 7, 7];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [26, 27];
 static VISIBLE_SLOTS: [usize; 2] = [30, 31];
@@ -42,7 +41,7 @@ impl CompiledGame for Game {
     const END: u32 = 35;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

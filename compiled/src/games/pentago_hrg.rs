@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 65] = ["white", "black", "0", "50", "100", "keeper", "random", "1", "empty", "C__1_1", "C__1_2", "C__1_3", "C__1_4", "C__1_5", "C__1_6", "C__2_1", "C__2_2", "C__2_3", "C__2_4", "C__2_5", "C__2_6", "C__3_1", "C__3_2", "C__3_3", "C__3_4", "C__3_5", "C__3_6", "C__4_1", "C__4_2", "C__4_3", "C__4_4", "C__4_5", "C__4_6", "C__5_1", "C__5_2", "C__5_3", "C__5_4", "C__5_5", "C__5_6", "C__6_1", "C__6_2", "C__6_3", "C__6_4", "C__6_5", "C__6_6", "off", "topLeft", "topRight", "bottomLeft", "bottomRight", "clockwise", "anticlockwise", "L__0_0", "L__0_1", "L__0_2", "L__1_0", "L__1_1", "L__1_2", "L__2_0", "L__2_1", "L__2_2", "east", "south", "southeast", "southwest"];
 static NODES: [&str; 120] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_5", "turn_6", "turn_7", "turn_8", "turn_9", "turn_9__tail", "turn_10", "turn_11", "turn_12", "turn_13", "turn_14", "turn_15", "turn_16", "turn_17", "turn_18", "turn_20", "five_reach_1", "five_1", "five_2", "five_4", "five_5", "five_6", "five_7", "five_8", "five_9", "five_10", "five_reach_1_end", "five_12", "five_13", "five_14", "five_15", "five_16", "five_17", "five_20", "five_21", "five_22", "five_23", "five_24", "five_25", "five_28", "five_29", "five_30", "five_31", "five_32", "five_33", "turn_21", "turn_22", "five_reach_2", "five_36", "five_37", "five_39", "five_40", "five_41", "five_42", "five_43", "five_44", "five_45", "five_reach_2_end", "five_47", "five_48", "five_49", "five_50", "five_51", "five_52", "five_55", "five_56", "five_57", "five_58", "five_59", "five_60", "five_63", "five_64", "five_65", "five_66", "five_67", "five_68", "turn_23", "turn_24", "turn_25", "turn_28", "turn_27", "end", "turn_29", "turn_30", "turn_31", "someEmptyCell_reach_1", "someEmptyCell_1", "someEmptyCell_reach_1_end", "turn_34", "turn_37", "turn_38", "turn_39", "turn_40", "turn_41", "turn_42", "turn_43", "turn_44", "turn_45", "turn_45__tail", "turn_46", "turn_47", "turn_48", "turn_49", "turn_50", "turn_51", "turn_52", "turn_53", "turn_54", "turn_56", "turn_57", "turn_58", "turn_59", "turn_61", "turn_66"];
 static INITIAL: Values = [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 46, 50, 45, 2, 2, 2, 5, 7, 7, 7];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [80, 81];
 static VISIBLE_SLOTS: [usize; 2] = [84, 85];
@@ -66,7 +65,7 @@ impl CompiledGame for Game {
     const END: u32 = 87;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(7);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 62] = ["solver", "0", "100", "keeper", "random", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", "c20", "c21", "c22", "c23", "c24", "c25", "c26", "c27", "c28", "c29", "c30", "c31", "c32", "c33", "c34", "c35", "c36", "b0", "b1", "b2", "b3", "none", "circle", "star", "square", "triangle", "red", "blue", "l0", "l1", "n0", "n1", "n2", "n3", "n4", "n5", "n6", "1"];
 static NODES: [&str; 93] = ["begin", "Norm", "Cleared", "Check0", "ClearedScore", "end", "Go0", "AnyBegin", "AccEnd", "Turn", "Advance0", "Advance0_0", "Advance0_1", "Check1", "Advance1", "Advance1_0", "Advance1_1", "Check2", "Advance2", "Pick", "Picked", "PickTag", "Drop", "Dropped", "Checked", "AccBegin", "Apply", "Apply0", "Apply0_line", "Apply0_1_yes", "Atom0_1__Atom0_1", "Atom0_1__AccEnd", "Update0", "Update1", "Update2", "Update3", "Update4", "AnyPick", "PieceBegin", "AccLine0", "Atom0_0_counted", "Atom0_0_shape", "Atom0_1_counted", "Atom0_0_color", "Atom0_0_pos", "Atom0_0_o0t0e0", "Atom0_0_o0t0e1", "Atom0_0_o0t0e2", "Atom0_0_o0t1", "Atom0_0_o0t1e0", "Atom0_0_o0t1e1", "Atom0_0_o0t1e2", "Atom0_0_o0t1e3", "Atom0_0_o0t1e4", "Atom0_0_o0t1e5", "Atom0_0_o0t1e6", "Atom0_0_o0t2", "Atom0_1_pos", "Atom1_0_counted", "Atom1_0_color", "Atom1_0_pos", "Atom1_0_o0t0e0", "Atom1_0_o0t0e1", "Atom1_0_o0t0e2", "Atom1_0_o0t0e3", "Atom1_0_o0t0e4", "Atom1_0_o0t1", "Atom1_0_o0t1e0", "Atom1_0_o0t1e1", "Atom1_0_o0t1e2", "Atom1_0_o0t1e3", "Atom1_0_o0t1e4", "Atom1_0_o0t2", "Atom1_0_o0t2e0", "Atom1_0_o0t2e1", "Atom1_0_o0t2e2", "Atom1_0_o0t2e3", "Atom1_0_o0t2e4", "Atom1_0_o0t3", "Atom1_0_o0t3e0", "Atom1_0_o0t3e1", "Atom1_0_o0t3e2", "Atom1_0_o0t3e3", "Atom1_0_o0t3e4", "Atom1_0_o0t4", "Atom1_0_o0t4e0", "Atom1_0_o0t4e1", "Atom1_0_o0t4e2", "Atom1_0_o0t4e3", "Atom1_0_o0t4e4", "Atom1_0_o0t5", "Atom0_1__Atom0_1_counted", "Atom0_1__Atom0_1_pos"];
 static INITIAL: Values = [46, 45, 45, 45, 45, 47, 45, 45, 45, 45, 45, 45, 45, 45, 46, 45, 45, 45, 45, 45, 45, 49, 45, 45, 45, 45, 45, 45, 45, 45, 48, 45, 45, 45, 45, 47, 45, 50, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 45, 45, 51, 45, 45, 45, 45, 51, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 52, 5, 41, 60, 56, 55, 1, 1, 3, 61, 61];
-static PLAYERS: [u32; 1] = [0];
 static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [90];
 static VISIBLE_SLOTS: [usize; 1] = [93];
@@ -49,7 +48,7 @@ impl CompiledGame for Game {
     const END: u32 = 5;
     const KEEPER: u32 = 3;
     const RANDOM: u32 = 4;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 62] = ["solver", "0", "100", "keeper", "random", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", "c20", "c21", "c22", "c23", "c24", "c25", "c26", "c27", "c28", "c29", "c30", "c31", "c32", "c33", "c34", "c35", "c36", "b0", "b1", "b2", "b3", "none", "circle", "star", "square", "triangle", "red", "blue", "yellow", "l0", "n0", "n1", "n2", "n3", "n4", "n5", "n6", "1"];
 static NODES: [&str; 66] = ["begin", "Norm", "Cleared", "Check0", "ClearedScore", "end", "Go0", "AnyBegin", "AccEnd", "Turn", "Advance0", "Check1", "Advance1", "Pick", "Picked", "PickTag", "Drop", "Dropped", "Checked", "AccBegin", "Apply", "Update0", "Update1", "Update2", "Update3", "Update4", "AnyPick", "PieceBegin", "Atom0_0_counted", "Atom0_0_color", "Atom0_0_pos", "Atom0_0_o0t1", "Atom0_0_o0t2", "Atom0_0_o0t3", "Atom0_0_o0t4", "Atom0_0_o0t5", "Atom0_0_o0t6", "Atom0_0_o0t7", "Atom0_0_o0t8", "Atom0_0_o0t9", "Atom0_0_o0t10", "Atom0_0_o0t11", "Atom0_0_o0t12", "Atom0_0_o0t13", "Atom0_0_o0t14", "Atom0_0_o0t15", "Atom0_0_o0t16", "Atom0_0_o0t17", "Atom0_0_o0t18", "Atom0_0_o0t19", "Atom0_0_o0t20", "Atom0_0_o0t21", "Atom0_0_o0t22", "Atom0_0_o0t23", "Atom0_0_o0t24", "Atom0_0_o0t25", "Atom0_0_o0t26", "Atom0_0_o0t27", "Atom0_0_o0t28", "Atom0_0_o0t29", "Atom0_0_o0t30", "Atom0_0_o0t31", "Atom0_0_o0t32", "Atom0_0_o0t33", "Atom0_0_o0t34", "Atom0_0_o0t35"];
 static INITIAL: Values = [45, 45, 46, 45, 45, 45, 45, 47, 45, 45, 45, 45, 45, 48, 45, 45, 45, 45, 45, 45, 49, 45, 45, 45, 45, 45, 45, 45, 46, 45, 45, 45, 45, 47, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 51, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 52, 45, 45, 45, 45, 45, 45, 45, 51, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 53, 5, 41, 60, 1, 1, 3, 61, 61];
-static PLAYERS: [u32; 1] = [0];
 static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [89];
 static VISIBLE_SLOTS: [usize; 1] = [92];
@@ -47,7 +46,7 @@ impl CompiledGame for Game {
     const END: u32 = 5;
     const KEEPER: u32 = 3;
     const RANDOM: u32 = 4;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(61);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

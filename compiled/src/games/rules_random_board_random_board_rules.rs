@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 55] = ["solver", "0", "100", "keeper", "random", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", "c20", "c21", "c22", "c23", "c24", "c25", "c26", "c27", "c28", "c29", "c30", "c31", "c32", "c33", "c34", "c35", "c36", "b0", "b1", "b2", "b3", "none", "circle", "square", "red", "blue", "l0", "n0", "n1", "n2", "1"];
 static NODES: [&str; 92] = ["begin", "Place1", "Place1a", "Place1b", "Place1c", "Place1d", "Place1e", "Place1f", "Place1g", "Place1h", "Place1i", "Place1j", "Place1k", "Place1l", "Place1m", "Place2", "Place2a", "Place2b", "Place2c", "Place2d", "Place2e", "Place2f", "Place2g", "Place2h", "Place2i", "Place2j", "Place2k", "Place2l", "Place2m", "Norm", "Cleared", "Check0", "ClearedScore", "end", "Go0", "AnyBegin", "AccEnd", "Turn", "Advance0", "Check1", "Advance1", "Pick", "Picked", "PickTag", "Drop", "Dropped", "Checked", "AccBegin", "Apply", "Update0", "Update1", "Update2", "Update3", "Update4", "AnyPick", "PieceBegin", "Atom0_0_counted", "Atom0_0_pos", "Atom0_1_shape", "Atom0_1_color", "Atom0_2_pos", "Atom0_1_pos", "Atom0_1_o0t0e0", "Atom0_1_o0t0e1", "Atom0_1_o0t0e2", "Atom0_1_o0t0e3", "Atom0_1_o0t0e4", "Atom0_1_o0t1", "Atom0_1_o0t1e0", "Atom0_1_o0t1e1", "Atom0_1_o0t1e2", "Atom0_1_o0t1e3", "Atom0_1_o0t1e4", "Atom0_1_o0t2", "Atom0_1_o0t2e0", "Atom0_1_o0t2e1", "Atom0_1_o0t2e2", "Atom0_1_o0t2e3", "Atom0_1_o0t2e4", "Atom0_1_o0t3", "Atom0_1_o0t3e0", "Atom0_1_o0t3e1", "Atom0_1_o0t3e2", "Atom0_1_o0t3e3", "Atom0_1_o0t3e4", "Atom0_1_o0t4", "Atom0_1_o0t4e0", "Atom0_1_o0t4e1", "Atom0_1_o0t4e2", "Atom0_1_o0t4e3", "Atom0_1_o0t4e4", "Atom0_1_o0t5"];
 static INITIAL: Values = [45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 50, 5, 41, 53, 46, 48, 1, 1, 3, 54, 54];
-static PLAYERS: [u32; 1] = [0];
 static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [88];
 static VISIBLE_SLOTS: [usize; 1] = [91];
@@ -52,7 +51,7 @@ impl CompiledGame for Game {
     const END: u32 = 33;
     const KEEPER: u32 = 3;
     const RANDOM: u32 = 4;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(54);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

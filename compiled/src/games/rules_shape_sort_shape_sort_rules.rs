@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 64] = ["solver", "0", "50", "73", "88", "keeper", "random", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", "c20", "c21", "c22", "c23", "c24", "c25", "c26", "c27", "c28", "c29", "c30", "c31", "c32", "c33", "c34", "c35", "c36", "b0", "b1", "b2", "b3", "none", "circle", "square", "star", "triangle", "red", "blue", "yellow", "l0", "n0", "n1", "n2", "n3", "1", "accept", "deny", "immovable"];
 static NODES: [&str; 39] = ["begin", "Norm", "Cleared", "Check0", "ClearedScore", "end", "Go0", "AnyBegin", "AccEnd", "Turn", "Advance0", "Check1", "Advance1", "Pick", "Picked", "PickTag", "Drop", "Dropped", "Judge", "Accepted", "AccBegin", "Apply", "Refused", "Deny", "PieceBegin", "Counted", "Immovable", "CountedError", "Update0", "Update1", "Update2", "Update3", "Update4", "AnyPick", "Atom0_0_counted", "Atom0_0_pos", "Atom0_1_pos", "Atom0_2_pos", "Atom0_3_pos"];
 static INITIAL: Values = [47, 47, 47, 47, 47, 47, 48, 47, 47, 47, 47, 49, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 50, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 52, 47, 47, 47, 47, 53, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 54, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 47, 55, 7, 43, 59, 56, 1, 1, 5, 60, 60];
-static PLAYERS: [u32; 1] = [0];
 static SCORES: [u32; 4] = [1, 2, 3, 4];
 static GOAL_SLOTS: [usize; 1] = [90];
 static VISIBLE_SLOTS: [usize; 1] = [93];
@@ -50,7 +49,7 @@ impl CompiledGame for Game {
     const END: u32 = 5;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(60);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 60] = ["solver", "0", "100", "keeper", "random", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", "c20", "c21", "c22", "c23", "c24", "c25", "c26", "c27", "c28", "c29", "c30", "c31", "c32", "c33", "c34", "c35", "c36", "b0", "b1", "b2", "b3", "none", "circle", "square", "star", "red", "blue", "l0", "l1", "n0", "n1", "n2", "n3", "n4", "n5", "1"];
 static NODES: [&str; 48] = ["begin", "Norm", "Cleared", "Check0", "ClearedScore", "end", "Go0", "AnyBegin", "AccEnd", "Turn", "Advance0", "Advance0_0", "Check1", "Advance1", "Advance1_0", "Check2", "Advance2", "Pick", "Picked", "PickTag", "Drop", "Dropped__AccBegin", "Dropped__Atom0_0_counted", "Dropped__Atom0_0_shape", "Dropped__Atom0_0_pos", "Checked", "Dropped__AccLine1", "Dropped__Atom1_0_counted", "Dropped__Atom1_0_shape", "Dropped__Atom1_0_pos", "Apply", "Update", "Apply1", "Update0", "Update1", "Update2", "Update3", "Update4", "AnyPick", "PieceBegin", "AccBegin", "Atom0_0_counted", "Atom0_0_shape", "Atom0_0_pos", "AccLine1", "Atom1_0_counted", "Atom1_0_shape", "Atom1_0_pos"];
 static INITIAL: Values = [46, 45, 45, 45, 45, 45, 45, 47, 45, 45, 45, 45, 45, 45, 47, 45, 45, 45, 45, 45, 45, 46, 45, 45, 45, 45, 45, 45, 48, 45, 45, 45, 45, 45, 45, 45, 45, 49, 45, 45, 45, 45, 45, 45, 49, 45, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 50, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 51, 5, 41, 58, 54, 1, 1, 3, 59, 59];
-static PLAYERS: [u32; 1] = [0];
 static SCORES: [u32; 2] = [1, 2];
 static GOAL_SLOTS: [usize; 1] = [89];
 static VISIBLE_SLOTS: [usize; 1] = [92];
@@ -51,7 +50,7 @@ impl CompiledGame for Game {
     const END: u32 = 5;
     const KEEPER: u32 = 3;
     const RANDOM: u32 = 4;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(59);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

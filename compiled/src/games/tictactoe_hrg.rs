@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 29] = ["x", "o", "0", "50", "100", "keeper", "random", "empty", "C__0_0", "C__0_1", "C__0_2", "C__1_0", "C__1_1", "C__1_2", "C__2_0", "C__2_1", "C__2_2", "L__0", "L__1", "L__2", "L__3", "L__4", "L__5", "L__6", "L__7", "hasLine_call1", "hasLine_call2", "hasEmpty_call1", "1"];
 static NODES: [&str; 38] = ["begin", "rules_1", "turn_1", "turn_2", "turn_3", "turn_4", "turn_4__tail", "turn_6", "turn_7", "hasLine_reach_1__hasLine_reach_1", "hasLine_reach_1__hasLine_reach_1_end", "turn_8", "turn_11", "turn_12", "end", "hasEmpty_reach_1", "hasEmpty_1", "hasEmpty_reach_1_end", "turn_14", "turn_13", "turn_16", "turn_18", "turn_19", "turn_20", "turn_21", "turn_21__tail", "turn_23", "turn_24", "hasLine_reach_2__hasLine_reach_2", "hasLine_reach_2__hasLine_reach_2_end", "turn_25", "turn_28", "hasLine_reach_1__hasLine_1", "hasLine_reach_1__hasLine_2", "hasLine_reach_1__hasLine_3", "hasLine_reach_2__hasLine_1", "hasLine_reach_2__hasLine_2", "hasLine_reach_2__hasLine_3"];
 static INITIAL: Values = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 17, 2, 2, 2, 5, 28, 28, 28];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [12, 13];
 static VISIBLE_SLOTS: [usize; 2] = [16, 17];
@@ -41,7 +40,7 @@ impl CompiledGame for Game {
     const END: u32 = 14;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(28);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

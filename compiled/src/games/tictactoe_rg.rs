@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 26] = ["x", "o", "0", "50", "100", "keeper", "random", "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3", "empty", "row1", "row2", "row3", "colA", "colB", "colC", "diagUp", "diagDown", "1"];
 static NODES: [&str; 22] = ["begin", "turn", "choose", "chosen", "free", "tagged", "tagged__tail", "judge", "won", "lineSearch", "lineFound", "open", "over", "full", "emptySearch", "emptyFound", "next", "end", "lineChosen", "firstOk", "secondOk", "emptyChosen"];
 static INITIAL: Values = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 7, 17, 2, 2, 2, 5, 25, 25, 25];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [13, 14];
 static VISIBLE_SLOTS: [usize; 2] = [17, 18];
@@ -44,7 +43,7 @@ impl CompiledGame for Game {
     const END: u32 = 17;
     const KEEPER: u32 = 5;
     const RANDOM: u32 = 6;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(25);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;

@@ -22,7 +22,6 @@ pub struct Game;
 static SYMBOLS: [&str; 39] = ["1", "2", "-3", "-2", "-1", "0", "3", "4", "5", "6", "7", "8", "keeper", "random", "x", "HA", "SA", "HK", "SK", "HQ", "SQ", "HJ", "SJ", "none", "single_0", "single_1", "single_2", "single_3", "single_4", "single_5", "single_6", "single_7", "s_", "s_H", "s_S", "bid1", "bid2", "pass", "single"];
 static NODES: [&str; 109] = ["begin", "n1", "n2", "n3", "n5", "n6", "n7", "n8", "n9", "n10", "n11", "n12", "n13", "n14", "n15", "n16", "n17", "n18", "n19", "n21", "n23", "n23__tail", "n25", "n24", "n22", "n28", "n31", "n33", "n36", "n35", "n37", "n38", "n40", "n41", "n39", "n43", "n45", "n47", "n49", "n51", "n53", "n55", "n57", "n59", "n60", "n58", "n61", "n62", "n63", "n64", "n65", "n66", "n67", "n68", "n69", "n70", "n71", "n72", "n73", "n74", "n76", "n79", "n81", "n83", "n85", "n86", "n87", "n89", "n90", "n88", "n92", "n94", "n96", "n98", "n100", "n102", "n104", "n106", "n108", "n109", "n107", "n110", "n111", "n112", "n113", "n114", "n115", "n116", "n117", "n118", "n119", "n120", "n121", "n122", "n123", "n125", "n127", "n131", "n130", "n133", "n135", "n136", "n138", "n139", "n143", "n144", "n145", "n146", "end"];
 static INITIAL: Values = [0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 5, 5, 5, 15, 5, 5, 5, 33, 0, 5, 5, 5, 5, 23, 23, 5, 23, 23, 2, 2, 2, 12, 0, 0, 0];
-static PLAYERS: [u32; 2] = [0, 1];
 static SCORES: [u32; 12] = [2, 3, 4, 5, 0, 1, 6, 7, 8, 9, 10, 11];
 static GOAL_SLOTS: [usize; 2] = [64, 65];
 static VISIBLE_SLOTS: [usize; 2] = [68, 69];
@@ -61,7 +60,7 @@ impl CompiledGame for Game {
     const END: u32 = 108;
     const KEEPER: u32 = 12;
     const RANDOM: u32 = 13;
-    const PLAYERS: &'static [u32] = &PLAYERS;
+    const PLAYERS: &'static [u32] = &[0, 1];
     const SCORES: &'static [u32] = &SCORES;
     const ONE: Option<u32> = Some(0);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
