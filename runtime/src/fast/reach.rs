@@ -956,6 +956,22 @@ mod tests {
         (plan.nodes[0], plan.filters.len())
     }
 
+    /// A game that fills one empty cell a turn and ends as soon as the check `? from -> to` holds;
+    /// the caller appends the check's own edges.
+    fn fill_until_checked() -> Vec<(&'static str, &'static str, &'static str)> {
+        vec![
+            ("begin", "turn", "player = x"),
+            ("turn", "fill", "cursor = Cell(*)"),
+            ("fill", "filled", "board[cursor] == empty"),
+            ("filled", "tagged", "$$ cursor"),
+            ("tagged", "judge", "board[cursor] = full"),
+            ("judge", "found", "? from -> to"),
+            ("judge", "notFound", "! from -> to"),
+            ("found", "end", "player = keeper"),
+            ("notFound", "turn", "player = x"),
+        ]
+    }
+
     #[test]
     fn an_any_assignment_over_single_paths_walks_straight_and_agrees_with_the_general_search() {
         // Per member: step once if the cell ahead is full (a complement), then compare.
@@ -977,17 +993,7 @@ mod tests {
         ]);
         assert_eq!(nested.kind, NodeKind::Branch);
         // Fill cells one by one and compare the check with the general search every turn.
-        let mut edges = vec![
-            ("begin", "turn", "player = x"),
-            ("turn", "fill", "cursor = Cell(*)"),
-            ("fill", "filled", "board[cursor] == empty"),
-            ("filled", "tagged", "$$ cursor"),
-            ("tagged", "judge", "board[cursor] = full"),
-            ("judge", "found", "? from -> to"),
-            ("judge", "notFound", "! from -> to"),
-            ("found", "end", "player = keeper"),
-            ("notFound", "turn", "player = x"),
-        ];
+        let mut edges = fill_until_checked();
         edges.extend_from_slice(&check);
         let planned = engine(&edges).with_reach_plans(crate::fast::ReachPlans::Checked);
         let general = engine(&edges).with_reach_plans(crate::fast::ReachPlans::Off);
@@ -1036,21 +1042,13 @@ mod tests {
             ("first", "second", "board[cursor] == mark"),
             ("second", "to", "board[next[cursor]] == full"),
         ];
-        let mut edges = vec![
-            ("begin", "turn", "player = x"),
-            ("turn", "fill", "cursor = Cell(*)"),
-            ("fill", "filled", "board[cursor] == empty"),
-            ("filled", "tagged", "$$ cursor"),
-            ("tagged", "judge", "board[cursor] = full"),
-            ("judge", "found", "? from -> to"),
-            ("judge", "notFound", "! from -> to"),
-            ("found", "end", "player = keeper"),
-            ("notFound", "turn", "player = x"),
+        let mut edges = fill_until_checked();
+        edges.extend([
             // A way out for a full board on which the check never holds (`mark = empty`: cells
             // filled front to back).
             ("turn", "quit", "$$ x"),
             ("quit", "end", "player = keeper"),
-        ];
+        ]);
         edges.extend_from_slice(&check);
         let build = |mark: &str| {
             let mut builder = AutomatonBuilder::new();
