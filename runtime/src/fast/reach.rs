@@ -884,6 +884,12 @@ mod tests {
     use crate::fast::FastEngine;
 
     fn engine(edges: &[(&str, &str, &str)]) -> FastEngine {
+        engine_with(edges, &[])
+    }
+
+    /// The test game's types, `next`, `board` and `cursor`, plus `variables` (name, type, initial
+    /// value), with `edges`.
+    fn engine_with(edges: &[(&str, &str, &str)], variables: &[(&str, &str, &str)]) -> FastEngine {
         let mut builder = AutomatonBuilder::new();
         builder
             .typedef("Player", "{x}")
@@ -893,6 +899,9 @@ mod tests {
             .constant("next", "Cell -> Cell", "{a: b, b: c, :null}")
             .variable("board", "Cell -> Disc", "{:empty}")
             .variable("cursor", "Cell", "a");
+        for (name, type_name, initial) in variables {
+            builder.variable(name, type_name, initial);
+        }
         for (source, target, label) in edges {
             builder.edge(source, target, label);
         }
@@ -1050,32 +1059,16 @@ mod tests {
             ("quit", "end", "player = keeper"),
         ]);
         edges.extend_from_slice(&check);
-        let build = |mark: &str| {
-            let mut builder = AutomatonBuilder::new();
-            builder
-                .typedef("Player", "{x}")
-                .typedef("Score", "{0}")
-                .typedef("Cell", "{a, b, c, null}")
-                .typedef("Disc", "{empty, full}")
-                .constant("next", "Cell -> Cell", "{a: b, b: c, :null}")
-                .variable("board", "Cell -> Disc", "{:empty}")
-                .variable("cursor", "Cell", "a")
-                .variable("mark", "Disc", mark);
-            for (source, target, label) in &edges {
-                builder.edge(source, target, label);
-            }
-            builder.build().expect("a valid automaton")
-        };
+        let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark)]);
         for mark in ["full", "empty"] {
-            let planned = FastEngine::new(build(mark)).expect("an engine");
+            let planned = build(mark);
             let plan = planned.plans.iter().flatten().next().expect("a plan");
             assert!(plan.lone_filter);
             let rhs: Vec<String> = plan.member_tests.iter().map(|t| format!("{:?}", t.rhs)).collect();
             assert!(rhs.len() == 2 && rhs[0].starts_with("Slot") && rhs[1].starts_with("Lit"), "{rhs:?}");
             // `mark = full`: two full neighbours; `mark = empty`: an empty cell before a full one.
             let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
-            let general =
-                FastEngine::new(build(mark)).expect("an engine").with_reach_plans(crate::fast::ReachPlans::Off);
+            let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
             let config = crate::playout::PlayoutConfig { count: 60, seed: 5, threads: 1, ..Default::default() };
             let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
             assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
