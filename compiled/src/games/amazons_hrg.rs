@@ -126,7 +126,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m4(v, cx)?;
 }
 v[slot] = old;
 }
@@ -219,37 +219,64 @@ Ok(())
 
 /// Node `turn_8`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB3[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m9(v, cx)?;
-v[slot] = old;
+v[103] = TAB3[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_10`.
 fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m10(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB3[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_11`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m8(v, cx)?;
-
 }
+{
+v[103] = TAB3[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
@@ -266,253 +293,442 @@ Ok(())
 
 /// Node `turn_13`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB4[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
-v[slot] = old;
+v[103] = TAB4[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_15`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m14(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB4[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_16`.
 fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m12(v, cx)?;
-
 }
+{
+v[103] = TAB4[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_18`.
 fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB5[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m16(v, cx)?;
-v[slot] = old;
+v[103] = TAB5[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_20`.
 fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m17(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB5[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_21`.
 fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m15(v, cx)?;
-
 }
+{
+v[103] = TAB5[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_23`.
 fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB6[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
-v[slot] = old;
+v[103] = TAB6[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_25`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m20(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB6[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_26`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m18(v, cx)?;
-
 }
+{
+v[103] = TAB6[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_28`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB7[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m22(v, cx)?;
-v[slot] = old;
+v[103] = TAB7[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_30`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m23(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB7[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_31`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m21(v, cx)?;
-
 }
+{
+v[103] = TAB7[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_33`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB8[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m25(v, cx)?;
-v[slot] = old;
+v[103] = TAB8[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_35`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m26(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB8[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_36`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m24(v, cx)?;
-
 }
+{
+v[103] = TAB8[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_38`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB9[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
-v[slot] = old;
+v[103] = TAB9[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_40`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m29(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB9[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_41`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m27(v, cx)?;
-
 }
+{
+v[103] = TAB9[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_43`.
 fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB10[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
-v[slot] = old;
+v[103] = TAB10[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m11(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_45`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m32(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m11(v, cx)?;
 
 }
+}
+{
+v[103] = TAB10[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_46`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m11(v, cx)?;
 
 }
-{
-m30(v, cx)?;
-
 }
+{
+v[103] = TAB10[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
@@ -580,37 +796,64 @@ Ok(())
 
 /// Node `turn_52`.
 fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB3[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m37(v, cx)?;
-v[slot] = old;
+v[104] = TAB3[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_54`.
 fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m38(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB3[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_55`.
 fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m36(v, cx)?;
-
 }
+{
+v[104] = TAB3[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
@@ -627,253 +870,442 @@ Ok(())
 
 /// Node `turn_57`.
 fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB4[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m41(v, cx)?;
-v[slot] = old;
+v[104] = TAB4[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_59`.
 fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m42(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB4[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_60`.
 fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m40(v, cx)?;
-
 }
+{
+v[104] = TAB4[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_62`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB5[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
-v[slot] = old;
+v[104] = TAB5[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_64`.
 fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m45(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB5[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_65`.
 fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m43(v, cx)?;
-
 }
+{
+v[104] = TAB5[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_67`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB6[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m47(v, cx)?;
-v[slot] = old;
+v[104] = TAB6[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_69`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m48(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB6[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_70`.
 fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m46(v, cx)?;
-
 }
+{
+v[104] = TAB6[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_72`.
 fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB7[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m50(v, cx)?;
-v[slot] = old;
+v[104] = TAB7[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_74`.
 fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m51(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB7[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_75`.
 fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m49(v, cx)?;
-
 }
+{
+v[104] = TAB7[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_77`.
 fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB8[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m53(v, cx)?;
-v[slot] = old;
+v[104] = TAB8[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_79`.
 fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m54(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB8[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_80`.
 fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m52(v, cx)?;
-
 }
+{
+v[104] = TAB8[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_82`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB9[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m56(v, cx)?;
-v[slot] = old;
+v[104] = TAB9[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_84`.
 fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m57(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB9[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_85`.
 fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m55(v, cx)?;
-
 }
+{
+v[104] = TAB9[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_87`.
 fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB10[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m59(v, cx)?;
-v[slot] = old;
+v[104] = TAB10[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m39(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_89`.
 fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m60(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m39(v, cx)?;
 
 }
+}
+{
+v[104] = TAB10[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_90`.
 fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m39(v, cx)?;
 
 }
-{
-m58(v, cx)?;
-
 }
+{
+v[104] = TAB10[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
@@ -989,7 +1421,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-m75(v, cx)?;
+m76(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1082,37 +1514,64 @@ Ok(())
 
 /// Node `turn_106`.
 fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB3[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m81(v, cx)?;
-v[slot] = old;
+v[103] = TAB3[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_108`.
 fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m82(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB3[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_109`.
 fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m80(v, cx)?;
-
 }
+{
+v[103] = TAB3[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
@@ -1129,253 +1588,442 @@ Ok(())
 
 /// Node `turn_111`.
 fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB4[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m85(v, cx)?;
-v[slot] = old;
+v[103] = TAB4[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_113`.
 fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m86(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB4[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_114`.
 fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m84(v, cx)?;
-
 }
+{
+v[103] = TAB4[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_116`.
 fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB5[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m88(v, cx)?;
-v[slot] = old;
+v[103] = TAB5[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_118`.
 fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m89(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB5[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_119`.
 fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m87(v, cx)?;
-
 }
+{
+v[103] = TAB5[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_121`.
 fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB6[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m91(v, cx)?;
-v[slot] = old;
+v[103] = TAB6[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_123`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m92(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB6[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_124`.
 fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m90(v, cx)?;
-
 }
+{
+v[103] = TAB6[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_126`.
 fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB7[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m94(v, cx)?;
-v[slot] = old;
+v[103] = TAB7[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_128`.
 fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m95(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB7[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_129`.
 fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m93(v, cx)?;
-
 }
+{
+v[103] = TAB7[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_131`.
 fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB8[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m97(v, cx)?;
-v[slot] = old;
+v[103] = TAB8[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_133`.
 fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m98(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB8[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_134`.
 fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m96(v, cx)?;
-
 }
+{
+v[103] = TAB8[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_136`.
 fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB9[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m100(v, cx)?;
-v[slot] = old;
+v[103] = TAB9[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_138`.
 fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m101(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB9[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_139`.
 fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m99(v, cx)?;
-
 }
+{
+v[103] = TAB9[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_141`.
 fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-let x: u8 = TAB10[(v[103] as usize)];
-let slot = 103usize;
-let old = v[slot]; v[slot] = x;
-m103(v, cx)?;
-v[slot] = old;
+v[103] = TAB10[(v[103] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m83(v, cx)?;
+
+}
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_143`.
 fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
 {
-if v[0 + OFF2[(v[103] as usize)] as usize] == 7 {
-m104(v, cx)?;
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m83(v, cx)?;
 
 }
+}
+{
+v[103] = TAB10[(v[103] as usize)];
+}
+}
+v[103] = w103;
 Ok(())
 }
 
 /// Node `turn_144`.
 fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w103: u8 = v[103];
+loop {
+{
 {
 m83(v, cx)?;
 
 }
-{
-m102(v, cx)?;
-
 }
+{
+v[103] = TAB10[(v[103] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+}
+}
+v[103] = w103;
 Ok(())
 }
 
@@ -1443,37 +2091,64 @@ Ok(())
 
 /// Node `turn_150`.
 fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB3[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m109(v, cx)?;
-v[slot] = old;
+v[104] = TAB3[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_152`.
 fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m110(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB3[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_153`.
 fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m108(v, cx)?;
-
 }
+{
+v[104] = TAB3[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
@@ -1490,253 +2165,442 @@ Ok(())
 
 /// Node `turn_155`.
 fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB4[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m113(v, cx)?;
-v[slot] = old;
+v[104] = TAB4[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_157`.
 fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m114(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB4[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_158`.
 fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m112(v, cx)?;
-
 }
+{
+v[104] = TAB4[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_160`.
 fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB5[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m116(v, cx)?;
-v[slot] = old;
+v[104] = TAB5[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_162`.
 fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m117(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB5[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_163`.
 fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m115(v, cx)?;
-
 }
+{
+v[104] = TAB5[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_165`.
 fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB6[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m119(v, cx)?;
-v[slot] = old;
+v[104] = TAB6[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_167`.
 fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m120(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB6[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_168`.
 fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m118(v, cx)?;
-
 }
+{
+v[104] = TAB6[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_170`.
 fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB7[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m122(v, cx)?;
-v[slot] = old;
+v[104] = TAB7[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_172`.
 fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m123(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB7[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_173`.
 fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m121(v, cx)?;
-
 }
+{
+v[104] = TAB7[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_175`.
 fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB8[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m125(v, cx)?;
-v[slot] = old;
+v[104] = TAB8[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_177`.
 fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m126(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB8[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_178`.
 fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m124(v, cx)?;
-
 }
+{
+v[104] = TAB8[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_180`.
 fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB9[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m128(v, cx)?;
-v[slot] = old;
+v[104] = TAB9[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_182`.
 fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m129(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB9[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_183`.
 fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m127(v, cx)?;
-
 }
+{
+v[104] = TAB9[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_185`.
 fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-let x: u8 = TAB10[(v[104] as usize)];
-let slot = 104usize;
-let old = v[slot]; v[slot] = x;
-m131(v, cx)?;
-v[slot] = old;
+v[104] = TAB10[(v[104] as usize)];
 }
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+{
+{
+m111(v, cx)?;
+
+}
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_187`.
 fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
 {
-if v[0 + OFF2[(v[104] as usize)] as usize] == 7 {
-m132(v, cx)?;
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
+{
+{
+m111(v, cx)?;
 
 }
+}
+{
+v[104] = TAB10[(v[104] as usize)];
+}
+}
+v[104] = w104;
 Ok(())
 }
 
 /// Node `turn_188`.
 fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w104: u8 = v[104];
+loop {
+{
 {
 m111(v, cx)?;
 
 }
-{
-m130(v, cx)?;
-
 }
+{
+v[104] = TAB10[(v[104] as usize)];
+}
+{
+if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+}
+}
+v[104] = w104;
 Ok(())
 }
 
@@ -1816,7 +2680,7 @@ let old = v[slot];
 for i in 0..100 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r65_68(v) { v[slot] = old; return true; }
+if r66_68(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1914,7 +2778,7 @@ let old = v[slot];
 for i in 0..100 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r137_140(v) { v[slot] = old; return true; }
+if r138_140(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

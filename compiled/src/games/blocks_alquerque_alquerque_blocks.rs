@@ -297,7 +297,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-m126(v, cx)?;
+m127(v, cx)?;
 }
 v[slot] = old;
 }
@@ -317,7 +317,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-m113(v, cx)?;
+m114(v, cx)?;
 }
 v[slot] = old;
 }
@@ -990,7 +990,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-m175(v, cx)?;
+m176(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1010,7 +1010,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-m162(v, cx)?;
+m163(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1738,7 +1738,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-if r3_8(v) { v[slot] = old; return true; }
+if r4_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1830,7 +1830,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-if r22_21(v, cx)? { v[slot] = old; return Ok(true); }
+if r24_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1845,7 +1845,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-if r11_21(v, cx)? { v[slot] = old; return Ok(true); }
+if r13_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2451,7 +2451,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-if r56_61(v) { v[slot] = old; return true; }
+if r57_61(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2543,7 +2543,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-if r75_74(v, cx)? { v[slot] = old; return Ok(true); }
+if r77_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2558,7 +2558,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-if r64_74(v, cx)? { v[slot] = old; return Ok(true); }
+if r66_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }

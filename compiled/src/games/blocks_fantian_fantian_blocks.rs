@@ -2046,7 +2046,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS19[i];
-if r3_11(v) { v[slot] = old; return true; }
+if r5_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2056,7 +2056,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS19[i];
-if r12_11(v) { v[slot] = old; return true; }
+if r14_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2339,7 +2339,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS19[i];
-if r25_33(v) { v[slot] = old; return true; }
+if r27_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2349,7 +2349,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS19[i];
-if r34_33(v) { v[slot] = old; return true; }
+if r36_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -1355,7 +1355,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS4[i];
-if r13_4(v) { v[slot] = old; return true; }
+if r14_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1593,7 +1593,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS4[i];
-if r22_26(v) { v[slot] = old; return true; }
+if r24_26(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1653,7 +1653,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS4[i];
-if r29_33(v) { v[slot] = old; return true; }
+if r31_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1713,7 +1713,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS4[i];
-if r60_68(v) { v[slot] = old; return true; }
+if r61_68(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1823,7 +1823,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS4[i];
-if r72_80(v) { v[slot] = old; return true; }
+if r73_80(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1934,7 +1934,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS4[i];
-if r92_100(v) { v[slot] = old; return true; }
+if r93_100(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1944,7 +1944,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS4[i];
-if r101_100(v) { v[slot] = old; return true; }
+if r102_100(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2172,7 +2172,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS4[i];
-if r110_118(v) { v[slot] = old; return true; }
+if r112_118(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2292,7 +2292,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS4[i];
-if r121_129(v) { v[slot] = old; return true; }
+if r123_129(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2400,7 +2400,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS4[i];
-if r165_173(v) { v[slot] = old; return true; }
+if r166_173(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2510,7 +2510,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS4[i];
-if r177_185(v) { v[slot] = old; return true; }
+if r178_185(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -219,7 +219,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m43(v, cx)?;
+m44(v, cx)?;
 }
 v[slot] = old;
 }
@@ -234,7 +234,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m54(v, cx)?;
+m55(v, cx)?;
 }
 v[slot] = old;
 }
@@ -688,7 +688,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m76(v, cx)?;
+m77(v, cx)?;
 }
 v[slot] = old;
 }
@@ -703,7 +703,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m87(v, cx)?;
+m88(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1157,7 +1157,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m109(v, cx)?;
+m110(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1172,7 +1172,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m120(v, cx)?;
+m121(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1627,7 +1627,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-m142(v, cx);
+m143(v, cx);
 }
 v[slot] = old;
 }
@@ -1875,7 +1875,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m159(v, cx)?;
+m160(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1890,7 +1890,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m170(v, cx)?;
+m171(v, cx)?;
 }
 v[slot] = old;
 }
@@ -2403,7 +2403,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r3_11(v) { v[slot] = old; return true; }
+if r5_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2413,7 +2413,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r12_11(v) { v[slot] = old; return true; }
+if r14_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2747,7 +2747,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r29_37(v) { v[slot] = old; return true; }
+if r31_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -260,7 +260,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
-m38(v, cx)?;
+m39(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1325,7 +1325,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
-m121(v, cx)?;
+m122(v, cx)?;
 }
 v[slot] = old;
 }
@@ -2503,32 +2503,47 @@ false
 
 /// Node `embraceHVDRed_3`.
 fn r8_11(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_5`.
 fn r9_11(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
+{
 let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  return true; }
+if r10_11(v) {  v[33] = w33; return true; }
 }
 
+}
+if !(g11) { break; }
 }
 {
-if g11 {
-if r8_11(v) {  return true; }
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
-
 }
+v[33] = w33;
 false
 }
 
@@ -2552,7 +2567,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
-if r3_15(v) { v[slot] = old; return true; }
+if r4_15(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2666,32 +2681,47 @@ false
 
 /// Node `embraceHVDGreen_3`.
 fn r24_27(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_5`.
 fn r25_27(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
+{
 let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  return true; }
+if r26_27(v) {  v[33] = w33; return true; }
 }
 
+}
+if !(g27) { break; }
 }
 {
-if g27 {
-if r24_27(v) {  return true; }
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
-
 }
+v[33] = w33;
 false
 }
 
@@ -2715,7 +2745,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
-if r19_31(v) { v[slot] = old; return true; }
+if r20_31(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2832,32 +2862,47 @@ false
 
 /// Node `embraceHVDRed_11`.
 fn r48_51(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r49_51(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
+{
+let g51 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g52 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g51 {
+if r50_51(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g52) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_13`.
 fn r49_51(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
+{
 let g51 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g52 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g51 {
-if r50_51(v) {  return true; }
+if r50_51(v) {  v[33] = w33; return true; }
 }
 
+}
+if !(g52) { break; }
 }
 {
-if g52 {
-if r48_51(v) {  return true; }
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
-
 }
+v[33] = w33;
 false
 }
 
@@ -2897,32 +2942,47 @@ false
 
 /// Node `embraceHVDGreen_11`.
 fn r131_134(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r132_134(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
+{
+let g152 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g153 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g152 {
+if r133_134(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g153) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_13`.
 fn r132_134(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
+{
 let g152 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g153 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g152 {
-if r133_134(v) {  return true; }
+if r133_134(v) {  v[33] = w33; return true; }
 }
 
+}
+if !(g153) { break; }
 }
 {
-if g153 {
-if r131_134(v) {  return true; }
+v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
-
 }
+v[33] = w33;
 false
 }
 
@@ -3307,497 +3367,369 @@ false
 
 /// Node `embraceHVDRed_3` where v[34] == 35.
 fn r8_11_k34_35(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB6[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_35(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB6[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 36.
 fn r8_11_k34_36(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB8[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_36(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB8[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 37.
 fn r8_11_k34_37(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB9[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB9[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 38.
 fn r8_11_k34_38(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB10[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_38(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB10[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 39.
 fn r8_11_k34_39(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB11[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_39(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB11[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 40.
 fn r8_11_k34_40(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB12[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_40(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB12[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 41.
 fn r8_11_k34_41(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB13[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB13[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 42.
 fn r8_11_k34_42(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB14[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r9_11_k34_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB14[(v[33] as usize)];
 }
+{
+let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+{
+if g10 {
+if r10_11(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g11) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 35.
 fn r24_27_k34_35(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB6[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_35(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB6[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 36.
 fn r24_27_k34_36(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB8[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_36(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB8[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 37.
 fn r24_27_k34_37(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB9[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB9[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 38.
 fn r24_27_k34_38(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB10[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_38(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB10[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 39.
 fn r24_27_k34_39(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB11[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_39(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB11[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 40.
 fn r24_27_k34_40(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB12[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_40(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB12[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 41.
 fn r24_27_k34_41(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB13[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[33] = TAB13[(v[33] as usize)];
 }
+{
+let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+{
+if g26 {
+if r26_27(v) {  v[33] = w33; return true; }
+}
+
+}
+if !(g27) { break; }
+}
+}
+v[33] = w33;
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 42.
 fn r24_27_k34_42(v: &mut Values) -> bool {
+let w33: u8 = v[33];
+loop {
 {
-let x: u8 = TAB14[(v[33] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r25_27_k34_42(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 35.
-fn r9_11_k34_35(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
+v[33] = TAB14[(v[33] as usize)];
 }
 {
-if g11 {
-if r8_11_k34_35(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 36.
-fn r9_11_k34_36(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_36(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 37.
-fn r9_11_k34_37(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_37(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 38.
-fn r9_11_k34_38(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_38(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 39.
-fn r9_11_k34_39(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_39(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 40.
-fn r9_11_k34_40(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_40(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 41.
-fn r9_11_k34_41(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_41(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDRed_5` where v[34] == 42.
-fn r9_11_k34_42(v: &mut Values) -> bool {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
-{
-if g10 {
-if r10_11(v) {  return true; }
-}
-
-}
-{
-if g11 {
-if r8_11_k34_42(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 35.
-fn r25_27_k34_35(v: &mut Values) -> bool {
 let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  return true; }
+if r26_27(v) {  v[33] = w33; return true; }
 }
 
 }
-{
-if g27 {
-if r24_27_k34_35(v) {  return true; }
+if !(g27) { break; }
 }
-
 }
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 36.
-fn r25_27_k34_36(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_36(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 37.
-fn r25_27_k34_37(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_37(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 38.
-fn r25_27_k34_38(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_38(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 39.
-fn r25_27_k34_39(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_39(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 40.
-fn r25_27_k34_40(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_40(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 41.
-fn r25_27_k34_41(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_41(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `embraceHVDGreen_5` where v[34] == 42.
-fn r25_27_k34_42(v: &mut Values) -> bool {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
-{
-if g26 {
-if r26_27(v) {  return true; }
-}
-
-}
-{
-if g27 {
-if r24_27_k34_42(v) {  return true; }
-}
-
-}
+v[33] = w33;
 false
 }
 

@@ -127,7 +127,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m3(v, cx);
+m4(v, cx);
 }
 v[slot] = old;
 }
@@ -385,7 +385,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-m24(v, cx);
+m25(v, cx);
 }
 v[slot] = old;
 }
@@ -607,7 +607,7 @@ let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r41_22(v) { v[slot] = old; return true; }
+{ v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -633,7 +633,7 @@ let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r42_40(v) { v[slot] = old; return true; }
+{ v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -177,7 +177,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(TAB1[(v[0 + 0 + i] as usize)] == v[66]) { continue; }
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m4(v, cx)?;
 }
 v[slot] = old;
 }
@@ -518,40 +518,70 @@ Ok(())
 
 /// Node `pick_37`.
 fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB19[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m20(v, cx)?;
-v[slot] = old;
+v[80] = TAB19[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_39`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m21(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_40`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g43 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g43 {
-m19(v, cx)?;
+if !(g43) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_39`.
+fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g43 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g43) { break; }
+}
+{
+v[80] = TAB19[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_40`.
+fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g43 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g43) { break; }
+}
+{
+v[80] = TAB19[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -569,40 +599,70 @@ Ok(())
 
 /// Node `pick_45`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB20[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m24(v, cx)?;
-v[slot] = old;
+v[80] = TAB20[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_47`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m25(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_48`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g48 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g48 {
-m23(v, cx)?;
+if !(g48) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_47`.
+fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g48 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g48) { break; }
+}
+{
+v[80] = TAB20[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_48`.
+fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g48 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g48) { break; }
+}
+{
+v[80] = TAB20[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -620,40 +680,70 @@ Ok(())
 
 /// Node `pick_53`.
 fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB21[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m28(v, cx)?;
-v[slot] = old;
+v[80] = TAB21[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_55`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m29(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_56`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g53 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g53 {
-m27(v, cx)?;
+if !(g53) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_55`.
+fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g53 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g53) { break; }
+}
+{
+v[80] = TAB21[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_56`.
+fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g53 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g53) { break; }
+}
+{
+v[80] = TAB21[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -671,40 +761,70 @@ Ok(())
 
 /// Node `pick_61`.
 fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB22[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
-v[slot] = old;
+v[80] = TAB22[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_63`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m33(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_64`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g58 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g58 {
-m31(v, cx)?;
+if !(g58) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_63`.
+fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g58 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g58) { break; }
+}
+{
+v[80] = TAB22[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_64`.
+fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g58 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g58) { break; }
+}
+{
+v[80] = TAB22[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -722,40 +842,70 @@ Ok(())
 
 /// Node `pick_69`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB23[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m36(v, cx)?;
-v[slot] = old;
+v[80] = TAB23[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_71`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m37(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_72`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g63 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g63 {
-m35(v, cx)?;
+if !(g63) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_71`.
+fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g63 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g63) { break; }
+}
+{
+v[80] = TAB23[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_72`.
+fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g63 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g63) { break; }
+}
+{
+v[80] = TAB23[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -773,40 +923,70 @@ Ok(())
 
 /// Node `pick_77`.
 fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB24[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
-v[slot] = old;
+v[80] = TAB24[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_79`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m41(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_80`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g68 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g68 {
-m39(v, cx)?;
+if !(g68) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_79`.
+fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g68 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g68) { break; }
+}
+{
+v[80] = TAB24[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_80`.
+fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g68 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g68) { break; }
+}
+{
+v[80] = TAB24[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -824,40 +1004,70 @@ Ok(())
 
 /// Node `pick_85`.
 fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB25[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
-v[slot] = old;
+v[80] = TAB25[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_87`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m45(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_88`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g73 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g73 {
-m43(v, cx)?;
+if !(g73) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_87`.
+fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g73 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g73) { break; }
+}
+{
+v[80] = TAB25[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_88`.
+fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g73 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g73) { break; }
+}
+{
+v[80] = TAB25[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -875,40 +1085,70 @@ Ok(())
 
 /// Node `pick_93`.
 fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB26[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-m48(v, cx)?;
-v[slot] = old;
+v[80] = TAB26[(v[80] as usize)];
 }
-Ok(())
-}
-
-/// Node `pick_95`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m49(v, cx)?;
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
-
-}
-Ok(())
-}
-
-/// Node `pick_96`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+{
 let g78 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 m11(v, cx)?;
 
 }
-{
-if g78 {
-m47(v, cx)?;
+if !(g78) { break; }
+}
+}
+v[80] = w80;
+Ok(())
 }
 
+/// Node `pick_95`.
+fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g78 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g78) { break; }
+}
+{
+v[80] = TAB26[(v[80] as usize)];
+}
+}
+v[80] = w80;
+Ok(())
+}
+
+/// Node `pick_96`.
+fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+let w80: u8 = v[80];
+loop {
+{
+let g78 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+m11(v, cx)?;
+
+}
+if !(g78) { break; }
+}
+{
+v[80] = TAB26[(v[80] as usize)];
+}
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+}
+v[80] = w80;
 Ok(())
 }
 
@@ -2203,20 +2443,24 @@ false
 
 /// Node `attacked_25`.
 fn r59_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g121 {
-if r60_58(v) {  return true; }
+if r60_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g122) { break; }
 }
 {
-if g122 {
-if r61_58(v) {  return true; }
+v[82] = TAB19[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2241,13 +2485,24 @@ false
 
 /// Node `attacked_28`.
 fn r61_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB19[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r59_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB19[(v[82] as usize)];
 }
+{
+let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g121 {
+if r60_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g122) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -2264,20 +2519,24 @@ false
 
 /// Node `attacked_33`.
 fn r63_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g127 {
-if r64_58(v) {  return true; }
+if r64_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g128) { break; }
 }
 {
-if g128 {
-if r65_58(v) {  return true; }
+v[82] = TAB20[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2302,32 +2561,47 @@ false
 
 /// Node `attacked_36`.
 fn r65_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB20[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r63_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB20[(v[82] as usize)];
 }
+{
+let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g127 {
+if r64_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g128) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_41`.
 fn r66_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g132 {
-if r67_58(v) {  return true; }
+if r67_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g133) { break; }
 }
 {
-if g133 {
-if r68_58(v) {  return true; }
+v[82] = TAB21[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2352,32 +2626,47 @@ false
 
 /// Node `attacked_44`.
 fn r68_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB21[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r66_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB21[(v[82] as usize)];
 }
+{
+let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g132 {
+if r67_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g133) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_49`.
 fn r69_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g137 {
-if r70_58(v) {  return true; }
+if r70_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g138) { break; }
 }
 {
-if g138 {
-if r71_58(v) {  return true; }
+v[82] = TAB22[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2402,32 +2691,47 @@ false
 
 /// Node `attacked_52`.
 fn r71_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB22[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r69_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB22[(v[82] as usize)];
 }
+{
+let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g137 {
+if r70_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g138) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_57`.
 fn r72_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g142 {
-if r73_58(v) {  return true; }
+if r73_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g143) { break; }
 }
 {
-if g143 {
-if r74_58(v) {  return true; }
+v[82] = TAB23[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2452,13 +2756,24 @@ false
 
 /// Node `attacked_60`.
 fn r74_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB23[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r72_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB23[(v[82] as usize)];
 }
+{
+let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g142 {
+if r73_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g143) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -2475,20 +2790,24 @@ false
 
 /// Node `attacked_65`.
 fn r76_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g148 {
-if r77_58(v) {  return true; }
+if r77_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g149) { break; }
 }
 {
-if g149 {
-if r78_58(v) {  return true; }
+v[82] = TAB24[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2513,32 +2832,47 @@ false
 
 /// Node `attacked_68`.
 fn r78_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB24[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r76_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB24[(v[82] as usize)];
 }
+{
+let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g148 {
+if r77_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g149) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_73`.
 fn r79_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g153 {
-if r80_58(v) {  return true; }
+if r80_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g154) { break; }
 }
 {
-if g154 {
-if r81_58(v) {  return true; }
+v[82] = TAB25[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2563,32 +2897,47 @@ false
 
 /// Node `attacked_76`.
 fn r81_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB25[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r79_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB25[(v[82] as usize)];
 }
+{
+let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g153 {
+if r80_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g154) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_81`.
 fn r82_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g158 {
-if r83_58(v) {  return true; }
+if r83_58(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g159) { break; }
 }
 {
-if g159 {
-if r84_58(v) {  return true; }
+v[82] = TAB26[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2613,13 +2962,24 @@ false
 
 /// Node `attacked_84`.
 fn r84_58(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB26[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r82_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB26[(v[82] as usize)];
 }
+{
+let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g158 {
+if r83_58(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g159) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -2824,20 +3184,24 @@ false
 
 /// Node `attacked_112`.
 fn r95_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g197 {
-if r96_94(v) {  return true; }
+if r96_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g198) { break; }
 }
 {
-if g198 {
-if r97_94(v) {  return true; }
+v[82] = TAB19[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2862,13 +3226,24 @@ false
 
 /// Node `attacked_115`.
 fn r97_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB19[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r95_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB19[(v[82] as usize)];
 }
+{
+let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g197 {
+if r96_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g198) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -2885,20 +3260,24 @@ false
 
 /// Node `attacked_120`.
 fn r99_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g203 {
-if r100_94(v) {  return true; }
+if r100_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g204) { break; }
 }
 {
-if g204 {
-if r101_94(v) {  return true; }
+v[82] = TAB20[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2923,32 +3302,47 @@ false
 
 /// Node `attacked_123`.
 fn r101_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB20[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r99_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB20[(v[82] as usize)];
 }
+{
+let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g203 {
+if r100_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g204) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_128`.
 fn r102_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g208 {
-if r103_94(v) {  return true; }
+if r103_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g209) { break; }
 }
 {
-if g209 {
-if r104_94(v) {  return true; }
+v[82] = TAB21[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -2973,32 +3367,47 @@ false
 
 /// Node `attacked_131`.
 fn r104_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB21[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r102_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB21[(v[82] as usize)];
 }
+{
+let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g208 {
+if r103_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g209) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_136`.
 fn r105_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g213 {
-if r106_94(v) {  return true; }
+if r106_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g214) { break; }
 }
 {
-if g214 {
-if r107_94(v) {  return true; }
+v[82] = TAB22[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3023,32 +3432,47 @@ false
 
 /// Node `attacked_139`.
 fn r107_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB22[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r105_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB22[(v[82] as usize)];
 }
+{
+let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g213 {
+if r106_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g214) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_144`.
 fn r108_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g218 {
-if r109_94(v) {  return true; }
+if r109_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g219) { break; }
 }
 {
-if g219 {
-if r110_94(v) {  return true; }
+v[82] = TAB23[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3073,13 +3497,24 @@ false
 
 /// Node `attacked_147`.
 fn r110_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB23[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r108_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB23[(v[82] as usize)];
 }
+{
+let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g218 {
+if r109_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g219) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -3096,20 +3531,24 @@ false
 
 /// Node `attacked_152`.
 fn r112_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g224 {
-if r113_94(v) {  return true; }
+if r113_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g225) { break; }
 }
 {
-if g225 {
-if r114_94(v) {  return true; }
+v[82] = TAB24[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3134,32 +3573,47 @@ false
 
 /// Node `attacked_155`.
 fn r114_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB24[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r112_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB24[(v[82] as usize)];
 }
+{
+let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g224 {
+if r113_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g225) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_160`.
 fn r115_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g229 {
-if r116_94(v) {  return true; }
+if r116_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g230) { break; }
 }
 {
-if g230 {
-if r117_94(v) {  return true; }
+v[82] = TAB25[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3184,32 +3638,47 @@ false
 
 /// Node `attacked_163`.
 fn r117_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB25[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r115_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB25[(v[82] as usize)];
 }
+{
+let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g229 {
+if r116_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g230) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_168`.
 fn r118_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g234 {
-if r119_94(v) {  return true; }
+if r119_94(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g235) { break; }
 }
 {
-if g235 {
-if r120_94(v) {  return true; }
+v[82] = TAB26[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3234,13 +3703,24 @@ false
 
 /// Node `attacked_171`.
 fn r120_94(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB26[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r118_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB26[(v[82] as usize)];
 }
+{
+let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g234 {
+if r119_94(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g235) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -3445,20 +3925,24 @@ false
 
 /// Node `attacked_199`.
 fn r137_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g283 {
-if r138_136(v) {  return true; }
+if r138_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g284) { break; }
 }
 {
-if g284 {
-if r139_136(v) {  return true; }
+v[82] = TAB19[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3483,13 +3967,24 @@ false
 
 /// Node `attacked_202`.
 fn r139_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB19[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r137_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB19[(v[82] as usize)];
 }
+{
+let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g283 {
+if r138_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g284) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -3506,20 +4001,24 @@ false
 
 /// Node `attacked_207`.
 fn r141_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g289 {
-if r142_136(v) {  return true; }
+if r142_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g290) { break; }
 }
 {
-if g290 {
-if r143_136(v) {  return true; }
+v[82] = TAB20[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3544,32 +4043,47 @@ false
 
 /// Node `attacked_210`.
 fn r143_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB20[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r141_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB20[(v[82] as usize)];
 }
+{
+let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g289 {
+if r142_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g290) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_215`.
 fn r144_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g294 {
-if r145_136(v) {  return true; }
+if r145_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g295) { break; }
 }
 {
-if g295 {
-if r146_136(v) {  return true; }
+v[82] = TAB21[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3594,32 +4108,47 @@ false
 
 /// Node `attacked_218`.
 fn r146_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB21[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r144_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB21[(v[82] as usize)];
 }
+{
+let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g294 {
+if r145_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g295) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_223`.
 fn r147_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g299 {
-if r148_136(v) {  return true; }
+if r148_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g300) { break; }
 }
 {
-if g300 {
-if r149_136(v) {  return true; }
+v[82] = TAB22[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3644,32 +4173,47 @@ false
 
 /// Node `attacked_226`.
 fn r149_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB22[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r147_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB22[(v[82] as usize)];
 }
+{
+let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g299 {
+if r148_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g300) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_231`.
 fn r150_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g304 {
-if r151_136(v) {  return true; }
+if r151_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g305) { break; }
 }
 {
-if g305 {
-if r152_136(v) {  return true; }
+v[82] = TAB23[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3694,13 +4238,24 @@ false
 
 /// Node `attacked_234`.
 fn r152_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB23[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r150_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB23[(v[82] as usize)];
 }
+{
+let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g304 {
+if r151_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g305) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -3717,20 +4272,24 @@ false
 
 /// Node `attacked_239`.
 fn r154_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g310 {
-if r155_136(v) {  return true; }
+if r155_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g311) { break; }
 }
 {
-if g311 {
-if r156_136(v) {  return true; }
+v[82] = TAB24[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3755,32 +4314,47 @@ false
 
 /// Node `attacked_242`.
 fn r156_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB24[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r154_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB24[(v[82] as usize)];
 }
+{
+let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g310 {
+if r155_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g311) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_247`.
 fn r157_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g315 {
-if r158_136(v) {  return true; }
+if r158_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g316) { break; }
 }
 {
-if g316 {
-if r159_136(v) {  return true; }
+v[82] = TAB25[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3805,32 +4379,47 @@ false
 
 /// Node `attacked_250`.
 fn r159_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB25[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r157_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB25[(v[82] as usize)];
 }
+{
+let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g315 {
+if r158_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g316) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
 /// Node `attacked_255`.
 fn r160_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
+{
 let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g320 {
-if r161_136(v) {  return true; }
+if r161_136(v) {  v[82] = w82; return true; }
 }
 
+}
+if !(g321) { break; }
 }
 {
-if g321 {
-if r162_136(v) {  return true; }
+v[82] = TAB26[(v[82] as usize)];
 }
-
 }
+v[82] = w82;
 false
 }
 
@@ -3855,13 +4444,24 @@ false
 
 /// Node `attacked_258`.
 fn r162_136(v: &mut Values) -> bool {
+let w82: u8 = v[82];
+loop {
 {
-let x: u8 = TAB26[(v[82] as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r160_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[82] = TAB26[(v[82] as usize)];
 }
+{
+let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
+let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+{
+if g320 {
+if r161_136(v) {  v[82] = w82; return true; }
+}
+
+}
+if !(g321) { break; }
+}
+}
+v[82] = w82;
 false
 }
 
@@ -4221,40 +4821,70 @@ false
 
 /// Node `pick_168`.
 fn r217_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB19[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r218_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB19[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g425 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g425) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_170`.
 fn r218_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r219_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g425 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g425) { break; }
+}
+{
+v[80] = TAB19[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_171`.
 fn r219_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g425 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g425) { break; }
 }
 {
-if g425 {
-if r217_270(v) {  return true; }
+v[80] = TAB19[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4272,40 +4902,70 @@ false
 
 /// Node `pick_176`.
 fn r221_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB20[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r222_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB20[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g430 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g430) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_178`.
 fn r222_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r223_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g430 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g430) { break; }
+}
+{
+v[80] = TAB20[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_179`.
 fn r223_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g430 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g430) { break; }
 }
 {
-if g430 {
-if r221_270(v) {  return true; }
+v[80] = TAB20[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4323,40 +4983,70 @@ false
 
 /// Node `pick_184`.
 fn r225_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB21[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r226_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB21[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g435 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g435) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_186`.
 fn r226_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r227_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g435 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g435) { break; }
+}
+{
+v[80] = TAB21[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_187`.
 fn r227_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g435 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g435) { break; }
 }
 {
-if g435 {
-if r225_270(v) {  return true; }
+v[80] = TAB21[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4374,40 +5064,70 @@ false
 
 /// Node `pick_192`.
 fn r229_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB22[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r230_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB22[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g440 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g440) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_194`.
 fn r230_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r231_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g440 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g440) { break; }
+}
+{
+v[80] = TAB22[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_195`.
 fn r231_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g440 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g440) { break; }
 }
 {
-if g440 {
-if r229_270(v) {  return true; }
+v[80] = TAB22[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4425,40 +5145,70 @@ false
 
 /// Node `pick_200`.
 fn r233_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB23[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r234_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB23[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g445 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g445) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_202`.
 fn r234_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r235_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g445 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g445) { break; }
+}
+{
+v[80] = TAB23[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_203`.
 fn r235_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g445 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g445) { break; }
 }
 {
-if g445 {
-if r233_270(v) {  return true; }
+v[80] = TAB23[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4476,40 +5226,70 @@ false
 
 /// Node `pick_208`.
 fn r237_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB24[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r238_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB24[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g450 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g450) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_210`.
 fn r238_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r239_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g450 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g450) { break; }
+}
+{
+v[80] = TAB24[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_211`.
 fn r239_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g450 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g450) { break; }
 }
 {
-if g450 {
-if r237_270(v) {  return true; }
+v[80] = TAB24[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4527,40 +5307,70 @@ false
 
 /// Node `pick_216`.
 fn r241_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB25[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r242_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB25[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g455 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g455) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_218`.
 fn r242_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r243_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g455 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g455) { break; }
+}
+{
+v[80] = TAB25[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_219`.
 fn r243_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g455 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g455) { break; }
 }
 {
-if g455 {
-if r241_270(v) {  return true; }
+v[80] = TAB25[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 
@@ -4578,40 +5388,70 @@ false
 
 /// Node `pick_224`.
 fn r245_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-let x: u8 = TAB26[(v[80] as usize)];
-let slot = 80usize;
-let old = v[slot]; v[slot] = x;
-if r246_270(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[80] = TAB26[(v[80] as usize)];
 }
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
+}
+{
+let g460 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
+
+}
+if !(g460) { break; }
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_226`.
 fn r246_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
 {
-if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-if r247_270(v) {  return true; }
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+{
+let g460 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
+{
+if r209_270(v) {  v[80] = w80; return true; }
 
 }
+if !(g460) { break; }
+}
+{
+v[80] = TAB26[(v[80] as usize)];
+}
+}
+v[80] = w80;
 false
 }
 
 /// Node `pick_227`.
 fn r247_270(v: &mut Values) -> bool {
+let w80: u8 = v[80];
+loop {
+{
 let g460 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-if r209_270(v) {  return true; }
+if r209_270(v) {  v[80] = w80; return true; }
 
+}
+if !(g460) { break; }
 }
 {
-if g460 {
-if r245_270(v) {  return true; }
+v[80] = TAB26[(v[80] as usize)];
 }
-
+{
+if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214) { break; }
 }
+}
+v[80] = w80;
 false
 }
 

@@ -164,7 +164,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 9) { continue; }
 v[slot] = MEMBERS0[i];
-m3(v, cx)?;
+m4(v, cx)?;
 }
 v[slot] = old;
 }
@@ -1014,7 +1014,7 @@ let old = v[slot];
 for i in 0..49 {
 if !(v[0 + 1 + i] == 9) { continue; }
 v[slot] = MEMBERS0[i];
-if r62_65(v) { v[slot] = old; return true; }
+if r63_65(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -120,8 +120,7 @@ let slot = 227usize;
 let old = v[slot];
 if cx.lists_single_tags() {
 for i in 0..225 {
-v[slot] = MEMBERS0[i];
-if v[0 + OFF2[(v[227] as usize)] as usize] == 8 { cx.push_single_tag(v[227] as u32); }
+if v[0 + 1 + i] == 8 { cx.push_single_tag(MEMBERS0[i] as u32); }
 }
 } else {
 let (first, last) = match cx.replayed_next_tag() {
@@ -313,8 +312,7 @@ let slot = 227usize;
 let old = v[slot];
 if cx.lists_single_tags() {
 for i in 0..225 {
-v[slot] = MEMBERS0[i];
-if v[0 + OFF2[(v[227] as usize)] as usize] == 8 { cx.push_single_tag(v[227] as u32); }
+if v[0 + 1 + i] == 8 { cx.push_single_tag(MEMBERS0[i] as u32); }
 }
 } else {
 let (first, last) = match cx.replayed_next_tag() {
@@ -1240,7 +1238,7 @@ let old = v[slot];
 for i in 0..225 {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-if r74_75(v) { v[slot] = old; return true; }
+{ v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -154,8 +154,7 @@ let slot = 123usize;
 let old = v[slot];
 if cx.lists_single_tags() {
 for i in 0..121 {
-v[slot] = MEMBERS0[i];
-if v[0 + OFF2[(v[123] as usize)] as usize] == 7 { cx.push_single_tag(v[123] as u32); }
+if v[0 + 1 + i] == 7 { cx.push_single_tag(MEMBERS0[i] as u32); }
 }
 } else {
 let (first, last) = match cx.replayed_next_tag() {
@@ -323,8 +322,7 @@ let slot = 123usize;
 let old = v[slot];
 if cx.lists_single_tags() {
 for i in 0..121 {
-v[slot] = MEMBERS0[i];
-if v[0 + OFF2[(v[123] as usize)] as usize] == 7 { cx.push_single_tag(v[123] as u32); }
+if v[0 + 1 + i] == 7 { cx.push_single_tag(MEMBERS0[i] as u32); }
 }
 } else {
 let (first, last) = match cx.replayed_next_tag() {

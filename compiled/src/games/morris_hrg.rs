@@ -149,7 +149,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-m5(v, cx);
+m6(v, cx);
 }
 v[slot] = old;
 }
@@ -169,7 +169,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-m10(v, cx);
+m11(v, cx);
 }
 v[slot] = old;
 }
@@ -289,7 +289,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-m15(v, cx);
+m16(v, cx);
 }
 v[slot] = old;
 }
@@ -750,7 +750,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-m63(v, cx);
+m64(v, cx);
 }
 v[slot] = old;
 }
@@ -770,7 +770,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-m68(v, cx);
+m69(v, cx);
 }
 v[slot] = old;
 }
@@ -890,7 +890,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-m73(v, cx);
+m74(v, cx);
 }
 v[slot] = old;
 }
@@ -1378,7 +1378,7 @@ let old = v[slot];
 for i in 0..24 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r36_38(v) { v[slot] = old; return true; }
+if r37_38(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1415,7 +1415,7 @@ let old = v[slot];
 for i in 0..24 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r53_56(v) { v[slot] = old; return true; }
+if r54_56(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1485,7 +1485,7 @@ let old = v[slot];
 for i in 0..24 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r86_88(v) { v[slot] = old; return true; }
+if r87_88(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1522,7 +1522,7 @@ let old = v[slot];
 for i in 0..24 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r101_104(v) { v[slot] = old; return true; }
+if r102_104(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -144,7 +144,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-m3(v, cx);
+m4(v, cx);
 }
 v[slot] = old;
 }
@@ -571,7 +571,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-m96(v, cx);
+m97(v, cx);
 }
 v[slot] = old;
 }
@@ -914,7 +914,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS0[i];
-if r23_32(v) { v[slot] = old; return true; }
+if r24_32(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1260,7 +1260,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r54_63(v) { v[slot] = old; return true; }
+if r55_63(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1606,7 +1606,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 1 + i] == 8) { continue; }
 v[slot] = MEMBERS0[i];
-if r92_93(v) { v[slot] = old; return true; }
+{ v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -224,7 +224,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-m7(v, cx)?;
+m8(v, cx)?;
 }
 v[slot] = old;
 }
@@ -662,7 +662,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-m45(v, cx)?;
+m46(v, cx)?;
 }
 v[slot] = old;
 }
@@ -985,7 +985,7 @@ let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-if r71_4(v) { v[slot] = old; return true; }
+if r72_4(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1054,32 +1054,47 @@ false
 
 /// Node `canPlace_reach_1__outflanks_3`.
 fn r75_4(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_5`.
 fn r76_4(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
+{
 let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  return true; }
+if r77_4(v) {  v[71] = w71; return true; }
 }
 
+}
+if !(g84) { break; }
 }
 {
-if g84 {
-if r75_4(v) {  return true; }
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
-
 }
+v[71] = w71;
 false
 }
 
@@ -1146,32 +1161,47 @@ false
 
 /// Node `legalAt_reach_1__outflanks_11`.
 fn r95_11(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
 fn r96_11(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
+{
 let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  return true; }
+if r97_11(v) {  v[71] = w71; return true; }
 }
 
+}
+if !(g108) { break; }
 }
 {
-if g108 {
-if r95_11(v) {  return true; }
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
-
 }
+v[71] = w71;
 false
 }
 
@@ -1212,32 +1242,47 @@ false
 
 /// Node `flanksAlongDir_reach_1__outflanks_19`.
 fn r86_19(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r87_19(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
+{
+let g96 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g97 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g96 {
+if r88_19(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g97) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_21`.
 fn r87_19(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
+{
 let g96 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g97 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g96 {
-if r88_19(v) {  return true; }
+if r88_19(v) {  v[71] = w71; return true; }
 }
 
+}
+if !(g97) { break; }
 }
 {
-if g97 {
-if r86_19(v) {  return true; }
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
-
 }
+v[71] = w71;
 false
 }
 
@@ -1260,7 +1305,7 @@ let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-if r78_42(v) { v[slot] = old; return true; }
+if r79_42(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1329,32 +1374,47 @@ false
 
 /// Node `canPlace_reach_2__outflanks_3`.
 fn r82_42(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_5`.
 fn r83_42(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
+{
 let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  return true; }
+if r84_42(v) {  v[71] = w71; return true; }
 }
 
+}
+if !(g92) { break; }
 }
 {
-if g92 {
-if r82_42(v) {  return true; }
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
-
 }
+v[71] = w71;
 false
 }
 
@@ -1421,32 +1481,47 @@ false
 
 /// Node `legalAt_reach_2__outflanks_11`.
 fn r100_49(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
 fn r101_49(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
+{
 let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  return true; }
+if r102_49(v) {  v[71] = w71; return true; }
 }
 
+}
+if !(g114) { break; }
 }
 {
-if g114 {
-if r100_49(v) {  return true; }
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
-
 }
+v[71] = w71;
 false
 }
 
@@ -1487,32 +1562,47 @@ false
 
 /// Node `flanksAlongDir_reach_2__outflanks_19`.
 fn r90_57(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r91_57(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
+{
+let g101 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g102 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g101 {
+if r92_57(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g102) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_21`.
 fn r91_57(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
+{
 let g101 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g102 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g101 {
-if r92_57(v) {  return true; }
+if r92_57(v) {  v[71] = w71; return true; }
 }
 
+}
+if !(g102) { break; }
 }
 {
-if g102 {
-if r90_57(v) {  return true; }
+v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
-
 }
+v[71] = w71;
 false
 }
 
@@ -2265,993 +2355,737 @@ false
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 77.
 fn r75_4_k70_77(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB9[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_77(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB9[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 78.
 fn r75_4_k70_78(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB10[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_78(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB10[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 79.
 fn r75_4_k70_79(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB11[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB11[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 80.
 fn r75_4_k70_80(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB12[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB12[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 81.
 fn r75_4_k70_81(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB13[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_81(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB13[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 82.
 fn r75_4_k70_82(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB14[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_82(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB14[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 83.
 fn r75_4_k70_83(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB15[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_83(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB15[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 84.
 fn r75_4_k70_84(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB16[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r76_4_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB16[(v[71] as usize)];
 }
+{
+let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g83 {
+if r77_4(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g84) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
 fn r95_11_k70_77(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB9[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_77(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB9[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
 fn r95_11_k70_78(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB10[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_78(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB10[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
 fn r95_11_k70_79(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB11[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB11[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
 fn r95_11_k70_80(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB12[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB12[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
 fn r95_11_k70_81(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB13[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_81(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB13[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
 fn r95_11_k70_82(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB14[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_82(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB14[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
 fn r95_11_k70_83(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB15[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_83(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB15[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
 fn r95_11_k70_84(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB16[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r96_11_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB16[(v[71] as usize)];
 }
+{
+let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+{
+if g107 {
+if r97_11(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g108) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 77.
 fn r82_42_k70_77(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB9[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_77(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB9[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 78.
 fn r82_42_k70_78(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB10[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_78(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB10[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 79.
 fn r82_42_k70_79(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB11[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB11[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 80.
 fn r82_42_k70_80(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB12[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB12[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 81.
 fn r82_42_k70_81(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB13[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_81(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB13[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 82.
 fn r82_42_k70_82(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB14[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_82(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB14[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 83.
 fn r82_42_k70_83(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB15[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_83(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB15[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 84.
 fn r82_42_k70_84(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB16[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r83_42_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB16[(v[71] as usize)];
 }
+{
+let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g91 {
+if r84_42(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g92) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
 fn r100_49_k70_77(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB9[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_77(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB9[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
 fn r100_49_k70_78(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB10[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_78(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB10[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
 fn r100_49_k70_79(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB11[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB11[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
 fn r100_49_k70_80(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB12[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB12[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
 fn r100_49_k70_81(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB13[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_81(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB13[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
 fn r100_49_k70_82(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB14[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_82(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB14[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
 fn r100_49_k70_83(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB15[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_83(v) { v[slot] = old; return true; }
-v[slot] = old;
+v[71] = TAB15[(v[71] as usize)];
 }
+{
+let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+{
+if g113 {
+if r102_49(v) {  v[71] = w71; return true; }
+}
+
+}
+if !(g114) { break; }
+}
+}
+v[71] = w71;
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
 fn r100_49_k70_84(v: &mut Values) -> bool {
+let w71: u8 = v[71];
+loop {
 {
-let x: u8 = TAB16[(v[71] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r101_49_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 77.
-fn r76_4_k70_77(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
+v[71] = TAB16[(v[71] as usize)];
 }
 {
-if g84 {
-if r75_4_k70_77(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 78.
-fn r76_4_k70_78(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_78(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 79.
-fn r76_4_k70_79(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_79(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 80.
-fn r76_4_k70_80(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_80(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 81.
-fn r76_4_k70_81(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_81(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 82.
-fn r76_4_k70_82(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_82(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 83.
-fn r76_4_k70_83(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_83(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_1__outflanks_5` where v[70] == 84.
-fn r76_4_k70_84(v: &mut Values) -> bool {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g83 {
-if r77_4(v) {  return true; }
-}
-
-}
-{
-if g84 {
-if r75_4_k70_84(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 77.
-fn r96_11_k70_77(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_77(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 78.
-fn r96_11_k70_78(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_78(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 79.
-fn r96_11_k70_79(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_79(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 80.
-fn r96_11_k70_80(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_80(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 81.
-fn r96_11_k70_81(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_81(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 82.
-fn r96_11_k70_82(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_82(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 83.
-fn r96_11_k70_83(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_83(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_1__outflanks_13` where v[70] == 84.
-fn r96_11_k70_84(v: &mut Values) -> bool {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
-{
-if g107 {
-if r97_11(v) {  return true; }
-}
-
-}
-{
-if g108 {
-if r95_11_k70_84(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 77.
-fn r83_42_k70_77(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_77(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 78.
-fn r83_42_k70_78(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_78(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 79.
-fn r83_42_k70_79(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_79(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 80.
-fn r83_42_k70_80(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_80(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 81.
-fn r83_42_k70_81(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_81(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 82.
-fn r83_42_k70_82(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_82(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 83.
-fn r83_42_k70_83(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_83(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `canPlace_reach_2__outflanks_5` where v[70] == 84.
-fn r83_42_k70_84(v: &mut Values) -> bool {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g91 {
-if r84_42(v) {  return true; }
-}
-
-}
-{
-if g92 {
-if r82_42_k70_84(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 77.
-fn r101_49_k70_77(v: &mut Values) -> bool {
 let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  return true; }
+if r102_49(v) {  v[71] = w71; return true; }
 }
 
 }
-{
-if g114 {
-if r100_49_k70_77(v) {  return true; }
+if !(g114) { break; }
 }
-
 }
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 78.
-fn r101_49_k70_78(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_78(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 79.
-fn r101_49_k70_79(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_79(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 80.
-fn r101_49_k70_80(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_80(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 81.
-fn r101_49_k70_81(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_81(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 82.
-fn r101_49_k70_82(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_82(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 83.
-fn r101_49_k70_83(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_83(v) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `legalAt_reach_2__outflanks_13` where v[70] == 84.
-fn r101_49_k70_84(v: &mut Values) -> bool {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
-{
-if g113 {
-if r102_49(v) {  return true; }
-}
-
-}
-{
-if g114 {
-if r100_49_k70_84(v) {  return true; }
-}
-
-}
+v[71] = w71;
 false
 }
 

@@ -195,7 +195,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-m17(v, cx);
+m18(v, cx);
 }
 v[slot] = old;
 }
@@ -569,7 +569,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-if r39_8(v) { v[slot] = old; return true; }
+if r40_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -191,7 +191,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-m19(v, cx);
+m20(v, cx);
 }
 v[slot] = old;
 }
@@ -504,7 +504,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-if r34_8(v) { v[slot] = old; return true; }
+if r35_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -190,7 +190,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-m13(v, cx);
+m14(v, cx);
 }
 v[slot] = old;
 }
@@ -393,7 +393,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-if r26_8(v) { v[slot] = old; return true; }
+if r27_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -430,7 +430,7 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[85] == 53 && v[0 + MEMBER_INDEX1[(v[86] as usize)] as usize] != 45) { continue; }
 v[slot] = MEMBERS3[i];
-if r19_8(v) { v[slot] = old; return true; }
+if r29_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -122,7 +122,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(TAB1[(MEMBERS0[i] as usize)] == 54 && v[0 + 0 + i] == 45) { continue; }
 v[slot] = MEMBERS0[i];
-m2(v, cx);
+m4(v, cx);
 }
 v[slot] = old;
 }
@@ -300,7 +300,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(TAB1[(MEMBERS0[i] as usize)] == 54 && v[0 + 0 + i] == 45) { continue; }
 v[slot] = MEMBERS0[i];
-m16(v, cx);
+m18(v, cx);
 }
 v[slot] = old;
 }
@@ -558,7 +558,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-m41(v, cx);
+m42(v, cx);
 }
 v[slot] = old;
 }
@@ -761,7 +761,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 0 + i] != 45) { continue; }
 v[slot] = MEMBERS0[i];
-if r54_36(v) { v[slot] = old; return true; }
+if r55_36(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -798,7 +798,7 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[82] == 50) { continue; }
 v[slot] = MEMBERS6[i];
-if r47_36(v) { v[slot] = old; return true; }
+if r56_36(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

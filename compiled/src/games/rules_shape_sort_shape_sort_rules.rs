@@ -193,7 +193,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] != 47) { continue; }
 v[slot] = MEMBERS1[i];
-m13(v, cx);
+m14(v, cx);
 }
 v[slot] = old;
 }
@@ -489,7 +489,7 @@ let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 0 + i] != 47) { continue; }
 v[slot] = MEMBERS1[i];
-if r33_8(v) { v[slot] = old; return true; }
+if r24_8(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

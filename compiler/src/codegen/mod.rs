@@ -7,13 +7,15 @@
 //! reachability checks (`r<N>_<T>`, only for nodes between a check's start and its target).
 //! Every edge becomes a block that applies its label in place, calls the target's function and
 //! undoes the change, so the search walks the automaton depth-first without interpreting
-//! anything. Visited sets are consulted only at nodes where a search can loop (the
+//! anything; a cycle that is one simple ring of tests and fixed-slot writes runs as a loop
+//! instead (`loops`). Visited sets are consulted only at nodes where a search can loop (the
 //! same analysis as the fast engine, spec/engines.md). Pure: returns strings, writes no files.
 
 mod distinct;
 mod explore;
 mod graph;
 mod known;
+mod loops;
 mod progress;
 mod refine;
 mod template;
@@ -163,6 +165,11 @@ struct Generator<'a> {
     /// While a member loop's filter is written: the loop variable's slot and its members in loop
     /// order, so a map read keyed by the member uses an offset per loop index.
     loop_members: Option<(u32, Vec<u32>)>,
+    /// Per mode, the ring each node's function walks as a loop (see [`loops`]).
+    rings: HashMap<Mode, Vec<Option<loops::Ring>>>,
+    /// While a ring's loop is written: the code restoring the slots the ring writes, which an
+    /// early return of a reachability check runs after the edge's own undo.
+    ring_restore: String,
 }
 
 /// The search-context calls the emitted functions make, recorded where each is written, from
@@ -318,6 +325,8 @@ impl<'a> Generator<'a> {
             fused_tag: None,
             bound: Vec::new(),
             loop_members: None,
+            rings: HashMap::new(),
+            ring_restore: String::new(),
         }
     }
 
@@ -606,6 +615,8 @@ impl<'a> Generator<'a> {
         };
         // Only a target the search enters has a function (and specialised copies).
         let callee = if stops { String::new() } else { self.callee(mode, edge, bind) };
+        // Inside a ring's loop, an early return also restores what the ring wrote.
+        let ring = if self.ring_restore.is_empty() { String::new() } else { format!("{} ", self.ring_restore) };
         match mode {
             Mode::Moves if completes(&self.plan.ops[edge]) => {
                 let player = self.plan.player_slot;
@@ -628,11 +639,11 @@ impl<'a> Generator<'a> {
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("{callee}(v, cx)?;\n"),
             Mode::Moves => format!("{callee}(v, cx);\n"),
-            Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} return true; }}\n"),
-            Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} return Ok(true); }}\n"),
-            Mode::Reach { pure: true, .. } => format!("if {callee}(v) {{ {undo} return true; }}\n"),
+            Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} {ring}return true; }}\n"),
+            Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} {ring}return Ok(true); }}\n"),
+            Mode::Reach { pure: true, .. } => format!("if {callee}(v) {{ {undo} {ring}return true; }}\n"),
             Mode::Reach { pure: false, .. } => {
-                format!("if {callee}(v, cx)? {{ {undo} return Ok(true); }}\n")
+                format!("if {callee}(v, cx)? {{ {undo} {ring}return Ok(true); }}\n")
             }
         }
     }
@@ -855,7 +866,20 @@ impl<'a> Generator<'a> {
     /// square for an own piece or an empty square: no store and restore per skipped square). The
     /// filter reads the member and the chain's assigned values as expressions, and a map read
     /// keyed by the member through an offset per loop index. Cost: one walk along the chain.
-    fn member_filter(&mut self, mode: Mode, edge: usize, slot: u32, members: &[u32], table: &str) -> Option<String> {
+    ///
+    /// Also returns the last edge of the chain's leading run of edges that change nothing
+    /// (guards, skips, tags a check ignores), when there is one: a member that passed the filter
+    /// passes those guards too (they read the same slots, nothing written in between), so the
+    /// loop's body may continue below that edge instead of testing them again (reversi's
+    /// `board[cell] == empty` filter and guard).
+    fn member_filter(
+        &mut self,
+        mode: Mode,
+        edge: usize,
+        slot: u32,
+        members: &[u32],
+        table: &str,
+    ) -> Option<(String, Option<usize>)> {
         let automaton = self.automaton;
         let start = automaton.edges[edge].target;
         let stops = match mode {
@@ -865,7 +889,7 @@ impl<'a> Generator<'a> {
         if stops || members.is_empty() {
             return None;
         }
-        let chain: Vec<(&'a PlanOp, bool)> = {
+        let chain: Vec<(u32, &'a PlanOp, bool)> = {
             let walk = self.walk(mode);
             let mut chain = Vec::new();
             let mut node = start;
@@ -887,17 +911,23 @@ impl<'a> Generator<'a> {
                         Mode::Reach { to, .. } => !self.reach[&to].visits[node] && !self.reach[&to].counted_steps[node],
                     }
                 })
-                .map(|(_, op, stops)| (op, stops))
                 .collect()
         };
         self.bound = vec![(slot, format!("{table}[i]"))];
         self.loop_members = Some((slot, members.to_vec()));
         let mut conditions = Vec::new();
-        for (op, stops) in chain {
+        // The last node of the leading run of edges that change nothing, while it lasts.
+        let mut unchanged: Option<Option<u32>> = Some(None);
+        for (node, op, stops) in chain {
             match op {
                 PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } => {
                     let (a, b) = (self.value(lhs), self.value(rhs));
                     conditions.push(format!("{a} {} {b}", if *equal { "==" } else { "!=" }));
+                    unchanged = unchanged.map(|_| Some(node));
+                    if stops {
+                        break;
+                    }
+                    continue;
                 }
                 _ if stops => break,
                 PlanOp::Skip => {}
@@ -905,13 +935,21 @@ impl<'a> Generator<'a> {
                 PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if graph::fixed_slot(lhs).is_some() => {
                     let value = self.value(rhs);
                     self.bound.push((lhs.base, format!("({value})")));
+                    unchanged = None;
+                    continue;
                 }
                 _ => break,
             }
+            unchanged = unchanged.map(|_| Some(node));
         }
         self.bound.clear();
         self.loop_members = None;
-        (!conditions.is_empty()).then(|| format!("if !({}) {{ continue; }}\n", conditions.join(" && ")))
+        if conditions.is_empty() {
+            return None;
+        }
+        // The chain's nodes have one walked edge each.
+        let below = unchanged.flatten().and_then(|node| self.walked_edges(mode, node).first().copied());
+        Some((format!("if !({}) {{ continue; }}\n", conditions.join(" && ")), below))
     }
 
     fn reach_call(&self, from: u32, to: u32) -> String {
@@ -1035,13 +1073,18 @@ impl<'a> Generator<'a> {
                     && count > REPLAY_RANGE_MIN_MEMBERS
                     && graph::fixed_slot(&lhs).is_some_and(|slot| self.next_tag_is_member(edge, slot));
                 let target = self.target(&lhs, edge);
-                let filter = graph::fixed_slot(&lhs)
+                let (filter, below) = graph::fixed_slot(&lhs)
                     .and_then(|slot| self.member_filter(mode, edge, slot, &members, &table))
                     .unwrap_or_default();
                 let cont = self.continue_to(mode, edge, "v[slot] = old;", None);
+                // Behind the filter, the body continues below the guards the filter tested.
+                let filtered = match below {
+                    Some(below) => self.continue_to(mode, below, "v[slot] = old;", None),
+                    None => cont.clone(),
+                };
                 if !tagged {
                     return format!(
-                        "{{\n{target}let old = v[slot];\nfor i in 0..{count} {{\n{filter}v[slot] = {table}[i];\n{cont}}}\nv[slot] = old;\n}}\n"
+                        "{{\n{target}let old = v[slot];\nfor i in 0..{count} {{\n{filter}v[slot] = {table}[i];\n{filtered}}}\nv[slot] = old;\n}}\n"
                     );
                 }
                 // A replayed move names the member in its next tag: only that one can match. The
@@ -1053,7 +1096,7 @@ impl<'a> Generator<'a> {
                 }
                 let element = if count < 1 << 16 { "u16" } else { "u32" };
                 let index = self.symbol_table("MEMBER_INDEX", element, &index, count as u64);
-                let range = |filter: &str| {
+                let range = |filter: &str, cont: &str| {
                     format!(
                         "let (first, last) = match cx.replayed_next_tag() {{\n\
                          None => (0, {count}),\n\
@@ -1062,7 +1105,8 @@ impl<'a> Generator<'a> {
                          for i in first..last {{\n{filter}v[slot] = {table}[i];\n{cont}}}\n"
                     )
                 };
-                let plain = format!("{{\n{target}let old = v[slot];\n{}v[slot] = old;\n}}\n", range(&filter));
+                let plain =
+                    format!("{{\n{target}let old = v[slot];\n{}v[slot] = old;\n}}\n", range(&filter, &filtered));
                 let Some((guards, tag_edge)) = graph::fixed_slot(&lhs).and_then(|slot| self.placement(edge, slot))
                 else {
                     return plain;
@@ -1071,9 +1115,14 @@ impl<'a> Generator<'a> {
                 // Moves are listed by the tag listing below, so the range loop mostly replays one
                 // picked, already legal member: a filter there is a test that never skips (gomoku
                 // +0.2 % instructions per playout with it).
-                let range = range("");
+                let range = range("", &cont);
                 // A listing of tags only: one packed key per member whose guards hold, the moves
-                // (and their order) the fused completions below would store.
+                // (and their order) the fused completions below would store. The guards and the
+                // tag read the member as its table entry and a map entry keyed by it at its
+                // offset per loop index, as a member filter does, so the loop writes nothing.
+                let slot = lhs.base;
+                self.bound = vec![(slot, format!("{table}[i]"))];
+                self.loop_members = Some((slot, members.clone()));
                 let mut conditions = Vec::new();
                 for guard in guards {
                     let PlanOp::Compare { lhs, rhs, equal, .. } = self.plan.ops[guard].clone() else { continue };
@@ -1082,9 +1131,11 @@ impl<'a> Generator<'a> {
                 }
                 let condition = if conditions.is_empty() { "true".to_string() } else { conditions.join(" && ") };
                 let tag = self.value(&tag);
+                self.bound.clear();
+                self.loop_members = None;
                 format!(
                     "{{\n{target}let old = v[slot];\nif cx.lists_single_tags() {{\n\
-                     for i in 0..{count} {{\nv[slot] = {table}[i];\nif {condition} {{ cx.push_single_tag({tag} as u32); }}\n}}\n\
+                     for i in 0..{count} {{\nif {condition} {{ cx.push_single_tag({tag} as u32); }}\n}}\n\
                      }} else {{\n{range}}}\nv[slot] = old;\n}}\n"
                 )
             }
@@ -1134,25 +1185,148 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// The function of one node in one mode.
-    /// `name` is the function's name (`m<N>`, `r<N>_<T>`, or a specialised copy's).
-    fn node_function(&mut self, mode: Mode, node: u32, name: &str) -> String {
-        let range = self.automaton.nodes[node as usize].edges.clone();
-        // Sibling reachability checks with the same nodes run once (every sibling edge starts
-        // from the same state).
+    /// The reachability checks that two or more sibling edges of `node` make, with the name of
+    /// the variable holding their one result (every sibling edge starts from the same state).
+    fn memoised_checks(&self, node: u32) -> BTreeMap<(u32, u32), String> {
         let mut counts: BTreeMap<(u32, u32), usize> = BTreeMap::new();
-        for edge in range.clone() {
+        for edge in self.automaton.nodes[node as usize].edges.clone() {
             if let Label::Reach { from, to, .. } = &self.automaton.edges[edge as usize].label {
                 if from != to {
                     *counts.entry((*from, *to)).or_insert(0) += 1;
                 }
             }
         }
-        let memoised: BTreeMap<(u32, u32), String> = counts
+        counts
             .into_iter()
             .filter(|(_, count)| *count > 1)
             .map(|((from, to), _)| ((from, to), format!("reach_{from}_{to}")))
-            .collect();
+            .collect()
+    }
+
+    /// The out-edges of `node` the search of `mode` follows, in declaration order (a check does
+    /// not follow edges leaving its region: they cannot lead into its target).
+    fn walked_edges(&self, mode: Mode, node: u32) -> Vec<usize> {
+        self.automaton.nodes[node as usize]
+            .edges
+            .clone()
+            .map(|edge| edge as usize)
+            .filter(|&edge| match mode {
+                Mode::Reach { to, .. } => {
+                    let target = self.automaton.edges[edge].target;
+                    target == to || self.reach[&to].region[target as usize]
+                }
+                Mode::Moves => true,
+            })
+            .collect()
+    }
+
+    /// The ring `node`'s function walks as a loop in `mode` (computed for the mode on first need).
+    fn ring(&mut self, mode: Mode, node: u32) -> Option<loops::Ring> {
+        if !self.rings.contains_key(&mode) {
+            let (automaton, plan) = (self.automaton, self.plan);
+            let count = automaton.nodes.len();
+            let has_function = |node: usize| match mode {
+                Mode::Moves => self.analysis.in_moves[node],
+                Mode::Reach { to, .. } => self.reach[&to].region[node],
+            };
+            let walked: Vec<Vec<usize>> = (0..count)
+                .map(|node| if has_function(node) { self.walked_edges(mode, node as u32) } else { Vec::new() })
+                .collect();
+            let (keeps, walker): (Vec<bool>, loops::Walker) = match mode {
+                Mode::Moves => (
+                    (0..count).map(|n| self.analysis.visit_in_moves[n] || self.analysis.opens_scope[n]).collect(),
+                    loops::Walker::Moves,
+                ),
+                Mode::Reach { to, pure } => {
+                    let target = &self.reach[&to];
+                    let keeps = (0..count).map(|n| target.visits[n] || target.counted_steps[n]).collect();
+                    (keeps, if pure { loops::Walker::PureCheck } else { loops::Walker::Check })
+                }
+            };
+            let enters = |edge: usize| match mode {
+                Mode::Moves => !completes(&plan.ops[edge]),
+                Mode::Reach { to, .. } => automaton.edges[edge].target != to,
+            };
+            let rings = loops::rings(automaton, plan, &walked, &enters, &keeps, walker);
+            self.rings.insert(mode, rings);
+        }
+        self.rings[&mode][node as usize].clone()
+    }
+
+    /// The body of a function walking `ring` as a loop (see [`loops`]): the ring's slots saved,
+    /// then per node around the ring its exits (their usual blocks) and its ring edge (a guard
+    /// that ends the walk, or a write without undo), the slots restored when the walk ends.
+    fn ring_walk(&mut self, mode: Mode, ring: &loops::Ring) -> String {
+        let sym = self.sym;
+        let mut code = String::new();
+        for slot in &ring.written {
+            writeln!(code, "let w{slot}: {sym} = v[{slot}];").expect("writing to a String");
+        }
+        let restore: String = ring.written.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
+        let outer = std::mem::replace(&mut self.ring_restore, restore.clone());
+        code.push_str("loop {\n");
+        for &(node, ring_edge) in &ring.rotation {
+            let memoised = self.memoised_checks(node);
+            let walked = self.walked_edges(mode, node);
+            code.push_str("{\n");
+            for memo in memoised.values() {
+                writeln!(code, "let mut {memo}: Option<bool> = None;").expect("writing to a String");
+            }
+            let hoisted = self.hoisted_guards(&walked, &mut code);
+            for &edge in walked.iter().filter(|&&edge| edge != ring_edge) {
+                let block = self.edge(mode, edge, &memoised, &hoisted);
+                code.push_str(&block);
+            }
+            match self.plan.ops[ring_edge].clone() {
+                PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } => {
+                    let guard = match hoisted.get(&ring_edge) {
+                        Some(guard) => guard.clone(),
+                        None => {
+                            let (a, b) = (self.value(&lhs), self.value(&rhs));
+                            format!("{a} {} {b}", if equal { "==" } else { "!=" })
+                        }
+                    };
+                    writeln!(code, "if !({guard}) {{ break; }}").expect("writing to a String");
+                }
+                PlanOp::Assign { lhs, rhs, .. } => {
+                    let slot = graph::fixed_slot(&lhs).expect("a ring writes fixed slots only");
+                    let value = self.value(&rhs);
+                    writeln!(code, "v[{slot}] = {value};").expect("writing to a String");
+                }
+                // Skips, and tags a check ignores.
+                _ => {}
+            }
+            code.push_str("}\n");
+        }
+        code.push_str("}\n");
+        code.push_str(&restore);
+        code.push('\n');
+        self.ring_restore = outer;
+        code
+    }
+
+    /// Sibling guards evaluated up front, written into `code`, by edge: every sibling starts from
+    /// the same state (each edge undoes its changes), and with no call in between the compiler
+    /// shares their common reads.
+    fn hoisted_guards(&mut self, walked: &[usize], code: &mut String) -> HashMap<usize, String> {
+        let mut hoisted = HashMap::new();
+        if walked.len() >= 2 {
+            for &edge in walked {
+                if let PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } = &self.plan.ops[edge] {
+                    let (a, b) = (self.value(lhs), self.value(rhs));
+                    let op = if *equal { "==" } else { "!=" };
+                    writeln!(code, "let g{edge} = {a} {op} {b};").expect("writing to a String");
+                    hoisted.insert(edge, format!("g{edge}"));
+                }
+            }
+        }
+        hoisted
+    }
+
+    /// The function of one node in one mode.
+    /// `name` is the function's name (`m<N>`, `r<N>_<T>`, or a specialised copy's).
+    fn node_function(&mut self, mode: Mode, node: u32, name: &str) -> String {
+        let memoised = self.memoised_checks(node);
         let mut body = String::new();
         let (signature, done) = match mode {
             Mode::Moves if self.fallible_moves[node as usize] => {
@@ -1181,6 +1355,16 @@ impl<'a> Generator<'a> {
             writeln!(body, "#[inline]").expect("writing to a String");
         }
         writeln!(body, "{signature} {{").expect("writing to a String");
+        // A ring entered here runs as a loop, unless the function is specialised for a value the
+        // ring overwrites (its reads there are literals only before the first write).
+        if let Some(ring) = self.ring(mode, node) {
+            if !self.known.iter().any(|(slot, _)| ring.written.contains(slot)) {
+                let walk = self.ring_walk(mode, &ring);
+                body.push_str(&walk);
+                writeln!(body, "{done}\n}}\n").expect("writing to a String");
+                return body;
+            }
+        }
         let visits = match mode {
             Mode::Moves => self.analysis.visit_in_moves[node as usize],
             Mode::Reach { to, .. } => self.reach[&to].visits[node as usize],
@@ -1218,31 +1402,8 @@ impl<'a> Generator<'a> {
             // An error return leaves the scope open: the search is abandoned, `begin` resets it.
             writeln!(body, "let scope = cx.open_scope();").expect("writing to a String");
         }
-        let walked: Vec<usize> = range
-            .map(|edge| edge as usize)
-            .filter(|&edge| match mode {
-                // Edges leaving the region cannot lead into `to`.
-                Mode::Reach { to, .. } => {
-                    let target = self.automaton.edges[edge].target;
-                    target == to || self.reach[&to].region[target as usize]
-                }
-                Mode::Moves => true,
-            })
-            .collect();
-        // Sibling guards are evaluated up front: every sibling starts from the same state (each
-        // edge undoes its changes), and with no call in between the compiler shares their
-        // common reads.
-        let mut hoisted = HashMap::new();
-        if walked.len() >= 2 {
-            for &edge in &walked {
-                if let PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } = &self.plan.ops[edge] {
-                    let (a, b) = (self.value(lhs), self.value(rhs));
-                    let op = if *equal { "==" } else { "!=" };
-                    writeln!(body, "let g{edge} = {a} {op} {b};").expect("writing to a String");
-                    hoisted.insert(edge, format!("g{edge}"));
-                }
-            }
-        }
+        let walked = self.walked_edges(mode, node);
+        let hoisted = self.hoisted_guards(&walked, &mut body);
         for edge in walked {
             let block = self.edge(mode, edge, &memoised, &hoisted);
             body.push_str(&block);
@@ -1702,6 +1863,10 @@ mod tests {
             listing.contains("] == ") && listing.contains(" && ") && listing.contains("] != "),
             "both guards: {listing}"
         );
+        // The listing writes nothing: it reads the cell at its slot per loop index and tags the
+        // member's table entry.
+        assert!(placement.contains("for i in 0..20 {\nif v[") && listing.contains(" + i] == "), "{placement}");
+        assert!(listing.contains("cx.push_single_tag(MEMBERS"), "{listing}");
         assert!(placement.contains("cx.complete_unique_valid_tagged("), "the other searches: {placement}");
         // The tag is followed by a write, not by the completion.
         assert!(!loop_module("board[at] == c0").contains("lists_single_tags"));
@@ -1740,6 +1905,8 @@ mod tests {
         ]);
         let filter = member_filter_line(&guarded).unwrap_or_else(|| panic!("{guarded}"));
         assert!(filter.contains(" + i] == "), "{filter}");
+        // Behind the filter the body continues below the guard it tested.
+        assert_eq!(member_loop_call(&guarded), Some(function_of(&guarded, "checked")), "{guarded}");
         // A variable assigned on the way is read as its value, the member as its table entry.
         let assigned = placement_module(&[
             ("picked", "copied", "at = board[at]"),
@@ -1748,6 +1915,8 @@ mod tests {
         ]);
         let filter = member_filter_line(&assigned).unwrap_or_else(|| panic!("{assigned}"));
         assert!(filter.contains(" + i]) != "), "{filter}");
+        // The guard comes after a write: the body still runs the chain from its start.
+        assert_eq!(member_loop_call(&assigned), Some(function_of(&assigned, "picked")), "{assigned}");
         // A write through a key before the guard ends the chain: nothing to filter on.
         let written = placement_module(&[
             ("picked", "written", "board[at] = c1"),
@@ -1762,6 +1931,52 @@ mod tests {
             ("checked", "end", "player = keeper"),
         ]);
         assert!(member_filter_line(&branching).is_none(), "{branching}");
+    }
+
+    /// The name of the move-search function of the node named `node`.
+    fn function_of(module: &str, node: &str) -> String {
+        let lines: Vec<&str> = module.lines().collect();
+        let at = lines.iter().position(|l| *l == format!("/// Node `{node}`.")).expect("the node has a function");
+        let signature = lines[at + 1..].iter().find(|l| l.starts_with("fn ")).expect("a signature follows");
+        signature["fn ".len()..].split('(').next().unwrap().to_string()
+    }
+
+    /// The function a member loop's body calls right after writing the member, if any.
+    fn member_loop_call(module: &str) -> Option<String> {
+        let lines: Vec<&str> = module.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with("v[slot] = MEMBERS"))?;
+        Some(lines[at + 1].split('(').next()?.to_string())
+    }
+
+    /// The module of a one-player game checking `? start -> goal`, a ray up a line of three
+    /// squares (`up[off] = off`) over `board`: step while the square is empty, succeed on a stone.
+    fn ray_module(board: &str) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, wall, stone}").typedef("Board", "Sq -> Content");
+        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
+        builder.variable("pos", "Sq", "s1").variable("board", "Board", board);
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "done", "? start -> goal");
+        builder.edge("done", "end", "player = keeper");
+        builder.edge("start", "walk", "pos = up[pos]");
+        builder.edge("walk", "free", "board[pos] == empty");
+        builder.edge("free", "walk", "pos = up[pos]");
+        builder.edge("walk", "goal", "board[pos] == stone");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_ray_without_visits_is_walked_as_a_loop() {
+        let closed = ray_module("{off: wall, :empty}");
+        assert!(closed.contains("loop {"), "{closed}");
+        // The ring edge at `walk` comes first, the exit into `goal` second: a pure check runs
+        // the exit first, and its early return restores the slot the ring writes.
+        assert!(closed.lines().any(|l| l.contains("= w") && l.contains("return true")), "{closed}");
+        // `board[off]` may be empty: the ring keeps its visits and its recursion.
+        let open = ray_module("{:empty}");
+        assert!(!open.contains("loop {") && open.contains("cx.visit"), "{open}");
     }
 
     /// The value of a `const NAME: bool` of a module's `impl CompiledGame`.
