@@ -51,6 +51,8 @@ pub(crate) enum PlanFlat {
     General,
     /// `values[slot] = values[from]`.
     SetSlot { slot: u32, from: u32 },
+    /// `values[slot] = table[values[key]]`.
+    SetLookup { slot: u32, key: u32, table: Box<[u32]> },
     /// `values[slot] = table[values[first] * width + values[second]]`.
     SetLookup2 { slot: u32, first: u32, second: u32, width: u32, table: Box<[u32]> },
     /// `values[base + offsets[values[key]]] == lit` (or `!=`).
@@ -68,6 +70,9 @@ impl PlanFlat {
     pub(crate) fn of(op: &PlanOp) -> PlanFlat {
         match op {
             PlanOp::Set { slot, value: Val::Slot(from) } => PlanFlat::SetSlot { slot: *slot, from: *from },
+            PlanOp::Set { slot, value: Val::Lookup { key, table } } => {
+                PlanFlat::SetLookup { slot: *slot, key: *key, table: table.clone() }
+            }
             PlanOp::Set { slot, value: Val::Lookup2Slots { first, second, width, table } } => PlanFlat::SetLookup2 {
                 slot: *slot,
                 first: *first,
@@ -316,6 +321,92 @@ pub(crate) struct PlanNode {
     pub guard_first: bool,
     /// For a [`NodeKind::Ray`] node: its index in `ReachPlan::rays`.
     pub ray: u32,
+    /// For a [`NodeKind::Straight`] node whose paths have only flat steps: its index in
+    /// `ReachPlan::straights` ([`NO_STRAIGHT`] otherwise).
+    pub straight: u32,
+}
+
+/// No [`StraightSteps`] (see [`PlanNode::straight`]).
+pub(crate) const NO_STRAIGHT: u32 = u32::MAX;
+/// A [`StraightStep`] target: the member's path fails (a comparison failed or a dead end).
+pub(crate) const STRAIGHT_FAIL: u32 = ACCEPT - 1;
+
+/// A [`NodeKind::Straight`] node's per-member path compiled into one array of flat steps, when
+/// every node below its any-assignment is a chain, a complement or a dead end whose edge has a
+/// [`PlanFlat`] form (connect4.hrg's `cursor = last`, the three conditional steps back
+/// `board[behind[dir][cursor]] == who` / `cursor = behind[dir][cursor]` and the three steps
+/// ahead with their comparisons). A step is one dispatch on its flat form and a jump to `pass`
+/// or `fail`; chains of skips and tags are followed here, once. The walk over plan nodes costs a
+/// node look-up, a dispatch on the node's kind, an edge look-up and a dispatch on the edge's flat
+/// form per step. Same nodes, same order, same comparisons: the same member ends the check, and
+/// no flat step can raise an error.
+#[derive(Debug)]
+pub(crate) struct StraightSteps {
+    /// The first step of every member's path (or [`ACCEPT`] / [`STRAIGHT_FAIL`]).
+    pub entry: u32,
+    pub steps: Box<[StraightStep]>,
+}
+
+/// One step of [`StraightSteps`]: an assignment, after which the path goes on at `pass`, or a
+/// comparison, after which it goes on at `pass` when it holds and at `fail` otherwise (a step
+/// index, [`ACCEPT`] or [`STRAIGHT_FAIL`]).
+#[derive(Debug)]
+pub(crate) struct StraightStep {
+    pub flat: PlanFlat,
+    pub pass: u32,
+    pub fail: u32,
+}
+
+/// The [`StraightSteps`] of the straight walk from plan node `entry` (the any-assignment's
+/// target), or `None` when some node on the way has no flat form (a ray, a general operand).
+fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Option<StraightSteps> {
+    let mut step_of = vec![u32::MAX; nodes.len()];
+    let mut order: Vec<u32> = Vec::new();
+    // The step a path reaching `target` runs next: skips followed, dead ends failing.
+    let mut resolve = |mut target: u32, order: &mut Vec<u32>| -> Option<u32> {
+        loop {
+            if target == ACCEPT {
+                return Some(ACCEPT);
+            }
+            let node = &nodes[target as usize];
+            match node.kind {
+                NodeKind::Dead => return Some(STRAIGHT_FAIL),
+                NodeKind::Chain if matches!(edges[node.first as usize].op, PlanOp::Skip) => {
+                    target = edges[node.first as usize].target;
+                }
+                NodeKind::Chain | NodeKind::Complement if !node.cyclic => {
+                    if step_of[target as usize] == u32::MAX {
+                        step_of[target as usize] = order.len() as u32;
+                        order.push(target);
+                    }
+                    return Some(step_of[target as usize]);
+                }
+                _ => return None,
+            }
+        }
+    };
+    let entry = resolve(entry, &mut order)?;
+    let mut steps = Vec::new();
+    while steps.len() < order.len() {
+        let node = &nodes[order[steps.len()] as usize];
+        let edge = &edges[node.first as usize];
+        let flat = PlanFlat::of(&edge.op);
+        let comparison = match flat {
+            PlanFlat::General => return None,
+            PlanFlat::SetSlot { .. } | PlanFlat::SetLookup { .. } | PlanFlat::SetLookup2 { .. } => false,
+            _ => true,
+        };
+        let pass = resolve(edge.target, &mut order)?;
+        let fail = match node.kind {
+            NodeKind::Complement => resolve(edges[node.first as usize + 1].target, &mut order)?,
+            _ => STRAIGHT_FAIL,
+        };
+        if node.kind == NodeKind::Complement && !comparison {
+            return None;
+        }
+        steps.push(StraightStep { flat, pass, fail });
+    }
+    Some(StraightSteps { entry, steps: steps.into() })
 }
 
 /// The plan of one reachability pair; local node 0 is the check's start.
@@ -338,6 +429,8 @@ pub(crate) struct ReachPlan {
     pub lone_filter: bool,
     /// The ray walks of [`NodeKind::Ray`] nodes.
     pub rays: Box<[Ray]>,
+    /// The flat paths of [`NodeKind::Straight`] nodes (see [`PlanNode::straight`]).
+    pub straights: Box<[StraightSteps]>,
     /// A [`ReachPlan::lone_filter`]'s comparisons resolved for its member loop, when there are
     /// two to [`MEMBER_TESTS`] of them and each is `map[member] == constant` or `map[member] ==
     /// other slot` (tic-tac-toe's `board[lineFirst[line]] == me`); empty otherwise. Resolved here
@@ -479,6 +572,7 @@ pub(crate) fn plan(
             guard_first: kind == NodeKind::Branch
                 && matches!(out, [a, b] if matches!(a.ins, Ins::Compare { .. }) && !matches!(b.ins, Ins::SetAny { .. })),
             ray: 0,
+            straight: NO_STRAIGHT,
         });
     }
     slots.sort_unstable();
@@ -552,9 +646,19 @@ pub(crate) fn plan(
             rays.push(ray);
         }
     }
+    let mut straights = Vec::new();
     for index in 0..plan_nodes.len() {
         if runs_straight(index, &plan_nodes, &plan_edges) {
             plan_nodes[index].kind = NodeKind::Straight;
+        }
+    }
+    for index in 0..plan_nodes.len() {
+        if plan_nodes[index].kind == NodeKind::Straight {
+            let choice = &plan_edges[plan_nodes[index].first as usize];
+            if let Some(steps) = straight_steps(choice.target, &plan_nodes, &plan_edges) {
+                plan_nodes[index].straight = straights.len() as u32;
+                straights.push(steps);
+            }
         }
     }
     let start = plan_nodes[0];
@@ -579,6 +683,7 @@ pub(crate) fn plan(
         restore: restore.into(),
         filters: filters.into(),
         rays: rays.into(),
+        straights: straights.into(),
     })
 }
 
@@ -1009,6 +1114,48 @@ mod tests {
         let config = crate::playout::PlayoutConfig { count: 40, seed: 9, threads: 1, ..Default::default() };
         let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
         assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+    }
+
+    #[test]
+    fn a_straight_walk_of_flat_steps_runs_as_one_array_and_agrees_with_the_general_search() {
+        // Per member: step once if the cell ahead holds `mark` (a complement whose sides meet
+        // again after a skip), then a complement whose `!=` side is a dead end, then a slot
+        // comparison before the checked node.
+        let check = [
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "stepped", "board[next[cursor]] == mark"),
+            ("chosen", "kept", "board[next[cursor]] != mark"),
+            ("stepped", "skipped", "cursor = next[cursor]"),
+            ("skipped", "kept", ""),
+            ("kept", "full", "board[cursor] == full"),
+            ("kept", "dead", "board[cursor] != full"),
+            ("full", "to", "board[next[cursor]] == mark"),
+        ];
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        edges.extend_from_slice(&check);
+        let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark)]);
+        for mark in ["full", "empty"] {
+            let planned = build(mark);
+            let plan = planned.plans.iter().flatten().next().expect("a plan");
+            assert_eq!(plan.nodes[0].kind, NodeKind::Straight);
+            let steps = &plan.straights[plan.nodes[0].straight as usize];
+            // `cursor = next[cursor]`, three comparisons; the skip and the dead end are jumps.
+            assert_eq!(steps.steps.len(), 4);
+            assert!(steps.steps.iter().any(|step| step.fail == STRAIGHT_FAIL));
+            let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 60, seed: 11, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+        // A comparison of a slot with a literal has no flat form: the walk keeps its plan nodes.
+        let (start, _) = start_of(&[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "to", "cursor == c"),
+            ("chosen", "dead", "cursor != c"),
+        ]);
+        assert_eq!((start.kind, start.straight), (NodeKind::Straight, NO_STRAIGHT));
     }
 
     #[test]

@@ -8,8 +8,8 @@
 use super::graph::CYCLIC;
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{
-    FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS,
-    MEMBER_TESTS,
+    FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps, ACCEPT,
+    CYCLE_STEPS, MEMBER_TESTS,
 };
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
@@ -364,7 +364,9 @@ fn flat_holds(flat: &PlanFlat, values: &[u32]) -> Option<bool> {
             let key = values[*first as usize] * *width + values[*second as usize];
             (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
         }
-        PlanFlat::General | PlanFlat::SetSlot { .. } | PlanFlat::SetLookup2 { .. } => return None,
+        PlanFlat::General | PlanFlat::SetSlot { .. } | PlanFlat::SetLookup { .. } | PlanFlat::SetLookup2 { .. } => {
+            return None
+        }
     })
 }
 
@@ -978,6 +980,11 @@ impl Scratch {
                 self.plan_writes += 1;
                 true
             }
+            PlanFlat::SetLookup { slot, key, table } => {
+                values[*slot as usize] = table[values[*key as usize] as usize];
+                self.plan_writes += 1;
+                true
+            }
             PlanFlat::SetLookup2 { slot, first, second, width, table } => {
                 values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                 self.plan_writes += 1;
@@ -1120,6 +1127,11 @@ impl Scratch {
             self.plan_saved.push(self.values[s as usize]);
         }
         let mut found = false;
+        if let Some(program) = plan.straights.get(branch.straight as usize) {
+            found = self.walk_straight_steps(program, *slot as usize, members, restore, saved);
+            self.plan_saved.truncate(saved);
+            return Ok(Some(found));
+        }
         'members: for (index, &member) in members.iter().enumerate() {
             if index > 0 {
                 for (i, &s) in restore.iter().enumerate() {
@@ -1168,6 +1180,68 @@ impl Scratch {
         }
         self.plan_saved.truncate(saved);
         Ok(Some(found))
+    }
+
+    /// [`Scratch::walk_straight`] through the node's [`StraightSteps`]: each member in turn,
+    /// `restore`'s slots put back from `plan_saved[saved..]` before it, runs its path's flat steps;
+    /// whether some member reaches the checked node.
+    fn walk_straight_steps(
+        &mut self,
+        program: &StraightSteps,
+        slot: usize,
+        members: &[SymbolId],
+        restore: &[u32],
+        saved: usize,
+    ) -> bool {
+        let values = &mut self.values;
+        for (index, &member) in members.iter().enumerate() {
+            if index > 0 {
+                for (i, &s) in restore.iter().enumerate() {
+                    values[s as usize] = self.plan_saved[saved + i];
+                }
+            }
+            values[slot] = member;
+            self.plan_writes += 1;
+            let mut at = program.entry;
+            while let Some(step) = program.steps.get(at as usize) {
+                let holds = match &step.flat {
+                    PlanFlat::SetSlot { slot, from } => {
+                        values[*slot as usize] = values[*from as usize];
+                        true
+                    }
+                    PlanFlat::SetLookup { slot, key, table } => {
+                        values[*slot as usize] = table[values[*key as usize] as usize];
+                        true
+                    }
+                    PlanFlat::SetLookup2 { slot, first, second, width, table } => {
+                        values[*slot as usize] =
+                            table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                        true
+                    }
+                    PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
+                        (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+                    }
+                    PlanFlat::IndexedSlot { base, key, offsets, slot, equal } => {
+                        (values[(*base + offsets[values[*key as usize] as usize]) as usize] == values[*slot as usize])
+                            == *equal
+                    }
+                    PlanFlat::Indexed2Lit { base, first, second, width, offsets, lit, equal } => {
+                        let key = values[*first as usize] * *width + values[*second as usize];
+                        (values[(*base + offsets[key as usize]) as usize] == *lit) == *equal
+                    }
+                    PlanFlat::Indexed2Slot { base, first, second, width, offsets, slot, equal } => {
+                        let key = values[*first as usize] * *width + values[*second as usize];
+                        (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
+                    }
+                    PlanFlat::General => unreachable!("straight steps have flat forms only"),
+                };
+                at = if holds { step.pass } else { step.fail };
+            }
+            if at == ACCEPT {
+                return true;
+            }
+        }
+        false
     }
 
     fn walk_plan(
