@@ -20,13 +20,13 @@ pub type State = CompiledState<Values>;
 pub struct Game;
 
 static SYMBOLS: [&str; 63] = ["red", "yellow", "0", "50", "100", "keeper", "random", "a", "b", "c", "d", "e", "f", "g", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "null", "empty", "east", "north", "northEast", "southEast", "1"];
-static NODES: [&str; 26] = ["begin", "turn", "choose", "chosen", "notFull", "tagged", "placed", "dropped", "dropped__tail", "judge", "won", "fourSearch", "fourFound", "noFour", "over", "full", "freeSearch", "freeFound", "next", "end", "axis", "walk", "stepped", "two", "three", "freeChosen"];
+static NODES: [&str; 26] = ["begin", "turn", "choose", "chosen", "notFull", "tagged", "tagged__tail", "placed", "dropped", "judge", "won", "fourSearch", "fourFound", "noFour", "over", "full", "freeSearch", "freeFound", "next", "end", "axis", "walk", "stepped", "two", "three", "freeChosen"];
 static INITIAL: Values = [57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 57, 14, 15, 16, 17, 18, 19, 20, 56, 0, 7, 14, 58, 14, 2, 2, 2, 5, 62, 62, 62];
 static SCORES: [u32; 3] = [2, 3, 4];
 static GOAL_SLOTS: [usize; 2] = [56, 57];
 static VISIBLE_SLOTS: [usize; 2] = [60, 61];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-static UNIQUE_STARTS: [bool; 26] = [true, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
+static UNIQUE_STARTS: [bool; 26] = [true, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false];
 static CONSTANTS: [Sym; 866] = [15, 16, 17, 18, 19, 20, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 50, 51, 52, 53, 54, 55, 56, 56, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 15, 16, 17, 18, 19, 20, 56, 22, 23, 24, 25, 26, 27, 56, 29, 30, 31, 32, 33, 34, 56, 36, 37, 38, 39, 40, 41, 56, 43, 44, 45, 46, 47, 48, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 49, 50, 51, 52, 53, 54, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 56, 56, 56, 56, 56, 56, 56, 56, 56, 14, 15, 16, 17, 18, 19, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 56, 21, 22, 23, 24, 25, 26, 56, 28, 29, 30, 31, 32, 33, 56, 35, 36, 37, 38, 39, 40, 56, 42, 43, 44, 45, 46, 47, 56, 49, 50, 51, 52, 53, 54, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 1, 0, 0, 3, 3, 3, 16, 17, 18, 19, 20, 56, 56, 23, 24, 25, 26, 27, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 44, 45, 46, 47, 48, 56, 56, 51, 52, 53, 54, 55, 56, 56, 56, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 44, 45, 46, 47, 48, 56, 56, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 16, 17, 18, 19, 20, 56, 56, 23, 24, 25, 26, 27, 56, 56, 30, 31, 32, 33, 34, 56, 56, 37, 38, 39, 40, 41, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 17, 18, 19, 20, 56, 56, 56, 24, 25, 26, 27, 56, 56, 56, 31, 32, 33, 34, 56, 56, 56, 38, 39, 40, 41, 56, 56, 56, 45, 46, 47, 48, 56, 56, 56, 52, 53, 54, 55, 56, 56, 56, 56, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 38, 39, 40, 41, 56, 56, 56, 45, 46, 47, 48, 56, 56, 56, 52, 53, 54, 55, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 17, 18, 19, 20, 56, 56, 56, 24, 25, 26, 27, 56, 56, 56, 31, 32, 33, 34, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56];
 static OFF0: [u16; 256] = [7, 7, 7, 7, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7];
 static OFF1: [u16; 256] = [42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42];
@@ -61,7 +61,7 @@ static OFF29: [u16; 256] = [42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 
 
 impl CompiledGame for Game {
     type Values = Values;
-    const FINGERPRINT: u64 = 15729048287607387676;
+    const FINGERPRINT: u64 = 14822407333223244048;
     const NAMES: Names = Names { symbols: &SYMBOLS, nodes: &NODES };
     const BEGIN: u32 = 0;
     const END: u32 = 19;
@@ -73,7 +73,7 @@ impl CompiledGame for Game {
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = true;
-    const NO_VISITS: bool = false;
+    const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = false;
 
     fn initial_values() -> Values {
@@ -94,177 +94,161 @@ impl CompiledGame for Game {
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
-            0 => e0(v, cx),
-            2 => e2(v, cx),
-            8 => e8(v, cx),
-            19 => e19(v, cx),
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            6 => { m6(v, cx); Ok(()) }
+            19 => { m19(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
 }
 
-/// The search from node "begin", out of line (see `search`).
-#[inline(never)]
-fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m0(v, cx)
-}
-
-/// The search from node "choose", out of line (see `search`).
-#[inline(never)]
-fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m2(v, cx)
-}
-
-/// The search from node "dropped__tail", out of line (see `search`).
-#[inline(never)]
-fn e8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m8(v, cx)
-}
-
-/// The search from node "end", out of line (see `search`).
-#[inline(never)]
-fn e19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m19(v, cx); Ok(()) }
-}
-
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn`.
 #[inline(always)]
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[51];
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-let p = v[59]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `choose`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 52usize;
 let old = v[slot];
 v[slot] = 7;
-m3_k52_7(v, cx)?;
+m3_k52_7(v, cx);
 v[slot] = 8;
-m3_k52_8(v, cx)?;
+m3_k52_8(v, cx);
 v[slot] = 9;
-m3_k52_9(v, cx)?;
+m3_k52_9(v, cx);
 v[slot] = 10;
-m3_k52_10(v, cx)?;
+m3_k52_10(v, cx);
 v[slot] = 11;
-m3_k52_11(v, cx)?;
+m3_k52_11(v, cx);
 v[slot] = 12;
-m3_k52_12(v, cx)?;
+m3_k52_12(v, cx);
 v[slot] = 13;
-m3_k52_13(v, cx)?;
+m3_k52_13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `chosen`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[43 + OFF0[(v[52] as usize)] as usize] != 56 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `notFull`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(v[52] as u32) {
-m5(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `tagged`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[43 + OFF0[(v[52] as usize)] as usize];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `placed`.
 #[inline(always)]
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = v[51];
-let k0 = v[53]; let o0 = OFF1[k0 as usize]; if o0 == 42 { return Err(cx.key_outside(k0 as u32, "Cell -> Disc", "`placed` -> `dropped`")); }
-let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
-m7(v, cx);
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `dropped`.
-#[inline(always)]
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+let tag4: u32 = v[52] as u32;
 {
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(8, v);
+cx.complete_unique_valid_tagged(tag4, 6, v);
+v[slot] = old;
+}
+}
+
+}
+
+/// Node `tagged`.
+#[inline(always)]
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = 5;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid(6, v);
 v[slot] = old;
 }
 
 }
 
-/// Node `dropped__tail`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+/// Node `tagged__tail`.
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = v[43 + OFF0[(v[52] as usize)] as usize];
+let slot = 53usize;
+let old = v[slot]; v[slot] = x;
+m7(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `placed`.
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
+{
+let x: u8 = v[51];
+let o0 = OFF1[(v[53]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+m8(v, cx);
+v[slot] = old;
+}
+
+}
+
+/// Node `dropped`.
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[53] as usize)];
 let o0 = OFF0[(v[52]) as usize];
 let slot = 43usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m9(v, cx)?;
+m9(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `judge`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11_12(v, cx); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
 m10(v, cx);
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = { cx.enter_reach(11, 12)?; let found = r11_12(v, cx); cx.leave_reach(); found? }; reach_11_12 = Some(found); found } }) {
-m13(v, cx)?;
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+m13(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `won`.
@@ -281,7 +265,7 @@ v[slot] = old;
 }
 
 /// Node `noFour`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_16_17: Option<bool> = None;
 {
 if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
@@ -291,11 +275,11 @@ m15(v, cx);
 }
 {
 if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `over`.
@@ -325,15 +309,15 @@ v[slot..slot + 3].copy_from_slice(&old);
 }
 
 /// Node `next`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[51] as usize)];
 let slot = 51usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.
@@ -342,87 +326,86 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `fourSearch`.
-fn r11_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r11_12(v: &mut Values) -> bool {
 {
 let slot = 54usize;
 let old = v[slot];
 v[slot] = 58;
-if r20_12_k54_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r20_12_k54_58(v) { v[slot] = old; return true; }
 v[slot] = 59;
-if r20_12_k54_59(v, cx)? { v[slot] = old; return Ok(true); }
+if r20_12_k54_59(v) { v[slot] = old; return true; }
 v[slot] = 60;
-if r20_12_k54_60(v, cx)? { v[slot] = old; return Ok(true); }
+if r20_12_k54_60(v) { v[slot] = old; return true; }
 v[slot] = 61;
-if r20_12_k54_61(v, cx)? { v[slot] = old; return Ok(true); }
+if r20_12_k54_61(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `axis`.
-fn r20_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_12(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `walk`.
-fn r21_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
+fn r21_12(v: &mut Values) -> bool {
 let g20 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
 let g21 = v[0 + COFF7[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
 {
 if g20 {
-if r22_12(v, cx)? {  return Ok(true); }
+if r22_12(v) {  return true; }
 }
 
 }
 {
 if g21 {
-if r23_12(v, cx)? {  return Ok(true); }
+if r23_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `stepped`.
-fn r22_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_12(v: &mut Values) -> bool {
 {
 let x: u8 = CONSTANTS[215 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `two`.
-fn r23_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_12(v: &mut Values) -> bool {
 {
 if v[0 + COFF8[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
-if r24_12(v, cx)? {  return Ok(true); }
+if r24_12(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `three`.
-fn r24_12(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_12(v: &mut Values) -> bool {
 {
 if v[0 + COFF9[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `freeSearch`.
@@ -461,128 +444,128 @@ false
 }
 
 /// Node `chosen` where v[52] == 7.
-fn m3_k52_7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_7(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[43] != 56 {
-m4_k52_7(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `chosen` where v[52] == 8.
-fn m3_k52_8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[44] != 56 {
-m4_k52_8(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `chosen` where v[52] == 9.
-fn m3_k52_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[45] != 56 {
-m4_k52_9(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `chosen` where v[52] == 10.
-fn m3_k52_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_10(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[46] != 56 {
-m4_k52_10(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `chosen` where v[52] == 11.
-fn m3_k52_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_11(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[47] != 56 {
-m4_k52_11(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `chosen` where v[52] == 12.
-fn m3_k52_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_12(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[48] != 56 {
-m4_k52_12(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `chosen` where v[52] == 13.
-fn m3_k52_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3_k52_13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[49] != 56 {
-m4_k52_13(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `axis` where v[54] == 58.
-fn r20_12_k54_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_12_k54_58(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `axis` where v[54] == 59.
-fn r20_12_k54_59(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_12_k54_59(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_59(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_59(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `axis` where v[54] == 60.
-fn r20_12_k54_60(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_12_k54_60(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_60(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_60(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `axis` where v[54] == 61.
-fn r20_12_k54_61(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r20_12_k54_61(v: &mut Values) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_61(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_61(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `freeChosen` where v[52] == 7.
@@ -662,380 +645,215 @@ if v[49] != 56 {
 false
 }
 
-/// Node `notFull` where v[52] == 7.
-fn m4_k52_7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(7 as u32) {
-m5_k52_7(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `notFull` where v[52] == 8.
-fn m4_k52_8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(8 as u32) {
-m5_k52_8(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `notFull` where v[52] == 9.
-fn m4_k52_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(9 as u32) {
-m5_k52_9(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `notFull` where v[52] == 10.
-fn m4_k52_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(10 as u32) {
-m5_k52_10(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `notFull` where v[52] == 11.
-fn m4_k52_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(11 as u32) {
-m5_k52_11(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `notFull` where v[52] == 12.
-fn m4_k52_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(12 as u32) {
-m5_k52_12(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
-/// Node `notFull` where v[52] == 13.
-fn m4_k52_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-if cx.push_tag_bounded(13 as u32) {
-m5_k52_13(v, cx)?;
-}
-cx.pop_tag();
-}
-Ok(())
-}
-
 /// Node `walk` where v[54] == 58.
-fn r21_12_k54_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
+fn r21_12_k54_58(v: &mut Values) -> bool {
 let g20 = v[0 + OFF10[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF11[(v[55] as usize)] as usize] == v[51];
 {
 if g20 {
-if r22_12_k54_58(v, cx)? {  return Ok(true); }
+if r22_12_k54_58(v) {  return true; }
 }
 
 }
 {
 if g21 {
-if r23_12_k54_58(v, cx)? {  return Ok(true); }
+if r23_12_k54_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `walk` where v[54] == 59.
-fn r21_12_k54_59(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
+fn r21_12_k54_59(v: &mut Values) -> bool {
 let g20 = v[0 + OFF12[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF13[(v[55] as usize)] as usize] == v[51];
 {
 if g20 {
-if r22_12_k54_59(v, cx)? {  return Ok(true); }
+if r22_12_k54_59(v) {  return true; }
 }
 
 }
 {
 if g21 {
-if r23_12_k54_59(v, cx)? {  return Ok(true); }
+if r23_12_k54_59(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `walk` where v[54] == 60.
-fn r21_12_k54_60(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
+fn r21_12_k54_60(v: &mut Values) -> bool {
 let g20 = v[0 + OFF14[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF15[(v[55] as usize)] as usize] == v[51];
 {
 if g20 {
-if r22_12_k54_60(v, cx)? {  return Ok(true); }
+if r22_12_k54_60(v) {  return true; }
 }
 
 }
 {
 if g21 {
-if r23_12_k54_60(v, cx)? {  return Ok(true); }
+if r23_12_k54_60(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `walk` where v[54] == 61.
-fn r21_12_k54_61(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
-if !cx.visit_slot(83349 + v[54] as u32 * 63 + v[55] as u32 * 1)? { return Ok(false); }
+fn r21_12_k54_61(v: &mut Values) -> bool {
 let g20 = v[0 + OFF16[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF17[(v[55] as usize)] as usize] == v[51];
 {
 if g20 {
-if r22_12_k54_61(v, cx)? {  return Ok(true); }
+if r22_12_k54_61(v) {  return true; }
 }
 
 }
 {
 if g21 {
-if r23_12_k54_61(v, cx)? {  return Ok(true); }
+if r23_12_k54_61(v) {  return true; }
 }
 
 }
-Ok(false)
-}
-
-/// Node `tagged` where v[52] == 7.
-fn m5_k52_7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[43];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `tagged` where v[52] == 8.
-fn m5_k52_8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[44];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `tagged` where v[52] == 9.
-fn m5_k52_9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[45];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `tagged` where v[52] == 10.
-fn m5_k52_10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[46];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `tagged` where v[52] == 11.
-fn m5_k52_11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[47];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `tagged` where v[52] == 12.
-fn m5_k52_12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[48];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
-}
-
-/// Node `tagged` where v[52] == 13.
-fn m5_k52_13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-{
-let x: u8 = v[49];
-let slot = 53usize;
-let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
-v[slot] = old;
-}
-Ok(())
+false
 }
 
 /// Node `stepped` where v[54] == 58.
-fn r22_12_k54_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_12_k54_58(v: &mut Values) -> bool {
 {
 let x: u8 = TAB18[(v[55] as usize)];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_58(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_58(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `two` where v[54] == 58.
-fn r23_12_k54_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_12_k54_58(v: &mut Values) -> bool {
 {
 if v[0 + OFF19[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_58(v, cx)? {  return Ok(true); }
+if r24_12_k54_58(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `stepped` where v[54] == 59.
-fn r22_12_k54_59(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_12_k54_59(v: &mut Values) -> bool {
 {
 let x: u8 = TAB20[(v[55] as usize)];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_59(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_59(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `two` where v[54] == 59.
-fn r23_12_k54_59(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_12_k54_59(v: &mut Values) -> bool {
 {
 if v[0 + OFF21[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_59(v, cx)? {  return Ok(true); }
+if r24_12_k54_59(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `stepped` where v[54] == 60.
-fn r22_12_k54_60(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_12_k54_60(v: &mut Values) -> bool {
 {
 let x: u8 = TAB22[(v[55] as usize)];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_60(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_60(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `two` where v[54] == 60.
-fn r23_12_k54_60(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_12_k54_60(v: &mut Values) -> bool {
 {
 if v[0 + OFF23[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_60(v, cx)? {  return Ok(true); }
+if r24_12_k54_60(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `stepped` where v[54] == 61.
-fn r22_12_k54_61(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r22_12_k54_61(v: &mut Values) -> bool {
 {
 let x: u8 = TAB24[(v[55] as usize)];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_61(v, cx)? { v[slot] = old; return Ok(true); }
+if r21_12_k54_61(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
-Ok(false)
+false
 }
 
 /// Node `two` where v[54] == 61.
-fn r23_12_k54_61(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r23_12_k54_61(v: &mut Values) -> bool {
 {
 if v[0 + OFF25[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_61(v, cx)? {  return Ok(true); }
+if r24_12_k54_61(v) {  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `three` where v[54] == 58.
-fn r24_12_k54_58(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_12_k54_58(v: &mut Values) -> bool {
 {
 if v[0 + OFF26[(v[55] as usize)] as usize] == v[51] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `three` where v[54] == 59.
-fn r24_12_k54_59(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_12_k54_59(v: &mut Values) -> bool {
 {
 if v[0 + OFF27[(v[55] as usize)] as usize] == v[51] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `three` where v[54] == 60.
-fn r24_12_k54_60(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_12_k54_60(v: &mut Values) -> bool {
 {
 if v[0 + OFF28[(v[55] as usize)] as usize] == v[51] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
 /// Node `three` where v[54] == 61.
-fn r24_12_k54_61(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
+fn r24_12_k54_61(v: &mut Values) -> bool {
 {
 if v[0 + OFF29[(v[55] as usize)] as usize] == v[51] {
-{  return Ok(true); }
+{  return true; }
 }
 
 }
-Ok(false)
+false
 }
 
