@@ -133,9 +133,9 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => m2(v, cx),
-            174 => m174(v, cx),
+            174 => { m174(v, cx); Ok(()) }
             288 => { m288(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -143,25 +143,25 @@ impl CompiledGame for Game {
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `rules_1`.
 #[inline(always)]
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[66];
 let slot = 87usize;
 let old = v[slot]; v[slot] = x;
-let p = v[87]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_1`.
@@ -1742,376 +1742,376 @@ m163(v, cx);
 }
 
 /// Node `turn_9`.
-fn m174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m174(v: &mut Values, cx: &mut Search<Values>) {
 let g344 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 let g345 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
 {
 if g344 {
-m175(v, cx)?;
+m175(v, cx);
 }
 
 }
 {
 if g345 {
-m176(v, cx)?;
+m176(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m175(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 213;
 let o0 = OFF27[(v[66]) as usize];
 let slot = 70usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m176(v, cx)?;
+m176(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m176(v: &mut Values, cx: &mut Search<Values>) {
 let g347 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 let g348 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
 {
 if g347 {
-m177(v, cx)?;
+m177(v, cx);
 }
 
 }
 {
 if g348 {
-m178(v, cx)?;
+m178(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m177(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 213;
 let o0 = OFF27[(v[66]) as usize];
 let slot = 73usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m178(v, cx)?;
+m178(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_14`.
-fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m178(v: &mut Values, cx: &mut Search<Values>) {
 let g350 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
 let g351 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
 {
 if g350 {
-m179(v, cx)?;
+m179(v, cx);
 }
 
 }
 {
 if g351 {
-m180(v, cx)?;
+m180(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m179(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m179(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 213;
 let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
 let slot = 70usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m180(v, cx)?;
+m180(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m180(v: &mut Values, cx: &mut Search<Values>) {
 let g353 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
 let g354 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
 {
 if g353 {
-m181(v, cx)?;
+m181(v, cx);
 }
 
 }
 {
 if g354 {
-m182(v, cx)?;
+m182(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_19`.
-fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m181(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 213;
 let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
 let slot = 73usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m182(v, cx)?;
+m182(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m182(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m182(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[66] as usize)];
 let slot = 66usize;
 let old = v[slot]; v[slot] = x;
-m183(v, cx)?;
+m183(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_22`.
-fn m183(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m183(v: &mut Values, cx: &mut Search<Values>) {
 let g357 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
 let g358 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
 {
 if g357 {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
 {
 if g358 {
-m185(v, cx)?;
+m185(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m184(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m184(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_190_191: Option<bool> = None;
 {
 if (match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
-m192(v, cx)?;
+m192(v, cx);
 }
 
 }
 {
 if !(match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
-m193(v, cx)?;
+m193(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m185(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m185(v: &mut Values, cx: &mut Search<Values>) {
 let g361 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
 let g362 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
 {
 if g361 {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
 {
 if g362 {
-m186(v, cx)?;
+m186(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m186(v: &mut Values, cx: &mut Search<Values>) {
 let g363 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 let g364 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
 {
 if g363 {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
 {
 if g364 {
-m187(v, cx)?;
+m187(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_27`.
-fn m187(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m187(v: &mut Values, cx: &mut Search<Values>) {
 let g365 = TAB3[(v[81] as usize)] == 14;
 let g366 = TAB3[(v[81] as usize)] != 14;
 {
 if g365 {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
 {
 if g366 {
-m188(v, cx)?;
+m188(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m188(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m188(v: &mut Values, cx: &mut Search<Values>) {
 let g367 = v[80] == v[76];
 let g368 = v[80] != v[76];
 {
 if g367 {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
 {
 if g368 {
-m189(v, cx)?;
+m189(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_24`.
-fn m189(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m189(v: &mut Values, cx: &mut Search<Values>) {
 let g369 = v[78] == 214;
 let g370 = v[78] != 214;
 {
 if g369 {
-m195(v, cx)?;
+m195(v, cx);
 }
 
 }
 {
 if g370 {
-m194(v, cx)?;
+m194(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_29`.
-fn m192(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m192(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 214;
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
-m194(v, cx)?;
+m194(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_30`.
-fn m193(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m193(v: &mut Values, cx: &mut Search<Values>) {
 let g373 = v[78] == 214;
 let g374 = v[78] != 214;
 {
 if g373 {
-m195(v, cx)?;
+m195(v, cx);
 }
 
 }
 {
 if g374 {
-m194(v, cx)?;
+m194(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_36`.
-fn m194(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m194(v: &mut Values, cx: &mut Search<Values>) {
 let g375 = TAB3[(v[81] as usize)] == 9;
 let g376 = TAB3[(v[81] as usize)] != 9;
 {
 if g375 {
-m196(v, cx)?;
+m196(v, cx);
 }
 
 }
 {
 if g376 {
-m197(v, cx)?;
+m197(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_32`.
-fn m195(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m195(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 213;
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
-m194(v, cx)?;
+m194(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_38`.
-fn m196(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m196(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[2613 + OFF42[(v[79] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize];
 let slot = 76usize;
 let old = v[slot]; v[slot] = x;
-m198(v, cx)?;
+m198(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_39`.
-fn m197(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m197(v: &mut Values, cx: &mut Search<Values>) {
 let g379 = v[76] != 29;
 let g380 = v[76] == 29;
 {
 if g379 {
-m199(v, cx)?;
+m199(v, cx);
 }
 
 }
 {
 if g380 {
-m198(v, cx)?;
+m198(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_42`.
-fn m198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m198(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_200_270: Option<bool> = None;
 {
 if (match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
-m281(v, cx)?;
+m281(v, cx);
 }
 
 }
@@ -2121,23 +2121,23 @@ m282(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_41`.
-fn m199(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m199(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 29;
 let slot = 76usize;
 let old = v[slot]; v[slot] = x;
-m198(v, cx)?;
+m198(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_45`.
-fn m281(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m281(v: &mut Values, cx: &mut Search<Values>) {
 let g512 = v[77] == 212;
 let g513 = v[77] != 212;
 {
@@ -2148,11 +2148,11 @@ m284(v, cx);
 }
 {
 if g513 {
-m1(v, cx)?;
+m1(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_44`.

@@ -76,11 +76,11 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
             4 => { m4(v, cx); Ok(()) }
-            6 => m6(v, cx),
-            9 => m9(v, cx),
+            6 => { m6(v, cx); Ok(()) }
+            9 => { m9(v, cx); Ok(()) }
             28 => { m28(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -88,25 +88,25 @@ impl CompiledGame for Game {
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn`.
 #[inline(always)]
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[4];
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-let p = v[10]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `choose`.
@@ -175,16 +175,16 @@ v[slot] = old;
 }
 
 /// Node `banking`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
 let o0 = OFF2[(v[4]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m10(v, cx)?;
+m10(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `thrown`.
@@ -216,62 +216,62 @@ v[slot] = old;
 }
 
 /// Node `scoring`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let g10 = v[6] == 7;
 let g11 = v[6] != 7;
 {
 if g10 {
-m10(v, cx)?;
+m10(v, cx);
 }
 
 }
 {
 if g11 {
-m12(v, cx)?;
+m12(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `bust`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turnOver`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 17;
 let slot = 6usize;
 let old = v[slot]; v[slot] = x;
-m20(v, cx)?;
+m20(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `gain`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + OFF3[(v[6] as usize)] as usize];
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
-m13(v, cx)?;
+m13(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `gained`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
 let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
 {
@@ -282,11 +282,11 @@ m14(v, cx);
 }
 {
 if g16 {
-m19(v, cx)?;
+m19(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `winning`.
@@ -353,36 +353,36 @@ v[slot] = old;
 }
 
 /// Node `again`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 17;
 let slot = 6usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `counted`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB4[(v[5] as usize)];
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
-m21(v, cx)?;
+m21(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turnsCounted`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let g24 = v[5] != 2;
 let g25 = v[5] == 2;
 {
 if g24 {
-m22(v, cx)?;
+m22(v, cx);
 }
 
 }
@@ -392,19 +392,19 @@ m23(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `nextTurn`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[4] as usize)];
 let slot = 4usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `final`.

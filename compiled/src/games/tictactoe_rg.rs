@@ -76,9 +76,9 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
-            0 => m0(v, cx),
+            0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
-            6 => m6(v, cx),
+            6 => { m6(v, cx); Ok(()) }
             17 => { m17(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -86,25 +86,25 @@ impl CompiledGame for Game {
 }
 
 /// Node `begin`.
-fn m0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
-m1(v, cx)?;
+m1(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn`.
 #[inline(always)]
-fn m1(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m1(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[10];
 let slot = 16usize;
 let old = v[slot]; v[slot] = x;
-let p = v[16]; cx.complete_unique(2, v, p as u32, VALID_PLAYER[p as usize])?;
+cx.complete_unique_valid(2, v);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `choose`.
@@ -176,20 +176,20 @@ v[slot] = old;
 }
 
 /// Node `tagged__tail`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[10];
 let o0 = OFF0[(v[11]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `judge`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_9_10: Option<bool> = None;
 {
 if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
@@ -199,11 +199,11 @@ m8(v, cx);
 }
 {
 if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `won`.
@@ -220,7 +220,7 @@ v[slot] = old;
 }
 
 /// Node `open`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_14_15: Option<bool> = None;
 {
 if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
@@ -230,11 +230,11 @@ m13(v, cx);
 }
 {
 if (match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `over`.
@@ -264,15 +264,15 @@ v[slot..slot + 3].copy_from_slice(&old);
 }
 
 /// Node `next`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB2[(v[10] as usize)];
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-m1(v, cx)?;
+m1(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `end`.

@@ -47,9 +47,11 @@ impl SlotFacts {
             set_bit(&mut slots[slot], value);
         }
         let all: Vec<u32> = (0..symbol_count as u32).collect();
-        for op in &plan.ops {
+        for (edge, op) in plan.ops.iter().enumerate() {
             let (lhs, assigned, width): (&PlanPlace, Vec<u32>, u32) = match op {
-                PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => (lhs, values.operand_members(rhs), 1),
+                PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
+                    (lhs, values.assigned_members(edge, rhs), 1)
+                }
                 PlanOp::Assign { lhs, transfer: PlanTransfer::Block(len), .. } => (lhs, all.clone(), *len),
                 PlanOp::Assign { lhs, .. } => (lhs, all.clone(), u32::MAX),
                 PlanOp::AssignAny { lhs, members, .. } => (lhs, members.clone(), 1),
@@ -90,7 +92,7 @@ impl SlotFacts {
     /// [`SlotFacts::refined`]); the flow-insensitive facts when the analysis exceeds its budget.
     pub fn refined(automaton: &Automaton, plan: &Plan, values: &ValueSets, symbol_count: usize) -> SlotFacts {
         let flat = SlotFacts::new(plan, values, symbol_count);
-        Refinement::new(automaton, plan, symbol_count).and_then(|refinement| refinement.run()).unwrap_or(flat)
+        Refinement::new(automaton, plan, values, symbol_count).and_then(|refinement| refinement.run()).unwrap_or(flat)
     }
 
     /// Per state slot, the symbols it can ever hold.

@@ -807,7 +807,7 @@ mod tests {
                 matches!(op, PlanOp::Assign { sets_player: true, .. } | PlanOp::AssignAny { sets_player: true, .. })
             })
             .collect();
-        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let values = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         let analysis = Analysis::new(&automaton, &plan, &completing, &values);
         let id = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
         (analysis, id)
@@ -900,7 +900,7 @@ mod tests {
         let plan = Plan::new(&automaton).expect("the test automaton lowers");
         let completing: Vec<bool> =
             plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
-        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let values = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         Analysis::new(&automaton, &plan, &completing, &values)
     }
 
@@ -920,7 +920,7 @@ mod tests {
         let plan = Plan::new(&automaton).expect("the test automaton lowers");
         let completing: Vec<bool> =
             plan.ops.iter().map(|op| matches!(op, PlanOp::Assign { sets_player: true, .. })).collect();
-        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let values = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         let analysis = Analysis::new(&automaton, &plan, &completing, &values);
         let index = automaton.nodes.iter().position(|n| n.name == node).expect("the node exists");
         analysis.unique_moves[index]
@@ -1048,7 +1048,7 @@ mod tests {
             })
             .collect();
         let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
-        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let values = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         let mut targets = reach_targets(&automaton, &plan, &values, &[(id("start"), id("goal"))], &fallible);
         let target = targets.remove(&id("goal")).expect("the check's target is analysed");
         (automaton, target)

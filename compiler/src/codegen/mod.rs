@@ -14,6 +14,7 @@
 mod distinct;
 mod explore;
 mod graph;
+mod guards;
 mod known;
 mod loops;
 mod progress;
@@ -240,24 +241,31 @@ impl<'a> Generator<'a> {
             op @ (PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. }) if completes(op) => {
                 !self.analysis.unique_moves[source]
                     || fallible_place(lhs, &self.values)
-                    || self.literal_player(op).is_none()
+                    || !self.assigns_valid_player(edge, op)
             }
             op => fallible_op(op, &self.values) || self.reach_fallible(op),
         }
     }
 
-    /// A completion assigning one literal that is a player, keeper or random.
-    fn literal_player(&self, op: &PlanOp) -> Option<u32> {
+    /// Whether completion `op` (on edge `edge`) assigns a player, keeper or random in every
+    /// state: a literal, or a read whose value set (narrowed by dominating comparisons) holds
+    /// nothing else (`player = PlayerOrSystem(me)` with `me` only ever a player).
+    fn assigns_valid_player(&self, edge: usize, op: &PlanOp) -> bool {
+        let automaton = self.automaton;
+        let valid = |player: u32| {
+            automaton.players.contains(&player) || player == automaton.keeper || player == automaton.random
+        };
         match op {
-            PlanOp::Assign { rhs: PlanOperand::Literal(player), transfer: PlanTransfer::Slot, lhs, .. }
-                if lhs.steps.is_empty() && lhs.in_state =>
-            {
-                let automaton = self.automaton;
-                let valid =
-                    automaton.players.contains(player) || *player == automaton.keeper || *player == automaton.random;
-                valid.then_some(*player)
+            PlanOp::Assign { rhs, transfer: PlanTransfer::Slot, lhs, .. } if lhs.steps.is_empty() && lhs.in_state => {
+                match rhs {
+                    PlanOperand::Literal(player) => valid(*player),
+                    PlanOperand::Place(_) => {
+                        let players = self.values.assigned_members(edge, rhs);
+                        !players.is_empty() && players.into_iter().all(valid)
+                    }
+                }
             }
-            _ => None,
+            _ => false,
         }
     }
 
@@ -287,7 +295,7 @@ impl<'a> Generator<'a> {
                 _ => None,
             })
             .collect();
-        let values = values::ValueSets::new(plan, symbol_count);
+        let values = values::ValueSets::new(automaton, plan, symbol_count);
         let analysis = graph::Analysis::new(automaton, plan, &completing, &values);
         let fallible: Vec<bool> = plan.ops.iter().map(|op| fallible_op(op, &values)).collect();
         let mut reach = graph::reach_targets(automaton, plan, &values, &checks, &fallible);
@@ -1752,6 +1760,28 @@ mod tests {
         // three members is unrolled into copies of `picked` and `tagged` per member, which keep
         // their node's signature.
         assert_eq!(fallible(&unproved), 3 + 2 * 3);
+    }
+
+    #[test]
+    fn a_player_read_from_a_variable_that_only_holds_players_needs_no_validity_check() {
+        let module = |extra: Option<(&str, &str, &str)>| {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x, y}").typedef("Score", "{0, 100}").typedef("Side", "{x, y, z}");
+            builder.variable("me", "Side", "x");
+            builder.edge("begin", "turn", "player = me");
+            builder.edge("turn", "moved", "$ x");
+            builder.edge("moved", "flip", "player = keeper");
+            builder.edge("flip", "begin", "me = y");
+            if let Some((from, to, label)) = extra {
+                builder.edge(from, to, label);
+            }
+            let automaton = builder.build().expect("the test automaton builds");
+            generate(&automaton, "test").expect("the test automaton generates")
+        };
+        let proved = module(None);
+        assert!(!proved.contains("VALID_PLAYER[p as usize])?"), "`me` only holds players: {proved}");
+        let unproved = module(Some(("flip", "begin", "me = z")));
+        assert!(unproved.contains("VALID_PLAYER[p as usize])?"), "`me` may hold `z`: {unproved}");
     }
 
     #[test]

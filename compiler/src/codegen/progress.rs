@@ -272,7 +272,7 @@ mod tests {
         }
         let automaton = builder.build().expect("the test automaton builds");
         let plan = Plan::new(&automaton).expect("the test automaton lowers");
-        let values = ValueSets::new(&plan, automaton.symbols.len());
+        let values = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
         let fallible = vec![false; plan.ops.len()];
         let targets =

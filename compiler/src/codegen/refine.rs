@@ -8,7 +8,9 @@
 //! symbols each key slot may hold on entering each node, from `begin` (its initial value) and
 //! from every reachability check's start (any value it can hold), through assignments (exactly,
 //! value by value) and guards (a value survives a comparison when some pair of possible sides
-//! satisfies it, reading state entries through the facts). Writes then address only the slots
+//! satisfies it, reading state entries through the facts; an assignment dominated by a comparison
+//! of its right-hand side with a literal keeps only what the comparison lets through,
+//! [`super::guards`]). Writes then address only the slots
 //! their keys' flowing values give. The facts are the least fixed point of "initial values plus
 //! every write's values into every slot it may address, evaluated in states satisfying the
 //! facts", iterated from the initial values upwards: every reachable state (inside a move, a
@@ -20,6 +22,8 @@
 
 use super::distinct::{has_bit, set_bit};
 use super::graph::{fixed_slot, written_range};
+use super::guards::allows;
+use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
 
@@ -60,6 +64,13 @@ pub(crate) fn union_into(set: &mut [u64], other: &[u64]) -> bool {
 /// The members of a set below `symbols`.
 pub(crate) fn members(set: &[u64], symbols: usize) -> impl Iterator<Item = u32> + '_ {
     (0..symbols as u32).filter(move |&symbol| has_bit(set, symbol))
+}
+
+/// Removes `symbol` from `set`.
+fn clear_bit(set: &mut [u64], symbol: u32) {
+    if let Some(word) = set.get_mut(symbol as usize / 64) {
+        *word &= !(1 << (symbol % 64));
+    }
 }
 
 /// Evaluates reads to the sets of symbols they may give: fixed state slots through `fixed`
@@ -164,6 +175,7 @@ pub(crate) fn fixed_reads(operand: &PlanOperand, out: &mut Vec<u32>) {
 pub(crate) struct Refinement<'a> {
     automaton: &'a Automaton,
     plan: &'a Plan,
+    values: &'a ValueSets<'a>,
     words: usize,
     symbols: usize,
     key_slots: Vec<u32>,
@@ -173,7 +185,12 @@ pub(crate) struct Refinement<'a> {
 impl<'a> Refinement<'a> {
     /// `None` when the automaton writes through no computed key (nothing to refine) or the data
     /// flows would be too big.
-    pub fn new(automaton: &'a Automaton, plan: &'a Plan, symbol_count: usize) -> Option<Refinement<'a>> {
+    pub fn new(
+        automaton: &'a Automaton,
+        plan: &'a Plan,
+        values: &'a ValueSets<'a>,
+        symbol_count: usize,
+    ) -> Option<Refinement<'a>> {
         let mut key_slots = Vec::new();
         for op in &plan.ops {
             let lhs = match op {
@@ -191,7 +208,7 @@ impl<'a> Refinement<'a> {
         if key_slots.is_empty() || cells > WORK_LIMIT / 16 {
             return None;
         }
-        Some(Refinement { automaton, plan, words, symbols: symbol_count, key_slots, work: 0 })
+        Some(Refinement { automaton, plan, values, words, symbols: symbol_count, key_slots, work: 0 })
     }
 
     /// The least fixed point, or `None` past the budget.
@@ -244,7 +261,7 @@ impl<'a> Refinement<'a> {
         let (lhs, assigned, width): (&PlanPlace, Vec<u64>, u32) = match op {
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
                 self.work += 1;
-                (lhs, evaluator.operand(rhs, &flowing), 1)
+                (lhs, self.guarded(edge, evaluator.operand(rhs, &flowing)), 1)
             }
             PlanOp::Assign { lhs, transfer: PlanTransfer::Block(len), .. } => (lhs, full_set(self.words), *len),
             PlanOp::Assign { lhs, .. } => (lhs, full_set(self.words), u32::MAX),
@@ -344,7 +361,7 @@ impl<'a> Refinement<'a> {
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if fixed_slot(lhs) == Some(slot) => {
                 if !reads_slot(rhs, slot) {
                     self.work += 1;
-                    return Some(evaluator.operand(rhs, &others));
+                    return Some(self.guarded(edge, evaluator.operand(rhs, &others)));
                 }
                 let mut out = empty_set(words);
                 for value in members(mine, self.symbols) {
@@ -353,7 +370,7 @@ impl<'a> Refinement<'a> {
                     union_into(&mut out, &evaluator.operand(rhs, &fixed));
                 }
                 self.check_budget()?;
-                Some(out)
+                Some(self.guarded(edge, out))
             }
             PlanOp::AssignAny { lhs, members: chosen, .. } if fixed_slot(lhs) == Some(slot) => {
                 let mut out = empty_set(words);
@@ -381,6 +398,19 @@ impl<'a> Refinement<'a> {
             }
             _ => Some(mine.clone()),
         }
+    }
+
+    /// `assigned` less what the comparisons dominating edge `edge` exclude.
+    fn guarded(&self, edge: usize, mut assigned: Vec<u64>) -> Vec<u64> {
+        let guards = self.values.guards(edge);
+        if !guards.is_empty() {
+            for symbol in 0..self.symbols as u32 {
+                if !allows(guards, symbol) {
+                    clear_bit(&mut assigned, symbol);
+                }
+            }
+        }
+        assigned
     }
 
     fn check_budget(&self) -> Option<()> {

@@ -4,8 +4,13 @@
 //! The analysis is flow-insensitive: a variable's set is its initial values plus everything any
 //! edge anywhere may assign to it (a map variable's set covers all of its slots), iterated to a
 //! fixed point. RG's type compatibility is loose (sets sharing one member are assignable), so
-//! types alone prove nothing; these sets are sound whatever the types say.
+//! types alone prove nothing; these sets are sound whatever the types say. One flow-sensitive
+//! sharpening: an assignment dominated by a comparison of its right-hand side with a literal
+//! (`top[column] != null` before `cell = Cell(top[column])`, [`super::guards`]) assigns only
+//! the values that comparison lets through.
 
+use super::guards::{allows, dominating_guards, Guard};
+use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanStep, PlanTransfer};
 
 /// Constant reads with more computed-key combinations than this count as "any symbol".
@@ -44,6 +49,16 @@ impl Symbols {
         changed
     }
 
+    /// Keeps only the symbols `guards` allow.
+    fn restrict(&mut self, guards: &[Guard]) {
+        if guards.is_empty() {
+            return;
+        }
+        let kept: Vec<u32> = self.members().filter(|&symbol| allows(guards, symbol)).collect();
+        self.0.iter_mut().for_each(|word| *word = 0);
+        kept.into_iter().for_each(|symbol| self.insert(symbol));
+    }
+
     fn members(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().enumerate().flat_map(|(index, &word)| {
             (0..64).filter(move |bit| word & (1 << bit) != 0).map(move |bit| (index * 64 + bit) as u32)
@@ -56,10 +71,12 @@ pub(crate) struct ValueSets<'a> {
     plan: &'a Plan,
     symbol_count: usize,
     sets: Vec<Symbols>,
+    /// Per edge, the comparisons known to hold for its slot assignment's right-hand side.
+    guards: Vec<Vec<Guard>>,
 }
 
 impl<'a> ValueSets<'a> {
-    pub fn new(plan: &'a Plan, symbol_count: usize) -> Self {
+    pub fn new(automaton: &Automaton, plan: &'a Plan, symbol_count: usize) -> Self {
         let mut sets: Vec<Symbols> = plan
             .var_slots
             .iter()
@@ -71,13 +88,18 @@ impl<'a> ValueSets<'a> {
                 set
             })
             .collect();
-        let mut analysis = ValueSets { plan, symbol_count, sets: Vec::new() };
+        let guards = dominating_guards(automaton, plan);
+        let mut analysis = ValueSets { plan, symbol_count, sets: Vec::new(), guards };
         loop {
             analysis.sets = sets.clone();
             let mut changed = false;
-            for op in &plan.ops {
+            for (edge, op) in plan.ops.iter().enumerate() {
                 let (lhs, assigned) = match op {
-                    PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => (lhs, analysis.operand(rhs)),
+                    PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
+                        let mut assigned = analysis.operand(rhs);
+                        assigned.restrict(&analysis.guards[edge]);
+                        (lhs, assigned)
+                    }
                     PlanOp::Assign { lhs, rhs, .. } => (lhs, analysis.block(rhs)),
                     PlanOp::AssignAny { lhs, members, .. } => {
                         let mut set = Symbols::empty(symbol_count);
@@ -166,6 +188,19 @@ impl<'a> ValueSets<'a> {
         self.operand(operand).members().filter(|&m| (m as usize) < self.symbol_count).collect()
     }
 
+    /// The symbols the slot assignment on edge `edge` may assign (its right-hand side `rhs`'s
+    /// values, less what a dominating comparison excludes).
+    pub fn assigned_members(&self, edge: usize, rhs: &PlanOperand) -> Vec<u32> {
+        let mut set = self.operand(rhs);
+        set.restrict(self.guards.get(edge).map(Vec::as_slice).unwrap_or_default());
+        set.members().filter(|&m| (m as usize) < self.symbol_count).collect()
+    }
+
+    /// The guards known to hold for the slot assignment on edge `edge` (see [`super::guards`]).
+    pub fn guards(&self, edge: usize) -> &[Guard] {
+        self.guards.get(edge).map(Vec::as_slice).unwrap_or_default()
+    }
+
     /// The symbols state slot `slot` can hold (its variable's set).
     pub fn slot_members(&self, slot: u32) -> Vec<u32> {
         self.operand_members(&PlanOperand::Place(PlanPlace { in_state: true, base: slot, steps: Vec::new() }))
@@ -189,6 +224,7 @@ mod tests {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
         builder.typedef("CellOrNull", "{a, b, null}").typedef("Board", "Cell -> Cell");
+        builder.typedef("Tops", "Cell -> CellOrNull");
         for (name, ty, initial) in variables {
             builder.variable(name, ty, initial);
         }
@@ -198,7 +234,7 @@ mod tests {
         }
         let automaton = builder.build().expect("the test automaton builds");
         let plan = Plan::new(&automaton).expect("the test automaton lowers");
-        let sets = ValueSets::new(&plan, automaton.symbols.len());
+        let sets = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         let edge = automaton
             .edges
             .iter()
@@ -225,5 +261,38 @@ mod tests {
         assert!(proved(&variables, &edges, "written"));
         let null_start = [("board", "Board", "{:a}"), ("at", "CellOrNull", "null")];
         assert!(!proved(&null_start, &edges, "written"), "the initial value counts");
+    }
+
+    #[test]
+    fn a_key_compared_with_null_just_before_is_proved_only_behind_the_comparison() {
+        let variables = [
+            ("board", "Board", "{:a}"),
+            ("at", "CellOrNull", "a"),
+            ("k", "Cell", "a"),
+            ("tops", "Tops", "{a: a, :null}"),
+        ];
+        let guarded = [
+            ("choose", "picked", "k = Cell(*)"),
+            ("picked", "free", "tops[k] != null"),
+            ("free", "set", "at = tops[k]"),
+            ("set", "written", "board[at] = b"),
+            ("written", "end", "player = keeper"),
+        ];
+        assert!(proved(&variables, &guarded, "written"));
+        let unguarded = [
+            ("choose", "picked", "k = Cell(*)"),
+            ("picked", "set", "at = tops[k]"),
+            ("set", "written", "board[at] = b"),
+            ("written", "end", "player = keeper"),
+        ];
+        assert!(!proved(&variables, &unguarded, "written"), "without the comparison `at` may be null");
+        let equal_null = [
+            ("choose", "picked", "k = Cell(*)"),
+            ("picked", "free", "tops[k] == null"),
+            ("free", "set", "at = tops[k]"),
+            ("set", "written", "board[at] = b"),
+            ("written", "end", "player = keeper"),
+        ];
+        assert!(!proved(&variables, &equal_null, "written"), "`==` keeps only `null`");
     }
 }

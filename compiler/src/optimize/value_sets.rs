@@ -1,17 +1,31 @@
 //! A flow-insensitive value-set analysis: for each variable assigned only whole (never through a
 //! key), the set of values it can ever hold, from its initial value and every assignment to it.
-//! Sound over-approximation: `None` means "could be anything".
+//! Sound over-approximation: `None` means "could be anything". A map variable `K -> V` with
+//! symbol values has one set for all its entries (initial entries, default, and every value an
+//! assignment `m[k] = e` writes), so a read `m[k]` gives that set whatever the key; a whole or
+//! deeper write makes it unknown.
+//!
+//! One flow-sensitive sharpening: an assignment `x = e` whose source node is reached only through
+//! a chain of single in-edges holding a comparison `e == l` or `e != l` (`l` constant, `e` the same
+//! expression up to casts), with no edge after it writing a variable `e` reads, assigns only `l`
+//! (or anything but `l`): after `top[column] != null`, `cell = Cell(top[column])` is never `null`.
+//! The chain stops at protected nodes (`begin`, reachability checks' ends, pragmas), where a
+//! search may start without taking the in-edge. Cost: at most [`GUARD_WALK_LIMIT`] edges walked
+//! back per assignment.
 
 use super::env::{strip_casts, Env, NameKind, Value};
 use super::graph::Automaton;
 use crate::rg::ast::{Expr, Label, TypeExpr};
+use petgraph::stable_graph::NodeIndex;
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Possible values per variable (`None`: unknown).
 pub struct ValueSets<'a> {
     env: &'a Env,
     sets: HashMap<String, Option<BTreeSet<Value>>>,
+    /// Per map variable with symbol entries, the values any of its entries can hold.
+    entries: HashMap<String, Option<BTreeSet<Value>>>,
     /// An empty variable environment for constant folding.
     no_variables: HashMap<String, Value>,
 }
@@ -24,6 +38,13 @@ const MAX_VALUES: usize = 4096;
 /// keep growing (each set is finite, but there may be many).
 const MAX_ROUNDS: usize = 256;
 
+/// The most edges one assignment's backward walk for dominating comparisons inspects.
+const GUARD_WALK_LIMIT: usize = 64;
+
+/// A comparison known to hold for an assignment's right-hand side: it equals (`equal`) or
+/// differs from the value.
+type Guard = (bool, Value);
+
 impl<'a> ValueSets<'a> {
     pub fn new(automaton: &Automaton, env: &'a Env) -> ValueSets<'a> {
         // Only symbol-valued variables are tracked; map-valued ones are unknown from the start.
@@ -34,15 +55,29 @@ impl<'a> ValueSets<'a> {
                 (name.clone(), initial.map(|v| BTreeSet::from([v.clone()])))
             })
             .collect();
-        let mut analysis = ValueSets { env, sets, no_variables: HashMap::new() };
-        // One entry per assignment: the variable it sets whole (`None`: written through a key, so
-        // its root becomes unknown) and where its values come from.
+        let entries = env
+            .variables()
+            .filter_map(|(name, _)| match env.variable_initial_value(name)? {
+                Value::Map { entries, default } => {
+                    let values: BTreeSet<Value> = entries.values().chain([&**default]).cloned().collect();
+                    Some((name.clone(), values.iter().all(|v| v.as_symbol().is_some()).then_some(values)))
+                }
+                Value::Symbol(_) => None,
+            })
+            .collect();
+        let mut analysis = ValueSets { env, sets, entries, no_variables: HashMap::new() };
+        // One entry per assignment: what it writes (a variable whole, one entry of a map
+        // variable, or deeper, which makes its root unknown), the root variable and where its
+        // values come from.
         enum Source<'e> {
             Expr(&'e Expr),
             Members(Option<BTreeSet<Value>>),
         }
-        let mut assignments: Vec<(Option<&str>, &str, Source)> = Vec::new();
-        for edge in automaton.graph.edge_weights() {
+        let protected = automaton.protected_nodes();
+        let mut assignments: Vec<(Written, &str, Source)> = Vec::new();
+        let mut guards: Vec<Vec<Guard>> = Vec::new();
+        for index in automaton.graph.edge_indices() {
+            let edge = &automaton.graph[index];
             let (lhs, source) = match &edge.label {
                 Label::Assign { lhs, rhs } => (lhs, Source::Expr(rhs)),
                 Label::AssignAny { lhs, ty } => (
@@ -54,14 +89,22 @@ impl<'a> ValueSets<'a> {
                 ),
                 _ => continue,
             };
-            match strip_casts(lhs) {
-                Expr::Ident(ident) => assignments.push((Some(&ident.name), &ident.name, source)),
-                other => {
-                    if let Some(root) = super::graph::assigned_root(other) {
-                        assignments.push((None, root, source));
-                    }
-                }
-            }
+            let (written, root) = match strip_casts(lhs) {
+                Expr::Ident(ident) => (Written::Whole, ident.name.as_str()),
+                Expr::Access { map, .. } => match strip_casts(map) {
+                    Expr::Ident(ident) => (Written::Entry, ident.name.as_str()),
+                    other => match super::graph::assigned_root(other) {
+                        Some(root) => (Written::Deeper, root),
+                        None => continue,
+                    },
+                },
+                Expr::Cast { .. } => continue,
+            };
+            guards.push(match &source {
+                Source::Expr(rhs) => guards_before(automaton, env, &protected, automaton.endpoints(index).0, rhs),
+                Source::Members(_) => Vec::new(),
+            });
+            assignments.push((written, root, source));
         }
         // A worklist to the least fixed point: an assignment is evaluated again only when a
         // variable its right-hand side reads has changed. Sets only grow (or become unknown), so
@@ -89,18 +132,30 @@ impl<'a> ValueSets<'a> {
             updates += 1;
             if updates > update_limit {
                 // Did not settle: claim nothing.
-                for set in analysis.sets.values_mut() {
+                for set in analysis.sets.values_mut().chain(analysis.entries.values_mut()) {
                     *set = None;
                 }
                 return analysis;
             }
-            let (whole, root, source) = &assignments[index];
-            let values = match (whole, source) {
-                (None, _) => None,
-                (Some(_), Source::Expr(rhs)) => analysis.values(rhs),
-                (Some(_), Source::Members(members)) => members.clone(),
+            let (written, root, source) = &assignments[index];
+            let values = match (written, source) {
+                (Written::Deeper, _) => None,
+                (_, Source::Expr(rhs)) => analysis.values(rhs).map(|mut values| {
+                    for (equal, value) in &guards[index] {
+                        values.retain(|v| (v == value) == *equal);
+                    }
+                    values
+                }),
+                (_, Source::Members(members)) => members.clone(),
             };
-            let slot = analysis.sets.entry((*root).to_string()).or_insert(None);
+            // A whole or deeper write into a map variable makes its entries unknown.
+            let is_map = analysis.entries.contains_key(*root);
+            let values = if matches!(written, Written::Entry) || !is_map { values } else { None };
+            let slot = if is_map {
+                analysis.entries.get_mut(*root).expect("a tracked map variable")
+            } else {
+                analysis.sets.entry((*root).to_string()).or_insert(None)
+            };
             let changed = match (slot.as_mut(), values) {
                 (Some(set), Some(values)) => {
                     let before = set.len();
@@ -161,6 +216,11 @@ impl<'a> ValueSets<'a> {
             },
             Expr::Cast { expr, .. } => self.values_ref(expr),
             Expr::Access { map, key, .. } => {
+                if let Expr::Ident(ident) = strip_casts(map) {
+                    if let Some(entries) = self.entries.get(&ident.name) {
+                        return Some(entries.as_ref()?.iter().map(Cow::Borrowed).collect());
+                    }
+                }
                 let maps = self.values_ref(map)?;
                 let keys = self.values_ref(key);
                 let mut out: Vec<Cow<'s, Value>> = Vec::new();
@@ -181,6 +241,61 @@ impl<'a> ValueSets<'a> {
             }
         }
     }
+}
+
+/// What an assignment writes.
+enum Written {
+    /// A variable as a whole.
+    Whole,
+    /// One entry `m[k]` of a map variable `m`.
+    Entry,
+    /// Through more than one key.
+    Deeper,
+}
+
+/// The comparisons of `rhs` with a constant on the chain of single in-edges ending at `node`,
+/// up to the first edge writing a variable `rhs` reads (see the module docs).
+fn guards_before(
+    automaton: &Automaton,
+    env: &Env,
+    protected: &HashSet<NodeIndex>,
+    mut node: NodeIndex,
+    rhs: &Expr,
+) -> Vec<Guard> {
+    let rhs = strip_casts(rhs);
+    let mut reads = Vec::new();
+    super::graph::expr_idents(rhs, &mut reads);
+    let mut guards = Vec::new();
+    for _ in 0..GUARD_WALK_LIMIT {
+        if protected.contains(&node) {
+            break;
+        }
+        let [edge] = automaton.in_edges(node)[..] else { break };
+        match automaton.label(edge) {
+            Label::Compare { lhs, rhs: other, negated } => {
+                let (lhs, other) = (strip_casts(lhs), strip_casts(other));
+                let constant = if lhs == rhs {
+                    env.fold(other, &HashMap::new())
+                } else if other == rhs {
+                    env.fold(lhs, &HashMap::new())
+                } else {
+                    None
+                };
+                if let Some(value) = constant {
+                    guards.push((!*negated, value));
+                }
+            }
+            Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
+                match super::graph::assigned_root(strip_casts(lhs)) {
+                    Some(root) if !reads.contains(&root) => {}
+                    _ => break,
+                }
+            }
+            Label::Skip | Label::Reach { .. } | Label::Tag(_) | Label::TagVar(_) => {}
+        }
+        node = automaton.endpoints(edge).0;
+    }
+    guards
 }
 
 /// The entries of `map` at `keys`, or all its entries and its default when the keys are unknown.
@@ -221,5 +336,70 @@ mod tests {
         assert_eq!(sets.values(&var("any")), symbols(&["a", "b", "c"]));
         assert_eq!(sets.values(&var("player")), symbols(&["keeper", "o", "x"]));
         assert_eq!(sets.values(&var("board")), None);
+    }
+
+    #[test]
+    fn a_comparison_dominating_an_assignment_narrows_what_it_assigns() {
+        let cell_values = |between: &str| {
+            let game = parse(&format!(
+                "type Player = {{x}}; type Score = {{0}}; type CellOrNull = {{c1, c2, null}};
+                 var next: CellOrNull = c1; var cell: CellOrNull = c1;
+                 begin, chosen: next = CellOrNull(*);
+                 chosen, free: next != null;
+                 free, tagged: $$ next;
+                 {between}
+                 placed, end: player = keeper;"
+            ));
+            let automaton = Automaton::from_game(&game);
+            let env = Env::new(&automaton);
+            let sets = ValueSets::new(&automaton, &env);
+            sets.values(&crate::optimize::env::symbol_expr("cell"))
+        };
+        let symbols = |names: &[&str]| Some(names.iter().map(|n| Value::Symbol(n.to_string())).collect());
+        assert_eq!(cell_values("tagged, placed: cell = CellOrNull(next);"), symbols(&["c1", "c2"]));
+        assert_eq!(
+            cell_values("tagged, moved: next = CellOrNull(*); moved, placed: cell = next;"),
+            symbols(&["c1", "c2", "null"]),
+            "the variable is chosen again after the guard"
+        );
+        assert_eq!(
+            cell_values("tagged, placed: cell = next; begin, tagged: ;"),
+            symbols(&["c1", "c2", "null"]),
+            "another path skips the guard"
+        );
+    }
+
+    #[test]
+    fn a_map_entry_read_gives_the_values_its_entries_can_hold() {
+        let cell_values = |between: &str| {
+            let game = parse(&format!(
+                "type Player = {{x}}; type Score = {{0}}; type Col = {{a, b}}; type CellOrNull = {{c1, c2, null}};
+                 const up: CellOrNull -> CellOrNull = {{c1: c2, :null}};
+                 const filled: Col -> CellOrNull = {{:c1}};
+                 var top: Col -> CellOrNull = {{a: c1, :null}}; var col: Col = a; var cell: CellOrNull = c1;
+                 begin, chosen: col = Col(*);
+                 chosen, free: top[col] != null;
+                 free, tagged: $$ col;
+                 {between}
+                 placed, raised: top[col] = up[cell];
+                 raised, end: player = keeper;"
+            ));
+            let automaton = Automaton::from_game(&game);
+            let env = Env::new(&automaton);
+            let sets = ValueSets::new(&automaton, &env);
+            sets.values(&crate::optimize::env::symbol_expr("cell"))
+        };
+        let symbols = |names: &[&str]| Some(names.iter().map(|n| Value::Symbol(n.to_string())).collect());
+        assert_eq!(cell_values("tagged, placed: cell = CellOrNull(top[col]);"), symbols(&["c1", "c2"]));
+        assert_eq!(
+            cell_values("tagged, placed: cell = CellOrNull(top[col]); begin, tagged: ;"),
+            symbols(&["c1", "c2", "null"]),
+            "another path skips the guard"
+        );
+        assert_eq!(
+            cell_values("tagged, placed: cell = CellOrNull(top[col]); begin, end: top = filled;"),
+            None,
+            "a whole write into the map makes its entries unknown"
+        );
     }
 }
