@@ -1218,22 +1218,7 @@ impl Scratch {
                             table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                         true
                     }
-                    PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
-                        (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
-                    }
-                    PlanFlat::IndexedSlot { base, key, offsets, slot, equal } => {
-                        (values[(*base + offsets[values[*key as usize] as usize]) as usize] == values[*slot as usize])
-                            == *equal
-                    }
-                    PlanFlat::Indexed2Lit { base, first, second, width, offsets, lit, equal } => {
-                        let key = values[*first as usize] * *width + values[*second as usize];
-                        (values[(*base + offsets[key as usize]) as usize] == *lit) == *equal
-                    }
-                    PlanFlat::Indexed2Slot { base, first, second, width, offsets, slot, equal } => {
-                        let key = values[*first as usize] * *width + values[*second as usize];
-                        (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
-                    }
-                    PlanFlat::General => unreachable!("straight steps have flat forms only"),
+                    comparison => flat_holds(comparison, values).expect("straight steps have flat forms only"),
                 };
                 at = if holds { step.pass } else { step.fail };
             }
