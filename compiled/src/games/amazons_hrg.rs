@@ -27,6 +27,24 @@ static GOAL_SLOTS: [usize; 2] = [106, 107];
 static VISIBLE_SLOTS: [usize; 2] = [110, 111];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 143] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false];
+/// The high bit of every byte.
+const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
+#[inline(always)]
+fn slot_word(v: &Values, at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&v[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
+#[inline(always)]
+fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
+    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
+    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
+}
+
 static MEMBERS0: [u8; 100] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108];
 static MEMBER_INDEX1: [u16; 256] = [100, 100, 100, 100, 100, 100, 100, 100, 100, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100];
 static OFF2: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
@@ -123,10 +141,16 @@ None => (0, 100),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(100)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m4(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -1418,10 +1442,16 @@ None => (0, 100),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(100)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m76(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -2677,10 +2707,15 @@ fn r64_68(v: &mut Values) -> bool {
 {
 let slot = 105usize;
 let old = v[slot];
-for i in 0..100 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..13 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 100 { break; }
 v[slot] = MEMBERS0[i];
 if r66_68(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -2775,10 +2810,15 @@ fn r136_140(v: &mut Values) -> bool {
 {
 let slot = 105usize;
 let old = v[slot];
-for i in 0..100 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..13 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 100 { break; }
 v[slot] = MEMBERS0[i];
 if r138_140(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }

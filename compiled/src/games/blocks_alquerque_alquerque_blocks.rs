@@ -1830,7 +1830,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-if r24_21(v, cx)? { v[slot] = old; return Ok(true); }
+if r23_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -1845,7 +1845,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS2[i];
-if r13_21(v, cx)? { v[slot] = old; return Ok(true); }
+if r12_21(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2543,7 +2543,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-if r77_74(v, cx)? { v[slot] = old; return Ok(true); }
+if r76_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2558,7 +2558,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS2[i];
-if r66_74(v, cx)? { v[slot] = old; return Ok(true); }
+if r65_74(v, cx)? { v[slot] = old; return Ok(true); }
 }
 v[slot] = old;
 }
@@ -2741,7 +2741,10 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[37] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[37] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS11[i];
-if r79_74(v, cx)? { v[slot] = old; return Ok(true); }
+let kept0: u8 = v[39]; let new0: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[37] as usize)] as usize]); v[39] = new0;
+let kept1: u8 = v[38]; let new1: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[37] as usize)] as usize]) as usize)] as usize]); v[38] = new1;
+if r83_74(v, cx)? { v[38] = kept1; v[39] = kept0; v[slot] = old; return Ok(true); }
+v[38] = kept1; v[39] = kept0;
 }
 v[slot] = old;
 }
@@ -2886,7 +2889,10 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS11[i];
-if r96_74(v, cx)? { v[slot] = old; return Ok(true); }
+let kept0: u8 = v[39]; let new0: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]); v[39] = new0;
+let kept1: u8 = v[40]; let new1: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]); v[40] = new1;
+if r100_74(v, cx)? { v[40] = kept1; v[39] = kept0; v[slot] = old; return Ok(true); }
+v[40] = kept1; v[39] = kept0;
 }
 v[slot] = old;
 }
@@ -3025,7 +3031,10 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS11[i];
-if r90_94(v) { v[slot] = old; return true; }
+let kept0: u8 = v[39]; let new0: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]); v[39] = new0;
+let kept1: u8 = v[40]; let new1: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]); v[40] = new1;
+{ v[40] = kept1; v[39] = kept0; v[slot] = old; return true; }
+v[40] = kept1; v[39] = kept0;
 }
 v[slot] = old;
 }

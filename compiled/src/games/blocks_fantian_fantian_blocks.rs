@@ -333,6 +333,7 @@ Ok(())
 }
 
 /// Node `move1Red_29`.
+#[inline(always)]
 fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag_bounded(v[17] as u32) {
@@ -1221,6 +1222,7 @@ Ok(())
 }
 
 /// Node `move1Green_29`.
+#[inline(always)]
 fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
 if cx.push_tag_bounded(v[17] as u32) {
@@ -2046,7 +2048,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS19[i];
-if r5_11(v) { v[slot] = old; return true; }
+if r4_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2056,7 +2058,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 0) { continue; }
 v[slot] = MEMBERS19[i];
-if r14_11(v) { v[slot] = old; return true; }
+if r13_11(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2339,7 +2341,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS19[i];
-if r27_33(v) { v[slot] = old; return true; }
+if r26_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -2349,7 +2351,7 @@ let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS19[i];
-if r36_33(v) { v[slot] = old; return true; }
+if r35_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -4066,7 +4068,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB20[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_11(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB20[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4081,7 +4085,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB21[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_12(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB21[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4096,7 +4102,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB22[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_13(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB22[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4111,7 +4119,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB23[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_14(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB23[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4126,7 +4136,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB24[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_15(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB24[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4141,7 +4153,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB25[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_16(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB25[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4156,7 +4170,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB26[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m53_k16_17(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB26[(MEMBERS17[i] as usize)]); v[17] = new0;
+m55(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4463,7 +4479,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB27[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_9(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB27[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4478,7 +4496,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB28[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_10(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB28[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4493,7 +4513,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB20[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_11(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB20[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4508,7 +4530,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB21[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_12(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB21[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4523,7 +4547,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB22[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_13(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB22[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4538,7 +4564,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB23[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_14(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB23[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4553,7 +4581,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB24[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_15(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB24[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4568,7 +4598,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB25[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_16(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB25[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -4583,7 +4615,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF2[((TAB26[(MEMBERS17[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS17[i];
-m114_k16_17(v, cx)?;
+let kept0: u8 = v[17]; let new0: u8 = (TAB26[(MEMBERS17[i] as usize)]); v[17] = new0;
+m116(v, cx)?;
+v[17] = kept0;
 }
 v[slot] = old;
 }

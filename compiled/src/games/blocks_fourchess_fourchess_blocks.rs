@@ -27,6 +27,24 @@ static GOAL_SLOTS: [usize; 2] = [28, 29];
 static VISIBLE_SLOTS: [usize; 2] = [32, 33];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 186] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, true, true, false, false, false, false, true, false, false, false, true, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, true, true, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+/// The high bit of every byte.
+const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
+#[inline(always)]
+fn slot_word(v: &Values, at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&v[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
+#[inline(always)]
+fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
+    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
+    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
+}
+
 static CONSTANTS: [Sym; 768] = [25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 50, 50, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 153, 153];
 static OFF0: [u16; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17];
 static TAB1: [u8; 256] = [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -904,6 +922,7 @@ m140(v, cx);
 }
 
 /// Node `move2Red_15`.
+#[inline(always)]
 fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag147: u32 = v[24] as u32;
@@ -1174,6 +1193,7 @@ m157(v, cx);
 }
 
 /// Node `move2Green_15`.
+#[inline(always)]
 fn m157(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag166: u32 = v[24] as u32;
@@ -1352,10 +1372,15 @@ v[slot] = old;
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r14_4(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1498,7 +1523,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS5[i];
-if r15_4(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -1593,7 +1622,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS4[i];
-if r24_26(v) { v[slot] = old; return true; }
+if r23_26(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1653,7 +1682,7 @@ let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS4[i];
-if r31_33(v) { v[slot] = old; return true; }
+if r30_33(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -1710,10 +1739,15 @@ fn r59_68(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r61_68(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1739,7 +1773,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r62_68(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -1820,10 +1858,15 @@ fn r71_80(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r73_80(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1849,7 +1892,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS5[i];
-if r74_80(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -1931,20 +1978,30 @@ let g99 = v[27] == 153;
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r93_100(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r102_100(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1982,7 +2039,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r94_100(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -2077,7 +2138,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS5[i];
-if r103_100(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -2169,10 +2234,15 @@ fn r109_118(v: &mut Values) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
-if r112_118(v) { v[slot] = old; return true; }
+if r111_118(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -2289,10 +2359,15 @@ fn r120_129(v: &mut Values) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
-if r123_129(v) { v[slot] = old; return true; }
+if r122_129(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -2327,7 +2402,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-if r124_129(v) { v[slot] = old; return true; }
+let kept0: u8 = v[24]; let new0: u8 = (CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]); v[24] = new0;
+if r126_129(v) { v[24] = kept0; v[slot] = old; return true; }
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -2397,10 +2474,15 @@ fn r164_173(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r166_173(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -2426,7 +2508,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r167_173(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -2507,10 +2593,15 @@ fn r176_185(v: &mut Values) -> bool {
 {
 let slot = 25usize;
 let old = v[slot];
-for i in 0..16 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..2 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r178_185(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -2536,7 +2627,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS5[i];
-if r179_185(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4188,7 +4283,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB16[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB16[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB16[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_9(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB16[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB16[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB16[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4203,7 +4302,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB17[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB17[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB17[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_10(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB17[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB17[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB17[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4218,7 +4321,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB18[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB18[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB18[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_11(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB18[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB18[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB18[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4233,7 +4340,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB19[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB19[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB19[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_12(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB19[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB19[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB19[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4248,7 +4359,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB20[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB20[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB20[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_13(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB20[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB20[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB20[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4263,7 +4378,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB21[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB21[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB21[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_14(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB21[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB21[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB21[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4278,7 +4397,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB22[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB22[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB22[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_15(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB22[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB22[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB22[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4293,7 +4416,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB23[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB23[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB23[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_16(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB23[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB23[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB23[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4308,7 +4435,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB24[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB24[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB24[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_17(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB24[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB24[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB24[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4323,7 +4454,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB25[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB25[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB25[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_18(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB25[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB25[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB25[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4338,7 +4473,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB26[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB26[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB26[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_19(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB26[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB26[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB26[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4353,7 +4492,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB27[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB27[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB27[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_20(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB27[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB27[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB27[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4368,7 +4511,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB28[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB28[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB28[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_21(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB28[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB28[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB28[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4383,7 +4530,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB29[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB29[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB29[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_22(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB29[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB29[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB29[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4398,7 +4549,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB30[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB30[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB30[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_23(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB30[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB30[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB30[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4413,7 +4568,11 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB31[(MEMBERS5[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB31[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB31[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS5[i];
-if r7_4_k25_24(v) { v[slot] = old; return true; }
+let kept0: u8 = v[25]; let new0: u8 = (TAB31[(MEMBERS5[i] as usize)]); v[25] = new0;
+let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB31[(MEMBERS5[i] as usize)]) as usize)] as usize]); v[25] = new1;
+let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((TAB31[(MEMBERS5[i] as usize)]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
+{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
+v[25] = kept2; v[25] = kept1; v[25] = kept0;
 }
 v[slot] = old;
 }
@@ -4472,7 +4631,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB32[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_9(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB32[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4487,7 +4648,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB33[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_10(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB33[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4502,7 +4665,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB34[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_11(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB34[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4517,7 +4682,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB35[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_12(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB35[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4532,7 +4699,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB36[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_13(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB36[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4547,7 +4716,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB37[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_14(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB37[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4562,7 +4733,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB38[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_15(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB38[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4577,7 +4750,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB39[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_16(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB39[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4592,7 +4767,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB40[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_17(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB40[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4607,7 +4784,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB41[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_18(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB41[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4622,7 +4801,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB42[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_19(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB42[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4637,7 +4818,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB43[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_20(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB43[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4652,7 +4835,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB44[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_21(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB44[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4667,7 +4852,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB45[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_22(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB45[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4682,7 +4869,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB46[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_23(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB46[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4697,7 +4886,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB47[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m138_k23_24(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB47[(MEMBERS7[i] as usize)]); v[24] = new0;
+m140(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4712,7 +4903,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB32[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_9(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB32[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4727,7 +4920,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB33[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_10(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB33[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4742,7 +4937,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB34[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_11(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB34[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4757,7 +4954,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB35[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_12(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB35[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4772,7 +4971,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB36[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_13(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB36[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4787,7 +4988,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB37[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_14(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB37[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4802,7 +5005,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB38[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_15(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB38[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4817,7 +5022,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB39[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_16(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB39[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4832,7 +5039,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB40[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_17(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB40[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4847,7 +5056,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB41[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_18(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB41[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4862,7 +5073,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB42[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_19(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB42[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4877,7 +5090,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB43[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_20(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB43[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4892,7 +5107,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB44[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_21(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB44[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4907,7 +5124,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB45[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_22(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB45[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4922,7 +5141,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB46[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_23(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB46[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }
@@ -4937,7 +5158,9 @@ let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((TAB47[(MEMBERS7[i] as usize)]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-m155_k23_24(v, cx);
+let kept0: u8 = v[24]; let new0: u8 = (TAB47[(MEMBERS7[i] as usize)]); v[24] = new0;
+m157(v, cx);
+v[24] = kept0;
 }
 v[slot] = old;
 }

@@ -27,6 +27,24 @@ static GOAL_SLOTS: [usize; 2] = [42, 43];
 static VISIBLE_SLOTS: [usize; 2] = [46, 47];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 199] = [true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, true, false, false];
+/// The high bit of every byte.
+const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
+#[inline(always)]
+fn slot_word(v: &Values, at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&v[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
+#[inline(always)]
+fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
+    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
+    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
+}
+
 static CONSTANTS: [Sym; 1641] = [34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 10, 11, 12, 13, 34, 15, 16, 17, 18, 34, 20, 21, 22, 23, 34, 25, 26, 27, 28, 34, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 34, 14, 15, 16, 17, 34, 19, 20, 21, 22, 34, 24, 25, 26, 27, 34, 29, 30, 31, 32, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 68, 68, 43, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 43, 69, 69, 69, 69, 69, 69, 69, 69, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 70, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 171, 171];
 static MEMBERS0: [u8; 25] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33];
 static MEMBER_INDEX1: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
@@ -216,10 +234,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m44(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -231,10 +255,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m55(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -685,10 +715,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m77(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -700,10 +736,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m88(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -1154,10 +1196,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m110(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -1169,10 +1217,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m121(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -1872,10 +1926,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m160(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -1887,10 +1947,16 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m171(v, cx)?;
+}
 }
 v[slot] = old;
 }
@@ -2400,20 +2466,30 @@ fn r2_11(v: &mut Values) -> bool {
 {
 let slot = 37usize;
 let old = v[slot];
-for i in 0..25 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..4 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 25 { break; }
 v[slot] = MEMBERS0[i];
-if r5_11(v) { v[slot] = old; return true; }
+if r4_11(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
 {
 let slot = 37usize;
 let old = v[slot];
-for i in 0..25 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..4 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 25 { break; }
 v[slot] = MEMBERS0[i];
-if r14_11(v) { v[slot] = old; return true; }
+if r13_11(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -2747,7 +2823,7 @@ let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
 v[slot] = MEMBERS0[i];
-if r31_37(v) { v[slot] = old; return true; }
+if r30_37(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -2333,7 +2333,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_11(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2348,7 +2351,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_12(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2363,7 +2369,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_13(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2378,7 +2387,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_14(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2393,7 +2405,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_15(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2408,7 +2423,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_16(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2423,7 +2441,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r18_9_k17_17(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2438,7 +2459,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_9(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2453,7 +2477,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_10(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2468,7 +2495,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_11(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2483,7 +2513,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_12(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2498,7 +2531,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_13(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2513,7 +2549,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_14(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2528,7 +2567,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_15(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2543,7 +2585,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_16(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2558,7 +2603,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r24_9_k17_17(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2742,7 +2790,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_9(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2757,7 +2808,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_10(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2772,7 +2826,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_11(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2787,7 +2844,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_12(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2802,7 +2862,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_13(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2817,7 +2880,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_14(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2832,7 +2898,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_15(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2847,7 +2916,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_16(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2862,7 +2934,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
-if r57_61_k17_17(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2921,7 +2996,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_9(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2936,7 +3014,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_10(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2951,7 +3032,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_11(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2966,7 +3050,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_12(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2981,7 +3068,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_13(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -2996,7 +3086,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_14(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -3011,7 +3104,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_15(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -3026,7 +3122,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_16(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }
@@ -3041,7 +3140,10 @@ let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
 v[slot] = MEMBERS7[i];
-if r67_71_k17_17(v) { v[slot] = old; return true; }
+let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
 }
 v[slot] = old;
 }

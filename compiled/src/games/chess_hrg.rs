@@ -4484,7 +4484,7 @@ let old = v[slot];
 for i in 0..65 {
 if !(TAB1[(v[0 + 0 + i] as usize)] == v[66]) { continue; }
 v[slot] = MEMBERS0[i];
-if r201_270(v) { v[slot] = old; return true; }
+if r202_270(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

@@ -176,7 +176,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(MEMBERS1[i] != 24 && v[0 + 0 + i] != 2) { continue; }
 v[slot] = MEMBERS1[i];
-m6(v, cx);
+m8(v, cx);
 }
 v[slot] = old;
 }
@@ -582,7 +582,7 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(MEMBERS1[i] != 24 && v[0 + 17 + i] != 2) { continue; }
 v[slot] = MEMBERS1[i];
-m42(v, cx);
+m44(v, cx);
 }
 v[slot] = old;
 }
@@ -910,7 +910,7 @@ let old = v[slot];
 for i in 0..17 {
 if !(MEMBERS1[i] != 24 && v[0 + 0 + i] != 2) { continue; }
 v[slot] = MEMBERS1[i];
-if r21_26(v) { v[slot] = old; return true; }
+if r23_26(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }
@@ -989,7 +989,7 @@ let old = v[slot];
 for i in 0..17 {
 if !(MEMBERS1[i] != 24 && v[0 + 17 + i] != 2) { continue; }
 v[slot] = MEMBERS1[i];
-if r57_62(v) { v[slot] = old; return true; }
+if r59_62(v) { v[slot] = old; return true; }
 }
 v[slot] = old;
 }

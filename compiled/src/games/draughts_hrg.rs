@@ -27,6 +27,24 @@ static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 173] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+/// The high bit of every byte.
+const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
+#[inline(always)]
+fn slot_word(v: &Values, at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&v[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
+#[inline(always)]
+fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
+    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
+    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
+}
+
 static CONSTANTS: [Sym; 958] = [78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 71, 72, 73, 74, 75, 76, 77, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 14, 15, 16, 17, 18, 19, 20, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 15, 16, 17, 18, 19, 20, 21, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 7, 7, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 7, 2, 2, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 163, 163];
 static MEMBERS0: [u8; 64] = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77];
 static TAB1: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -191,10 +209,18 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m25(v, cx)?;
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+m27(v, cx)?;
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -211,10 +237,18 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m53(v, cx)?;
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+m55(v, cx)?;
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -978,10 +1012,18 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m112(v, cx)?;
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+m114(v, cx)?;
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -998,10 +1040,18 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m140(v, cx)?;
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+m142(v, cx)?;
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -1895,10 +1945,17 @@ fn r3_22(v: &mut Values) -> bool {
 {
 let slot = 68usize;
 let old = v[slot];
-for i in 0..64 {
-if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in 0..8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 64 { break; }
 v[slot] = MEMBERS0[i];
-if r4_22(v) { v[slot] = old; return true; }
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+if r6_22(v) { v[71] = kept0; v[slot] = old; return true; }
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -1944,10 +2001,17 @@ fn r70_79(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
-for i in 0..64 {
-if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in 0..8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 64 { break; }
 v[slot] = MEMBERS0[i];
-if r71_79(v) { v[slot] = old; return true; }
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+if r73_79(v) { v[71] = kept0; v[slot] = old; return true; }
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -2258,10 +2322,17 @@ fn r82_101(v: &mut Values) -> bool {
 {
 let slot = 68usize;
 let old = v[slot];
-for i in 0..64 {
-if !(TAB7[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in 0..8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 64 { break; }
 v[slot] = MEMBERS0[i];
-if r83_101(v) { v[slot] = old; return true; }
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+if r85_101(v) { v[71] = kept0; v[slot] = old; return true; }
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }
@@ -2307,10 +2378,17 @@ fn r157_166(v: &mut Values) -> bool {
 {
 let slot = 70usize;
 let old = v[slot];
-for i in 0..64 {
-if !(TAB1[((v[0 + 1 + i]) as usize)] == 7) { continue; }
+for chunk in 0..8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 64 { break; }
 v[slot] = MEMBERS0[i];
-if r158_166(v) { v[slot] = old; return true; }
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+if r160_166(v) { v[71] = kept0; v[slot] = old; return true; }
+v[71] = kept0;
+}
 }
 v[slot] = old;
 }

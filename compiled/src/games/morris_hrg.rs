@@ -27,6 +27,24 @@ static GOAL_SLOTS: [usize; 2] = [37, 38];
 static VISIBLE_SLOTS: [usize; 2] = [41, 42];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 107] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+/// The high bit of every byte.
+const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
+#[inline(always)]
+fn slot_word(v: &Values, at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&v[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
+#[inline(always)]
+fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
+    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
+    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
+}
+
 static MEMBERS0: [u8; 24] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33];
 static MEMBER_INDEX1: [u16; 256] = [24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24];
 static OFF2: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
@@ -166,10 +184,16 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m11(v, cx);
+}
 }
 v[slot] = old;
 }
@@ -405,10 +429,16 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m26(v, cx);
+m27(v, cx);
+}
 }
 v[slot] = old;
 }
@@ -767,10 +797,16 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m69(v, cx);
+}
 }
 v[slot] = old;
 }
@@ -1006,10 +1042,16 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-for i in first..last {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in first / 8..(last + 7) / 8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i < first { continue; }
+if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m80(v, cx);
+m81(v, cx);
+}
 }
 v[slot] = old;
 }
@@ -1375,10 +1417,15 @@ fn r35_38(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
-for i in 0..24 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..3 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 24 { break; }
 v[slot] = MEMBERS0[i];
 if r37_38(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1412,10 +1459,15 @@ fn r52_56(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
-for i in 0..24 {
-if !(v[0 + 1 + i] == 1) { continue; }
+for chunk in 0..3 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 24 { break; }
 v[slot] = MEMBERS0[i];
 if r54_56(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1482,10 +1534,15 @@ fn r85_88(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
-for i in 0..24 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..3 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 24 { break; }
 v[slot] = MEMBERS0[i];
 if r87_88(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
@@ -1519,10 +1576,15 @@ fn r100_104(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
-for i in 0..24 {
-if !(v[0 + 1 + i] == 0) { continue; }
+for chunk in 0..3 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 24 { break; }
 v[slot] = MEMBERS0[i];
 if r102_104(v) { v[slot] = old; return true; }
+}
 }
 v[slot] = old;
 }
