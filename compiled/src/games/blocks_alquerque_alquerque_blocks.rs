@@ -92,6 +92,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 154 | 203)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 153; state.values[52] = (delta >> 16) as Sym; }
+            1 => { state.node = 202; state.values[52] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -901,10 +915,13 @@ Ok(())
 fn m155(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(153, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1594,10 +1611,13 @@ Ok(())
 fn m204(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 52usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(202, v);
 v[slot] = old;
+}
 }
 
 }

@@ -91,6 +91,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 104 | 165)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 101; state.values[24] = (delta >> 16) as Sym; }
+            1 => { state.node = 162; state.values[24] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1014,10 +1028,13 @@ fn m104(v: &mut Values, cx: &mut Search<Values>) {
 let tag121: u32 = 141;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag121, 101, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1028,10 +1045,13 @@ v[slot] = old;
 fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(101, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1890,10 +1910,13 @@ fn m165(v: &mut Values, cx: &mut Search<Values>) {
 let tag194: u32 = 141;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag194, 162, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1904,10 +1927,13 @@ v[slot] = old;
 fn m166(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(162, v);
 v[slot] = old;
+}
 }
 
 }

@@ -128,6 +128,26 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 38 | 45 | 50 | 57 | 134 | 145 | 151 | 162)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 42; state.values[24] = (delta >> 16) as Sym; state.values[31] = (delta >> 24) as Sym; }
+            1 => { state.node = 44; state.values[31] = (delta >> 16) as Sym; }
+            2 => { state.node = 54; state.values[24] = (delta >> 16) as Sym; state.values[31] = (delta >> 24) as Sym; }
+            3 => { state.node = 56; state.values[31] = (delta >> 16) as Sym; }
+            4 => { state.node = 142; state.values[23] = (delta >> 16) as Sym; state.values[24] = (delta >> 24) as Sym; state.values[26] = (delta >> 32) as Sym; state.values[31] = (delta >> 40) as Sym; }
+            5 => { state.node = 144; state.values[31] = (delta >> 16) as Sym; }
+            6 => { state.node = 159; state.values[23] = (delta >> 16) as Sym; state.values[24] = (delta >> 24) as Sym; state.values[26] = (delta >> 32) as Sym; state.values[31] = (delta >> 40) as Sym; }
+            7 => { state.node = 161; state.values[31] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -308,10 +328,13 @@ fn m40(v: &mut Values, cx: &mut Search<Values>) {
 let tag43: u32 = v[24] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag43, 42, v);
 v[slot] = old;
+}
 }
 }
 
@@ -322,10 +345,13 @@ v[slot] = old;
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(42, v);
 v[slot] = old;
+}
 }
 
 }
@@ -379,10 +405,13 @@ fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let tag49: u32 = 155;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag49, 44, v);
 v[slot] = old;
+}
 }
 }
 
@@ -393,10 +422,13 @@ v[slot] = old;
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(44, v);
 v[slot] = old;
+}
 }
 
 }
@@ -505,10 +537,13 @@ fn m52(v: &mut Values, cx: &mut Search<Values>) {
 let tag57: u32 = v[24] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag57, 54, v);
 v[slot] = old;
+}
 }
 }
 
@@ -519,10 +554,13 @@ v[slot] = old;
 fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(54, v);
 v[slot] = old;
+}
 }
 
 }
@@ -567,10 +605,13 @@ fn m57(v: &mut Values, cx: &mut Search<Values>) {
 let tag62: u32 = 155;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag62, 56, v);
 v[slot] = old;
+}
 }
 }
 
@@ -581,10 +622,13 @@ v[slot] = old;
 fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(56, v);
 v[slot] = old;
+}
 }
 
 }
@@ -928,10 +972,13 @@ fn m140(v: &mut Values, cx: &mut Search<Values>) {
 let tag147: u32 = v[24] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(4u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag147, 142, v);
 v[slot] = old;
+}
 }
 }
 
@@ -942,10 +989,13 @@ v[slot] = old;
 fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(4u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(142, v);
 v[slot] = old;
+}
 }
 
 }
@@ -994,10 +1044,13 @@ fn m145(v: &mut Values, cx: &mut Search<Values>) {
 let tag152: u32 = 155;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag152, 144, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1008,10 +1061,13 @@ v[slot] = old;
 fn m146(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(144, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1199,10 +1255,13 @@ fn m157(v: &mut Values, cx: &mut Search<Values>) {
 let tag166: u32 = v[24] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(6u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag166, 159, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1213,10 +1272,13 @@ v[slot] = old;
 fn m158(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(6u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(159, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1265,10 +1327,13 @@ fn m162(v: &mut Values, cx: &mut Search<Values>) {
 let tag171: u32 = 155;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(7u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag171, 161, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1279,10 +1344,13 @@ v[slot] = old;
 fn m163(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(7u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(161, v);
 v[slot] = old;
+}
 }
 
 }

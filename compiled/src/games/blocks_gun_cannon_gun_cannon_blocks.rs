@@ -93,6 +93,24 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 69 | 102 | 135 | 141 | 152 | 185)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 68; state.values[45] = (delta >> 16) as Sym; }
+            1 => { state.node = 101; state.values[45] = (delta >> 16) as Sym; }
+            2 => { state.node = 134; state.values[45] = (delta >> 16) as Sym; }
+            3 => { state.node = 149; state.values[37] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; state.values[40] = (delta >> 32) as Sym; state.values[45] = (delta >> 40) as Sym; }
+            4 => { state.node = 151; state.values[45] = (delta >> 16) as Sym; }
+            5 => { state.node = 184; state.values[45] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -621,10 +639,13 @@ fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let tag76: u32 = 173;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag76, 68, v);
 v[slot] = old;
+}
 }
 }
 
@@ -635,10 +656,13 @@ v[slot] = old;
 fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(68, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1102,10 +1126,13 @@ fn m102(v: &mut Values, cx: &mut Search<Values>) {
 let tag113: u32 = 173;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag113, 101, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1116,10 +1143,13 @@ v[slot] = old;
 fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(101, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1583,10 +1613,13 @@ fn m135(v: &mut Values, cx: &mut Search<Values>) {
 let tag150: u32 = 173;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag150, 134, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1597,10 +1630,13 @@ v[slot] = old;
 fn m136(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(134, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1766,10 +1802,13 @@ fn m147(v: &mut Values, cx: &mut Search<Values>) {
 let tag164: u32 = v[38] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (v[40] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag164, 149, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1780,10 +1819,13 @@ v[slot] = old;
 fn m148(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (v[40] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(149, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1832,10 +1874,13 @@ fn m152(v: &mut Values, cx: &mut Search<Values>) {
 let tag169: u32 = 173;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(4u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag169, 151, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1846,10 +1891,13 @@ v[slot] = old;
 fn m153(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(4u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(151, v);
 v[slot] = old;
+}
 }
 
 }
@@ -2313,10 +2361,13 @@ fn m185(v: &mut Values, cx: &mut Search<Values>) {
 let tag206: u32 = 173;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag206, 184, v);
 v[slot] = old;
+}
 }
 }
 
@@ -2327,10 +2378,13 @@ v[slot] = old;
 fn m186(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 45usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(184, v);
 v[slot] = old;
+}
 }
 
 }

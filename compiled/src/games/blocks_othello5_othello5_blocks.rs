@@ -78,6 +78,22 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 37 | 115 | 120 | 198)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 42; state.values[32] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; }
+            1 => { state.node = 109; state.values[38] = (delta >> 16) as Sym; }
+            2 => { state.node = 125; state.values[32] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; }
+            3 => { state.node = 192; state.values[38] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -305,10 +321,13 @@ Ok(())
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[32] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(42, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1260,10 +1279,13 @@ Ok(())
 fn m116(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(109, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1370,10 +1392,13 @@ Ok(())
 fn m124(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[32] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(125, v);
 v[slot] = old;
+}
 }
 
 }
@@ -2316,10 +2341,13 @@ Ok(())
 fn m199(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 38usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(192, v);
 v[slot] = old;
+}
 }
 
 }

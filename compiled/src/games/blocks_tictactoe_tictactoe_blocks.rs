@@ -80,6 +80,22 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 33 | 40 | 45 | 52)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 37; state.values[16] = (delta >> 16) as Sym; state.values[22] = (delta >> 24) as Sym; }
+            1 => { state.node = 39; state.values[22] = (delta >> 16) as Sym; }
+            2 => { state.node = 49; state.values[16] = (delta >> 16) as Sym; state.values[22] = (delta >> 24) as Sym; }
+            3 => { state.node = 51; state.values[22] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -238,10 +254,13 @@ fn m35(v: &mut Values, cx: &mut Search<Values>) {
 let tag39: u32 = v[16] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag39, 37, v);
 v[slot] = old;
+}
 }
 }
 
@@ -252,10 +271,13 @@ v[slot] = old;
 fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(37, v);
 v[slot] = old;
+}
 }
 
 }
@@ -309,10 +331,13 @@ fn m40(v: &mut Values, cx: &mut Search<Values>) {
 let tag45: u32 = 40;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag45, 39, v);
 v[slot] = old;
+}
 }
 }
 
@@ -323,10 +348,13 @@ v[slot] = old;
 fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(39, v);
 v[slot] = old;
+}
 }
 
 }
@@ -421,10 +449,13 @@ fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let tag53: u32 = v[16] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag53, 49, v);
 v[slot] = old;
+}
 }
 }
 
@@ -435,10 +466,13 @@ v[slot] = old;
 fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(49, v);
 v[slot] = old;
+}
 }
 
 }
@@ -483,10 +517,13 @@ fn m52(v: &mut Values, cx: &mut Search<Values>) {
 let tag58: u32 = 40;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag58, 51, v);
 v[slot] = old;
+}
 }
 }
 
@@ -497,10 +534,13 @@ v[slot] = old;
 fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(51, v);
 v[slot] = old;
+}
 }
 
 }

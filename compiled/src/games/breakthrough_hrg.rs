@@ -91,6 +91,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 23)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 13; state.values[66] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; state.values[68] = (delta >> 32) as Sym; state.values[73] = (delta >> 40) as Sym; }
+            1 => { state.node = 34; state.values[66] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; state.values[68] = (delta >> 32) as Sym; state.values[73] = (delta >> 40) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -257,10 +271,13 @@ fn m10(v: &mut Values, cx: &mut Search<Values>) {
 let tag11: u32 = v[67] as u32;
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag11, 13, v);
 v[slot] = old;
+}
 }
 }
 
@@ -282,10 +299,13 @@ m10(v, cx);
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(13, v);
 v[slot] = old;
+}
 }
 
 }
@@ -521,10 +541,13 @@ fn m31(v: &mut Values, cx: &mut Search<Values>) {
 let tag33: u32 = v[67] as u32;
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag33, 34, v);
 v[slot] = old;
+}
 }
 }
 
@@ -546,10 +569,13 @@ m31(v, cx);
 fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 4;
 let slot = 73usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(34, v);
 v[slot] = old;
+}
 }
 
 }

@@ -81,6 +81,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 23)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 6; state.values[52] = (delta >> 16) as Sym; state.values[59] = (delta >> 24) as Sym; }
+            1 => { state.node = 27; state.values[52] = (delta >> 16) as Sym; state.values[59] = (delta >> 24) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -164,10 +178,13 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) {
 let tag4: u32 = v[52] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag4, 6, v);
 v[slot] = old;
+}
 }
 }
 
@@ -178,10 +195,13 @@ v[slot] = old;
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(6, v);
 v[slot] = old;
+}
 }
 
 }
@@ -381,10 +401,13 @@ fn m25(v: &mut Values, cx: &mut Search<Values>) {
 let tag24: u32 = v[52] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag24, 27, v);
 v[slot] = old;
+}
 }
 }
 
@@ -395,10 +418,13 @@ v[slot] = old;
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(27, v);
 v[slot] = old;
+}
 }
 
 }

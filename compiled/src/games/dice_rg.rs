@@ -68,6 +68,21 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 4)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 4; state.values[10] = (delta >> 16) as Sym; }
+            1 => { state.node = 6; state.values[10] = (delta >> 16) as Sym; }
+            2 => { state.node = 9; state.values[6] = (delta >> 16) as Sym; state.values[10] = (delta >> 24) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -115,20 +130,26 @@ fn m2(v: &mut Values, cx: &mut Search<Values>) {
 let tag2: u32 = 18;
 {
 let x: u8 = 6;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 6;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag2, 4, v);
 v[slot] = old;
 }
 }
+}
 {
 let tag3: u32 = 19;
 {
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag3, 6, v);
 v[slot] = old;
+}
 }
 }
 
@@ -139,10 +160,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 6;
+if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
+let x: u8 = 6;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(4, v);
 v[slot] = old;
+}
 }
 
 }
@@ -166,10 +190,13 @@ v[slot] = old;
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(6, v);
 v[slot] = old;
+}
 }
 
 }
@@ -193,10 +220,13 @@ fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let tag8: u32 = v[6] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[6] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag8, 9, v);
 v[slot] = old;
+}
 }
 }
 
@@ -207,10 +237,13 @@ v[slot] = old;
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[6] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(9, v);
 v[slot] = old;
+}
 }
 
 }

@@ -76,6 +76,24 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 5 | 38 | 41)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 5; state.values[35] = (delta >> 16) as Sym; state.values[43] = (delta >> 24) as Sym; }
+            1 => { state.node = 13; state.values[37] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; state.values[43] = (delta >> 32) as Sym; }
+            2 => { state.node = 17; state.values[43] = (delta >> 16) as Sym; }
+            3 => { state.node = 41; state.values[35] = (delta >> 16) as Sym; state.values[43] = (delta >> 24) as Sym; }
+            4 => { state.node = 49; state.values[37] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; state.values[43] = (delta >> 32) as Sym; }
+            5 => { state.node = 53; state.values[43] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -141,10 +159,13 @@ fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let tag3: u32 = v[35] as u32;
 {
 let x: u8 = 0;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[35] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 0;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag3, 5, v);
 v[slot] = old;
+}
 }
 }
 
@@ -155,10 +176,13 @@ v[slot] = old;
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[35] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 0;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(5, v);
 v[slot] = old;
+}
 }
 
 }
@@ -259,10 +283,13 @@ fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let tag13: u32 = v[37] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag13, 13, v);
 v[slot] = old;
+}
 }
 }
 
@@ -273,10 +300,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(13, v);
 v[slot] = old;
+}
 }
 
 }
@@ -388,10 +418,13 @@ fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let tag31: u32 = 167;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag31, 17, v);
 v[slot] = old;
+}
 }
 }
 
@@ -402,10 +435,13 @@ v[slot] = old;
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(17, v);
 v[slot] = old;
+}
 }
 
 }
@@ -547,10 +583,13 @@ fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let tag44: u32 = v[35] as u32;
 {
 let x: u8 = 1;
+if cx.lists_deltas() { cx.push_delta(3u64 | (v[35] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 1;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag44, 41, v);
 v[slot] = old;
+}
 }
 }
 
@@ -561,10 +600,13 @@ v[slot] = old;
 fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
+if cx.lists_deltas() { cx.push_delta(3u64 | (v[35] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 1;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(41, v);
 v[slot] = old;
+}
 }
 
 }
@@ -665,10 +707,13 @@ fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let tag54: u32 = v[37] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(4u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag54, 49, v);
 v[slot] = old;
+}
 }
 }
 
@@ -679,10 +724,13 @@ v[slot] = old;
 fn m48(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(4u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(49, v);
 v[slot] = old;
+}
 }
 
 }
@@ -794,10 +842,13 @@ fn m63(v: &mut Values, cx: &mut Search<Values>) {
 let tag72: u32 = 167;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag72, 53, v);
 v[slot] = old;
+}
 }
 }
 
@@ -808,10 +859,13 @@ v[slot] = old;
 fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(53, v);
 v[slot] = old;
+}
 }
 
 }

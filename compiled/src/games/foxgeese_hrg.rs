@@ -71,6 +71,19 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 9; state.values[54] = (delta >> 16) as Sym; state.values[55] = (delta >> 32) as Sym; state.values[61] = (delta >> 48) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -246,10 +259,13 @@ Ok(())
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[54] as u64) << 16 | (v[55] as u64) << 32 | (x as u64) << 48); } else {
+let x: u16 = 5;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(9, v);
 v[slot] = old;
+}
 }
 
 }

@@ -74,6 +74,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 18)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 6; state.values[123] = (delta >> 16) as Sym; state.values[128] = (delta >> 24) as Sym; }
+            1 => { state.node = 22; state.values[123] = (delta >> 16) as Sym; state.values[128] = (delta >> 24) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -189,10 +203,13 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) {
 let tag4: u32 = v[123] as u32;
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[123] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag4, 6, v);
 v[slot] = old;
+}
 }
 }
 
@@ -203,10 +220,13 @@ v[slot] = old;
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[123] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(6, v);
 v[slot] = old;
+}
 }
 
 }
@@ -357,10 +377,13 @@ fn m20(v: &mut Values, cx: &mut Search<Values>) {
 let tag19: u32 = v[123] as u32;
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[123] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag19, 22, v);
 v[slot] = old;
+}
 }
 }
 
@@ -371,10 +394,13 @@ v[slot] = old;
 fn m21(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[123] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(22, v);
 v[slot] = old;
+}
 }
 
 }

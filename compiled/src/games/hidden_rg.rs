@@ -66,6 +66,19 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 16)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 20; state.values[22] = (delta >> 16) as Sym; state.values[29] = (delta >> 24) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -325,10 +338,13 @@ fn m18(v: &mut Values, cx: &mut Search<Values>) {
 let tag18: u32 = v[22] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag18, 20, v);
 v[slot] = old;
+}
 }
 }
 
@@ -339,10 +355,13 @@ v[slot] = old;
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(20, v);
 v[slot] = old;
+}
 }
 
 }

@@ -79,6 +79,22 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 6 | 28 | 44 | 65)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 13; state.values[68] = (delta >> 16) as Sym; state.values[75] = (delta >> 24) as Sym; }
+            1 => { state.node = 30; state.values[75] = (delta >> 16) as Sym; }
+            2 => { state.node = 51; state.values[68] = (delta >> 16) as Sym; state.values[75] = (delta >> 24) as Sym; }
+            3 => { state.node = 67; state.values[75] = (delta >> 16) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -269,10 +285,13 @@ Ok(())
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(13, v);
 v[slot] = old;
+}
 }
 
 }
@@ -480,10 +499,13 @@ Ok(())
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(30, v);
 v[slot] = old;
+}
 }
 
 }
@@ -707,10 +729,13 @@ Ok(())
 fn m50(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(51, v);
 v[slot] = old;
+}
 }
 
 }
@@ -900,10 +925,13 @@ Ok(())
 fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(67, v);
 v[slot] = old;
+}
 }
 
 }

@@ -89,6 +89,19 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 9)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 24; state.values[38] = (delta >> 16) as Sym; state.values[39] = (delta >> 24) as Sym; state.values[46] = (delta >> 32) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -383,10 +396,13 @@ fn m22(v: &mut Values, cx: &mut Search<Values>) {
 let tag24: u32 = v[39] as u32;
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 4;
 let slot = 46usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag24, 24, v);
 v[slot] = old;
+}
 }
 }
 
@@ -397,10 +413,13 @@ v[slot] = old;
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 4;
 let slot = 46usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(24, v);
 v[slot] = old;
+}
 }
 
 }

@@ -90,6 +90,19 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 9)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 18; state.values[38] = (delta >> 16) as Sym; state.values[39] = (delta >> 24) as Sym; state.values[44] = (delta >> 32) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -306,10 +319,13 @@ fn m16(v: &mut Values, cx: &mut Search<Values>) {
 let tag17: u32 = v[39] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 5;
 let slot = 44usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag17, 18, v);
 v[slot] = old;
+}
 }
 }
 
@@ -320,10 +336,13 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 5;
 let slot = 44usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(18, v);
 v[slot] = old;
+}
 }
 
 }

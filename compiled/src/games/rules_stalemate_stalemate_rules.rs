@@ -91,6 +91,19 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 9)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 30; state.values[76] = (delta >> 16) as Sym; state.values[77] = (delta >> 24) as Sym; state.values[82] = (delta >> 32) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -427,10 +440,13 @@ m25(v, cx);
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else {
+let x: u8 = 3;
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(30, v);
 v[slot] = old;
+}
 }
 
 }

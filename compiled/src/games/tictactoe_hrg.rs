@@ -65,6 +65,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 21)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 6; state.values[10] = (delta >> 16) as Sym; state.values[15] = (delta >> 24) as Sym; }
+            1 => { state.node = 25; state.values[10] = (delta >> 16) as Sym; state.values[15] = (delta >> 24) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -152,10 +166,13 @@ fn m4(v: &mut Values, cx: &mut Search<Values>) {
 let tag4: u32 = v[10] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag4, 6, v);
 v[slot] = old;
+}
 }
 }
 
@@ -166,10 +183,13 @@ v[slot] = old;
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(6, v);
 v[slot] = old;
+}
 }
 
 }
@@ -348,10 +368,13 @@ fn m23(v: &mut Values, cx: &mut Search<Values>) {
 let tag22: u32 = v[10] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag22, 25, v);
 v[slot] = old;
+}
 }
 }
 
@@ -362,10 +385,13 @@ v[slot] = old;
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
 let slot = 15usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(25, v);
 v[slot] = old;
+}
 }
 
 }

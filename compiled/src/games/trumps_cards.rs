@@ -85,6 +85,21 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 8 | 19)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 12; state.values[49] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; }
+            1 => { state.node = 21; state.values[67] = (delta >> 16) as Sym; }
+            2 => { state.node = 22; state.values[58] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -262,10 +277,13 @@ fn m10(v: &mut Values, cx: &mut Search<Values>) {
 let tag11: u32 = v[49] as u32;
 {
 let x: u8 = 12;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[49] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag11, 12, v);
 v[slot] = old;
+}
 }
 }
 
@@ -276,10 +294,13 @@ v[slot] = old;
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[49] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(12, v);
 v[slot] = old;
+}
 }
 
 }
@@ -379,10 +400,13 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) {
 let tag20: u32 = 35;
 {
 let x: u8 = 12;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag20, 21, v);
 v[slot] = old;
+}
 }
 }
 {
@@ -399,10 +423,13 @@ cx.pop_tag();
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(21, v);
 v[slot] = old;
+}
 }
 
 }
@@ -455,10 +482,13 @@ v[slot] = old;
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 12;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[58] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(22, v);
 v[slot] = old;
+}
 }
 
 }

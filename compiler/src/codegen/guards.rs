@@ -13,14 +13,16 @@
 //! write. So the assigned value is `l` (after `==`) or anything but `l` (after `!=`). Nested
 //! checks (`? a -> b`) undo their writes and change nothing.
 //!
-//! Cost: per assigning edge, a walk of at most [`WALK_LIMIT`] edges; in-edge counts once.
+//! The walk itself is [`crate::optimize::dominating`]'s, shared with the optimiser's value sets;
+//! this module says what a lowered edge means for a slot read.
+//!
+//! Cost: per assigning edge, a walk of at most
+//! [`WALK_LIMIT`](crate::optimize::dominating::WALK_LIMIT) edges; in-edge counts once.
 
 use super::graph::written_range;
+use crate::optimize::dominating::{facts_before, EdgeEffect};
 use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanTransfer};
-
-/// The most edges one backward walk inspects.
-const WALK_LIMIT: usize = 64;
 
 /// A fact about an assignment's right-hand side: it equals (`equal`) or differs from `symbol`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,46 +57,42 @@ pub(crate) fn dominating_guards(automaton: &Automaton, plan: &Plan) -> Vec<Vec<G
         .collect()
 }
 
-/// The guards on `read` along the single-in-edge chain ending at `node`.
+/// The guards on `read` along the single-in-edge chain ending at `node`
+/// ([`crate::optimize::dominating::facts_before`]).
 fn guards_before(
     automaton: &Automaton,
     plan: &Plan,
     in_edges: &[Vec<usize>],
     entered_otherwise: &[bool],
-    mut node: u32,
+    node: u32,
     read: &PlanOperand,
 ) -> Vec<Guard> {
     let mut read_ranges = Vec::new();
     read_ranges_of(plan, read, &mut read_ranges);
-    let mut guards = Vec::new();
-    for _ in 0..WALK_LIMIT {
-        let [edge] = in_edges[node as usize][..] else { break };
-        if entered_otherwise[node as usize] {
-            break;
-        }
-        match &plan.ops[edge] {
-            PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } => {
-                let literal = match (lhs, rhs) {
-                    (PlanOperand::Literal(symbol), other) | (other, PlanOperand::Literal(symbol)) if other == read => {
-                        Some(*symbol)
-                    }
-                    _ => None,
-                };
-                if let Some(symbol) = literal {
-                    guards.push(Guard { equal: *equal, symbol });
-                }
+    let single_entry = |node: u32| match in_edges[node as usize][..] {
+        [edge] if !entered_otherwise[node as usize] => Some((edge, automaton.edges[edge].source)),
+        _ => None,
+    };
+    let effect = |edge: usize| match &plan.ops[edge] {
+        PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } => match (lhs, rhs) {
+            (PlanOperand::Literal(symbol), other) | (other, PlanOperand::Literal(symbol)) if other == read => {
+                EdgeEffect::Narrows(Guard { equal: *equal, symbol: *symbol })
             }
-            PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => {
-                let (start, end) = written_range(plan, lhs);
-                if !lhs.in_state || read_ranges.iter().any(|&(s, e)| start < e && s < end) {
-                    break;
-                }
+            _ => EdgeEffect::Neutral,
+        },
+        PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => {
+            let (start, end) = written_range(plan, lhs);
+            if !lhs.in_state || read_ranges.iter().any(|&(s, e)| start < e && s < end) {
+                EdgeEffect::Writes
+            } else {
+                EdgeEffect::Neutral
             }
-            PlanOp::Skip | PlanOp::Compare { .. } | PlanOp::Reach { .. } | PlanOp::Tag(_) | PlanOp::TagExpr(_) => {}
         }
-        node = automaton.edges[edge].source;
-    }
-    guards
+        PlanOp::Skip | PlanOp::Compare { .. } | PlanOp::Reach { .. } | PlanOp::Tag(_) | PlanOp::TagExpr(_) => {
+            EdgeEffect::Neutral
+        }
+    };
+    facts_before(node, single_entry, effect)
 }
 
 /// The slot ranges (whole variables) `operand` may read, keys included.

@@ -14,6 +14,7 @@
 //! nodes where a search can loop (the same analysis as the fast engine, spec/engines.md). Pure:
 //! returns strings, writes no files.
 
+mod deltas;
 mod distinct;
 mod explore;
 mod graph;
@@ -63,6 +64,15 @@ fn symbol_type(symbol_count: usize) -> &'static str {
         "u16"
     } else {
         "u32"
+    }
+}
+
+/// The bits of one slot value of [`symbol_type`]'s type.
+fn slot_bits(sym: &str) -> u32 {
+    match sym {
+        "u8" => 8,
+        "u16" => 16,
+        _ => 32,
     }
 }
 
@@ -177,6 +187,8 @@ struct Generator<'a> {
     /// Some member loop scans its members' slots a word at a time ([`ByteTest`]): the module
     /// needs the word helpers.
     uses_byte_scan: bool,
+    /// The completions that push a delta word in a delta listing, and the starts that list so.
+    deltas: deltas::Deltas,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -301,7 +313,48 @@ impl<'a> Generator<'a> {
             }
         }
         generator.fallible_moves = fallible;
+        // A unique completion may push a delta: no de-duplication reads its successor.
+        let completing: Vec<bool> = plan.ops.iter().map(completes).collect();
+        let analysis = &generator.analysis;
+        generator.deltas = deltas::deltas(
+            automaton,
+            plan,
+            &completing,
+            &analysis.is_start,
+            &analysis.unique_start,
+            |edge| analysis.unique_moves[automaton.edges[edge].source as usize],
+            slot_bits(generator.sym),
+        );
         generator
+    }
+
+    /// The delta word completion `edge` pushes in a delta listing (see [`deltas`]): its site's
+    /// number, then the values its write set's slots have at the completion. `assigned` is a
+    /// slot the completion assigns and the expression it assigns (read instead of the slot, so
+    /// the delta is pushed before the write).
+    fn delta_word(&self, edge: usize, assigned: Option<(u32, &str)>) -> Option<String> {
+        let site = self.deltas.site_of_edge[edge]?;
+        let bits = slot_bits(self.sym);
+        let mut word = format!("{site}u64");
+        for (i, &slot) in self.deltas.sites[site].1.iter().enumerate() {
+            let value = match assigned {
+                Some((written, value)) if written == slot => value.to_string(),
+                _ => format!("v[{slot}]"),
+            };
+            write!(word, " | ({value} as u64) << {}", 16 + bits * i as u32).expect("writing to a String");
+        }
+        Some(word)
+    }
+
+    /// A completion assigning one fixed slot (`player = e`), which pushes its delta before the
+    /// write (see the `Assign` case of [`Generator::edge`]); others push it where they complete.
+    fn completes_one_fixed_slot(&self, mode: Mode, edge: usize) -> Option<u32> {
+        match &self.plan.ops[edge] {
+            op @ PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } if mode == Mode::Moves && completes(op) => {
+                graph::fixed_slot(lhs)
+            }
+            _ => None,
+        }
     }
 
     /// Whether an edge's own label can fail in the move search (its target aside).
@@ -407,6 +460,7 @@ impl<'a> Generator<'a> {
             rings: HashMap::new(),
             ring_restore: String::new(),
             uses_byte_scan: false,
+            deltas: deltas::Deltas::default(),
         }
     }
 
@@ -701,11 +755,23 @@ impl<'a> Generator<'a> {
             Mode::Moves if completes(&self.plan.ops[edge]) => {
                 let player = self.plan.player_slot;
                 let source = self.automaton.edges[edge].source as usize;
+                // In a delta listing a completion with a delta pushes its word instead (one
+                // assigning a fixed slot did before its write).
+                let delta = match self.completes_one_fixed_slot(mode, edge) {
+                    Some(_) => None,
+                    None => self.delta_word(edge, None),
+                };
                 if !self.edge_fallible_in_moves(edge) {
-                    if let Some(tag) = self.fused_tag.take() {
-                        return format!("cx.complete_unique_valid_tagged({tag}, {target}, v);\n");
-                    }
-                    return format!("cx.complete_unique_valid({target}, v);\n");
+                    let complete = match self.fused_tag.take() {
+                        Some(tag) => format!("cx.complete_unique_valid_tagged({tag}, {target}, v);"),
+                        None => format!("cx.complete_unique_valid({target}, v);"),
+                    };
+                    return match delta {
+                        Some(word) => {
+                            format!("if cx.lists_deltas() {{ cx.push_delta({word}); }} else {{ {complete} }}\n")
+                        }
+                        None => format!("{complete}\n"),
+                    };
                 }
                 let complete = if self.analysis.unique_moves[source] {
                     "complete_unique"
@@ -715,7 +781,16 @@ impl<'a> Generator<'a> {
                     "complete"
                 };
                 self.emitted.compared_tags |= complete != "complete_unique";
-                format!("let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n")
+                match delta {
+                    // An invalid player is reported by the completion, as without deltas.
+                    Some(word) if complete == "complete_unique" => format!(
+                        "let p = v[{player}]; if cx.lists_deltas() && VALID_PLAYER[p as usize] {{ cx.push_delta({word}); }} \
+                         else {{ cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?; }}\n"
+                    ),
+                    _ => format!(
+                        "let p = v[{player}]; cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?;\n"
+                    ),
+                }
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("{callee}(v, cx)?;\n"),
             Mode::Moves => format!("{callee}(v, cx);\n"),
@@ -1281,7 +1356,21 @@ impl<'a> Generator<'a> {
                 let value = self.value(&rhs);
                 let target = self.target(&lhs, edge);
                 let pre = format!("let x: {sym} = {value};\n{target}let old = v[slot]; v[slot] = x;\n");
-                simple(self, &pre, None, "v[slot] = old;")
+                let block = simple(self, &pre, None, "v[slot] = old;");
+                // A completion with a delta pushes it in a delta listing, before writing: no
+                // write and restore of `player` per listed move. An invalid player is left to
+                // the completion below, which reports it as without deltas.
+                let delta =
+                    self.completes_one_fixed_slot(mode, edge).and_then(|slot| self.delta_word(edge, Some((slot, "x"))));
+                match delta {
+                    Some(word) => {
+                        let valid = if self.edge_fallible_in_moves(edge) { " && VALID_PLAYER[x as usize]" } else { "" };
+                        format!(
+                            "{{\nlet x: {sym} = {value};\nif cx.lists_deltas(){valid} {{ cx.push_delta({word}); }} else {block}}}\n"
+                        )
+                    }
+                    None => block,
+                }
             }
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Block(size), .. } => {
                 let PlanOperand::Place(source) = &rhs else {
@@ -1734,6 +1823,44 @@ impl<'a> Generator<'a> {
         out
     }
 
+    /// `delta_start` and `apply_delta` (see [`deltas`]), when some start node the search
+    /// dispatches on lists deltas (else the trait's defaults: no deltas).
+    fn delta_functions(&self) -> String {
+        let starts: Vec<String> = (0..self.automaton.nodes.len())
+            .filter(|&node| self.analysis.is_start[node] && self.analysis.in_moves[node] && self.deltas.starts[node])
+            .map(|node| node.to_string())
+            .collect();
+        if starts.is_empty() {
+            return String::new();
+        }
+        let bits = slot_bits(self.sym);
+        let mut arms = String::new();
+        for (site, (target, slots)) in self.deltas.sites.iter().enumerate() {
+            write!(arms, "            {site} => {{ state.node = {target};").expect("writing to a String");
+            for (i, slot) in slots.iter().enumerate() {
+                write!(arms, " state.values[{slot}] = (delta >> {}) as Sym;", 16 + bits * i as u32)
+                    .expect("writing to a String");
+            }
+            arms.push_str(" }\n");
+        }
+        format!(
+            "
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {{
+        matches!(node, {starts})
+    }}
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {{
+        match delta as u16 {{
+{arms}            _ => {{}}
+        }}
+    }}
+",
+            starts = starts.join(" | ")
+        )
+    }
+
     fn module(&self, origin: &str, functions: &str) -> String {
         let automaton = self.automaton;
         let plan = self.plan;
@@ -1873,7 +2000,8 @@ impl<'a> Generator<'a> {
     fn visible(values: &Values, player: usize) -> u32 {{
         values[VISIBLE_SLOTS[player]] as u32
     }}
-{dispatch}",
+{delta_functions}{dispatch}",
+            delta_functions = self.delta_functions(),
             fingerprint = fingerprint(automaton),
             begin = automaton.begin,
             end = automaton.end,
@@ -2363,6 +2491,51 @@ mod tests {
         }
         let automaton = builder.build().expect("the test automaton builds");
         generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// A one-player game whose move picks `at` from `Cell` and writes `board[at]`, a map over
+    /// `cells` (so `|cells| + 1` slots) before handing the turn to the keeper.
+    fn board_module(cells: &str) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", &format!("{{{cells}}}"));
+        builder.typedef("Board", "Cell -> Player");
+        builder.variable("board", "Board", "{:x}").variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "written", "board[at] = x");
+        builder.edge("written", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_move_writing_few_slots_is_listed_as_a_delta() {
+        // `at`, the board's 3 slots and `player`: 5 one-byte slots fit a delta word.
+        let small = board_module("a, b");
+        assert!(small.contains("cx.push_delta("), "{small}");
+        assert!(small.contains("fn delta_start(node: u32) -> bool"), "{small}");
+        assert!(small.contains("fn apply_delta(delta: u64, state: &mut State)"), "{small}");
+        // Without the board write the delta is `at` and `player`, pushed before `player` is
+        // written: the word reads the assigned value `x`.
+        let placed = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "end", "player = keeper"),
+        ]);
+        assert!(placed.contains("if cx.lists_deltas() { cx.push_delta(0u64 | ("), "{placed}");
+        assert!(placed.contains("(x as u64) << "), "{placed}");
+        // Eight cells: the board's 9 slots do not fit, so the move (from `choose`, node 2)
+        // copies its successor; only `begin`'s completion (`player = x`) has a delta.
+        let delta_starts = |module: &str| -> Vec<u32> {
+            let line = module.lines().find(|l| l.contains("matches!(node, ")).expect("delta starts");
+            let list = line.trim().trim_start_matches("matches!(node, ").trim_end_matches(')');
+            list.split(" | ").map(|n| n.parse().expect("a node")).collect()
+        };
+        assert!(delta_starts(&small).contains(&2));
+        let big = board_module("a, b, c, d, e, f, g, h");
+        assert!(!delta_starts(&big).contains(&2), "{big}");
+        assert_eq!(big.matches("cx.push_delta(").count(), 1, "{big}");
     }
 
     #[test]

@@ -11,6 +11,8 @@ pub mod graph;
 pub mod stats;
 pub mod value_sets;
 
+pub(crate) mod dominating;
+
 mod calculate_disjoints;
 mod calculate_uniques;
 mod compact_skip_edges;

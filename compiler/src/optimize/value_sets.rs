@@ -10,9 +10,11 @@
 //! expression up to casts), with no edge after it writing a variable `e` reads, assigns only `l`
 //! (or anything but `l`): after `top[column] != null`, `cell = Cell(top[column])` is never `null`.
 //! The chain stops at protected nodes (`begin`, reachability checks' ends, pragmas), where a
-//! search may start without taking the in-edge. Cost: at most [`GUARD_WALK_LIMIT`] edges walked
-//! back per assignment.
+//! search may start without taking the in-edge. The walk is `optimize::dominating`'s, shared with
+//! the code generator. Cost: at most `dominating::WALK_LIMIT` (64) edges walked back per
+//! assignment.
 
+use super::dominating::{facts_before, EdgeEffect};
 use super::env::{strip_casts, Env, NameKind, Value};
 use super::graph::Automaton;
 use crate::rg::ast::{Expr, Label, TypeExpr};
@@ -37,9 +39,6 @@ const MAX_VALUES: usize = 4096;
 /// changes something adds a value or makes a set unknown, so this only guards against sets that
 /// keep growing (each set is finite, but there may be many).
 const MAX_ROUNDS: usize = 256;
-
-/// The most edges one assignment's backward walk for dominating comparisons inspects.
-const GUARD_WALK_LIMIT: usize = 64;
 
 /// A comparison known to hold for an assignment's right-hand side: it equals (`equal`) or
 /// differs from the value.
@@ -254,48 +253,50 @@ enum Written {
 }
 
 /// The comparisons of `rhs` with a constant on the chain of single in-edges ending at `node`,
-/// up to the first edge writing a variable `rhs` reads (see the module docs).
+/// up to the first edge writing a variable `rhs` reads (see the module docs; the walk is
+/// `dominating::facts_before`).
 fn guards_before(
     automaton: &Automaton,
     env: &Env,
     protected: &HashSet<NodeIndex>,
-    mut node: NodeIndex,
+    node: NodeIndex,
     rhs: &Expr,
 ) -> Vec<Guard> {
     let rhs = strip_casts(rhs);
     let mut reads = Vec::new();
     super::graph::expr_idents(rhs, &mut reads);
-    let mut guards = Vec::new();
-    for _ in 0..GUARD_WALK_LIMIT {
+    let single_entry = |node: NodeIndex| {
         if protected.contains(&node) {
-            break;
+            return None;
         }
-        let [edge] = automaton.in_edges(node)[..] else { break };
-        match automaton.label(edge) {
-            Label::Compare { lhs, rhs: other, negated } => {
-                let (lhs, other) = (strip_casts(lhs), strip_casts(other));
-                let constant = if lhs == rhs {
-                    env.fold(other, &HashMap::new())
-                } else if other == rhs {
-                    env.fold(lhs, &HashMap::new())
-                } else {
-                    None
-                };
-                if let Some(value) = constant {
-                    guards.push((!*negated, value));
-                }
-            }
-            Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => {
-                match super::graph::assigned_root(strip_casts(lhs)) {
-                    Some(root) if !reads.contains(&root) => {}
-                    _ => break,
-                }
-            }
-            Label::Skip | Label::Reach { .. } | Label::Tag(_) | Label::TagVar(_) => {}
+        match automaton.in_edges(node)[..] {
+            [edge] => Some((edge, automaton.endpoints(edge).0)),
+            _ => None,
         }
-        node = automaton.endpoints(edge).0;
-    }
-    guards
+    };
+    let effect = |edge| match automaton.label(edge) {
+        Label::Compare { lhs, rhs: other, negated } => {
+            let (lhs, other) = (strip_casts(lhs), strip_casts(other));
+            let constant = if lhs == rhs {
+                env.fold(other, &HashMap::new())
+            } else if other == rhs {
+                env.fold(lhs, &HashMap::new())
+            } else {
+                None
+            };
+            match constant {
+                Some(value) => EdgeEffect::Narrows((!*negated, value)),
+                None => EdgeEffect::Neutral,
+            }
+        }
+        Label::Assign { lhs, .. } | Label::AssignAny { lhs, .. } => match super::graph::assigned_root(strip_casts(lhs))
+        {
+            Some(root) if !reads.contains(&root) => EdgeEffect::Neutral,
+            _ => EdgeEffect::Writes,
+        },
+        Label::Skip | Label::Reach { .. } | Label::Tag(_) | Label::TagVar(_) => EdgeEffect::Neutral,
+    };
+    facts_before(node, single_entry, effect)
 }
 
 /// The entries of `map` at `keys`, or all its entries and its default when the keys are unknown.
