@@ -4,7 +4,7 @@
 //! playout reports (scores and move totals, or the same error) are equal; on the automaton as
 //! compiled and as optimised for the fast engine. The same comparison for linear move searches
 //! (one loop over a choice's members, successors built in the move list, immediate picks in
-//! playouts) against the general search.
+//! playouts) and for move trees (nested choices over straight steps) against the general search.
 
 use regula_runtime::engine::ForwardModel;
 use regula_runtime::fast::FastEngine;
@@ -77,5 +77,25 @@ fn linear_move_searches_agree_with_the_general_search_on_the_corpus() {
     // Tic-tac-toe's marks and connect four's drops (immediate: value sets prove `board[cell]`
     // inside the domain), as compiled and optimised, at least.
     assert!(counts.1 >= 4 && counts.2 >= 4, "too few linear searches: {counts:?}");
+    assert!(states >= 1000, "only {states} states compared");
+}
+
+#[test]
+fn move_trees_agree_with_the_general_search_on_the_corpus() {
+    let (mut counts, mut states) = ((0, 0), 0);
+    let games = corpus::for_each_automaton(|label, automaton| {
+        let on = FastEngine::new(automaton.clone()).expect("fast engine");
+        let off = FastEngine::new(automaton).expect("fast engine").with_move_trees(false);
+        let (trees, grouped) = on.move_tree_counts();
+        counts = (counts.0 + trees, counts.1 + grouped);
+        assert_eq!(off.move_tree_counts(), (0, 0), "{label}: move trees turned off");
+        states += compare_walks(&on, &off, label);
+        let config = PlayoutConfig { count: PLAYOUTS, seed: 11, threads: 1, ..Default::default() };
+        corpus::assert_same_reports(&on.run_playouts(&config), &off.run_playouts(&config), label);
+    });
+    eprintln!("{games} sources, (trees, grouped) {counts:?}, {states} states compared");
+    assert!(games >= 20, "only {games} corpus games loaded");
+    // Breakthrough's two move searches (pick a pawn, then a course), optimised at least.
+    assert!(counts.0 >= 2 && counts.1 >= 2, "too few move trees: {counts:?}");
     assert!(states >= 1000, "only {states} states compared");
 }

@@ -36,6 +36,7 @@ mod graph;
 mod program;
 mod reach;
 mod search;
+mod tree;
 mod values;
 
 use search::SinglePath;
@@ -143,6 +144,9 @@ pub struct FastEngine {
     keeper_in_place: bool,
     /// Per node: its move search as one choice and a straight chain ([`LinearMoves`]), if it is.
     pub(crate) linear: Vec<Option<LinearMoves>>,
+    /// Per node without a linear search: its move search as nested choices over straight steps
+    /// (module `tree`), if it is.
+    pub(crate) trees: Vec<Option<Box<tree::MoveTree>>>,
 }
 
 /// A move search that is one choice followed by a straight path: the start node's only out-edge
@@ -454,6 +458,16 @@ impl FastEngine {
             edge.filter = filter;
         }
         let mut linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
+        // Move searches start where a move ended (and at `begin`); the linear ones are taken.
+        let mut trees: Vec<Option<Box<tree::MoveTree>>> = (0..node_edges.len()).map(|_| None).collect();
+        let starts = edges.iter().filter(|e| e.completes).map(|e| e.target).chain([automaton.begin]);
+        for start in starts {
+            let start = start as usize;
+            if trees[start].is_none() && linear[start].is_none() {
+                trees[start] =
+                    tree::move_tree(start as NodeId, &edges, &node_edges, &selects, &contexts[0]).map(Box::new);
+            }
+        }
 
         let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut valid_player = vec![false; automaton.symbols.len()];
@@ -513,6 +527,7 @@ impl FastEngine {
             single_path,
             keeper_in_place: true,
             linear,
+            trees,
         })
     }
 
@@ -547,6 +562,22 @@ impl FastEngine {
         self
     }
 
+    /// Sets whether move searches of the move-tree shape (module `tree`: nested choices over
+    /// straight steps) run as one walk over their steps (the default) or by the general search;
+    /// results never depend on it.
+    pub fn with_move_trees(mut self, enabled: bool) -> Self {
+        if !enabled {
+            self.trees.iter_mut().for_each(|tree| *tree = None);
+        }
+        self
+    }
+
+    /// How many nodes have a move tree, and how many of those are grouped (module `tree`).
+    pub fn move_tree_counts(&self) -> (usize, usize) {
+        let trees = self.trees.iter().flatten();
+        (trees.clone().count(), trees.filter(|tree| tree.grouped).count())
+    }
+
     /// How many nodes have a linear move search, how many of those are detached, and how many
     /// immediate (see [`LinearMoves`]).
     pub fn linear_move_counts(&self) -> (usize, usize, usize) {
@@ -576,7 +607,7 @@ impl FastEngine {
         format!(
             "{} nodes, {} edges, {} state slots; the move search records visits at {} nodes ({} nodes lie on \
              cycles that advance a slot), {} reachability analyses record at {} nodes in all, {} checks have a \
-             lean plan",
+             lean plan, {} move searches are move trees",
             self.node_edges.len(),
             self.edges.len(),
             self.initial_values.len(),
@@ -584,7 +615,8 @@ impl FastEngine {
             progress(&self.contexts[0]),
             reach.len(),
             reach.iter().map(recorded).sum::<usize>(),
-            self.reach_plan_count().0
+            self.reach_plan_count().0,
+            self.move_tree_counts().0
         )
     }
 
@@ -747,6 +779,15 @@ impl FastEngine {
                 self.settle_scratch(scratch)?;
                 continue;
             }
+            if let Some(tree) = self.trees[scratch.node as usize].as_deref() {
+                if let Some(count) = self.play_tree_move(tree, scratch, mover, rng, outcome)? {
+                    last_count = count;
+                    moves_made += 1;
+                    continue;
+                }
+                // Otherwise (an error to report, or equal tags whose successors need comparing)
+                // the listing below decides.
+            }
             // With many moves, list tags only and re-search the picked move alone (its tags prune
             // every other path): one successor is copied instead of all of them. With few moves
             // the copies are cheaper than the second search.
@@ -783,6 +824,30 @@ impl FastEngine {
         outcome.goals.clear();
         outcome.goals.extend(self.goal_slots.iter().map(|&slot| scratch.values[slot as usize]));
         Ok(())
+    }
+
+    /// A playout's ply at a move tree (module `tree`): lists the moves' tags and paths (no
+    /// successors), draws one as [`FastEngine::draw_move`] does and replays its path, then
+    /// settles; the number of moves, or `None` (nothing drawn, the state unchanged) when the
+    /// listing needs the general search (an error to report, or equal tags on two paths).
+    /// Out of line, so that the playout loop of the other games keeps its code as it was.
+    #[inline(never)]
+    fn play_tree_move(
+        &self,
+        tree: &tree::MoveTree,
+        scratch: &mut Scratch,
+        mover: Mover,
+        rng: &mut Xoshiro256,
+        outcome: &mut PlayoutOutcome,
+    ) -> Result<Option<usize>, EngineError> {
+        if !scratch.search_tree_paths(self, tree) {
+            return Ok(None);
+        }
+        let count = scratch.moves.len();
+        let pick = self.draw_move(scratch.node, count, mover, rng, outcome)?;
+        scratch.take_tree_path(self, tree, pick);
+        self.settle_scratch(scratch)?;
+        Ok(Some(count))
     }
 
     /// [`crate::playout::run_playouts`] on the fast path: the same playouts (playout `i` seeded

@@ -11,6 +11,7 @@ use super::reach::{
     FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps, ACCEPT,
     CYCLE_STEPS, MEMBER_TESTS,
 };
+use super::tree::{MoveTree, TREE_DONE};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
@@ -152,6 +153,43 @@ impl MoveList {
         Ok(())
     }
 
+    /// [`MoveList::add`] for a search that proved a duplicate can only be one of the moves from
+    /// `group_start` on (a [`super::tree::MoveTree::grouped`] search): those are compared one by
+    /// one (a few words each, without a call to `memcmp`), the rest are not looked at. Never fills
+    /// the hash table.
+    #[inline(always)]
+    fn add_in_group(
+        &mut self,
+        tags: &[SymbolId],
+        node: NodeId,
+        values: &[SymbolId],
+        group_start: usize,
+    ) -> Result<(), ()> {
+        for index in group_start..self.spans.len() {
+            let (start, end) = self.spans[index];
+            let listed = &self.tags[start as usize..end as usize];
+            if listed.len() == tags.len() && listed.iter().zip(tags).all(|(a, b)| a == b) {
+                if self.tags_only {
+                    self.saw_duplicate = true;
+                    return Ok(());
+                }
+                let same = self.nodes[index] == node && self.successor_values(index) == values;
+                return if same { Ok(()) } else { Err(()) };
+            }
+        }
+        // `push`, with the few tags pushed one by one (no call to copy them).
+        let start = self.tags.len() as u32;
+        for &tag in tags {
+            self.tags.push(tag);
+        }
+        self.spans.push((start, self.tags.len() as u32));
+        if !self.tags_only {
+            self.nodes.push(node);
+            self.successors.extend_from_slice(values);
+        }
+        Ok(())
+    }
+
     /// Appends a move without looking for one with the same tags: for searches proved to give
     /// every tag sequence once ([`LinearMoves`]), which never fill the table.
     #[inline]
@@ -263,6 +301,21 @@ pub struct Scratch {
     choices: Vec<SymbolId>,
     /// The positions of a ray walk (`Scratch::walk_ray`).
     ray_positions: Vec<SymbolId>,
+    /// The choices of a move tree being walked ([`Scratch::explore_tree`]).
+    tree_levels: Vec<TreeLevel>,
+    /// Per move of the last [`Scratch::search_tree_paths`]: its path (`MoveTree::depth` member
+    /// indices).
+    tree_paths: Vec<u32>,
+}
+
+/// A choice of a move tree being walked: its step, the next member to try, and the undo log's
+/// and tag stack's lengths once the choice was entered.
+#[derive(Clone, Copy, Debug)]
+struct TreeLevel {
+    step: u32,
+    next_member: u32,
+    undo_mark: u32,
+    tags_len: u32,
 }
 
 /// A branching node of a reachability plan being walked.
@@ -496,6 +549,19 @@ impl Scratch {
         self.frames.clear();
         let result = match (&engine.linear[self.node as usize], only) {
             (Some(linear), None) => self.explore_linear(engine, linear),
+            (None, None) if engine.trees[self.node as usize].is_some() => {
+                let tree = engine.trees[self.node as usize].as_deref().expect("checked");
+                if self.explore_tree::<false>(engine, tree) {
+                    Ok(())
+                } else {
+                    // An invalid player or an ambiguous move: the general search meets it in
+                    // the same place and reports it.
+                    self.undo_to(0);
+                    self.tags.clear();
+                    self.moves.clear(self.values.len());
+                    self.explore::<true>(engine, self.node, 0, Goal::Moves { only }).map(|_| ())
+                }
+            }
             _ => self.explore::<true>(engine, self.node, 0, Goal::Moves { only }).map(|_| ()),
         };
         self.undo_to(0);
@@ -668,6 +734,260 @@ impl Scratch {
         self.tags.clear();
         self.node = linear.completed;
         Ok(())
+    }
+
+    /// A playout's move listing at a [`MoveTree`] node: the moves' tags and, instead of their
+    /// successors, their paths (the member taken at each choice), for
+    /// [`Scratch::take_tree_path`]. `false` when the walk hands over to the general search (see
+    /// [`Scratch::explore_tree`]) or two moves had the same tags (`moves.saw_duplicate`): the
+    /// caller then lists the moves with successors.
+    pub(crate) fn search_tree_paths(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
+        self.moves.tags_only = true;
+        self.moves.clear(self.values.len());
+        self.undo.clear();
+        self.tags.clear();
+        self.tree_paths.clear();
+        let decided = self.explore_tree::<true>(engine, tree);
+        self.undo_to(0);
+        self.tags.clear();
+        decided && !self.moves.saw_duplicate
+    }
+
+    /// Makes move `pick` of the last [`Scratch::search_tree_paths`] the working state: the walk
+    /// follows the move's path (its member at each choice; comparisons pick the way as they did,
+    /// on the same states) and stops where the move completed, so the state is the successor the
+    /// listing with successors records for that move.
+    pub(crate) fn take_tree_path(&mut self, engine: &FastEngine, tree: &MoveTree, pick: usize) {
+        let path = &self.tree_paths[pick * tree.depth..(pick + 1) * tree.depth];
+        let values = &mut self.values;
+        let mut choices = path.iter();
+        let mut at = tree.entry;
+        while let Some(step) = tree.steps.get(at as usize) {
+            let holds = match &step.hot {
+                Hot::SetAnySlot { slot, members } => {
+                    let member = *choices.next().expect("a path has a member for every choice on it");
+                    values[*slot as usize] = members[member as usize];
+                    // The filter held for this member when the move was found.
+                    at = step.pass;
+                    continue;
+                }
+                Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
+                Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+                    (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+                }
+                Hot::TagLit { .. } | Hot::TagSlot { .. } => true,
+                Hot::SetSlotLit { slot, lit } => {
+                    values[*slot as usize] = *lit;
+                    true
+                }
+                Hot::SetSlotSlot { slot, from } => {
+                    values[*slot as usize] = values[*from as usize];
+                    true
+                }
+                Hot::SetSlotLookup { slot, key, table } => {
+                    values[*slot as usize] = table[values[*key as usize] as usize];
+                    true
+                }
+                Hot::SetSlotIndexed { slot, base, key, offsets } => {
+                    values[*slot as usize] = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+                    true
+                }
+                Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+                    values[*slot as usize] =
+                        table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                    true
+                }
+                Hot::General => match &engine.edges[step.edge as usize].ins {
+                    Ins::Set { target: Target::Fixed(slot), value } => {
+                        values[*slot as usize] = read(value, values, &engine.constants);
+                        true
+                    }
+                    Ins::Compare { lhs, rhs, equal } => {
+                        (read(lhs, values, &engine.constants) == read(rhs, values, &engine.constants)) == *equal
+                    }
+                    _ => true,
+                },
+            };
+            if !holds {
+                at = step.fail;
+                continue;
+            }
+            if step.pass == TREE_DONE {
+                self.node = engine.edges[step.edge as usize].target;
+                return;
+            }
+            at = step.pass;
+        }
+        unreachable!("a recorded path completes its move");
+    }
+
+    /// The move search of a [`MoveTree`] node (module `tree`): the general search's depth-first
+    /// walk over the tree's steps, with a stack of choices instead of frames. Leaves the state
+    /// to [`Scratch::search_with`] to restore; `false` when a move completes with an invalid
+    /// player or two moves have the same tags and different successors, which the general
+    /// search then reports (the move list is left to the caller to clear).
+    // Kept out of line: inlined into its callers it cost the other games' searches and playout
+    // loop about 0.5 % (register pressure), for a call per search here.
+    #[inline(never)]
+    fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
+        let steps = &tree.steps;
+        let player_slot = engine.player_slot as usize;
+        self.tree_levels.clear();
+        // Where the moves of the root choice's current member start (see `MoveTree::grouped`).
+        let mut group_start = 0;
+        let mut at = tree.entry;
+        'walk: loop {
+            // Forward along the path from `at` until it fails, completes a move or enters a choice.
+            while let Some(step) = steps.get(at as usize) {
+                let values = &self.values;
+                match &step.hot {
+                    Hot::SetAnySlot { slot, .. } => {
+                        // Logged once: the members are written over it without logging.
+                        self.undo.push((*slot, values[*slot as usize]));
+                        self.tree_levels.push(TreeLevel {
+                            step: at,
+                            next_member: 0,
+                            undo_mark: self.undo.len() as u32,
+                            tags_len: self.tags.len() as u32,
+                        });
+                        break;
+                    }
+                    Hot::CompareSlotLit { slot, lit, equal } => {
+                        at = if (values[*slot as usize] == *lit) == *equal { step.pass } else { step.fail };
+                        continue;
+                    }
+                    Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+                        let holds =
+                            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal;
+                        at = if holds { step.pass } else { step.fail };
+                        continue;
+                    }
+                    Hot::TagLit { lit } => {
+                        self.tags.push(*lit);
+                        at = step.pass;
+                        continue;
+                    }
+                    Hot::TagSlot { slot } => {
+                        self.tags.push(values[*slot as usize]);
+                        at = step.pass;
+                        continue;
+                    }
+                    Hot::SetSlotLit { slot, lit } => self.write(*slot as usize, *lit),
+                    Hot::SetSlotSlot { slot, from } => {
+                        let value = values[*from as usize];
+                        self.write(*slot as usize, value);
+                    }
+                    Hot::SetSlotLookup { slot, key, table } => {
+                        let value = table[values[*key as usize] as usize];
+                        self.write(*slot as usize, value);
+                    }
+                    Hot::SetSlotIndexed { slot, base, key, offsets } => {
+                        let value = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+                        self.write(*slot as usize, value);
+                    }
+                    Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+                        let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                        self.write(*slot as usize, value);
+                    }
+                    Hot::General => {
+                        if !self.run_tree_edge(engine, &engine.edges[step.edge as usize]) {
+                            at = step.fail;
+                            continue;
+                        }
+                    }
+                }
+                if step.pass == TREE_DONE {
+                    let player = self.values[player_slot];
+                    if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                        return false;
+                    }
+                    let target = engine.edges[step.edge as usize].target;
+                    let added = if tree.grouped {
+                        self.moves.add_in_group(&self.tags, target, &self.values, group_start)
+                    } else {
+                        self.moves.add(&self.tags, target, &self.values)
+                    };
+                    if added.is_err() {
+                        return false;
+                    }
+                    if self.moves.saw_duplicate {
+                        // As in the general search: the caller redoes the search with successors.
+                        return true;
+                    }
+                    if PATHS {
+                        // The member taken at each choice so far (`next_member` is one past it).
+                        for choice in 0..tree.depth {
+                            let member = self.tree_levels.get(choice).map_or(0, |level| level.next_member - 1);
+                            self.tree_paths.push(member);
+                        }
+                    }
+                    break;
+                }
+                at = step.pass;
+            }
+            // Back to the innermost choice with a member left (that passes its filter).
+            loop {
+                let Some(level) = self.tree_levels.last_mut() else { return true };
+                let (undo_mark, tags_len) = (level.undo_mark as usize, level.tags_len as usize);
+                let mut member = level.next_member as usize;
+                let step = level.step as usize;
+                // Undone first: a step below may have written the choice's slot too.
+                self.undo_to(undo_mark);
+                self.tags.truncate(tags_len);
+                let level = self.tree_levels.last_mut().expect("just read");
+                let step = &steps[step];
+                let Hot::SetAnySlot { slot, members } = &step.hot else {
+                    unreachable!("a choice is an any-assignment to a fixed slot")
+                };
+                let slot = *slot as usize;
+                if step.filter == NO_EDGE {
+                    if member < members.len() {
+                        self.values[slot] = members[member];
+                    }
+                } else {
+                    let filter = &engine.edges[step.filter as usize];
+                    while member < members.len() {
+                        self.values[slot] = members[member];
+                        if detached_holds(filter, &self.values, &engine.constants) {
+                            break;
+                        }
+                        member += 1;
+                    }
+                }
+                if member < members.len() {
+                    level.next_member = member as u32 + 1;
+                    if self.tree_levels.len() == 1 {
+                        group_start = self.moves.len();
+                    }
+                    at = step.pass;
+                    continue 'walk;
+                }
+                self.tree_levels.pop();
+            }
+        }
+    }
+
+    /// Runs a move tree's step without a flat form (module `tree`, `runnable`): an assignment to
+    /// a fixed slot (logged), a comparison, a tag or a skip; whether it holds.
+    fn run_tree_edge(&mut self, engine: &FastEngine, edge: &super::FastEdge) -> bool {
+        match &edge.ins {
+            Ins::Skip => {}
+            Ins::Set { target: Target::Fixed(slot), value } => {
+                let value = read(value, &self.values, &engine.constants);
+                self.write(*slot as usize, value);
+            }
+            Ins::Compare { lhs, rhs, equal } => {
+                return (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants))
+                    == *equal
+            }
+            Ins::Tag(symbol) => self.tags.push(*symbol),
+            Ins::TagVal(value) => {
+                let tag = read(value, &self.values, &engine.constants);
+                self.tags.push(tag);
+            }
+            _ => unreachable!("a move tree runs no other instruction"),
+        }
+        true
     }
 
     #[inline]

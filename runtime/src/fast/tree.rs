@@ -1,0 +1,368 @@
+//! Move trees: move searches made of nested choices over straight steps, compiled at
+//! construction into one array of steps that the search runs without frames.
+//!
+//! Breakthrough's move search is the shape: `from = Spot(*)` (filtered by `board[from] == me`),
+//! `$$ from`, `course = Course(*)`, `to = advance[me][course][from]`, exclusive guards on `course`
+//! and `board[to]`, `$$ to`, `player = keeper`. The general search walks it with a frame per
+//! choice and, per edge, tests of the edge's flags (completes, on a cycle, chains, selects). Here
+//! every node reachable from the search's start is one of
+//!
+//! - a *choice*: a lone any-assignment to a fixed slot (with the comparison after it as a member
+//!   filter, as [`super::FastEdge::filter`]);
+//! - a *run* of steps: a lone edge, or pairwise exclusive guards tried in order (at most one
+//!   holds and a failing one writes nothing), each an assignment to a fixed slot, a comparison, a
+//!   tag or a skip;
+//! - a dead end;
+//!
+//! and no node lies on a cycle of the move search's graph. Each edge becomes a [`TreeStep`] whose
+//! `pass` and `fail` are step indices ([`TREE_FAIL`]: backtrack to the innermost choice;
+//! [`TREE_DONE`]: the edge completed a move), so the walk is one loop over steps plus a stack of
+//! choices. It runs the general search's depth-first walk in the same order (members in order,
+//! out-edges in order), on the same states, so it finds the same moves with the same successors.
+//! Writes go through the undo log as in the general search; no reachability check, block copy or
+//! keyed write appears, so the only runtime faults are a move completed with an invalid player
+//! and two paths with the same tags but different successors, and the walk hands both to the
+//! general search, which reports them.
+//!
+//! *Grouped moves*: when the root is a choice with distinct members and every path below it tags
+//! the choice's slot first, before anything writes it (breakthrough's `$$ from`), moves of
+//! different members differ in their first tag; a duplicate can only be a move of the same member,
+//! so the de-duplication compares a new move's tags with the moves of the current member only
+//! (a short scan) instead of hashing them.
+//!
+//! Cost at construction: one visit per node reachable from each candidate start, at most
+//! [`MAX_TREE_STEPS`] steps per tree.
+
+use super::graph::{Context, CYCLIC};
+use super::program::{Hot, Ins, Target, Val};
+use super::{FastEdge, NO_EDGE};
+use crate::automaton::NodeId;
+use std::collections::HashMap;
+
+/// A [`TreeStep`] target: the path fails (backtrack to the innermost choice).
+pub(crate) const TREE_FAIL: u32 = u32::MAX;
+/// A [`TreeStep::pass`] target: the step's edge completed a move (into its target node).
+pub(crate) const TREE_DONE: u32 = u32::MAX - 1;
+/// Trees have at most this many steps (so a path has far fewer tags than a tag cycle needs).
+const MAX_TREE_STEPS: usize = 256;
+
+/// A move search compiled into steps (see the module documentation).
+#[derive(Debug)]
+pub(crate) struct MoveTree {
+    /// The step the search starts at.
+    pub entry: u32,
+    pub steps: Box<[TreeStep]>,
+    /// The entry is a choice whose members' moves all differ in their first tag (see *Grouped
+    /// moves* above): duplicates are looked for among the current member's moves only.
+    pub grouped: bool,
+    /// The most choices on one path: the length of a move's *path*, the member index taken at
+    /// each choice, which a playout records instead of the move's successor and replays for the
+    /// move it picks ([`super::Scratch`], `take_tree_path`).
+    pub depth: usize,
+}
+
+/// One step: the edge to run (its flat form inline), and where the walk goes on.
+#[derive(Debug)]
+pub(crate) struct TreeStep {
+    /// The edge's flat form ([`FastEdge::hot`]); [`Hot::SetAnySlot`] makes the step a choice,
+    /// whose members the walk tries in turn, each going on at `pass`. [`Hot::General`] runs the
+    /// edge's [`Ins`].
+    pub hot: Hot,
+    pub edge: u32,
+    /// For a choice: the comparison right after it, run on each member before the walk goes on
+    /// (at `pass`, after the comparison); [`NO_EDGE`] if none.
+    pub filter: u32,
+    /// After the edge held: a step, [`TREE_FAIL`] (a dead end) or [`TREE_DONE`].
+    pub pass: u32,
+    /// After the edge failed (a comparison): the next exclusive alternative (or, when that is
+    /// this comparison's complement, which then holds, straight where it goes), or [`TREE_FAIL`].
+    pub fail: u32,
+}
+
+impl TreeStep {
+    fn is_choice(&self) -> bool {
+        matches!(self.hot, Hot::SetAnySlot { .. })
+    }
+}
+
+/// Whether `second` holds exactly when `first` fails: the same comparison with the other sign.
+fn complement(first: &Ins, second: &Ins) -> bool {
+    match (first, second) {
+        (Ins::Compare { lhs: a, rhs: b, equal: e1 }, Ins::Compare { lhs: c, rhs: d, equal: e2 }) => {
+            e1 != e2 && ((a == c && b == d) || (a == d && b == c))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the edge is a step a tree can run: an assignment to a fixed slot, a comparison, a tag
+/// or a skip (any form that needs no undo of anything but fixed slots and raises no error).
+fn runnable(edge: &FastEdge) -> bool {
+    match &edge.hot {
+        Hot::SetAnySlot { .. } => false,
+        Hot::General => matches!(
+            &edge.ins,
+            Ins::Skip | Ins::Compare { .. } | Ins::Tag(_) | Ins::TagVal(_) | Ins::Set { target: Target::Fixed(_), .. }
+        ),
+        _ => true,
+    }
+}
+
+/// The slot an edge writes, if it writes one fixed slot.
+fn written_slot(edge: &FastEdge) -> Option<u32> {
+    match &edge.ins {
+        Ins::Set { target: Target::Fixed(slot), .. } | Ins::SetAny { target: Target::Fixed(slot), .. } => Some(*slot),
+        _ => None,
+    }
+}
+
+/// Whether the edge tags the value of `slot`.
+fn tags_slot(edge: &FastEdge, slot: u32) -> bool {
+    matches!(&edge.ins, Ins::TagVal(Val::Slot(tagged)) if *tagged == slot)
+}
+
+struct Builder<'a> {
+    edges: &'a [FastEdge],
+    node_edges: &'a [(u32, u32)],
+    selects: &'a [bool],
+    moves: &'a Context,
+    steps: Vec<TreeStep>,
+    entries: HashMap<NodeId, u32>,
+}
+
+impl Builder<'_> {
+    /// The first step of `node`'s edges, building them (and everything below) on first use;
+    /// `None` when some node below does not fit a tree.
+    fn entry(&mut self, node: NodeId) -> Option<u32> {
+        if let Some(&entry) = self.entries.get(&node) {
+            return Some(entry);
+        }
+        if self.moves.flags[node as usize] & CYCLIC != 0 {
+            return None;
+        }
+        let edges = self.edges;
+        let (first, end) = self.node_edges[node as usize];
+        if first == end {
+            self.entries.insert(node, TREE_FAIL);
+            return Some(TREE_FAIL);
+        }
+        let lone = end == first + 1;
+        let edge = &edges[first as usize];
+        if lone && matches!(edge.hot, Hot::SetAnySlot { .. }) {
+            if edge.completes {
+                return None;
+            }
+            let at = self.reserve(node, 1)?;
+            let (filter, pass) = if edge.filter != NO_EDGE {
+                let filter = &edges[edge.filter as usize];
+                if self.moves.flags[edge.target as usize] & CYCLIC != 0 || !runnable(filter) {
+                    return None;
+                }
+                (edge.filter, self.entry(filter.target)?)
+            } else {
+                (NO_EDGE, self.entry(edge.target)?)
+            };
+            self.steps[at as usize] = TreeStep { hot: edge.hot.clone(), edge: first, filter, pass, fail: TREE_FAIL };
+            return Some(at);
+        }
+        if !lone && !self.selects[node as usize] {
+            return None;
+        }
+        if !(first..end).all(|e| runnable(&edges[e as usize])) {
+            return None;
+        }
+        let at = self.reserve(node, end - first)?;
+        for (index, e) in (first..end).enumerate() {
+            let edge = &edges[e as usize];
+            let pass = if edge.completes { TREE_DONE } else { self.entry(edge.target)? };
+            let step = &mut self.steps[(at as usize) + index];
+            (step.hot, step.edge, step.pass) = (edge.hot.clone(), e, pass);
+        }
+        // Failing guards go on with the next alternative; when that is the guard's complement
+        // (`course == straight`, then `course != straight`), which holds, straight where it goes.
+        for e in first..end.saturating_sub(1) {
+            let index = (at + e - first) as usize;
+            self.steps[index].fail = if complement(&edges[e as usize].ins, &edges[e as usize + 1].ins) {
+                self.steps[index + 1].pass
+            } else {
+                at + e - first + 1
+            };
+        }
+        Some(at)
+    }
+
+    /// Reserves `count` consecutive steps for `node`'s edges (filled in by the caller).
+    fn reserve(&mut self, node: NodeId, count: u32) -> Option<u32> {
+        let at = self.steps.len() as u32;
+        if self.steps.len() + count as usize > MAX_TREE_STEPS {
+            return None;
+        }
+        for _ in 0..count {
+            self.steps.push(TreeStep { hot: Hot::General, edge: 0, filter: NO_EDGE, pass: TREE_FAIL, fail: TREE_FAIL });
+        }
+        self.entries.insert(node, at);
+        Some(at)
+    }
+
+    /// Whether every path from step `at` tags `slot` before any other tag, before anything writes
+    /// `slot`, and before a move completes.
+    fn tags_first(&self, at: u32, slot: u32, seen: &mut Vec<bool>) -> bool {
+        let Some(step) = self.steps.get(at as usize) else { return at == TREE_FAIL };
+        if std::mem::replace(&mut seen[at as usize], true) {
+            return true;
+        }
+        let edge = &self.edges[step.edge as usize];
+        if tags_slot(edge, slot) {
+            // This path is settled; an alternative after a failed guard is another path.
+            return step.fail == TREE_FAIL || self.tags_first(step.fail, slot, seen);
+        }
+        let tags_other = matches!(edge.ins, Ins::Tag(_) | Ins::TagVal(_));
+        if tags_other || written_slot(edge) == Some(slot) || step.pass == TREE_DONE {
+            return false;
+        }
+        if step.is_choice() {
+            // The filter only compares; every member goes on at `pass`.
+            return self.tags_first(step.pass, slot, seen);
+        }
+        self.tags_first(step.pass, slot, seen) && (step.fail == TREE_FAIL || self.tags_first(step.fail, slot, seen))
+    }
+}
+
+/// The move tree of the search from `start`, if its shape fits (see the module documentation).
+/// `selects[n]`: `n`'s out-edges are pairwise exclusive guards; `moves`: the move search's graph
+/// analysis.
+pub(crate) fn move_tree(
+    start: NodeId,
+    edges: &[FastEdge],
+    node_edges: &[(u32, u32)],
+    selects: &[bool],
+    moves: &Context,
+) -> Option<MoveTree> {
+    let mut builder = Builder { edges, node_edges, selects, moves, steps: Vec::new(), entries: HashMap::new() };
+    let entry = builder.entry(start)?;
+    let root = builder.steps.get(entry as usize)?;
+    // A tree without a choice is a single path, which the general search walks as cheaply.
+    if !builder.steps.iter().any(TreeStep::is_choice) {
+        return None;
+    }
+    let grouped = if let Hot::SetAnySlot { slot, members } = &root.hot {
+        let mut distinct = members.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut seen = vec![false; builder.steps.len()];
+        distinct.len() == members.len() && builder.tags_first(root.pass, *slot, &mut seen)
+    } else {
+        false
+    };
+    let mut depths = vec![None; builder.steps.len()];
+    let depth = choice_depth(&builder.steps, entry, &mut depths);
+    Some(MoveTree { entry, steps: builder.steps.into(), grouped, depth })
+}
+
+/// The most choices on a path from step `at` (memoised in `depths`; the steps form a DAG).
+fn choice_depth(steps: &[TreeStep], at: u32, depths: &mut [Option<usize>]) -> usize {
+    let Some(step) = steps.get(at as usize) else { return 0 };
+    if let Some(depth) = depths[at as usize] {
+        return depth;
+    }
+    let depth = if step.is_choice() {
+        1 + choice_depth(steps, step.pass, depths)
+    } else {
+        choice_depth(steps, step.pass, depths).max(choice_depth(steps, step.fail, depths))
+    };
+    depths[at as usize] = Some(depth);
+    depth
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::automaton::builder::AutomatonBuilder;
+    use crate::engine::ForwardModel;
+    use crate::fast::FastEngine;
+
+    /// A game of marking cells (`null` is full from the start): pick an empty cell (`$$ cell` first, or after the second tag
+    /// when `cell_first` is false), then a direction: `l` looks at the next cell, `r` and `s` at
+    /// the cell itself and end on the same tags; with `reset`, the right-hand path sets `dir = r`,
+    /// so `r` and `s` give one move, and otherwise two paths with the same tags and different
+    /// successors (an ambiguous move). The keeper marks the cell and ends the game when no cell
+    /// is empty.
+    fn game(cell_first: bool, reset: bool) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, null}")
+            .typedef("Disc", "{empty, full}")
+            .typedef("Dir", "{l, r, s}")
+            .constant("next", "Cell -> Cell", "{a: b, b: c, :null}")
+            .variable("board", "Cell -> Disc", "{null: full, :empty}")
+            .variable("cell", "Cell", "a")
+            .variable("cursor", "Cell", "a")
+            .variable("probe", "Cell", "a")
+            .variable("dir", "Dir", "l");
+        let (first, second) = if cell_first { ("$$ cell", "$$ cursor") } else { ("$$ cursor", "$$ cell") };
+        let edges = [
+            ("begin", "turn", "player = x"),
+            ("turn", "picked", "cell = Cell(*)"),
+            ("picked", "own", "board[cell] == empty"),
+            ("own", "chose", "dir = Dir(*)"),
+            ("chose", "left", "dir == l"),
+            ("chose", "right", "dir != l"),
+            ("left", "merged", "cursor = next[cell]"),
+            ("right", "reset", "cursor = cell"),
+            ("reset", "merged", if reset { "dir = r" } else { "" }),
+            ("merged", "ok", "board[cursor] != full"),
+            ("ok", "tagged", first),
+            ("tagged", "tagged2", second),
+            ("tagged2", "done", "player = keeper"),
+            ("done", "filled", "board[cell] = full"),
+            ("filled", "more", "? probeFrom -> probeTo"),
+            ("filled", "over", "! probeFrom -> probeTo"),
+            ("more", "turn", "player = x"),
+            ("over", "end", "player = keeper"),
+            ("probeFrom", "probed", "probe = Cell(*)"),
+            ("probed", "probeTo", "board[probe] == empty"),
+        ];
+        for (source, target, label) in edges {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    /// The successors (or the error) of every state reachable from the start, in order.
+    fn every_successor(engine: &FastEngine) -> Vec<String> {
+        let mut seen = Vec::new();
+        let mut frontier = vec![engine.start().expect("a start")];
+        while let Some(state) = frontier.pop() {
+            match engine.successors(&state) {
+                Ok(successors) => {
+                    seen.push(format!("{successors:?}"));
+                    frontier.extend(successors.into_iter().map(|(_, next)| next));
+                }
+                Err(error) => seen.push(format!("{error:?}")),
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn nested_choices_run_as_a_tree_and_agree_with_the_general_search() {
+        for (cell_first, reset, grouped) in [(true, true, 1), (false, true, 0), (true, false, 1)] {
+            let tree = game(cell_first, reset);
+            assert_eq!(tree.move_tree_counts(), (1, grouped), "cell first: {cell_first}, reset: {reset}");
+            let general = game(cell_first, reset).with_move_trees(false);
+            assert_eq!(general.move_tree_counts(), (0, 0));
+            let (with, without) = (every_successor(&tree), every_successor(&general));
+            assert_eq!(with, without, "cell first: {cell_first}, reset: {reset}");
+            if reset {
+                // `r` and `s` give one move: two per empty cell, but `l` from `c` looks at
+                // `null`, which is full.
+                assert_eq!(tree.perft(3).expect("perft"), general.perft(3).expect("perft"));
+                let start = tree.start().expect("a start");
+                assert_eq!(tree.moves(&start).expect("moves").len(), 5);
+            } else {
+                assert!(with[0].contains("AmbiguousMove"), "{}", with[0]);
+            }
+        }
+    }
+}
