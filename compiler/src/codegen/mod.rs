@@ -2442,22 +2442,9 @@ mod tests {
         lines[at + 1..].iter().copied().take_while(|l| l.starts_with("let kept")).collect()
     }
 
-    /// The module of a one-player game checking `? start -> goal`, a ray up a line of three
-    /// squares (`up[off] = off`) over `board`: step while the square is empty, succeed on a stone.
+    /// The module of [`progress::tests::ray_automaton`]'s game.
     fn ray_module(board: &str) -> String {
-        let mut builder = AutomatonBuilder::new();
-        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
-        builder.typedef("Content", "{empty, wall, stone}").typedef("Board", "Sq -> Content");
-        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
-        builder.variable("pos", "Sq", "s1").variable("board", "Board", board);
-        builder.edge("begin", "choose", "player = x");
-        builder.edge("choose", "done", "? start -> goal");
-        builder.edge("done", "end", "player = keeper");
-        builder.edge("start", "walk", "pos = up[pos]");
-        builder.edge("walk", "free", "board[pos] == empty");
-        builder.edge("free", "walk", "pos = up[pos]");
-        builder.edge("walk", "goal", "board[pos] == stone");
-        let automaton = builder.build().expect("the test automaton builds");
+        let automaton = progress::tests::ray_automaton(board, &[]);
         generate(&automaton, "test").expect("the test automaton generates")
     }
 

@@ -237,7 +237,7 @@ fn cyclic_without(automaton: &Automaton, edges: &[usize], removed: &[usize]) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use regula_runtime::automaton::builder::AutomatonBuilder;
 
@@ -249,10 +249,10 @@ mod tests {
         assert_eq!(tail, 3, "5 -> 0 -> 1 -> 2");
     }
 
-    /// The check `? start -> goal` of a ray up a line of three squares (`up[off] = off`) over
-    /// `board` (initially `board`): step while the square is empty, succeed on a stone.
-    /// Returns whether the check records visits and whether it is pure.
-    fn ray(board: &str, extra: &[(&str, &str, &str)]) -> (bool, bool) {
+    /// A one-player game checking `? start -> goal`, a ray up a line of three squares (`up[off] =
+    /// off`) over `board` (its initial value): step while the square is empty, succeed on a
+    /// stone; `extra` edges are added. Shared with the generator's tests of ring loops.
+    pub(in crate::codegen) fn ray_automaton(board: &str, extra: &[(&str, &str, &str)]) -> Automaton {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
         builder.typedef("Content", "{empty, wall, stone}").typedef("Board", "Sq -> Content");
@@ -270,7 +270,12 @@ mod tests {
         for (from, to, label) in walk.iter().chain(extra) {
             builder.edge(from, to, label);
         }
-        let automaton = builder.build().expect("the test automaton builds");
+        builder.build().expect("the test automaton builds")
+    }
+
+    /// The check of [`ray_automaton`]: whether it records visits and whether it is pure.
+    fn ray(board: &str, extra: &[(&str, &str, &str)]) -> (bool, bool) {
+        let automaton = ray_automaton(board, extra);
         let plan = Plan::new(&automaton).expect("the test automaton lowers");
         let values = ValueSets::new(&automaton, &plan, automaton.symbols.len());
         let id = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("the node exists") as u32;
