@@ -118,6 +118,23 @@ impl MoveList {
         }
     }
 
+    /// The verdict on a move whose tags equal listed move `index`'s: kept once if it has the
+    /// same successor (or the list keeps tags only, noting that a duplicate was seen), an
+    /// ambiguity (`Err`) otherwise. Shared by [`MoveList::add`] and [`MoveList::add_in_group`].
+    #[inline(always)]
+    fn judge_duplicate(&mut self, index: usize, node: NodeId, values: &[SymbolId]) -> Result<(), ()> {
+        if self.tags_only {
+            self.saw_duplicate = true;
+            return Ok(());
+        }
+        let same = self.nodes[index] == node && self.successor_values(index) == values;
+        if same {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+
     /// Adds a move; a move with the same tags is kept once if it has the same successor, and is
     /// an ambiguity (`Err`) otherwise.
     fn add(&mut self, tags: &[SymbolId], node: NodeId, values: &[SymbolId]) -> Result<(), ()> {
@@ -133,12 +150,7 @@ impl MoveList {
             }
             let index = index as usize;
             if self.tags(index) == tags {
-                if self.tags_only {
-                    self.saw_duplicate = true;
-                    return Ok(());
-                }
-                let same = self.nodes[index] == node && self.successor_values(index) == values;
-                return if same { Ok(()) } else { Err(()) };
+                return self.judge_duplicate(index, node, values);
             }
             position = (position + 1) & mask;
         }
@@ -169,12 +181,7 @@ impl MoveList {
             let (start, end) = self.spans[index];
             let listed = &self.tags[start as usize..end as usize];
             if listed.len() == tags.len() && listed.iter().zip(tags).all(|(a, b)| a == b) {
-                if self.tags_only {
-                    self.saw_duplicate = true;
-                    return Ok(());
-                }
-                let same = self.nodes[index] == node && self.successor_values(index) == values;
-                return if same { Ok(()) } else { Err(()) };
+                return self.judge_duplicate(index, node, values);
             }
         }
         // `push`, with the few tags pushed one by one (no call to copy them).
