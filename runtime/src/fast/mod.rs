@@ -33,6 +33,7 @@
 //! ```
 
 mod graph;
+mod plan_steps;
 mod program;
 mod reach;
 mod search;

@@ -16,6 +16,7 @@
 //! the first error on the way — is the general search's answer.
 
 use super::graph::{Context, CYCLIC};
+use super::plan_steps::{plan_steps, PlanSteps};
 use super::program::{exclusive, Ins, Target, Val};
 use super::FastEdge;
 use crate::automaton::{NodeId, SymbolId};
@@ -437,6 +438,9 @@ pub(crate) struct ReachPlan {
     /// once instead of at every check (tic-tac-toe's line test ran about 120 instructions a
     /// check to build them).
     pub member_tests: Box<[MemberTest]>,
+    /// The whole walk compiled into steps with static frames, when it has that shape (module
+    /// `plan_steps`; chess's `attacked`).
+    pub steps: Option<PlanSteps>,
 }
 
 /// At most this many comparisons get [`MemberTest`]s (tic-tac-toe's line test has three). A
@@ -674,7 +678,9 @@ pub(crate) fn plan(
         }
         _ => Box::new([]),
     };
+    let steps = if lone_filter { None } else { plan_steps(&plan_nodes, &plan_edges, &below, &restore) };
     Some(ReachPlan {
+        steps,
         member_tests,
         lone_filter,
         nodes: plan_nodes.into(),
@@ -1156,6 +1162,54 @@ mod tests {
             ("chosen", "dead", "cursor != c"),
         ]);
         assert_eq!((start.kind, start.straight), (NodeKind::Straight, NO_STRAIGHT));
+    }
+
+    #[test]
+    fn a_plan_of_fixed_alternatives_runs_as_steps_and_agrees_with_the_general_search() {
+        // From `a`: a guard, a ray walk over empty cells, then a guard that reads `cursor` again
+        // (the ray moved it: the steps must put it back), a shared node after a complement.
+        let check = [
+            ("from", "pick", "cursor = a"),
+            ("pick", "to", "board[next[cursor]] == mark"),
+            ("pick", "ray", "cursor = next[cursor]"),
+            ("pick", "last", "board[cursor] == full"),
+            ("ray", "stop", "board[cursor] != empty"),
+            ("ray", "walk", "board[cursor] == empty"),
+            ("walk", "ray", "cursor = next[cursor]"),
+            ("stop", "to", "cursor == c"),
+            ("stop", "shared", "cursor != c"),
+            ("shared", "to", "board[next[cursor]] == full"),
+            ("last", "shared", ""),
+        ];
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        edges.extend_from_slice(&check);
+        let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark)]);
+        for mark in ["full", "empty"] {
+            let planned = build(mark);
+            let plan = planned.plans.iter().flatten().next().expect("a plan");
+            let steps = plan.steps.as_ref().expect("fixed alternatives compile to steps");
+            let ops: Vec<String> = steps.steps.iter().map(|s| format!("{:?}", s.op)).collect();
+            assert_eq!(ops.iter().filter(|op| op.starts_with("Save")).count(), 1, "{ops:?}");
+            assert_eq!(ops.iter().filter(|op| op.starts_with("Restore")).count(), 1, "{ops:?}");
+            assert!(steps.steps.iter().any(|s| s.cyclic), "the ray's steps count against the bound");
+            let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 60, seed: 7, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+        // An any-assignment below the start needs the walk's member loop: no steps.
+        let any = [
+            ("from", "pick", "cursor = Cell(*)"),
+            ("pick", "to", "board[cursor] == full"),
+            ("pick", "to", "cursor == c"),
+        ];
+        let mut edges = fill_until_checked();
+        edges.extend_from_slice(&any);
+        let planned = engine(&edges);
+        let plan = planned.plans.iter().flatten().next().expect("a plan");
+        assert!(plan.steps.is_none());
     }
 
     #[test]

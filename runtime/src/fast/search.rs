@@ -6,6 +6,7 @@
 //! copied into a visited set only at the nodes the static analysis (module `graph`) marks.
 
 use super::graph::CYCLIC;
+use super::plan_steps::{PlanSteps, ProgramOp};
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{
     FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps, ACCEPT,
@@ -1189,6 +1190,8 @@ impl Scratch {
         }
         let result = if plan.lone_filter {
             self.run_lone_filter(engine, plan, depth).map(Some)
+        } else if let Some(steps) = &plan.steps {
+            self.run_plan_steps(engine, plan, steps, depth)
         } else {
             self.walk_plan(engine, plan, depth, frames_base)
         };
@@ -1198,6 +1201,86 @@ impl Scratch {
         self.plan_saved.truncate(saved_base);
         self.plan_frames.truncate(frames_base);
         result
+    }
+
+    /// A plan compiled into [`PlanSteps`]: runs the steps from the entry until the checked node
+    /// is reached or every alternative failed; `Ok(None)` past [`CYCLE_STEPS`] steps on cyclic
+    /// nodes, as [`Scratch::walk_plan`]. The caller puts the plan's slots back and truncates
+    /// `plan_saved` (the save area is pushed after its copy).
+    fn run_plan_steps(
+        &mut self,
+        engine: &FastEngine,
+        plan: &ReachPlan,
+        program: &PlanSteps,
+        depth: usize,
+    ) -> Result<Option<bool>, EngineError> {
+        let area = self.plan_saved.len();
+        self.plan_saved.resize(area + program.saved as usize, 0);
+        let mut cycle_steps = CYCLE_STEPS;
+        let mut at = program.entry;
+        while let Some(step) = program.steps.get(at as usize) {
+            if step.cyclic {
+                cycle_steps -= 1;
+                if cycle_steps == 0 {
+                    return Ok(None);
+                }
+            }
+            let values = &mut self.values;
+            let holds = match &step.op {
+                ProgramOp::SetSlot { slot, from } => {
+                    values[*slot as usize] = values[*from as usize];
+                    true
+                }
+                ProgramOp::SetLookup { slot, key, table } => {
+                    values[*slot as usize] = table[values[*key as usize] as usize];
+                    true
+                }
+                ProgramOp::SetLookup2 { slot, first, second, width, table } => {
+                    values[*slot as usize] =
+                        table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                    true
+                }
+                ProgramOp::SetIndexed { slot, key, offsets } => {
+                    values[*slot as usize] = values[offsets[values[*key as usize] as usize] as usize];
+                    true
+                }
+                ProgramOp::IndexedLit { key, offsets, lit, equal } => {
+                    (values[offsets[values[*key as usize] as usize] as usize] == *lit) == *equal
+                }
+                ProgramOp::IndexedSlot { key, offsets, slot, equal } => {
+                    (values[offsets[values[*key as usize] as usize] as usize] == values[*slot as usize]) == *equal
+                }
+                ProgramOp::IndexedLookup { key, offsets, rhs_key, table, equal } => {
+                    let lhs = values[offsets[values[*key as usize] as usize] as usize];
+                    (lhs == table[values[*rhs_key as usize] as usize]) == *equal
+                }
+                ProgramOp::Indexed2Lit { first, second, width, offsets, lit, equal } => {
+                    let key = values[*first as usize] * *width + values[*second as usize];
+                    (values[offsets[key as usize] as usize] == *lit) == *equal
+                }
+                ProgramOp::Indexed2Lookup { first, second, width, offsets, rhs_key, table, equal } => {
+                    let key = values[*first as usize] * *width + values[*second as usize];
+                    (values[offsets[key as usize] as usize] == table[values[*rhs_key as usize] as usize]) == *equal
+                }
+                ProgramOp::Save { at: offset, first, end } => {
+                    let saved = &mut self.plan_saved[area + *offset as usize..];
+                    for (copy, &slot) in saved.iter_mut().zip(&program.slot_lists[*first as usize..*end as usize]) {
+                        *copy = values[slot as usize];
+                    }
+                    true
+                }
+                ProgramOp::Restore { at: offset, first, end } => {
+                    let saved = &self.plan_saved[area + *offset as usize..];
+                    for (&copy, &slot) in saved.iter().zip(&program.slot_lists[*first as usize..*end as usize]) {
+                        values[slot as usize] = copy;
+                    }
+                    true
+                }
+                ProgramOp::Edge(edge) => self.plan_edge(engine, &plan.edges[*edge as usize], 0, depth)?,
+            };
+            at = if holds { step.pass } else { step.fail };
+        }
+        Ok(Some(at == ACCEPT))
     }
 
     /// A [`ReachPlan::lone_filter`] check: the assignments that do not depend on the member,
