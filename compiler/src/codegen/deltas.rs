@@ -385,8 +385,17 @@ mod tests {
 
     /// A small game: `x` picks a column (a fixed slot), then moves again from `drop` along
     /// `keeper` (a keeper's work, done by `x`: the keeper's own searches list no deltas); `extra`
-    /// edges are added. `HANDOFF` is the edge into `drop`.
+    /// edges are added.
     fn game(keeper: &[(&str, &str, &str)], extra: &[(&str, &str, &str)]) -> (Automaton, Plan, Vec<bool>, Vec<bool>) {
+        game_handing(&[("tagged", "drop", "player = x")], keeper, extra)
+    }
+
+    /// [`game`] with `handoff`, the edge into `drop`, given.
+    fn game_handing(
+        handoff: &[(&str, &str, &str)],
+        keeper: &[(&str, &str, &str)],
+        extra: &[(&str, &str, &str)],
+    ) -> (Automaton, Plan, Vec<bool>, Vec<bool>) {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Col", "{a, b, c}");
         builder.typedef("Board", "Col -> Player").typedef("Link", "Col -> Col");
@@ -395,8 +404,7 @@ mod tests {
         builder.edge("begin", "turn", "player = x");
         builder.edge("turn", "chosen", "col = Col(*)");
         builder.edge("chosen", "tagged", "$$ col");
-        builder.edge("tagged", "drop", HANDOFF.with(|handoff| handoff.get()));
-        for (from, to, label) in keeper.iter().chain(extra) {
+        for (from, to, label) in handoff.iter().chain(keeper).chain(extra) {
             builder.edge(from, to, label);
         }
         let automaton = builder.build().expect("the test automaton builds");
@@ -416,11 +424,6 @@ mod tests {
             }
         }
         (automaton, plan, completes, is_start)
-    }
-
-    std::thread_local! {
-        /// The label of the edge into `drop` that [`game`] builds.
-        static HANDOFF: std::cell::Cell<&'static str> = const { std::cell::Cell::new("player = x") };
     }
 
     /// The deltas of `game(keeper, extra)` with every start lean and every completion capable.
@@ -549,9 +552,10 @@ mod tests {
     fn the_keepers_search_lists_no_deltas() {
         // Handed to the keeper, the move at `drop` is the keeper's one move: its copy costs less
         // than a delta, so `drop` is no delta start (the first move still is one).
-        HANDOFF.with(|handoff| handoff.set("player = keeper"));
-        let (automaton, _, found) = deltas_of(&KEEPER, &[], 16);
-        HANDOFF.with(|handoff| handoff.set("player = x"));
+        let (automaton, plan, completes, is_start) =
+            game_handing(&[("tagged", "drop", "player = keeper")], &KEEPER, &[]);
+        let lean = vec![true; automaton.nodes.len()];
+        let found = deltas(&automaton, &plan, &completes, &is_start, &lean, |_| true, 16);
         assert!(!found.starts[node(&automaton, "drop")]);
         assert!(found.starts[node(&automaton, "turn")]);
         assert!(site_of(&automaton, &found, "dropped", "turn").is_none());
