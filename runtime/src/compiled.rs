@@ -343,9 +343,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     const REPLAY_SKIPS_TO_MEMBER: bool = false;
     /// Whether a lean search from `node` lists its moves as *deltas* when its caller accepts them
     /// (the playout loop, [`Search::lists_deltas`]): every completion such a search can reach
-    /// writes only a few fixed slots on the way from any start node (its *write set*), so
-    /// [`CompiledGame::apply_delta`] rebuilds the successor from the searched state and one
-    /// packed word instead of the search copying the whole state per listed move.
+    /// writes only a few slots on the way from any start node (its *write set*: fixed slots, and
+    /// slots written through computed keys that [`CompiledGame::apply_delta`] computes again),
+    /// so `apply_delta` rebuilds the successor from the searched state and one packed word
+    /// instead of the search copying the whole state per listed move.
     #[inline(always)]
     fn delta_start(node: NodeId) -> bool {
         let _ = node;

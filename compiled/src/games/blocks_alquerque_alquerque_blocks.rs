@@ -100,8 +100,8 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 153; state.values[52] = (delta >> 16) as Sym; }
-            1 => { state.node = 202; state.values[52] = (delta >> 16) as Sym; }
+            0 => { state.node = 153; let v = &mut state.values; v[52] = (delta >> 16) as Sym; }
+            1 => { state.node = 202; let v = &mut state.values; v[52] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

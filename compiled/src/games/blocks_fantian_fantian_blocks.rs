@@ -99,8 +99,8 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 101; state.values[24] = (delta >> 16) as Sym; }
-            1 => { state.node = 162; state.values[24] = (delta >> 16) as Sym; }
+            0 => { state.node = 101; let v = &mut state.values; v[24] = (delta >> 16) as Sym; }
+            1 => { state.node = 162; let v = &mut state.values; v[24] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

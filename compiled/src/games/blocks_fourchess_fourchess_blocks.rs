@@ -136,14 +136,14 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 42; state.values[24] = (delta >> 16) as Sym; state.values[31] = (delta >> 24) as Sym; }
-            1 => { state.node = 44; state.values[31] = (delta >> 16) as Sym; }
-            2 => { state.node = 54; state.values[24] = (delta >> 16) as Sym; state.values[31] = (delta >> 24) as Sym; }
-            3 => { state.node = 56; state.values[31] = (delta >> 16) as Sym; }
-            4 => { state.node = 142; state.values[23] = (delta >> 16) as Sym; state.values[24] = (delta >> 24) as Sym; state.values[26] = (delta >> 32) as Sym; state.values[31] = (delta >> 40) as Sym; }
-            5 => { state.node = 144; state.values[31] = (delta >> 16) as Sym; }
-            6 => { state.node = 159; state.values[23] = (delta >> 16) as Sym; state.values[24] = (delta >> 24) as Sym; state.values[26] = (delta >> 32) as Sym; state.values[31] = (delta >> 40) as Sym; }
-            7 => { state.node = 161; state.values[31] = (delta >> 16) as Sym; }
+            0 => { state.node = 42; let v = &mut state.values; v[24] = (delta >> 16) as Sym; v[31] = (delta >> 24) as Sym; }
+            1 => { state.node = 44; let v = &mut state.values; v[31] = (delta >> 16) as Sym; }
+            2 => { state.node = 54; let v = &mut state.values; v[24] = (delta >> 16) as Sym; v[31] = (delta >> 24) as Sym; }
+            3 => { state.node = 56; let v = &mut state.values; v[31] = (delta >> 16) as Sym; }
+            4 => { state.node = 142; let v = &mut state.values; v[23] = (delta >> 16) as Sym; v[24] = (delta >> 24) as Sym; v[26] = (delta >> 32) as Sym; v[31] = (delta >> 40) as Sym; }
+            5 => { state.node = 144; let v = &mut state.values; v[31] = (delta >> 16) as Sym; }
+            6 => { state.node = 159; let v = &mut state.values; v[23] = (delta >> 16) as Sym; v[24] = (delta >> 24) as Sym; v[26] = (delta >> 32) as Sym; v[31] = (delta >> 40) as Sym; }
+            7 => { state.node = 161; let v = &mut state.values; v[31] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

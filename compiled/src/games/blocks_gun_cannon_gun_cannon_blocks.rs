@@ -101,12 +101,12 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 68; state.values[45] = (delta >> 16) as Sym; }
-            1 => { state.node = 101; state.values[45] = (delta >> 16) as Sym; }
-            2 => { state.node = 134; state.values[45] = (delta >> 16) as Sym; }
-            3 => { state.node = 149; state.values[37] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; state.values[40] = (delta >> 32) as Sym; state.values[45] = (delta >> 40) as Sym; }
-            4 => { state.node = 151; state.values[45] = (delta >> 16) as Sym; }
-            5 => { state.node = 184; state.values[45] = (delta >> 16) as Sym; }
+            0 => { state.node = 68; let v = &mut state.values; v[45] = (delta >> 16) as Sym; }
+            1 => { state.node = 101; let v = &mut state.values; v[45] = (delta >> 16) as Sym; }
+            2 => { state.node = 134; let v = &mut state.values; v[45] = (delta >> 16) as Sym; }
+            3 => { state.node = 149; let v = &mut state.values; v[37] = (delta >> 16) as Sym; v[38] = (delta >> 24) as Sym; v[40] = (delta >> 32) as Sym; v[45] = (delta >> 40) as Sym; }
+            4 => { state.node = 151; let v = &mut state.values; v[45] = (delta >> 16) as Sym; }
+            5 => { state.node = 184; let v = &mut state.values; v[45] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

@@ -86,10 +86,10 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 42; state.values[32] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; }
-            1 => { state.node = 109; state.values[38] = (delta >> 16) as Sym; }
-            2 => { state.node = 125; state.values[32] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; }
-            3 => { state.node = 192; state.values[38] = (delta >> 16) as Sym; }
+            0 => { state.node = 42; let v = &mut state.values; v[32] = (delta >> 16) as Sym; v[38] = (delta >> 24) as Sym; }
+            1 => { state.node = 109; let v = &mut state.values; v[38] = (delta >> 16) as Sym; }
+            2 => { state.node = 125; let v = &mut state.values; v[32] = (delta >> 16) as Sym; v[38] = (delta >> 24) as Sym; }
+            3 => { state.node = 192; let v = &mut state.values; v[38] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

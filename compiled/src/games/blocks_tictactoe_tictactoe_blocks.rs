@@ -88,10 +88,10 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 37; state.values[16] = (delta >> 16) as Sym; state.values[22] = (delta >> 24) as Sym; }
-            1 => { state.node = 39; state.values[22] = (delta >> 16) as Sym; }
-            2 => { state.node = 49; state.values[16] = (delta >> 16) as Sym; state.values[22] = (delta >> 24) as Sym; }
-            3 => { state.node = 51; state.values[22] = (delta >> 16) as Sym; }
+            0 => { state.node = 37; let v = &mut state.values; v[16] = (delta >> 16) as Sym; v[22] = (delta >> 24) as Sym; }
+            1 => { state.node = 39; let v = &mut state.values; v[22] = (delta >> 16) as Sym; }
+            2 => { state.node = 49; let v = &mut state.values; v[16] = (delta >> 16) as Sym; v[22] = (delta >> 24) as Sym; }
+            3 => { state.node = 51; let v = &mut state.values; v[22] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

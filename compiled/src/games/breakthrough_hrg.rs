@@ -99,8 +99,8 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 13; state.values[66] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; state.values[68] = (delta >> 32) as Sym; state.values[73] = (delta >> 40) as Sym; }
-            1 => { state.node = 34; state.values[66] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; state.values[68] = (delta >> 32) as Sym; state.values[73] = (delta >> 40) as Sym; }
+            0 => { state.node = 13; let v = &mut state.values; v[66] = (delta >> 16) as Sym; v[67] = (delta >> 24) as Sym; v[68] = (delta >> 32) as Sym; v[73] = (delta >> 40) as Sym; }
+            1 => { state.node = 34; let v = &mut state.values; v[66] = (delta >> 16) as Sym; v[67] = (delta >> 24) as Sym; v[68] = (delta >> 32) as Sym; v[73] = (delta >> 40) as Sym; }
             _ => {}
         }
     }

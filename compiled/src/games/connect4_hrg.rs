@@ -89,8 +89,8 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 6; state.values[52] = (delta >> 16) as Sym; state.values[59] = (delta >> 24) as Sym; }
-            1 => { state.node = 27; state.values[52] = (delta >> 16) as Sym; state.values[59] = (delta >> 24) as Sym; }
+            0 => { state.node = 6; let v = &mut state.values; v[52] = (delta >> 16) as Sym; v[59] = (delta >> 24) as Sym; }
+            1 => { state.node = 27; let v = &mut state.values; v[52] = (delta >> 16) as Sym; v[59] = (delta >> 24) as Sym; }
             _ => {}
         }
     }

@@ -76,9 +76,9 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 4; state.values[10] = (delta >> 16) as Sym; }
-            1 => { state.node = 6; state.values[10] = (delta >> 16) as Sym; }
-            2 => { state.node = 9; state.values[6] = (delta >> 16) as Sym; state.values[10] = (delta >> 24) as Sym; }
+            0 => { state.node = 4; let v = &mut state.values; v[10] = (delta >> 16) as Sym; }
+            1 => { state.node = 6; let v = &mut state.values; v[10] = (delta >> 16) as Sym; }
+            2 => { state.node = 9; let v = &mut state.values; v[6] = (delta >> 16) as Sym; v[10] = (delta >> 24) as Sym; }
             _ => {}
         }
     }

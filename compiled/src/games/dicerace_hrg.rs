@@ -84,12 +84,12 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 5; state.values[35] = (delta >> 16) as Sym; state.values[43] = (delta >> 24) as Sym; }
-            1 => { state.node = 13; state.values[37] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; state.values[43] = (delta >> 32) as Sym; }
-            2 => { state.node = 17; state.values[43] = (delta >> 16) as Sym; }
-            3 => { state.node = 41; state.values[35] = (delta >> 16) as Sym; state.values[43] = (delta >> 24) as Sym; }
-            4 => { state.node = 49; state.values[37] = (delta >> 16) as Sym; state.values[38] = (delta >> 24) as Sym; state.values[43] = (delta >> 32) as Sym; }
-            5 => { state.node = 53; state.values[43] = (delta >> 16) as Sym; }
+            0 => { state.node = 5; let v = &mut state.values; v[35] = (delta >> 16) as Sym; v[43] = (delta >> 24) as Sym; }
+            1 => { state.node = 13; let v = &mut state.values; v[37] = (delta >> 16) as Sym; v[38] = (delta >> 24) as Sym; v[43] = (delta >> 32) as Sym; }
+            2 => { state.node = 17; let v = &mut state.values; v[43] = (delta >> 16) as Sym; }
+            3 => { state.node = 41; let v = &mut state.values; v[35] = (delta >> 16) as Sym; v[43] = (delta >> 24) as Sym; }
+            4 => { state.node = 49; let v = &mut state.values; v[37] = (delta >> 16) as Sym; v[38] = (delta >> 24) as Sym; v[43] = (delta >> 32) as Sym; }
+            5 => { state.node = 53; let v = &mut state.values; v[43] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

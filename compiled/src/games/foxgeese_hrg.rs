@@ -79,7 +79,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 9; state.values[54] = (delta >> 16) as Sym; state.values[55] = (delta >> 32) as Sym; state.values[61] = (delta >> 48) as Sym; }
+            0 => { state.node = 9; let v = &mut state.values; v[54] = (delta >> 16) as Sym; v[55] = (delta >> 32) as Sym; v[61] = (delta >> 48) as Sym; }
             _ => {}
         }
     }

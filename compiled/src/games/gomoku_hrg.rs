@@ -80,8 +80,8 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 6; state.values[227] = (delta >> 16) as Sym; state.values[233] = (delta >> 24) as Sym; }
-            1 => { state.node = 83; state.values[227] = (delta >> 16) as Sym; state.values[233] = (delta >> 24) as Sym; }
+            0 => { state.node = 6; let v = &mut state.values; v[227] = (delta >> 16) as Sym; v[233] = (delta >> 24) as Sym; }
+            1 => { state.node = 83; let v = &mut state.values; v[227] = (delta >> 16) as Sym; v[233] = (delta >> 24) as Sym; }
             _ => {}
         }
     }

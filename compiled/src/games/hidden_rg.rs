@@ -74,7 +74,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 20; state.values[22] = (delta >> 16) as Sym; state.values[29] = (delta >> 24) as Sym; }
+            0 => { state.node = 20; let v = &mut state.values; v[22] = (delta >> 16) as Sym; v[29] = (delta >> 24) as Sym; }
             _ => {}
         }
     }

@@ -108,6 +108,20 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 95)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 11; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
+            1 => { state.node = 104; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
+            _ => {}
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -249,10 +263,13 @@ fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let tag9: u32 = v[78] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (v[78] as u64) << 32 | (x as u64) << 40 | (v[0 + OFF2[(v[76] as usize)] as usize] as u64) << 48); } else {
+let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag9, 11, v);
 v[slot] = old;
+}
 }
 }
 
@@ -263,10 +280,13 @@ v[slot] = old;
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (v[78] as u64) << 32 | (x as u64) << 40 | (v[0 + OFF2[(v[76] as usize)] as usize] as u64) << 48); } else {
+let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(11, v);
 v[slot] = old;
+}
 }
 
 }
@@ -676,10 +696,13 @@ fn m102(v: &mut Values, cx: &mut Search<Values>) {
 let tag108: u32 = v[78] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (v[78] as u64) << 32 | (x as u64) << 40 | (v[0 + OFF2[(v[76] as usize)] as usize] as u64) << 48); } else {
+let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged(tag108, 104, v);
 v[slot] = old;
+}
 }
 }
 
@@ -690,10 +713,13 @@ v[slot] = old;
 fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (v[78] as u64) << 32 | (x as u64) << 40 | (v[0 + OFF2[(v[76] as usize)] as usize] as u64) << 48); } else {
+let x: u8 = 5;
 let slot = 83usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(104, v);
 v[slot] = old;
+}
 }
 
 }

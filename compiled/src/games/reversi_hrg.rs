@@ -87,10 +87,10 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 13; state.values[68] = (delta >> 16) as Sym; state.values[75] = (delta >> 24) as Sym; }
-            1 => { state.node = 30; state.values[75] = (delta >> 16) as Sym; }
-            2 => { state.node = 51; state.values[68] = (delta >> 16) as Sym; state.values[75] = (delta >> 24) as Sym; }
-            3 => { state.node = 67; state.values[75] = (delta >> 16) as Sym; }
+            0 => { state.node = 13; let v = &mut state.values; v[68] = (delta >> 16) as Sym; v[75] = (delta >> 24) as Sym; }
+            1 => { state.node = 30; let v = &mut state.values; v[75] = (delta >> 16) as Sym; }
+            2 => { state.node = 51; let v = &mut state.values; v[68] = (delta >> 16) as Sym; v[75] = (delta >> 24) as Sym; }
+            3 => { state.node = 67; let v = &mut state.values; v[75] = (delta >> 16) as Sym; }
             _ => {}
         }
     }

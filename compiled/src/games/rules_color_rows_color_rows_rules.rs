@@ -96,7 +96,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 26; state.values[75] = (delta >> 16) as Sym; state.values[76] = (delta >> 24) as Sym; state.values[82] = (delta >> 32) as Sym; }
+            0 => { state.node = 26; let v = &mut state.values; v[75] = (delta >> 16) as Sym; v[76] = (delta >> 24) as Sym; v[82] = (delta >> 32) as Sym; }
             _ => {}
         }
     }

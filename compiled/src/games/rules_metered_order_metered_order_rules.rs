@@ -99,7 +99,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 26; state.values[85] = (delta >> 16) as Sym; state.values[86] = (delta >> 24) as Sym; state.values[92] = (delta >> 32) as Sym; }
+            0 => { state.node = 26; let v = &mut state.values; v[85] = (delta >> 16) as Sym; v[86] = (delta >> 24) as Sym; v[92] = (delta >> 32) as Sym; }
             _ => {}
         }
     }

@@ -94,14 +94,13 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        matches!(node, 0 | 37)
+        matches!(node, 37)
     }
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 1; state.values[82] = (delta >> 16) as Sym; }
-            1 => { state.node = 48; state.values[75] = (delta >> 16) as Sym; state.values[76] = (delta >> 24) as Sym; state.values[82] = (delta >> 32) as Sym; }
+            0 => { state.node = 48; let v = &mut state.values; v[75] = (delta >> 16) as Sym; v[76] = (delta >> 24) as Sym; v[82] = (delta >> 32) as Sym; }
             _ => {}
         }
     }
@@ -131,13 +130,10 @@ impl CompiledGame for Game {
 fn m0(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
-if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
-let x: u8 = 4;
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(1, v);
 v[slot] = old;
-}
 }
 
 }
@@ -709,7 +705,7 @@ m46(v, cx);
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
-if cx.lists_deltas() { cx.push_delta(1u64 | (v[75] as u64) << 16 | (v[76] as u64) << 24 | (x as u64) << 32); } else {
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[75] as u64) << 16 | (v[76] as u64) << 24 | (x as u64) << 32); } else {
 let x: u8 = 3;
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;

@@ -96,7 +96,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 28; state.values[39] = (delta >> 16) as Sym; state.values[40] = (delta >> 24) as Sym; state.values[45] = (delta >> 32) as Sym; }
+            0 => { state.node = 28; let v = &mut state.values; v[39] = (delta >> 16) as Sym; v[40] = (delta >> 24) as Sym; v[45] = (delta >> 32) as Sym; }
             _ => {}
         }
     }

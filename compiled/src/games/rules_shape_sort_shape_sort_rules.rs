@@ -98,7 +98,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 18; state.values[38] = (delta >> 16) as Sym; state.values[39] = (delta >> 24) as Sym; state.values[44] = (delta >> 32) as Sym; }
+            0 => { state.node = 18; let v = &mut state.values; v[38] = (delta >> 16) as Sym; v[39] = (delta >> 24) as Sym; v[44] = (delta >> 32) as Sym; }
             _ => {}
         }
     }

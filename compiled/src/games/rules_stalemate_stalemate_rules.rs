@@ -99,7 +99,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 30; state.values[76] = (delta >> 16) as Sym; state.values[77] = (delta >> 24) as Sym; state.values[82] = (delta >> 32) as Sym; }
+            0 => { state.node = 30; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[82] = (delta >> 32) as Sym; }
             _ => {}
         }
     }

@@ -76,7 +76,7 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 6; state.values[11] = (delta >> 16) as Sym; state.values[16] = (delta >> 24) as Sym; }
+            0 => { state.node = 6; let v = &mut state.values; v[11] = (delta >> 16) as Sym; v[16] = (delta >> 24) as Sym; }
             _ => {}
         }
     }

@@ -93,9 +93,9 @@ impl CompiledGame for Game {
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
-            0 => { state.node = 12; state.values[49] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; }
-            1 => { state.node = 21; state.values[67] = (delta >> 16) as Sym; }
-            2 => { state.node = 22; state.values[58] = (delta >> 16) as Sym; state.values[67] = (delta >> 24) as Sym; }
+            0 => { state.node = 12; let v = &mut state.values; v[49] = (delta >> 16) as Sym; v[67] = (delta >> 24) as Sym; }
+            1 => { state.node = 21; let v = &mut state.values; v[67] = (delta >> 16) as Sym; }
+            2 => { state.node = 22; let v = &mut state.values; v[58] = (delta >> 16) as Sym; v[67] = (delta >> 24) as Sym; }
             _ => {}
         }
     }

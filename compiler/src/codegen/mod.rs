@@ -189,6 +189,9 @@ struct Generator<'a> {
     uses_byte_scan: bool,
     /// The completions that push a delta word in a delta listing, and the starts that list so.
     deltas: deltas::Deltas,
+    /// Per computed write of [`Generator::deltas`], the slot it writes as `v[...]` of the values
+    /// alone (no known member folded), as `apply_delta` recomputes it.
+    delta_places: Vec<String>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -332,18 +335,40 @@ impl<'a> Generator<'a> {
     /// number, then the values its write set's slots have at the completion. `assigned` is a
     /// slot the completion assigns and the expression it assigns (read instead of the slot, so
     /// the delta is pushed before the write).
-    fn delta_word(&self, edge: usize, assigned: Option<(u32, &str)>) -> Option<String> {
+    /// A computed write's value is its slot's, the slot computed from the values where the
+    /// completion runs (a member the function is specialised for is in the state too).
+    fn delta_word(&mut self, edge: usize, assigned: Option<(u32, &str)>) -> Option<String> {
         let site = self.deltas.site_of_edge[edge]?;
         let bits = slot_bits(self.sym);
         let mut word = format!("{site}u64");
-        for (i, &slot) in self.deltas.sites[site].1.iter().enumerate() {
-            let value = match assigned {
+        let fixed = self.deltas.sites[site].slots.clone();
+        let computed = self.deltas.sites[site].computed.clone();
+        let mut values: Vec<String> = fixed
+            .iter()
+            .map(|&slot| match assigned {
                 Some((written, value)) if written == slot => value.to_string(),
                 _ => format!("v[{slot}]"),
-            };
+            })
+            .collect();
+        for place in computed {
+            let place = self.deltas.places[place].clone();
+            values.push(self.state_read(&place));
+        }
+        for (i, value) in values.iter().enumerate() {
             write!(word, " | ({value} as u64) << {}", 16 + bits * i as u32).expect("writing to a String");
         }
         Some(word)
+    }
+
+    /// A read of a state place from the values themselves: no member loop's filter expressions
+    /// stand for slots (the members known where the function runs still fold).
+    fn state_read(&mut self, place: &PlanPlace) -> String {
+        let bound = std::mem::take(&mut self.bound);
+        let loop_members = self.loop_members.take();
+        let read = self.read(place);
+        self.bound = bound;
+        self.loop_members = loop_members;
+        read
     }
 
     /// A completion assigning one fixed slot (`player = e`), which pushes its delta before the
@@ -461,6 +486,7 @@ impl<'a> Generator<'a> {
             ring_restore: String::new(),
             uses_byte_scan: false,
             deltas: deltas::Deltas::default(),
+            delta_places: Vec::new(),
         }
     }
 
@@ -1814,6 +1840,9 @@ impl<'a> Generator<'a> {
             self.known.clear();
             specialised.push_str(&function);
         }
+        // `apply_delta` recomputes the slots of computed writes on the state it builds.
+        let places = self.deltas.places.clone();
+        self.delta_places = places.iter().map(|place| self.state_read(place)).collect();
         let mut out = String::new();
         for (mode, node, function) in plain {
             let attribute = if self.inlined.contains(&(mode, node)) { "#[inline(always)]\n" } else { "" };
@@ -1835,11 +1864,18 @@ impl<'a> Generator<'a> {
         }
         let bits = slot_bits(self.sym);
         let mut arms = String::new();
-        for (site, (target, slots)) in self.deltas.sites.iter().enumerate() {
-            write!(arms, "            {site} => {{ state.node = {target};").expect("writing to a String");
+        for (site, deltas::Site { target, slots, computed }) in self.deltas.sites.iter().enumerate() {
+            write!(arms, "            {site} => {{ state.node = {target}; let v = &mut state.values;")
+                .expect("writing to a String");
             for (i, slot) in slots.iter().enumerate() {
-                write!(arms, " state.values[{slot}] = (delta >> {}) as Sym;", 16 + bits * i as u32)
-                    .expect("writing to a String");
+                write!(arms, " v[{slot}] = (delta >> {}) as Sym;", 16 + bits * i as u32).expect("writing to a String");
+            }
+            // Computed writes after the fixed slots, whose values their keys read.
+            for (i, &place) in computed.iter().enumerate() {
+                let shift = 16 + bits * (slots.len() + i) as u32;
+                let read = &self.delta_places[place];
+                let slot = read.strip_prefix("v[").and_then(|read| read.strip_suffix(']')).unwrap_or(read);
+                write!(arms, " let slot = {slot}; v[slot] = (delta >> {shift}) as Sym;").expect("writing to a String");
             }
             arms.push_str(" }\n");
         }
@@ -2483,6 +2519,11 @@ mod tests {
     /// A one-player game whose move picks `at` from `Cell` and writes `board[at]`, a map over
     /// `cells` (so `|cells| + 1` slots) before handing the turn to the keeper.
     fn board_module(cells: &str) -> String {
+        board_module_then(cells, &[("written", "end", "player = keeper")])
+    }
+
+    /// [`board_module`] with the edges `then` after the board write (from `written`).
+    fn board_module_then(cells: &str, then: &[(&str, &str, &str)]) -> String {
         let mut builder = AutomatonBuilder::new();
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", &format!("{{{cells}}}"));
         builder.typedef("Board", "Cell -> Player");
@@ -2491,7 +2532,9 @@ mod tests {
         builder.edge("choose", "picked", "at = Cell(*)");
         builder.edge("picked", "tagged", "$$ at");
         builder.edge("tagged", "written", "board[at] = x");
-        builder.edge("written", "end", "player = keeper");
+        for (from, to, label) in then {
+            builder.edge(from, to, label);
+        }
         let automaton = builder.build().expect("the test automaton builds");
         generate(&automaton, "test").expect("the test automaton generates")
     }
@@ -2512,17 +2555,28 @@ mod tests {
         ]);
         assert!(placed.contains("if cx.lists_deltas() { cx.push_delta(0u64 | ("), "{placed}");
         assert!(placed.contains("(x as u64) << "), "{placed}");
-        // Eight cells: the board's 9 slots do not fit, so the move (from `choose`, node 2)
-        // copies its successor; only `begin`'s completion (`player = x`) has a delta.
+        // Eight cells: the board's 9 slots do not fit, but `board[at]` is one computed write:
+        // the word holds `at`, `player` and the cell's value, whose slot the completion reads
+        // and `apply_delta` computes again from `at` (the move from `choose`, node 2). `begin`
+        // (searched at most once a playout) lists no deltas.
         let delta_starts = |module: &str| -> Vec<u32> {
             let line = module.lines().find(|l| l.contains("matches!(node, ")).expect("delta starts");
             let list = line.trim().trim_start_matches("matches!(node, ").trim_end_matches(')');
             list.split(" | ").map(|n| n.parse().expect("a node")).collect()
         };
-        assert!(delta_starts(&small).contains(&2));
+        assert_eq!(delta_starts(&small), [2]);
         let big = board_module("a, b, c, d, e, f, g, h");
-        assert!(!delta_starts(&big).contains(&2), "{big}");
+        assert_eq!(delta_starts(&big), [2], "{big}");
         assert_eq!(big.matches("cx.push_delta(").count(), 1, "{big}");
+        assert!(big.contains(" as usize] as u64) << 32); }"), "the word reads the written cell: {big}");
+        assert!(big.contains("let slot = 0 + OFF"), "`apply_delta` computes the slot: {big}");
+        // `at` written after the board: the write's slot is no longer `board[at]`, so the whole
+        // board counts and the move copies its successor.
+        let moved = board_module_then(
+            "a, b, c, d, e, f, g, h",
+            &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
+        );
+        assert!(!moved.contains("cx.push_delta(") && !moved.contains("fn delta_start"), "{moved}");
     }
 
     #[test]
