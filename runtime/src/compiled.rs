@@ -677,6 +677,12 @@ impl<V: Values> MoveBuffer<V> {
         if key == LONG_TAGS {
             key = self.push_long_tags(tags);
         }
+        self.push_packed_key(key);
+    }
+
+    /// Tags-only mode: appends a move as its packed [`tag_key`] (not [`LONG_TAGS`]).
+    #[inline(always)]
+    fn push_packed_key(&mut self, key: u64) {
         let index = self.count as usize;
         match self.keys.get_mut(index) {
             Some(slot) => *slot = key,
@@ -1127,6 +1133,39 @@ impl<V: Values> Search<V> {
         if self.path_len == 0 && self.moves.tags_only && self.only.is_none() {
             self.moves.push(&[tag], target, values);
             return;
+        }
+        if self.push_tag_bounded(tag) {
+            self.complete_unique_valid(target, values);
+        }
+        self.pop_tag();
+    }
+
+    /// Generated code: [`Search::complete_unique_valid_tagged`] where the generator proved that
+    /// every path reaching the tag edge pushed exactly `DEPTH` tags (a fixed *tag depth*,
+    /// spec/codegen.md). A listing of tags only, not replaying a move, stores the packed key of
+    /// the path's tags and `tag` at once when they fit one (`DEPTH` below 3, tags below 2^16):
+    /// no push, pop or length test (amazons lists ~1,000 moves a ply at depth 2).
+    #[inline(always)]
+    pub fn complete_unique_valid_tagged_at<const DEPTH: usize>(&mut self, tag: SymbolId, target: NodeId, values: &V) {
+        if self.moves.lean {
+            self.moves.push(&[], target, values);
+            return;
+        }
+        // Only `generate_tags` lists tags only, and it searches every move (`only` is `None`).
+        if DEPTH < 3 && self.moves.tags_only {
+            debug_assert!(self.only.is_none(), "a listing of tags only searches every move");
+            debug_assert_eq!(self.path_len, DEPTH, "the generator's tag depth");
+            // `% 4` keeps the shift in range where `DEPTH >= 3` (this branch is not taken then).
+            let mut key = (DEPTH as u64 + 1) | (tag as u64) << (16 * ((DEPTH + 1) % 4));
+            let mut any = tag;
+            for (i, &earlier) in self.path[..DEPTH].iter().enumerate() {
+                key |= (earlier as u64) << (16 * (i + 1));
+                any |= earlier;
+            }
+            if any < 1 << 16 {
+                self.moves.push_packed_key(key);
+                return;
+            }
         }
         if self.push_tag_bounded(tag) {
             self.complete_unique_valid(target, values);
@@ -2165,6 +2204,94 @@ mod tests {
         // moves listed with packed and with long tags.
         check_tags_only_listing::<5>();
         check_tags_only_listing::<200>();
+    }
+
+    /// A hand-written game whose moves are two tags, the second pushed by a fused completion
+    /// at tag depth 1 (`AT`: `complete_unique_valid_tagged_at::<1>`, else the plain one): first
+    /// tags 3 and 70,000 (too big to pack), second tags 4 and 5; the successor's value 1 numbers
+    /// the move from 1.
+    struct Depth<const AT: bool>;
+
+    impl<const AT: bool> CompiledGame for Depth<AT> {
+        type Values = [u8; 2];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Names { symbols: &["x", "keeper", "random"], nodes: &["begin", "end"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+        const STARTS_ALL_UNIQUE: bool = true;
+        const NO_VISITS: bool = true;
+
+        fn initial_values() -> [u8; 2] {
+            [0, 0]
+        }
+        fn player(values: &[u8; 2]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn visible(_: &[u8; 2], _: usize) -> SymbolId {
+            0
+        }
+        fn search(_: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
+            for (i, first) in [3, 70_000].into_iter().enumerate() {
+                if cx.push_tag_bounded(first) {
+                    for (j, second) in [4, 5].into_iter().enumerate() {
+                        let values = [1, 1 + 2 * i as u8 + j as u8];
+                        if AT {
+                            cx.complete_unique_valid_tagged_at::<1>(second, 1, &values);
+                        } else {
+                            cx.complete_unique_valid_tagged(second, 1, &values);
+                        }
+                    }
+                }
+                cx.pop_tag();
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_completion_knowing_its_tag_depth_lists_and_replays_what_the_plain_one_does() {
+        let moves = [vec![3, 4], vec![3, 5], vec![70_000, 4], vec![70_000, 5]];
+        let listed = |tags_only: bool, at: bool| -> Vec<Vec<SymbolId>> {
+            fn list<const AT: bool>(tags_only: bool) -> Vec<Vec<SymbolId>> {
+                let state = Depth::<AT>::initial();
+                let mut search = search_context::<Depth<AT>>();
+                if tags_only {
+                    assert!(generate_tags::<Depth<AT>>(&state, &mut search).expect("tags"));
+                } else {
+                    generate::<Depth<AT>>(&state, &mut search).expect("moves");
+                }
+                (0..search.moves.len())
+                    .map(|i| {
+                        let mut tags = Vec::new();
+                        search.moves.copy_tags(i, &mut tags);
+                        tags
+                    })
+                    .collect()
+            }
+            if at {
+                list::<true>(tags_only)
+            } else {
+                list::<false>(tags_only)
+            }
+        };
+        for tags_only in [false, true] {
+            assert_eq!(listed(tags_only, true), moves, "tags only: {tags_only}");
+            assert_eq!(listed(tags_only, false), moves, "tags only: {tags_only}");
+        }
+        // A replay follows the picked move's tags only.
+        for (index, tags) in moves.iter().enumerate() {
+            let state = Depth::<true>::initial();
+            let next = raw_apply::<Depth<true>>(&state, tags, &mut search_context::<Depth<true>>()).expect("no error");
+            assert_eq!(next.map(|s| s.values), Some([1, index as u8 + 1]));
+        }
     }
 
     fn keepers_playout<const MODE: u8>(max_moves: u64) -> Result<PlayoutOutcome, EngineError> {

@@ -45,6 +45,19 @@ fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
     !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
 }
 
+/// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
+/// 128); every byte's high bit set first, so no subtraction borrows across bytes.
+#[inline(always)]
+fn byte_at_least_mask(word: u64, low: u8) -> u64 {
+    ((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS
+}
+
+/// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most 128).
+#[inline(always)]
+fn byte_below_mask(word: u64, bound: u8) -> u64 {
+    !((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS
+}
+
 static MEMBERS0: [u8; 100] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108];
 static MEMBER_INDEX1: [u16; 256] = [100, 100, 100, 100, 100, 100, 100, 100, 100, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100];
 static OFF2: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
@@ -70,7 +83,7 @@ impl CompiledGame for Game {
     const ONE: Option<u32> = Some(6);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
@@ -99,10 +112,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
+            2 => { m2(v, cx); Ok(()) }
             62 => { m62(v, cx); Ok(()) }
             73 => { m73(v, cx); Ok(()) }
-            74 => m74(v, cx),
+            74 => { m74(v, cx); Ok(()) }
             134 => { m134(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -132,7 +145,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 102usize;
 let old = v[slot];
@@ -142,107 +155,107 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m4(v, cx)?;
+m4(v, cx);
 }
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[102] as usize)] as usize] == 0 {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[102] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[102] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 7;
 let o0 = OFF2[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[102];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
-m7(v, cx)?;
+m7(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
-m8(v, cx)?;
+m8(v, cx);
 
 }
 {
-m12(v, cx)?;
+m12(v, cx);
 
 }
 {
-m15(v, cx)?;
+m15(v, cx);
 
 }
 {
-m18(v, cx)?;
+m18(v, cx);
 
 }
 {
-m21(v, cx)?;
+m21(v, cx);
 
 }
 {
-m24(v, cx)?;
+m24(v, cx);
 
 }
 {
-m27(v, cx)?;
+m27(v, cx);
 
 }
 {
-m30(v, cx)?;
+m30(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -253,17 +266,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_10`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -271,7 +284,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -280,16 +293,16 @@ v[103] = TAB3[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_11`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -301,22 +314,22 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[103] as u32, 33)? {
-m33(v, cx)?;
+if cx.push_tag_bounded(v[103] as u32) {
+m33(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_13`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -327,17 +340,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_15`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -345,7 +358,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -354,16 +367,16 @@ v[103] = TAB4[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -375,11 +388,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_18`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -390,17 +403,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_20`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -408,7 +421,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -417,16 +430,16 @@ v[103] = TAB5[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_21`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -438,11 +451,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_23`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -453,17 +466,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_25`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -471,7 +484,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -480,16 +493,16 @@ v[103] = TAB6[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_26`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -501,11 +514,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_28`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -516,17 +529,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_30`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -534,7 +547,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -543,16 +556,16 @@ v[103] = TAB7[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_31`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -564,11 +577,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_33`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -579,17 +592,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_35`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -597,7 +610,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -606,16 +619,16 @@ v[103] = TAB8[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_36`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -627,11 +640,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_38`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -642,17 +655,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_40`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -660,7 +673,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -669,16 +682,16 @@ v[103] = TAB9[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_41`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -690,11 +703,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_43`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -705,17 +718,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_45`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -723,7 +736,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -732,16 +745,16 @@ v[103] = TAB10[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_46`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 }
@@ -753,73 +766,73 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_48`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF2[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+m34(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_49`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[103];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_50`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
-m36(v, cx)?;
+m36(v, cx);
 
 }
 {
-m40(v, cx)?;
+m40(v, cx);
 
 }
 {
-m43(v, cx)?;
+m43(v, cx);
 
 }
 {
-m46(v, cx)?;
+m46(v, cx);
 
 }
 {
-m49(v, cx)?;
+m49(v, cx);
 
 }
 {
-m52(v, cx)?;
+m52(v, cx);
 
 }
 {
-m55(v, cx)?;
+m55(v, cx);
 
 }
 {
-m58(v, cx)?;
+m58(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn_52`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -830,17 +843,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_54`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -848,7 +861,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -857,16 +870,16 @@ v[104] = TAB3[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_55`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -878,22 +891,27 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_51`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[104] as u32, 61)? {
-m61(v, cx);
+let tag62: u32 = v[104] as u32;
+{
+let x: u8 = 4;
+let slot = 109usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<2>(tag62, 62, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_57`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -904,17 +922,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_59`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -922,7 +940,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -931,16 +949,16 @@ v[104] = TAB4[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_60`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -952,11 +970,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_62`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -967,17 +985,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_64`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -985,7 +1003,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -994,16 +1012,16 @@ v[104] = TAB5[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_65`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1015,11 +1033,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_67`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1030,17 +1048,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_69`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1048,7 +1066,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1057,16 +1075,16 @@ v[104] = TAB6[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_70`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1078,11 +1096,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_72`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1093,17 +1111,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_74`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1111,7 +1129,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1120,16 +1138,16 @@ v[104] = TAB7[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_75`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1141,11 +1159,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_77`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1156,17 +1174,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_79`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1174,7 +1192,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1183,16 +1201,16 @@ v[104] = TAB8[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_80`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1204,11 +1222,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_82`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1219,17 +1237,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_84`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1237,7 +1255,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1246,16 +1264,16 @@ v[104] = TAB9[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_85`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1267,11 +1285,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_87`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1282,17 +1300,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_89`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1300,7 +1318,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1309,16 +1327,16 @@ v[104] = TAB10[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_90`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m39(v, cx)?;
+m39(v, cx);
 
 }
 }
@@ -1330,7 +1348,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_92`.
@@ -1433,7 +1451,7 @@ fn m73(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `turn_99`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m74(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 102usize;
 let old = v[slot];
@@ -1443,107 +1461,107 @@ Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
-m76(v, cx)?;
+m76(v, cx);
 }
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_100`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[102] as usize)] as usize] == 1 {
-m76(v, cx)?;
+m76(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_101`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[102] as u32, 77)? {
-m77(v, cx)?;
+if cx.push_tag_bounded(v[102] as u32) {
+m77(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_102`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m77(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 7;
 let o0 = OFF2[(v[102]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m78(v, cx)?;
+m78(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_103`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[102];
 let slot = 103usize;
 let old = v[slot]; v[slot] = x;
-m79(v, cx)?;
+m79(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_104`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
-m80(v, cx)?;
+m80(v, cx);
 
 }
 {
-m84(v, cx)?;
+m84(v, cx);
 
 }
 {
-m87(v, cx)?;
+m87(v, cx);
 
 }
 {
-m90(v, cx)?;
+m90(v, cx);
 
 }
 {
-m93(v, cx)?;
+m93(v, cx);
 
 }
 {
-m96(v, cx)?;
+m96(v, cx);
 
 }
 {
-m99(v, cx)?;
+m99(v, cx);
 
 }
 {
-m102(v, cx)?;
+m102(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn_106`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1554,17 +1572,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_108`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1572,7 +1590,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1581,16 +1599,16 @@ v[103] = TAB3[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_109`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1602,22 +1620,22 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_105`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[103] as u32, 105)? {
-m105(v, cx)?;
+if cx.push_tag_bounded(v[103] as u32) {
+m105(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_111`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1628,17 +1646,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_113`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1646,7 +1664,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1655,16 +1673,16 @@ v[103] = TAB4[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_114`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1676,11 +1694,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_116`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1691,17 +1709,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_118`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1709,7 +1727,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1718,16 +1736,16 @@ v[103] = TAB5[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_119`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1739,11 +1757,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_121`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1754,17 +1772,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_123`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m91(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1772,7 +1790,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1781,16 +1799,16 @@ v[103] = TAB6[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_124`.
-fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m92(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1802,11 +1820,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_126`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m93(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1817,17 +1835,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_128`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1835,7 +1853,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1844,16 +1862,16 @@ v[103] = TAB7[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_129`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1865,11 +1883,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_131`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1880,17 +1898,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_133`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1898,7 +1916,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1907,16 +1925,16 @@ v[103] = TAB8[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_134`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1928,11 +1946,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_136`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1943,17 +1961,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_138`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1961,7 +1979,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1970,16 +1988,16 @@ v[103] = TAB9[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_139`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -1991,11 +2009,11 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_141`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -2006,17 +2024,17 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_143`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
@@ -2024,7 +2042,7 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -2033,16 +2051,16 @@ v[103] = TAB10[(v[103] as usize)];
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_144`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 let w103: u8 = v[103];
 loop {
 {
 {
-m83(v, cx)?;
+m83(v, cx);
 
 }
 }
@@ -2054,73 +2072,73 @@ if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
-Ok(())
+
 }
 
 /// Node `turn_146`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF2[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m106(v, cx)?;
+m106(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_147`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[103];
 let slot = 104usize;
 let old = v[slot]; v[slot] = x;
-m107(v, cx)?;
+m107(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_148`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 {
-m108(v, cx)?;
+m108(v, cx);
 
 }
 {
-m112(v, cx)?;
+m112(v, cx);
 
 }
 {
-m115(v, cx)?;
+m115(v, cx);
 
 }
 {
-m118(v, cx)?;
+m118(v, cx);
 
 }
 {
-m121(v, cx)?;
+m121(v, cx);
 
 }
 {
-m124(v, cx)?;
+m124(v, cx);
 
 }
 {
-m127(v, cx)?;
+m127(v, cx);
 
 }
 {
-m130(v, cx)?;
+m130(v, cx);
 
 }
-Ok(())
+
 }
 
 /// Node `turn_150`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2131,17 +2149,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_152`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2149,7 +2167,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2158,16 +2176,16 @@ v[104] = TAB3[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_153`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2179,22 +2197,27 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_149`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[104] as u32, 133)? {
-m133(v, cx);
+let tag170: u32 = v[104] as u32;
+{
+let x: u8 = 4;
+let slot = 109usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<2>(tag170, 134, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `turn_155`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m112(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2205,17 +2228,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_157`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m113(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2223,7 +2246,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2232,16 +2255,16 @@ v[104] = TAB4[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_158`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m114(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2253,11 +2276,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_160`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m115(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2268,17 +2291,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_162`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m116(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2286,7 +2309,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2295,16 +2318,16 @@ v[104] = TAB5[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_163`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m117(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2316,11 +2339,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_165`.
-fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m118(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2331,17 +2354,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_167`.
-fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m119(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2349,7 +2372,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2358,16 +2381,16 @@ v[104] = TAB6[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_168`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m120(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2379,11 +2402,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_170`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m121(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2394,17 +2417,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_172`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m122(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2412,7 +2435,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2421,16 +2444,16 @@ v[104] = TAB7[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_173`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m123(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2442,11 +2465,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_175`.
-fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m124(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2457,17 +2480,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_177`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m125(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2475,7 +2498,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2484,16 +2507,16 @@ v[104] = TAB8[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_178`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m126(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2505,11 +2528,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_180`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m127(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2520,17 +2543,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_182`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m128(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2538,7 +2561,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2547,16 +2570,16 @@ v[104] = TAB9[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_183`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m129(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2568,11 +2591,11 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_185`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m130(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2583,17 +2606,17 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_187`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m131(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2601,7 +2624,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2610,16 +2633,16 @@ v[104] = TAB10[(v[104] as usize)];
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_188`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m132(v: &mut Values, cx: &mut Search<Values>) {
 let w104: u8 = v[104];
 loop {
 {
 {
-m111(v, cx)?;
+m111(v, cx);
 
 }
 }
@@ -2631,7 +2654,7 @@ if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
-Ok(())
+
 }
 
 /// Node `turn_190`.
@@ -2708,7 +2731,7 @@ fn r64_68(v: &mut Values) -> bool {
 let slot = 105usize;
 let old = v[slot];
 for chunk in 0..13 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2811,7 +2834,7 @@ fn r136_140(v: &mut Values) -> bool {
 let slot = 105usize;
 let old = v[slot];
 for chunk in 0..13 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;

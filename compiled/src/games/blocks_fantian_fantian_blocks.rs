@@ -1023,6 +1023,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Red_52`.
+#[inline(always)]
 fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag121: u32 = 141;
@@ -1032,7 +1033,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag121, 101, v);
+cx.complete_unique_valid_tagged_at::<0>(tag121, 101, v);
 v[slot] = old;
 }
 }
@@ -1905,6 +1906,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_52`.
+#[inline(always)]
 fn m165(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag194: u32 = 141;
@@ -1914,7 +1916,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag194, 162, v);
+cx.complete_unique_valid_tagged_at::<0>(tag194, 162, v);
 v[slot] = old;
 }
 }

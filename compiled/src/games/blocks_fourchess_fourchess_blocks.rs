@@ -45,6 +45,19 @@ fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
     !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
 }
 
+/// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
+/// 128); every byte's high bit set first, so no subtraction borrows across bytes.
+#[inline(always)]
+fn byte_at_least_mask(word: u64, low: u8) -> u64 {
+    ((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS
+}
+
+/// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most 128).
+#[inline(always)]
+fn byte_below_mask(word: u64, bound: u8) -> u64 {
+    !((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS
+}
+
 static CONSTANTS: [Sym; 768] = [25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 10, 11, 12, 25, 14, 15, 16, 25, 18, 19, 20, 25, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 25, 13, 14, 15, 25, 17, 18, 19, 25, 21, 22, 23, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 50, 50, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 153, 153];
 static OFF0: [u16; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17];
 static TAB1: [u8; 256] = [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -332,7 +345,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[24] as u64) << 16 | (x as u64) <<
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag43, 42, v);
+cx.complete_unique_valid_tagged_at::<0>(tag43, 42, v);
 v[slot] = old;
 }
 }
@@ -400,6 +413,7 @@ m47(v, cx);
 }
 
 /// Node `turn1Red_12`.
+#[inline(always)]
 fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag49: u32 = 155;
@@ -409,7 +423,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag49, 44, v);
+cx.complete_unique_valid_tagged_at::<0>(tag49, 44, v);
 v[slot] = old;
 }
 }
@@ -541,7 +555,7 @@ if cx.lists_deltas() { cx.push_delta(2u64 | (v[24] as u64) << 16 | (x as u64) <<
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag57, 54, v);
+cx.complete_unique_valid_tagged_at::<0>(tag57, 54, v);
 v[slot] = old;
 }
 }
@@ -600,6 +614,7 @@ m1(v, cx);
 }
 
 /// Node `turn1Green_12`.
+#[inline(always)]
 fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag62: u32 = 155;
@@ -609,7 +624,7 @@ if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag62, 56, v);
+cx.complete_unique_valid_tagged_at::<0>(tag62, 56, v);
 v[slot] = old;
 }
 }
@@ -976,7 +991,7 @@ if cx.lists_deltas() { cx.push_delta(4u64 | (v[23] as u64) << 16 | (v[24] as u64
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag147, 142, v);
+cx.complete_unique_valid_tagged_at::<1>(tag147, 142, v);
 v[slot] = old;
 }
 }
@@ -1039,6 +1054,7 @@ v[slot] = old;
 }
 
 /// Node `turn2Red_12`.
+#[inline(always)]
 fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag152: u32 = 155;
@@ -1048,7 +1064,7 @@ if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag152, 144, v);
+cx.complete_unique_valid_tagged_at::<0>(tag152, 144, v);
 v[slot] = old;
 }
 }
@@ -1259,7 +1275,7 @@ if cx.lists_deltas() { cx.push_delta(6u64 | (v[23] as u64) << 16 | (v[24] as u64
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag166, 159, v);
+cx.complete_unique_valid_tagged_at::<1>(tag166, 159, v);
 v[slot] = old;
 }
 }
@@ -1322,6 +1338,7 @@ v[slot] = old;
 }
 
 /// Node `turn2Green_12`.
+#[inline(always)]
 fn m162(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag171: u32 = 155;
@@ -1331,7 +1348,7 @@ if cx.lists_deltas() { cx.push_delta(7u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 31usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag171, 161, v);
+cx.complete_unique_valid_tagged_at::<0>(tag171, 161, v);
 v[slot] = old;
 }
 }
@@ -1441,7 +1458,7 @@ v[slot] = old;
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -1808,7 +1825,7 @@ fn r59_68(v: &mut Values) -> bool {
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -1927,7 +1944,7 @@ fn r71_80(v: &mut Values) -> bool {
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2047,7 +2064,7 @@ let g99 = v[27] == 153;
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2062,7 +2079,7 @@ v[slot] = old;
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2303,7 +2320,7 @@ fn r109_118(v: &mut Values) -> bool {
 let slot = 23usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2428,7 +2445,7 @@ fn r120_129(v: &mut Values) -> bool {
 let slot = 23usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2543,7 +2560,7 @@ fn r164_173(v: &mut Values) -> bool {
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 0) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2662,7 +2679,7 @@ fn r176_185(v: &mut Values) -> bool {
 let slot = 25usize;
 let old = v[slot];
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 1) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;

@@ -58,7 +58,7 @@ impl CompiledGame for Game {
     const ONE: Option<u32> = Some(71);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = false;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
@@ -122,7 +122,7 @@ fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn1Red_3", out of line (see `search`).
 #[inline(never)]
 fn e37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m37(v, cx)
+    { m37(v, cx); Ok(()) }
 }
 
 /// The search from node "move1Red_10__tail", out of line (see `search`).
@@ -140,13 +140,13 @@ fn e109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn1Red_100", out of line (see `search`).
 #[inline(never)]
 fn e115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m115(v, cx)
+    { m115(v, cx); Ok(()) }
 }
 
 /// The search from node "turn1Green_3", out of line (see `search`).
 #[inline(never)]
 fn e120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m120(v, cx)
+    { m120(v, cx); Ok(()) }
 }
 
 /// The search from node "move1Green_10__tail", out of line (see `search`).
@@ -164,7 +164,7 @@ fn e192(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn1Green_100", out of line (see `search`).
 #[inline(never)]
 fn e198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m198(v, cx)
+    { m198(v, cx); Ok(()) }
 }
 
 /// The search from node "end", out of line (see `search`).
@@ -264,7 +264,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Red_3`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 32usize;
 let old = v[slot];
@@ -276,44 +276,52 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
-m39(v, cx)?;
+m39(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_7`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF4[(v[32] as usize)] as usize] == 7 {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Red_8`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 if r5_11(v) {
-m40(v, cx)?;
+m40(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Red_9`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[32] as u32, 41)? {
-m41(v, cx);
+let tag41: u32 = v[32] as u32;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[32] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag41, 42, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `move1Red_10`.
@@ -1264,14 +1272,22 @@ Ok(())
 }
 
 /// Node `turn1Red_100`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m115(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(72, 116)? {
-m116(v, cx);
+let tag133: u32 = 72;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag133, 109, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `turn1Red_101`.
@@ -1335,7 +1351,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_3`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m120(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 32usize;
 let old = v[slot];
@@ -1347,44 +1363,52 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 1 + i] == 7) { continue; }
 v[slot] = MEMBERS2[i];
-m122(v, cx)?;
+m122(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_7`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m121(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF4[(v[32] as usize)] as usize] == 7 {
-m122(v, cx)?;
+m122(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Green_8`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m122(v: &mut Values, cx: &mut Search<Values>) {
 {
 if r21_27(v) {
-m123(v, cx)?;
+m123(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `move1Green_9`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m123(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[32] as u32, 124)? {
-m124(v, cx);
+let tag142: u32 = v[32] as u32;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[32] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag142, 125, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `move1Green_10`.
@@ -2326,14 +2350,22 @@ Ok(())
 }
 
 /// Node `turn1Green_100`.
-fn m198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m198(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(72, 199)? {
-m199(v, cx);
+let tag233: u32 = 72;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag233, 192, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `turn1Green_101`.

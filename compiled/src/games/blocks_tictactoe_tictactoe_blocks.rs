@@ -258,7 +258,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[16] as u64) << 16 | (x as u64) <<
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag39, 37, v);
+cx.complete_unique_valid_tagged_at::<0>(tag39, 37, v);
 v[slot] = old;
 }
 }
@@ -326,6 +326,7 @@ m42(v, cx);
 }
 
 /// Node `turn1Red_12`.
+#[inline(always)]
 fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag45: u32 = 40;
@@ -335,7 +336,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag45, 39, v);
+cx.complete_unique_valid_tagged_at::<0>(tag45, 39, v);
 v[slot] = old;
 }
 }
@@ -453,7 +454,7 @@ if cx.lists_deltas() { cx.push_delta(2u64 | (v[16] as u64) << 16 | (x as u64) <<
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag53, 49, v);
+cx.complete_unique_valid_tagged_at::<0>(tag53, 49, v);
 v[slot] = old;
 }
 }
@@ -512,6 +513,7 @@ m1(v, cx);
 }
 
 /// Node `turn1Green_12`.
+#[inline(always)]
 fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag58: u32 = 40;
@@ -521,7 +523,7 @@ if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 22usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag58, 51, v);
+cx.complete_unique_valid_tagged_at::<0>(tag58, 51, v);
 v[slot] = old;
 }
 }

@@ -190,7 +190,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[52] as u64) << 16 | (x as u64) <<
 let x: u8 = 5;
 let slot = 59usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag4, 6, v);
+cx.complete_unique_valid_tagged_at::<0>(tag4, 6, v);
 v[slot] = old;
 }
 }

@@ -134,7 +134,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
 let x: u8 = 6;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag2, 4, v);
+cx.complete_unique_valid_tagged_at::<0>(tag2, 4, v);
 v[slot] = old;
 }
 }
@@ -147,7 +147,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag3, 6, v);
+cx.complete_unique_valid_tagged_at::<0>(tag3, 6, v);
 v[slot] = old;
 }
 }
@@ -215,6 +215,7 @@ v[slot] = old;
 }
 
 /// Node `thrown`.
+#[inline(always)]
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag8: u32 = v[6] as u32;
@@ -224,7 +225,7 @@ if cx.lists_deltas() { cx.push_delta(2u64 | (v[6] as u64) << 16 | (x as u64) << 
 let x: u8 = 5;
 let slot = 10usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag8, 9, v);
+cx.complete_unique_valid_tagged_at::<0>(tag8, 9, v);
 v[slot] = old;
 }
 }

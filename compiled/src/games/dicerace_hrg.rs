@@ -154,6 +154,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
+#[inline(always)]
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag3: u32 = v[35] as u32;
@@ -163,7 +164,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[35] as u64) << 16 | (x as u64) <<
 let x: u8 = 0;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag3, 5, v);
+cx.complete_unique_valid_tagged_at::<0>(tag3, 5, v);
 v[slot] = old;
 }
 }
@@ -278,6 +279,7 @@ m11(v, cx);
 }
 
 /// Node `turn_11`.
+#[inline(always)]
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag13: u32 = v[37] as u32;
@@ -287,7 +289,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (v[37] as u64) << 16 | (v[38] as u64
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag13, 13, v);
+cx.complete_unique_valid_tagged_at::<0>(tag13, 13, v);
 v[slot] = old;
 }
 }
@@ -413,6 +415,7 @@ v[slot] = old;
 }
 
 /// Node `turn_22`.
+#[inline(always)]
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag31: u32 = 167;
@@ -422,7 +425,7 @@ if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag31, 17, v);
+cx.complete_unique_valid_tagged_at::<0>(tag31, 17, v);
 v[slot] = old;
 }
 }
@@ -578,6 +581,7 @@ v[slot] = old;
 }
 
 /// Node `turn_35`.
+#[inline(always)]
 fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag44: u32 = v[35] as u32;
@@ -587,7 +591,7 @@ if cx.lists_deltas() { cx.push_delta(3u64 | (v[35] as u64) << 16 | (x as u64) <<
 let x: u8 = 1;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag44, 41, v);
+cx.complete_unique_valid_tagged_at::<0>(tag44, 41, v);
 v[slot] = old;
 }
 }
@@ -702,6 +706,7 @@ m47(v, cx);
 }
 
 /// Node `turn_44`.
+#[inline(always)]
 fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag54: u32 = v[37] as u32;
@@ -711,7 +716,7 @@ if cx.lists_deltas() { cx.push_delta(4u64 | (v[37] as u64) << 16 | (v[38] as u64
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag54, 49, v);
+cx.complete_unique_valid_tagged_at::<0>(tag54, 49, v);
 v[slot] = old;
 }
 }
@@ -837,6 +842,7 @@ v[slot] = old;
 }
 
 /// Node `turn_55`.
+#[inline(always)]
 fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag72: u32 = 167;
@@ -846,7 +852,7 @@ if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
 let x: u8 = 5;
 let slot = 43usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag72, 53, v);
+cx.complete_unique_valid_tagged_at::<0>(tag72, 53, v);
 v[slot] = old;
 }
 }

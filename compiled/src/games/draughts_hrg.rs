@@ -45,6 +45,19 @@ fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
     !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
 }
 
+/// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
+/// 128); every byte's high bit set first, so no subtraction borrows across bytes.
+#[inline(always)]
+fn byte_at_least_mask(word: u64, low: u8) -> u64 {
+    ((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS
+}
+
+/// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most 128).
+#[inline(always)]
+fn byte_below_mask(word: u64, bound: u8) -> u64 {
+    !((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS
+}
+
 static CONSTANTS: [Sym; 958] = [78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 71, 72, 73, 74, 75, 76, 77, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 14, 15, 16, 17, 18, 19, 20, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 15, 16, 17, 18, 19, 20, 21, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 7, 7, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 7, 2, 2, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 163, 163];
 static MEMBERS0: [u8; 64] = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77];
 static TAB1: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -210,7 +223,7 @@ Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -238,7 +251,7 @@ Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -1013,7 +1026,7 @@ Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -1041,7 +1054,7 @@ Some(Some(tag)) => match MEMBER_INDEX2.get(tag as usize) { Some(&i) => (i as usi
 Some(None) => (0, 0),
 };
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -1946,7 +1959,7 @@ fn r3_22(v: &mut Values) -> bool {
 let slot = 68usize;
 let old = v[slot];
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2002,7 +2015,7 @@ fn r70_79(v: &mut Values) -> bool {
 let slot = 70usize;
 let old = v[slot];
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2323,7 +2336,7 @@ fn r82_101(v: &mut Values) -> bool {
 let slot = 68usize;
 let old = v[slot];
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 11) | byte_eq_mask(word, 12) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
@@ -2379,7 +2392,7 @@ fn r157_166(v: &mut Values) -> bool {
 let slot = 70usize;
 let old = v[slot];
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_eq_mask(word, 9) | byte_eq_mask(word, 10) };
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;

@@ -164,6 +164,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
+#[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag4: u32 = v[227] as u32;
@@ -173,7 +174,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[227] as u64) << 16 | (x as u64) <
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag4, 6, v);
+cx.complete_unique_valid_tagged_at::<0>(tag4, 6, v);
 v[slot] = old;
 }
 }
@@ -362,6 +363,7 @@ m81(v, cx);
 }
 
 /// Node `turn_17`.
+#[inline(always)]
 fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag99: u32 = v[227] as u32;
@@ -371,7 +373,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (v[227] as u64) << 16 | (x as u64) <
 let x: u8 = 5;
 let slot = 233usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag99, 83, v);
+cx.complete_unique_valid_tagged_at::<0>(tag99, 83, v);
 v[slot] = old;
 }
 }

@@ -198,6 +198,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
+#[inline(always)]
 fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag4: u32 = v[123] as u32;
@@ -207,7 +208,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[123] as u64) << 16 | (x as u64) <
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag4, 6, v);
+cx.complete_unique_valid_tagged_at::<0>(tag4, 6, v);
 v[slot] = old;
 }
 }
@@ -372,6 +373,7 @@ m20(v, cx);
 }
 
 /// Node `turn_15`.
+#[inline(always)]
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag19: u32 = v[123] as u32;
@@ -381,7 +383,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (v[123] as u64) << 16 | (x as u64) <
 let x: u8 = 4;
 let slot = 128usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag19, 22, v);
+cx.complete_unique_valid_tagged_at::<0>(tag19, 22, v);
 v[slot] = old;
 }
 }

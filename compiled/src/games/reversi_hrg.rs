@@ -59,7 +59,7 @@ impl CompiledGame for Game {
     const ONE: Option<u32> = Some(220);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = false;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
@@ -123,7 +123,7 @@ fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_5", out of line (see `search`).
 #[inline(never)]
 fn e6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m6(v, cx)
+    { m6(v, cx); Ok(()) }
 }
 
 /// The search from node "turn_12", out of line (see `search`).
@@ -135,7 +135,7 @@ fn e13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_35", out of line (see `search`).
 #[inline(never)]
 fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m28(v, cx)
+    { m28(v, cx); Ok(()) }
 }
 
 /// The search from node "turn_37", out of line (see `search`).
@@ -153,7 +153,7 @@ fn e39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_53", out of line (see `search`).
 #[inline(never)]
 fn e44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m44(v, cx)
+    { m44(v, cx); Ok(()) }
 }
 
 /// The search from node "turn_60", out of line (see `search`).
@@ -165,7 +165,7 @@ fn e51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_83", out of line (see `search`).
 #[inline(never)]
 fn e65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m65(v, cx)
+    { m65(v, cx); Ok(()) }
 }
 
 /// The search from node "turn_85", out of line (see `search`).
@@ -228,7 +228,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -240,44 +240,52 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-m8(v, cx)?;
+m8(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
-m8(v, cx)?;
+m8(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if r10_11(v) {
-m9(v, cx)?;
+m9(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[68] as u32, 12)? {
-m12(v, cx);
+let tag9: u32 = v[68] as u32;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag9, 13, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `turn_11`.
@@ -484,14 +492,22 @@ m43(v, cx);
 }
 
 /// Node `turn_35`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(221, 29)? {
-m29(v, cx);
+let tag30: u32 = 221;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag30, 30, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `turn_36`.
@@ -672,7 +688,7 @@ v[slot] = old;
 }
 
 /// Node `turn_53`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -684,44 +700,52 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(v[0 + 0 + i] == 7) { continue; }
 v[slot] = MEMBERS0[i];
-m46(v, cx)?;
+m46(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_54`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
-m46(v, cx)?;
+m46(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_55`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 if r48_49(v) {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_56`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[68] as u32, 50)? {
-m50(v, cx);
+let tag50: u32 = v[68] as u32;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(2u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag50, 51, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `turn_59`.
@@ -910,14 +934,22 @@ Ok(())
 }
 
 /// Node `turn_83`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(221, 66)? {
-m66(v, cx);
+let tag69: u32 = 221;
+{
+let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<0>(tag69, 67, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+}
+
 }
 
 /// Node `turn_84`.

@@ -281,7 +281,7 @@ if cx.lists_deltas() { cx.push_delta(0u64 | (v[49] as u64) << 16 | (x as u64) <<
 let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag11, 12, v);
+cx.complete_unique_valid_tagged_at::<0>(tag11, 12, v);
 v[slot] = old;
 }
 }
@@ -404,7 +404,7 @@ if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
 let x: u8 = 12;
 let slot = 67usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid_tagged(tag20, 21, v);
+cx.complete_unique_valid_tagged_at::<0>(tag20, 21, v);
 v[slot] = old;
 }
 }

@@ -9,6 +9,7 @@
 //! edge of its region (the nodes between its `from` nodes and its target, [`reach_targets`]), so
 //! its cycles are those of the region.
 
+use super::depths::{tag_depths, Depth};
 use super::distinct::{SlotFacts, Walk};
 use super::explore::{Explorer, Obligation};
 use super::progress;
@@ -27,6 +28,9 @@ pub(crate) struct Analysis {
     /// Some node a move search reaches lies on a cycle of the move search's graph (a visit may
     /// still be dropped there, progress.rs, but its tags are not bounded by the node count).
     pub cyclic_in_moves: bool,
+    /// Per node, the tags every move-search path to it has pushed, where that does not depend
+    /// on the path (depths.rs): a cycle without tags keeps moves' tags bounded.
+    pub tag_depths: Vec<Depth>,
     /// Every move search reaching the node is proved to give each move's tags once (see
     /// [`unique_tags`]): moves completed here need no de-duplication.
     pub unique_moves: Vec<bool>,
@@ -78,11 +82,13 @@ impl Analysis {
             })
             .collect();
         let cyclic_in_moves = (0..count).any(|n| move_cyclic[n] && in_moves[n]);
+        let tag_depths = tag_depths(automaton, plan, completes, &is_start);
         Analysis {
             is_start,
             in_moves,
             visit_in_moves,
             cyclic_in_moves,
+            tag_depths,
             unique_moves,
             unique_start,
             opens_scope,

@@ -15,6 +15,7 @@
 //! returns strings, writes no files.
 
 mod deltas;
+mod depths;
 mod distinct;
 mod explore;
 mod graph;
@@ -170,8 +171,10 @@ struct Generator<'a> {
     /// What the emitted functions call, recorded as they are emitted (see [`Emitted`]).
     emitted: Emitted,
     /// While a tag edge emits the completion right below it in its own block: the variable
-    /// holding the tag, for that completion to push with `Search::complete_unique_valid_tagged`.
-    fused_tag: Option<String>,
+    /// holding the tag, for that completion to push with `Search::complete_unique_valid_tagged`,
+    /// and the tag depth of the edge's source when it is fixed (depths.rs: the completion is then
+    /// `Search::complete_unique_valid_tagged_at`, which knows the path's length).
+    fused_tag: Option<(String, Option<u32>)>,
     /// While a member loop's filter is written: the expressions standing for slots (the loop
     /// variable as its member, the variables the chain below it assigns as their values), which
     /// reads of those slots use instead of `v[slot]`.
@@ -209,15 +212,54 @@ struct FilterSkip {
 /// one of `symbols` (`complement`: none of them), given that the entries only ever hold what the
 /// map's value set allows (the value sets are sound, [`values`]). So a loop may test eight
 /// members at once, on the word of their eight slots ([`Generator::byte_scan`]).
+///
+/// When every value the entries can hold is below 128, the test compares with `ranges`
+/// instead: runs of `symbols` consecutive among those values, each `(low, high)` with a bound
+/// left out (`None`) where no held value lies beyond it. A byte below 128 lies in `low..=high`
+/// exactly when, with its high bit set, subtracting `low` keeps the bit and subtracting
+/// `high + 1` clears it, and with every high bit set no subtraction borrows from the next byte:
+/// two or three word operations per bound, where an equality costs five per symbol (draughts'
+/// `blackMan | blackKing`, adjacent symbols, is one range).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ByteTest {
     first_slot: u32,
     symbols: Vec<u32>,
     complement: bool,
+    ranges: Option<Vec<ByteRange>>,
 }
 
-/// The most symbols one [`ByteTest`] compares a byte with (each costs five word operations).
+/// One run of a [`ByteTest`]'s symbols: its lowest and highest symbol, each `None` where no
+/// value the entries can hold lies beyond it (the bound needs no test).
+type ByteRange = (Option<u32>, Option<u32>);
+
+/// The most symbols (or ranges) one [`ByteTest`] compares a byte with (each costs up to five
+/// word operations).
 const BYTE_TEST_SYMBOLS: usize = 3;
+
+/// The values below which a [`ByteTest`] may compare with ranges (see there).
+const BYTE_RANGE_LIMIT: u32 = 128;
+
+/// `held` (every value an entry can hold, ascending) split into the runs of consecutive values
+/// that `member` selects, as [`ByteRange`]s.
+fn byte_ranges(held: &[u32], member: impl Fn(u32) -> bool) -> Vec<ByteRange> {
+    let mut ranges = Vec::new();
+    let mut at = 0;
+    while at < held.len() {
+        if !member(held[at]) {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        while at + 1 < held.len() && member(held[at + 1]) {
+            at += 1;
+        }
+        let low = (start > 0).then_some(held[start]);
+        let high = (at + 1 < held.len()).then_some(held[at]);
+        ranges.push((low, high));
+        at += 1;
+    }
+    ranges
+}
 
 /// The largest share of members (numerator, denominator) passing a loop's byte tests in the
 /// initial state for the loop to scan a word at a time. The scan costs a few operations per
@@ -247,6 +289,19 @@ fn slot_word(v: &Values, at: usize) -> u64 {
 fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
     let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
     !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
+}
+
+/// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
+/// 128); every byte's high bit set first, so no subtraction borrows across bytes.
+#[inline(always)]
+fn byte_at_least_mask(word: u64, low: u8) -> u64 {
+    ((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS
+}
+
+/// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most 128).
+#[inline(always)]
+fn byte_below_mask(word: u64, bound: u8) -> u64 {
+    !((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS
 }
 
 ";
@@ -293,9 +348,13 @@ impl<'a> Generator<'a> {
         let mut generator = Self::unanalysed(automaton, plan);
         let node_count = automaton.nodes.len();
         // Only nodes a move search reaches count: a cycle walked by reachability checks alone
-        // (hex's chain walks) pushes no tag.
+        // (hex's chain walks) pushes no tag. A cycle of the move search carrying no tag does not
+        // lengthen a move either (amazons' and chess's slides): its nodes' tag depths are fixed.
         let analysis = &generator.analysis;
-        generator.tags_bounded = !analysis.cyclic_in_moves && node_count < MAX_MOVE_TAGS_BOUND;
+        let acyclic_and_short = !analysis.cyclic_in_moves && node_count < MAX_MOVE_TAGS_BOUND;
+        let fixed_depths_short =
+            depths::max_fixed_depth(&analysis.tag_depths).is_some_and(|depth| (depth as usize) < MAX_MOVE_TAGS_BOUND);
+        generator.tags_bounded = acyclic_and_short || fixed_depths_short;
         // Fallible move-search functions: an error source on an edge, a visit, or a fallible
         // callee, propagated backwards to a fixed point.
         let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
@@ -789,7 +848,10 @@ impl<'a> Generator<'a> {
                 };
                 if !self.edge_fallible_in_moves(edge) {
                     let complete = match self.fused_tag.take() {
-                        Some(tag) => format!("cx.complete_unique_valid_tagged({tag}, {target}, v);"),
+                        Some((tag, Some(depth))) => {
+                            format!("cx.complete_unique_valid_tagged_at::<{depth}>({tag}, {target}, v);")
+                        }
+                        Some((tag, None)) => format!("cx.complete_unique_valid_tagged({tag}, {target}, v);"),
                         None => format!("cx.complete_unique_valid({target}, v);"),
                     };
                     return match delta {
@@ -1007,18 +1069,7 @@ impl<'a> Generator<'a> {
     /// (the plain push, call and pop are emitted). The tag is read before the completion edge
     /// writes anything, as the plain order reads it.
     fn fused_tag_completion(&mut self, mode: Mode, edge: usize) -> Option<String> {
-        if mode != Mode::Moves || !self.tags_bounded {
-            return None;
-        }
-        let target = self.automaton.edges[edge].target as usize;
-        let below = self.automaton.nodes[target].edges.clone();
-        if below.len() != 1 || self.analysis.visit_in_moves[target] || self.analysis.opens_scope[target] {
-            return None;
-        }
-        let completion = below.start as usize;
-        if !completes(&self.plan.ops[completion]) || self.edge_fallible_in_moves(completion) {
-            return None;
-        }
+        let completion = self.fusable_tag_completion(mode, edge)?;
         let value = match &self.plan.ops[edge] {
             PlanOp::Tag(symbol) => format!("{symbol}"),
             PlanOp::TagExpr(operand) => {
@@ -1028,13 +1079,36 @@ impl<'a> Generator<'a> {
             _ => return None,
         };
         let tag = format!("tag{edge}");
-        self.fused_tag = Some(tag.clone());
+        let depth = match self.analysis.tag_depths[self.automaton.edges[edge].source as usize] {
+            depths::Depth::Fixed(depth) => Some(depth),
+            _ => None,
+        };
+        self.fused_tag = Some((tag.clone(), depth));
         let block = self.edge(mode, completion, &BTreeMap::new(), &HashMap::new());
         // The completion's code consumed the tag unless its form never reaches `continue_to`.
         if self.fused_tag.take().is_some() {
             return None;
         }
         Some(format!("{{\nlet {tag}: u32 = {value};\n{block}}}\n"))
+    }
+
+    /// The completion edge a tag edge may be fused with ([`Generator::fused_tag_completion`]):
+    /// the one edge of the tag's target, completing a move that cannot fail, with bounded tags
+    /// and no visit or scope on the way.
+    fn fusable_tag_completion(&self, mode: Mode, edge: usize) -> Option<usize> {
+        if mode != Mode::Moves
+            || !self.tags_bounded
+            || !matches!(self.plan.ops[edge], PlanOp::Tag(_) | PlanOp::TagExpr(_))
+        {
+            return None;
+        }
+        let target = self.automaton.edges[edge].target as usize;
+        let below = self.automaton.nodes[target].edges.clone();
+        if below.len() != 1 || self.analysis.visit_in_moves[target] || self.analysis.opens_scope[target] {
+            return None;
+        }
+        let completion = below.start as usize;
+        (completes(&self.plan.ops[completion]) && !self.edge_fallible_in_moves(completion)).then_some(completion)
     }
 
     /// The *filter* of an `x = T(*)` loop (`x` in `slot`, the loop over `table`): the guards
@@ -1169,11 +1243,27 @@ impl<'a> Generator<'a> {
         };
         let (first_slot, function) = self.member_entry(read, loop_slot, members, assigned)?;
         // What the entries can hold: their variable's value set.
-        let held = self.values.slot_members(first_slot);
-        let (passing, failing): (Vec<u32>, Vec<u32>) =
-            held.into_iter().partition(|&symbol| (function.get(symbol as usize) == Some(&literal)) == equal);
+        let mut held = self.values.slot_members(first_slot);
+        held.sort_unstable();
+        let passes = |symbol: u32| (function.get(symbol as usize) == Some(&literal)) == equal;
+        let (passing, failing): (Vec<u32>, Vec<u32>) = held.iter().partition(|&&symbol| passes(symbol));
+        if held.iter().all(|&symbol| symbol < BYTE_RANGE_LIMIT) {
+            let passing_ranges = byte_ranges(&held, passes);
+            let failing_ranges = byte_ranges(&held, |symbol| !passes(symbol));
+            let (symbols, complement, ranges) = if passing_ranges.len() <= failing_ranges.len() {
+                (passing, false, passing_ranges)
+            } else {
+                (failing, true, failing_ranges)
+            };
+            return (ranges.len() <= BYTE_TEST_SYMBOLS).then_some(ByteTest {
+                first_slot,
+                symbols,
+                complement,
+                ranges: Some(ranges),
+            });
+        }
         let (symbols, complement) = if passing.len() <= failing.len() { (passing, false) } else { (failing, true) };
-        (symbols.len() <= BYTE_TEST_SYMBOLS).then_some(ByteTest { first_slot, symbols, complement })
+        (symbols.len() <= BYTE_TEST_SYMBOLS).then_some(ByteTest { first_slot, symbols, complement, ranges: None })
     }
 
     /// A read that is a function of the member's entry in a state map: `m[x]` (`x` the loop
@@ -1262,8 +1352,20 @@ impl<'a> Generator<'a> {
         let masks: Vec<String> = tests
             .iter()
             .map(|test| {
-                let equal: Vec<String> =
-                    test.symbols.iter().map(|symbol| format!("byte_eq_mask(word, {symbol})")).collect();
+                let equal: Vec<String> = match &test.ranges {
+                    Some(ranges) => ranges
+                        .iter()
+                        .map(|&(low, high)| match (low, high) {
+                            (Some(low), Some(high)) => {
+                                format!("(byte_at_least_mask(word, {low}) & byte_below_mask(word, {}))", high + 1)
+                            }
+                            (Some(low), None) => format!("byte_at_least_mask(word, {low})"),
+                            (None, Some(high)) => format!("byte_below_mask(word, {})", high + 1),
+                            (None, None) => "BYTE_HIGH_BITS".to_string(),
+                        })
+                        .collect(),
+                    None => test.symbols.iter().map(|symbol| format!("byte_eq_mask(word, {symbol})")).collect(),
+                };
                 let any = if equal.is_empty() { "0".to_string() } else { equal.join(" | ") };
                 let mask = if test.complement { format!("!({any}) & BYTE_HIGH_BITS") } else { any };
                 format!("{{ let word = slot_word(v, {} + 8 * chunk); {mask} }}", test.first_slot)
@@ -1740,10 +1842,16 @@ impl<'a> Generator<'a> {
             writeln!(body, "/// Node `{node_name}` where {}.", known.join(", ")).expect("writing to a String");
         }
         // A node that only completes a move is inlined into its callers (the completion is a
-        // few stores; the call would cost as much). Other nodes are marked for `functions`,
-        // which inlines those a specialised copy calls.
+        // few stores; the call would cost as much), and so is one whose only edge is a tag
+        // fused with the completion below it (amazons' arrow square, called from eight ray
+        // loops). Other nodes are marked for `functions`, which inlines those a specialised
+        // copy calls.
         let edges = &self.automaton.nodes[node as usize].edges;
-        if mode == Mode::Moves && edges.len() == 1 && completes(&self.plan.ops[edges.start as usize]) {
+        let only_completes = edges.len() == 1
+            && (completes(&self.plan.ops[edges.start as usize])
+                || (!self.analysis.visit_in_moves[node as usize]
+                    && self.fusable_tag_completion(mode, edges.start as usize).is_some()));
+        if mode == Mode::Moves && only_completes {
             writeln!(body, "#[inline(always)]").expect("writing to a String");
         } else {
             writeln!(body, "#[inline]").expect("writing to a String");
@@ -2235,11 +2343,26 @@ mod tests {
         builder.edge("tagged", "end", "player = keeper");
         let automaton = builder.build().expect("the test automaton builds");
         let fused = generate(&automaton, "test").expect("the test automaton generates");
-        assert!(fused.contains("cx.complete_unique_valid_tagged("), "{fused}");
+        // Every path reaching the tag pushed no tag before it: the completion knows the depth.
+        assert!(fused.contains("cx.complete_unique_valid_tagged_at::<0>("), "{fused}");
         // The tag is read into a variable before the completion's write.
         assert!(fused.contains("as u32;\n{\nlet x: "), "{fused}");
         // A tag followed by a write keeps the plain push, completion and pop.
         assert!(!module("Cell").contains("complete_unique_valid_tagged("));
+        // The tag is reached after one tag (`at == b`) or none (`at == a`): the depth varies, so
+        // the completion reads the path's length.
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "merged", "at == a");
+        builder.edge("picked", "marked", "at == b");
+        builder.edge("marked", "merged", "$$ b");
+        builder.edge("merged", "tagged", "$$ at");
+        builder.edge("tagged", "end", "player = keeper");
+        let varying = generate(&builder.build().expect("the test automaton builds"), "test").expect("it generates");
+        assert!(varying.contains("cx.complete_unique_valid_tagged(") && !varying.contains("_at::<"), "{varying}");
     }
 
     /// The text of every function whose name contains `part`.
@@ -2335,7 +2458,7 @@ mod tests {
         // member's table entry.
         assert!(placement.contains("for i in 0..20 {\nif v[") && listing.contains(" + i] == "), "{placement}");
         assert!(listing.contains("cx.push_single_tag(MEMBERS"), "{listing}");
-        assert!(placement.contains("cx.complete_unique_valid_tagged("), "the other searches: {placement}");
+        assert!(placement.contains("cx.complete_unique_valid_tagged_at::<0>("), "the other searches: {placement}");
         // The tag is followed by a write, not by the completion.
         assert!(!loop_module("board[at] == c0").contains("lists_single_tags"));
         // A write between the loop and the tag.
@@ -2430,10 +2553,13 @@ mod tests {
             ("checked", "written", "board[at] = c1"),
             ("written", "end", "player = keeper"),
         ]);
-        assert!(guarded.contains("fn byte_eq_mask(") && guarded.contains("fn slot_word("), "{guarded}");
-        let mask =
-            guarded.lines().find(|l| l.starts_with("let mut mask: u64 = ")).unwrap_or_else(|| panic!("{guarded}"));
-        assert!(mask.contains("byte_eq_mask(word, ") && !mask.contains(" | "), "{mask}");
+        assert!(guarded.contains("fn byte_at_least_mask(") && guarded.contains("fn slot_word("), "{guarded}");
+        let mask = mask_line(&guarded);
+        // c1 is the highest value the board holds: one lower bound, no upper one.
+        assert!(
+            mask.contains("byte_at_least_mask(word, ") && !mask.contains("below") && !mask.contains(" | "),
+            "{mask}"
+        );
         assert!(guarded.contains("for chunk in 0..3 {") && guarded.contains("if i >= 20 { break; }"), "{guarded}");
         // The byte test is the whole filter: nothing is tested again per member.
         assert!(member_filter_line(&guarded).is_none(), "{guarded}");
@@ -2452,6 +2578,95 @@ mod tests {
         // not be selective, the loop tests one by one.
         let dense = loop_module("board[at] == c0");
         assert!(!dense.contains("for chunk") && member_filter_line(&dense).is_some(), "{dense}");
+    }
+
+    /// The line of a module computing a byte scan's mask.
+    fn mask_line(module: &str) -> &str {
+        module.lines().find(|l| l.starts_with("let mut mask: u64 = ")).unwrap_or_else(|| panic!("{module}"))
+    }
+
+    /// A placement-like loop whose board holds `values` (`Value` has `count` symbols `b0`, ...;
+    /// the board starts at `b0`, and each further value is written by an edge of the keeper's
+    /// turn) with `guard` on the member's entry.
+    fn valued_board_module(count: usize, written: &[&str], guard: &str) -> String {
+        let cells: Vec<String> = (0..20).map(|i| format!("c{i}")).collect();
+        let values: Vec<String> = (0..count).map(|i| format!("b{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", cells.join(", ")));
+        builder.typedef("Value", &format!("{{{}}}", values.join(", "))).typedef("Board", "Cell -> Value");
+        builder.variable("board", "Board", "{:b0}").variable("at", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "checked", guard);
+        builder.edge("checked", "tagged", "$$ at");
+        // A write after the tag, so the loop is no placement (which lists without a filter).
+        builder.edge("tagged", "marked", "board[at] = b0");
+        builder.edge("marked", "keeper", "player = keeper");
+        for (i, value) in written.iter().enumerate() {
+            builder.edge("keeper", &format!("w{i}"), &format!("board[at] = {value}"));
+            builder.edge(&format!("w{i}"), "choose", "player = x");
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_byte_test_compares_runs_of_held_values_as_ranges_only_below_128() {
+        // The board holds b0..=b3: `== b2` needs both bounds, `!= b0` is one lower bound.
+        let middle = valued_board_module(4, &["b1", "b2", "b3"], "board[at] == b2");
+        let mask = mask_line(&middle);
+        assert!(mask.contains("byte_at_least_mask(word, ") && mask.contains("byte_below_mask(word, "), "{mask}");
+        assert!(!mask.contains("byte_eq_mask"), "{mask}");
+        let not_lowest = valued_board_module(4, &["b1", "b2", "b3"], "board[at] != b0");
+        let mask = mask_line(&not_lowest);
+        assert!(mask.contains("byte_at_least_mask(word, ") && !mask.contains("below"), "{mask}");
+        // The board never holds b3 or b5: b4 is the highest value it holds, one lower bound.
+        let gap = valued_board_module(6, &["b1", "b2", "b4"], "board[at] == b4");
+        let mask = mask_line(&gap);
+        assert!(mask.contains("byte_at_least_mask(word, ") && !mask.contains("below"), "{mask}");
+        // A board that may hold a symbol of 128 or more: the bytes are compared for equality.
+        let high = valued_board_module(200, &["b1", "b199"], "board[at] == b1");
+        let mask = mask_line(&high);
+        assert!(mask.contains("byte_eq_mask(word, ") && !mask.contains("least"), "{mask}");
+    }
+
+    #[test]
+    fn byte_ranges_are_the_runs_of_selected_held_values() {
+        let held = [2, 3, 5, 7, 8, 9];
+        // Interior runs have both bounds; a run at either end of the held values leaves that
+        // bound out.
+        assert_eq!(byte_ranges(&held, |v| v == 5), vec![(Some(5), Some(5))]);
+        assert_eq!(byte_ranges(&held, |v| v >= 7), vec![(Some(7), None)]);
+        assert_eq!(byte_ranges(&held, |v| v <= 3 || v == 8), vec![(None, Some(3)), (Some(8), Some(8))]);
+        // 5 and 7 are adjacent among the held values (6 is never held): one run.
+        assert_eq!(byte_ranges(&held, |v| v == 5 || v == 7), vec![(Some(5), Some(7))]);
+        assert_eq!(byte_ranges(&held, |_| true), vec![(None, None)]);
+        assert!(byte_ranges(&held, |_| false).is_empty());
+    }
+
+    /// The range masks as [`BYTE_SCAN_HELPERS`] writes them (the test below checks the text).
+    const AT_LEAST: &str = "((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS";
+    const BELOW: &str = "!((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS";
+
+    #[test]
+    fn the_range_masks_are_exact_per_byte_whatever_the_other_bytes_hold() {
+        assert!(BYTE_SCAN_HELPERS.contains(AT_LEAST) && BYTE_SCAN_HELPERS.contains(BELOW));
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let at_least = |word: u64, low: u8| ((word | HIGH) - 0x0101_0101_0101_0101u64 * low as u64) & HIGH;
+        let below = |word: u64, bound: u8| !((word | HIGH) - 0x0101_0101_0101_0101u64 * bound as u64) & HIGH;
+        // Byte 3 below 128 tested against every bound up to 128, its neighbours anything
+        // (including bytes of 128 or more: slots past the members belong to other variables).
+        for byte in 0..128u64 {
+            for neighbour in [0u64, 1, 127, 128, 200, 255] {
+                let word = (byte << 24) | (neighbour * 0x0101_0101_0000_0000) | (neighbour * 0x0000_0000_0001_0101);
+                for bound in 0..=128u64 {
+                    let high_bit = |mask: u64| mask >> 31 & 1 == 1;
+                    assert_eq!(high_bit(at_least(word, bound as u8)), byte >= bound, "{byte} >= {bound}");
+                    assert_eq!(high_bit(below(word, bound as u8)), byte < bound, "{byte} < {bound}");
+                }
+            }
+        }
     }
 
     /// The name of the move-search function of the node named `node`.
