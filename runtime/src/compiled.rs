@@ -1913,6 +1913,79 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
     }
 }
 
+/// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
+/// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact
+/// for every byte whatever its neighbours hold, because no addition or subtraction carries or
+/// borrows across bytes. Generated modules with byte scans import these.
+pub mod byte_scan {
+    /// The high bit of every byte.
+    pub const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+    const BYTE_LOW_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+    /// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
+    #[inline(always)]
+    pub fn slot_word(v: &[u8], at: usize) -> u64 {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&v[at..at + 8]);
+        u64::from_le_bytes(bytes)
+    }
+
+    /// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
+    #[inline(always)]
+    pub fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
+        let differs = word ^ (BYTE_ONES * symbol as u64);
+        !(((differs & BYTE_LOW_BITS) + BYTE_LOW_BITS) | differs) & BYTE_HIGH_BITS
+    }
+
+    /// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
+    /// 128); every byte's high bit set first, so no subtraction borrows across bytes.
+    #[inline(always)]
+    pub fn byte_at_least_mask(word: u64, low: u8) -> u64 {
+        ((word | BYTE_HIGH_BITS) - BYTE_ONES * low as u64) & BYTE_HIGH_BITS
+    }
+
+    /// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most
+    /// 128).
+    #[inline(always)]
+    pub fn byte_below_mask(word: u64, bound: u8) -> u64 {
+        !((word | BYTE_HIGH_BITS) - BYTE_ONES * bound as u64) & BYTE_HIGH_BITS
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn the_masks_are_exact_per_byte_whatever_the_other_bytes_hold() {
+            // Byte 3 tested against every symbol and bound, its neighbours anything (including
+            // bytes of 128 or more: slots past a loop's members belong to other variables).
+            let high_bit = |mask: u64| mask >> 31 & 1 == 1;
+            for byte in 0..256u64 {
+                for neighbour in [0u64, 1, 127, 128, 200, 255] {
+                    let word = (byte << 24) | (neighbour * 0x0101_0101_0000_0000) | (neighbour * 0x0000_0000_0001_0101);
+                    for symbol in 0..256u64 {
+                        assert_eq!(high_bit(byte_eq_mask(word, symbol as u8)), byte == symbol, "{byte} == {symbol}");
+                    }
+                    if byte >= 128 {
+                        continue; // the range masks are defined for bytes below 128 only
+                    }
+                    for bound in 0..=128u64 {
+                        assert_eq!(high_bit(byte_at_least_mask(word, bound as u8)), byte >= bound, "{byte} >= {bound}");
+                        assert_eq!(high_bit(byte_below_mask(word, bound as u8)), byte < bound, "{byte} < {bound}");
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn a_slot_word_puts_the_first_slot_in_the_lowest_byte() {
+            let slots: Vec<u8> = (0..12).collect();
+            assert_eq!(slot_word(&slots, 3), u64::from_le_bytes([3, 4, 5, 6, 7, 8, 9, 10]));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,37 +27,7 @@ static GOAL_SLOTS: [usize; 1] = [80];
 static VISIBLE_SLOTS: [usize; 1] = [83];
 static VALID_PLAYER: [bool; 256] = [true, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 90] = [true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-/// The high bit of every byte.
-const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
-#[inline(always)]
-fn slot_word(v: &Values, at: usize) -> u64 {
-    let mut bytes = [0u8; 8];
-    bytes.copy_from_slice(&v[at..at + 8]);
-    u64::from_le_bytes(bytes)
-}
-
-/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
-#[inline(always)]
-fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
-    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
-    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
-}
-
-/// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
-/// 128); every byte's high bit set first, so no subtraction borrows across bytes.
-#[inline(always)]
-fn byte_at_least_mask(word: u64, low: u8) -> u64 {
-    ((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS
-}
-
-/// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most 128).
-#[inline(always)]
-fn byte_below_mask(word: u64, bound: u8) -> u64 {
-    !((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS
-}
-
+use regula_runtime::compiled::byte_scan::*;
 static CONSTANTS: [Sym; 238] = [51, 51, 52, 51, 50, 50, 54, 1, 1, 54, 1, 1, 54, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 54, 1, 1, 1, 1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40];
 static TAB1: [u8; 256] = [1, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 54, 54, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];

@@ -270,41 +270,10 @@ fn byte_ranges(held: &[u32], member: impl Fn(u32) -> bool) -> Vec<ByteRange> {
 /// 225: +0.4 %) lose.
 const BYTE_SCAN_MAX_PASSING: (usize, usize) = (1, 4);
 
-/// The functions a module with byte scans ([`Generator::byte_scan`]) uses: eight slots as one
-/// word, and per byte whether it equals a symbol (exact per byte: no borrow crosses bytes).
-const BYTE_SCAN_HELPERS: &str = "\
-/// The high bit of every byte.
-const BYTE_HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// The eight slots from `at` as one little-endian word (slot `at` in the lowest byte).
-#[inline(always)]
-fn slot_word(v: &Values, at: usize) -> u64 {
-    let mut bytes = [0u8; 8];
-    bytes.copy_from_slice(&v[at..at + 8]);
-    u64::from_le_bytes(bytes)
-}
-
-/// Per byte of `word`, its high bit set where the byte equals `symbol`, clear elsewhere.
-#[inline(always)]
-fn byte_eq_mask(word: u64, symbol: u8) -> u64 {
-    let differs = word ^ (0x0101_0101_0101_0101u64 * symbol as u64);
-    !(((differs & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | differs) & BYTE_HIGH_BITS
-}
-
-/// Per byte of `word` below 128, its high bit set where the byte is at least `low` (at most
-/// 128); every byte's high bit set first, so no subtraction borrows across bytes.
-#[inline(always)]
-fn byte_at_least_mask(word: u64, low: u8) -> u64 {
-    ((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS
-}
-
-/// Per byte of `word` below 128, its high bit set where the byte is below `bound` (at most 128).
-#[inline(always)]
-fn byte_below_mask(word: u64, bound: u8) -> u64 {
-    !((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS
-}
-
-";
+/// What a module with byte scans ([`Generator::byte_scan`]) imports: eight slots as one word,
+/// and per byte whether it equals a symbol or lies in a range (exact per byte; the runtime's
+/// `compiled::byte_scan` has them and their exhaustive test).
+const BYTE_SCAN_IMPORT: &str = "use regula_runtime::compiled::byte_scan::*;\n";
 
 /// A member loop's filter ([`Generator::member_filter`]): its guards as conditions on the loop
 /// index (each with its byte test, if it has one), and where the body continues behind it.
@@ -2062,7 +2031,7 @@ impl<'a> Generator<'a> {
         let unique = list(&mut self.analysis.unique_start.iter().map(|u| u.to_string()));
         writeln!(w, "static UNIQUE_STARTS: [bool; {}] = [{unique}];", automaton.nodes.len()).unwrap();
         if self.uses_byte_scan {
-            w.push_str(BYTE_SCAN_HELPERS);
+            w.push_str(BYTE_SCAN_IMPORT);
         }
         if self.uses_constants {
             let constants = list(&mut plan.const_values.iter().map(|v| v.to_string()));
@@ -2553,7 +2522,7 @@ mod tests {
             ("checked", "written", "board[at] = c1"),
             ("written", "end", "player = keeper"),
         ]);
-        assert!(guarded.contains("fn byte_at_least_mask(") && guarded.contains("fn slot_word("), "{guarded}");
+        assert!(guarded.contains(BYTE_SCAN_IMPORT) && guarded.contains("slot_word(v, "), "{guarded}");
         let mask = mask_line(&guarded);
         // c1 is the highest value the board holds: one lower bound, no upper one.
         assert!(
@@ -2643,30 +2612,6 @@ mod tests {
         assert_eq!(byte_ranges(&held, |v| v == 5 || v == 7), vec![(Some(5), Some(7))]);
         assert_eq!(byte_ranges(&held, |_| true), vec![(None, None)]);
         assert!(byte_ranges(&held, |_| false).is_empty());
-    }
-
-    /// The range masks as [`BYTE_SCAN_HELPERS`] writes them (the test below checks the text).
-    const AT_LEAST: &str = "((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * low as u64) & BYTE_HIGH_BITS";
-    const BELOW: &str = "!((word | BYTE_HIGH_BITS) - 0x0101_0101_0101_0101u64 * bound as u64) & BYTE_HIGH_BITS";
-
-    #[test]
-    fn the_range_masks_are_exact_per_byte_whatever_the_other_bytes_hold() {
-        assert!(BYTE_SCAN_HELPERS.contains(AT_LEAST) && BYTE_SCAN_HELPERS.contains(BELOW));
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let at_least = |word: u64, low: u8| ((word | HIGH) - 0x0101_0101_0101_0101u64 * low as u64) & HIGH;
-        let below = |word: u64, bound: u8| !((word | HIGH) - 0x0101_0101_0101_0101u64 * bound as u64) & HIGH;
-        // Byte 3 below 128 tested against every bound up to 128, its neighbours anything
-        // (including bytes of 128 or more: slots past the members belong to other variables).
-        for byte in 0..128u64 {
-            for neighbour in [0u64, 1, 127, 128, 200, 255] {
-                let word = (byte << 24) | (neighbour * 0x0101_0101_0000_0000) | (neighbour * 0x0000_0000_0001_0101);
-                for bound in 0..=128u64 {
-                    let high_bit = |mask: u64| mask >> 31 & 1 == 1;
-                    assert_eq!(high_bit(at_least(word, bound as u8)), byte >= bound, "{byte} >= {bound}");
-                    assert_eq!(high_bit(below(word, bound as u8)), byte < bound, "{byte} < {bound}");
-                }
-            }
-        }
     }
 
     /// The name of the move-search function of the node named `node`.
