@@ -716,10 +716,13 @@ impl<V: Values> MoveBuffer<V> {
     /// `index` (keeper moves not applied): its delta applied in delta mode, else its copy.
     #[inline(always)]
     fn take_successor<G: CompiledGame<Values = V>>(&self, index: usize, state: &mut CompiledState<V>) {
+        // One bounds check each: the slots past `count` hold stale moves, so `index < count` is
+        // the caller's (it picks below `len()`), checked in debug builds.
+        debug_assert!(index < self.count as usize);
         if self.deltas {
-            G::apply_delta(self.keys[..self.count as usize][index], state);
+            G::apply_delta(self.keys[index], state);
         } else {
-            *state = *self.successor(index);
+            *state = self.successors[index];
         }
     }
 
@@ -997,6 +1000,19 @@ impl<V: Values> Search<V> {
         self.path_len = 0;
         self.depth = 0;
         self.scope_open = false;
+    }
+
+    /// [`Search::begin_lean`] where the caller keeps the context as a full `begin_lean` with
+    /// `skip_path` leaves it, and `checked` false (the playout loop of a game whose every search
+    /// runs lean and in place: see [`random_playout_into`]): only the move count, the delta mode
+    /// and the start node change, with no test.
+    #[inline(always)]
+    fn begin_lean_kept(&mut self, start: NodeId, skip_path: bool, deltas: bool) {
+        debug_assert!(self.lean_ready == Some(skip_path) && !self.checked);
+        debug_assert!(self.moves.lean && self.depth == 0 && !self.scope_open);
+        self.moves.count = 0;
+        self.moves.deltas = deltas;
+        self.start = start;
     }
 
     fn fail(error: EngineError) -> Fail {
@@ -1450,17 +1466,25 @@ fn generate_successors<G: CompiledGame>(
 /// never runs again from the original values) searches `state`'s values in place, without
 /// copying them first. `state` is not terminal, and unchanged when this succeeds. The moves may
 /// be listed as deltas: take them with [`MoveBuffer::take_successor`].
+///
+/// `kept`: the caller keeps the context lean-ready ([`Search::begin_lean_kept`]); only where
+/// [`lean_kept`] holds.
 #[inline(always)]
 fn generate_successors_in_place<G: CompiledGame>(
     state: &mut CompiledState<G::Values>,
     search: &mut Search<G::Values>,
+    kept: bool,
 ) -> Result<(), EngineError> {
     // Callers search non-terminal states only (the playout loop and `settle_in_place` test it).
     debug_assert!(state.node != G::END);
     if G::NO_VISITS && unique_start::<G>(state.node) {
-        search.begin_lean(state.node, G::LEAN_READS_NO_TAGS, G::delta_start(state.node));
-        // Nothing reads visited sets: a nested check need not clear one (`enter_reach`).
-        search.checked = false;
+        if kept {
+            search.begin_lean_kept(state.node, G::LEAN_READS_NO_TAGS, G::delta_start(state.node));
+        } else {
+            search.begin_lean(state.node, G::LEAN_READS_NO_TAGS, G::delta_start(state.node));
+            // Nothing reads visited sets: a nested check need not clear one (`enter_reach`).
+            search.checked = false;
+        }
         #[cfg(debug_assertions)]
         let before = *state;
         let result = G::search_in_place(state.node, &mut state.values, search);
@@ -1603,6 +1627,27 @@ fn keeper_moves<G: CompiledGame>(state: &CompiledState<G::Values>) -> bool {
     player != G::RANDOM && !G::PLAYERS.contains(&player)
 }
 
+/// Whether every search of `G`'s playout loop runs lean and in place (no visits, every start
+/// proved unique), so the loop can keep the context lean-ready ([`Search::begin_lean_kept`])
+/// instead of testing it at every search: only a tags-only ply ([`Search::begin`]) and an error
+/// (which ends the playout) leave that state, and [`settle_after`]'s full
+/// [`Search::begin_lean`] keeps it.
+#[inline(always)]
+const fn lean_kept<G: CompiledGame>() -> bool {
+    G::NO_VISITS && G::STARTS_ALL_UNIQUE
+}
+
+/// Makes the context lean-ready for [`Search::begin_lean_kept`] (a full [`Search::begin_lean`],
+/// and `checked` false: nothing reads visited sets in a game with no visits). Usually it is
+/// already (the previous playout left it so): two tests.
+#[inline(never)]
+fn keep_lean<G: CompiledGame>(search: &mut Search<G::Values>) {
+    if search.lean_ready != Some(G::LEAN_READS_NO_TAGS) || search.checked {
+        search.begin_lean(G::BEGIN, G::LEAN_READS_NO_TAGS, false);
+        search.checked = false;
+    }
+}
+
 /// [`settle`] in the playout loop: the usual cases inline (no keeper move, or one keeper move into
 /// a state where someone else moves), anything longer in [`settle_after`].
 #[inline(always)]
@@ -1613,7 +1658,7 @@ fn settle_in_place<G: CompiledGame>(
     if !keeper_moves::<G>(state) {
         return Ok(());
     }
-    generate_successors_in_place::<G>(state, search)?;
+    generate_successors_in_place::<G>(state, search, lean_kept::<G>())?;
     if search.moves.len() != 1 {
         return Err(keeper_move_count(state, search));
     }
@@ -1699,6 +1744,9 @@ pub fn random_playout_into<G: CompiledGame>(
     outcome: &mut PlayoutOutcome,
 ) -> Result<(), EngineError> {
     let mut state = start_cached::<G>(search)?;
+    if lean_kept::<G>() {
+        keep_lean::<G>(search);
+    }
     outcome.plies = 0;
     outcome.chance_moves = 0;
     outcome.legal_moves = 0;
@@ -1718,11 +1766,15 @@ pub fn random_playout_into<G: CompiledGame>(
         // copies none, unless the game's replay skips to its member: then a placement's tags-only
         // listing, which writes nothing per member, costs less than its delta listing (gomoku
         // +13 % instructions per playout with deltas instead).
-        let tags_only = last_count * std::mem::size_of::<CompiledState<G::Values>>() > tags_only_above_bytes::<G>()
-            && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node))
-            && generate_tags::<G>(&state, search)?;
+        let try_tags = last_count * std::mem::size_of::<CompiledState<G::Values>>() > tags_only_above_bytes::<G>()
+            && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node));
+        let tags_only = try_tags && generate_tags::<G>(&state, search)?;
         if !tags_only {
-            generate_successors_in_place::<G>(&mut state, search)?;
+            if try_tags && lean_kept::<G>() {
+                // The tags-only listing began a full search.
+                keep_lean::<G>(search);
+            }
+            generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
         }
         let count = search.moves.len();
         last_count = count;
@@ -1745,6 +1797,9 @@ pub fn random_playout_into<G: CompiledGame>(
             search.picked = picked;
             state =
                 next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?;
+            if lean_kept::<G>() {
+                keep_lean::<G>(search);
+            }
         } else {
             search.moves.take_successor::<G>(pick, &mut state);
         }
@@ -2177,7 +2232,7 @@ mod tests {
         let mut search = search_context::<Deltas<true>>();
         let mut turn = start::<Deltas<true>>(&mut search).expect("the start");
         assert_eq!(turn.node, 2);
-        generate_successors_in_place::<Deltas<true>>(&mut turn, &mut search).expect("moves");
+        generate_successors_in_place::<Deltas<true>>(&mut turn, &mut search, false).expect("moves");
         assert!(search.moves.deltas && search.moves.len() == 3);
         let mut taken = turn;
         search.moves.take_successor::<Deltas<true>>(1, &mut taken);
@@ -2277,6 +2332,84 @@ mod tests {
         // moves listed with packed and with long tags.
         check_tags_only_listing::<5>();
         check_tags_only_listing::<200>();
+    }
+
+    /// A hand-written game for the playout loop's kept lean context ([`lean_kept`]): values
+    /// `[player, chosen, turn, ..]` (64-byte states, so after a listing of 300 moves the next
+    /// ply lists tags only and replays the picked move). Node `turn` (2) lists 4 moves on turns
+    /// 2, 5, and 300 on the others, so the loop alternates listings in place, tags-only
+    /// listings with their replay, and back. The keeper (node `begin`) counts the turns and ends
+    /// the game at eight (the start settles into turn 1). `KEPT` claims no visits and unique starts (so the loop keeps the
+    /// context lean-ready); without it every search takes the checked path.
+    struct Kept<const KEPT: bool>;
+
+    impl<const KEPT: bool> CompiledGame for Kept<KEPT> {
+        type Values = [u8; 60];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Names { symbols: &["x", "keeper", "random"], nodes: &["begin", "end", "turn"] };
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+        const STARTS_ALL_UNIQUE: bool = KEPT;
+        const NO_VISITS: bool = KEPT;
+
+        fn initial_values() -> [u8; 60] {
+            let mut values = [0; 60];
+            values[0] = 1;
+            values
+        }
+        fn player(values: &[u8; 60]) -> SymbolId {
+            values[0] as SymbolId
+        }
+        fn goal(values: &[u8; 60], _: usize) -> SymbolId {
+            values[1] as SymbolId
+        }
+        fn visible(_: &[u8; 60], _: usize) -> SymbolId {
+            0
+        }
+        fn search(state: &CompiledState<[u8; 60]>, cx: &mut Search<[u8; 60]>) -> Result<(), Fail> {
+            let mut values = state.values;
+            Self::search_in_place(state.node, &mut values, cx)
+        }
+        fn search_in_place(node: NodeId, v: &mut [u8; 60], cx: &mut Search<[u8; 60]>) -> Result<(), Fail> {
+            let old = *v;
+            if node != 2 {
+                let (next, player) = if v[2] + 1 >= 8 { (1, 1) } else { (2, 0) };
+                v[0] = player;
+                v[2] += 1;
+                cx.complete_unique_valid(next, v);
+                *v = old;
+                return Ok(());
+            }
+            let count = if v[2] % 3 == 2 { 4 } else { 300 };
+            for index in 0..count {
+                v[0] = 1;
+                v[1] = (index % 250) as u8;
+                cx.complete_unique_valid_tagged(3 + index, 0, v);
+                *v = old;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_kept_lean_context_plays_the_playouts_the_checked_path_plays() {
+        assert!(lean_kept::<Kept<true>>() && lean_kept::<Deltas<true>>());
+        // Visits, or a start not proved unique: every search begins in full.
+        assert!(!lean_kept::<Kept<false>>() && !lean_kept::<Keepers<0>>() && !lean_kept::<Listed<5>>());
+        let config = PlayoutConfig { count: 40, seed: 3, threads: 1, ..Default::default() };
+        let kept = run_playouts::<Kept<true>>(&config).expect("playouts kept lean");
+        let checked = run_playouts::<Kept<false>>(&config).expect("playouts checked");
+        assert_eq!(kept.total_plies, 7 * 40, "turns 1 to 7");
+        assert_eq!(
+            (kept.total_plies, kept.mean_legal_moves, kept.score_distribution.clone()),
+            (checked.total_plies, checked.mean_legal_moves, checked.score_distribution)
+        );
+        assert!(kept.score_distribution.len() > 1, "the picks vary");
     }
 
     /// A hand-written game whose moves are two tags, the second pushed by a fused completion
