@@ -2339,8 +2339,9 @@ mod tests {
     /// ply lists tags only and replays the picked move). Node `turn` (2) lists 4 moves on turns
     /// 2, 5, and 300 on the others, so the loop alternates listings in place, tags-only
     /// listings with their replay, and back. The keeper (node `begin`) counts the turns and ends
-    /// the game at eight (the start settles into turn 1). `KEPT` claims no visits and unique starts (so the loop keeps the
-    /// context lean-ready); without it every search takes the checked path.
+    /// the game at eight (the start settles into turn 1). `KEPT` claims no visits and unique
+    /// starts (so the loop keeps the context lean-ready); without it every search takes the
+    /// checked path.
     struct Kept<const KEPT: bool>;
 
     impl<const KEPT: bool> CompiledGame for Kept<KEPT> {
