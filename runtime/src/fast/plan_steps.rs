@@ -1,11 +1,12 @@
 //! Reachability plans compiled into one array of steps: the depth-first walk of a plan whose
-//! branching nodes try fixed alternatives (no any-assignment), with every frame resolved at
-//! construction (chess's `attacked`: eighteen guards, then eight ray walks).
+//! branching nodes try fixed alternatives or the members of one any-assignment, with every frame
+//! resolved at construction (chess's `attacked`: eighteen guards, then eight ray walks; reversi's
+//! `canPlace`: a cell, a direction, the run of enemy discs).
 //!
 //! `Scratch::walk_plan` pays, per edge, a node look-up, a dispatch on the node's kind, an edge
 //! look-up, a dispatch on the instruction and one per operand, and per branching node a frame
-//! push, a backtracking loop and a restore test. When no node below the start is an
-//! any-assignment, a ray or a straight walk, and no branching node lies on a cycle, the frames a
+//! push, a backtracking loop and a restore test. When no node below the start is a ray or a
+//! straight walk, and no branching node lies on a cycle, the frames a
 //! walk can push are known statically: a branching node's alternative `k` fails over to
 //! alternative `k + 1`, and its last to whatever the node itself fails over to. So every node is
 //! compiled, once per *fail continuation* (the step a failing path goes on at), into steps that
@@ -13,7 +14,10 @@
 //! branching node whose alternatives may write slots copies them at its entry (`Save`) and puts
 //! them back before an alternative that follows one which may have written them (`Restore`),
 //! into a save area of its own (a node is compiled at most once per continuation and lies on no
-//! cycle, so two uses of one area never overlap). Nodes on cycles (deterministic, since a
+//! cycle, so two uses of one area never overlap). A node whose only edge is an any-assignment is
+//! a [`MemberLoop`]: its members in order, each after the node's restore list is put back, the
+//! first passing the filter chain taken; a resumed copy of the loop is the fail continuation of
+//! everything below it and goes on from the next member. Nodes on cycles (deterministic, since a
 //! branching cyclic node is refused) keep one step per continuation, so a loop is a backward
 //! jump.
 //!
@@ -59,7 +63,7 @@ pub(crate) struct PlanStep {
 }
 
 /// A step's instruction with its operands resolved (the map's base folded into `offsets`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum ProgramOp {
     /// `values[slot] = values[from]`.
     SetSlot { slot: u32, from: u32 },
@@ -89,12 +93,247 @@ pub(crate) enum ProgramOp {
         table: Box<[u32]>,
         equal: bool,
     },
+    /// `values[slot] == lit` (or `!=`).
+    SlotLit { slot: u32, lit: SymbolId, equal: bool },
+    /// `table[values[key]] == lit` (or `!=`): draughts's `owns[me][piece] == 1`.
+    LookupLit { key: u32, table: Box<[u32]>, lit: SymbolId, equal: bool },
     /// Plan edge `.0` run as the walk runs it (any other shape, a nested check, a cyclic skip).
     Edge(u32),
     /// Copies the slots `slot_lists[first..end]` to the save area from `at` on.
     Save { at: u32, first: u32, end: u32 },
     /// Puts back what the matching `Save` copied.
     Restore { at: u32, first: u32, end: u32 },
+    /// A branching node whose only edge is an any-assignment (see [`MemberLoop`]).
+    Member(Box<MemberLoop>),
+    /// A two-node loop, a test and a step back to it (see [`PlanWalk`]).
+    Walk(Box<PlanWalk>),
+}
+
+/// A loop of two cyclic nodes, a complement testing the map at one slot (`board[cursor] !=
+/// empty`) whose one edge leaves and whose other leads to a step of that slot back to the test
+/// (`cursor = step[dir][cursor]`): chess's ray walks in `attacked`, reversi's run of enemy discs.
+/// Run as one step entered at the test: test, step, test, ... until the test leaves, counting
+/// both nodes of every round against the walk's step bound as their own steps would. The loop
+/// writes only `slot`, which neither the right-hand side nor the map reads, so the right-hand
+/// side is read once. One dispatch per walk instead of two per round, and no jumps.
+#[derive(Clone, Debug)]
+pub(crate) struct PlanWalk {
+    pub slot: u32,
+    pub step: WalkStep,
+    pub test: MemberTest,
+    /// The test's outcome that goes round again.
+    pub again: bool,
+}
+
+/// The step of a [`PlanWalk`]: `values[slot] = table[values[key]]` or `table[values[first] *
+/// width + values[second]]`.
+#[derive(Clone, Debug)]
+pub(crate) enum WalkStep {
+    Lookup { key: u32, table: Box<[u32]> },
+    Lookup2 { first: u32, second: u32, width: u32, table: Box<[u32]> },
+}
+
+impl PlanWalk {
+    /// Runs the loop from its test until the test leaves (true) or the step bound
+    /// `cycle_steps` runs out (false: the walk gives up).
+    #[inline(always)]
+    pub(crate) fn run(&self, values: &mut [SymbolId], cycle_steps: &mut u32) -> bool {
+        let rhs = self.test.rhs.read(values);
+        let slot = self.slot as usize;
+        loop {
+            *cycle_steps -= 1;
+            if *cycle_steps == 0 {
+                return false;
+            }
+            if self.test.holds(values, values[slot], rhs) != self.again {
+                return true;
+            }
+            *cycle_steps -= 1;
+            if *cycle_steps == 0 {
+                return false;
+            }
+            values[slot] = match &self.step {
+                WalkStep::Lookup { key, table } => table[values[*key as usize] as usize],
+                WalkStep::Lookup2 { first, second, width, table } => {
+                    table[(values[*first as usize] * *width + values[*second as usize]) as usize]
+                }
+            };
+        }
+    }
+}
+
+/// The member loop of an any-assignment node (reversi's `dir = Dir(*)`): the first entry tries
+/// members from the first, a resumed one (the fail continuation of everything below) from the one
+/// after the member last taken, kept in the save area at `counter`. Before every member but the
+/// first it puts back the node's restore list (`slot_lists[first..end]` from the save area at
+/// `at`, copied by the node's `Save`), as the walk's frame does; then it writes the member and
+/// runs `filter`, the flat chain after the assignment up to its first comparison, taking the
+/// first member that passes it (the step's `pass` follows the filter). None passing: `fail`.
+#[derive(Clone, Debug)]
+pub(crate) struct MemberLoop {
+    pub slot: u32,
+    pub members: Box<[SymbolId]>,
+    pub counter: u32,
+    pub resume: bool,
+    pub filter: MemberFilter,
+    pub at: u32,
+    pub first: u32,
+    pub end: u32,
+}
+
+/// A [`MemberLoop`]'s filter, resolved by shape at construction. The resolved shapes write only
+/// the member's slot and `step`, each before anything reads it, so a member sees the same state
+/// whether or not the restore list is put back after the previous one: they put it back once, on
+/// a resumed entry, and read their right-hand side once after that.
+#[derive(Clone, Debug)]
+pub(crate) enum MemberFilter {
+    /// No filter: the first member tried is taken.
+    Empty,
+    /// A map read at the member itself (reversi's `board[probe] == empty`).
+    At(MemberTest),
+    /// `values[step] = table[values[first] * width + values[second]]`, then the map read at
+    /// `values[step]` (reversi's `cursor = step[dir][origin]; board[cursor] == other[who]`).
+    Step { step: u32, first: u32, second: u32, width: u32, table: Box<[u32]>, test: MemberTest },
+    /// Any other chain of flat steps, each run in turn; the restore list is put back before every
+    /// member but the first when some step writes a slot (`writes`).
+    Ops { ops: Box<[ProgramOp]>, writes: bool },
+}
+
+/// `values[offsets[key]] == rhs` (or `!=`), `rhs` reading neither slot the filter writes.
+#[derive(Clone, Debug)]
+pub(crate) struct MemberTest {
+    pub offsets: Box<[u32]>,
+    pub rhs: TestRhs,
+    pub equal: bool,
+}
+
+/// The right-hand side of a [`MemberTest`].
+#[derive(Clone, Debug)]
+pub(crate) enum TestRhs {
+    Lit(SymbolId),
+    Slot(u32),
+    Lookup { key: u32, table: Box<[u32]> },
+}
+
+impl TestRhs {
+    #[inline(always)]
+    fn read(&self, values: &[SymbolId]) -> SymbolId {
+        match self {
+            TestRhs::Lit(lit) => *lit,
+            TestRhs::Slot(slot) => values[*slot as usize],
+            TestRhs::Lookup { key, table } => table[values[*key as usize] as usize],
+        }
+    }
+
+    fn reads(&self, slot: u32) -> bool {
+        match self {
+            TestRhs::Lit(_) => false,
+            TestRhs::Slot(s) | TestRhs::Lookup { key: s, .. } => *s == slot,
+        }
+    }
+}
+
+impl MemberTest {
+    /// `op` as a test of the map at `values[key]`, if it is such a comparison whose right-hand
+    /// side reads none of `written`.
+    fn of(op: &ProgramOp, key: u32, written: &[u32]) -> Option<MemberTest> {
+        let (offsets, rhs, equal) = match op {
+            ProgramOp::IndexedLit { key: k, offsets, lit, equal } if *k == key => (offsets, TestRhs::Lit(*lit), *equal),
+            ProgramOp::IndexedSlot { key: k, offsets, slot, equal } if *k == key => {
+                (offsets, TestRhs::Slot(*slot), *equal)
+            }
+            ProgramOp::IndexedLookup { key: k, offsets, rhs_key, table, equal } if *k == key => {
+                (offsets, TestRhs::Lookup { key: *rhs_key, table: table.clone() }, *equal)
+            }
+            _ => return None,
+        };
+        if written.iter().any(|&w| rhs.reads(w)) {
+            return None;
+        }
+        Some(MemberTest { offsets: offsets.clone(), rhs, equal })
+    }
+
+    #[inline(always)]
+    fn holds(&self, values: &[SymbolId], key: SymbolId, rhs: SymbolId) -> bool {
+        (values[self.offsets[key as usize] as usize] == rhs) == self.equal
+    }
+}
+
+impl MemberFilter {
+    /// The filter running `ops` after each member is written to `slot`.
+    fn of(slot: u32, ops: Vec<ProgramOp>) -> MemberFilter {
+        match &ops[..] {
+            [] => return MemberFilter::Empty,
+            [test] => {
+                if let Some(test) = MemberTest::of(test, slot, &[slot]) {
+                    return MemberFilter::At(test);
+                }
+            }
+            [ProgramOp::SetLookup2 { slot: step, first, second, width, table }, test]
+                if *step != slot && *first != *step && *second != *step =>
+            {
+                let test = MemberTest::of(test, *step, &[slot, *step]);
+                // A map holding `step` itself would read the member's own write: not resolved.
+                if let Some(test) = test.filter(|t| !t.offsets.contains(step)) {
+                    let (step, first, second, width, table) = (*step, *first, *second, *width, table.clone());
+                    return MemberFilter::Step { step, first, second, width, table, test };
+                }
+            }
+            _ => {}
+        }
+        // Every member runs every step (only the last is a comparison), so each writes the same
+        // slots; a member can only see an earlier member's write through a step reading a slot
+        // that it or a later step writes.
+        let writes =
+            ops.iter().enumerate().any(|(i, op)| ops[i..].iter().filter_map(ProgramOp::written).any(|w| op.reads(w)));
+        MemberFilter::Ops { ops: ops.into(), writes }
+    }
+}
+
+impl MemberLoop {
+    /// The first member from `start` on that passes the filter, written with the filter's slots
+    /// (`members.len()` when none does). `saved` holds the copies of `restore`'s slots.
+    #[inline(always)]
+    pub(crate) fn find(&self, values: &mut [SymbolId], start: usize, saved: &[SymbolId], restore: &[u32]) -> usize {
+        let put_back = |values: &mut [SymbolId]| {
+            for (&copy, &slot) in saved.iter().zip(restore) {
+                values[slot as usize] = copy;
+            }
+        };
+        if self.resume {
+            put_back(values);
+        }
+        let slot = self.slot as usize;
+        let members = self.members.get(start..).unwrap_or_default();
+        let passing = match &self.filter {
+            MemberFilter::Empty => members.first().map(|&member| values[slot] = member).map(|()| 0),
+            MemberFilter::At(test) => {
+                let rhs = test.rhs.read(values);
+                members.iter().position(|&member| {
+                    values[slot] = member;
+                    test.holds(values, member, rhs)
+                })
+            }
+            MemberFilter::Step { step, first, second, width, table, test } => {
+                let rhs = test.rhs.read(values);
+                let (step, first, second) = (*step as usize, *first as usize, *second as usize);
+                members.iter().position(|&member| {
+                    values[slot] = member;
+                    let cell = table[(values[first] * *width + values[second]) as usize];
+                    values[step] = cell;
+                    test.holds(values, cell, rhs)
+                })
+            }
+            MemberFilter::Ops { ops, writes } => members.iter().enumerate().position(|(index, &member)| {
+                if *writes && index > 0 {
+                    put_back(values);
+                }
+                values[slot] = member;
+                ops.iter().all(|op| op.run_flat(values))
+            }),
+        };
+        passing.map_or(self.members.len(), |index| start + index)
+    }
 }
 
 /// `offsets` with `base` added to each entry (`None` on overflow).
@@ -103,6 +342,108 @@ fn based(base: u32, offsets: &[u32]) -> Option<Box<[u32]>> {
 }
 
 impl ProgramOp {
+    /// Runs a flat step (an assignment or a comparison with its operands resolved): whether it
+    /// holds. Only such steps appear in a [`MemberLoop::filter`].
+    #[inline(always)]
+    pub(crate) fn run_flat(&self, values: &mut [SymbolId]) -> bool {
+        match self {
+            ProgramOp::SetSlot { slot, from } => {
+                values[*slot as usize] = values[*from as usize];
+                true
+            }
+            ProgramOp::SetLookup { slot, key, table } => {
+                values[*slot as usize] = table[values[*key as usize] as usize];
+                true
+            }
+            ProgramOp::SetLookup2 { slot, first, second, width, table } => {
+                values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                true
+            }
+            ProgramOp::SetIndexed { slot, key, offsets } => {
+                values[*slot as usize] = values[offsets[values[*key as usize] as usize] as usize];
+                true
+            }
+            ProgramOp::IndexedLit { key, offsets, lit, equal } => {
+                (values[offsets[values[*key as usize] as usize] as usize] == *lit) == *equal
+            }
+            ProgramOp::IndexedSlot { key, offsets, slot, equal } => {
+                (values[offsets[values[*key as usize] as usize] as usize] == values[*slot as usize]) == *equal
+            }
+            ProgramOp::IndexedLookup { key, offsets, rhs_key, table, equal } => {
+                let lhs = values[offsets[values[*key as usize] as usize] as usize];
+                (lhs == table[values[*rhs_key as usize] as usize]) == *equal
+            }
+            ProgramOp::Indexed2Lit { first, second, width, offsets, lit, equal } => {
+                let key = values[*first as usize] * *width + values[*second as usize];
+                (values[offsets[key as usize] as usize] == *lit) == *equal
+            }
+            ProgramOp::Indexed2Lookup { first, second, width, offsets, rhs_key, table, equal } => {
+                let key = values[*first as usize] * *width + values[*second as usize];
+                (values[offsets[key as usize] as usize] == table[values[*rhs_key as usize] as usize]) == *equal
+            }
+            ProgramOp::SlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
+            ProgramOp::LookupLit { key, table, lit, equal } => {
+                (table[values[*key as usize] as usize] == *lit) == *equal
+            }
+            ProgramOp::Edge(_)
+            | ProgramOp::Save { .. }
+            | ProgramOp::Restore { .. }
+            | ProgramOp::Member(_)
+            | ProgramOp::Walk(_) => {
+                unreachable!("not a flat step")
+            }
+        }
+    }
+
+    /// The slot a flat assignment writes.
+    fn written(&self) -> Option<u32> {
+        match self {
+            ProgramOp::SetSlot { slot, .. }
+            | ProgramOp::SetLookup { slot, .. }
+            | ProgramOp::SetLookup2 { slot, .. }
+            | ProgramOp::SetIndexed { slot, .. } => Some(*slot),
+            _ => None,
+        }
+    }
+
+    /// Whether a flat step may read `slot` (any step that is not flat: yes).
+    fn reads(&self, slot: u32) -> bool {
+        match self {
+            ProgramOp::SetSlot { from, .. } => *from == slot,
+            ProgramOp::SetLookup { key, .. } | ProgramOp::LookupLit { key, .. } => *key == slot,
+            ProgramOp::SetLookup2 { first, second, .. } => *first == slot || *second == slot,
+            ProgramOp::SetIndexed { key, offsets, .. } | ProgramOp::IndexedLit { key, offsets, .. } => {
+                *key == slot || offsets.contains(&slot)
+            }
+            ProgramOp::IndexedSlot { key, offsets, slot: rhs, .. } => {
+                *key == slot || *rhs == slot || offsets.contains(&slot)
+            }
+            ProgramOp::IndexedLookup { key, offsets, rhs_key, .. } => {
+                *key == slot || *rhs_key == slot || offsets.contains(&slot)
+            }
+            ProgramOp::Indexed2Lit { first, second, offsets, .. } => {
+                *first == slot || *second == slot || offsets.contains(&slot)
+            }
+            ProgramOp::Indexed2Lookup { first, second, offsets, rhs_key, .. } => {
+                *first == slot || *second == slot || *rhs_key == slot || offsets.contains(&slot)
+            }
+            ProgramOp::SlotLit { slot: s, .. } => *s == slot,
+            _ => true,
+        }
+    }
+
+    /// Whether [`ProgramOp::run_flat`] runs this step.
+    fn is_flat(&self) -> bool {
+        !matches!(
+            self,
+            ProgramOp::Edge(_)
+                | ProgramOp::Save { .. }
+                | ProgramOp::Restore { .. }
+                | ProgramOp::Member(_)
+                | ProgramOp::Walk(_)
+        )
+    }
+
     /// The operand-resolved form of plan edge `index`, or [`ProgramOp::Edge`].
     fn of(edge: &PlanEdge, index: u32) -> ProgramOp {
         let resolved = match &edge.op {
@@ -120,6 +461,15 @@ impl ProgramOp {
                 }),
                 Val::Indexed { base, key, offsets } => {
                     based(*base, offsets).map(|offsets| ProgramOp::SetIndexed { slot: *slot, key: *key, offsets })
+                }
+                _ => None,
+            },
+            PlanOp::Compare { lhs, rhs, equal } => match (lhs, rhs) {
+                (Val::Slot(slot), Val::Lit(lit)) | (Val::Lit(lit), Val::Slot(slot)) => {
+                    Some(ProgramOp::SlotLit { slot: *slot, lit: *lit, equal: *equal })
+                }
+                (Val::Lookup { key, table }, Val::Lit(lit)) | (Val::Lit(lit), Val::Lookup { key, table }) => {
+                    Some(ProgramOp::LookupLit { key: *key, table: table.clone(), lit: *lit, equal: *equal })
                 }
                 _ => None,
             },
@@ -246,6 +596,15 @@ impl Builder<'_> {
                     }
                 }
             }
+            NodeKind::Complement if current.cyclic && self.walk_of(node, current).is_some() => {
+                let (walk, exit) = self.walk_of(node, current)?;
+                let at = self.push(ProgramOp::Walk(Box::new(walk)), STEPS_FAIL);
+                self.memo.insert((node, fail), at);
+                let next = self.node(exit, fail)?;
+                let step = &mut self.steps[at as usize];
+                (step.pass, step.fail) = (next, next);
+                Some(at)
+            }
             NodeKind::Complement => {
                 let (holds, fails) = (self.edges[first as usize].target, self.edges[first as usize + 1].target);
                 let at = self.reserve(first, current.cyclic);
@@ -274,9 +633,37 @@ impl Builder<'_> {
                 }
                 Some(at)
             }
+            NodeKind::Branch if !current.cyclic && end == first + 1 => self.choice(current, fail),
             NodeKind::Branch if !current.cyclic => self.branch(current, fail),
             NodeKind::Branch | NodeKind::Straight | NodeKind::Ray => None,
         }
+    }
+
+    /// The [`PlanWalk`] of cyclic complement `node` and the node its leaving edge leads to, if
+    /// the loop has that shape.
+    fn walk_of(&self, node: u32, current: PlanNode) -> Option<(PlanWalk, u32)> {
+        let (holds, fails) = (self.edges[current.first as usize].target, self.edges[current.first as usize + 1].target);
+        let steps_back = |target: u32| {
+            let stepper = self.nodes.get(target as usize)?;
+            let edge = &self.edges[stepper.first as usize];
+            (stepper.kind == NodeKind::Chain && stepper.cyclic && edge.target == node)
+                .then(|| ProgramOp::of(edge, stepper.first))
+        };
+        let (step, exit, again) = match (steps_back(holds), steps_back(fails)) {
+            (Some(step), None) => (step, fails, true),
+            (None, Some(step)) => (step, holds, false),
+            _ => return None,
+        };
+        let (slot, step) = match step {
+            ProgramOp::SetLookup { slot, key, table } => (slot, WalkStep::Lookup { key, table }),
+            ProgramOp::SetLookup2 { slot, first, second, width, table } => {
+                (slot, WalkStep::Lookup2 { first, second, width, table })
+            }
+            _ => return None,
+        };
+        let test = ProgramOp::of(&self.edges[current.first as usize], current.first);
+        let test = MemberTest::of(&test, slot, &[slot]).filter(|t| !t.offsets.contains(&slot))?;
+        Some((PlanWalk { slot, step, test, again }, exit))
     }
 
     /// A non-cyclic branching node: its alternatives in order, each failing over to the next
@@ -308,6 +695,64 @@ impl Builder<'_> {
             next = self.push(ProgramOp::Save { at, first: start, end: stop }, next);
         }
         Some(next)
+    }
+
+    /// A non-cyclic branching node whose only edge is an any-assignment: `Save` (when something
+    /// below writes a slot), then the first entry of its [`MemberLoop`], whose resumed form is
+    /// the fail continuation of the nodes after its filter.
+    fn choice(&mut self, current: PlanNode, fail: u32) -> Option<u32> {
+        let edge = &self.edges[current.first as usize];
+        let PlanOp::SetAny { slot, members } = &edge.op else { return None };
+        let (slot, members) = (*slot, members.clone());
+        // The flat chain after the assignment up to its first comparison, run per member.
+        let mut filter = Vec::new();
+        let mut after = edge.target;
+        while after != ACCEPT {
+            let next = self.nodes[after as usize];
+            if next.kind != NodeKind::Chain || next.cyclic {
+                break;
+            }
+            if matches!(self.edges[next.first as usize].op, PlanOp::Skip) {
+                after = self.edges[next.first as usize].target;
+                continue;
+            }
+            let op = ProgramOp::of(&self.edges[next.first as usize], next.first);
+            if !op.is_flat() {
+                break;
+            }
+            filter.push(op);
+            after = self.edges[next.first as usize].target;
+            if self.edges[next.first as usize].op.is_comparison() {
+                break;
+            }
+        }
+        let counter = self.saved;
+        self.saved += 1;
+        let (at, start) = (self.saved, self.slot_lists.len() as u32);
+        let slots = &self.restore[current.restore.0 as usize..current.restore.1 as usize];
+        self.saved += slots.len() as u32;
+        self.slot_lists.extend_from_slice(slots);
+        let stop = self.slot_lists.len() as u32;
+        let filter = MemberFilter::of(slot, filter);
+        let member_loop = |resume: bool| {
+            ProgramOp::Member(Box::new(MemberLoop {
+                slot,
+                members: members.clone(),
+                counter,
+                resume,
+                filter: filter.clone(),
+                at,
+                first: start,
+                end: stop,
+            }))
+        };
+        let resume = self.push(member_loop(true), STEPS_FAIL);
+        let pass = self.node(after, resume)?;
+        self.steps[resume as usize].pass = pass;
+        self.steps[resume as usize].fail = fail;
+        let entry = self.push(member_loop(false), pass);
+        self.steps[entry as usize].fail = fail;
+        Some(if start == stop { entry } else { self.push(ProgramOp::Save { at, first: start, end: stop }, entry) })
     }
 
     /// Alternative `edge` of a branching node, failing over to `fail`.

@@ -992,6 +992,7 @@ fn complementary(first: &Ins, second: &Ins) -> bool {
 mod tests {
     use super::*;
     use crate::automaton::builder::AutomatonBuilder;
+    use crate::fast::plan_steps::{MemberFilter, ProgramOp};
     use crate::fast::FastEngine;
 
     fn engine(edges: &[(&str, &str, &str)]) -> FastEngine {
@@ -1192,14 +1193,19 @@ mod tests {
             let ops: Vec<String> = steps.steps.iter().map(|s| format!("{:?}", s.op)).collect();
             assert_eq!(ops.iter().filter(|op| op.starts_with("Save")).count(), 1, "{ops:?}");
             assert_eq!(ops.iter().filter(|op| op.starts_with("Restore")).count(), 1, "{ops:?}");
-            assert!(steps.steps.iter().any(|s| s.cyclic), "the ray's steps count against the bound");
+            // The ray is a `Walk` step, which counts its rounds against the bound itself.
+            assert!(
+                steps.steps.iter().any(|s| s.cyclic || matches!(s.op, ProgramOp::Walk(_))),
+                "the ray's steps count against the bound"
+            );
             let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
             let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
             let config = crate::playout::PlayoutConfig { count: 60, seed: 7, threads: 1, ..Default::default() };
             let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
             assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
         }
-        // An any-assignment below the start needs the walk's member loop: no steps.
+        // An any-assignment followed by a branching node: a member loop with no filter, whose
+        // members each try both alternatives.
         let any = [
             ("from", "pick", "cursor = Cell(*)"),
             ("pick", "to", "board[cursor] == full"),
@@ -1209,7 +1215,89 @@ mod tests {
         edges.extend_from_slice(&any);
         let planned = engine(&edges);
         let plan = planned.plans.iter().flatten().next().expect("a plan");
-        assert!(plan.steps.is_none());
+        let steps = plan.steps.as_ref().expect("a member loop compiles to steps");
+        assert!(steps
+            .steps
+            .iter()
+            .any(|s| matches!(&s.op, ProgramOp::Member(m) if matches!(m.filter, MemberFilter::Empty))));
+        let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+        let general = engine(&edges).with_reach_plans(crate::fast::ReachPlans::Off);
+        let config = crate::playout::PlayoutConfig { count: 60, seed: 7, threads: 1, ..Default::default() };
+        let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+        assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+    }
+
+    #[test]
+    fn any_assignments_compile_to_member_loops_and_agree_with_the_general_search() {
+        // Each check with the filter forms its member loops must have (`At`: a map read at the
+        // member; `Ops`: any other chain of flat steps).
+        // 1: a member passing the filter writes `other` and then fails unless it is `c`: every
+        //    later member must see `other` put back (`other == a`) to be accepted.
+        // 2: only the last member (`null`) is accepted, after every other passed the filter (the
+        //    assignment keeps the check from being a lone filter, which has no steps).
+        // 3: two nested choices (two full cells in a row): each loop keeps its own member.
+        // 4: a filter that writes a slot (`other`) before its comparison, then a comparison
+        //    after it that sends the walk back to the next member.
+        let restored: &[(&str, &str, &str)] = &[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "tested", "board[cursor] != mark"),
+            ("tested", "fresh", "other == a"),
+            ("fresh", "moved", "other = next[cursor]"),
+            ("moved", "to", "cursor == c"),
+        ];
+        let last: &[(&str, &str, &str)] = &[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "tested", "board[next[cursor]] != mark"),
+            ("tested", "copied", "other = cursor"),
+            ("copied", "to", "other == null"),
+        ];
+        let nested: &[(&str, &str, &str)] = &[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "tested", "board[cursor] == full"),
+            ("tested", "again", "other = Cell(*)"),
+            ("again", "both", "board[other] == full"),
+            ("both", "to", "next[cursor] == other"),
+        ];
+        let writing: &[(&str, &str, &str)] = &[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "ahead", "other = next[cursor]"),
+            ("ahead", "tested", "board[other] == mark"),
+            ("tested", "to", "board[cursor] == mark"),
+        ];
+        let cases = [
+            (restored, &["At"][..]),
+            (last, &["At"][..]),
+            (nested, &["At"; 2][..]),
+            (writing, &["Ops { ops: [SetLookup"][..]),
+        ];
+        for (check, filters) in cases {
+            let mut edges = fill_until_checked();
+            edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+            edges.extend_from_slice(check);
+            let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a")]);
+            for mark in ["full", "empty"] {
+                let planned = build(mark);
+                let plan = planned.plans.iter().flatten().next().expect("a plan");
+                let steps =
+                    plan.steps.as_ref().unwrap_or_else(|| panic!("no steps for {check:?} {mark}: {:?}", plan.nodes));
+                let loops: Vec<String> = steps
+                    .steps
+                    .iter()
+                    .filter_map(|s| match &s.op {
+                        ProgramOp::Member(m) if !m.resume => Some(format!("{:?}", m.filter)),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(loops.len(), filters.len(), "{loops:?}");
+                assert!(filters.iter().any(|f| loops.iter().any(|l| l.starts_with(f))), "{loops:?} for {filters:?}");
+                let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+                let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
+                let config = crate::playout::PlayoutConfig { count: 60, seed: 13, threads: 1, ..Default::default() };
+                let (a, b) =
+                    (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+                assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+            }
+        }
     }
 
     #[test]

@@ -1262,6 +1262,10 @@ impl Scratch {
                     let key = values[*first as usize] * *width + values[*second as usize];
                     (values[offsets[key as usize] as usize] == table[values[*rhs_key as usize] as usize]) == *equal
                 }
+                ProgramOp::SlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
+                ProgramOp::LookupLit { key, table, lit, equal } => {
+                    (table[values[*key as usize] as usize] == *lit) == *equal
+                }
                 ProgramOp::Save { at: offset, first, end } => {
                     let saved = &mut self.plan_saved[area + *offset as usize..];
                     for (copy, &slot) in saved.iter_mut().zip(&program.slot_lists[*first as usize..*end as usize]) {
@@ -1273,6 +1277,21 @@ impl Scratch {
                     let saved = &self.plan_saved[area + *offset as usize..];
                     for (&copy, &slot) in saved.iter().zip(&program.slot_lists[*first as usize..*end as usize]) {
                         values[slot as usize] = copy;
+                    }
+                    true
+                }
+                ProgramOp::Member(choice) => {
+                    let counter = area + choice.counter as usize;
+                    let start = if choice.resume { self.plan_saved[counter] as usize + 1 } else { 0 };
+                    let saved = &self.plan_saved[area + choice.at as usize..];
+                    let restore = &program.slot_lists[choice.first as usize..choice.end as usize];
+                    let member = choice.find(values, start, saved, restore);
+                    self.plan_saved[counter] = member as SymbolId;
+                    member < choice.members.len()
+                }
+                ProgramOp::Walk(walk) => {
+                    if !walk.run(values, &mut cycle_steps) {
+                        return Ok(None);
                     }
                     true
                 }
