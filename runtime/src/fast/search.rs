@@ -9,8 +9,8 @@ use super::graph::CYCLIC;
 use super::plan_steps::{PlanSteps, ProgramOp};
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{
-    FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps, ACCEPT,
-    CYCLE_STEPS, MEMBER_TESTS,
+    FlatCompare, FlatRay, MemberRhs, MemberTest, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps,
+    ACCEPT, CYCLE_STEPS, MEMBER_TESTS,
 };
 use super::tree::{MoveTree, TREE_DONE};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
@@ -1383,6 +1383,17 @@ impl Scratch {
                 };
             }
             let values = &self.values;
+            let holds = |test: &MemberTest, rhs: u32, member: usize| {
+                (values[(test.base + test.offsets[member]) as usize] == rhs) == test.equal
+            };
+            if let [first, second, third] = tests {
+                // Three tests (tic-tac-toe's lines) unrolled: no iterator per member.
+                let (a, b, c) = (rhs[0], rhs[1], rhs[2]);
+                return Ok(members.iter().any(|&member| {
+                    let member = member as usize;
+                    holds(first, a, member) && holds(second, b, member) && holds(third, c, member)
+                }));
+            }
             for &member in members.iter() {
                 if tests
                     .iter()
