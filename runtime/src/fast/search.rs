@@ -9,8 +9,8 @@ use super::graph::CYCLIC;
 use super::plan_steps::{PlanSteps, ProgramOp};
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{
-    FlatCompare, FlatRay, MemberRhs, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps, ACCEPT,
-    CYCLE_STEPS, MEMBER_TESTS,
+    FlatCompare, FlatRay, MemberRhs, MemberTest, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps,
+    ACCEPT, CYCLE_STEPS, MEMBER_TESTS,
 };
 use super::tree::{MoveTree, TREE_DONE};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
@@ -505,11 +505,60 @@ impl Scratch {
     }
 
     fn walk_single_path(&mut self, engine: &FastEngine) -> Result<SinglePath, EngineError> {
-        let (first, end) = engine.node_edges[self.node as usize];
-        let mut followed = self.first_holding(engine, first, end)?;
+        let (mut first, mut end) = engine.node_edges[self.node as usize];
         let mut steps = 0u32;
-        while let Some(edge_id) = followed {
-            let edge = &engine.edges[edge_id];
+        loop {
+            // The out-edges of a forced node in order until one holds (at most one can: a single
+            // edge, or pairwise exclusive guards, which write nothing when they fail). The
+            // commonest edges run inline here; a `? a -> b` / `! a -> b` pair shares one check.
+            let mut memo = None;
+            let mut edge_id = first;
+            let edge = loop {
+                if edge_id == end {
+                    return Ok(SinglePath::NoMove);
+                }
+                let edge = &engine.edges[edge_id as usize];
+                let values = &self.values;
+                let holds = match &edge.hot {
+                    Hot::SetSlotLit { slot, lit } => {
+                        self.write(*slot as usize, *lit);
+                        true
+                    }
+                    Hot::SetSlotSlot { slot, from } => {
+                        let value = values[*from as usize];
+                        self.write(*slot as usize, value);
+                        true
+                    }
+                    Hot::SetSlotLookup { slot, key, table } => {
+                        let value = table[values[*key as usize] as usize];
+                        self.write(*slot as usize, value);
+                        true
+                    }
+                    Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
+                    Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+                        (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+                    }
+                    Hot::General => match &edge.ins {
+                        Ins::Reach { from, to, negated, context } => {
+                            let reachable = match memo {
+                                Some((f, t, result)) if (f, t) == (*from, *to) => result,
+                                _ => {
+                                    let result = self.reach(engine, *from, *to, *context, 1)?;
+                                    memo = Some((*from, *to, result));
+                                    result
+                                }
+                            };
+                            reachable != *negated
+                        }
+                        _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
+                    },
+                    _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
+                };
+                if holds {
+                    break edge;
+                }
+                edge_id += 1;
+            };
             if edge.completes {
                 let player = self.values[engine.player_slot as usize];
                 if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
@@ -525,23 +574,8 @@ impl Scratch {
             if steps > SINGLE_PATH_STEPS {
                 return Ok(SinglePath::GaveUp);
             }
-            let (first, end) = edge.target_edges;
-            followed = self.first_holding(engine, first, end)?;
+            (first, end) = edge.target_edges;
         }
-        Ok(SinglePath::NoMove)
-    }
-
-    /// Runs the out-edges `first..end` of a forced node in order until one holds (at most one
-    /// can: a single edge, or pairwise exclusive guards, which write nothing when they fail).
-    #[inline(always)]
-    fn first_holding(&mut self, engine: &FastEngine, first: u32, end: u32) -> Result<Option<usize>, EngineError> {
-        let mut memo = None;
-        for edge in first..end {
-            if self.run_edge::<true>(engine, edge as usize, 0, 0, None, 0, Some(&mut memo))? {
-                return Ok(Some(edge as usize));
-            }
-        }
-        Ok(None)
     }
 
     fn search_with(
@@ -708,6 +742,20 @@ impl Scratch {
             return members.len();
         }
         let filter = &engine.edges[linear.filter as usize];
+        if let Hot::CompareIndexedLit { base, key, offsets, lit, equal } = &filter.hot {
+            if *key as usize == slot {
+                // The filter reads the map at the member itself (`board[cell] == empty`): the
+                // member need not be written, and the comparison is resolved outside the loop.
+                let (base, lit, equal) = (*base as usize, *lit, *equal);
+                let values = &self.values;
+                self.choices.extend(
+                    members
+                        .iter()
+                        .filter(|&&member| (values[base + offsets[member as usize] as usize] == lit) == equal),
+                );
+                return self.choices.len();
+            }
+        }
         let old = self.values[slot];
         for &member in members.iter() {
             self.values[slot] = member;
@@ -1320,6 +1368,18 @@ impl Scratch {
         let slot = *slot as usize;
         if let [only] = chain {
             let op = &plan.edges[*only as usize].op;
+            // The map read at the member itself against a constant (`board[cell] == empty`,
+            // `top[column] != null`): the member need not be written (the caller puts the slot
+            // back either way), so each member is two loads and a comparison.
+            if let PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } = op {
+                if *key as usize == slot {
+                    let (base, lit, equal) = (*base as usize, *lit, *equal);
+                    let values = &self.values;
+                    return Ok(members
+                        .iter()
+                        .any(|&member| (values[base + offsets[member as usize] as usize] == lit) == equal));
+                }
+            }
             for &member in members.iter() {
                 self.values[slot] = member;
                 if compare_holds(op, &self.values, &engine.constants) {
@@ -1331,7 +1391,8 @@ impl Scratch {
         if !plan.member_tests.is_empty() {
             // Every comparison reads the state at the member alone (`board[first[line]] == me`):
             // resolved at construction, each is two loads and a comparison per member, the
-            // right-hand sides read once here. The member is written as the edges would write it.
+            // right-hand sides read once here. The member is not written: no test reads its
+            // slot, and the caller puts the slot back either way.
             let tests = &plan.member_tests[..];
             let mut rhs = [0; MEMBER_TESTS];
             for (value, test) in rhs.iter_mut().zip(tests) {
@@ -1340,9 +1401,19 @@ impl Scratch {
                     MemberRhs::Slot(from) => self.values[from as usize],
                 };
             }
+            let values = &self.values;
+            let holds = |test: &MemberTest, rhs: u32, member: usize| {
+                (values[(test.base + test.offsets[member]) as usize] == rhs) == test.equal
+            };
+            if let [first, second, third] = tests {
+                // Three tests (tic-tac-toe's lines) unrolled: no iterator per member.
+                let (a, b, c) = (rhs[0], rhs[1], rhs[2]);
+                return Ok(members.iter().any(|&member| {
+                    let member = member as usize;
+                    holds(first, a, member) && holds(second, b, member) && holds(third, c, member)
+                }));
+            }
             for &member in members.iter() {
-                self.values[slot] = member;
-                let values = &self.values;
                 if tests
                     .iter()
                     .zip(&rhs)

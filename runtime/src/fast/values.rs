@@ -274,4 +274,68 @@ mod tests {
         assert_eq!((fast.total_plies, fast.mean_legal_moves), (slow.total_plies, slow.mean_legal_moves));
         assert_eq!(fast.total_plies, 50 * 4, "every playout fills the four cells");
     }
+
+    /// Cells marked until none is empty: `cell = Cell(*)` then `filter` lists the moves (an
+    /// immediate linear search), and the keeper's check `room` (a lone filter of one comparison)
+    /// runs `room_test` on `probe`. `blank` holds `empty` in a slot.
+    fn marking_game(filter: &str, room_test: &str) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, d}")
+            .typedef("Disc", "{empty, full}")
+            .variable("board", "Cell -> Disc", "{b: full, :empty}")
+            .variable("blank", "Disc", "empty")
+            .variable("cell", "Cell", "a")
+            .variable("probe", "Cell", "a");
+        for (source, target, label) in [
+            ("begin", "turn", "player = x"),
+            ("turn", "chosen", "cell = Cell(*)"),
+            ("chosen", "free", filter),
+            ("free", "tagged", "$$ cell"),
+            ("tagged", "marked", "player = keeper"),
+            ("marked", "judge", "board[cell] = full"),
+            ("judge", "again", "? room -> roomFound"),
+            ("again", "turn", "player = x"),
+            ("judge", "over", "! room -> roomFound"),
+            ("over", "end", "player = keeper"),
+            ("room", "roomCell", "probe = Cell(*)"),
+            ("roomCell", "roomFound", room_test),
+        ] {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    #[test]
+    fn filters_reading_the_map_at_the_member_skip_the_member_write_and_agree_with_the_reference() {
+        // The first two read `board` at the member against a constant (the member is not written:
+        // `Scratch::linear_choices`, `Scratch::run_lone_filter`); the last compares with a slot,
+        // which keeps the general loops.
+        for (filter, room_test, at_member) in [
+            ("board[cell] == empty", "board[probe] == empty", true),
+            ("board[cell] != full", "board[probe] != full", true),
+            ("board[cell] == blank", "board[probe] == blank", false),
+        ] {
+            let engine = marking_game(filter, room_test);
+            assert_eq!(linear_counts(&engine), (1, 1, 1), "{filter}");
+            let linear = engine.linear.iter().flatten().next().expect("a linear search");
+            let filter_edge = &engine.edges[linear.filter as usize];
+            assert_eq!(matches!(filter_edge.hot, crate::fast::program::Hot::CompareIndexedLit { .. }), at_member);
+            let plan = engine.plans.iter().flatten().next().expect("the room check's plan");
+            assert!(plan.lone_filter, "{room_test}");
+            let reference = ReferenceEngine::new(engine.automaton().clone()).expect("reference engine");
+            let config = PlayoutConfig { count: 40, seed: 7, threads: 1, ..Default::default() };
+            let fast = engine.run_playouts(&config).expect("fast playouts");
+            let slow = crate::playout::run_playouts(&reference, &config).expect("reference playouts");
+            assert_eq!(fast.score_distribution, slow.score_distribution, "{filter}");
+            assert_eq!((fast.total_plies, fast.mean_legal_moves), (slow.total_plies, slow.mean_legal_moves));
+            // Three empty cells at the start (`b` is full), one marked a ply.
+            assert_eq!(fast.total_plies, 40 * 3, "{filter}");
+            let start = engine.start().expect("a start");
+            assert_eq!(engine.perft(3).expect("perft"), vec![1, 3, 6, 6], "{filter}");
+            assert_eq!(engine.moves(&start).expect("moves").len(), 3);
+        }
+    }
 }
