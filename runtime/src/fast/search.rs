@@ -1274,6 +1274,9 @@ impl Scratch {
                 }
             }
             let values = &mut self.values;
+            // The flat arms repeat `ProgramOp::run_flat` on purpose: a catch-all arm calling it
+            // (one definition) made the dispatch match twice, +4.8 % chess and +2.0 % reversi
+            // instructions per playout (fast_profile callgrind, session 19).
             let holds = match &step.op {
                 ProgramOp::SetSlot { slot, from } => {
                     values[*slot as usize] = values[*from as usize];
