@@ -540,15 +540,7 @@ impl Scratch {
                     }
                     Hot::General => match &edge.ins {
                         Ins::Reach { from, to, negated, context } => {
-                            let reachable = match memo {
-                                Some((f, t, result)) if (f, t) == (*from, *to) => result,
-                                _ => {
-                                    let result = self.reach(engine, *from, *to, *context, 1)?;
-                                    memo = Some((*from, *to, result));
-                                    result
-                                }
-                            };
-                            reachable != *negated
+                            self.reach_memoised(engine, &mut memo, (*from, *to, *context), 1)? != *negated
                         }
                         _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
                     },
@@ -1155,6 +1147,26 @@ impl Scratch {
             Pairs::Mapped(pairs) => pairs.iter().all(|&(x, y)| {
                 self.slot_at(engine, a_in, a + x as usize) == self.slot_at(engine, b_in, b + y as usize)
             }),
+        }
+    }
+
+    /// [`Scratch::reach`] through `memo`, the last pair checked among one node's out-edges: a
+    /// `? a -> b` / `! a -> b` pair runs the check once.
+    #[inline(always)]
+    fn reach_memoised(
+        &mut self,
+        engine: &FastEngine,
+        memo: &mut Option<(NodeId, NodeId, bool)>,
+        (from, to, context): (NodeId, NodeId, u32),
+        depth: usize,
+    ) -> Result<bool, EngineError> {
+        match *memo {
+            Some((f, t, result)) if (f, t) == (from, to) => Ok(result),
+            _ => {
+                let result = self.reach(engine, from, to, context, depth)?;
+                *memo = Some((from, to, result));
+                Ok(result)
+            }
         }
     }
 
@@ -1778,15 +1790,7 @@ impl Scratch {
                     for edge in &plan.edges[current.first as usize..current.end as usize] {
                         let holds = match &edge.op {
                             PlanOp::Reach { from, to, negated, context } => {
-                                let reachable = match memo {
-                                    Some((f, t, result)) if (f, t) == (*from, *to) => result,
-                                    _ => {
-                                        let result = self.reach(engine, *from, *to, *context, depth + 1)?;
-                                        memo = Some((*from, *to, result));
-                                        result
-                                    }
-                                };
-                                reachable != *negated
+                                self.reach_memoised(engine, &mut memo, (*from, *to, *context), depth + 1)? != *negated
                             }
                             _ => self.plan_edge(engine, edge, 0, depth)?,
                         };
@@ -2124,14 +2128,7 @@ impl Scratch {
             Ins::CompareBlock { lhs, rhs, pairs, equal } => self.blocks_equal(engine, lhs, rhs, pairs) == *equal,
             Ins::Reach { from, to, negated, context } => {
                 let reachable = match reach_memo {
-                    Some(memo) => match *memo {
-                        Some((f, t, result)) if (f, t) == (*from, *to) => result,
-                        _ => {
-                            let result = self.reach(engine, *from, *to, *context, level + 1)?;
-                            *memo = Some((*from, *to, result));
-                            result
-                        }
-                    },
+                    Some(memo) => self.reach_memoised(engine, memo, (*from, *to, *context), level + 1)?,
                     None => self.reach(engine, *from, *to, *context, level + 1)?,
                 };
                 reachable != *negated
