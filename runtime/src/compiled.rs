@@ -359,6 +359,16 @@ pub trait CompiledGame: Send + Sync + 'static {
     fn apply_delta(delta: u64, state: &mut CompiledState<Self::Values>) {
         let _ = (delta, state);
     }
+    /// Applies the keeper's move in `state` (the keeper moves there) in place, without listing
+    /// it, where the generator proved that the search from `state.node` has at most one move
+    /// and cannot fail (spec/codegen.md, "Keeper moves applied in place"): returns whether it
+    /// did, `state` then being the move's successor. `false` leaves `state` unchanged (no such
+    /// proof for the node, or no move completes): the caller lists the keeper's moves instead.
+    #[inline(always)]
+    fn apply_keeper(state: &mut CompiledState<Self::Values>) -> bool {
+        let _ = state;
+        false
+    }
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
     /// [`CompiledGame::search`] on `values` in place: a search that succeeds leaves them as it
@@ -1658,15 +1668,37 @@ fn settle_in_place<G: CompiledGame>(
     if !keeper_moves::<G>(state) {
         return Ok(());
     }
-    generate_successors_in_place::<G>(state, search, lean_kept::<G>())?;
-    if search.moves.len() != 1 {
-        return Err(keeper_move_count(state, search));
+    #[cfg(debug_assertions)]
+    let before = *state;
+    if G::apply_keeper(state) {
+        #[cfg(debug_assertions)]
+        check_applied_keeper::<G>(&before, state, search);
+    } else {
+        generate_successors_in_place::<G>(state, search, lean_kept::<G>())?;
+        if search.moves.len() != 1 {
+            return Err(keeper_move_count(state, search));
+        }
+        search.moves.take_successor::<G>(0, state);
     }
-    search.moves.take_successor::<G>(0, state);
     if keeper_moves::<G>(state) {
         return settle_after::<G>(state, 1, search);
     }
     Ok(())
+}
+
+/// Debug builds: the keeper move [`CompiledGame::apply_keeper`] applied to `before` is the one
+/// move its listing finds (the listing as [`settle_after`] makes it, which keeps a kept-lean
+/// context lean-ready).
+#[cfg(debug_assertions)]
+fn check_applied_keeper<G: CompiledGame>(
+    before: &CompiledState<G::Values>,
+    applied: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) {
+    let listed = generate_successors::<G>(before, search, false);
+    assert!(listed.is_ok(), "an applied keeper move's search cannot fail");
+    assert_eq!(search.moves.len(), 1, "an applied keeper move is the only one");
+    assert!(search.moves.successor(0) == applied, "the applied keeper move is the listed one");
 }
 
 #[cold]
@@ -2340,8 +2372,9 @@ mod tests {
     /// 2, 5, and 300 on the others, so the loop alternates listings in place, tags-only
     /// listings with their replay, and back. The keeper (node `begin`) counts the turns and ends
     /// the game at eight (the start settles into turn 1). `KEPT` claims no visits and unique
-    /// starts (so the loop keeps the context lean-ready); without it every search takes the
-    /// checked path.
+    /// starts (so the loop keeps the context lean-ready) and applies the keeper's moves in place
+    /// ([`CompiledGame::apply_keeper`]) except the last, which it leaves to the listing; without
+    /// it every search takes the checked path and every keeper move is listed.
     struct Kept<const KEPT: bool>;
 
     impl<const KEPT: bool> CompiledGame for Kept<KEPT> {
@@ -2371,6 +2404,15 @@ mod tests {
         }
         fn visible(_: &[u8; 60], _: usize) -> SymbolId {
             0
+        }
+        fn apply_keeper(state: &mut CompiledState<[u8; 60]>) -> bool {
+            if !KEPT || state.node == 2 || state.values[2] + 1 >= 8 {
+                return false;
+            }
+            state.values[0] = 0;
+            state.values[2] += 1;
+            state.node = 2;
+            true
         }
         fn search(state: &CompiledState<[u8; 60]>, cx: &mut Search<[u8; 60]>) -> Result<(), Fail> {
             let mut values = state.values;

@@ -94,6 +94,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            109 => a109(&mut state.values),
+            192 => a192(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -3055,6 +3068,281 @@ if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `stage1_1`.
+fn a1(v: &mut Values) -> Option<u32> {
+let mut reach_16_32: Option<bool> = None;
+{
+if (match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_2`.
+fn a33(v: &mut Values) -> Option<u32> {
+let g32 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70;
+let g33 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70;
+{
+if g32 {
+if let Some(node) = a200(v) { return Some(node); }
+}
+
+}
+{
+if g33 {
+if let Some(node) = a201(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_4`.
+fn a34(v: &mut Values) -> Option<u32> {
+let mut reach_2_15: Option<bool> = None;
+{
+if (match reach_2_15 { Some(found) => found, None => { let found = r2_15(v); reach_2_15 = Some(found); found } }) {
+if let Some(node) = a35(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_15 { Some(found) => found, None => { let found = r2_15(v); reach_2_15 = Some(found); found } }) {
+if let Some(node) = a36(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_1`.
+#[inline(always)]
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(37);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_2`.
+#[inline(always)]
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(115);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_102`.
+fn a109(v: &mut Values) -> Option<u32> {
+let mut reach_16_32: Option<bool> = None;
+{
+if (match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a117(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_6`.
+fn a117(v: &mut Values) -> Option<u32> {
+let mut reach_18_31: Option<bool> = None;
+{
+if (match reach_18_31 { Some(found) => found, None => { let found = r18_31(v); reach_18_31 = Some(found); found } }) {
+if let Some(node) = a118(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_18_31 { Some(found) => found, None => { let found = r18_31(v); reach_18_31 = Some(found); found } }) {
+if let Some(node) = a119(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_1`.
+#[inline(always)]
+fn a118(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(120);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_2`.
+#[inline(always)]
+fn a119(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(198);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_102`.
+fn a192(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a1(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `decide1_1`.
+fn a200(v: &mut Values) -> Option<u32> {
+let g235 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g236 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
+{
+if g235 {
+if let Some(node) = a202(v) { return Some(node); }
+}
+
+}
+{
+if g236 {
+if let Some(node) = a203(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_2`.
+fn a201(v: &mut Values) -> Option<u32> {
+let g237 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g238 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
+{
+if g237 {
+if let Some(node) = a208(v) { return Some(node); }
+}
+
+}
+{
+if g238 {
+if let Some(node) = a202(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_3`.
+fn a202(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 35usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a204(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_4`.
+fn a203(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 35usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a206(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_5`.
+fn a204(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a205(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_8`.
+#[inline(always)]
+fn a205(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(207);
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_7`.
+fn a206(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a205(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_9`.
+fn a208(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 35usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a209(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_11`.
+fn a209(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a205(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `flips1Red_1` where v[34] == 35.

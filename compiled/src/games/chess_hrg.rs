@@ -125,6 +125,18 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            174 => a174(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -5959,5 +5971,514 @@ if g511 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[66];
+let slot = 87usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_9`.
+fn a174(v: &mut Values) -> Option<u32> {
+let g344 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
+let g345 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
+{
+if g344 {
+if let Some(node) = a175(v) { return Some(node); }
+}
+
+}
+{
+if g345 {
+if let Some(node) = a176(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_10`.
+fn a175(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(v[66]) as usize];
+let slot = 70usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a176(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_11`.
+fn a176(v: &mut Values) -> Option<u32> {
+let g347 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
+let g348 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
+{
+if g347 {
+if let Some(node) = a177(v) { return Some(node); }
+}
+
+}
+{
+if g348 {
+if let Some(node) = a178(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_13`.
+fn a177(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(v[66]) as usize];
+let slot = 73usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a178(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_14`.
+fn a178(v: &mut Values) -> Option<u32> {
+let g350 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g351 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g350 {
+if let Some(node) = a179(v) { return Some(node); }
+}
+
+}
+{
+if g351 {
+if let Some(node) = a180(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_16`.
+fn a179(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
+let slot = 70usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a180(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_17`.
+fn a180(v: &mut Values) -> Option<u32> {
+let g353 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g354 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g353 {
+if let Some(node) = a181(v) { return Some(node); }
+}
+
+}
+{
+if g354 {
+if let Some(node) = a182(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_19`.
+fn a181(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
+let slot = 73usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a182(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_20`.
+fn a182(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[66] as usize)];
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a183(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_22`.
+fn a183(v: &mut Values) -> Option<u32> {
+let g357 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g358 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g357 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g358 {
+if let Some(node) = a185(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_23`.
+fn a184(v: &mut Values) -> Option<u32> {
+let mut reach_190_191: Option<bool> = None;
+{
+if (match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
+if let Some(node) = a192(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
+if let Some(node) = a193(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_25`.
+fn a185(v: &mut Values) -> Option<u32> {
+let g361 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g362 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g361 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g362 {
+if let Some(node) = a186(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_26`.
+fn a186(v: &mut Values) -> Option<u32> {
+let g363 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
+let g364 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
+{
+if g363 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g364 {
+if let Some(node) = a187(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_27`.
+fn a187(v: &mut Values) -> Option<u32> {
+let g365 = TAB3[(v[81] as usize)] == 14;
+let g366 = TAB3[(v[81] as usize)] != 14;
+{
+if g365 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g366 {
+if let Some(node) = a188(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_28`.
+fn a188(v: &mut Values) -> Option<u32> {
+let g367 = v[80] == v[76];
+let g368 = v[80] != v[76];
+{
+if g367 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g368 {
+if let Some(node) = a189(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_24`.
+fn a189(v: &mut Values) -> Option<u32> {
+let g369 = v[78] == 214;
+let g370 = v[78] != 214;
+{
+if g369 {
+if let Some(node) = a195(v) { return Some(node); }
+}
+
+}
+{
+if g370 {
+if let Some(node) = a194(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_29`.
+fn a192(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 214;
+let slot = 78usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_30`.
+fn a193(v: &mut Values) -> Option<u32> {
+let g373 = v[78] == 214;
+let g374 = v[78] != 214;
+{
+if g373 {
+if let Some(node) = a195(v) { return Some(node); }
+}
+
+}
+{
+if g374 {
+if let Some(node) = a194(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_36`.
+fn a194(v: &mut Values) -> Option<u32> {
+let g375 = TAB3[(v[81] as usize)] == 9;
+let g376 = TAB3[(v[81] as usize)] != 9;
+{
+if g375 {
+if let Some(node) = a196(v) { return Some(node); }
+}
+
+}
+{
+if g376 {
+if let Some(node) = a197(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_32`.
+fn a195(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let slot = 78usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_38`.
+fn a196(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[2613 + OFF42[(v[79] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize];
+let slot = 76usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a198(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_39`.
+fn a197(v: &mut Values) -> Option<u32> {
+let g379 = v[76] != 29;
+let g380 = v[76] == 29;
+{
+if g379 {
+if let Some(node) = a199(v) { return Some(node); }
+}
+
+}
+{
+if g380 {
+if let Some(node) = a198(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_42`.
+fn a198(v: &mut Values) -> Option<u32> {
+let mut reach_200_270: Option<bool> = None;
+{
+if (match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
+if let Some(node) = a281(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
+if let Some(node) = a282(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_41`.
+fn a199(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 29;
+let slot = 76usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a198(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_45`.
+fn a281(v: &mut Values) -> Option<u32> {
+let g512 = v[77] == 212;
+let g513 = v[77] != 212;
+{
+if g512 {
+if let Some(node) = a284(v) { return Some(node); }
+}
+
+}
+{
+if g513 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_44`.
+fn a282(v: &mut Values) -> Option<u32> {
+let g514 = v[78] == 214;
+let g515 = v[78] != 214;
+{
+if g514 {
+if let Some(node) = a283(v) { return Some(node); }
+}
+
+}
+{
+if g515 {
+if let Some(node) = a284(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_46`.
+fn a283(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
+let slot = 84usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a285(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_47`.
+fn a284(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 84usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a287(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_48`.
+fn a285(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let o0 = OFF27[(v[66]) as usize];
+let slot = 84usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a286(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_51`.
+#[inline(always)]
+fn a286(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 87usize;
+let old = v[slot]; v[slot] = x;
+return Some(288);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_50`.
+fn a287(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 85usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a286(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

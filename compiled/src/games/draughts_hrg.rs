@@ -77,6 +77,21 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            64 => a64(&mut state.values),
+            69 => a69(&mut state.values),
+            151 => a151(&mut state.values),
+            156 => a156(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -2491,5 +2506,388 @@ if r162_166(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_15__tail`.
+fn a64(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF3[(v[67]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a65(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_16`.
+fn a65(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
+let o0 = OFF3[(v[68]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a66(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_17`.
+fn a66(v: &mut Values) -> Option<u32> {
+let g77 = TAB11[(v[71] as usize)] == 7;
+let g78 = TAB11[(v[71] as usize)] != 7;
+{
+if g77 {
+if let Some(node) = a67(v) { return Some(node); }
+}
+
+}
+{
+if g78 {
+if let Some(node) = a68(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `capture_39__tail`.
+fn a67(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 83;
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a69(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_19`.
+fn a68(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB13[(v[66] as usize)];
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a69(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_4`.
+fn a69(v: &mut Values) -> Option<u32> {
+let mut reach_70_79: Option<bool> = None;
+{
+if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if let Some(node) = a80(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if let Some(node) = a81(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_6`.
+fn a80(v: &mut Values) -> Option<u32> {
+let g95 = v[66] == 163;
+let g96 = v[66] != 163;
+{
+if g95 {
+if let Some(node) = a106(v) { return Some(node); }
+}
+
+}
+{
+if g96 {
+if let Some(node) = a107(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_5`.
+fn a81(v: &mut Values) -> Option<u32> {
+let mut reach_82_101: Option<bool> = None;
+{
+if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
+if let Some(node) = a80(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
+if let Some(node) = a102(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_7`.
+fn a102(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a103(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_9`.
+fn a103(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_10`.
+#[inline(always)]
+fn a104(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(105);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_11`.
+fn a106(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a108(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_12`.
+#[inline(always)]
+fn a107(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(109);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13`.
+fn a108(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_36__tail`.
+fn a151(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF3[(v[67]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a152(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_37`.
+fn a152(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
+let o0 = OFF3[(v[68]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a153(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_38`.
+fn a153(v: &mut Values) -> Option<u32> {
+let g180 = TAB11[(v[71] as usize)] == 7;
+let g181 = TAB11[(v[71] as usize)] != 7;
+{
+if g180 {
+if let Some(node) = a154(v) { return Some(node); }
+}
+
+}
+{
+if g181 {
+if let Some(node) = a155(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `capture_79__tail`.
+fn a154(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 83;
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a156(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_40`.
+fn a155(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB13[(v[66] as usize)];
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a156(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_18`.
+fn a156(v: &mut Values) -> Option<u32> {
+let mut reach_157_166: Option<bool> = None;
+{
+if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if let Some(node) = a167(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if let Some(node) = a168(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_20`.
+fn a167(v: &mut Values) -> Option<u32> {
+let g198 = v[66] == 163;
+let g199 = v[66] != 163;
+{
+if g198 {
+if let Some(node) = a171(v) { return Some(node); }
+}
+
+}
+{
+if g199 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_19`.
+fn a168(v: &mut Values) -> Option<u32> {
+let mut reach_3_22: Option<bool> = None;
+{
+if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
+if let Some(node) = a167(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
+if let Some(node) = a169(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_21`.
+fn a169(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a170(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_23`.
+fn a170(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a171(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a172(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a172(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
