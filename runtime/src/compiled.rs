@@ -1716,18 +1716,29 @@ fn settle_after<G: CompiledGame>(
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
     while keeper_moves::<G>(state) {
-        generate_successors::<G>(state, search, false)?;
-        if search.moves.len() != 1 {
-            return Err(keeper_move_count(state, search));
+        // The cycle check reads the state the keeper moved in; an applied move (which cannot
+        // fail) replaces it first.
+        let previous = *state;
+        let applied = G::apply_keeper(state);
+        if applied {
+            #[cfg(debug_assertions)]
+            check_applied_keeper::<G>(&previous, state, search);
+        } else {
+            generate_successors::<G>(state, search, false)?;
+            if search.moves.len() != 1 {
+                return Err(keeper_move_count(state, search));
+            }
         }
         steps += 1;
         if steps == KEEPER_CYCLE_CHECK_AFTER + 1 {
             search.seen_keeper_states.clear();
         }
-        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(*state) {
-            return Err(EngineError::KeeperCycle { node: search.node_name(state.node) });
+        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(previous) {
+            return Err(EngineError::KeeperCycle { node: search.node_name(previous.node) });
         }
-        *state = *search.moves.successor(0);
+        if !applied {
+            *state = *search.moves.successor(0);
+        }
     }
     Ok(())
 }
@@ -2125,7 +2136,8 @@ mod tests {
     /// The player (node `turn`) has one move, counting up, into the keeper's node `begin`. There,
     /// below `counter` 1 (`MODE` 0: 3) the keeper hands the turn back; at it `MODE` decides: 0 one
     /// keeper move into `extra`, whose keeper move ends the game (two keeper moves in a row); 1 two
-    /// keeper moves; 2 a keeper move into the same state (a cycle); 3 no keeper move.
+    /// keeper moves; 2 a keeper move into the same state (a cycle); 3 no keeper move; 4 as 2, with
+    /// every keeper move applied in place ([`CompiledGame::apply_keeper`]).
     struct Keepers<const MODE: u8>;
 
     impl<const MODE: u8> CompiledGame for Keepers<MODE> {
@@ -2154,27 +2166,42 @@ mod tests {
         fn visible(_: &[u8; 2], _: usize) -> SymbolId {
             0
         }
+        fn apply_keeper(state: &mut CompiledState<[u8; 2]>) -> bool {
+            match Self::successors(state).as_slice() {
+                &[(node, values)] if MODE == 4 && state.node != 2 => {
+                    *state = CompiledState { node, values };
+                    true
+                }
+                _ => false,
+            }
+        }
         fn search(state: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
-            let [_, counter] = state.values;
-            let last = if MODE == 0 { 3 } else { 1 };
-            let successors: Vec<(NodeId, [u8; 2])> = match state.node {
-                2 => vec![(0, [1, counter + 1])],
-                3 => vec![(1, [1, counter])],
-                _ if counter < last => vec![(2, [0, counter])],
-                _ => match MODE {
-                    0 => vec![(3, [1, counter])],
-                    1 => vec![(2, [0, counter]), (2, [0, counter + 1])],
-                    2 => vec![(0, [1, counter])],
-                    _ => vec![],
-                },
-            };
-            for (node, values) in successors {
+            for (node, values) in Self::successors(state) {
                 if cx.push_tag_bounded(3) {
                     cx.complete_unique_valid(node, &values);
                 }
                 cx.pop_tag();
             }
             Ok(())
+        }
+    }
+
+    impl<const MODE: u8> Keepers<MODE> {
+        /// The moves from `state`, as (node, values).
+        fn successors(state: &CompiledState<[u8; 2]>) -> Vec<(NodeId, [u8; 2])> {
+            let [_, counter] = state.values;
+            let last = if MODE == 0 { 3 } else { 1 };
+            match state.node {
+                2 => vec![(0, [1, counter + 1])],
+                3 => vec![(1, [1, counter])],
+                _ if counter < last => vec![(2, [0, counter])],
+                _ => match MODE {
+                    0 => vec![(3, [1, counter])],
+                    1 => vec![(2, [0, counter]), (2, [0, counter + 1])],
+                    2 | 4 => vec![(0, [1, counter])],
+                    _ => vec![],
+                },
+            }
         }
     }
 
@@ -2564,6 +2591,11 @@ mod tests {
         // The generic settle agrees with the playout loop's.
         let after = CompiledState { node: 0, values: [1, 1] };
         let settled = settle::<Keepers<2>>(after, &mut search_context::<Keepers<2>>());
+        assert_eq!(settled, Err(EngineError::KeeperCycle { node: "begin".into() }));
+        // The same keeper cycle with its moves applied in place (`apply_keeper`), in the playout
+        // loop and in the generic settle.
+        assert_eq!(keepers_playout::<4>(100), Err(EngineError::KeeperCycle { node: "begin".into() }));
+        let settled = settle::<Keepers<4>>(after, &mut search_context::<Keepers<4>>());
         assert_eq!(settled, Err(EngineError::KeeperCycle { node: "begin".into() }));
     }
 

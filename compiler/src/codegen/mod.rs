@@ -2949,6 +2949,14 @@ mod tests {
         let ambiguous =
             keeper_module(&[("kept", "left", "at = a"), ("kept", "left", "at = b"), ("left", "choose", "player = x")]);
         assert!(!ambiguous.contains("fn apply_keeper("), "{ambiguous}");
+        // A cycle within the keeper's move (back into its start): not applied.
+        let cyclic = keeper_module(&[
+            ("kept", "won", "at == a"),
+            ("won", "end", "player = keeper"),
+            ("kept", "spin", "at = b"),
+            ("spin", "kept", "at == a"),
+        ]);
+        assert!(applied_keeper_starts(&cyclic).is_empty() && !cyclic.contains("fn apply_keeper("), "{cyclic}");
         // A player's move is never applied: only starts the keeper's completions enter.
         let players_only = edges_module(&[("choose", "end", "player = keeper")]);
         assert!(!players_only.contains("fn apply_keeper("), "{players_only}");
