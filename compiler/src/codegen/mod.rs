@@ -335,7 +335,9 @@ impl<'a> Generator<'a> {
         let acyclic_and_short = !analysis.cyclic_in_moves && node_count < MAX_MOVE_TAGS_BOUND;
         let fixed_depths_short =
             depths::max_fixed_depth(&analysis.tag_depths).is_some_and(|depth| (depth as usize) < MAX_MOVE_TAGS_BOUND);
-        generator.tags_bounded = acyclic_and_short || fixed_depths_short;
+        // Tags on cycles that fill a map: at most one per tag edge and pass (graph::filled_tag_bound).
+        let filled_short = analysis.filled_tag_bound.is_some_and(|bound| bound < MAX_MOVE_TAGS_BOUND);
+        generator.tags_bounded = acyclic_and_short || fixed_depths_short || filled_short;
         // Fallible move-search functions: an error source on an edge, a visit, or a fallible
         // callee, propagated backwards to a fixed point.
         let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
@@ -2857,6 +2859,45 @@ mod tests {
         }
         let automaton = builder.build().expect("the test automaton builds");
         generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// A one-player game whose move clears stones off `board` (initially `board`) in a loop:
+    /// pick a cell, `guard`, clear it, tag it, then pick again or end the move.
+    fn clearing_module(board: &str, guard: &str, extra: &[(&str, &str, &str)]) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
+        builder.typedef("Content", "{empty, stone}").typedef("Board", "Cell -> Content");
+        builder.variable("board", "Board", board).variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "pick", "at = Cell(*)");
+        builder.edge("pick", "full", guard);
+        builder.edge("full", "cleared", "board[at] = empty");
+        builder.edge("cleared", "tagged", "$$ at");
+        builder.edge("tagged", "pick", "at = Cell(*)");
+        builder.edge("tagged", "end", "player = keeper");
+        for (from, to, label) in extra {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_cycle_that_fills_a_map_needs_no_visited_set() {
+        // Every pass clears a stone the guard saw: at most three passes.
+        let filling = clearing_module("{:stone}", "board[at] == stone", &[]);
+        assert!(!filling.contains("cx.visit(") && filling.contains("NO_VISITS: bool = true"), "{filling}");
+        // Its tag on the cycle is pushed at most once per pass: tags are bounded.
+        assert!(filling.contains("cx.push_tag_bounded(") && !filling.contains("cx.push_tag("), "{filling}");
+        // A guard that does not read the entry: a pass may clear an empty cell again.
+        let unguarded = clearing_module("{:stone}", "at != c", &[]);
+        assert!(unguarded.contains("cx.visit(") && unguarded.contains("cx.push_tag("), "{unguarded}");
+        // Another write into the map on the cycle puts stones back.
+        let refilled = clearing_module("{:stone}", "board[at] == stone", &[("cleared", "tagged", "board[at] = stone")]);
+        assert!(refilled.contains("cx.visit("), "{refilled}");
+        // The key changes between the guard and the write.
+        let moved = clearing_module("{:stone}", "board[at] == stone", &[("pick", "full", "at = Cell(*)")]);
+        assert!(moved.contains("cx.visit("), "{moved}");
     }
 
     #[test]
