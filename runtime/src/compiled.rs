@@ -359,6 +359,16 @@ pub trait CompiledGame: Send + Sync + 'static {
     fn apply_delta(delta: u64, state: &mut CompiledState<Self::Values>) {
         let _ = (delta, state);
     }
+    /// Applies the keeper's move in `state` (the keeper moves there) in place, without listing
+    /// it, where the generator proved that the search from `state.node` has at most one move
+    /// and cannot fail (spec/codegen.md, "Keeper moves applied in place"): returns whether it
+    /// did, `state` then being the move's successor. `false` leaves `state` unchanged (no such
+    /// proof for the node, or no move completes): the caller lists the keeper's moves instead.
+    #[inline(always)]
+    fn apply_keeper(state: &mut CompiledState<Self::Values>) -> bool {
+        let _ = state;
+        false
+    }
     /// The move search from `state` (not terminal): every move into `search.moves`.
     fn search(state: &CompiledState<Self::Values>, search: &mut Search<Self::Values>) -> Result<(), Fail>;
     /// [`CompiledGame::search`] on `values` in place: a search that succeeds leaves them as it
@@ -1658,15 +1668,37 @@ fn settle_in_place<G: CompiledGame>(
     if !keeper_moves::<G>(state) {
         return Ok(());
     }
-    generate_successors_in_place::<G>(state, search, lean_kept::<G>())?;
-    if search.moves.len() != 1 {
-        return Err(keeper_move_count(state, search));
+    #[cfg(debug_assertions)]
+    let before = *state;
+    if G::apply_keeper(state) {
+        #[cfg(debug_assertions)]
+        check_applied_keeper::<G>(&before, state, search);
+    } else {
+        generate_successors_in_place::<G>(state, search, lean_kept::<G>())?;
+        if search.moves.len() != 1 {
+            return Err(keeper_move_count(state, search));
+        }
+        search.moves.take_successor::<G>(0, state);
     }
-    search.moves.take_successor::<G>(0, state);
     if keeper_moves::<G>(state) {
         return settle_after::<G>(state, 1, search);
     }
     Ok(())
+}
+
+/// Debug builds: the keeper move [`CompiledGame::apply_keeper`] applied to `before` is the one
+/// move its listing finds (the listing as [`settle_after`] makes it, which keeps a kept-lean
+/// context lean-ready).
+#[cfg(debug_assertions)]
+fn check_applied_keeper<G: CompiledGame>(
+    before: &CompiledState<G::Values>,
+    applied: &CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) {
+    let listed = generate_successors::<G>(before, search, false);
+    assert!(listed.is_ok(), "an applied keeper move's search cannot fail");
+    assert_eq!(search.moves.len(), 1, "an applied keeper move is the only one");
+    assert!(search.moves.successor(0) == applied, "the applied keeper move is the listed one");
 }
 
 #[cold]
@@ -1684,18 +1716,29 @@ fn settle_after<G: CompiledGame>(
     search: &mut Search<G::Values>,
 ) -> Result<(), EngineError> {
     while keeper_moves::<G>(state) {
-        generate_successors::<G>(state, search, false)?;
-        if search.moves.len() != 1 {
-            return Err(keeper_move_count(state, search));
+        // The cycle check reads the state the keeper moved in; an applied move (which cannot
+        // fail) replaces it first.
+        let previous = *state;
+        let applied = G::apply_keeper(state);
+        if applied {
+            #[cfg(debug_assertions)]
+            check_applied_keeper::<G>(&previous, state, search);
+        } else {
+            generate_successors::<G>(state, search, false)?;
+            if search.moves.len() != 1 {
+                return Err(keeper_move_count(state, search));
+            }
         }
         steps += 1;
         if steps == KEEPER_CYCLE_CHECK_AFTER + 1 {
             search.seen_keeper_states.clear();
         }
-        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(*state) {
-            return Err(EngineError::KeeperCycle { node: search.node_name(state.node) });
+        if steps > KEEPER_CYCLE_CHECK_AFTER && !search.seen_keeper_states.insert(previous) {
+            return Err(EngineError::KeeperCycle { node: search.node_name(previous.node) });
         }
-        *state = *search.moves.successor(0);
+        if !applied {
+            *state = *search.moves.successor(0);
+        }
     }
     Ok(())
 }
@@ -2093,7 +2136,8 @@ mod tests {
     /// The player (node `turn`) has one move, counting up, into the keeper's node `begin`. There,
     /// below `counter` 1 (`MODE` 0: 3) the keeper hands the turn back; at it `MODE` decides: 0 one
     /// keeper move into `extra`, whose keeper move ends the game (two keeper moves in a row); 1 two
-    /// keeper moves; 2 a keeper move into the same state (a cycle); 3 no keeper move.
+    /// keeper moves; 2 a keeper move into the same state (a cycle); 3 no keeper move; 4 as 2, with
+    /// every keeper move applied in place ([`CompiledGame::apply_keeper`]).
     struct Keepers<const MODE: u8>;
 
     impl<const MODE: u8> CompiledGame for Keepers<MODE> {
@@ -2122,27 +2166,42 @@ mod tests {
         fn visible(_: &[u8; 2], _: usize) -> SymbolId {
             0
         }
+        fn apply_keeper(state: &mut CompiledState<[u8; 2]>) -> bool {
+            match Self::successors(state).as_slice() {
+                &[(node, values)] if MODE == 4 && state.node != 2 => {
+                    *state = CompiledState { node, values };
+                    true
+                }
+                _ => false,
+            }
+        }
         fn search(state: &CompiledState<[u8; 2]>, cx: &mut Search<[u8; 2]>) -> Result<(), Fail> {
-            let [_, counter] = state.values;
-            let last = if MODE == 0 { 3 } else { 1 };
-            let successors: Vec<(NodeId, [u8; 2])> = match state.node {
-                2 => vec![(0, [1, counter + 1])],
-                3 => vec![(1, [1, counter])],
-                _ if counter < last => vec![(2, [0, counter])],
-                _ => match MODE {
-                    0 => vec![(3, [1, counter])],
-                    1 => vec![(2, [0, counter]), (2, [0, counter + 1])],
-                    2 => vec![(0, [1, counter])],
-                    _ => vec![],
-                },
-            };
-            for (node, values) in successors {
+            for (node, values) in Self::successors(state) {
                 if cx.push_tag_bounded(3) {
                     cx.complete_unique_valid(node, &values);
                 }
                 cx.pop_tag();
             }
             Ok(())
+        }
+    }
+
+    impl<const MODE: u8> Keepers<MODE> {
+        /// The moves from `state`, as (node, values).
+        fn successors(state: &CompiledState<[u8; 2]>) -> Vec<(NodeId, [u8; 2])> {
+            let [_, counter] = state.values;
+            let last = if MODE == 0 { 3 } else { 1 };
+            match state.node {
+                2 => vec![(0, [1, counter + 1])],
+                3 => vec![(1, [1, counter])],
+                _ if counter < last => vec![(2, [0, counter])],
+                _ => match MODE {
+                    0 => vec![(3, [1, counter])],
+                    1 => vec![(2, [0, counter]), (2, [0, counter + 1])],
+                    2 | 4 => vec![(0, [1, counter])],
+                    _ => vec![],
+                },
+            }
         }
     }
 
@@ -2340,8 +2399,9 @@ mod tests {
     /// 2, 5, and 300 on the others, so the loop alternates listings in place, tags-only
     /// listings with their replay, and back. The keeper (node `begin`) counts the turns and ends
     /// the game at eight (the start settles into turn 1). `KEPT` claims no visits and unique
-    /// starts (so the loop keeps the context lean-ready); without it every search takes the
-    /// checked path.
+    /// starts (so the loop keeps the context lean-ready) and applies the keeper's moves in place
+    /// ([`CompiledGame::apply_keeper`]) except the last, which it leaves to the listing; without
+    /// it every search takes the checked path and every keeper move is listed.
     struct Kept<const KEPT: bool>;
 
     impl<const KEPT: bool> CompiledGame for Kept<KEPT> {
@@ -2371,6 +2431,15 @@ mod tests {
         }
         fn visible(_: &[u8; 60], _: usize) -> SymbolId {
             0
+        }
+        fn apply_keeper(state: &mut CompiledState<[u8; 60]>) -> bool {
+            if !KEPT || state.node == 2 || state.values[2] + 1 >= 8 {
+                return false;
+            }
+            state.values[0] = 0;
+            state.values[2] += 1;
+            state.node = 2;
+            true
         }
         fn search(state: &CompiledState<[u8; 60]>, cx: &mut Search<[u8; 60]>) -> Result<(), Fail> {
             let mut values = state.values;
@@ -2522,6 +2591,11 @@ mod tests {
         // The generic settle agrees with the playout loop's.
         let after = CompiledState { node: 0, values: [1, 1] };
         let settled = settle::<Keepers<2>>(after, &mut search_context::<Keepers<2>>());
+        assert_eq!(settled, Err(EngineError::KeeperCycle { node: "begin".into() }));
+        // The same keeper cycle with its moves applied in place (`apply_keeper`), in the playout
+        // loop and in the generic settle.
+        assert_eq!(keepers_playout::<4>(100), Err(EngineError::KeeperCycle { node: "begin".into() }));
+        let settled = settle::<Keepers<4>>(after, &mut search_context::<Keepers<4>>());
         assert_eq!(settled, Err(EngineError::KeeperCycle { node: "begin".into() }));
     }
 

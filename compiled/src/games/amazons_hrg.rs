@@ -73,6 +73,19 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            62 => a62(&mut state.values),
+            134 => a134(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -2899,5 +2912,154 @@ if v[0 + OFF2[(v[105] as usize)] as usize] == 7 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 109usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_92__tail`.
+fn a62(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF2[(v[104]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a63(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_94`.
+fn a63(v: &mut Values) -> Option<u32> {
+let mut reach_64_68: Option<bool> = None;
+{
+if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
+if let Some(node) = a69(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
+if let Some(node) = a70(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_96`.
+#[inline(always)]
+fn a69(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 109usize;
+let old = v[slot]; v[slot] = x;
+return Some(74);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_95`.
+fn a70(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 106usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_97`.
+fn a71(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 107usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a72(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_98`.
+#[inline(always)]
+fn a72(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 109usize;
+let old = v[slot]; v[slot] = x;
+return Some(73);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_190__tail`.
+fn a134(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF2[(v[104]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a135(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_192`.
+fn a135(v: &mut Values) -> Option<u32> {
+let mut reach_136_140: Option<bool> = None;
+{
+if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
+if let Some(node) = a141(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_193`.
+fn a141(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 107usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a142(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_195`.
+fn a142(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 106usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a72(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

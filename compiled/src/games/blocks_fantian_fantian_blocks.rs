@@ -105,6 +105,23 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            57 => a57(&mut state.values),
+            71 => a71(&mut state.values),
+            101 => a101(&mut state.values),
+            118 => a118(&mut state.values),
+            132 => a132(&mut state.values),
+            162 => a162(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -2610,6 +2627,1244 @@ if r32_33(v) {  return true; }
 
 }
 false
+}
+
+/// Node `stage1_2`.
+fn a1(v: &mut Values) -> Option<u32> {
+let mut reach_22_23: Option<bool> = None;
+{
+if (match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
+if let Some(node) = a45(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
+if let Some(node) = a46(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_3`.
+fn a45(v: &mut Values) -> Option<u32> {
+let g50 = CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] == 38;
+let g51 = CONSTANTS[715 + OFF0[(v[12] as usize)] as usize + OFF1[(v[13] as usize)] as usize] != 38;
+{
+if g50 {
+if let Some(node) = a167(v) { return Some(node); }
+}
+
+}
+{
+if g51 {
+if let Some(node) = a168(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_5`.
+fn a46(v: &mut Values) -> Option<u32> {
+let mut reach_2_11: Option<bool> = None;
+{
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a47(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a48(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_1`.
+#[inline(always)]
+fn a47(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+return Some(49);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_2`.
+#[inline(always)]
+fn a48(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+return Some(104);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_30__tail`.
+fn a57(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[16]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a58(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_31__tail`.
+fn a58(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(v[17]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_7`.
+fn a71(v: &mut Values) -> Option<u32> {
+let g80 = v[0 + OFF4[(v[17] as usize)] as usize] == 1;
+let g81 = v[0 + OFF4[(v[17] as usize)] as usize] != 1;
+{
+if g80 {
+if let Some(node) = a72(v) { return Some(node); }
+}
+
+}
+{
+if g81 {
+if let Some(node) = a73(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_8`.
+fn a72(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB5[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a74(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_9`.
+fn a73(v: &mut Values) -> Option<u32> {
+let g83 = v[0 + OFF6[(v[17] as usize)] as usize] == 1;
+let g84 = v[0 + OFF6[(v[17] as usize)] as usize] != 1;
+{
+if g83 {
+if let Some(node) = a76(v) { return Some(node); }
+}
+
+}
+{
+if g84 {
+if let Some(node) = a77(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_10`.
+fn a74(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a75(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_11`.
+fn a75(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a73(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_13`.
+fn a76(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a78(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_14`.
+fn a77(v: &mut Values) -> Option<u32> {
+let g88 = v[0 + OFF10[(v[17] as usize)] as usize] == 1;
+let g89 = v[0 + OFF10[(v[17] as usize)] as usize] != 1;
+{
+if g88 {
+if let Some(node) = a80(v) { return Some(node); }
+}
+
+}
+{
+if g89 {
+if let Some(node) = a81(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_15`.
+fn a78(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a79(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_16`.
+fn a79(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a77(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_18`.
+fn a80(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB11[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a82(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_19`.
+fn a81(v: &mut Values) -> Option<u32> {
+let g93 = v[0 + OFF6[(v[17] as usize)] as usize] == 1;
+let g94 = v[0 + OFF6[(v[17] as usize)] as usize] != 1;
+{
+if g93 {
+if let Some(node) = a84(v) { return Some(node); }
+}
+
+}
+{
+if g94 {
+if let Some(node) = a85(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_20`.
+fn a82(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a83(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_21`.
+fn a83(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a81(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_23`.
+fn a84(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a86(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_24`.
+fn a85(v: &mut Values) -> Option<u32> {
+let g98 = v[0 + OFF12[(v[17] as usize)] as usize] == 1;
+let g99 = v[0 + OFF12[(v[17] as usize)] as usize] != 1;
+{
+if g98 {
+if let Some(node) = a88(v) { return Some(node); }
+}
+
+}
+{
+if g99 {
+if let Some(node) = a89(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_25`.
+fn a86(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a87(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_26`.
+fn a87(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a85(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_28`.
+fn a88(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB13[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a90(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_29`.
+fn a89(v: &mut Values) -> Option<u32> {
+let g103 = v[0 + OFF6[(v[17] as usize)] as usize] == 1;
+let g104 = v[0 + OFF6[(v[17] as usize)] as usize] != 1;
+{
+if g103 {
+if let Some(node) = a92(v) { return Some(node); }
+}
+
+}
+{
+if g104 {
+if let Some(node) = a93(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_30`.
+fn a90(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a91(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_31`.
+fn a91(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a89(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_33`.
+fn a92(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a94(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_34`.
+fn a93(v: &mut Values) -> Option<u32> {
+let g108 = v[0 + OFF14[(v[17] as usize)] as usize] == 1;
+let g109 = v[0 + OFF14[(v[17] as usize)] as usize] != 1;
+{
+if g108 {
+if let Some(node) = a96(v) { return Some(node); }
+}
+
+}
+{
+if g109 {
+if let Some(node) = a97(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_35`.
+fn a94(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a95(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_36`.
+fn a95(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a93(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_38`.
+fn a96(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB15[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a98(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_39`.
+fn a97(v: &mut Values) -> Option<u32> {
+let g113 = v[0 + OFF6[(v[17] as usize)] as usize] == 1;
+let g114 = v[0 + OFF6[(v[17] as usize)] as usize] != 1;
+{
+if g113 {
+if let Some(node) = a100(v) { return Some(node); }
+}
+
+}
+{
+if g114 {
+if let Some(node) = a101(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_40`.
+fn a98(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a99(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_41`.
+fn a99(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a97(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_43`.
+fn a100(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a102(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_54`.
+fn a101(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB16[(v[20] as usize)];
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a106(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_45`.
+fn a102(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a103(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_46`.
+fn a103(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a101(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_55`.
+fn a106(v: &mut Values) -> Option<u32> {
+let mut reach_22_23: Option<bool> = None;
+{
+if (match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
+if let Some(node) = a45(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_22_23 { Some(found) => found, None => { let found = r22_23(v); reach_22_23 = Some(found); found } }) {
+if let Some(node) = a107(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_7`.
+fn a107(v: &mut Values) -> Option<u32> {
+let mut reach_24_33: Option<bool> = None;
+{
+if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
+if let Some(node) = a108(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
+if let Some(node) = a109(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_1`.
+#[inline(always)]
+fn a108(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+return Some(110);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_2`.
+#[inline(always)]
+fn a109(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+return Some(165);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_30__tail`.
+fn a118(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[16]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a119(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_31__tail`.
+fn a119(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(v[17]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a132(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_7`.
+fn a132(v: &mut Values) -> Option<u32> {
+let g153 = v[0 + OFF4[(v[17] as usize)] as usize] == 0;
+let g154 = v[0 + OFF4[(v[17] as usize)] as usize] != 0;
+{
+if g153 {
+if let Some(node) = a133(v) { return Some(node); }
+}
+
+}
+{
+if g154 {
+if let Some(node) = a134(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_8`.
+fn a133(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB5[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a135(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_9`.
+fn a134(v: &mut Values) -> Option<u32> {
+let g156 = v[0 + OFF6[(v[17] as usize)] as usize] == 0;
+let g157 = v[0 + OFF6[(v[17] as usize)] as usize] != 0;
+{
+if g156 {
+if let Some(node) = a137(v) { return Some(node); }
+}
+
+}
+{
+if g157 {
+if let Some(node) = a138(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_10`.
+fn a135(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a136(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_11`.
+fn a136(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a134(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_13`.
+fn a137(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a139(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_14`.
+fn a138(v: &mut Values) -> Option<u32> {
+let g161 = v[0 + OFF10[(v[17] as usize)] as usize] == 0;
+let g162 = v[0 + OFF10[(v[17] as usize)] as usize] != 0;
+{
+if g161 {
+if let Some(node) = a141(v) { return Some(node); }
+}
+
+}
+{
+if g162 {
+if let Some(node) = a142(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_15`.
+fn a139(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a140(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_16`.
+fn a140(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a138(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_18`.
+fn a141(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB11[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a143(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_19`.
+fn a142(v: &mut Values) -> Option<u32> {
+let g166 = v[0 + OFF6[(v[17] as usize)] as usize] == 0;
+let g167 = v[0 + OFF6[(v[17] as usize)] as usize] != 0;
+{
+if g166 {
+if let Some(node) = a145(v) { return Some(node); }
+}
+
+}
+{
+if g167 {
+if let Some(node) = a146(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_20`.
+fn a143(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a144(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_21`.
+fn a144(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a142(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_23`.
+fn a145(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a147(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_24`.
+fn a146(v: &mut Values) -> Option<u32> {
+let g171 = v[0 + OFF12[(v[17] as usize)] as usize] == 0;
+let g172 = v[0 + OFF12[(v[17] as usize)] as usize] != 0;
+{
+if g171 {
+if let Some(node) = a149(v) { return Some(node); }
+}
+
+}
+{
+if g172 {
+if let Some(node) = a150(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_25`.
+fn a147(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a148(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_26`.
+fn a148(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a146(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_28`.
+fn a149(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB13[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a151(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_29`.
+fn a150(v: &mut Values) -> Option<u32> {
+let g176 = v[0 + OFF6[(v[17] as usize)] as usize] == 0;
+let g177 = v[0 + OFF6[(v[17] as usize)] as usize] != 0;
+{
+if g176 {
+if let Some(node) = a153(v) { return Some(node); }
+}
+
+}
+{
+if g177 {
+if let Some(node) = a154(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_30`.
+fn a151(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a152(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_31`.
+fn a152(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a150(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_33`.
+fn a153(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a155(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_34`.
+fn a154(v: &mut Values) -> Option<u32> {
+let g181 = v[0 + OFF14[(v[17] as usize)] as usize] == 0;
+let g182 = v[0 + OFF14[(v[17] as usize)] as usize] != 0;
+{
+if g181 {
+if let Some(node) = a157(v) { return Some(node); }
+}
+
+}
+{
+if g182 {
+if let Some(node) = a158(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_35`.
+fn a155(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a156(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_36`.
+fn a156(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a154(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_38`.
+fn a157(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB15[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a159(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_39`.
+fn a158(v: &mut Values) -> Option<u32> {
+let g186 = v[0 + OFF6[(v[17] as usize)] as usize] == 0;
+let g187 = v[0 + OFF6[(v[17] as usize)] as usize] != 0;
+{
+if g186 {
+if let Some(node) = a161(v) { return Some(node); }
+}
+
+}
+{
+if g187 {
+if let Some(node) = a162(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_40`.
+fn a159(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a160(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_41`.
+fn a160(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a158(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_43`.
+fn a161(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(TAB9[(v[17] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a163(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_54`.
+fn a162(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB16[(v[20] as usize)];
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_45`.
+fn a163(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a164(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_46`.
+fn a164(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a162(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_1`.
+fn a167(v: &mut Values) -> Option<u32> {
+let g196 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38;
+let g197 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38;
+{
+if g196 {
+if let Some(node) = a169(v) { return Some(node); }
+}
+
+}
+{
+if g197 {
+if let Some(node) = a170(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_2`.
+fn a168(v: &mut Values) -> Option<u32> {
+let g198 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] == 38;
+let g199 = CONSTANTS[715 + OFF0[(v[13] as usize)] as usize + OFF1[(v[12] as usize)] as usize] != 38;
+{
+if g198 {
+if let Some(node) = a175(v) { return Some(node); }
+}
+
+}
+{
+if g199 {
+if let Some(node) = a169(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_3`.
+fn a169(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a171(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_4`.
+fn a170(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a173(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_5`.
+fn a171(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a172(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_8`.
+#[inline(always)]
+fn a172(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+return Some(174);
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_7`.
+fn a173(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a172(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_9`.
+fn a175(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 21usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a176(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_11`.
+fn a176(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a172(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `move1Red_24` where v[16] == 9.

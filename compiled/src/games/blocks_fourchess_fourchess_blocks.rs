@@ -131,6 +131,25 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            42 => a42(&mut state.values),
+            44 => a44(&mut state.values),
+            54 => a54(&mut state.values),
+            56 => a56(&mut state.values),
+            142 => a142(&mut state.values),
+            144 => a144(&mut state.values),
+            159 => a159(&mut state.values),
+            161 => a161(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -2760,6 +2779,594 @@ if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `stage1_1`.
+fn a1(v: &mut Values) -> Option<u32> {
+let mut reach_2_4: Option<bool> = None;
+{
+if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
+if let Some(node) = a35(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_2`.
+fn a34(v: &mut Values) -> Option<u32> {
+let mut reach_59_68: Option<bool> = None;
+{
+if (match reach_59_68 { Some(found) => found, None => { let found = r59_68(v); reach_59_68 = Some(found); found } }) {
+if let Some(node) = a69(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_59_68 { Some(found) => found, None => { let found = r59_68(v); reach_59_68 = Some(found); found } }) {
+if let Some(node) = a70(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_4`.
+fn a35(v: &mut Values) -> Option<u32> {
+let mut reach_21_26: Option<bool> = None;
+{
+if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
+if let Some(node) = a36(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
+if let Some(node) = a37(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_1`.
+#[inline(always)]
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(38);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_2`.
+#[inline(always)]
+fn a37(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(45);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_8__tail`.
+fn a42(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF0[(v[24]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a43(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_9`.
+fn a43(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB1[(v[19] as usize)];
+let slot = 19usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a44(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_14`.
+fn a44(v: &mut Values) -> Option<u32> {
+let mut reach_2_4: Option<bool> = None;
+{
+if (match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_4 { Some(found) => found, None => { let found = r2_4(v); reach_2_4 = Some(found); found } }) {
+if let Some(node) = a47(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_6`.
+fn a47(v: &mut Values) -> Option<u32> {
+let mut reach_28_33: Option<bool> = None;
+{
+if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
+if let Some(node) = a48(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
+if let Some(node) = a49(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_1`.
+#[inline(always)]
+fn a48(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(50);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_2`.
+#[inline(always)]
+fn a49(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(57);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_8__tail`.
+fn a54(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF0[(v[24]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a55(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_9`.
+fn a55(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB1[(v[20] as usize)];
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a56(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_14`.
+fn a56(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a1(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `decide1_1`.
+fn a69(v: &mut Values) -> Option<u32> {
+let mut reach_71_80: Option<bool> = None;
+{
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if let Some(node) = a81(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if let Some(node) = a82(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_2`.
+fn a70(v: &mut Values) -> Option<u32> {
+let mut reach_71_80: Option<bool> = None;
+{
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if let Some(node) = a87(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if let Some(node) = a88(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_3`.
+fn a81(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 28usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a83(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_4`.
+fn a82(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 28usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a85(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_5`.
+fn a83(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a84(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_8`.
+#[inline(always)]
+fn a84(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(86);
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_7`.
+fn a85(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a84(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_9`.
+fn a87(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 28usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a89(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_10`.
+fn a88(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 53;
+let slot = 27usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a90(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_11`.
+fn a89(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a84(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stage2_2`.
+fn a90(v: &mut Values) -> Option<u32> {
+let mut reach_91_100: Option<bool> = None;
+{
+if (match reach_91_100 { Some(found) => found, None => { let found = r91_100(v); reach_91_100 = Some(found); found } }) {
+if let Some(node) = a130(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_91_100 { Some(found) => found, None => { let found = r91_100(v); reach_91_100 = Some(found); found } }) {
+if let Some(node) = a131(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage2_3`.
+fn a130(v: &mut Values) -> Option<u32> {
+let mut reach_164_173: Option<bool> = None;
+{
+if (match reach_164_173 { Some(found) => found, None => { let found = r164_173(v); reach_164_173 = Some(found); found } }) {
+if let Some(node) = a174(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_164_173 { Some(found) => found, None => { let found = r164_173(v); reach_164_173 = Some(found); found } }) {
+if let Some(node) = a175(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage2_5`.
+fn a131(v: &mut Values) -> Option<u32> {
+let mut reach_109_118: Option<bool> = None;
+{
+if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if let Some(node) = a132(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if let Some(node) = a133(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn2Red_1`.
+#[inline(always)]
+fn a132(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(134);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn2Red_2`.
+#[inline(always)]
+fn a133(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(145);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move2Red_16__tail`.
+fn a142(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF0[(v[23]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a143(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move2Red_17`.
+fn a143(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF0[(v[24]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a144(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn2Red_14`.
+fn a144(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB3[(v[27] as usize)];
+let slot = 27usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a147(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn2Red_15`.
+fn a147(v: &mut Values) -> Option<u32> {
+let mut reach_91_100: Option<bool> = None;
+{
+if (match reach_91_100 { Some(found) => found, None => { let found = r91_100(v); reach_91_100 = Some(found); found } }) {
+if let Some(node) = a130(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_91_100 { Some(found) => found, None => { let found = r91_100(v); reach_91_100 = Some(found); found } }) {
+if let Some(node) = a148(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage2_7`.
+fn a148(v: &mut Values) -> Option<u32> {
+let mut reach_120_129: Option<bool> = None;
+{
+if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if let Some(node) = a149(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if let Some(node) = a150(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn2Green_1`.
+#[inline(always)]
+fn a149(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(151);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn2Green_2`.
+#[inline(always)]
+fn a150(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 31usize;
+let old = v[slot]; v[slot] = x;
+return Some(162);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move2Green_16__tail`.
+fn a159(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF0[(v[23]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a160(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move2Green_17`.
+fn a160(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF0[(v[24]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a161(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn2Green_14`.
+fn a161(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB3[(v[27] as usize)];
+let slot = 27usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a90(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide2_1`.
+fn a174(v: &mut Values) -> Option<u32> {
+let mut reach_176_185: Option<bool> = None;
+{
+if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if let Some(node) = a81(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if let Some(node) = a82(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide2_2`.
+fn a175(v: &mut Values) -> Option<u32> {
+let mut reach_176_185: Option<bool> = None;
+{
+if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if let Some(node) = a87(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if let Some(node) = a81(v) { return Some(node); }
+}
+
+}
+None
 }
 
 /// Node `move1Red_6` where v[24] == 9.

@@ -94,6 +94,31 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            50 => a50(&mut state.values),
+            67 => a67(&mut state.values),
+            68 => a68(&mut state.values),
+            83 => a83(&mut state.values),
+            100 => a100(&mut state.values),
+            101 => a101(&mut state.values),
+            116 => a116(&mut state.values),
+            133 => a133(&mut state.values),
+            134 => a134(&mut state.values),
+            149 => a149(&mut state.values),
+            151 => a151(&mut state.values),
+            166 => a166(&mut state.values),
+            183 => a183(&mut state.values),
+            184 => a184(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -2987,6 +3012,620 @@ if !r2_11(v) {
 
 }
 false
+}
+
+/// Node `stage1_12`.
+fn a38(v: &mut Values) -> Option<u32> {
+let mut reach_25_26: Option<bool> = None;
+{
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a137(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a138(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `move1Red_34__tail`.
+fn a50(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[37]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a51(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_35__tail`.
+fn a51(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(v[38]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a67(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_7`.
+fn a67(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a68(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `turn1Red_14`.
+fn a68(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 72;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stage1_3`.
+fn a71(v: &mut Values) -> Option<u32> {
+let mut reach_25_26: Option<bool> = None;
+{
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a38(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a72(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_8`.
+fn a72(v: &mut Values) -> Option<u32> {
+let mut reach_2_11: Option<bool> = None;
+{
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a73(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a74(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_16`.
+#[inline(always)]
+fn a73(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(75);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_17`.
+#[inline(always)]
+fn a74(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(102);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_60__tail`.
+fn a83(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[37]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a84(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_61__tail`.
+fn a84(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(v[38]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a100(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_22`.
+fn a100(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a101(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `turn1Red_29`.
+fn a101(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 73;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stage1_6`.
+fn a104(v: &mut Values) -> Option<u32> {
+let mut reach_25_26: Option<bool> = None;
+{
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a38(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a105(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_11`.
+fn a105(v: &mut Values) -> Option<u32> {
+let mut reach_2_11: Option<bool> = None;
+{
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a106(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a107(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_31`.
+#[inline(always)]
+fn a106(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(108);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_32`.
+#[inline(always)]
+fn a107(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(135);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_86__tail`.
+fn a116(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[37]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a117(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_87__tail`.
+fn a117(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(v[38]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a133(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_37`.
+fn a133(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a134(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `turn1Red_44`.
+fn a134(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 74;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a38(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stage1_13`.
+fn a137(v: &mut Values) -> Option<u32> {
+let g152 = TAB6[(v[33] as usize)] == 70;
+let g153 = TAB6[(v[33] as usize)] != 70;
+{
+if g152 {
+if let Some(node) = a187(v) { return Some(node); }
+}
+
+}
+{
+if g153 {
+if let Some(node) = a188(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_15`.
+fn a138(v: &mut Values) -> Option<u32> {
+let mut reach_28_37: Option<bool> = None;
+{
+if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
+if let Some(node) = a139(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
+if let Some(node) = a140(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_1`.
+#[inline(always)]
+fn a139(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(141);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_2`.
+#[inline(always)]
+fn a140(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(152);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_16__tail`.
+fn a149(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[37]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a150(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_17`.
+fn a150(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(v[38]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a151(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_14`.
+fn a151(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[41] as usize)];
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a154(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_15`.
+fn a154(v: &mut Values) -> Option<u32> {
+let mut reach_25_26: Option<bool> = None;
+{
+if (match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a137(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_25_26 { Some(found) => found, None => { let found = r25_26(v); reach_25_26 = Some(found); found } }) {
+if let Some(node) = a155(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_17`.
+fn a155(v: &mut Values) -> Option<u32> {
+let mut reach_2_11: Option<bool> = None;
+{
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a156(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if let Some(node) = a157(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_46`.
+#[inline(always)]
+fn a156(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(158);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_47`.
+#[inline(always)]
+fn a157(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(185);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_112__tail`.
+fn a166(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let o0 = OFF2[(v[37]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a167(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_113__tail`.
+fn a167(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(v[38]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a183(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_52`.
+fn a183(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a184(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `turn1Red_59`.
+fn a184(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[41] as usize)];
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a38(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_1`.
+fn a187(v: &mut Values) -> Option<u32> {
+let mut reach_189_190: Option<bool> = None;
+{
+if (match reach_189_190 { Some(found) => found, None => { let found = r189_190(v); reach_189_190 = Some(found); found } }) {
+if let Some(node) = a191(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_189_190 { Some(found) => found, None => { let found = r189_190(v); reach_189_190 = Some(found); found } }) {
+if let Some(node) = a192(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_2`.
+fn a188(v: &mut Values) -> Option<u32> {
+let mut reach_189_190: Option<bool> = None;
+{
+if (match reach_189_190 { Some(found) => found, None => { let found = r189_190(v); reach_189_190 = Some(found); found } }) {
+if let Some(node) = a197(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_189_190 { Some(found) => found, None => { let found = r189_190(v); reach_189_190 = Some(found); found } }) {
+if let Some(node) = a191(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_3`.
+fn a191(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a193(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_4`.
+fn a192(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a195(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_5`.
+fn a193(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_8`.
+#[inline(always)]
+fn a194(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(196);
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_7`.
+fn a195(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_9`.
+fn a197(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a198(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_11`.
+fn a198(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `move1Red_31` where v[40] == 35.

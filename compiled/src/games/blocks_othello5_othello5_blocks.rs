@@ -59,7 +59,7 @@ impl CompiledGame for Game {
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
     const LEAN_READS_NO_TAGS: bool = true;
-    const NO_VISITS: bool = false;
+    const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
@@ -94,83 +94,40 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            109 => a109(&mut state.values),
+            192 => a192(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
-            0 => e0(v, cx),
-            37 => e37(v, cx),
-            42 => e42(v, cx),
-            109 => e109(v, cx),
-            115 => e115(v, cx),
-            120 => e120(v, cx),
-            125 => e125(v, cx),
-            192 => e192(v, cx),
-            198 => e198(v, cx),
-            207 => e207(v, cx),
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
+            0 => { m0(v, cx); Ok(()) }
+            37 => { m37(v, cx); Ok(()) }
+            42 => { m42(v, cx); Ok(()) }
+            109 => { m109(v, cx); Ok(()) }
+            115 => { m115(v, cx); Ok(()) }
+            120 => { m120(v, cx); Ok(()) }
+            125 => { m125(v, cx); Ok(()) }
+            192 => { m192(v, cx); Ok(()) }
+            198 => { m198(v, cx); Ok(()) }
+            207 => { m207(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
-}
-
-/// The search from node "begin", out of line (see `search`).
-#[inline(never)]
-fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m0(v, cx); Ok(()) }
-}
-
-/// The search from node "turn1Red_3", out of line (see `search`).
-#[inline(never)]
-fn e37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m37(v, cx); Ok(()) }
-}
-
-/// The search from node "move1Red_10__tail", out of line (see `search`).
-#[inline(never)]
-fn e42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m42(v, cx)
-}
-
-/// The search from node "turn1Red_102", out of line (see `search`).
-#[inline(never)]
-fn e109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m109(v, cx); Ok(()) }
-}
-
-/// The search from node "turn1Red_100", out of line (see `search`).
-#[inline(never)]
-fn e115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m115(v, cx); Ok(()) }
-}
-
-/// The search from node "turn1Green_3", out of line (see `search`).
-#[inline(never)]
-fn e120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m120(v, cx); Ok(()) }
-}
-
-/// The search from node "move1Green_10__tail", out of line (see `search`).
-#[inline(never)]
-fn e125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m125(v, cx)
-}
-
-/// The search from node "turn1Green_102", out of line (see `search`).
-#[inline(never)]
-fn e192(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m192(v, cx); Ok(()) }
-}
-
-/// The search from node "turn1Green_100", out of line (see `search`).
-#[inline(never)]
-fn e198(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m198(v, cx); Ok(()) }
-}
-
-/// The search from node "end", out of line (see `search`).
-#[inline(never)]
-fn e207(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m207(v, cx); Ok(()) }
 }
 
 /// Node `begin`.
@@ -341,825 +298,818 @@ v[slot] = old;
 }
 
 /// Node `move1Red_10__tail`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Red_11`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m44(v, cx)?;
+m44(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_7`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_8`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m53(v, cx)?;
+m53(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_9`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m54(v, cx)?;
+m54(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_10`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 36;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m59(v, cx)?;
+m59(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_12`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(54, v)? { return Ok(()); }
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 let g56 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g57 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g56 {
-m55(v, cx)?;
+m55(v, cx);
 }
 
 }
 {
 if g57 {
-m53(v, cx)?;
+m53(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_13`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m56(v, cx)?;
+m56(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_15`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m57(v, cx)?;
+m57(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_16`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_17`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m54(v, cx)?;
+m54(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_19`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m60(v, cx)?;
+m60(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m61(v, cx)?;
+m61(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_20`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m62(v, cx)?;
+m62(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_21`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 37;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m67(v, cx)?;
+m67(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_23`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(62, v)? { return Ok(()); }
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 let g66 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g67 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g66 {
-m63(v, cx)?;
+m63(v, cx);
 }
 
 }
 {
 if g67 {
-m61(v, cx)?;
+m61(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_24`.
-fn m63(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m64(v, cx)?;
+m64(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_26`.
-fn m64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m64(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m65(v, cx)?;
+m65(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_27`.
-fn m65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m65(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m66(v, cx)?;
+m66(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_28`.
-fn m66(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m66(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m62(v, cx)?;
+m62(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_30`.
-fn m67(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m67(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m68(v, cx)?;
+m68(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_31`.
-fn m68(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m70(v, cx)?;
+m70(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_32`.
-fn m69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m69(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 38;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m75(v, cx)?;
+m75(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_34`.
-fn m70(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(70, v)? { return Ok(()); }
+fn m70(v: &mut Values, cx: &mut Search<Values>) {
 let g76 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g77 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g76 {
-m71(v, cx)?;
+m71(v, cx);
 }
 
 }
 {
 if g77 {
-m69(v, cx)?;
+m69(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_35`.
-fn m71(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m72(v, cx)?;
+m72(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_37`.
-fn m72(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m72(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m73(v, cx)?;
+m73(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_38`.
-fn m73(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m73(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m74(v, cx)?;
+m74(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_39`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m74(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m70(v, cx)?;
+m70(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_41`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m75(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m76(v, cx)?;
+m76(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m77(v, cx)?;
+m77(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_42`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m76(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m78(v, cx)?;
+m78(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_43`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m77(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 39;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m83(v, cx)?;
+m83(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_45`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(78, v)? { return Ok(()); }
+fn m78(v: &mut Values, cx: &mut Search<Values>) {
 let g86 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g87 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g86 {
-m79(v, cx)?;
+m79(v, cx);
 }
 
 }
 {
 if g87 {
-m77(v, cx)?;
+m77(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_46`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m80(v, cx)?;
+m80(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_48`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m81(v, cx)?;
+m81(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_49`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m82(v, cx)?;
+m82(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_50`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m78(v, cx)?;
+m78(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_52`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m83(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m84(v, cx)?;
+m84(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m85(v, cx)?;
+m85(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_53`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m84(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m86(v, cx)?;
+m86(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_54`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 40;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m91(v, cx)?;
+m91(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_56`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(86, v)? { return Ok(()); }
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 let g96 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g97 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g96 {
-m87(v, cx)?;
+m87(v, cx);
 }
 
 }
 {
 if g97 {
-m85(v, cx)?;
+m85(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_57`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m88(v, cx)?;
+m88(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_59`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m89(v, cx)?;
+m89(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_60`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m90(v, cx)?;
+m90(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_61`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m86(v, cx)?;
+m86(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_63`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m91(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m92(v, cx)?;
+m92(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_64`.
-fn m92(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m92(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m94(v, cx)?;
+m94(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_65`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m93(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 41;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m99(v, cx)?;
+m99(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_67`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(94, v)? { return Ok(()); }
+fn m94(v: &mut Values, cx: &mut Search<Values>) {
 let g106 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g107 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g106 {
-m95(v, cx)?;
+m95(v, cx);
 }
 
 }
 {
 if g107 {
-m93(v, cx)?;
+m93(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_68`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m95(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m96(v, cx)?;
+m96(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_70`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m96(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m97(v, cx)?;
+m97(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_71`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m97(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m98(v, cx)?;
+m98(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_72`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m98(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m94(v, cx)?;
+m94(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_74`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m99(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m100(v, cx)?;
+m100(v, cx);
 }
 
 }
 {
 if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m101(v, cx)?;
+m101(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_75`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m100(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB13[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_76`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m101(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 42;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m107(v, cx)?;
+m107(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_78`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(102, v)? { return Ok(()); }
+fn m102(v: &mut Values, cx: &mut Search<Values>) {
 let g116 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g117 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g116 {
-m103(v, cx)?;
+m103(v, cx);
 }
 
 }
 {
 if g117 {
-m101(v, cx)?;
+m101(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_79`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m103(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m104(v, cx)?;
+m104(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_81`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m104(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m105(v, cx)?;
+m105(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_82`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m105(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m106(v, cx)?;
+m106(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_83`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m106(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB13[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m102(v, cx)?;
+m102(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_85`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m107(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
 if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
-m108(v, cx)?;
+m108(v, cx);
 }
 
 }
@@ -1169,19 +1119,19 @@ m109(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_86`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m108(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB14[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m110(v, cx)?;
+m110(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_102`.
@@ -1203,13 +1153,12 @@ m117(v, cx);
 }
 
 /// Node `turn1Red_89`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(110, v)? { return Ok(()); }
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 let g127 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 let g128 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 {
 if g127 {
-m111(v, cx)?;
+m111(v, cx);
 }
 
 }
@@ -1219,56 +1168,56 @@ m109(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_90`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 0;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m112(v, cx)?;
+m112(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_92`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m112(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m113(v, cx)?;
+m113(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_93`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m113(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m114(v, cx)?;
+m114(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_94`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m114(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB14[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m110(v, cx)?;
+m110(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Red_100`.
@@ -1428,825 +1377,818 @@ v[slot] = old;
 }
 
 /// Node `move1Green_10__tail`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m125(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[32]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m126(v, cx)?;
+m126(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `move1Green_11`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m126(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m127(v, cx)?;
+m127(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_7`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m127(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 35;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m128(v, cx)?;
+m128(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_8`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m128(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m135(v, cx)?;
+m135(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m136(v, cx)?;
+m136(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_9`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m135(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m137(v, cx)?;
+m137(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_10`.
-fn m136(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m136(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 36;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m142(v, cx)?;
+m142(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_12`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(137, v)? { return Ok(()); }
+fn m137(v: &mut Values, cx: &mut Search<Values>) {
 let g157 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g158 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g157 {
-m138(v, cx)?;
+m138(v, cx);
 }
 
 }
 {
 if g158 {
-m136(v, cx)?;
+m136(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_13`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m138(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m139(v, cx)?;
+m139(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_15`.
-fn m139(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m139(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m140(v, cx)?;
+m140(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_16`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m141(v, cx)?;
+m141(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_17`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m137(v, cx)?;
+m137(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_19`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m143(v, cx)?;
+m143(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m144(v, cx)?;
+m144(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_20`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m143(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_21`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m144(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 37;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m150(v, cx)?;
+m150(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_23`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(145, v)? { return Ok(()); }
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 let g167 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g168 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g167 {
-m146(v, cx)?;
+m146(v, cx);
 }
 
 }
 {
 if g168 {
-m144(v, cx)?;
+m144(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_24`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m146(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m147(v, cx)?;
+m147(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_26`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m147(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m148(v, cx)?;
+m148(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_27`.
-fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m148(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m149(v, cx)?;
+m149(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_28`.
-fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m149(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_30`.
-fn m150(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m150(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m151(v, cx)?;
+m151(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m152(v, cx)?;
+m152(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_31`.
-fn m151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m151(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m153(v, cx)?;
+m153(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_32`.
-fn m152(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m152(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 38;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m158(v, cx)?;
+m158(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_34`.
-fn m153(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(153, v)? { return Ok(()); }
+fn m153(v: &mut Values, cx: &mut Search<Values>) {
 let g177 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g178 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g177 {
-m154(v, cx)?;
+m154(v, cx);
 }
 
 }
 {
 if g178 {
-m152(v, cx)?;
+m152(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_35`.
-fn m154(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m154(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m155(v, cx)?;
+m155(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_37`.
-fn m155(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m155(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m156(v, cx)?;
+m156(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_38`.
-fn m156(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m156(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m157(v, cx)?;
+m157(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_39`.
-fn m157(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m157(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m153(v, cx)?;
+m153(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_41`.
-fn m158(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m158(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m159(v, cx)?;
+m159(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m160(v, cx)?;
+m160(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_42`.
-fn m159(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m159(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m161(v, cx)?;
+m161(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_43`.
-fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m160(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 39;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m166(v, cx)?;
+m166(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_45`.
-fn m161(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(161, v)? { return Ok(()); }
+fn m161(v: &mut Values, cx: &mut Search<Values>) {
 let g187 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g188 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g187 {
-m162(v, cx)?;
+m162(v, cx);
 }
 
 }
 {
 if g188 {
-m160(v, cx)?;
+m160(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_46`.
-fn m162(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m162(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m163(v, cx)?;
+m163(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_48`.
-fn m163(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m163(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m164(v, cx)?;
+m164(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_49`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m165(v, cx)?;
+m165(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_50`.
-fn m165(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m165(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m161(v, cx)?;
+m161(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_52`.
-fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m166(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m167(v, cx)?;
+m167(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m168(v, cx)?;
+m168(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_53`.
-fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m167(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m169(v, cx)?;
+m169(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_54`.
-fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m168(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 40;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m174(v, cx)?;
+m174(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_56`.
-fn m169(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(169, v)? { return Ok(()); }
+fn m169(v: &mut Values, cx: &mut Search<Values>) {
 let g197 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g198 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g197 {
-m170(v, cx)?;
+m170(v, cx);
 }
 
 }
 {
 if g198 {
-m168(v, cx)?;
+m168(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_57`.
-fn m170(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m170(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m171(v, cx)?;
+m171(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_59`.
-fn m171(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m171(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m172(v, cx)?;
+m172(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_60`.
-fn m172(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m172(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m173(v, cx)?;
+m173(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_61`.
-fn m173(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m173(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB11[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m169(v, cx)?;
+m169(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_63`.
-fn m174(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m174(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m175(v, cx)?;
+m175(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m176(v, cx)?;
+m176(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_64`.
-fn m175(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m175(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m177(v, cx)?;
+m177(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_65`.
-fn m176(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m176(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 41;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m182(v, cx)?;
+m182(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_67`.
-fn m177(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(177, v)? { return Ok(()); }
+fn m177(v: &mut Values, cx: &mut Search<Values>) {
 let g207 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g208 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g207 {
-m178(v, cx)?;
+m178(v, cx);
 }
 
 }
 {
 if g208 {
-m176(v, cx)?;
+m176(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_68`.
-fn m178(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m178(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m179(v, cx)?;
+m179(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_70`.
-fn m179(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m179(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m180(v, cx)?;
+m180(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_71`.
-fn m180(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m180(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m181(v, cx)?;
+m181(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_72`.
-fn m181(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m181(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB12[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m177(v, cx)?;
+m177(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_74`.
-fn m182(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m182(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m183(v, cx)?;
+m183(v, cx);
 }
 
 }
 {
 if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_75`.
-fn m183(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m183(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB13[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m185(v, cx)?;
+m185(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_76`.
-fn m184(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m184(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 42;
 let slot = 34usize;
 let old = v[slot]; v[slot] = x;
-m190(v, cx)?;
+m190(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_78`.
-fn m185(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(185, v)? { return Ok(()); }
+fn m185(v: &mut Values, cx: &mut Search<Values>) {
 let g217 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g218 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g217 {
-m186(v, cx)?;
+m186(v, cx);
 }
 
 }
 {
 if g218 {
-m184(v, cx)?;
+m184(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_79`.
-fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m186(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m187(v, cx)?;
+m187(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_81`.
-fn m187(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m187(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m188(v, cx)?;
+m188(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_82`.
-fn m188(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m188(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m189(v, cx)?;
+m189(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_83`.
-fn m189(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m189(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB13[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m185(v, cx)?;
+m185(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_85`.
-fn m190(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m190(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
 if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
-m191(v, cx)?;
+m191(v, cx);
 }
 
 }
@@ -2256,19 +2198,19 @@ m192(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_86`.
-fn m191(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m191(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB14[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m193(v, cx)?;
+m193(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_102`.
@@ -2281,13 +2223,12 @@ m1(v, cx);
 }
 
 /// Node `turn1Green_89`.
-fn m193(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(193, v)? { return Ok(()); }
+fn m193(v: &mut Values, cx: &mut Search<Values>) {
 let g227 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 let g228 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 {
 if g227 {
-m194(v, cx)?;
+m194(v, cx);
 }
 
 }
@@ -2297,56 +2238,56 @@ m192(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_90`.
-fn m194(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m194(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 1;
 let o0 = OFF4[(v[33]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m195(v, cx)?;
+m195(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_92`.
-fn m195(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m195(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB5[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-m196(v, cx)?;
+m196(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_93`.
-fn m196(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m196(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB7[(v[28] as usize)];
 let slot = 28usize;
 let old = v[slot]; v[slot] = x;
-m197(v, cx)?;
+m197(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_94`.
-fn m197(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m197(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB14[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-m193(v, cx)?;
+m193(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn1Green_100`.
@@ -3055,6 +2996,281 @@ if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `stage1_1`.
+fn a1(v: &mut Values) -> Option<u32> {
+let mut reach_16_32: Option<bool> = None;
+{
+if (match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_2`.
+fn a33(v: &mut Values) -> Option<u32> {
+let g32 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] == 70;
+let g33 = CONSTANTS[297 + OFF0[(v[28] as usize)] as usize + OFF1[(v[29] as usize)] as usize] != 70;
+{
+if g32 {
+if let Some(node) = a200(v) { return Some(node); }
+}
+
+}
+{
+if g33 {
+if let Some(node) = a201(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_4`.
+fn a34(v: &mut Values) -> Option<u32> {
+let mut reach_2_15: Option<bool> = None;
+{
+if (match reach_2_15 { Some(found) => found, None => { let found = r2_15(v); reach_2_15 = Some(found); found } }) {
+if let Some(node) = a35(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_15 { Some(found) => found, None => { let found = r2_15(v); reach_2_15 = Some(found); found } }) {
+if let Some(node) = a36(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_1`.
+#[inline(always)]
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(37);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_2`.
+#[inline(always)]
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(115);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_102`.
+fn a109(v: &mut Values) -> Option<u32> {
+let mut reach_16_32: Option<bool> = None;
+{
+if (match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_16_32 { Some(found) => found, None => { let found = r16_32(v); reach_16_32 = Some(found); found } }) {
+if let Some(node) = a117(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_6`.
+fn a117(v: &mut Values) -> Option<u32> {
+let mut reach_18_31: Option<bool> = None;
+{
+if (match reach_18_31 { Some(found) => found, None => { let found = r18_31(v); reach_18_31 = Some(found); found } }) {
+if let Some(node) = a118(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_18_31 { Some(found) => found, None => { let found = r18_31(v); reach_18_31 = Some(found); found } }) {
+if let Some(node) = a119(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_1`.
+#[inline(always)]
+fn a118(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(120);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_2`.
+#[inline(always)]
+fn a119(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(198);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_102`.
+fn a192(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a1(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `decide1_1`.
+fn a200(v: &mut Values) -> Option<u32> {
+let g235 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g236 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
+{
+if g235 {
+if let Some(node) = a202(v) { return Some(node); }
+}
+
+}
+{
+if g236 {
+if let Some(node) = a203(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_2`.
+fn a201(v: &mut Values) -> Option<u32> {
+let g237 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] == 70;
+let g238 = CONSTANTS[297 + OFF0[(v[29] as usize)] as usize + OFF1[(v[28] as usize)] as usize] != 70;
+{
+if g237 {
+if let Some(node) = a208(v) { return Some(node); }
+}
+
+}
+{
+if g238 {
+if let Some(node) = a202(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_3`.
+fn a202(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 35usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a204(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_4`.
+fn a203(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 35usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a206(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_5`.
+fn a204(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a205(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_8`.
+#[inline(always)]
+fn a205(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+return Some(207);
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_7`.
+fn a206(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a205(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_9`.
+fn a208(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 35usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a209(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_11`.
+fn a209(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a205(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `flips1Red_1` where v[34] == 35.

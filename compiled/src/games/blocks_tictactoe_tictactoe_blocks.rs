@@ -96,6 +96,21 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            37 => a37(&mut state.values),
+            39 => a39(&mut state.values),
+            49 => a49(&mut state.values),
+            51 => a51(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1264,6 +1279,328 @@ if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `stage1_1`.
+fn a1(v: &mut Values) -> Option<u32> {
+let mut reach_8_9: Option<bool> = None;
+{
+if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_2`.
+fn a29(v: &mut Values) -> Option<u32> {
+let mut reach_54_61: Option<bool> = None;
+{
+if (match reach_54_61 { Some(found) => found, None => { let found = r54_61(v); reach_54_61 = Some(found); found } }) {
+if let Some(node) = a62(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_54_61 { Some(found) => found, None => { let found = r54_61(v); reach_54_61 = Some(found); found } }) {
+if let Some(node) = a63(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_4`.
+fn a30(v: &mut Values) -> Option<u32> {
+let mut reach_2_7: Option<bool> = None;
+{
+if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if let Some(node) = a31(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if let Some(node) = a32(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Red_1`.
+#[inline(always)]
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+return Some(33);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_2`.
+#[inline(always)]
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+return Some(40);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_8__tail`.
+fn a37(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF0[(v[16]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a38(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Red_9`.
+fn a38(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB1[(v[12] as usize)];
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a39(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Red_14`.
+fn a39(v: &mut Values) -> Option<u32> {
+let mut reach_8_9: Option<bool> = None;
+{
+if (match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_8_9 { Some(found) => found, None => { let found = r8_9(v); reach_8_9 = Some(found); found } }) {
+if let Some(node) = a42(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `stage1_6`.
+fn a42(v: &mut Values) -> Option<u32> {
+let mut reach_10_15: Option<bool> = None;
+{
+if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
+if let Some(node) = a43(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
+if let Some(node) = a44(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn1Green_1`.
+#[inline(always)]
+fn a43(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+return Some(45);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_2`.
+#[inline(always)]
+fn a44(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+return Some(52);
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_8__tail`.
+fn a49(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF0[(v[16]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a50(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `move1Green_9`.
+fn a50(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB1[(v[13] as usize)];
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a51(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn1Green_14`.
+fn a51(v: &mut Values) -> Option<u32> {
+{
+if let Some(node) = a1(v) { return Some(node); }
+
+}
+None
+}
+
+/// Node `decide1_1`.
+fn a62(v: &mut Values) -> Option<u32> {
+let mut reach_64_71: Option<bool> = None;
+{
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if let Some(node) = a72(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if let Some(node) = a73(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_2`.
+fn a63(v: &mut Values) -> Option<u32> {
+let mut reach_64_71: Option<bool> = None;
+{
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if let Some(node) = a78(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if let Some(node) = a72(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `decide1_3`.
+fn a72(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 19usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a74(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_4`.
+fn a73(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 19usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a76(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_5`.
+fn a74(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a75(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_8`.
+#[inline(always)]
+fn a75(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+return Some(77);
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_7`.
+fn a76(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a75(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_9`.
+fn a78(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 19usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a79(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `decide1_11`.
+fn a79(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 20usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a75(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `move1Red_6` where v[16] == 9.

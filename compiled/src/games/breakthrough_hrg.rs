@@ -88,6 +88,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            13 => a13(&mut state.values),
+            34 => a34(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -700,6 +713,195 @@ if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 0 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_12__tail`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 6;
+let o0 = MEMBER_INDEX1[(v[66]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = MEMBER_INDEX1[(v[67]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_15`.
+fn a15(v: &mut Values) -> Option<u32> {
+let g16 = TAB3[(v[67] as usize)] == 77;
+let g17 = TAB3[(v[67] as usize)] != 77;
+{
+if g16 {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+{
+if g17 {
+if let Some(node) = a17(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_16`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 70usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a18(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_17`.
+fn a17(v: &mut Values) -> Option<u32> {
+let mut reach_21_22: Option<bool> = None;
+{
+if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
+if let Some(node) = a20(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_18`.
+#[inline(always)]
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+return Some(19);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_20`.
+#[inline(always)]
+fn a20(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+return Some(23);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_35__tail`.
+fn a34(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 6;
+let o0 = MEMBER_INDEX1[(v[66]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_36`.
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = MEMBER_INDEX1[(v[67]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a36(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_38`.
+fn a36(v: &mut Values) -> Option<u32> {
+let g38 = TAB4[(v[67] as usize)] == 77;
+let g39 = TAB4[(v[67] as usize)] != 77;
+{
+if g38 {
+if let Some(node) = a37(v) { return Some(node); }
+}
+
+}
+{
+if g39 {
+if let Some(node) = a38(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_39`.
+fn a37(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 71usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a18(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_40`.
+fn a38(v: &mut Values) -> Option<u32> {
+let mut reach_39_40: Option<bool> = None;
+{
+if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
+if let Some(node) = a37(v) { return Some(node); }
+}
+
+}
+None
 }
 
 /// Node `turn_5` where v[68] == 73.

@@ -105,7 +105,7 @@ impl CompiledGame for Game {
     const ONE: Option<u32> = Some(215);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
-    const LEAN_READS_NO_TAGS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
     const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
@@ -125,6 +125,18 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            174 => a174(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -134,7 +146,7 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => m2(v, cx),
+            2 => { m2(v, cx); Ok(()) }
             174 => { m174(v, cx); Ok(()) }
             288 => { m288(v, cx); Ok(()) }
             _ => Ok(()),
@@ -165,7 +177,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 79usize;
 let old = v[slot];
@@ -177,49 +189,49 @@ Some(None) => (0, 0),
 for i in first..last {
 if !(TAB1[(v[0 + 0 + i] as usize)] == v[66]) { continue; }
 v[slot] = MEMBERS0[i];
-m4(v, cx)?;
+m4(v, cx);
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_1`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[0 + MEMBER_INDEX2[(v[79] as usize)] as usize] as usize)] == v[66] {
-m4(v, cx)?;
+m4(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_2`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[79] as u32, 5)? {
-m5(v, cx)?;
+if cx.push_tag_bounded(v[79] as u32) {
+m5(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `pick_3`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[0 + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 81usize;
 let old = v[slot]; v[slot] = x;
-m6(v, cx)?;
+m6(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_4`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m6(v: &mut Values, cx: &mut Search<Values>) {
 let g6 = TAB3[(v[81] as usize)] == 9;
 let g7 = TAB3[(v[81] as usize)] == 10;
 let g8 = TAB4[(v[81] as usize)] == 214;
@@ -233,86 +245,86 @@ let g15 = TAB5[(v[81] as usize)] == 214;
 let g16 = TAB3[(v[81] as usize)] == 14;
 {
 if g6 {
-m7(v, cx)?;
+m7(v, cx);
 }
 
 }
 {
 if g7 {
-m16(v, cx)?;
+m16(v, cx);
 }
 
 }
 {
 if g8 {
-m18(v, cx)?;
+m18(v, cx);
 }
 
 }
 {
 if g9 {
-m22(v, cx)?;
+m22(v, cx);
 }
 
 }
 {
 if g10 {
-m26(v, cx)?;
+m26(v, cx);
 }
 
 }
 {
 if g11 {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
 {
 if g12 {
-m34(v, cx)?;
+m34(v, cx);
 }
 
 }
 {
 if g13 {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
 {
 if g14 {
-m42(v, cx)?;
+m42(v, cx);
 }
 
 }
 {
 if g15 {
-m46(v, cx)?;
+m46(v, cx);
 }
 
 }
 {
 if g16 {
-m50(v, cx)?;
+m50(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let g18 = CONSTANTS[2217 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
 {
 let x: u8 = CONSTANTS[1425 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
 {
 if g18 {
-m9(v, cx)?;
+m9(v, cx);
 }
 
 }
@@ -320,204 +332,204 @@ m9(v, cx)?;
 let x: u8 = CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m10(v, cx)?;
+m10(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m10(v, cx)?;
+m10(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_10`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + MEMBER_INDEX2[(CONSTANTS[1425 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] as usize)] as usize] == 15 {
-m12(v, cx)?;
+m12(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_15`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m10(v: &mut Values, cx: &mut Search<Values>) {
 let g23 = v[80] == v[76];
 let g24 = v[80] != v[76];
 {
 if g23 {
-m13(v, cx)?;
+m13(v, cx);
 }
 
 }
 {
 if g24 {
-m14(v, cx)?;
+m14(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_5`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m11(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[80] as u32, 124)? {
-m124(v, cx)?;
+if cx.push_tag_bounded(v[80] as u32) {
+m124(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `pick_11`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = CONSTANTS[16185 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m8(v, cx)?;
+m8(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_18`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m13(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[80] != 29 {
-m15(v, cx)?;
+m15(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_19`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] == TAB8[(v[66] as usize)] {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_20`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m15(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(CONSTANTS[16383 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_23`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m16(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB10[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB11[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB12[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB13[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB14[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB15[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB16[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_24`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 if CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] as usize)] as usize] == 214 {
-m11(v, cx)?;
+m11(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_35`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m18(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m19(v, cx)?;
+m19(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_37`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m19(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -529,18 +541,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g43 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g43) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_39`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m20(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -549,7 +561,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g43 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g43) { break; }
@@ -559,17 +571,17 @@ v[80] = TAB19[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_40`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g43 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g43) { break; }
@@ -582,23 +594,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_43`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m23(v, cx)?;
+m23(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_45`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -610,18 +622,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g48 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g48) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_47`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -630,7 +642,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g48 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g48) { break; }
@@ -640,17 +652,17 @@ v[80] = TAB20[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_48`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g48 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g48) { break; }
@@ -663,23 +675,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_51`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m27(v, cx)?;
+m27(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_53`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -691,18 +703,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g53 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g53) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_55`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -711,7 +723,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g53 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g53) { break; }
@@ -721,17 +733,17 @@ v[80] = TAB21[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_56`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g53 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g53) { break; }
@@ -744,23 +756,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_59`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m31(v, cx)?;
+m31(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_61`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -772,18 +784,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g58 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g58) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_63`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -792,7 +804,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g58 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g58) { break; }
@@ -802,17 +814,17 @@ v[80] = TAB22[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_64`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g58 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g58) { break; }
@@ -825,23 +837,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_67`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m35(v, cx)?;
+m35(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_69`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -853,18 +865,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g63 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g63) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_71`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -873,7 +885,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g63 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g63) { break; }
@@ -883,17 +895,17 @@ v[80] = TAB23[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_72`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g63 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g63) { break; }
@@ -906,23 +918,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_75`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m39(v, cx)?;
+m39(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_77`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -934,18 +946,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g68 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g68) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_79`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -954,7 +966,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g68 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g68) { break; }
@@ -964,17 +976,17 @@ v[80] = TAB24[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_80`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g68 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g68) { break; }
@@ -987,23 +999,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_83`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_85`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -1015,18 +1027,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g73 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g73) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_87`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -1035,7 +1047,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g73 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g73) { break; }
@@ -1045,17 +1057,17 @@ v[80] = TAB25[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_88`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g73 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g73) { break; }
@@ -1068,23 +1080,23 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_91`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[79];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m47(v, cx)?;
+m47(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_93`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -1096,18 +1108,18 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g78 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g78) { break; }
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_95`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
@@ -1116,7 +1128,7 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 {
 let g78 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g78) { break; }
@@ -1126,17 +1138,17 @@ v[80] = TAB26[(v[80] as usize)];
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_96`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m49(v: &mut Values, cx: &mut Search<Values>) {
 let w80: u8 = v[80];
 loop {
 {
 let g78 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
-m11(v, cx)?;
+m11(v, cx);
 
 }
 if !(g78) { break; }
@@ -1149,349 +1161,349 @@ if !(CONSTANTS[57 + OFF17[(v[66] as usize)] as usize + OFF18[(v[0 + MEMBER_INDEX
 }
 }
 v[80] = w80;
-Ok(())
+
 }
 
 /// Node `pick_99`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m50(v: &mut Values, cx: &mut Search<Values>) {
 let g87 = v[70 + OFF27[(v[66] as usize)] as usize] == 214;
 let g88 = v[73 + OFF27[(v[66] as usize)] as usize] == 214;
 {
 let x: u8 = TAB19[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB20[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB21[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB22[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB23[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB24[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB25[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 let x: u8 = TAB26[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m17(v, cx)?;
+m17(v, cx);
 v[slot] = old;
 }
 {
 if g87 {
-m51(v, cx)?;
+m51(v, cx);
 }
 
 }
 {
 if g88 {
-m52(v, cx)?;
+m52(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_111`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m51(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[78] == 213 {
-m53(v, cx)?;
+m53(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_121`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m52(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[78] == 213 {
-m88(v, cx)?;
+m88(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_112`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF28[(v[79] as usize)] as usize] == 15 {
-m54(v, cx)?;
+m54(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_113`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF29[(v[79] as usize)] as usize] == 15 {
-m55(v, cx)?;
+m55(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_114`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
 if !r56_58(v) {
-m85(v, cx)?;
+m85(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_115`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m85(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB30[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m86(v, cx)?;
+m86(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_117`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m86(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(TAB31[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m87(v, cx)?;
+m87(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_118`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m87(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB32[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(TAB21[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_122`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m88(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF33[(v[79] as usize)] as usize] == 15 {
-m89(v, cx)?;
+m89(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_123`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m89(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF34[(v[79] as usize)] as usize] == 15 {
-m90(v, cx)?;
+m90(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_124`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF35[(v[79] as usize)] as usize] == 15 {
-m91(v, cx)?;
+m91(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_125`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m91(v: &mut Values, cx: &mut Search<Values>) {
 {
 if !r92_94(v) {
-m121(v, cx)?;
+m121(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `pick_126`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m121(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB36[(v[79] as usize)];
 let slot = 80usize;
 let old = v[slot]; v[slot] = x;
-m122(v, cx)?;
+m122(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_128`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m122(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(TAB37[(v[66] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m123(v, cx)?;
+m123(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_129`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m123(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB32[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(TAB22[(v[79] as usize)]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m11(v, cx)?;
+m11(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `pick_131`.
-fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m124(v: &mut Values, cx: &mut Search<Values>) {
 let g242 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] != 15;
 let g243 = v[0 + MEMBER_INDEX2[(v[80] as usize)] as usize] == 15;
 {
 if g242 {
-m125(v, cx)?;
+m125(v, cx);
 }
 
 }
 {
 if g243 {
-m126(v, cx)?;
+m126(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m125(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 112;
 let slot = 77usize;
 let old = v[slot]; v[slot] = x;
-m127(v, cx)?;
+m127(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m126(v: &mut Values, cx: &mut Search<Values>) {
 let g245 = TAB3[(v[81] as usize)] == 9;
 let g246 = TAB3[(v[81] as usize)] != 9;
 {
 if g245 {
-m125(v, cx)?;
+m125(v, cx);
 }
 
 }
 {
 if g246 {
-m128(v, cx)?;
+m128(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_8`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m127(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[81];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m129(v, cx)?;
+m129(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_6`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m128(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB38[(v[77] as usize)];
 let slot = 77usize;
 let old = v[slot]; v[slot] = x;
-m127(v, cx)?;
+m127(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `finish_1`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m129(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 15;
 let o0 = MEMBER_INDEX2[(v[79]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m130(v, cx)?;
+m130(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `finish_2`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m130(v: &mut Values, cx: &mut Search<Values>) {
 let g250 = TAB3[(v[81] as usize)] == 14;
 let g251 = TAB3[(v[81] as usize)] != 14;
 {
@@ -1502,11 +1514,11 @@ m131(v, cx);
 }
 {
 if g251 {
-m132(v, cx)?;
+m132(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_3`.
@@ -1523,12 +1535,12 @@ v[slot] = old;
 }
 
 /// Node `finish_4`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m132(v: &mut Values, cx: &mut Search<Values>) {
 let g253 = TAB3[(v[81] as usize)] == 9;
 let g254 = TAB3[(v[81] as usize)] != 9;
 {
 if g253 {
-m164(v, cx)?;
+m164(v, cx);
 }
 
 }
@@ -1538,7 +1550,7 @@ m165(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_5`.
@@ -1566,12 +1578,12 @@ v[slot] = old;
 }
 
 /// Node `finish_6`.
-fn m164(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m164(v: &mut Values, cx: &mut Search<Values>) {
 let g326 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
 let g327 = CONSTANTS[2415 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
 {
 if g326 {
-m166(v, cx)?;
+m166(v, cx);
 }
 
 }
@@ -1581,7 +1593,7 @@ m165(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `finish_7`.
@@ -1604,13 +1616,13 @@ m171(v, cx);
 }
 
 /// Node `finish_8`.
-fn m166(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m166(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB39[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m167(v, cx)?;
+m167(v, cx);
 v[slot] = old;
 }
 {
@@ -1618,7 +1630,7 @@ let x: u8 = TAB32[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m168(v, cx)?;
+m168(v, cx);
 v[slot] = old;
 }
 {
@@ -1626,7 +1638,7 @@ let x: u8 = TAB40[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m169(v, cx)?;
+m169(v, cx);
 v[slot] = old;
 }
 {
@@ -1634,54 +1646,54 @@ let x: u8 = TAB41[(v[66] as usize)];
 let o0 = MEMBER_INDEX2[(v[80]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m170(v, cx)?;
+m170(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `finish_11`.
-fn m167(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m167(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(13, 165)? {
+if cx.push_tag_bounded(13) {
 m165(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `finish_13`.
-fn m168(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m168(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(12, 165)? {
+if cx.push_tag_bounded(12) {
 m165(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `finish_15`.
-fn m169(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m169(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(11, 165)? {
+if cx.push_tag_bounded(11) {
 m165(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `finish_17`.
-fn m170(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m170(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(10, 165)? {
+if cx.push_tag_bounded(10) {
 m165(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `finish_20`.
@@ -5959,5 +5971,514 @@ if g511 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[66];
+let slot = 87usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_9`.
+fn a174(v: &mut Values) -> Option<u32> {
+let g344 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
+let g345 = CONSTANTS[15687 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
+{
+if g344 {
+if let Some(node) = a175(v) { return Some(node); }
+}
+
+}
+{
+if g345 {
+if let Some(node) = a176(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_10`.
+fn a175(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(v[66]) as usize];
+let slot = 70usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a176(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_11`.
+fn a176(v: &mut Values) -> Option<u32> {
+let g347 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
+let g348 = CONSTANTS[15885 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
+{
+if g347 {
+if let Some(node) = a177(v) { return Some(node); }
+}
+
+}
+{
+if g348 {
+if let Some(node) = a178(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_13`.
+fn a177(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(v[66]) as usize];
+let slot = 73usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a178(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_14`.
+fn a178(v: &mut Values) -> Option<u32> {
+let g350 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g351 = CONSTANTS[17199 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g350 {
+if let Some(node) = a179(v) { return Some(node); }
+}
+
+}
+{
+if g351 {
+if let Some(node) = a180(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_16`.
+fn a179(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
+let slot = 70usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a180(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_17`.
+fn a180(v: &mut Values) -> Option<u32> {
+let g353 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g354 = CONSTANTS[17397 + OFF6[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g353 {
+if let Some(node) = a181(v) { return Some(node); }
+}
+
+}
+{
+if g354 {
+if let Some(node) = a182(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_19`.
+fn a181(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
+let slot = 73usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a182(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_20`.
+fn a182(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[66] as usize)];
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a183(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_22`.
+fn a183(v: &mut Values) -> Option<u32> {
+let g357 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g358 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g357 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g358 {
+if let Some(node) = a185(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_23`.
+fn a184(v: &mut Values) -> Option<u32> {
+let mut reach_190_191: Option<bool> = None;
+{
+if (match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
+if let Some(node) = a192(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_190_191 { Some(found) => found, None => { let found = r190_191(v); reach_190_191 = Some(found); found } }) {
+if let Some(node) = a193(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_25`.
+fn a185(v: &mut Values) -> Option<u32> {
+let g361 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] == 214;
+let g362 = CONSTANTS[11325 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize] != 214;
+{
+if g361 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g362 {
+if let Some(node) = a186(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_26`.
+fn a186(v: &mut Values) -> Option<u32> {
+let g363 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] == 214;
+let g364 = CONSTANTS[6969 + OFF42[(v[67 + OFF27[(v[66] as usize)] as usize] as usize)] as usize + MEMBER_INDEX2[(v[79] as usize)] as usize] != 214;
+{
+if g363 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g364 {
+if let Some(node) = a187(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_27`.
+fn a187(v: &mut Values) -> Option<u32> {
+let g365 = TAB3[(v[81] as usize)] == 14;
+let g366 = TAB3[(v[81] as usize)] != 14;
+{
+if g365 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g366 {
+if let Some(node) = a188(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_28`.
+fn a188(v: &mut Values) -> Option<u32> {
+let g367 = v[80] == v[76];
+let g368 = v[80] != v[76];
+{
+if g367 {
+if let Some(node) = a184(v) { return Some(node); }
+}
+
+}
+{
+if g368 {
+if let Some(node) = a189(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_24`.
+fn a189(v: &mut Values) -> Option<u32> {
+let g369 = v[78] == 214;
+let g370 = v[78] != 214;
+{
+if g369 {
+if let Some(node) = a195(v) { return Some(node); }
+}
+
+}
+{
+if g370 {
+if let Some(node) = a194(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_29`.
+fn a192(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 214;
+let slot = 78usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_30`.
+fn a193(v: &mut Values) -> Option<u32> {
+let g373 = v[78] == 214;
+let g374 = v[78] != 214;
+{
+if g373 {
+if let Some(node) = a195(v) { return Some(node); }
+}
+
+}
+{
+if g374 {
+if let Some(node) = a194(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_36`.
+fn a194(v: &mut Values) -> Option<u32> {
+let g375 = TAB3[(v[81] as usize)] == 9;
+let g376 = TAB3[(v[81] as usize)] != 9;
+{
+if g375 {
+if let Some(node) = a196(v) { return Some(node); }
+}
+
+}
+{
+if g376 {
+if let Some(node) = a197(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_32`.
+fn a195(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 213;
+let slot = 78usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a194(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_38`.
+fn a196(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[2613 + OFF42[(v[79] as usize)] as usize + MEMBER_INDEX2[(v[80] as usize)] as usize];
+let slot = 76usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a198(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_39`.
+fn a197(v: &mut Values) -> Option<u32> {
+let g379 = v[76] != 29;
+let g380 = v[76] == 29;
+{
+if g379 {
+if let Some(node) = a199(v) { return Some(node); }
+}
+
+}
+{
+if g380 {
+if let Some(node) = a198(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_42`.
+fn a198(v: &mut Values) -> Option<u32> {
+let mut reach_200_270: Option<bool> = None;
+{
+if (match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
+if let Some(node) = a281(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_200_270 { Some(found) => found, None => { let found = r200_270(v); reach_200_270 = Some(found); found } }) {
+if let Some(node) = a282(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_41`.
+fn a199(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 29;
+let slot = 76usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a198(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_45`.
+fn a281(v: &mut Values) -> Option<u32> {
+let g512 = v[77] == 212;
+let g513 = v[77] != 212;
+{
+if g512 {
+if let Some(node) = a284(v) { return Some(node); }
+}
+
+}
+{
+if g513 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_44`.
+fn a282(v: &mut Values) -> Option<u32> {
+let g514 = v[78] == 214;
+let g515 = v[78] != 214;
+{
+if g514 {
+if let Some(node) = a283(v) { return Some(node); }
+}
+
+}
+{
+if g515 {
+if let Some(node) = a284(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_46`.
+fn a283(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let o0 = OFF27[(TAB8[(v[66] as usize)]) as usize];
+let slot = 84usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a285(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_47`.
+fn a284(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 84usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a287(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_48`.
+fn a285(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let o0 = OFF27[(v[66]) as usize];
+let slot = 84usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a286(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_51`.
+#[inline(always)]
+fn a286(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 87usize;
+let old = v[slot]; v[slot] = x;
+return Some(288);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_50`.
+fn a287(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 85usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a286(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

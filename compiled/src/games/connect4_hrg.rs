@@ -95,6 +95,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            6 => a6(&mut state.values),
+            27 => a27(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -946,6 +959,265 @@ if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_4__tail`.
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[0 + OFF1[(v[52] as usize)] as usize + OFF2[(v[44 + OFF0[(v[52] as usize)] as usize] as usize)] as usize];
+let slot = 53usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a7(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_5`.
+fn a7(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF3[(v[53]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a8(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_6`.
+fn a8(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[44 + OFF0[(v[52] as usize)] as usize] as usize)];
+let o0 = OFF0[(v[52]) as usize];
+let slot = 44usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a9(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_8`.
+fn a9(v: &mut Values) -> Option<u32> {
+let mut reach_11_12: Option<bool> = None;
+{
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if let Some(node) = a13(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_9`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_10`.
+fn a13(v: &mut Values) -> Option<u32> {
+let mut reach_17_19: Option<bool> = None;
+{
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if let Some(node) = a20(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if let Some(node) = a21(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_13`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 57usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_14`.
+#[inline(always)]
+fn a15(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+return Some(16);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_16`.
+#[inline(always)]
+fn a20(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+return Some(23);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_15`.
+fn a21(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a22(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_18`.
+fn a22(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 57usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_23__tail`.
+fn a27(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[0 + OFF1[(v[52] as usize)] as usize + OFF2[(v[44 + OFF0[(v[52] as usize)] as usize] as usize)] as usize];
+let slot = 53usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a28(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_24`.
+fn a28(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF3[(v[53]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a29(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a29(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[44 + OFF0[(v[52] as usize)] as usize] as usize)];
+let o0 = OFF0[(v[52]) as usize];
+let slot = 44usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a30(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a30(v: &mut Values) -> Option<u32> {
+let mut reach_32_33: Option<bool> = None;
+{
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if let Some(node) = a31(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_28`.
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 57usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_29`.
+fn a34(v: &mut Values) -> Option<u32> {
+let mut reach_17_19: Option<bool> = None;
+{
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if let Some(node) = a21(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_32`.
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 56usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `turn_2` where v[52] == 9.

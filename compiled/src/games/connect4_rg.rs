@@ -105,6 +105,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            6 => a6(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -475,6 +487,144 @@ if v[43 + OFF0[(v[52] as usize)] as usize] != 56 {
 
 }
 false
+}
+
+/// Node `turn`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[51];
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `tagged__tail`.
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[43 + OFF0[(v[52] as usize)] as usize];
+let slot = 53usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a7(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `placed`.
+fn a7(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[51];
+let o0 = OFF1[(v[53]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a8(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `dropped`.
+fn a8(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[53] as usize)];
+let o0 = OFF0[(v[52]) as usize];
+let slot = 43usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a9(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `judge`.
+fn a9(v: &mut Values) -> Option<u32> {
+let mut reach_11_12: Option<bool> = None;
+{
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if let Some(node) = a13(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `won`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let o0 = OFF3[(v[51]) as usize];
+let slot = 56usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `noFour`.
+fn a13(v: &mut Values) -> Option<u32> {
+let mut reach_16_17: Option<bool> = None;
+{
+if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
+if let Some(node) = a15(v) { return Some(node); }
+}
+
+}
+{
+if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
+if let Some(node) = a18(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `over`.
+#[inline(always)]
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+return Some(19);
+v[slot] = old;
+}
+None
+}
+
+/// Node `full`.
+fn a15(v: &mut Values) -> Option<u32> {
+{
+let src = 433; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
+let slot = 56usize;
+let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 3].copy_from_slice(&new);
+if let Some(node) = a14(v) { return Some(node); }
+v[slot..slot + 3].copy_from_slice(&old);
+}
+None
+}
+
+/// Node `next`.
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[51] as usize)];
+let slot = 51usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `chosen` where v[52] == 7.

@@ -83,6 +83,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            6 => a6(&mut state.values),
+            9 => a9(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -519,5 +532,298 @@ v[slot..slot + 3].copy_from_slice(&old);
 /// Node `end`.
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 
+}
+
+/// Node `turn`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[4];
+let slot = 10usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `banking`.
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
+let o0 = OFF2[(v[4]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a10(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `scoring`.
+fn a9(v: &mut Values) -> Option<u32> {
+let g10 = v[6] == 7;
+let g11 = v[6] != 7;
+{
+if g10 {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+{
+if g11 {
+if let Some(node) = a12(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `bust`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 3usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turnOver`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 17;
+let slot = 6usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a20(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `gain`.
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + OFF3[(v[6] as usize)] as usize];
+let slot = 3usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `gained`.
+fn a13(v: &mut Values) -> Option<u32> {
+let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
+let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
+{
+if g15 {
+if let Some(node) = a14(v) { return Some(node); }
+}
+
+}
+{
+if g16 {
+if let Some(node) = a19(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `winning`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 16;
+let o0 = OFF2[(v[4]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `winBanked`.
+fn a15(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 3usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a16(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `winReset`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 17;
+let slot = 6usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a17(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `winFace`.
+fn a17(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let o0 = OFF2[(v[4]) as usize];
+let slot = 7usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a18(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `over`.
+#[inline(always)]
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 10usize;
+let old = v[slot]; v[slot] = x;
+return Some(28);
+v[slot] = old;
+}
+None
+}
+
+/// Node `again`.
+fn a19(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 17;
+let slot = 6usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `counted`.
+fn a20(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[5] as usize)];
+let slot = 5usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a21(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turnsCounted`.
+fn a21(v: &mut Values) -> Option<u32> {
+let g24 = v[5] != 2;
+let g25 = v[5] == 2;
+{
+if g24 {
+if let Some(node) = a22(v) { return Some(node); }
+}
+
+}
+{
+if g25 {
+if let Some(node) = a23(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `nextTurn`.
+fn a22(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB5[(v[4] as usize)];
+let slot = 4usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `final`.
+fn a23(v: &mut Values) -> Option<u32> {
+let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
+let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
+{
+if g27 {
+if let Some(node) = a24(v) { return Some(node); }
+}
+
+}
+{
+if g28 {
+if let Some(node) = a25(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `firstWins`.
+fn a24(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 7usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a18(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `notFirst`.
+fn a25(v: &mut Values) -> Option<u32> {
+let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
+let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
+{
+if g30 {
+if let Some(node) = a26(v) { return Some(node); }
+}
+
+}
+{
+if g31 {
+if let Some(node) = a27(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `secondWins`.
+fn a26(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 8usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a18(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `tie`.
+fn a27(v: &mut Values) -> Option<u32> {
+{
+let src = 303; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
+let slot = 7usize;
+let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 3].copy_from_slice(&new);
+if let Some(node) = a18(v) { return Some(node); }
+v[slot..slot + 3].copy_from_slice(&old);
+}
+None
 }
 

@@ -94,6 +94,21 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            13 => a13(&mut state.values),
+            17 => a17(&mut state.values),
+            49 => a49(&mut state.values),
+            53 => a53(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1118,5 +1133,418 @@ if v[0 + OFF5[(v[39] as usize)] as usize] != 31 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 6;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13__tail`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[0 + OFF5[(v[37] as usize)] as usize] as usize)];
+let o0 = OFF9[(TAB10[(v[37] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_14`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB11[(v[0 + OFF5[(v[38] as usize)] as usize] as usize)];
+let o0 = OFF9[(TAB10[(v[38] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_15`.
+fn a15(v: &mut Values) -> Option<u32> {
+let g17 = v[38] != 24;
+let g18 = v[38] == 24;
+{
+if g17 {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+{
+if g18 {
+if let Some(node) = a17(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_16`.
+fn a16(v: &mut Values) -> Option<u32> {
+let g19 = v[0 + OFF7[(v[38] as usize)] as usize] == 7;
+let g20 = v[0 + OFF7[(v[38] as usize)] as usize] != 7;
+{
+if g19 {
+if let Some(node) = a18(v) { return Some(node); }
+}
+
+}
+{
+if g20 {
+if let Some(node) = a17(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_24`.
+fn a17(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB12[(v[36] as usize)];
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a29(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_18`.
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let o0 = OFF9[(TAB13[(v[38] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a19(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_20`.
+fn a19(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB11[(v[17] as usize)];
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a17(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a29(v: &mut Values) -> Option<u32> {
+let g33 = v[16] == 31;
+let g34 = v[16] != 31;
+{
+if g33 {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+{
+if g34 {
+if let Some(node) = a31(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_26`.
+fn a30(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a32(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a31(v: &mut Values) -> Option<u32> {
+let g36 = v[36] == 166;
+let g37 = v[36] != 166;
+{
+if g36 {
+if let Some(node) = a35(v) { return Some(node); }
+}
+
+}
+{
+if g37 {
+if let Some(node) = a36(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_28`.
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_29`.
+#[inline(always)]
+fn a33(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+return Some(34);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_30`.
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a37(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_31`.
+#[inline(always)]
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 6;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+return Some(38);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_32`.
+fn a37(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_46__tail`.
+fn a49(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[0 + OFF7[(v[37] as usize)] as usize] as usize)];
+let o0 = OFF9[(TAB13[(v[37] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a50(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_47`.
+fn a50(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB11[(v[0 + OFF7[(v[38] as usize)] as usize] as usize)];
+let o0 = OFF9[(TAB13[(v[38] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a51(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_48`.
+fn a51(v: &mut Values) -> Option<u32> {
+let g58 = v[38] != 24;
+let g59 = v[38] == 24;
+{
+if g58 {
+if let Some(node) = a52(v) { return Some(node); }
+}
+
+}
+{
+if g59 {
+if let Some(node) = a53(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_49`.
+fn a52(v: &mut Values) -> Option<u32> {
+let g60 = v[0 + OFF5[(v[38] as usize)] as usize] == 7;
+let g61 = v[0 + OFF5[(v[38] as usize)] as usize] != 7;
+{
+if g60 {
+if let Some(node) = a54(v) { return Some(node); }
+}
+
+}
+{
+if g61 {
+if let Some(node) = a53(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_57`.
+fn a53(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB12[(v[36] as usize)];
+let slot = 36usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a65(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_51`.
+fn a54(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let o0 = OFF9[(TAB10[(v[38] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a55(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_53`.
+fn a55(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB11[(v[0] as usize)];
+let slot = 0usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a53(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_58`.
+fn a65(v: &mut Values) -> Option<u32> {
+let g74 = v[33] == 31;
+let g75 = v[33] != 31;
+{
+if g74 {
+if let Some(node) = a66(v) { return Some(node); }
+}
+
+}
+{
+if g75 {
+if let Some(node) = a67(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_59`.
+fn a66(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a68(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_60`.
+fn a67(v: &mut Values) -> Option<u32> {
+let g77 = v[36] == 166;
+let g78 = v[36] != 166;
+{
+if g77 {
+if let Some(node) = a69(v) { return Some(node); }
+}
+
+}
+{
+if g78 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_61`.
+fn a68(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_63`.
+fn a69(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a70(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_65`.
+fn a70(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

@@ -57,8 +57,8 @@ impl CompiledGame for Game {
     const ONE: Option<u32> = Some(7);
     const UNIQUE_STARTS: &'static [bool] = &UNIQUE_STARTS;
     const STARTS_ALL_UNIQUE: bool = true;
-    const LEAN_READS_NO_TAGS: bool = false;
-    const NO_VISITS: bool = false;
+    const LEAN_READS_NO_TAGS: bool = true;
+    const NO_VISITS: bool = true;
     const REPLAY_SKIPS_TO_MEMBER: bool = true;
 
     fn initial_values() -> Values {
@@ -77,69 +77,40 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            64 => a64(&mut state.values),
+            69 => a69(&mut state.values),
+            151 => a151(&mut state.values),
+            156 => a156(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
-        let v = &mut values;
-        match state.node {
-            0 => e0(v, cx),
-            2 => e2(v, cx),
-            64 => e64(v, cx),
-            69 => e69(v, cx),
-            105 => e105(v, cx),
-            109 => e109(v, cx),
-            151 => e151(v, cx),
-            156 => e156(v, cx),
+        Self::search_in_place(state.node, &mut values, cx)
+    }
+
+    #[inline(always)]
+    fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+        match node {
+            0 => { m0(v, cx); Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
+            64 => { m64(v, cx); Ok(()) }
+            69 => { m69(v, cx); Ok(()) }
+            105 => { m105(v, cx); Ok(()) }
+            109 => { m109(v, cx); Ok(()) }
+            151 => { m151(v, cx); Ok(()) }
+            156 => { m156(v, cx); Ok(()) }
             _ => Ok(()),
         }
     }
-}
-
-/// The search from node "begin", out of line (see `search`).
-#[inline(never)]
-fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m0(v, cx); Ok(()) }
-}
-
-/// The search from node "turn_1", out of line (see `search`).
-#[inline(never)]
-fn e2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m2(v, cx)
-}
-
-/// The search from node "stepMove_15__tail", out of line (see `search`).
-#[inline(never)]
-fn e64(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m64(v, cx); Ok(()) }
-}
-
-/// The search from node "turn_4", out of line (see `search`).
-#[inline(never)]
-fn e69(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m69(v, cx); Ok(()) }
-}
-
-/// The search from node "end", out of line (see `search`).
-#[inline(never)]
-fn e105(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m105(v, cx); Ok(()) }
-}
-
-/// The search from node "turn_15", out of line (see `search`).
-#[inline(never)]
-fn e109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    m109(v, cx)
-}
-
-/// The search from node "stepMove_36__tail", out of line (see `search`).
-#[inline(never)]
-fn e151(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m151(v, cx); Ok(()) }
-}
-
-/// The search from node "turn_18", out of line (see `search`).
-#[inline(never)]
-fn e156(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m156(v, cx); Ok(()) }
 }
 
 /// Node `begin`.
@@ -165,25 +136,25 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_3_22: Option<bool> = None;
 {
 if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
-m23(v, cx)?;
+m23(v, cx);
 }
 
 }
 {
 if !(match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
-m24(v, cx)?;
+m24(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_2`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m23(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -201,17 +172,17 @@ if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-m27(v, cx)?;
+m27(v, cx);
 v[71] = kept0;
 }
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_3`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m24(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -229,305 +200,303 @@ if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-m55(v, cx)?;
+m55(v, cx);
 v[71] = kept0;
 }
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_1`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-m26(v, cx)?;
+m26(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_2`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[71] as usize)] == 7 {
-m27(v, cx)?;
+m27(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_3`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m27(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[67] as u32, 28)? {
-m28(v, cx)?;
+if cx.push_tag_bounded(v[67] as u32) {
+m28(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `capture_4`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m29(v, cx)?;
+m29(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_5`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[67];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m30(v, cx)?;
+m30(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_7`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(30, v)? { return Ok(()); }
+fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let g32 = TAB4[(v[71] as usize)] == 7;
 let g33 = TAB4[(v[71] as usize)] == 7;
 let g34 = TAB5[(v[71] as usize)] == 7;
 let g35 = TAB5[(v[71] as usize)] == 7;
 {
 if g32 {
-m31(v, cx)?;
+m31(v, cx);
 }
 
 }
 {
 if g33 {
-m36(v, cx)?;
+m36(v, cx);
 }
 
 }
 {
 if g34 {
-m39(v, cx)?;
+m39(v, cx);
 }
 
 }
 {
 if g35 {
-m42(v, cx)?;
+m42(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_10`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m32(v, cx)?;
+m32(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_11`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m33(v, cx)?;
+m33(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_12`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+m34(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_13`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(34, v)? { return Ok(()); }
+fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
-m35(v, cx)?;
+m35(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_9`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m45(v, cx)?;
+m45(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_15`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m36(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m37(v, cx)?;
+m37(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_16`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m37(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m38(v, cx)?;
+m38(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_17`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m38(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+m34(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_20`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m39(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m40(v, cx)?;
+m40(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_21`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m41(v, cx)?;
+m41(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_22`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m41(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+m34(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_25`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m42(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m43(v, cx)?;
+m43(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_26`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m43(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m44(v, cx)?;
+m44(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_27`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m44(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m34(v, cx)?;
+m34(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_30`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m45(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[68] as u32, 46)? {
-m46(v, cx)?;
+if cx.push_tag_bounded(v[68] as u32) {
+m46(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `capture_31`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m46(v: &mut Values, cx: &mut Search<Values>) {
 let g51 = TAB11[(v[71] as usize)] == 7;
 let g52 = TAB11[(v[71] as usize)] != 7;
 {
 if g51 {
-m47(v, cx)?;
+m47(v, cx);
 }
 
 }
 {
 if g52 {
-m48(v, cx)?;
+m48(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_32`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let g53 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] != v[71];
 let g54 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] == v[71];
 {
@@ -538,20 +507,19 @@ m49(v, cx);
 }
 {
 if g54 {
-m48(v, cx)?;
+m48(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_33`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(48, v)? { return Ok(()); }
+fn m48(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_12: Option<bool> = None;
 {
 if (match reach_7_12 { Some(found) => found, None => { let found = r7_12(v); reach_7_12 = Some(found); found } }) {
-m30(v, cx)?;
+m30(v, cx);
 }
 
 }
@@ -561,7 +529,7 @@ m50(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_34`.
@@ -615,140 +583,145 @@ v[slot] = old;
 }
 
 /// Node `stepMove_1`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m53(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-m54(v, cx)?;
+m54(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_2`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m54(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[71] as usize)] == 7 {
-m55(v, cx)?;
+m55(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stepMove_3`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[67] as u32, 56)? {
-m56(v, cx)?;
+if cx.push_tag_bounded(v[67] as u32) {
+m56(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `stepMove_4`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m56(v: &mut Values, cx: &mut Search<Values>) {
 let g64 = TAB4[(v[71] as usize)] == 7;
 let g65 = TAB4[(v[71] as usize)] == 7;
 let g66 = TAB5[(v[71] as usize)] == 7;
 let g67 = TAB5[(v[71] as usize)] == 7;
 {
 if g64 {
-m57(v, cx)?;
+m57(v, cx);
 }
 
 }
 {
 if g65 {
-m59(v, cx)?;
+m59(v, cx);
 }
 
 }
 {
 if g66 {
-m60(v, cx)?;
+m60(v, cx);
 }
 
 }
 {
 if g67 {
-m61(v, cx)?;
+m61(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stepMove_6`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m57(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_5`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
-m62(v, cx)?;
+m62(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stepMove_8`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m59(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_10`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m60(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_12`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m61(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx)?;
+m58(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_14`.
-fn m62(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[68] as u32, 63)? {
-m63(v, cx);
+let tag73: u32 = v[68] as u32;
+{
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<1>(tag73, 64, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `stepMove_15`.
@@ -968,25 +941,25 @@ v[slot] = old;
 }
 
 /// Node `turn_15`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m109(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_82_101: Option<bool> = None;
 {
 if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
-m110(v, cx)?;
+m110(v, cx);
 }
 
 }
 {
 if !(match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
-m111(v, cx)?;
+m111(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `turn_16`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m110(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -1004,17 +977,17 @@ if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-m114(v, cx)?;
+m114(v, cx);
 v[71] = kept0;
 }
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `turn_17`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m111(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -1032,305 +1005,303 @@ if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-m142(v, cx)?;
+m142(v, cx);
 v[71] = kept0;
 }
 }
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_41`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m112(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-m113(v, cx)?;
+m113(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_42`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m113(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB7[(v[71] as usize)] == 7 {
-m114(v, cx)?;
+m114(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_43`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m114(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[67] as u32, 115)? {
-m115(v, cx)?;
+if cx.push_tag_bounded(v[67] as u32) {
+m115(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `capture_44`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m115(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[67]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m116(v, cx)?;
+m116(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_45`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m116(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[67];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m117(v, cx)?;
+m117(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_47`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(117, v)? { return Ok(()); }
+fn m117(v: &mut Values, cx: &mut Search<Values>) {
 let g135 = TAB4[(v[71] as usize)] == 7;
 let g136 = TAB4[(v[71] as usize)] == 7;
 let g137 = TAB5[(v[71] as usize)] == 7;
 let g138 = TAB5[(v[71] as usize)] == 7;
 {
 if g135 {
-m118(v, cx)?;
+m118(v, cx);
 }
 
 }
 {
 if g136 {
-m123(v, cx)?;
+m123(v, cx);
 }
 
 }
 {
 if g137 {
-m126(v, cx)?;
+m126(v, cx);
 }
 
 }
 {
 if g138 {
-m129(v, cx)?;
+m129(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_50`.
-fn m118(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m118(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m119(v, cx)?;
+m119(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_51`.
-fn m119(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m119(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m120(v, cx)?;
+m120(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_52`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m120(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m121(v, cx)?;
+m121(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_53`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(121, v)? { return Ok(()); }
+fn m121(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
-m122(v, cx)?;
+m122(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_49`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m122(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[69]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-m132(v, cx)?;
+m132(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_55`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m123(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m124(v, cx)?;
+m124(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_56`.
-fn m124(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m124(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m125(v, cx)?;
+m125(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_57`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m125(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m121(v, cx)?;
+m121(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_60`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m126(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m127(v, cx)?;
+m127(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_61`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m127(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m128(v, cx)?;
+m128(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_62`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m128(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m121(v, cx)?;
+m121(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_65`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m129(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 69usize;
 let old = v[slot]; v[slot] = x;
-m130(v, cx)?;
+m130(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_66`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m130(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
-m131(v, cx)?;
+m131(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_67`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m131(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m121(v, cx)?;
+m121(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `capture_70`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m132(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[68] as u32, 133)? {
-m133(v, cx)?;
+if cx.push_tag_bounded(v[68] as u32) {
+m133(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `capture_71`.
-fn m133(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m133(v: &mut Values, cx: &mut Search<Values>) {
 let g154 = TAB11[(v[71] as usize)] == 7;
 let g155 = TAB11[(v[71] as usize)] != 7;
 {
 if g154 {
-m134(v, cx)?;
+m134(v, cx);
 }
 
 }
 {
 if g155 {
-m135(v, cx)?;
+m135(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_72`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m134(v: &mut Values, cx: &mut Search<Values>) {
 let g156 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] != v[71];
 let g157 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] == v[71];
 {
@@ -1341,20 +1312,19 @@ m136(v, cx);
 }
 {
 if g157 {
-m135(v, cx)?;
+m135(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_73`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-if !cx.visit(135, v)? { return Ok(()); }
+fn m135(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_86_91: Option<bool> = None;
 {
 if (match reach_86_91 { Some(found) => found, None => { let found = r86_91(v); reach_86_91 = Some(found); found } }) {
-m117(v, cx)?;
+m117(v, cx);
 }
 
 }
@@ -1364,7 +1334,7 @@ m137(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `capture_74`.
@@ -1418,140 +1388,145 @@ v[slot] = old;
 }
 
 /// Node `stepMove_22`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m140(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-m141(v, cx)?;
+m141(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_23`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m141(v: &mut Values, cx: &mut Search<Values>) {
 {
 if TAB7[(v[71] as usize)] == 7 {
-m142(v, cx)?;
+m142(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stepMove_24`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m142(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[67] as u32, 143)? {
-m143(v, cx)?;
+if cx.push_tag_bounded(v[67] as u32) {
+m143(v, cx);
 }
 cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `stepMove_25`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m143(v: &mut Values, cx: &mut Search<Values>) {
 let g167 = TAB4[(v[71] as usize)] == 7;
 let g168 = TAB4[(v[71] as usize)] == 7;
 let g169 = TAB5[(v[71] as usize)] == 7;
 let g170 = TAB5[(v[71] as usize)] == 7;
 {
 if g167 {
-m144(v, cx)?;
+m144(v, cx);
 }
 
 }
 {
 if g168 {
-m146(v, cx)?;
+m146(v, cx);
 }
 
 }
 {
 if g169 {
-m147(v, cx)?;
+m147(v, cx);
 }
 
 }
 {
 if g170 {
-m148(v, cx)?;
+m148(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stepMove_27`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m144(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB6[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_26`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
-m149(v, cx)?;
+m149(v, cx);
 }
 
 }
-Ok(())
+
 }
 
 /// Node `stepMove_29`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m146(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB8[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_31`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m147(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_33`.
-fn m148(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+fn m148(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx)?;
+m145(v, cx);
 v[slot] = old;
 }
-Ok(())
+
 }
 
 /// Node `stepMove_35`.
-fn m149(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
+#[inline(always)]
+fn m149(v: &mut Values, cx: &mut Search<Values>) {
 {
-if cx.push_tag(v[68] as u32, 150)? {
-m150(v, cx);
+let tag176: u32 = v[68] as u32;
+{
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+cx.complete_unique_valid_tagged_at::<1>(tag176, 151, v);
+v[slot] = old;
 }
-cx.pop_tag();
 }
-Ok(())
+
 }
 
 /// Node `stepMove_36`.
@@ -2491,5 +2466,388 @@ if r162_166(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_15__tail`.
+fn a64(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF3[(v[67]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a65(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_16`.
+fn a65(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
+let o0 = OFF3[(v[68]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a66(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_17`.
+fn a66(v: &mut Values) -> Option<u32> {
+let g77 = TAB11[(v[71] as usize)] == 7;
+let g78 = TAB11[(v[71] as usize)] != 7;
+{
+if g77 {
+if let Some(node) = a67(v) { return Some(node); }
+}
+
+}
+{
+if g78 {
+if let Some(node) = a68(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `capture_39__tail`.
+fn a67(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 83;
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a69(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_19`.
+fn a68(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB13[(v[66] as usize)];
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a69(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_4`.
+fn a69(v: &mut Values) -> Option<u32> {
+let mut reach_70_79: Option<bool> = None;
+{
+if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if let Some(node) = a80(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if let Some(node) = a81(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_6`.
+fn a80(v: &mut Values) -> Option<u32> {
+let g95 = v[66] == 163;
+let g96 = v[66] != 163;
+{
+if g95 {
+if let Some(node) = a106(v) { return Some(node); }
+}
+
+}
+{
+if g96 {
+if let Some(node) = a107(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_5`.
+fn a81(v: &mut Values) -> Option<u32> {
+let mut reach_82_101: Option<bool> = None;
+{
+if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
+if let Some(node) = a80(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
+if let Some(node) = a102(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_7`.
+fn a102(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a103(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_9`.
+fn a103(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_10`.
+#[inline(always)]
+fn a104(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(105);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_11`.
+fn a106(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a108(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_12`.
+#[inline(always)]
+fn a107(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(109);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13`.
+fn a108(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_36__tail`.
+fn a151(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF3[(v[67]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a152(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_37`.
+fn a152(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
+let o0 = OFF3[(v[68]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a153(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_38`.
+fn a153(v: &mut Values) -> Option<u32> {
+let g180 = TAB11[(v[71] as usize)] == 7;
+let g181 = TAB11[(v[71] as usize)] != 7;
+{
+if g180 {
+if let Some(node) = a154(v) { return Some(node); }
+}
+
+}
+{
+if g181 {
+if let Some(node) = a155(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `capture_79__tail`.
+fn a154(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 83;
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a156(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `stepMove_40`.
+fn a155(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB13[(v[66] as usize)];
+let slot = 66usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a156(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_18`.
+fn a156(v: &mut Values) -> Option<u32> {
+let mut reach_157_166: Option<bool> = None;
+{
+if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if let Some(node) = a167(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if let Some(node) = a168(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_20`.
+fn a167(v: &mut Values) -> Option<u32> {
+let g198 = v[66] == 163;
+let g199 = v[66] != 163;
+{
+if g198 {
+if let Some(node) = a171(v) { return Some(node); }
+}
+
+}
+{
+if g199 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_19`.
+fn a168(v: &mut Values) -> Option<u32> {
+let mut reach_3_22: Option<bool> = None;
+{
+if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
+if let Some(node) = a167(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
+if let Some(node) = a169(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_21`.
+fn a169(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a170(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_23`.
+fn a170(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a171(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a172(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a172(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a104(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

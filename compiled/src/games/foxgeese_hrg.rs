@@ -84,6 +84,20 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            9 => a9(&mut state.values),
+            36 => a36(&mut state.values),
+            39 => a39(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -1083,5 +1097,297 @@ if v[0 + OFF2[(v[57] as usize)] as usize] == 8 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 0;
+let slot = 61usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `geeseTurn_10__tail`.
+fn a9(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 8;
+let o0 = OFF2[(v[54]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a10(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `geeseTurn_11`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 9;
+let o0 = OFF2[(v[55]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `geeseTurn_13`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = TAB6[(v[53] as usize)];
+let slot = 53usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `geeseTurn_14`.
+fn a12(v: &mut Values) -> Option<u32> {
+let mut reach_13_15: Option<bool> = None;
+{
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if let Some(node) = a24(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if let Some(node) = a25(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `geeseTurn_16`.
+fn a24(v: &mut Values) -> Option<u32> {
+let g33 = v[53] == 279;
+let g34 = v[53] != 279;
+{
+if g33 {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if g34 {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `geeseTurn_15`.
+fn a25(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 4;
+let slot = 58usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a26(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `geeseTurn_17`.
+fn a26(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 2;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a27(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `geeseTurn_18`.
+#[inline(always)]
+fn a27(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 5;
+let slot = 61usize;
+let old = v[slot]; v[slot] = x;
+return Some(28);
+v[slot] = old;
+}
+None
+}
+
+/// Node `drawAtCap_1`.
+fn a29(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 3;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a31(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `drawAtCap_2`.
+#[inline(always)]
+fn a30(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 1;
+let slot = 61usize;
+let old = v[slot]; v[slot] = x;
+return Some(32);
+v[slot] = old;
+}
+None
+}
+
+/// Node `drawAtCap_3`.
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 3;
+let slot = 58usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a27(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_9__tail`.
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 8;
+let o0 = OFF2[(v[51]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a37(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_10`.
+fn a37(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 1;
+let o0 = OFF2[(v[55]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a38(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_11`.
+fn a38(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = v[55];
+let slot = 51usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a39(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_39`.
+fn a39(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = TAB6[(v[53] as usize)];
+let slot = 53usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a57(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_40`.
+fn a57(v: &mut Values) -> Option<u32> {
+let g74 = TAB9[(v[52] as usize)] == 7;
+let g75 = TAB9[(v[52] as usize)] != 7;
+{
+if g74 {
+if let Some(node) = a58(v) { return Some(node); }
+}
+
+}
+{
+if g75 {
+if let Some(node) = a59(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `foxTurn_41`.
+fn a58(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 4;
+let slot = 59usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a60(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_42`.
+fn a59(v: &mut Values) -> Option<u32> {
+let mut reach_61_65: Option<bool> = None;
+{
+if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if let Some(node) = a66(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if let Some(node) = a58(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `foxTurn_43`.
+fn a60(v: &mut Values) -> Option<u32> {
+{
+let x: u16 = 2;
+let slot = 58usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a27(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `foxTurn_46`.
+fn a66(v: &mut Values) -> Option<u32> {
+let g86 = v[53] == 279;
+let g87 = v[53] != 279;
+{
+if g86 {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if g87 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
 }
 

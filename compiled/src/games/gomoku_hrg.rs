@@ -86,6 +86,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            6 => a6(&mut state.values),
+            83 => a83(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -2046,5 +2059,238 @@ if r101_102(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 233usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_4__tail`.
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF2[(v[227]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a7(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_6`.
+fn a7(v: &mut Values) -> Option<u32> {
+let mut reach_8_25: Option<bool> = None;
+{
+if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
+if let Some(node) = a68(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
+if let Some(node) = a69(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_7`.
+fn a68(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 230usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a70(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_8`.
+fn a69(v: &mut Values) -> Option<u32> {
+let mut reach_73_75: Option<bool> = None;
+{
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if let Some(node) = a76(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if let Some(node) = a77(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_9`.
+fn a70(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 231usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_10`.
+#[inline(always)]
+fn a71(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 233usize;
+let old = v[slot]; v[slot] = x;
+return Some(72);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_12`.
+#[inline(always)]
+fn a76(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 233usize;
+let old = v[slot]; v[slot] = x;
+return Some(79);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_11`.
+fn a77(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 230usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a78(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13`.
+fn a78(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 231usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_18__tail`.
+fn a83(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF2[(v[227]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a84(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_20`.
+fn a84(v: &mut Values) -> Option<u32> {
+let mut reach_85_102: Option<bool> = None;
+{
+if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
+if let Some(node) = a145(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
+if let Some(node) = a146(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_21`.
+fn a145(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 231usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a147(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_22`.
+fn a146(v: &mut Values) -> Option<u32> {
+let mut reach_73_75: Option<bool> = None;
+{
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if let Some(node) = a148(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_23`.
+fn a147(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 230usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a148(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 231usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a149(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a149(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 230usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a71(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

@@ -79,6 +79,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            20 => a20(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -591,6 +603,212 @@ if v[0 + OFF0[(v[22] as usize)] as usize] == 7 {
 
 }
 false
+}
+
+/// Node `round`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 6;
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `secondTagged__tail`.
+fn a20(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let o1 = OFF0[(v[22]) as usize];
+let slot = 10usize + o1 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a21(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `judge`.
+fn a21(v: &mut Values) -> Option<u32> {
+let g21 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 7;
+let g22 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 2;
+{
+if g21 {
+if let Some(node) = a22(v) { return Some(node); }
+}
+
+}
+{
+if g22 {
+if let Some(node) = a24(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `firstTakes`.
+fn a22(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[23] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
+let slot = 23usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a23(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `bidCleared`.
+fn a23(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 7;
+let slot = 22usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a26(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `notFirst`.
+fn a24(v: &mut Values) -> Option<u32> {
+let g25 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 7;
+let g26 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 2;
+{
+if g25 {
+if let Some(node) = a25(v) { return Some(node); }
+}
+
+}
+{
+if g26 {
+if let Some(node) = a23(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `secondTakes`.
+fn a25(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = CONSTANTS[0 + OFF3[(v[24] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
+let slot = 24usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a23(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `cleared`.
+fn a26(v: &mut Values) -> Option<u32> {
+let mut reach_27_28: Option<bool> = None;
+{
+if (match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `final`.
+fn a29(v: &mut Values) -> Option<u32> {
+let g31 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 7;
+let g32 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 2;
+{
+if g31 {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+{
+if g32 {
+if let Some(node) = a32(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `firstWins`.
+fn a30(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 26usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a31(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `over`.
+#[inline(always)]
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+return Some(35);
+v[slot] = old;
+}
+None
+}
+
+/// Node `notFirstWin`.
+fn a32(v: &mut Values) -> Option<u32> {
+let g35 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 7;
+let g36 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 2;
+{
+if g35 {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if g36 {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `secondWins`.
+fn a33(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 27usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a31(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `tie`.
+fn a34(v: &mut Values) -> Option<u32> {
+{
+let src = 204; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
+let slot = 26usize;
+let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 3].copy_from_slice(&new);
+if let Some(node) = a31(v) { return Some(node); }
+v[slot..slot + 3].copy_from_slice(&old);
+}
+None
 }
 
 /// Node `drawn` where v[22] == 7.

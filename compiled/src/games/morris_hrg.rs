@@ -75,6 +75,21 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            40 => a40(&mut state.values),
+            42 => a42(&mut state.values),
+            90 => a90(&mut state.values),
+            92 => a92(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1629,5 +1644,402 @@ if v[0 + OFF2[(v[36] as usize)] as usize] == 8 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `removeIfMill_10__tail`.
+fn a40(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF2[(v[35]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a41(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `removeIfMill_11`.
+fn a41(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB3[(v[30] as usize)];
+let slot = 30usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a42(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_24`.
+fn a42(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[32] as usize)];
+let slot = 32usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a43(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a43(v: &mut Values) -> Option<u32> {
+let g49 = v[30] == 41;
+let g50 = v[30] != 41;
+{
+if g49 {
+if let Some(node) = a44(v) { return Some(node); }
+}
+
+}
+{
+if g50 {
+if let Some(node) = a45(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_26`.
+fn a44(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a46(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a45(v: &mut Values) -> Option<u32> {
+let g52 = v[27] == 39;
+let g53 = v[27] != 39;
+{
+if g52 {
+if let Some(node) = a49(v) { return Some(node); }
+}
+
+}
+{
+if g53 {
+if let Some(node) = a50(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_28`.
+fn a46(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a47(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_29`.
+#[inline(always)]
+fn a47(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+return Some(48);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_30`.
+fn a49(v: &mut Values) -> Option<u32> {
+let g56 = v[30] != 42;
+let g57 = v[30] == 42;
+{
+if g56 {
+if let Some(node) = a51(v) { return Some(node); }
+}
+
+}
+{
+if g57 {
+if let Some(node) = a50(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_31`.
+fn a50(v: &mut Values) -> Option<u32> {
+let g58 = v[32] == 249;
+let g59 = v[32] != 249;
+{
+if g58 {
+if let Some(node) = a57(v) { return Some(node); }
+}
+
+}
+{
+if g59 {
+if let Some(node) = a58(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_32`.
+fn a51(v: &mut Values) -> Option<u32> {
+let mut reach_52_56: Option<bool> = None;
+{
+if (match reach_52_56 { Some(found) => found, None => { let found = r52_56(v); reach_52_56 = Some(found); found } }) {
+if let Some(node) = a50(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_52_56 { Some(found) => found, None => { let found = r52_56(v); reach_52_56 = Some(found); found } }) {
+if let Some(node) = a44(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_38`.
+fn a57(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a59(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_39`.
+#[inline(always)]
+fn a58(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+return Some(60);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_40`.
+fn a59(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a47(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `removeIfMill_22__tail`.
+fn a90(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 8;
+let o0 = OFF2[(v[35]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a91(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `removeIfMill_23`.
+fn a91(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB3[(v[29] as usize)];
+let slot = 29usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a92(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_65`.
+fn a92(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB8[(v[32] as usize)];
+let slot = 32usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a93(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_66`.
+fn a93(v: &mut Values) -> Option<u32> {
+let g111 = v[29] == 41;
+let g112 = v[29] != 41;
+{
+if g111 {
+if let Some(node) = a94(v) { return Some(node); }
+}
+
+}
+{
+if g112 {
+if let Some(node) = a95(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_67`.
+fn a94(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a96(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_68`.
+fn a95(v: &mut Values) -> Option<u32> {
+let g114 = v[26] == 39;
+let g115 = v[26] != 39;
+{
+if g114 {
+if let Some(node) = a97(v) { return Some(node); }
+}
+
+}
+{
+if g115 {
+if let Some(node) = a98(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_69`.
+fn a96(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a47(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_71`.
+fn a97(v: &mut Values) -> Option<u32> {
+let g117 = v[29] != 42;
+let g118 = v[29] == 42;
+{
+if g117 {
+if let Some(node) = a99(v) { return Some(node); }
+}
+
+}
+{
+if g118 {
+if let Some(node) = a98(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_72`.
+fn a98(v: &mut Values) -> Option<u32> {
+let g119 = v[32] == 249;
+let g120 = v[32] != 249;
+{
+if g119 {
+if let Some(node) = a105(v) { return Some(node); }
+}
+
+}
+{
+if g120 {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_73`.
+fn a99(v: &mut Values) -> Option<u32> {
+let mut reach_100_104: Option<bool> = None;
+{
+if (match reach_100_104 { Some(found) => found, None => { let found = r100_104(v); reach_100_104 = Some(found); found } }) {
+if let Some(node) = a98(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_100_104 { Some(found) => found, None => { let found = r100_104(v); reach_100_104 = Some(found); found } }) {
+if let Some(node) = a94(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_79`.
+fn a105(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a106(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_81`.
+fn a106(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a47(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

@@ -105,6 +105,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            11 => a11(&mut state.values),
+            104 => a104(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1661,5 +1674,544 @@ if v[0 + OFF2[(v[79] as usize)] as usize] == 8 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_9__tail`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let src = 0; let new: [u8; 38] = core::array::from_fn(|i| v[src + i]);
+let slot = 38usize;
+let old: [u8; 38] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 38].copy_from_slice(&new);
+if let Some(node) = a12(v) { return Some(node); }
+v[slot..slot + 38].copy_from_slice(&old);
+}
+None
+}
+
+/// Node `turn_10`.
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF7[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB8[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_11`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF9[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB10[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_12`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF11[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB12[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13`.
+fn a15(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF13[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB14[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a16(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_14`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF15[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB16[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a17(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_15`.
+fn a17(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF17[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB18[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a18(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_16`.
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF19[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB20[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a19(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_17`.
+fn a19(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF21[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB22[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a20(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_18`.
+fn a20(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF23[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB24[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a21(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_20`.
+fn a21(v: &mut Values) -> Option<u32> {
+let mut reach_22_32: Option<bool> = None;
+{
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if let Some(node) = a51(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if let Some(node) = a52(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_21`.
+fn a51(v: &mut Values) -> Option<u32> {
+let mut reach_53_63: Option<bool> = None;
+{
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if let Some(node) = a82(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if let Some(node) = a83(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_22`.
+fn a52(v: &mut Values) -> Option<u32> {
+let mut reach_53_63: Option<bool> = None;
+{
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if let Some(node) = a88(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if let Some(node) = a89(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_23`.
+fn a82(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a84(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_24`.
+fn a83(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a86(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a84(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 81usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a85(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_28`.
+#[inline(always)]
+fn a85(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+return Some(87);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_27`.
+fn a86(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 81usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a85(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_29`.
+fn a88(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 81usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a90(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_30`.
+fn a89(v: &mut Values) -> Option<u32> {
+let mut reach_91_93: Option<bool> = None;
+{
+if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if let Some(node) = a94(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if let Some(node) = a82(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_31`.
+fn a90(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a85(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_34`.
+#[inline(always)]
+fn a94(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 83usize;
+let old = v[slot]; v[slot] = x;
+return Some(95);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_45__tail`.
+fn a104(v: &mut Values) -> Option<u32> {
+{
+let src = 0; let new: [u8; 38] = core::array::from_fn(|i| v[src + i]);
+let slot = 38usize;
+let old: [u8; 38] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 38].copy_from_slice(&new);
+if let Some(node) = a105(v) { return Some(node); }
+v[slot..slot + 38].copy_from_slice(&old);
+}
+None
+}
+
+/// Node `turn_46`.
+fn a105(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF7[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB8[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a106(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_47`.
+fn a106(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF9[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB10[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a107(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_48`.
+fn a107(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF11[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB12[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a108(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_49`.
+fn a108(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF13[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB14[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a109(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_50`.
+fn a109(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF15[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB16[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a110(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_51`.
+fn a110(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF17[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB18[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a111(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_52`.
+fn a111(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF19[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB20[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a112(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_53`.
+fn a112(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF21[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB22[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a113(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_54`.
+fn a113(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[38 + COFF5[0 + OFF6[(v[77] as usize)] as usize + OFF23[(v[78] as usize)] as usize] as usize];
+let o0 = OFF2[(TAB24[(v[77] as usize)]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a114(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_56`.
+fn a114(v: &mut Values) -> Option<u32> {
+let mut reach_53_63: Option<bool> = None;
+{
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if let Some(node) = a115(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if let Some(node) = a116(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_57`.
+fn a115(v: &mut Values) -> Option<u32> {
+let mut reach_22_32: Option<bool> = None;
+{
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if let Some(node) = a117(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if let Some(node) = a88(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_58`.
+fn a116(v: &mut Values) -> Option<u32> {
+let mut reach_22_32: Option<bool> = None;
+{
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if let Some(node) = a83(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if let Some(node) = a119(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_59`.
+fn a117(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 81usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a118(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_61`.
+fn a118(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a85(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_66`.
+fn a119(v: &mut Values) -> Option<u32> {
+let mut reach_91_93: Option<bool> = None;
+{
+if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if let Some(node) = a117(v) { return Some(node); }
+}
+
+}
+None
 }
 

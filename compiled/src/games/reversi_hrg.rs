@@ -95,6 +95,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            30 => a30(&mut state.values),
+            67 => a67(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         let v = &mut values;
@@ -1675,6 +1688,293 @@ if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+fn a1(v: &mut Values) -> Option<u32> {
+let mut reach_3_4: Option<bool> = None;
+{
+if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
+if let Some(node) = a2(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
+if let Some(node) = a5(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_1`.
+#[inline(always)]
+fn a2(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(6);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_2`.
+#[inline(always)]
+fn a5(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(28);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_48`.
+fn a27(v: &mut Values) -> Option<u32> {
+let mut reach_41_42: Option<bool> = None;
+{
+if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
+if let Some(node) = a40(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
+if let Some(node) = a43(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_37`.
+fn a30(v: &mut Values) -> Option<u32> {
+let g32 = v[67] == 11;
+let g33 = v[67] != 11;
+{
+if g32 {
+if let Some(node) = a31(v) { return Some(node); }
+}
+
+}
+{
+if g33 {
+if let Some(node) = a32(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_38`.
+fn a31(v: &mut Values) -> Option<u32> {
+let g34 = TAB6[(v[66] as usize)] == 0;
+let g35 = TAB6[(v[66] as usize)] != 0;
+{
+if g34 {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if g35 {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_39`.
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 11;
+let slot = 67usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a27(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_40`.
+fn a33(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_41`.
+fn a34(v: &mut Values) -> Option<u32> {
+let g38 = TAB6[(v[66] as usize)] == 1;
+let g39 = TAB6[(v[66] as usize)] != 1;
+{
+if g38 {
+if let Some(node) = a36(v) { return Some(node); }
+}
+
+}
+{
+if g39 {
+if let Some(node) = a37(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_47`.
+#[inline(always)]
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(39);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_43`.
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_44`.
+fn a37(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 72usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a38(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_46`.
+fn a38(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 73usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_49`.
+#[inline(always)]
+fn a40(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(44);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_50`.
+#[inline(always)]
+fn a43(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+return Some(65);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_85`.
+fn a67(v: &mut Values) -> Option<u32> {
+let g71 = v[67] == 11;
+let g72 = v[67] != 11;
+{
+if g71 {
+if let Some(node) = a68(v) { return Some(node); }
+}
+
+}
+{
+if g72 {
+if let Some(node) = a69(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_86`.
+fn a68(v: &mut Values) -> Option<u32> {
+let g73 = TAB6[(v[66] as usize)] == 0;
+let g74 = TAB6[(v[66] as usize)] != 0;
+{
+if g73 {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+{
+if g74 {
+if let Some(node) = a70(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_87`.
+fn a69(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 11;
+let slot = 67usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_89`.
+fn a70(v: &mut Values) -> Option<u32> {
+let g76 = TAB6[(v[66] as usize)] == 1;
+let g77 = TAB6[(v[66] as usize)] != 1;
+{
+if g76 {
+if let Some(node) = a36(v) { return Some(node); }
+}
+
+}
+{
+if g77 {
+if let Some(node) = a37(v) { return Some(node); }
+}
+
+}
+None
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 77.

@@ -87,6 +87,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            28 => a28(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -696,6 +708,263 @@ if TAB3[(v[40] as usize)] == 61 {
 
 }
 false
+}
+
+/// Node `Norm`.
+fn a1(v: &mut Values) -> Option<u32> {
+let g1 = v[41] == 55;
+let g2 = v[41] != 55;
+{
+if g1 {
+if let Some(node) = a2(v) { return Some(node); }
+}
+
+}
+{
+if g2 {
+if let Some(node) = a3(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Cleared`.
+fn a2(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check0`.
+fn a3(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `ClearedScore`.
+#[inline(always)]
+fn a4(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(5);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Go0`.
+#[inline(always)]
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(9);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[38] as usize)];
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0_0`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 56;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check1`.
+fn a12(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a13(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance1`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[38] as usize)];
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance1_0`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 56;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check2`.
+fn a15(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance2`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply`.
+fn a28(v: &mut Values) -> Option<u32> {
+let g31 = v[38] == 53;
+let g32 = v[38] == 54;
+{
+if g31 {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if g32 {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Apply0`.
+fn a29(v: &mut Values) -> Option<u32> {
+let mut reach_31_32: Option<bool> = None;
+{
+if (match reach_31_32 { Some(found) => found, None => { let found = r31_32(v); reach_31_32 = Some(found); found } }) {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_31_32 { Some(found) => found, None => { let found = r31_32(v); reach_31_32 = Some(found); found } }) {
+if let Some(node) = a33(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Apply0_0_yes`.
+fn a30(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB6[(v[42] as usize)];
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update`.
+fn a33(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[40];
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a34(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update2`.
+fn a34(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[39]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update4`.
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB6[(v[41] as usize)];
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `Drop` where v[40] == 41.

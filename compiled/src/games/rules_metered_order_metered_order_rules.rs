@@ -87,6 +87,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            26 => a26(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1712,5 +1724,325 @@ if CONSTANTS[1121 + OFF10[(v[78 + OFF6[(v[0 + MEMBER_INDEX1[(v[85] as usize)] as
 
 }
 false
+}
+
+/// Node `Norm`.
+fn a1(v: &mut Values) -> Option<u32> {
+let g1 = v[87] == 54;
+let g2 = v[87] != 54;
+{
+if g1 {
+if let Some(node) = a2(v) { return Some(node); }
+}
+
+}
+{
+if g2 {
+if let Some(node) = a3(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Cleared`.
+fn a2(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 90usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check0`.
+fn a3(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `ClearedScore`.
+#[inline(always)]
+fn a4(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 92usize;
+let old = v[slot]; v[slot] = x;
+return Some(5);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Go0`.
+#[inline(always)]
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 92usize;
+let old = v[slot]; v[slot] = x;
+return Some(9);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[84] as usize)];
+let slot = 84usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0_0`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 56;
+let slot = 88usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0_1`.
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 55;
+let slot = 89usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check1`.
+fn a13(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a14(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance1`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[84] as usize)];
+let slot = 84usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance1_0`.
+fn a15(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 56;
+let slot = 88usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a16(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance1_1`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 55;
+let slot = 89usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a17(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check2`.
+fn a17(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a18(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance2`.
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 90usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply`.
+fn a26(v: &mut Values) -> Option<u32> {
+let g29 = v[84] == 52;
+let g30 = v[84] == 53;
+{
+if g29 {
+if let Some(node) = a27(v) { return Some(node); }
+}
+
+}
+{
+if g30 {
+if let Some(node) = a32(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Apply0`.
+fn a27(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[88] as usize)];
+let slot = 88usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a28(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply0_line`.
+fn a28(v: &mut Values) -> Option<u32> {
+let mut reach_30_31: Option<bool> = None;
+{
+if (match reach_30_31 { Some(found) => found, None => { let found = r30_31(v); reach_30_31 = Some(found); found } }) {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_30_31 { Some(found) => found, None => { let found = r30_31(v); reach_30_31 = Some(found); found } }) {
+if let Some(node) = a32(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Apply0_1_yes`.
+fn a29(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[89] as usize)];
+let slot = 89usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a32(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update0`.
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[86];
+let o0 = OFF5[(v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize]) as usize];
+let slot = 74usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update1`.
+fn a33(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[86];
+let o0 = OFF6[(v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize]) as usize];
+let slot = 78usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a34(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update2`.
+fn a34(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[85]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update3`.
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[85]) as usize];
+let slot = 37usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a36(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update4`.
+fn a36(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[87] as usize)];
+let slot = 87usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

@@ -83,6 +83,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            20 => a20(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1120,5 +1132,158 @@ if r27_8(v) {  return true; }
 
 }
 false
+}
+
+/// Node `Norm`.
+fn a1(v: &mut Values) -> Option<u32> {
+let g1 = v[40] == 54;
+let g2 = v[40] != 54;
+{
+if g1 {
+if let Some(node) = a2(v) { return Some(node); }
+}
+
+}
+{
+if g2 {
+if let Some(node) = a3(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Cleared`.
+fn a2(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check0`.
+fn a3(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `ClearedScore`.
+#[inline(always)]
+fn a4(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+return Some(5);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Go0`.
+#[inline(always)]
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+return Some(9);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[37] as usize)];
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check1`.
+fn a11(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a12(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance1`.
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply`.
+fn a20(v: &mut Values) -> Option<u32> {
+{
+if v[37] == 53 {
+if let Some(node) = a21(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Update2`.
+fn a21(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[38]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a22(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update4`.
+fn a22(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB4[(v[40] as usize)];
+let slot = 40usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

@@ -88,6 +88,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            29 => a29(&mut state.values),
+            48 => a48(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1466,5 +1479,171 @@ if r59_36(v) {  return true; }
 
 }
 false
+}
+
+/// Node `Norm`.
+fn a29(v: &mut Values) -> Option<u32> {
+let g29 = v[77] == 51;
+let g30 = v[77] != 51;
+{
+if g29 {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+{
+if g30 {
+if let Some(node) = a31(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Cleared`.
+fn a30(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a32(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check0`.
+fn a31(v: &mut Values) -> Option<u32> {
+let mut reach_35_36: Option<bool> = None;
+{
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if let Some(node) = a38(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `ClearedScore`.
+#[inline(always)]
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 82usize;
+let old = v[slot]; v[slot] = x;
+return Some(33);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Go0`.
+#[inline(always)]
+fn a34(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 82usize;
+let old = v[slot]; v[slot] = x;
+return Some(37);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0`.
+fn a38(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB5[(v[74] as usize)];
+let slot = 74usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a39(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check1`.
+fn a39(v: &mut Values) -> Option<u32> {
+let mut reach_35_36: Option<bool> = None;
+{
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if let Some(node) = a34(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if let Some(node) = a40(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance1`.
+fn a40(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a32(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply`.
+fn a48(v: &mut Values) -> Option<u32> {
+{
+if v[74] == 50 {
+if let Some(node) = a49(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Update2`.
+fn a49(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX2[(v[75]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a50(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update3`.
+fn a50(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX2[(v[75]) as usize];
+let slot = 37usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a51(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update4`.
+fn a51(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB7[(v[77] as usize)];
+let slot = 77usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a29(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 

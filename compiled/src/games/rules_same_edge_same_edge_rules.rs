@@ -84,6 +84,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            28 => a28(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -660,6 +672,245 @@ if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as us
 
 }
 false
+}
+
+/// Node `Norm`.
+fn a1(v: &mut Values) -> Option<u32> {
+let g1 = v[41] == 53;
+let g2 = v[41] != 53;
+{
+if g1 {
+if let Some(node) = a2(v) { return Some(node); }
+}
+
+}
+{
+if g2 {
+if let Some(node) = a3(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Cleared`.
+fn a2(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check0`.
+fn a3(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `ClearedScore`.
+#[inline(always)]
+fn a4(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(5);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Go0`.
+#[inline(always)]
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+return Some(9);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[38] as usize)];
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0_0`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 54;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check1`.
+fn a12(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a13(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance1`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[38] as usize)];
+let slot = 38usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance1_0`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 54;
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check2`.
+fn a15(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance2`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 43usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply`.
+fn a28(v: &mut Values) -> Option<u32> {
+let g32 = v[38] == 51;
+let g33 = v[38] == 52;
+{
+if g32 {
+if let Some(node) = a29(v) { return Some(node); }
+}
+
+}
+{
+if g33 {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Apply0`.
+fn a29(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB5[(v[42] as usize)];
+let slot = 42usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a30(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update`.
+fn a30(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[40];
+let slot = 37usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a31(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update2`.
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[39]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a32(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update4`.
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB5[(v[41] as usize)];
+let slot = 41usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `Drop` where v[40] == 41.

@@ -87,6 +87,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            30 => a30(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -702,6 +714,258 @@ if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as us
 
 }
 false
+}
+
+/// Node `Norm`.
+fn a1(v: &mut Values) -> Option<u32> {
+let g1 = v[78] == 53;
+let g2 = v[78] != 53;
+{
+if g1 {
+if let Some(node) = a2(v) { return Some(node); }
+}
+
+}
+{
+if g2 {
+if let Some(node) = a3(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Cleared`.
+fn a2(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check0`.
+fn a3(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a10(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `ClearedScore`.
+#[inline(always)]
+fn a4(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 82usize;
+let old = v[slot]; v[slot] = x;
+return Some(5);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Go0`.
+#[inline(always)]
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 82usize;
+let old = v[slot]; v[slot] = x;
+return Some(9);
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0`.
+fn a10(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[75] as usize)];
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a11(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance0_0`.
+fn a11(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 54;
+let slot = 79usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check1`.
+fn a12(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a13(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance1`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[75] as usize)];
+let slot = 75usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Advance1_0`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 54;
+let slot = 79usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Check2`.
+fn a15(v: &mut Values) -> Option<u32> {
+let mut reach_7_8: Option<bool> = None;
+{
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Advance2`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 80usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply`.
+fn a30(v: &mut Values) -> Option<u32> {
+let g33 = v[75] == 51;
+let g34 = v[75] == 52;
+{
+if g33 {
+if let Some(node) = a31(v) { return Some(node); }
+}
+
+}
+{
+if g34 {
+if let Some(node) = a32(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `Update`.
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[77];
+let slot = 74usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a33(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Apply1`.
+fn a32(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB6[(v[79] as usize)];
+let slot = 79usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a31(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update2`.
+fn a33(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a34(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update3`.
+fn a34(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 45;
+let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let slot = 37usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a35(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `Update4`.
+fn a35(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB6[(v[78] as usize)];
+let slot = 78usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `Drop` where v[77] == 41.

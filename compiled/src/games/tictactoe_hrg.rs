@@ -79,6 +79,19 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            6 => a6(&mut state.values),
+            25 => a25(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -624,6 +637,215 @@ if v[0 + OFF3[(v[11] as usize)] as usize] == 1 {
 
 }
 false
+}
+
+/// Node `rules_1`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 15usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_4__tail`.
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let o0 = OFF0[(v[10]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a7(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_6`.
+fn a7(v: &mut Values) -> Option<u32> {
+let mut reach_9_10: Option<bool> = None;
+{
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if let Some(node) = a8(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if let Some(node) = a11(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_7`.
+fn a8(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_8`.
+fn a11(v: &mut Values) -> Option<u32> {
+let mut reach_15_17: Option<bool> = None;
+{
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if let Some(node) = a18(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if let Some(node) = a19(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_11`.
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_12`.
+#[inline(always)]
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 15usize;
+let old = v[slot]; v[slot] = x;
+return Some(14);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_14`.
+#[inline(always)]
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let slot = 15usize;
+let old = v[slot]; v[slot] = x;
+return Some(21);
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_13`.
+fn a19(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a20(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_16`.
+fn a20(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 3;
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_21__tail`.
+fn a25(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 1;
+let o0 = OFF0[(v[10]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a26(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_23`.
+fn a26(v: &mut Values) -> Option<u32> {
+let mut reach_28_29: Option<bool> = None;
+{
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if let Some(node) = a27(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if let Some(node) = a30(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_24`.
+fn a27(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let slot = 13usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a31(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `turn_25`.
+fn a30(v: &mut Values) -> Option<u32> {
+let mut reach_15_17: Option<bool> = None;
+{
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if let Some(node) = a1(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if let Some(node) = a19(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `turn_28`.
+fn a31(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 2;
+let slot = 12usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `turn_2` where v[10] == 8.

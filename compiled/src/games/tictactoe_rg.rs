@@ -81,6 +81,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            6 => a6(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -395,6 +407,119 @@ if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
 
 }
 false
+}
+
+/// Node `turn`.
+#[inline(always)]
+fn a1(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[10];
+let slot = 16usize;
+let old = v[slot]; v[slot] = x;
+return Some(2);
+v[slot] = old;
+}
+None
+}
+
+/// Node `tagged__tail`.
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = v[10];
+let o0 = OFF0[(v[11]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a7(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `judge`.
+fn a7(v: &mut Values) -> Option<u32> {
+let mut reach_9_10: Option<bool> = None;
+{
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if let Some(node) = a8(v) { return Some(node); }
+}
+
+}
+{
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if let Some(node) = a11(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `won`.
+fn a8(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 4;
+let o0 = OFF1[(v[10]) as usize];
+let slot = 13usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a12(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `open`.
+fn a11(v: &mut Values) -> Option<u32> {
+let mut reach_14_15: Option<bool> = None;
+{
+if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
+if let Some(node) = a13(v) { return Some(node); }
+}
+
+}
+{
+if (match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
+if let Some(node) = a16(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `over`.
+#[inline(always)]
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let slot = 16usize;
+let old = v[slot]; v[slot] = x;
+return Some(17);
+v[slot] = old;
+}
+None
+}
+
+/// Node `full`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let src = 30; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
+let slot = 13usize;
+let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 3].copy_from_slice(&new);
+if let Some(node) = a12(v) { return Some(node); }
+v[slot..slot + 3].copy_from_slice(&old);
+}
+None
+}
+
+/// Node `next`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[10] as usize)];
+let slot = 10usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a1(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `chosen` where v[11] == 7.

@@ -100,6 +100,18 @@ impl CompiledGame for Game {
         }
     }
 
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {
+        let applied = match state.node {
+            12 => a12(&mut state.values),
+            _ => None,
+        };
+        match applied {
+            Some(node) => { state.node = node; true }
+            None => false,
+        }
+    }
+
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {
         let mut values = state.values;
         Self::search_in_place(state.node, &mut values, cx)
@@ -1642,6 +1654,153 @@ v[slot] = old;
 /// Node `end`.
 fn m108(v: &mut Values, cx: &mut Search<Values>) {
 
+}
+
+/// Node `n5`.
+fn a4(v: &mut Values) -> Option<u32> {
+let g4 = TAB0[(v[57] as usize)] == 0;
+let g5 = TAB0[(v[57] as usize)] == 5;
+{
+if g4 {
+if let Some(node) = a5(v) { return Some(node); }
+}
+
+}
+{
+if g5 {
+if let Some(node) = a6(v) { return Some(node); }
+}
+
+}
+None
+}
+
+/// Node `n6`.
+fn a5(v: &mut Values) -> Option<u32> {
+{
+let src = 700; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
+let slot = 68usize;
+let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 3].copy_from_slice(&new);
+if let Some(node) = a7(v) { return Some(node); }
+v[slot..slot + 3].copy_from_slice(&old);
+}
+None
+}
+
+/// Node `n7`.
+#[inline(always)]
+fn a6(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 0;
+let slot = 67usize;
+let old = v[slot]; v[slot] = x;
+return Some(19);
+v[slot] = old;
+}
+None
+}
+
+/// Node `n8`.
+#[inline(always)]
+fn a7(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 13;
+let slot = 67usize;
+let old = v[slot]; v[slot] = x;
+return Some(8);
+v[slot] = old;
+}
+None
+}
+
+/// Node `n13`.
+fn a12(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 5;
+let o0 = OFF4[(v[49]) as usize];
+let slot = 0usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a13(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `n14`.
+fn a13(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB5[(v[9 + OFF6[(TAB3[(v[57] as usize)] as usize)] as usize + OFF7[(v[49] as usize)] as usize] as usize)];
+let o0 = OFF8[(TAB2[(TAB3[(v[57] as usize)] as usize)]) as usize];
+let o1 = OFF9[(TAB10[(v[49] as usize)]) as usize];
+let slot = 9usize + o0 as usize + o1 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a14(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `n15`.
+fn a14(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB11[(v[45] as usize)];
+let slot = 45usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a15(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `n16`.
+fn a15(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[45 + OFF12[(TAB3[(v[57] as usize)] as usize)] as usize] as usize)];
+let o0 = OFF13[(TAB2[(TAB3[(v[57] as usize)] as usize)]) as usize];
+let slot = 45usize + o0 as usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a16(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `n17`.
+fn a16(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = 15;
+let slot = 49usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a17(v) { return Some(node); }
+v[slot] = old;
+}
+None
+}
+
+/// Node `n18`.
+fn a17(v: &mut Values) -> Option<u32> {
+{
+let src = 697; let new: [u8; 3] = core::array::from_fn(|i| CONSTANTS[src + i]);
+let slot = 68usize;
+let old: [u8; 3] = core::array::from_fn(|i| v[slot + i]);
+v[slot..slot + 3].copy_from_slice(&new);
+if let Some(node) = a18(v) { return Some(node); }
+v[slot..slot + 3].copy_from_slice(&old);
+}
+None
+}
+
+/// Node `n19`.
+fn a18(v: &mut Values) -> Option<u32> {
+{
+let x: u8 = TAB2[(v[57] as usize)];
+let slot = 57usize;
+let old = v[slot]; v[slot] = x;
+if let Some(node) = a4(v) { return Some(node); }
+v[slot] = old;
+}
+None
 }
 
 /// Node `n10` where v[49] == 15.

@@ -31,6 +31,9 @@ pub(crate) struct Analysis {
     /// Per node, the tags every move-search path to it has pushed, where that does not depend
     /// on the path (depths.rs): a cycle without tags keeps moves' tags bounded.
     pub tag_depths: Vec<Depth>,
+    /// The most tags one move can push when every cycle of the move search that carries a tag
+    /// fills a map ([`filled_tag_bound`]); `None` when some other cycle carries one.
+    pub filled_tag_bound: Option<usize>,
     /// Every move search reaching the node is proved to give each move's tags once (see
     /// [`unique_tags`]): moves completed here need no de-duplication.
     pub unique_moves: Vec<bool>,
@@ -64,11 +67,18 @@ impl Analysis {
         let move_components = cyclic_components(&within_move);
         let move_cyclic: Vec<bool> = move_components.iter().map(Option::is_some).collect();
         // Cycles along which a move search provably progresses need no visit (progress.rs).
-        let progressing = if move_cyclic.iter().zip(&in_moves).any(|(&c, &m)| c && m) {
-            progress::progressing_nodes(automaton, plan, values, &in_moves, &move_components, &mut None)
+        // So do cycles that fill a map (`progress::filling_nodes`).
+        let (stepping, filling) = if move_cyclic.iter().zip(&in_moves).any(|(&c, &m)| c && m) {
+            let mut facts = None;
+            let stepping =
+                progress::progressing_nodes(automaton, plan, values, &in_moves, &move_components, &mut facts);
+            let filling = progress::filling_nodes(automaton, plan, values, &in_moves, &move_components, &mut facts);
+            (stepping, filling)
         } else {
-            vec![false; count]
+            (vec![false; count], vec![None; count])
         };
+        let progressing: Vec<bool> = stepping.iter().zip(&filling).map(|(&s, f)| s || f.is_some()).collect();
+        let filled_tag_bound = filled_tag_bound(automaton, plan, &in_moves, &move_components, &filling);
         let visit_in_moves =
             (0..count).map(|n| move_cyclic[n] && !progressing[n] && (in_degree[n] >= 2 || is_start[n])).collect();
         let Uniqueness { unique: unique_moves, opens_scope, scoped } =
@@ -89,12 +99,39 @@ impl Analysis {
             visit_in_moves,
             cyclic_in_moves,
             tag_depths,
+            filled_tag_bound,
             unique_moves,
             unique_start,
             opens_scope,
             scoped_moves: scoped,
         }
     }
+}
+
+/// A bound on the tags one move pushes, when every cycle of the move search carrying a tag lies
+/// in a component that fills a map (`filling[n]`: its passes, progress.rs). A path through the
+/// move search crosses an edge outside every cycle at most once; inside a filling component `C`
+/// the path between two filling writes runs in `C` without them, which is acyclic, so it crosses
+/// each of `C`'s edges at most once per pass plus once. `None` when a tag lies on another cycle.
+fn filled_tag_bound(
+    automaton: &Automaton,
+    plan: &Plan,
+    in_moves: &[bool],
+    component: &[Option<usize>],
+    filling: &[Option<u32>],
+) -> Option<usize> {
+    let mut bound = 0usize;
+    for (edge, record) in automaton.edges.iter().enumerate() {
+        let (source, target) = (record.source as usize, record.target as usize);
+        if !in_moves[source] || !matches!(plan.ops[edge], PlanOp::Tag(_) | PlanOp::TagExpr(_)) {
+            continue;
+        }
+        bound += 1;
+        if component[source].is_some() && component[source] == component[target] {
+            bound = bound.checked_add(filling[source]? as usize)?;
+        }
+    }
+    Some(bound)
 }
 
 /// What the tags of the paths from a node (or edge) to the end of the move can start with.

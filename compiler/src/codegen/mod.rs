@@ -127,6 +127,11 @@ enum Mode {
     /// A reachability check into `to`: follows the edges of its region, ignores tags, stops when
     /// `to` is entered; `pure` checks are `fn(&mut Values) -> bool`.
     Reach { to: u32, pure: bool },
+    /// The keeper's move applied in place (`a<N>`, see [`Generator::apply_starts`]): the move
+    /// search of a start that has at most one move, which cannot fail; the completion returns
+    /// its target node (`Some`) without undoing anything, a path that fails undoes as in the
+    /// move search. Functions are `fn(&mut Values) -> Option<u32>`.
+    Apply,
 }
 
 /// A specialised function: mode, node, and the `(slot, symbol)` values it is specialised for.
@@ -162,6 +167,13 @@ struct Generator<'a> {
     pending: Vec<Specialisation>,
     /// Out-edges each function copy an unrolled loop may still create (see [`UNROLL_EDGE_BUDGET`]).
     unroll_budget: usize,
+    /// The same budget for the keeper's applied moves ([`Mode::Apply`]), separate so that they
+    /// never change the move search's and checks' code.
+    apply_unroll_budget: usize,
+    /// Per node, whether the keeper's move from it is applied in place ([`Generator::apply_starts`]).
+    apply_starts: Vec<bool>,
+    /// Per node, whether some applied keeper move reaches it (it gets a function `a<N>`).
+    in_apply: Vec<bool>,
     /// Per mode, the edges its search walks from each node.
     walks: HashMap<Mode, Vec<Vec<known::Step<'a>>>>,
     /// Per (mode, slot), the nodes from which the slot is read before it is written.
@@ -323,7 +335,9 @@ impl<'a> Generator<'a> {
         let acyclic_and_short = !analysis.cyclic_in_moves && node_count < MAX_MOVE_TAGS_BOUND;
         let fixed_depths_short =
             depths::max_fixed_depth(&analysis.tag_depths).is_some_and(|depth| (depth as usize) < MAX_MOVE_TAGS_BOUND);
-        generator.tags_bounded = acyclic_and_short || fixed_depths_short;
+        // Tags on cycles that fill a map: at most one per tag edge and pass (graph::filled_tag_bound).
+        let filled_short = analysis.filled_tag_bound.is_some_and(|bound| bound < MAX_MOVE_TAGS_BOUND);
+        generator.tags_bounded = acyclic_and_short || fixed_depths_short || filled_short;
         // Fallible move-search functions: an error source on an edge, a visit, or a fallible
         // callee, propagated backwards to a fixed point.
         let mut fallible: Vec<bool> = (0..node_count).map(|n| generator.analysis.visit_in_moves[n]).collect();
@@ -356,7 +370,97 @@ impl<'a> Generator<'a> {
             |edge| analysis.unique_moves[automaton.edges[edge].source as usize],
             slot_bits(generator.sym),
         );
+        let (apply_starts, in_apply) = generator.apply_starts();
+        generator.apply_starts = apply_starts;
+        generator.in_apply = in_apply;
         generator
+    }
+
+    /// The starts whose keeper move is applied in place ([`Mode::Apply`]), and the nodes their
+    /// searches reach. A start qualifies when a completion handing the turn to the literal
+    /// `keeper` enters it and its move search (the nodes it reaches without completing) is
+    /// acyclic, pushes no tag, records no visit, opens no scope, reaches a completion and cannot
+    /// fail (`fallible_moves`: every completion below is then proved unique and assigns a valid
+    /// player, every key is proved, every check is pure). Every completion of such a search
+    /// carries the same, empty, tags, and the uniqueness proof says no two of its paths give the
+    /// same tags: it completes at most one move. So stopping at the first completion, without
+    /// undoing, leaves the state the listing's one successor holds, and skips only paths that
+    /// can neither complete nor fail; where none completes, every path undid its writes and the
+    /// runtime lists the keeper's moves as before (and reports the count the listing finds).
+    /// Cost: one walk of each keeper start's region.
+    fn apply_starts(&self) -> (Vec<bool>, Vec<bool>) {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let count = automaton.nodes.len();
+        let mut starts = vec![false; count];
+        let mut in_apply = vec![false; count];
+        let mut keeper_start = vec![false; count];
+        for (edge, record) in automaton.edges.iter().enumerate() {
+            let hands_to_keeper = matches!(
+                &plan.ops[edge],
+                op @ PlanOp::Assign { sets_player: true, rhs: PlanOperand::Literal(symbol), .. }
+                    if *symbol == automaton.keeper && completes(op)
+            );
+            if hands_to_keeper {
+                keeper_start[record.target as usize] = true;
+            }
+        }
+        for start in 0..count {
+            if !keeper_start[start] || !self.analysis.in_moves[start] || self.fallible_moves[start] {
+                continue;
+            }
+            // Depth-first over the edges within a move: 1 on the current path, 2 finished.
+            let mut state = vec![0u8; count];
+            let mut stack = vec![(start, false)];
+            let mut qualifies = true;
+            let mut completions = 0usize;
+            while let Some((node, expanded)) = stack.pop() {
+                if expanded {
+                    state[node] = 2;
+                    continue;
+                }
+                match state[node] {
+                    1 => {
+                        qualifies = false;
+                        break;
+                    }
+                    2 => continue,
+                    _ => {}
+                }
+                if self.analysis.visit_in_moves[node] || self.analysis.opens_scope[node] || self.fallible_moves[node] {
+                    qualifies = false;
+                    break;
+                }
+                state[node] = 1;
+                stack.push((node, true));
+                for edge in automaton.nodes[node].edges.clone() {
+                    let edge = edge as usize;
+                    let op = &plan.ops[edge];
+                    if matches!(op, PlanOp::Tag(_) | PlanOp::TagExpr(_)) {
+                        qualifies = false;
+                    } else if completes(op) {
+                        completions += 1;
+                        qualifies &= !self.edge_fallible_in_moves(edge);
+                    } else {
+                        let target = automaton.edges[edge].target as usize;
+                        match state[target] {
+                            1 => qualifies = false,
+                            2 => {}
+                            _ => stack.push((target, false)),
+                        }
+                    }
+                }
+                if !qualifies {
+                    break;
+                }
+            }
+            if qualifies && completions > 0 {
+                starts[start] = true;
+                for node in 0..count {
+                    in_apply[node] |= state[node] != 0;
+                }
+            }
+        }
+        (starts, in_apply)
     }
 
     /// The delta word completion `edge` pushes in a delta listing (see [`deltas`]): its site's
@@ -503,6 +607,9 @@ impl<'a> Generator<'a> {
             specialised: BTreeMap::new(),
             pending: Vec::new(),
             unroll_budget: UNROLL_EDGE_BUDGET,
+            apply_unroll_budget: UNROLL_EDGE_BUDGET,
+            apply_starts: Vec::new(),
+            in_apply: Vec::new(),
             walks: HashMap::new(),
             liveness: HashMap::new(),
             inlined: BTreeSet::new(),
@@ -798,7 +905,7 @@ impl<'a> Generator<'a> {
     fn continue_to(&mut self, mode: Mode, edge: usize, undo: &str, bind: Option<(u32, u32)>) -> String {
         let target = self.automaton.edges[edge].target;
         let stops = match mode {
-            Mode::Moves => completes(&self.plan.ops[edge]),
+            Mode::Moves | Mode::Apply => completes(&self.plan.ops[edge]),
             Mode::Reach { to, .. } => target == to,
         };
         // Only a target the search enters has a function (and specialised copies).
@@ -806,6 +913,9 @@ impl<'a> Generator<'a> {
         // Inside a ring's loop, an early return also restores what the ring wrote.
         let ring = if self.ring_restore.is_empty() { String::new() } else { format!("{} ", self.ring_restore) };
         match mode {
+            // The one move: its writes stay, the caller sets the node.
+            Mode::Apply if stops => format!("return Some({target});\n"),
+            Mode::Apply => format!("if let Some(node) = {callee}(v) {{ return Some(node); }}\n"),
             Mode::Moves if completes(&self.plan.ops[edge]) => {
                 let player = self.plan.player_slot;
                 let source = self.automaton.edges[edge].source as usize;
@@ -865,7 +975,7 @@ impl<'a> Generator<'a> {
         let (automaton, plan) = (self.automaton, self.plan);
         let region = match mode {
             Mode::Reach { to, .. } => Some((to, self.reach[&to].region.clone())),
-            Mode::Moves => None,
+            Mode::Moves | Mode::Apply => None,
         };
         self.walks.entry(mode).or_insert_with(|| {
             automaton
@@ -906,6 +1016,7 @@ impl<'a> Generator<'a> {
         let target = self.automaton.edges[edge].target;
         let plain = match mode {
             Mode::Moves => format!("m{target}"),
+            Mode::Apply => format!("a{target}"),
             Mode::Reach { to, .. } => format!("r{target}_{to}"),
         };
         let op = &self.plan.ops[edge];
@@ -939,7 +1050,7 @@ impl<'a> Generator<'a> {
     fn unrolls(&mut self, mode: Mode, edge: usize, slot: u32, members: usize) -> bool {
         let target = self.automaton.edges[edge].target;
         let stops = match mode {
-            Mode::Moves => completes(&self.plan.ops[edge]),
+            Mode::Moves | Mode::Apply => completes(&self.plan.ops[edge]),
             Mode::Reach { to, .. } => target == to,
         };
         if stops || members > UNROLL_MEMBERS || !self.live(mode, slot, target) {
@@ -949,10 +1060,11 @@ impl<'a> Generator<'a> {
         let live = self.liveness[&(mode, slot)].clone();
         let (_, edges) = known::scope(plan, self.walk(mode), &live, slot, target);
         let cost = members * edges.max(1);
-        if cost > self.unroll_budget {
+        let budget = if mode == Mode::Apply { &mut self.apply_unroll_budget } else { &mut self.unroll_budget };
+        if cost > *budget {
             return false;
         }
-        self.unroll_budget -= cost;
+        *budget -= cost;
         true
     }
 
@@ -1110,7 +1222,7 @@ impl<'a> Generator<'a> {
         let automaton = self.automaton;
         let start = automaton.edges[edge].target;
         let stops = match mode {
-            Mode::Moves => completes(&self.plan.ops[edge]),
+            Mode::Moves | Mode::Apply => completes(&self.plan.ops[edge]),
             Mode::Reach { to, .. } => start == to,
         };
         if stops || members.is_empty() {
@@ -1134,7 +1246,9 @@ impl<'a> Generator<'a> {
                 .take_while(|&(node, _, _)| {
                     let node = node as usize;
                     match mode {
-                        Mode::Moves => !self.analysis.visit_in_moves[node] && !self.analysis.opens_scope[node],
+                        Mode::Moves | Mode::Apply => {
+                            !self.analysis.visit_in_moves[node] && !self.analysis.opens_scope[node]
+                        }
                         Mode::Reach { to, .. } => !self.reach[&to].visits[node] && !self.reach[&to].counted_steps[node],
                     }
                 })
@@ -1680,25 +1794,29 @@ impl<'a> Generator<'a> {
                     let target = self.automaton.edges[edge].target;
                     target == to || self.reach[&to].region[target as usize]
                 }
-                Mode::Moves => true,
+                Mode::Moves | Mode::Apply => true,
             })
             .collect()
     }
 
     /// The ring `node`'s function walks as a loop in `mode` (computed for the mode on first need).
     fn ring(&mut self, mode: Mode, node: u32) -> Option<loops::Ring> {
+        // An applied keeper move's search is acyclic (`apply_starts`).
+        if mode == Mode::Apply {
+            return None;
+        }
         if !self.rings.contains_key(&mode) {
             let (automaton, plan) = (self.automaton, self.plan);
             let count = automaton.nodes.len();
             let has_function = |node: usize| match mode {
-                Mode::Moves => self.analysis.in_moves[node],
+                Mode::Moves | Mode::Apply => self.analysis.in_moves[node],
                 Mode::Reach { to, .. } => self.reach[&to].region[node],
             };
             let walked: Vec<Vec<usize>> = (0..count)
                 .map(|node| if has_function(node) { self.walked_edges(mode, node as u32) } else { Vec::new() })
                 .collect();
             let (keeps, walker): (Vec<bool>, loops::Walker) = match mode {
-                Mode::Moves => (
+                Mode::Moves | Mode::Apply => (
                     (0..count).map(|n| self.analysis.visit_in_moves[n] || self.analysis.opens_scope[n]).collect(),
                     loops::Walker::Moves,
                 ),
@@ -1709,7 +1827,7 @@ impl<'a> Generator<'a> {
                 }
             };
             let enters = |edge: usize| match mode {
-                Mode::Moves => !completes(&plan.ops[edge]),
+                Mode::Moves | Mode::Apply => !completes(&plan.ops[edge]),
                 Mode::Reach { to, .. } => automaton.edges[edge].target != to,
             };
             let rings = loops::rings(automaton, plan, &walked, &enters, &keeps, walker);
@@ -1798,6 +1916,7 @@ impl<'a> Generator<'a> {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
             Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
+            Mode::Apply => (format!("fn {name}(v: &mut Values) -> Option<u32>"), "None"),
             Mode::Reach { pure: true, .. } => (format!("fn {name}(v: &mut Values) -> bool"), "false"),
             Mode::Reach { pure: false, .. } => {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
@@ -1820,7 +1939,7 @@ impl<'a> Generator<'a> {
             && (completes(&self.plan.ops[edges.start as usize])
                 || (!self.analysis.visit_in_moves[node as usize]
                     && self.fusable_tag_completion(mode, edges.start as usize).is_some()));
-        if mode == Mode::Moves && only_completes {
+        if matches!(mode, Mode::Moves | Mode::Apply) && only_completes {
             writeln!(body, "#[inline(always)]").expect("writing to a String");
         } else {
             writeln!(body, "#[inline]").expect("writing to a String");
@@ -1838,6 +1957,7 @@ impl<'a> Generator<'a> {
         }
         let visits = match mode {
             Mode::Moves => self.analysis.visit_in_moves[node as usize],
+            Mode::Apply => false,
             Mode::Reach { to, .. } => self.reach[&to].visits[node as usize],
         };
         if visits {
@@ -1845,7 +1965,7 @@ impl<'a> Generator<'a> {
             let early = if mode == Mode::Moves { "Ok(())" } else { "Ok(false)" };
             let progress = match mode {
                 Mode::Reach { to, .. } => self.reach[&to].progress_slots.clone(),
-                Mode::Moves => None,
+                Mode::Moves | Mode::Apply => None,
             };
             let visit = match progress {
                 Some(slots) => {
@@ -1905,18 +2025,17 @@ impl<'a> Generator<'a> {
             }
         }
         let mut specialised = String::new();
-        // Specialised copies, in the order they were first called (which may name more).
         let mut next = 0;
-        while next < self.pending.len() {
-            let key = self.pending[next].clone();
-            next += 1;
-            let name = self.specialised[&key].clone();
-            let (mode, node, known) = key;
-            self.known = known;
-            let function = self.node_function(mode, node, &name);
-            self.known.clear();
-            specialised.push_str(&function);
+        self.specialise_pending(&mut next, &mut specialised);
+        // The keeper's applied moves last (with their own unroll budget), so that the move
+        // search's and the checks' functions are the same with or without them.
+        for node in 0..self.automaton.nodes.len() as u32 {
+            if self.in_apply[node as usize] {
+                let function = self.node_function(Mode::Apply, node, &format!("a{node}"));
+                plain.push((Mode::Apply, node, function));
+            }
         }
+        self.specialise_pending(&mut next, &mut specialised);
         // `apply_delta` recomputes the slots of computed writes on the state it builds.
         let places = self.deltas.places.clone();
         self.delta_places = places.iter().map(|place| self.state_read(place)).collect();
@@ -1927,6 +2046,48 @@ impl<'a> Generator<'a> {
         }
         out.push_str(&specialised.replace("#[inline]\n", ""));
         out
+    }
+
+    /// Generates the specialised copies named but not generated yet, from `pending[*next]` on,
+    /// in the order they were first called (which may name more), into `out`.
+    fn specialise_pending(&mut self, next: &mut usize, out: &mut String) {
+        while *next < self.pending.len() {
+            let key = self.pending[*next].clone();
+            *next += 1;
+            let name = self.specialised[&key].clone();
+            let (mode, node, known) = key;
+            self.known = known;
+            let function = self.node_function(mode, node, &name);
+            self.known.clear();
+            out.push_str(&function);
+        }
+    }
+
+    /// `apply_keeper` (see [`Generator::apply_starts`]), when some keeper start qualifies (else
+    /// the trait's default: never applied, the keeper's moves are listed).
+    fn apply_function(&self) -> String {
+        let arms: Vec<String> = (0..self.automaton.nodes.len())
+            .filter(|&node| self.apply_starts[node])
+            .map(|node| format!("            {node} => a{node}(&mut state.values),\n"))
+            .collect();
+        if arms.is_empty() {
+            return String::new();
+        }
+        format!(
+            "
+    #[inline(always)]
+    fn apply_keeper(state: &mut State) -> bool {{
+        let applied = match state.node {{
+{}            _ => None,
+        }};
+        match applied {{
+            Some(node) => {{ state.node = node; true }}
+            None => false,
+        }}
+    }}
+",
+            arms.concat()
+        )
     }
 
     /// `delta_start` and `apply_delta` (see [`deltas`]), when some start node the search
@@ -2113,8 +2274,9 @@ impl<'a> Generator<'a> {
     fn visible(values: &Values, player: usize) -> u32 {{
         values[VISIBLE_SLOTS[player]] as u32
     }}
-{delta_functions}{dispatch}",
+{delta_functions}{apply_function}{dispatch}",
             delta_functions = self.delta_functions(),
+            apply_function = self.apply_function(),
             fingerprint = fingerprint(automaton),
             begin = automaton.begin,
             end = automaton.end,
@@ -2699,6 +2861,45 @@ mod tests {
         generate(&automaton, "test").expect("the test automaton generates")
     }
 
+    /// A one-player game whose move clears stones off `board` (initially `board`) in a loop:
+    /// pick a cell, `guard`, clear it, tag it, then pick again or end the move.
+    fn clearing_module(board: &str, guard: &str, extra: &[(&str, &str, &str)]) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
+        builder.typedef("Content", "{empty, stone}").typedef("Board", "Cell -> Content");
+        builder.variable("board", "Board", board).variable("at", "Cell", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "pick", "at = Cell(*)");
+        builder.edge("pick", "full", guard);
+        builder.edge("full", "cleared", "board[at] = empty");
+        builder.edge("cleared", "tagged", "$$ at");
+        builder.edge("tagged", "pick", "at = Cell(*)");
+        builder.edge("tagged", "end", "player = keeper");
+        for (from, to, label) in extra {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    #[test]
+    fn a_cycle_that_fills_a_map_needs_no_visited_set() {
+        // Every pass clears a stone the guard saw: at most three passes.
+        let filling = clearing_module("{:stone}", "board[at] == stone", &[]);
+        assert!(!filling.contains("cx.visit(") && filling.contains("NO_VISITS: bool = true"), "{filling}");
+        // Its tag on the cycle is pushed at most once per pass: tags are bounded.
+        assert!(filling.contains("cx.push_tag_bounded(") && !filling.contains("cx.push_tag("), "{filling}");
+        // A guard that does not read the entry: a pass may clear an empty cell again.
+        let unguarded = clearing_module("{:stone}", "at != c", &[]);
+        assert!(unguarded.contains("cx.visit(") && unguarded.contains("cx.push_tag("), "{unguarded}");
+        // Another write into the map on the cycle puts stones back.
+        let refilled = clearing_module("{:stone}", "board[at] == stone", &[("cleared", "tagged", "board[at] = stone")]);
+        assert!(refilled.contains("cx.visit("), "{refilled}");
+        // The key changes between the guard and the write.
+        let moved = clearing_module("{:stone}", "board[at] == stone", &[("pick", "full", "at = Cell(*)")]);
+        assert!(moved.contains("cx.visit("), "{moved}");
+    }
+
     #[test]
     fn a_move_writing_few_slots_is_listed_as_a_delta() {
         // `at`, the board's 3 slots and `player`: 5 one-byte slots fit a delta word.
@@ -2737,6 +2938,69 @@ mod tests {
             &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
         );
         assert!(!moved.contains("cx.push_delta(") && !moved.contains("fn delta_start"), "{moved}");
+    }
+
+    /// The arms of a module's `apply_keeper` (`node => a<node>(..)`), as node numbers.
+    fn applied_keeper_starts(module: &str) -> Vec<u32> {
+        let Some(at) = module.find("fn apply_keeper(") else { return Vec::new() };
+        let body = &module[at..module[at..].find("_ => None").map_or(module.len(), |end| at + end)];
+        body.lines()
+            .filter_map(|line| line.trim().split_once(" => a").map(|(node, _)| node.parse().expect("a node")))
+            .collect()
+    }
+
+    /// A one-player game whose move tags a cell and hands the turn to the keeper at `kept`;
+    /// the keeper's edges follow (from `kept`).
+    fn keeper_module(keeper: &[(&str, &str, &str)]) -> String {
+        let mut edges = vec![
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "kept", "player = keeper"),
+        ];
+        edges.extend_from_slice(keeper);
+        edges_module(&edges)
+    }
+
+    #[test]
+    fn a_keeper_move_with_one_untagged_infallible_path_is_applied_in_place() {
+        // Two exclusive guards, each path completing once, no tag: at most one move.
+        let applied = keeper_module(&[
+            ("kept", "won", "at == a"),
+            ("won", "end", "player = keeper"),
+            ("kept", "again", "at != a"),
+            ("again", "choose", "player = x"),
+        ]);
+        let starts = applied_keeper_starts(&applied);
+        assert_eq!(starts.len(), 1, "only the keeper's start: {applied}");
+        let start = starts[0];
+        assert!(applied.contains(&format!("fn a{start}(v: &mut Values) -> Option<u32>")), "{applied}");
+        assert!(applied.contains("return Some("), "a completion returns its target: {applied}");
+        // The move search is generated as without the applied moves.
+        assert!(applied.contains(&format!("fn m{start}(v: &mut Values, cx: &mut Search<Values>)")), "{applied}");
+        // A tag on one path: two moves with different tags may both complete.
+        let tagged = keeper_module(&[
+            ("kept", "won", "at == a"),
+            ("won", "end", "player = keeper"),
+            ("kept", "flagged", "at != a"),
+            ("flagged", "again", "$$ a"),
+            ("again", "choose", "player = x"),
+        ]);
+        assert!(applied_keeper_starts(&tagged).is_empty() && !tagged.contains("fn apply_keeper("), "{tagged}");
+        // Two paths give the same (no) tags: the listing reports the ambiguity.
+        let ambiguous =
+            keeper_module(&[("kept", "left", "at = a"), ("kept", "left", "at = b"), ("left", "choose", "player = x")]);
+        assert!(!ambiguous.contains("fn apply_keeper("), "{ambiguous}");
+        // A cycle within the keeper's move (back into its start): not applied.
+        let cyclic = keeper_module(&[
+            ("kept", "won", "at == a"),
+            ("won", "end", "player = keeper"),
+            ("kept", "spin", "at = b"),
+            ("spin", "kept", "at == a"),
+        ]);
+        assert!(applied_keeper_starts(&cyclic).is_empty() && !cyclic.contains("fn apply_keeper("), "{cyclic}");
+        // A player's move is never applied: only starts the keeper's completions enter.
+        let players_only = edges_module(&[("choose", "end", "player = keeper")]);
+        assert!(!players_only.contains("fn apply_keeper("), "{players_only}");
     }
 
     #[test]

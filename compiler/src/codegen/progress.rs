@@ -22,13 +22,24 @@
 //! writes through a key. A check left with no visit and nothing else impure becomes *pure*
 //! (`fn(&mut Values) -> bool`, no search context).
 //!
+//! *Filling cycles* ([`filling_nodes`], move searches only): a component of the move search
+//! every write of which into some state map `m` stores one literal `c`, and every cycle of which
+//! passes a *filling* write `m[k] = c` (keys fixed slots) such that on every path from `begin`
+//! into it, after the last write into `m` or a key's slot, a guard fails when the entry `m[k]`
+//! holds `c` (the guard with that read replaced by `c` is unsatisfiable on the slot facts). Along
+//! a walk in the component the number of `m`'s slots holding `c` never falls and rises on every
+//! cycle, so the walk passes cycles at most `|m|` times (at most [`TAIL_LIMIT`] slots) and cannot
+//! revisit a state. Draughts' capture loop (`check(opposes(me, board[over]) == 1)` ... `board[over]
+//! = empty`) and othello5's flips are such cycles. Errors: a dropped visit only re-explores a
+//! state whose exploration finished without an error, so the first error is the same.
+//!
 //! Cost: per component, one pass over its edges, then per combination of the step's other keys
 //! (at most [`KEY_COMBINATIONS_LIMIT`]) one walk over every symbol (the periodic values), and one
 //! evaluation of each guard of `C` on the slot facts (computed once per game, only when some
 //! component passes the structural tests).
 
 use super::distinct::SlotFacts;
-use super::graph::fixed_slot;
+use super::graph::{fixed_slot, written_range};
 use super::refine::{empty_set, Evaluator};
 use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
@@ -234,6 +245,175 @@ fn cyclic_without(automaton: &Automaton, edges: &[usize], removed: &[usize]) -> 
         }
     }
     super::graph::cyclic_nodes(&successors).iter().any(|&c| c)
+}
+
+/// The nodes of the move search's cycles that *fill* a map (see the module docs, "Filling
+/// cycles"): components every write of which into some state map `m` stores one literal `c`
+/// (`m[k] = c`), and every cycle of which passes such a write that a guard before it proved to
+/// change the entry (on every path into it, `m[k] == c` makes a guard fail, with nothing
+/// writing `m` or `k`'s slots in between). Each pass round such a cycle adds an entry holding `c`
+/// and none removes one, so a walk passes it at most as many times as `m` has slots: it ends
+/// without a visited set. Per node, the number of slots of the map its component fills (a bound
+/// on the passes), `None` where it fills none. `component[n]` is node `n`'s strongly connected
+/// component within `region` (`None` outside a cycle). Cost: per component a pass over its
+/// edges, then per candidate write one backward walk over the automaton's edges.
+pub(crate) fn filling_nodes(
+    automaton: &Automaton,
+    plan: &Plan,
+    values: &ValueSets,
+    region: &[bool],
+    component: &[Option<usize>],
+    facts: &mut Option<SlotFacts>,
+) -> Vec<Option<u32>> {
+    let count = automaton.nodes.len();
+    let mut filling = vec![None; count];
+    let components: std::collections::BTreeSet<usize> = component.iter().flatten().copied().collect();
+    for c in components {
+        let inside = |node: u32| region[node as usize] && component[node as usize] == Some(c);
+        let edges: Vec<usize> = (0..automaton.edges.len())
+            .filter(|&e| inside(automaton.edges[e].source) && inside(automaton.edges[e].target))
+            .collect();
+        // Candidate maps: the variables a literal write through a key fills.
+        let candidates: Vec<(&PlanPlace, u32)> = edges
+            .iter()
+            .filter_map(|&e| match &plan.ops[e] {
+                PlanOp::Assign { lhs, rhs: PlanOperand::Literal(symbol), transfer: PlanTransfer::Slot, .. }
+                    if lhs.in_state && !lhs.steps.is_empty() =>
+                {
+                    Some((lhs, *symbol))
+                }
+                _ => None,
+            })
+            .collect();
+        for (place, symbol) in candidates {
+            let range = written_range(plan, place);
+            // Each pass is a recursive call of the generated code (as [`TAIL_LIMIT`] bounds).
+            if range.1 - range.0 > TAIL_LIMIT as u32 {
+                continue;
+            }
+            let overlaps = |lhs: &PlanPlace| {
+                let (start, end) = written_range(plan, lhs);
+                lhs.in_state && start < range.1 && range.0 < end
+            };
+            // Every write into the map stores `symbol`.
+            let only_fills = edges.iter().all(|&e| match &plan.ops[e] {
+                PlanOp::Assign { lhs, rhs, transfer, .. } if overlaps(lhs) => {
+                    *rhs == PlanOperand::Literal(symbol) && *transfer == PlanTransfer::Slot
+                }
+                PlanOp::AssignAny { lhs, .. } => !overlaps(lhs),
+                _ => true,
+            });
+            if !only_fills {
+                continue;
+            }
+            let facts =
+                facts.get_or_insert_with(|| SlotFacts::refined(automaton, plan, values, automaton.symbols.len()));
+            let evaluator =
+                Evaluator { plan, words: facts.words(), symbols: automaton.symbols.len(), facts: facts.sets() };
+            let fills: Vec<usize> = edges
+                .iter()
+                .copied()
+                .filter(|&e| match &plan.ops[e] {
+                    PlanOp::Assign { lhs, .. } if overlaps(lhs) => {
+                        guarded_unequal(automaton, plan, &evaluator, e, lhs, symbol, &range)
+                    }
+                    _ => false,
+                })
+                .collect();
+            if fills.is_empty() || cyclic_without(automaton, &edges, &fills) {
+                continue;
+            }
+            for (node, passes) in filling.iter_mut().enumerate() {
+                if inside(node as u32) {
+                    *passes = Some(range.1 - range.0);
+                }
+            }
+            break;
+        }
+    }
+    filling
+}
+
+/// Whether every path from `begin` into `edge` (a write into `place`, keys read from fixed
+/// slots only) passes, after the last write into `range` (the map's variable) or into a key's
+/// slot, a guard that cannot hold when the entry `place` holds `symbol`.
+fn guarded_unequal(
+    automaton: &Automaton,
+    plan: &Plan,
+    evaluator: &Evaluator,
+    edge: usize,
+    place: &PlanPlace,
+    symbol: u32,
+    range: &(u32, u32),
+) -> bool {
+    let mut keys = Vec::new();
+    for step in &place.steps {
+        match &step.key {
+            PlanOperand::Literal(_) => {}
+            PlanOperand::Place(key) => match fixed_slot(key) {
+                Some(slot) => keys.push(slot),
+                None => return false,
+            },
+        }
+    }
+    let kills = |op: &PlanOp| match op {
+        PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => {
+            let (start, end) = written_range(plan, lhs);
+            (start < range.1 && range.0 < end) || keys.iter().any(|&k| start <= k && k < end)
+        }
+        _ => false,
+    };
+    let with_entry = |operand: &PlanOperand| substitute(operand, place, symbol);
+    let proves = |op: &PlanOp| match op {
+        PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } => {
+            let (new_lhs, new_rhs) = (with_entry(lhs), with_entry(rhs));
+            (new_lhs != *lhs || new_rhs != *rhs) && {
+                let never = &|_: u32| None;
+                !evaluator.satisfiable(&evaluator.operand(&new_lhs, never), &evaluator.operand(&new_rhs, never), *equal)
+            }
+        }
+        _ => false,
+    };
+    let mut incoming = vec![Vec::new(); automaton.nodes.len()];
+    for (e, record) in automaton.edges.iter().enumerate() {
+        incoming[record.target as usize].push(e);
+    }
+    let mut seen = vec![false; automaton.nodes.len()];
+    let mut stack = vec![automaton.edges[edge].source as usize];
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut seen[node], true) {
+            continue;
+        }
+        if node == automaton.begin as usize {
+            return false;
+        }
+        for &e in &incoming[node] {
+            let op = &plan.ops[e];
+            if proves(op) {
+                continue;
+            }
+            if kills(op) {
+                return false;
+            }
+            stack.push(automaton.edges[e].source as usize);
+        }
+    }
+    true
+}
+
+/// `operand` with every read of the state entry `place` replaced by the literal `symbol`.
+fn substitute(operand: &PlanOperand, place: &PlanPlace, symbol: u32) -> PlanOperand {
+    match operand {
+        PlanOperand::Literal(_) => operand.clone(),
+        PlanOperand::Place(read) if read == place => PlanOperand::Literal(symbol),
+        PlanOperand::Place(read) => {
+            let mut read = read.clone();
+            for step in &mut read.steps {
+                step.key = substitute(&step.key, place, symbol);
+            }
+            PlanOperand::Place(read)
+        }
+    }
 }
 
 #[cfg(test)]
