@@ -994,12 +994,31 @@ impl Scratch {
                     }
                 } else {
                     let filter = &engine.edges[step.filter as usize];
-                    while member < members.len() {
-                        self.values[slot] = members[member];
-                        if detached_holds(filter, &self.values, &engine.constants) {
-                            break;
+                    match &filter.hot {
+                        Hot::CompareIndexedLit { base, key, offsets, lit, equal } if *key as usize == slot => {
+                            // The filter reads the map at the member itself (`board[from] ==
+                            // me`): members are tested without being written, the comparison's
+                            // operands resolved once (as `Scratch::linear_choices` does).
+                            let (base, lit, equal) = (*base as usize, *lit, *equal);
+                            let values = &self.values;
+                            while member < members.len()
+                                && (values[base + offsets[members[member] as usize] as usize] == lit) != equal
+                            {
+                                member += 1;
+                            }
+                            if member < members.len() {
+                                self.values[slot] = members[member];
+                            }
                         }
-                        member += 1;
+                        _ => {
+                            while member < members.len() {
+                                self.values[slot] = members[member];
+                                if detached_holds(filter, &self.values, &engine.constants) {
+                                    break;
+                                }
+                                member += 1;
+                            }
+                        }
                     }
                 }
                 if member < members.len() {

@@ -285,8 +285,8 @@ mod tests {
     /// the cell itself and end on the same tags; with `reset`, the right-hand path sets `dir = r`,
     /// so `r` and `s` give one move, and otherwise two paths with the same tags and different
     /// successors (an ambiguous move). The keeper marks the cell and ends the game when no cell
-    /// is empty.
-    fn game(cell_first: bool, reset: bool) -> FastEngine {
+    /// is empty. `filter` is the comparison after `cell = Cell(*)`.
+    fn game(cell_first: bool, reset: bool, filter: &str) -> FastEngine {
         let mut builder = AutomatonBuilder::new();
         builder
             .typedef("Player", "{x}")
@@ -304,7 +304,7 @@ mod tests {
         let edges = [
             ("begin", "turn", "player = x"),
             ("turn", "picked", "cell = Cell(*)"),
-            ("picked", "own", "board[cell] == empty"),
+            ("picked", "own", filter),
             ("own", "chose", "dir = Dir(*)"),
             ("chose", "left", "dir == l"),
             ("chose", "right", "dir != l"),
@@ -329,11 +329,16 @@ mod tests {
         FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
     }
 
-    /// The successors (or the error) of every state reachable from the start, in order.
+    /// The successors (or the error) of every state reachable from the start, in order (each
+    /// state once: with some filters a cell can be marked again, and the game never ends).
     fn every_successor(engine: &FastEngine) -> Vec<String> {
         let mut seen = Vec::new();
+        let mut states = std::collections::HashSet::new();
         let mut frontier = vec![engine.start().expect("a start")];
         while let Some(state) = frontier.pop() {
+            if !states.insert(format!("{state:?}")) {
+                continue;
+            }
             match engine.successors(&state) {
                 Ok(successors) => {
                     seen.push(format!("{successors:?}"));
@@ -348,9 +353,10 @@ mod tests {
     #[test]
     fn nested_choices_run_as_a_tree_and_agree_with_the_general_search() {
         for (cell_first, reset, grouped) in [(true, true, 1), (false, true, 0), (true, false, 1)] {
-            let tree = game(cell_first, reset);
+            let filter = "board[cell] == empty";
+            let tree = game(cell_first, reset, filter);
             assert_eq!(tree.move_tree_counts(), (1, grouped), "cell first: {cell_first}, reset: {reset}");
-            let general = game(cell_first, reset).with_move_trees(false);
+            let general = game(cell_first, reset, filter).with_move_trees(false);
             assert_eq!(general.move_tree_counts(), (0, 0));
             let (with, without) = (every_successor(&tree), every_successor(&general));
             assert_eq!(with, without, "cell first: {cell_first}, reset: {reset}");
@@ -363,6 +369,31 @@ mod tests {
             } else {
                 assert!(with[0].contains("AmbiguousMove"), "{}", with[0]);
             }
+        }
+    }
+
+    /// The choice's filter, tested at the member without writing it when it reads a state map
+    /// at the choice's slot (`board[cell] == empty`, or through a constant map, `board[next[cell]]
+    /// != full`), and written then compared otherwise (`next[cell] != null`, no state map;
+    /// `board[cursor] == empty`, another slot's key).
+    #[test]
+    fn choice_filters_at_the_member_and_elsewhere_agree_with_the_general_search() {
+        for (filter, moves_at_start) in [
+            ("board[cell] == empty", 5),
+            ("board[next[cell]] != full", 4),
+            ("next[cell] != null", 4),
+            ("board[cursor] == empty", 5),
+            ("board[cell] != empty", 0),
+        ] {
+            let tree = game(true, true, filter);
+            assert_eq!(tree.move_tree_counts(), (1, 1), "{filter}");
+            let general = game(true, true, filter).with_move_trees(false);
+            assert_eq!(every_successor(&tree), every_successor(&general), "{filter}");
+            // Counts, or the same error (a turn without moves where cells are left is one).
+            assert_eq!(format!("{:?}", tree.perft(3)), format!("{:?}", general.perft(3)), "{filter}");
+            let start = tree.start().expect("a start");
+            // No move at the start is an error (an unexpected end), counted as 0 here.
+            assert_eq!(tree.moves(&start).map_or(0, |moves| moves.len()), moves_at_start, "{filter}");
         }
     }
 }
