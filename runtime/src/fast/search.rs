@@ -314,16 +314,22 @@ pub struct Scratch {
     /// Per move of the last [`Scratch::search_tree_paths`]: its path (`MoveTree::depth` member
     /// indices).
     tree_paths: Vec<u32>,
+    /// The path being walked: the member taken at each choice on it so far, by the choice's
+    /// position on the path (`TreeLevel::depth`); entries past the current position are stale.
+    tree_path: Vec<u32>,
 }
 
-/// A choice of a move tree being walked: its step, the next member to try, and the undo log's
-/// and tag stack's lengths once the choice was entered.
+/// A choice of a move tree being walked: its step, the next member to try, the undo log's and
+/// tag stack's lengths once the choice was entered, and its position on the path (the choices
+/// before it; a choice's level leaves the stack when its last member is taken, so the stack's
+/// length is not the position).
 #[derive(Clone, Copy, Debug)]
 struct TreeLevel {
     step: u32,
     next_member: u32,
     undo_mark: u32,
     tags_len: u32,
+    depth: u32,
 }
 
 /// A branching node of a reachability plan being walked.
@@ -881,8 +887,14 @@ impl Scratch {
         let steps = &tree.steps;
         let player_slot = engine.player_slot as usize;
         self.tree_levels.clear();
+        if PATHS {
+            self.tree_path.clear();
+            self.tree_path.resize(tree.depth, 0);
+        }
         // Where the moves of the root choice's current member start (see `MoveTree::grouped`).
         let mut group_start = 0;
+        // The position on the path of the next choice entered (the choices taken before it).
+        let mut depth = 0u32;
         let mut at = tree.entry;
         'walk: loop {
             // Forward along the path from `at` until it fails, completes a move or enters a choice.
@@ -897,6 +909,7 @@ impl Scratch {
                             next_member: 0,
                             undo_mark: self.undo.len() as u32,
                             tags_len: self.tags.len() as u32,
+                            depth,
                         });
                         break;
                     }
@@ -963,9 +976,9 @@ impl Scratch {
                         return true;
                     }
                     if PATHS {
-                        // The member taken at each choice so far (`next_member` is one past it).
-                        for choice in 0..tree.depth {
-                            let member = self.tree_levels.get(choice).map_or(0, |level| level.next_member - 1);
+                        // The member taken at each choice on the path (entries past the path's
+                        // choices are stale; `take_tree_path` reads only as many as it meets).
+                        for &member in &self.tree_path {
                             self.tree_paths.push(member);
                         }
                     }
@@ -1022,10 +1035,23 @@ impl Scratch {
                     }
                 }
                 if member < members.len() {
-                    level.next_member = member as u32 + 1;
-                    if self.tree_levels.len() == 1 {
+                    depth = level.depth;
+                    if depth == 0 {
+                        // The root choice (only it is at position 0).
                         group_start = self.moves.len();
                     }
+                    if member + 1 == members.len() {
+                        // The last member: nothing is left to try here, so a backtrack from
+                        // below goes straight to the choice above, whose undo mark and tag
+                        // length lie below this one's (its logged slot is put back there).
+                        self.tree_levels.pop();
+                    } else {
+                        level.next_member = member as u32 + 1;
+                    }
+                    if PATHS {
+                        self.tree_path[depth as usize] = member as u32;
+                    }
+                    depth += 1;
                     at = step.pass;
                     continue 'walk;
                 }
