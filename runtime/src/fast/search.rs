@@ -886,6 +886,7 @@ impl Scratch {
     fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
         let steps = &tree.steps;
         let player_slot = engine.player_slot as usize;
+        debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
         if PATHS {
             self.tree_path.clear();
@@ -933,7 +934,15 @@ impl Scratch {
                         at = step.pass;
                         continue;
                     }
-                    Hot::SetSlotLit { slot, lit } => self.write(*slot as usize, *lit),
+                    Hot::SetSlotLit { slot, lit } => {
+                        // A playout's listing (tags only) skips a move's last write of the
+                        // player (`player = keeper`): no successor is recorded, so only the
+                        // player's validity matters (checked below on the literal), and
+                        // `take_tree_path` makes the write for the move picked.
+                        if !(PATHS && step.pass == TREE_DONE && *slot as usize == player_slot) {
+                            self.write(*slot as usize, *lit);
+                        }
+                    }
                     Hot::SetSlotSlot { slot, from } => {
                         let value = values[*from as usize];
                         self.write(*slot as usize, value);
@@ -958,7 +967,10 @@ impl Scratch {
                     }
                 }
                 if step.pass == TREE_DONE {
-                    let player = self.values[player_slot];
+                    let player = match step.hot {
+                        Hot::SetSlotLit { slot, lit } if PATHS && slot as usize == player_slot => lit,
+                        _ => self.values[player_slot],
+                    };
                     if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
                         return false;
                     }

@@ -396,4 +396,23 @@ mod tests {
             assert_eq!(tree.moves(&start).map_or(0, |moves| moves.len()), moves_at_start, "{filter}");
         }
     }
+
+    /// Playouts list a tree's moves with tags only, their paths recorded (a choice leaves the
+    /// walk's stack at its last member) and the move's last write of the player skipped, and
+    /// replay the path of the move picked: the same reports as the general search, or the same
+    /// error (without `reset`, two paths give the same tags and different successors).
+    #[test]
+    fn playouts_through_trees_agree_with_the_general_search() {
+        let config = crate::playout::PlayoutConfig { count: 40, seed: 11, threads: 1, ..Default::default() };
+        for reset in [true, false] {
+            let filter = "board[cell] == empty";
+            let tree = game(true, reset, filter);
+            let general = game(true, reset, filter).with_move_trees(false);
+            let summary = |engine: &FastEngine| match engine.run_playouts(&config) {
+                Ok(report) => format!("{:?} {}", report.score_distribution, report.total_plies),
+                Err(error) => format!("{error:?}"),
+            };
+            assert_eq!(summary(&tree), summary(&general), "reset: {reset}, {filter}");
+        }
+    }
 }
