@@ -311,25 +311,24 @@ pub struct Scratch {
     ray_positions: Vec<SymbolId>,
     /// The choices of a move tree being walked ([`Scratch::explore_tree`]).
     tree_levels: Vec<TreeLevel>,
-    /// Per move of the last [`Scratch::search_tree_paths`]: its path (`MoveTree::depth` member
-    /// indices).
-    tree_paths: Vec<u32>,
-    /// The path being walked: the member taken at each choice on it so far, by the choice's
-    /// position on the path (`TreeLevel::depth`); entries past the current position are stale.
-    tree_path: Vec<u32>,
+    /// Per move of the last [`Scratch::search_tree_paths`]: its path, as one number
+    /// ([`MoveTree::radix`]).
+    tree_paths: Vec<u64>,
 }
 
 /// A choice of a move tree being walked: its step, the next member to try, the undo log's and
-/// tag stack's lengths once the choice was entered, and its position on the path (the choices
-/// before it; a choice's level leaves the stack when its last member is taken, so the stack's
-/// length is not the position).
+/// tag stack's lengths once the choice was entered, and where it lies on the path: the path's
+/// number so far (`prefix`, the members taken at the choices before it) and `radix^k` for the
+/// k choices before it (`stride`; a choice's level leaves the stack when its last member is
+/// taken, so the stack's length is not its position).
 #[derive(Clone, Copy, Debug)]
 struct TreeLevel {
     step: u32,
     next_member: u32,
     undo_mark: u32,
     tags_len: u32,
-    depth: u32,
+    prefix: u64,
+    stride: u64,
 }
 
 /// A branching node of a reachability plan being walked.
@@ -812,14 +811,16 @@ impl Scratch {
     /// on the same states) and stops where the move completed, so the state is the successor the
     /// listing with successors records for that move.
     pub(crate) fn take_tree_path(&mut self, engine: &FastEngine, tree: &MoveTree, pick: usize) {
-        let path = &self.tree_paths[pick * tree.depth..(pick + 1) * tree.depth];
+        // The member taken at the k-th choice on the path is digit k of the path's number, in
+        // base `radix`, lowest first.
+        let mut path = self.tree_paths[pick];
         let values = &mut self.values;
-        let mut choices = path.iter();
         let mut at = tree.entry;
         while let Some(step) = tree.steps.get(at as usize) {
             let holds = match &step.hot {
                 Hot::SetAnySlot { slot, members } => {
-                    let member = *choices.next().expect("a path has a member for every choice on it");
+                    let member = path % tree.radix;
+                    path /= tree.radix;
                     values[*slot as usize] = members[member as usize];
                     // The filter held for this member when the move was found.
                     at = step.pass;
@@ -888,14 +889,10 @@ impl Scratch {
         let player_slot = engine.player_slot as usize;
         debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
-        if PATHS {
-            self.tree_path.clear();
-            self.tree_path.resize(tree.depth, 0);
-        }
         // Where the moves of the root choice's current member start (see `MoveTree::grouped`).
         let mut group_start = 0;
-        // The position on the path of the next choice entered (the choices taken before it).
-        let mut depth = 0u32;
+        // The path's number so far, and `radix^k` for the k choices taken on it (see `TreeLevel`).
+        let (mut path, mut stride) = (0u64, 1u64);
         let mut at = tree.entry;
         'walk: loop {
             // Forward along the path from `at` until it fails, completes a move or enters a choice.
@@ -910,7 +907,8 @@ impl Scratch {
                             next_member: 0,
                             undo_mark: self.undo.len() as u32,
                             tags_len: self.tags.len() as u32,
-                            depth,
+                            prefix: path,
+                            stride,
                         });
                         break;
                     }
@@ -988,11 +986,7 @@ impl Scratch {
                         return true;
                     }
                     if PATHS {
-                        // The member taken at each choice on the path (entries past the path's
-                        // choices are stale; `take_tree_path` reads only as many as it meets).
-                        for &member in &self.tree_path {
-                            self.tree_paths.push(member);
-                        }
+                        self.tree_paths.push(path);
                     }
                     break;
                 }
@@ -1047,11 +1041,14 @@ impl Scratch {
                     }
                 }
                 if member < members.len() {
-                    depth = level.depth;
-                    if depth == 0 {
-                        // The root choice (only it is at position 0).
+                    if level.stride == 1 {
+                        // The root choice (only it has no choice before it; `radix` is at
+                        // least 2).
                         group_start = self.moves.len();
                     }
+                    // (Kept up without `PATHS` too: `stride` tells the root choice.)
+                    path = level.prefix + member as u64 * level.stride;
+                    stride = level.stride * tree.radix;
                     if member + 1 == members.len() {
                         // The last member: nothing is left to try here, so a backtrack from
                         // below goes straight to the choice above, whose undo mark and tag
@@ -1060,10 +1057,6 @@ impl Scratch {
                     } else {
                         level.next_member = member as u32 + 1;
                     }
-                    if PATHS {
-                        self.tree_path[depth as usize] = member as u32;
-                    }
-                    depth += 1;
                     at = step.pass;
                     continue 'walk;
                 }

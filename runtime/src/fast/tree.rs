@@ -55,10 +55,13 @@ pub(crate) struct MoveTree {
     /// The entry is a choice whose members' moves all differ in their first tag (see *Grouped
     /// moves* above): duplicates are looked for among the current member's moves only.
     pub grouped: bool,
-    /// The most choices on one path: the length of a move's *path*, the member index taken at
-    /// each choice, which a playout records instead of the move's successor and replays for the
-    /// move it picks ([`super::Scratch`], `take_tree_path`).
-    pub depth: usize,
+    /// A move's *path*, the member index taken at each choice on it, which a playout records
+    /// instead of the move's successor and replays for the move it picks ([`super::Scratch`],
+    /// `take_tree_path`), is one number: the member at the k-th choice times `radix^k`, summed.
+    /// `radix` is the most members of a choice (at least 2), and `radix^k` for the most choices
+    /// k on one path fits in a `u64` (no tree is built otherwise): one word per move instead of
+    /// one per choice.
+    pub radix: u64,
 }
 
 /// One step: the edge to run (its flat form inline), and where the walk goes on.
@@ -256,7 +259,18 @@ pub(crate) fn move_tree(
     };
     let mut depths = vec![None; builder.steps.len()];
     let depth = choice_depth(&builder.steps, entry, &mut depths);
-    Some(MoveTree { entry, steps: builder.steps.into(), grouped, depth })
+    let most_members = builder
+        .steps
+        .iter()
+        .map(|step| match &step.hot {
+            Hot::SetAnySlot { members, .. } => members.len(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let radix = (most_members as u64).max(2);
+    radix.checked_pow(u32::try_from(depth).ok()?)?;
+    Some(MoveTree { entry, steps: builder.steps.into(), grouped, radix })
 }
 
 /// The most choices on a path from step `at` (memoised in `depths`; the steps form a DAG).
@@ -413,6 +427,28 @@ mod tests {
                 Err(error) => format!("{error:?}"),
             };
             assert_eq!(summary(&tree), summary(&general), "reset: {reset}, {filter}");
+        }
+    }
+
+    /// A path's number must fit in a word: 63 nested two-member choices make a tree (`2^63`
+    /// paths), 64 do not, and their search is left to the general walk.
+    #[test]
+    fn trees_whose_paths_do_not_fit_in_a_word_are_not_built() {
+        for (choices, trees) in [(63, 1), (64, 0)] {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x}").typedef("Score", "{0}").typedef("Bit", "{o, i}");
+            for k in 0..choices {
+                builder.variable(&format!("b{k}"), "Bit", "o");
+            }
+            builder.edge("begin", "c0", "player = x");
+            for k in 0..choices {
+                builder.edge(&format!("c{k}"), &format!("c{}", k + 1), &format!("b{k} = Bit(*)"));
+            }
+            builder.edge(&format!("c{choices}"), "tagged", "$$ b0");
+            builder.edge("tagged", "done", "player = keeper");
+            builder.edge("done", "end", "player = keeper");
+            let engine = FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine");
+            assert_eq!(engine.move_tree_counts().0, trees, "{choices} choices");
         }
     }
 }
