@@ -311,19 +311,24 @@ pub struct Scratch {
     ray_positions: Vec<SymbolId>,
     /// The choices of a move tree being walked ([`Scratch::explore_tree`]).
     tree_levels: Vec<TreeLevel>,
-    /// Per move of the last [`Scratch::search_tree_paths`]: its path (`MoveTree::depth` member
-    /// indices).
-    tree_paths: Vec<u32>,
+    /// Per move of the last [`Scratch::search_tree_paths`]: its path, as one number
+    /// ([`MoveTree::radix`]).
+    tree_paths: Vec<u64>,
 }
 
-/// A choice of a move tree being walked: its step, the next member to try, and the undo log's
-/// and tag stack's lengths once the choice was entered.
+/// A choice of a move tree being walked: its step, the next member to try, the undo log's and
+/// tag stack's lengths once the choice was entered, and where it lies on the path: the path's
+/// number so far (`prefix`, the members taken at the choices before it) and `radix^k` for the
+/// k choices before it (`stride`; a choice's level leaves the stack when its last member is
+/// taken, so the stack's length is not its position).
 #[derive(Clone, Copy, Debug)]
 struct TreeLevel {
     step: u32,
     next_member: u32,
     undo_mark: u32,
     tags_len: u32,
+    prefix: u64,
+    stride: u64,
 }
 
 /// A branching node of a reachability plan being walked.
@@ -806,14 +811,16 @@ impl Scratch {
     /// on the same states) and stops where the move completed, so the state is the successor the
     /// listing with successors records for that move.
     pub(crate) fn take_tree_path(&mut self, engine: &FastEngine, tree: &MoveTree, pick: usize) {
-        let path = &self.tree_paths[pick * tree.depth..(pick + 1) * tree.depth];
+        // The member taken at the k-th choice on the path is digit k of the path's number, in
+        // base `radix`, lowest first.
+        let mut path = self.tree_paths[pick];
         let values = &mut self.values;
-        let mut choices = path.iter();
         let mut at = tree.entry;
         while let Some(step) = tree.steps.get(at as usize) {
             let holds = match &step.hot {
                 Hot::SetAnySlot { slot, members } => {
-                    let member = *choices.next().expect("a path has a member for every choice on it");
+                    let member = path % tree.radix;
+                    path /= tree.radix;
                     values[*slot as usize] = members[member as usize];
                     // The filter held for this member when the move was found.
                     at = step.pass;
@@ -880,9 +887,12 @@ impl Scratch {
     fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
         let steps = &tree.steps;
         let player_slot = engine.player_slot as usize;
+        debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
         // Where the moves of the root choice's current member start (see `MoveTree::grouped`).
         let mut group_start = 0;
+        // The path's number so far, and `radix^k` for the k choices taken on it (see `TreeLevel`).
+        let (mut path, mut stride) = (0u64, 1u64);
         let mut at = tree.entry;
         'walk: loop {
             // Forward along the path from `at` until it fails, completes a move or enters a choice.
@@ -897,6 +907,8 @@ impl Scratch {
                             next_member: 0,
                             undo_mark: self.undo.len() as u32,
                             tags_len: self.tags.len() as u32,
+                            prefix: path,
+                            stride,
                         });
                         break;
                     }
@@ -920,7 +932,15 @@ impl Scratch {
                         at = step.pass;
                         continue;
                     }
-                    Hot::SetSlotLit { slot, lit } => self.write(*slot as usize, *lit),
+                    Hot::SetSlotLit { slot, lit } => {
+                        // A playout's listing (tags only) skips a move's last write of the
+                        // player (`player = keeper`): no successor is recorded, so only the
+                        // player's validity matters (checked below on the literal), and
+                        // `take_tree_path` makes the write for the move picked.
+                        if !(PATHS && step.pass == TREE_DONE && *slot as usize == player_slot) {
+                            self.write(*slot as usize, *lit);
+                        }
+                    }
                     Hot::SetSlotSlot { slot, from } => {
                         let value = values[*from as usize];
                         self.write(*slot as usize, value);
@@ -945,7 +965,10 @@ impl Scratch {
                     }
                 }
                 if step.pass == TREE_DONE {
-                    let player = self.values[player_slot];
+                    let player = match step.hot {
+                        Hot::SetSlotLit { slot, lit } if PATHS && slot as usize == player_slot => lit,
+                        _ => self.values[player_slot],
+                    };
                     if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
                         return false;
                     }
@@ -963,11 +986,7 @@ impl Scratch {
                         return true;
                     }
                     if PATHS {
-                        // The member taken at each choice so far (`next_member` is one past it).
-                        for choice in 0..tree.depth {
-                            let member = self.tree_levels.get(choice).map_or(0, |level| level.next_member - 1);
-                            self.tree_paths.push(member);
-                        }
+                        self.tree_paths.push(path);
                     }
                     break;
                 }
@@ -994,18 +1013,49 @@ impl Scratch {
                     }
                 } else {
                     let filter = &engine.edges[step.filter as usize];
-                    while member < members.len() {
-                        self.values[slot] = members[member];
-                        if detached_holds(filter, &self.values, &engine.constants) {
-                            break;
+                    match &filter.hot {
+                        Hot::CompareIndexedLit { base, key, offsets, lit, equal } if *key as usize == slot => {
+                            // The filter reads the map at the member itself (`board[from] ==
+                            // me`): members are tested without being written, the comparison's
+                            // operands resolved once (as `Scratch::linear_choices` does).
+                            let (base, lit, equal) = (*base as usize, *lit, *equal);
+                            let values = &self.values;
+                            while member < members.len()
+                                && (values[base + offsets[members[member] as usize] as usize] == lit) != equal
+                            {
+                                member += 1;
+                            }
+                            if member < members.len() {
+                                self.values[slot] = members[member];
+                            }
                         }
-                        member += 1;
+                        _ => {
+                            while member < members.len() {
+                                self.values[slot] = members[member];
+                                if detached_holds(filter, &self.values, &engine.constants) {
+                                    break;
+                                }
+                                member += 1;
+                            }
+                        }
                     }
                 }
                 if member < members.len() {
-                    level.next_member = member as u32 + 1;
-                    if self.tree_levels.len() == 1 {
+                    if level.stride == 1 {
+                        // The root choice (only it has no choice before it; `radix` is at
+                        // least 2).
                         group_start = self.moves.len();
+                    }
+                    // (Kept up without `PATHS` too: `stride` tells the root choice.)
+                    path = level.prefix + member as u64 * level.stride;
+                    stride = level.stride * tree.radix;
+                    if member + 1 == members.len() {
+                        // The last member: nothing is left to try here, so a backtrack from
+                        // below goes straight to the choice above, whose undo mark and tag
+                        // length lie below this one's (its logged slot is put back there).
+                        self.tree_levels.pop();
+                    } else {
+                        level.next_member = member as u32 + 1;
                     }
                     at = step.pass;
                     continue 'walk;

@@ -55,10 +55,13 @@ pub(crate) struct MoveTree {
     /// The entry is a choice whose members' moves all differ in their first tag (see *Grouped
     /// moves* above): duplicates are looked for among the current member's moves only.
     pub grouped: bool,
-    /// The most choices on one path: the length of a move's *path*, the member index taken at
-    /// each choice, which a playout records instead of the move's successor and replays for the
-    /// move it picks ([`super::Scratch`], `take_tree_path`).
-    pub depth: usize,
+    /// A move's *path*, the member index taken at each choice on it, which a playout records
+    /// instead of the move's successor and replays for the move it picks ([`super::Scratch`],
+    /// `take_tree_path`), is one number: the member at the k-th choice times `radix^k`, summed.
+    /// `radix` is the most members of a choice (at least 2), and `radix^k` for the most choices
+    /// k on one path fits in a `u64` (no tree is built otherwise): one word per move instead of
+    /// one per choice.
+    pub radix: u64,
 }
 
 /// One step: the edge to run (its flat form inline), and where the walk goes on.
@@ -256,7 +259,18 @@ pub(crate) fn move_tree(
     };
     let mut depths = vec![None; builder.steps.len()];
     let depth = choice_depth(&builder.steps, entry, &mut depths);
-    Some(MoveTree { entry, steps: builder.steps.into(), grouped, depth })
+    let most_members = builder
+        .steps
+        .iter()
+        .map(|step| match &step.hot {
+            Hot::SetAnySlot { members, .. } => members.len(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let radix = (most_members as u64).max(2);
+    radix.checked_pow(u32::try_from(depth).ok()?)?;
+    Some(MoveTree { entry, steps: builder.steps.into(), grouped, radix })
 }
 
 /// The most choices on a path from step `at` (memoised in `depths`; the steps form a DAG).
@@ -285,8 +299,8 @@ mod tests {
     /// the cell itself and end on the same tags; with `reset`, the right-hand path sets `dir = r`,
     /// so `r` and `s` give one move, and otherwise two paths with the same tags and different
     /// successors (an ambiguous move). The keeper marks the cell and ends the game when no cell
-    /// is empty.
-    fn game(cell_first: bool, reset: bool) -> FastEngine {
+    /// is empty. `filter` is the comparison after `cell = Cell(*)`.
+    fn game(cell_first: bool, reset: bool, filter: &str) -> FastEngine {
         let mut builder = AutomatonBuilder::new();
         builder
             .typedef("Player", "{x}")
@@ -304,7 +318,7 @@ mod tests {
         let edges = [
             ("begin", "turn", "player = x"),
             ("turn", "picked", "cell = Cell(*)"),
-            ("picked", "own", "board[cell] == empty"),
+            ("picked", "own", filter),
             ("own", "chose", "dir = Dir(*)"),
             ("chose", "left", "dir == l"),
             ("chose", "right", "dir != l"),
@@ -329,11 +343,16 @@ mod tests {
         FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
     }
 
-    /// The successors (or the error) of every state reachable from the start, in order.
+    /// The successors (or the error) of every state reachable from the start, in order (each
+    /// state once: with some filters a cell can be marked again, and the game never ends).
     fn every_successor(engine: &FastEngine) -> Vec<String> {
         let mut seen = Vec::new();
+        let mut states = std::collections::HashSet::new();
         let mut frontier = vec![engine.start().expect("a start")];
         while let Some(state) = frontier.pop() {
+            if !states.insert(format!("{state:?}")) {
+                continue;
+            }
             match engine.successors(&state) {
                 Ok(successors) => {
                     seen.push(format!("{successors:?}"));
@@ -348,9 +367,10 @@ mod tests {
     #[test]
     fn nested_choices_run_as_a_tree_and_agree_with_the_general_search() {
         for (cell_first, reset, grouped) in [(true, true, 1), (false, true, 0), (true, false, 1)] {
-            let tree = game(cell_first, reset);
+            let filter = "board[cell] == empty";
+            let tree = game(cell_first, reset, filter);
             assert_eq!(tree.move_tree_counts(), (1, grouped), "cell first: {cell_first}, reset: {reset}");
-            let general = game(cell_first, reset).with_move_trees(false);
+            let general = game(cell_first, reset, filter).with_move_trees(false);
             assert_eq!(general.move_tree_counts(), (0, 0));
             let (with, without) = (every_successor(&tree), every_successor(&general));
             assert_eq!(with, without, "cell first: {cell_first}, reset: {reset}");
@@ -363,6 +383,72 @@ mod tests {
             } else {
                 assert!(with[0].contains("AmbiguousMove"), "{}", with[0]);
             }
+        }
+    }
+
+    /// The choice's filter, tested at the member without writing it when it reads a state map
+    /// at the choice's slot (`board[cell] == empty`, or through a constant map, `board[next[cell]]
+    /// != full`), and written then compared otherwise (`next[cell] != null`, no state map;
+    /// `board[cursor] == empty`, another slot's key).
+    #[test]
+    fn choice_filters_at_the_member_and_elsewhere_agree_with_the_general_search() {
+        for (filter, moves_at_start) in [
+            ("board[cell] == empty", 5),
+            ("board[next[cell]] != full", 4),
+            ("next[cell] != null", 4),
+            ("board[cursor] == empty", 5),
+            ("board[cell] != empty", 0),
+        ] {
+            let tree = game(true, true, filter);
+            assert_eq!(tree.move_tree_counts(), (1, 1), "{filter}");
+            let general = game(true, true, filter).with_move_trees(false);
+            assert_eq!(every_successor(&tree), every_successor(&general), "{filter}");
+            // Counts, or the same error (a turn without moves where cells are left is one).
+            assert_eq!(format!("{:?}", tree.perft(3)), format!("{:?}", general.perft(3)), "{filter}");
+            let start = tree.start().expect("a start");
+            // No move at the start is an error (an unexpected end), counted as 0 here.
+            assert_eq!(tree.moves(&start).map_or(0, |moves| moves.len()), moves_at_start, "{filter}");
+        }
+    }
+
+    /// Playouts list a tree's moves with tags only, their paths recorded (a choice leaves the
+    /// walk's stack at its last member) and the move's last write of the player skipped, and
+    /// replay the path of the move picked: the same reports as the general search, or the same
+    /// error (without `reset`, two paths give the same tags and different successors).
+    #[test]
+    fn playouts_through_trees_agree_with_the_general_search() {
+        let config = crate::playout::PlayoutConfig { count: 40, seed: 11, threads: 1, ..Default::default() };
+        for reset in [true, false] {
+            let filter = "board[cell] == empty";
+            let tree = game(true, reset, filter);
+            let general = game(true, reset, filter).with_move_trees(false);
+            let summary = |engine: &FastEngine| match engine.run_playouts(&config) {
+                Ok(report) => format!("{:?} {}", report.score_distribution, report.total_plies),
+                Err(error) => format!("{error:?}"),
+            };
+            assert_eq!(summary(&tree), summary(&general), "reset: {reset}, {filter}");
+        }
+    }
+
+    /// A path's number must fit in a word: 63 nested two-member choices make a tree (`2^63`
+    /// paths), 64 do not, and their search is left to the general walk.
+    #[test]
+    fn trees_whose_paths_do_not_fit_in_a_word_are_not_built() {
+        for (choices, trees) in [(63, 1), (64, 0)] {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x}").typedef("Score", "{0}").typedef("Bit", "{o, i}");
+            for k in 0..choices {
+                builder.variable(&format!("b{k}"), "Bit", "o");
+            }
+            builder.edge("begin", "c0", "player = x");
+            for k in 0..choices {
+                builder.edge(&format!("c{k}"), &format!("c{}", k + 1), &format!("b{k} = Bit(*)"));
+            }
+            builder.edge(&format!("c{choices}"), "tagged", "$$ b0");
+            builder.edge("tagged", "done", "player = keeper");
+            builder.edge("done", "end", "player = keeper");
+            let engine = FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine");
+            assert_eq!(engine.move_tree_counts().0, trees, "{choices} choices");
         }
     }
 }
