@@ -274,6 +274,9 @@ pub(crate) struct FlatRay {
     pub table: Box<[u32]>,
     pub guard: FlatCompare,
     pub forward: Box<[FlatCompare]>,
+    /// The right-hand side every forward comparison shares (connect4.rg's `== me`): the literal,
+    /// or the slot when `.0`; read once per walk instead of once per comparison.
+    pub shared_rhs: Option<(bool, u32)>,
 }
 
 impl FlatRay {
@@ -284,14 +287,38 @@ impl FlatRay {
     /// changes during the walk, so the row and the right-hand sides are read once.
     #[inline(always)]
     pub(crate) fn walk(&self, values: &mut [SymbolId], slot: usize, positions: &mut Vec<SymbolId>) -> Option<bool> {
+        // One copy of the walk per case, so that neither tests which case it is per comparison.
+        match self.shared_rhs {
+            Some((is_slot, value)) => {
+                let rhs = if is_slot { values[value as usize] } else { value };
+                self.walk_with(values, slot, positions, |_, _| rhs)
+            }
+            None => self.walk_with(values, slot, positions, |test, values| test.rhs(values)),
+        }
+    }
+
+    /// [`FlatRay::walk`] with the forward comparisons' right-hand sides read by `rhs`.
+    #[inline(always)]
+    fn walk_with(
+        &self,
+        values: &mut [SymbolId],
+        slot: usize,
+        positions: &mut Vec<SymbolId>,
+        rhs: impl Fn(&FlatCompare, &[SymbolId]) -> SymbolId,
+    ) -> Option<bool> {
         let row = values[self.first as usize] * self.width;
-        let holds = |test: &FlatCompare, values: &[u32], at: u32| {
-            let rhs = if test.rhs_is_slot { values[test.value as usize] } else { test.value };
-            (values[test.offsets[(row + at) as usize] as usize] == rhs) == test.equal
+        // No right-hand side reads `slot`, the only slot the walk writes.
+        let guard_rhs = self.guard.rhs(values);
+        let guard = |values: &[u32], at: u32| {
+            (values[self.guard.offsets[(row + at) as usize] as usize] == guard_rhs) == self.guard.equal
         };
-        let forward = |values: &[u32], at: u32| self.forward.iter().all(|test| holds(test, values, at));
+        let forward = |values: &[u32], at: u32| {
+            self.forward
+                .iter()
+                .all(|test| (values[test.offsets[(row + at) as usize] as usize] == rhs(test, values)) == test.equal)
+        };
         let start = values[slot];
-        if !holds(&self.guard, values, start) {
+        if !guard(values, start) {
             // No step (the common case): the comparisons at the start alone.
             if forward(values, start) {
                 return Some(true);
@@ -306,7 +333,7 @@ impl FlatRay {
                 return None;
             }
             at = self.table[(row + at) as usize];
-            if !holds(&self.guard, values, at) {
+            if !guard(values, at) {
                 break;
             }
         }
@@ -332,6 +359,18 @@ pub(crate) struct FlatCompare {
     pub rhs_is_slot: bool,
     pub value: u32,
     pub equal: bool,
+}
+
+impl FlatCompare {
+    /// The right-hand side in state `values`.
+    #[inline(always)]
+    fn rhs(&self, values: &[SymbolId]) -> SymbolId {
+        if self.rhs_is_slot {
+            values[self.value as usize]
+        } else {
+            self.value
+        }
+    }
 }
 
 /// `op` as a [`FlatCompare`] keyed by `(first, slot)` with row width `width`, if it has that shape.
@@ -360,7 +399,11 @@ fn flat_ray(guard: &PlanOp, slot: u32, step: &Val, forward: &[u32], edges: &[Pla
         .iter()
         .map(|&e| flat_compare(&edges[e as usize].op, *first, slot, *width))
         .collect::<Option<Box<[FlatCompare]>>>()?;
-    Some(FlatRay { first: *first, width: *width, table: table.clone(), guard, forward })
+    let shared_rhs = forward
+        .first()
+        .map(|test| (test.rhs_is_slot, test.value))
+        .filter(|&shared| forward.iter().all(|test| (test.rhs_is_slot, test.value) == shared));
+    Some(FlatRay { first: *first, width: *width, table: table.clone(), guard, forward, shared_rhs })
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1160,6 +1203,11 @@ mod tests {
             .typedef("Cell", "{a, b, c, null}")
             .typedef("Disc", "{empty, full}")
             .constant("next", "Cell -> Cell", "{a: b, b: c, :null}")
+            .constant(
+                "jump",
+                "Cell -> Cell -> Cell",
+                "{a: {a: b, b: c, c: a, :null}, b: {a: c, b: a, :null}, c: {c: b, :a}, :{:null}}",
+            )
             .variable("board", "Cell -> Disc", "{:empty}")
             .variable("cursor", "Cell", "a");
         for (name, type_name, initial) in variables {
@@ -1522,6 +1570,14 @@ mod tests {
             ("again", "both", "board[other] == full"),
             ("both", "to", "next[cursor] == other"),
         ];
+        // 5: a two-level step and a map read at its result (`Step`), then a comparison reading
+        //    both the member and the cell.
+        let row: &[(&str, &str, &str)] = &[
+            ("from", "chosen", "other = Cell(*)"),
+            ("chosen", "stepped", "probe = jump[other][cursor]"),
+            ("stepped", "tested", "board[probe] == mark"),
+            ("tested", "to", "next[probe] == other"),
+        ];
         let writing: &[(&str, &str, &str)] = &[
             ("from", "chosen", "cursor = Cell(*)"),
             ("chosen", "ahead", "other = next[cursor]"),
@@ -1533,12 +1589,15 @@ mod tests {
             (last, &["At"][..]),
             (nested, &["At"; 2][..]),
             (writing, &["Ops { ops: [SetLookup"][..]),
+            (row, &["Step { step"][..]),
         ];
         for (check, filters) in cases {
             let mut edges = fill_until_checked();
             edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
             edges.extend_from_slice(check);
-            let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a")]);
+            let build = |mark: &str| {
+                engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")])
+            };
             for mark in ["full", "empty"] {
                 let planned = build(mark);
                 let plan = planned.plans.iter().flatten().next().expect("a plan");
