@@ -138,6 +138,48 @@ impl PlanWalk {
     /// `cycle_steps` runs out (false: the walk gives up).
     #[inline(always)]
     pub(crate) fn run(&self, values: &mut [SymbolId], cycle_steps: &mut u32) -> bool {
+        // A step keyed by the walked slot alone (chess's `cursor = north[cursor]`) keeps the
+        // position in a register: one copy of the loop for it, the step's shape tested once per
+        // walk, not per round. Reversi's `cursor = step[dir][cursor]` walks (a round or two each)
+        // ran 0.6 % more instructions per playout that way, reading the row once per walk.
+        match &self.step {
+            WalkStep::Lookup { key, table } if *key == self.slot => {
+                self.run_with(values, cycle_steps, |at| table[at as usize])
+            }
+            _ => self.run_general(values, cycle_steps),
+        }
+    }
+
+    /// [`PlanWalk::run`] with the step `next` of the position; `values[slot]` is written when
+    /// the loop ends (neither the test nor `next` reads it).
+    #[inline(always)]
+    fn run_with(&self, values: &mut [SymbolId], cycle_steps: &mut u32, next: impl Fn(SymbolId) -> SymbolId) -> bool {
+        let rhs = self.test.rhs.read(values);
+        let slot = self.slot as usize;
+        let mut at = values[slot];
+        let mut budget = *cycle_steps;
+        let left = loop {
+            budget -= 1;
+            if budget == 0 {
+                break false;
+            }
+            if self.test.holds(values, at, rhs) != self.again {
+                break true;
+            }
+            budget -= 1;
+            if budget == 0 {
+                break false;
+            }
+            at = next(at);
+        };
+        values[slot] = at;
+        *cycle_steps = budget;
+        left
+    }
+
+    /// [`PlanWalk::run`] for any other step, through the state.
+    #[inline(always)]
+    fn run_general(&self, values: &mut [SymbolId], cycle_steps: &mut u32) -> bool {
         let rhs = self.test.rhs.read(values);
         let slot = self.slot as usize;
         loop {

@@ -67,6 +67,30 @@ pub(crate) enum PlanFlat {
 }
 
 impl PlanFlat {
+    /// Whether a flat comparison holds (an assignment or `General`: no comparison, false).
+    #[inline(always)]
+    pub(crate) fn holds(&self, values: &[SymbolId]) -> bool {
+        match self {
+            PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
+                (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
+            }
+            PlanFlat::IndexedSlot { base, key, offsets, slot, equal } => {
+                (values[(*base + offsets[values[*key as usize] as usize]) as usize] == values[*slot as usize]) == *equal
+            }
+            PlanFlat::Indexed2Lit { base, first, second, width, offsets, lit, equal } => {
+                let key = values[*first as usize] * *width + values[*second as usize];
+                (values[(*base + offsets[key as usize]) as usize] == *lit) == *equal
+            }
+            PlanFlat::Indexed2Slot { base, first, second, width, offsets, slot, equal } => {
+                let key = values[*first as usize] * *width + values[*second as usize];
+                (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
+            }
+            PlanFlat::General | PlanFlat::SetSlot { .. } | PlanFlat::SetLookup { .. } | PlanFlat::SetLookup2 { .. } => {
+                false
+            }
+        }
+    }
+
     /// The flat form of `op`, if it has one.
     pub(crate) fn of(op: &PlanOp) -> PlanFlat {
         match op {
@@ -243,23 +267,110 @@ pub(crate) struct Ray {
 /// pos]] == me`, `pos = behind[dir][pos]`, `board[ahead[dir][pos]] == me`, ...). Only `slot`
 /// changes during the walk, so the row `values[first] * width` and every right-hand side are read
 /// once, and each test is two loads and a comparison, with no dispatch.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct FlatRay {
     pub first: u32,
     pub width: u32,
     pub table: Box<[u32]>,
     pub guard: FlatCompare,
     pub forward: Box<[FlatCompare]>,
+    /// The right-hand side every forward comparison shares (connect4.rg's `== me`): the literal,
+    /// or the slot when `.0`; read once per walk instead of once per comparison.
+    pub shared_rhs: Option<(bool, u32)>,
+}
+
+impl FlatRay {
+    /// The ray walk from `values[slot]`: the guard's run of positions, then the forward
+    /// comparisons at the last position and at every earlier one, last first (as the walk's
+    /// frames would backtrack); whether they all hold at one, which is then written to `slot`
+    /// (nothing is written otherwise). `None` past [`CYCLE_STEPS`] positions. Only `slot`
+    /// changes during the walk, so the row and the right-hand sides are read once.
+    #[inline(always)]
+    pub(crate) fn walk(&self, values: &mut [SymbolId], slot: usize, positions: &mut Vec<SymbolId>) -> Option<bool> {
+        // One copy of the walk per case, so that neither tests which case it is per comparison.
+        match self.shared_rhs {
+            Some((is_slot, value)) => {
+                let rhs = if is_slot { values[value as usize] } else { value };
+                self.walk_with(values, slot, positions, |_, _| rhs)
+            }
+            None => self.walk_with(values, slot, positions, |test, values| test.rhs(values)),
+        }
+    }
+
+    /// [`FlatRay::walk`] with the forward comparisons' right-hand sides read by `rhs`.
+    #[inline(always)]
+    fn walk_with(
+        &self,
+        values: &mut [SymbolId],
+        slot: usize,
+        positions: &mut Vec<SymbolId>,
+        rhs: impl Fn(&FlatCompare, &[SymbolId]) -> SymbolId,
+    ) -> Option<bool> {
+        let row = values[self.first as usize] * self.width;
+        // No right-hand side reads `slot`, the only slot the walk writes.
+        let guard_rhs = self.guard.rhs(values);
+        let guard = |values: &[u32], at: u32| {
+            (values[self.guard.offsets[(row + at) as usize] as usize] == guard_rhs) == self.guard.equal
+        };
+        let forward = |values: &[u32], at: u32| {
+            self.forward
+                .iter()
+                .all(|test| (values[test.offsets[(row + at) as usize] as usize] == rhs(test, values)) == test.equal)
+        };
+        let start = values[slot];
+        if !guard(values, start) {
+            // No step (the common case): the comparisons at the start alone.
+            if forward(values, start) {
+                return Some(true);
+            }
+            return Some(false);
+        }
+        positions.clear();
+        let mut at = start;
+        loop {
+            positions.push(at);
+            if positions.len() > CYCLE_STEPS as usize {
+                return None;
+            }
+            at = self.table[(row + at) as usize];
+            if !guard(values, at) {
+                break;
+            }
+        }
+        if forward(values, at) {
+            values[slot] = at;
+            return Some(true);
+        }
+        for &position in positions.iter().rev() {
+            if forward(values, position) {
+                values[slot] = position;
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
 }
 
 /// One test of a [`FlatRay`]: `values[offsets[key]] == rhs` (`base` folded into `offsets`), with
 /// `rhs` the literal `value`, or the slot `value` when `rhs_is_slot`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct FlatCompare {
     pub offsets: Box<[u32]>,
     pub rhs_is_slot: bool,
     pub value: u32,
     pub equal: bool,
+}
+
+impl FlatCompare {
+    /// The right-hand side in state `values`.
+    #[inline(always)]
+    fn rhs(&self, values: &[SymbolId]) -> SymbolId {
+        if self.rhs_is_slot {
+            values[self.value as usize]
+        } else {
+            self.value
+        }
+    }
 }
 
 /// `op` as a [`FlatCompare`] keyed by `(first, slot)` with row width `width`, if it has that shape.
@@ -288,7 +399,11 @@ fn flat_ray(guard: &PlanOp, slot: u32, step: &Val, forward: &[u32], edges: &[Pla
         .iter()
         .map(|&e| flat_compare(&edges[e as usize].op, *first, slot, *width))
         .collect::<Option<Box<[FlatCompare]>>>()?;
-    Some(FlatRay { first: *first, width: *width, table: table.clone(), guard, forward })
+    let shared_rhs = forward
+        .first()
+        .map(|test| (test.rhs_is_slot, test.value))
+        .filter(|&shared| forward.iter().all(|test| (test.rhs_is_slot, test.value) == shared));
+    Some(FlatRay { first: *first, width: *width, table: table.clone(), guard, forward, shared_rhs })
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -341,16 +456,24 @@ pub(crate) const STRAIGHT_FAIL: u32 = ACCEPT - 1;
 /// node look-up, a dispatch on the node's kind, an edge look-up and a dispatch on the edge's flat
 /// form per step. Same nodes, same order, same comparisons: the same member ends the check, and
 /// no flat step can raise an error.
+///
+/// A path may end in a ray walk with a [`FlatRay`] form (connect4.rg's `dir = Dir(*); pos =
+/// cell; walk`): a step whose `flat` is [`PlanFlat::General`] runs ray `rays[pass]` and ends the
+/// member, accepting or failing (session 20: before, a ray kept the whole straight walk on plan
+/// nodes, a node look-up, a kind dispatch and an edge dispatch per step and a call per ray).
 #[derive(Debug)]
 pub(crate) struct StraightSteps {
     /// The first step of every member's path (or [`ACCEPT`] / [`STRAIGHT_FAIL`]).
     pub entry: u32,
     pub steps: Box<[StraightStep]>,
+    /// The ray walks ending paths: the stepped slot and the ray's flat form.
+    pub rays: Box<[(u32, FlatRay)]>,
 }
 
 /// One step of [`StraightSteps`]: an assignment, after which the path goes on at `pass`, or a
 /// comparison, after which it goes on at `pass` when it holds and at `fail` otherwise (a step
-/// index, [`ACCEPT`] or [`STRAIGHT_FAIL`]).
+/// index, [`ACCEPT`] or [`STRAIGHT_FAIL`]); or, when `flat` is [`PlanFlat::General`], the ray
+/// `StraightSteps::rays[pass]`.
 #[derive(Debug)]
 pub(crate) struct StraightStep {
     pub flat: PlanFlat,
@@ -358,9 +481,66 @@ pub(crate) struct StraightStep {
     pub fail: u32,
 }
 
+impl StraightSteps {
+    /// The walk of a straight node whose any-assignment writes `members` to `slot`: each member
+    /// in turn, `restore`'s slots put back from `saved` before every member but the first, runs
+    /// its path's steps; whether some member reaches the checked node, `None` when a ray gave up.
+    /// `positions` is the rays' buffer.
+    #[inline(always)]
+    pub(crate) fn run(
+        &self,
+        values: &mut [SymbolId],
+        slot: usize,
+        members: &[SymbolId],
+        restore: &[u32],
+        saved: &[SymbolId],
+        positions: &mut Vec<SymbolId>,
+    ) -> Option<bool> {
+        for (index, &member) in members.iter().enumerate() {
+            if index > 0 {
+                for (&copy, &s) in saved.iter().zip(restore) {
+                    values[s as usize] = copy;
+                }
+            }
+            values[slot] = member;
+            let mut at = self.entry;
+            while let Some(step) = self.steps.get(at as usize) {
+                let holds = match &step.flat {
+                    PlanFlat::SetSlot { slot, from } => {
+                        values[*slot as usize] = values[*from as usize];
+                        true
+                    }
+                    PlanFlat::SetLookup { slot, key, table } => {
+                        values[*slot as usize] = table[values[*key as usize] as usize];
+                        true
+                    }
+                    PlanFlat::SetLookup2 { slot, first, second, width, table } => {
+                        values[*slot as usize] =
+                            table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                        true
+                    }
+                    PlanFlat::General => {
+                        let (ray_slot, ray) = &self.rays[step.pass as usize];
+                        if ray.walk(values, *ray_slot as usize, positions)? {
+                            return Some(true);
+                        }
+                        break;
+                    }
+                    comparison => comparison.holds(values),
+                };
+                at = if holds { step.pass } else { step.fail };
+            }
+            if at == ACCEPT {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+}
+
 /// The [`StraightSteps`] of the straight walk from plan node `entry` (the any-assignment's
 /// target), or `None` when some node on the way has no flat form (a ray, a general operand).
-fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Option<StraightSteps> {
+fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge], rays: &[Ray]) -> Option<StraightSteps> {
     let mut step_of = vec![u32::MAX; nodes.len()];
     let mut order: Vec<u32> = Vec::new();
     // The step a path reaching `target` runs next: skips followed, dead ends failing.
@@ -375,7 +555,13 @@ fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Option<
                 NodeKind::Chain if matches!(edges[node.first as usize].op, PlanOp::Skip) => {
                     target = edges[node.first as usize].target;
                 }
-                NodeKind::Chain | NodeKind::Complement if !node.cyclic => {
+                // A flat ray ends the path; it is cyclic, but its loop is its own.
+                NodeKind::Chain | NodeKind::Complement | NodeKind::Ray
+                    if match node.kind {
+                        NodeKind::Ray => rays[node.ray as usize].flat.is_some(),
+                        _ => !node.cyclic,
+                    } =>
+                {
                     if step_of[target as usize] == u32::MAX {
                         step_of[target as usize] = order.len() as u32;
                         order.push(target);
@@ -388,8 +574,16 @@ fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Option<
     };
     let entry = resolve(entry, &mut order)?;
     let mut steps = Vec::new();
+    let mut straight_rays = Vec::new();
     while steps.len() < order.len() {
         let node = &nodes[order[steps.len()] as usize];
+        if node.kind == NodeKind::Ray {
+            let ray = &rays[node.ray as usize];
+            let flat = ray.flat.clone().expect("resolved above");
+            steps.push(StraightStep { flat: PlanFlat::General, pass: straight_rays.len() as u32, fail: STRAIGHT_FAIL });
+            straight_rays.push((ray.slot, flat));
+            continue;
+        }
         let edge = &edges[node.first as usize];
         let flat = PlanFlat::of(&edge.op);
         let comparison = match flat {
@@ -407,7 +601,7 @@ fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge]) -> Option<
         }
         steps.push(StraightStep { flat, pass, fail });
     }
-    Some(StraightSteps { entry, steps: steps.into() })
+    Some(StraightSteps { entry, steps: steps.into(), rays: straight_rays.into() })
 }
 
 /// The plan of one reachability pair; local node 0 is the check's start.
@@ -659,7 +853,7 @@ pub(crate) fn plan(
     for index in 0..plan_nodes.len() {
         if plan_nodes[index].kind == NodeKind::Straight {
             let choice = &plan_edges[plan_nodes[index].first as usize];
-            if let Some(steps) = straight_steps(choice.target, &plan_nodes, &plan_edges) {
+            if let Some(steps) = straight_steps(choice.target, &plan_nodes, &plan_edges, &rays) {
                 plan_nodes[index].straight = straights.len() as u32;
                 straights.push(steps);
             }
@@ -1009,6 +1203,11 @@ mod tests {
             .typedef("Cell", "{a, b, c, null}")
             .typedef("Disc", "{empty, full}")
             .constant("next", "Cell -> Cell", "{a: b, b: c, :null}")
+            .constant(
+                "jump",
+                "Cell -> Cell -> Cell",
+                "{a: {a: b, b: c, c: a, :null}, b: {a: c, b: a, :null}, c: {c: b, :a}, :{:null}}",
+            )
             .variable("board", "Cell -> Disc", "{:empty}")
             .variable("cursor", "Cell", "a");
         for (name, type_name, initial) in variables {
@@ -1121,6 +1320,119 @@ mod tests {
         let config = crate::playout::PlayoutConfig { count: 40, seed: 9, threads: 1, ..Default::default() };
         let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
         assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+    }
+
+    /// A row of five cells (`Spot` adds `null`, off the row) filled one random cell a turn, with
+    /// connect4.rg's line check through the cell just filled: per direction, walk back over
+    /// `mark` discs, then look for `ahead` more of them going forward from the furthest cell
+    /// back or any nearer one. The walk's `mark` is a literal or, with `slot`, a variable holding
+    /// it; the forward tests are `board[far{k}[dir][pos]] == disc` for each `(k, disc)` of
+    /// `forward`. With `one_way` the check tries `east` alone (the line must be found from its
+    /// western end, however far back that is).
+    fn row_with_ray_check(slot: bool, one_way: bool, forward: &[(usize, &str)]) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, d, e}")
+            .typedef("Spot", "{a, b, c, d, e, null}")
+            .typedef("Disc", "{empty, full}")
+            .typedef("Dir", "{east, west}")
+            .typedef("East", "{east}")
+            .constant(
+                "behind",
+                "Dir -> Spot -> Spot",
+                "{east: {b: a, c: b, d: c, e: d, :null}, west: {a: b, b: c, c: d, d: e, :null}, :{:null}}",
+            )
+            .variable("board", "Cell -> Disc", "{:empty}")
+            .variable("mark", "Disc", "full")
+            .variable("hits", "Disc", "empty")
+            .variable("probe", "Cell", "a")
+            .variable("cell", "Cell", "a")
+            .variable("dir", "Dir", "east")
+            .variable("pos", "Spot", "a");
+        // `far{k}[dir][p]`: `k` cells ahead of `p` (a two-level table, as the optimiser composes
+        // connect4.rg's `ahead[dir][ahead[dir][pos]]`).
+        let cells = ["a", "b", "c", "d", "e"];
+        for k in 1..=4usize {
+            let row = |forward: bool| {
+                let pairs: Vec<String> = (0..cells.len())
+                    .filter_map(|i| {
+                        let j = if forward { i.checked_add(k) } else { i.checked_sub(k) }?;
+                        cells.get(j).map(|target| format!("{}: {target}", cells[i]))
+                    })
+                    .collect();
+                format!("{{{}, :null}}", pairs.join(", "))
+            };
+            let table = format!("{{east: {}, west: {}, :{{:null}}}}", row(true), row(false));
+            builder.constant(&format!("far{k}"), "Dir -> Spot -> Spot", &table);
+        }
+        let mark = if slot { "mark" } else { "full" };
+        let mut edges: Vec<(String, String, String)> = [
+            ("begin", "turn", "player = x".to_string()),
+            ("turn", "fill", "cell = Cell(*)".into()),
+            ("fill", "filled", "board[cell] == empty".into()),
+            ("filled", "tagged", "$$ cell".into()),
+            ("tagged", "judge", "board[cell] = full".into()),
+            // Every check's answer is compared in checked mode; the game goes on either way
+            // until the row is full, so each playout checks five fills in a random order.
+            ("judge", "found", "? from -> to".into()),
+            ("judge", "notFound", "! from -> to".into()),
+            ("found", "next", "hits = full".into()),
+            ("notFound", "next", "".into()),
+            ("next", "more", "? free -> freeFound".into()),
+            ("more", "turn", "player = x".into()),
+            ("next", "over", "! free -> freeFound".into()),
+            ("over", "end", "player = keeper".into()),
+            ("free", "freeChosen", "probe = Cell(*)".into()),
+            ("freeChosen", "freeFound", "board[probe] == empty".into()),
+            ("from", "axis", if one_way { "dir = East(*)" } else { "dir = Dir(*)" }.into()),
+            ("axis", "walk", "pos = cell".into()),
+            ("walk", "stepped", format!("board[behind[dir][pos]] == {mark}")),
+            ("stepped", "walk", "pos = behind[dir][pos]".into()),
+        ]
+        .into_iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c))
+        .collect();
+        for (step, (k, disc)) in forward.iter().enumerate() {
+            let target = if step + 1 == forward.len() { "to".to_string() } else { format!("forward{}", step + 1) };
+            // The walk's second edge is the first forward comparison (a ray has no skip there).
+            let source = if step == 0 { "walk".to_string() } else { format!("forward{step}") };
+            edges.push((source, target, format!("board[far{k}[dir][pos]] == {disc}")));
+        }
+        for (source, target, label) in &edges {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    #[test]
+    fn a_straight_walk_ending_in_a_ray_runs_as_steps_and_agrees_with_the_general_search() {
+        // Lines of two to five (the ray stops at the row's edge or at an empty cell; the forward
+        // tests pass only from the furthest cell back), and forward tests that pass only from a
+        // nearer start: right after the filled cell (`far1 == empty`), one or two cells back
+        // (`far2`, `far3`), or behind a full cell. An off-by-one in the walk, or forward tests
+        // skipping a start, changes some check's answer, which checked mode reports against the
+        // general search.
+        let (full, empty) = ("full", "empty");
+        let lines: Vec<Vec<(usize, &str)>> = (1..=4).map(|n| (1..=n).map(|k| (k, full)).collect()).collect();
+        let nearer = [vec![(1, empty)], vec![(2, empty)], vec![(3, empty)], vec![(1, full), (3, empty)]];
+        let cases = lines.iter().chain(&nearer).flat_map(|f| [(f, false, false), (f, true, false), (f, false, true)]);
+        for (forward, slot, one_way) in cases {
+            let planned = row_with_ray_check(slot, one_way, forward);
+            let plan = planned.plans.iter().flatten().next().expect("a plan");
+            assert_eq!(plan.nodes[0].kind, NodeKind::Straight);
+            let steps = &plan.straights[plan.nodes[0].straight as usize];
+            // `pos = cell`, then the ray.
+            assert_eq!(steps.steps.len(), 2, "{:?}", plan.nodes);
+            assert_eq!(steps.rays.len(), 1);
+            assert_eq!(steps.rays[0].1.forward.len(), forward.len());
+            let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = row_with_ray_check(slot, one_way, forward).with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 80, seed: 17, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
     }
 
     #[test]
@@ -1258,6 +1570,14 @@ mod tests {
             ("again", "both", "board[other] == full"),
             ("both", "to", "next[cursor] == other"),
         ];
+        // 5: a two-level step and a map read at its result (`Step`), then a comparison reading
+        //    both the member and the cell.
+        let row: &[(&str, &str, &str)] = &[
+            ("from", "chosen", "other = Cell(*)"),
+            ("chosen", "stepped", "probe = jump[other][cursor]"),
+            ("stepped", "tested", "board[probe] == mark"),
+            ("tested", "to", "next[probe] == other"),
+        ];
         let writing: &[(&str, &str, &str)] = &[
             ("from", "chosen", "cursor = Cell(*)"),
             ("chosen", "ahead", "other = next[cursor]"),
@@ -1269,12 +1589,15 @@ mod tests {
             (last, &["At"][..]),
             (nested, &["At"; 2][..]),
             (writing, &["Ops { ops: [SetLookup"][..]),
+            (row, &["Step { step"][..]),
         ];
         for (check, filters) in cases {
             let mut edges = fill_until_checked();
             edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
             edges.extend_from_slice(check);
-            let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a")]);
+            let build = |mark: &str| {
+                engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")])
+            };
             for mark in ["full", "empty"] {
                 let planned = build(mark);
                 let plan = planned.plans.iter().flatten().next().expect("a plan");

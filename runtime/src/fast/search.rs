@@ -9,8 +9,8 @@ use super::graph::CYCLIC;
 use super::plan_steps::{PlanSteps, ProgramOp};
 use super::program::{type_name, Hot, Ins, Pairs, Path, Target, Val};
 use super::reach::{
-    FlatCompare, FlatRay, MemberRhs, MemberTest, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, StraightSteps,
-    ACCEPT, CYCLE_STEPS, MEMBER_TESTS,
+    FlatRay, MemberRhs, MemberTest, NodeKind, PlanEdge, PlanFlat, PlanOp, Ray, ReachPlan, ACCEPT, CYCLE_STEPS,
+    MEMBER_TESTS,
 };
 use super::tree::{MoveTree, TREE_DONE};
 use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
@@ -1630,45 +1630,9 @@ impl Scratch {
         Some(false)
     }
 
-    /// [`Scratch::walk_ray`] for a [`FlatRay`]: the same tests in the same order, on operands
-    /// read once (only `slot` changes).
+    /// [`Scratch::walk_ray`] for a [`FlatRay`] ([`FlatRay::walk`]).
     fn walk_flat_ray(&mut self, flat: &FlatRay, slot: usize) -> Option<bool> {
-        let values = &mut self.values;
-        let row = values[flat.first as usize] * flat.width;
-        let holds = |test: &FlatCompare, values: &[u32], at: u32| {
-            let rhs = if test.rhs_is_slot { values[test.value as usize] } else { test.value };
-            (values[test.offsets[(row + at) as usize] as usize] == rhs) == test.equal
-        };
-        let forward = |values: &[u32], at: u32| flat.forward.iter().all(|test| holds(test, values, at));
-        let start = values[slot];
-        if !holds(&flat.guard, values, start) {
-            // No step (the common case): the comparisons at the start alone.
-            return Some(forward(values, start));
-        }
-        let positions = &mut self.ray_positions;
-        positions.clear();
-        let mut at = start;
-        loop {
-            positions.push(at);
-            if positions.len() > CYCLE_STEPS as usize {
-                return None;
-            }
-            at = flat.table[(row + at) as usize];
-            if !holds(&flat.guard, values, at) {
-                break;
-            }
-        }
-        if forward(values, at) {
-            values[slot] = at;
-            return Some(true);
-        }
-        for &position in positions.iter().rev() {
-            if forward(values, position) {
-                values[slot] = position;
-                return Some(true);
-            }
-        }
-        Some(false)
+        flat.walk(&mut self.values, slot, &mut self.ray_positions)
     }
 
     /// A [`NodeKind::Straight`] node's walk: each member in turn, the slots written below put
@@ -1693,9 +1657,12 @@ impl Scratch {
         }
         let mut found = false;
         if let Some(program) = plan.straights.get(branch.straight as usize) {
-            found = self.walk_straight_steps(program, *slot as usize, members, restore, saved);
+            let copies = &self.plan_saved[saved..];
+            let found =
+                program.run(&mut self.values, *slot as usize, members, restore, copies, &mut self.ray_positions);
+            self.plan_writes += 1;
             self.plan_saved.truncate(saved);
-            return Ok(Some(found));
+            return Ok(found);
         }
         'members: for (index, &member) in members.iter().enumerate() {
             if index > 0 {
@@ -1745,53 +1712,6 @@ impl Scratch {
         }
         self.plan_saved.truncate(saved);
         Ok(Some(found))
-    }
-
-    /// [`Scratch::walk_straight`] through the node's [`StraightSteps`]: each member in turn,
-    /// `restore`'s slots put back from `plan_saved[saved..]` before it, runs its path's flat steps;
-    /// whether some member reaches the checked node.
-    fn walk_straight_steps(
-        &mut self,
-        program: &StraightSteps,
-        slot: usize,
-        members: &[SymbolId],
-        restore: &[u32],
-        saved: usize,
-    ) -> bool {
-        let values = &mut self.values;
-        for (index, &member) in members.iter().enumerate() {
-            if index > 0 {
-                for (i, &s) in restore.iter().enumerate() {
-                    values[s as usize] = self.plan_saved[saved + i];
-                }
-            }
-            values[slot] = member;
-            self.plan_writes += 1;
-            let mut at = program.entry;
-            while let Some(step) = program.steps.get(at as usize) {
-                let holds = match &step.flat {
-                    PlanFlat::SetSlot { slot, from } => {
-                        values[*slot as usize] = values[*from as usize];
-                        true
-                    }
-                    PlanFlat::SetLookup { slot, key, table } => {
-                        values[*slot as usize] = table[values[*key as usize] as usize];
-                        true
-                    }
-                    PlanFlat::SetLookup2 { slot, first, second, width, table } => {
-                        values[*slot as usize] =
-                            table[(values[*first as usize] * *width + values[*second as usize]) as usize];
-                        true
-                    }
-                    comparison => flat_holds(comparison, values).expect("straight steps have flat forms only"),
-                };
-                at = if holds { step.pass } else { step.fail };
-            }
-            if at == ACCEPT {
-                return true;
-            }
-        }
-        false
     }
 
     fn walk_plan(
