@@ -67,10 +67,11 @@ pub(crate) enum PlanFlat {
 }
 
 impl PlanFlat {
-    /// Whether a flat comparison holds (an assignment or `General`: no comparison, false).
+    /// Whether a flat comparison holds (`None` for an assignment or `General`, which compare
+    /// nothing). One definition for the plan walk (`search.rs`) and the straight steps below.
     #[inline(always)]
-    pub(crate) fn holds(&self, values: &[SymbolId]) -> bool {
-        match self {
+    pub(crate) fn holds(&self, values: &[SymbolId]) -> Option<bool> {
+        Some(match self {
             PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
                 (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
             }
@@ -86,9 +87,9 @@ impl PlanFlat {
                 (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
             }
             PlanFlat::General | PlanFlat::SetSlot { .. } | PlanFlat::SetLookup { .. } | PlanFlat::SetLookup2 { .. } => {
-                false
+                return None
             }
-        }
+        })
     }
 
     /// The flat form of `op`, if it has one.
@@ -526,7 +527,7 @@ impl StraightSteps {
                         }
                         break;
                     }
-                    comparison => comparison.holds(values),
+                    comparison => comparison.holds(values) == Some(true),
                 };
                 at = if holds { step.pass } else { step.fail };
             }

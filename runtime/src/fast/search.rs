@@ -412,30 +412,6 @@ fn path_offset(path: &Path, values: &[u32], constants: &[u32]) -> usize {
     offset as usize
 }
 
-/// Whether a flat comparison holds (`None` for the other flat forms).
-#[inline(always)]
-fn flat_holds(flat: &PlanFlat, values: &[u32]) -> Option<bool> {
-    Some(match flat {
-        PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
-            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
-        }
-        PlanFlat::IndexedSlot { base, key, offsets, slot, equal } => {
-            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == values[*slot as usize]) == *equal
-        }
-        PlanFlat::Indexed2Lit { base, first, second, width, offsets, lit, equal } => {
-            let key = values[*first as usize] * *width + values[*second as usize];
-            (values[(*base + offsets[key as usize]) as usize] == *lit) == *equal
-        }
-        PlanFlat::Indexed2Slot { base, first, second, width, offsets, slot, equal } => {
-            let key = values[*first as usize] * *width + values[*second as usize];
-            (values[(*base + offsets[key as usize]) as usize] == values[*slot as usize]) == *equal
-        }
-        PlanFlat::General | PlanFlat::SetSlot { .. } | PlanFlat::SetLookup { .. } | PlanFlat::SetLookup2 { .. } => {
-            return None
-        }
-    })
-}
-
 /// Whether a plan comparison holds.
 #[inline(always)]
 fn compare_holds(op: &PlanOp, values: &[u32], constants: &[u32]) -> bool {
@@ -1555,14 +1531,14 @@ impl Scratch {
                 self.plan_writes += 1;
                 true
             }
-            _ => flat_holds(&edge.flat, values).expect("a comparison's flat form"),
+            _ => edge.flat.holds(values).expect("a comparison's flat form"),
         })
     }
 
     /// Whether the comparison on `edge` holds, through its flat form when it has one.
     #[inline(always)]
     fn plan_test(&self, engine: &FastEngine, edge: &PlanEdge) -> bool {
-        match flat_holds(&edge.flat, &self.values) {
+        match edge.flat.holds(&self.values) {
             Some(holds) => holds,
             None => self.plan_compare(engine, &edge.op),
         }
