@@ -58,6 +58,22 @@ struct Step<'p> {
     table: &'p PlanPlace,
 }
 
+/// Each cycle component of `region` (ascending) with the edges that join two of its nodes.
+fn component_edges<'a>(
+    automaton: &'a Automaton,
+    region: &'a [bool],
+    component: &'a [Option<usize>],
+) -> impl Iterator<Item = (usize, Vec<usize>)> + 'a {
+    let components: std::collections::BTreeSet<usize> = component.iter().flatten().copied().collect();
+    components.into_iter().map(move |c| {
+        let inside = |node: u32| region[node as usize] && component[node as usize] == Some(c);
+        let edges = (0..automaton.edges.len())
+            .filter(|&e| inside(automaton.edges[e].source) && inside(automaton.edges[e].target))
+            .collect();
+        (c, edges)
+    })
+}
+
 /// The nodes of `region` whose visits a progressing walk makes unnecessary (see the module
 /// docs). `component[n]` is node `n`'s strongly connected component within the region's graph
 /// (`None` outside a cycle); `to` the check's target. `facts` is computed on first need.
@@ -71,12 +87,8 @@ pub(crate) fn progressing_nodes(
 ) -> Vec<bool> {
     let count = automaton.nodes.len();
     let mut progressing = vec![false; count];
-    let components: std::collections::BTreeSet<usize> = component.iter().flatten().copied().collect();
-    for c in components {
+    for (c, edges) in component_edges(automaton, region, component) {
         let inside = |node: u32| region[node as usize] && component[node as usize] == Some(c);
-        let edges: Vec<usize> = (0..automaton.edges.len())
-            .filter(|&e| inside(automaton.edges[e].source) && inside(automaton.edges[e].target))
-            .collect();
         let Some(step) = component_step(plan, &edges) else { continue };
         let Some(periodic) = periodic_values(plan, values, &step, automaton.symbols.len()) else { continue };
         // Every cycle passes a step.
@@ -267,12 +279,8 @@ pub(crate) fn filling_nodes(
 ) -> Vec<Option<u32>> {
     let count = automaton.nodes.len();
     let mut filling = vec![None; count];
-    let components: std::collections::BTreeSet<usize> = component.iter().flatten().copied().collect();
-    for c in components {
+    for (c, edges) in component_edges(automaton, region, component) {
         let inside = |node: u32| region[node as usize] && component[node as usize] == Some(c);
-        let edges: Vec<usize> = (0..automaton.edges.len())
-            .filter(|&e| inside(automaton.edges[e].source) && inside(automaton.edges[e].target))
-            .collect();
         // Candidate maps: the variables a literal write through a key fills.
         let candidates: Vec<(&PlanPlace, u32)> = edges
             .iter()
