@@ -799,7 +799,7 @@ impl Scratch {
                     path /= tree.radix;
                     values[*slot as usize] = members[member as usize];
                     // The filter held for this member when the move was found.
-                    at = step.pass;
+                    at = step.member_pass[member as usize];
                     continue;
                 }
                 Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
@@ -1033,7 +1033,7 @@ impl Scratch {
                     } else {
                         level.next_member = member as u32 + 1;
                     }
-                    at = step.pass;
+                    at = step.member_pass[member];
                     continue 'walk;
                 }
                 self.tree_levels.pop();

@@ -30,6 +30,15 @@
 //! so the de-duplication compares a new move's tags with the moves of the current member only
 //! (a short scan) instead of hashing them.
 //!
+//! *Member paths*: a comparison of a choice's slot with a literal (`course == straight`) reached
+//! from the choice before anything writes the slot has the same outcome for every visit with the
+//! same member. Each member goes on at its own copy of the steps down to such comparisons, with
+//! the comparisons decided ([`TreeStep::member_pass`]): the walk never dispatches them. The copy
+//! runs the same edges in the same order on the same states, minus comparisons that write
+//! nothing, so it finds the same moves. A two-key look-up whose first key is the slot
+//! (`to = advance[course][from]`) becomes a look-up in the member's row. Copies stop at choices and at writes of the slot (shared
+//! from there on), and are made only while the tree stays within [`MAX_TREE_STEPS`].
+//!
 //! Cost at construction: one visit per node reachable from each candidate start, at most
 //! [`MAX_TREE_STEPS`] steps per tree.
 
@@ -80,6 +89,10 @@ pub(crate) struct TreeStep {
     /// After the edge failed (a comparison): the next exclusive alternative (or, when that is
     /// this comparison's complement, which then holds, straight where it goes), or [`TREE_FAIL`].
     pub fail: u32,
+    /// For a choice: where member `m` goes on, `pass` with the comparisons of the choice's own
+    /// slot against literals already decided for `m` (see *Member paths* in the module
+    /// documentation); empty for other steps.
+    pub member_pass: Box<[u32]>,
 }
 
 impl TreeStep {
@@ -124,6 +137,19 @@ fn tags_slot(edge: &FastEdge, slot: u32) -> bool {
     matches!(&edge.ins, Ins::TagVal(Val::Slot(tagged)) if *tagged == slot)
 }
 
+/// `slot = table[values[first] * width + values[second]]` with `values[first] == value` known:
+/// a look-up in the table's row for `value` (`to = advance[course][from]` for one course). Exact:
+/// `width` is the number of symbols, so `values[second]` stays within the row.
+fn row_lookup(hot: &Hot, known: u32, value: u32) -> Option<Hot> {
+    let Hot::SetSlotLookup2 { slot, first, second, width, table } = hot else { return None };
+    if *first != known || first == second {
+        return None;
+    }
+    let start = value as usize * *width as usize;
+    let row = table.get(start..start + *width as usize)?;
+    Some(Hot::SetSlotLookup { slot: *slot, key: *second, table: row.into() })
+}
+
 struct Builder<'a> {
     edges: &'a [FastEdge],
     node_edges: &'a [(u32, u32)],
@@ -165,7 +191,14 @@ impl Builder<'_> {
             } else {
                 (NO_EDGE, self.entry(edge.target)?)
             };
-            self.steps[at as usize] = TreeStep { hot: edge.hot.clone(), edge: first, filter, pass, fail: TREE_FAIL };
+            self.steps[at as usize] = TreeStep {
+                hot: edge.hot.clone(),
+                edge: first,
+                filter,
+                pass,
+                fail: TREE_FAIL,
+                member_pass: Box::new([]),
+            };
             return Some(at);
         }
         if !lone && !self.selects[node as usize] {
@@ -201,10 +234,75 @@ impl Builder<'_> {
             return None;
         }
         for _ in 0..count {
-            self.steps.push(TreeStep { hot: Hot::General, edge: 0, filter: NO_EDGE, pass: TREE_FAIL, fail: TREE_FAIL });
+            self.steps.push(TreeStep {
+                hot: Hot::General,
+                edge: 0,
+                filter: NO_EDGE,
+                pass: TREE_FAIL,
+                fail: TREE_FAIL,
+                member_pass: Box::new([]),
+            });
         }
         self.entries.insert(node, at);
         Some(at)
+    }
+
+    /// Fills every choice's [`TreeStep::member_pass`] (see *Member paths* in the module
+    /// documentation); members whose copy would take the tree past [`MAX_TREE_STEPS`] go on at
+    /// the choice's `pass`.
+    fn member_paths(&mut self) {
+        let mut copies = HashMap::new();
+        for at in 0..self.steps.len() {
+            let Hot::SetAnySlot { slot, members } = &self.steps[at].hot else { continue };
+            let (slot, members, pass) = (*slot, members.clone(), self.steps[at].pass);
+            let member_pass =
+                members.iter().map(|&member| self.decided(pass, slot, member, &mut copies).unwrap_or(pass)).collect();
+            self.steps[at].member_pass = member_pass;
+        }
+    }
+
+    /// Step `at` for a walk on which `values[slot] == value` (nothing wrote `slot` since): the
+    /// same step, or a copy whose comparisons of `slot` with a literal are decided (memoised in
+    /// `copies`); `None` when the copy would not fit in [`MAX_TREE_STEPS`].
+    fn decided(&mut self, at: u32, slot: u32, value: u32, copies: &mut HashMap<(u32, u32, u32), u32>) -> Option<u32> {
+        let Some(step) = self.steps.get(at as usize) else { return Some(at) };
+        if let Some(&copy) = copies.get(&(at, slot, value)) {
+            return Some(copy);
+        }
+        let result = match &step.hot {
+            Hot::CompareSlotLit { slot: compared, lit, equal } if *compared == slot => {
+                let next = if (value == *lit) == *equal { step.pass } else { step.fail };
+                self.decided(next, slot, value, copies)?
+            }
+            // Below a choice or a write of the slot, the member no longer decides anything.
+            Hot::SetAnySlot { .. } => at,
+            _ if written_slot(&self.edges[step.edge as usize]) == Some(slot) => at,
+            _ => {
+                let (pass, fail) = (step.pass, step.fail);
+                let row = row_lookup(&step.hot, slot, value);
+                let decided_pass = self.decided(pass, slot, value, copies)?;
+                let decided_fail = self.decided(fail, slot, value, copies)?;
+                if (decided_pass, decided_fail) == (pass, fail) && row.is_none() {
+                    at
+                } else if self.steps.len() >= MAX_TREE_STEPS {
+                    return None;
+                } else {
+                    let step = &self.steps[at as usize];
+                    let copy = TreeStep {
+                        hot: row.unwrap_or_else(|| step.hot.clone()),
+                        edge: step.edge,
+                        filter: step.filter,
+                        pass: decided_pass,
+                        fail: decided_fail,
+                        member_pass: Box::new([]),
+                    };
+                    self.steps.push(copy);
+                    (self.steps.len() - 1) as u32
+                }
+            }
+        };
+        copies.insert((at, slot, value), result);
+        Some(result)
     }
 
     /// Whether every path from step `at` tags `slot` before any other tag, before anything writes
@@ -257,6 +355,8 @@ pub(crate) fn move_tree(
     } else {
         false
     };
+    // After the analyses above: a member's copy walks a subset of the paths from `pass`.
+    builder.member_paths();
     let mut depths = vec![None; builder.steps.len()];
     let depth = choice_depth(&builder.steps, entry, &mut depths);
     let most_members = builder
@@ -290,6 +390,7 @@ fn choice_depth(steps: &[TreeStep], at: u32, depths: &mut [Option<usize>]) -> us
 
 #[cfg(test)]
 mod tests {
+    use super::Hot;
     use crate::automaton::builder::AutomatonBuilder;
     use crate::engine::ForwardModel;
     use crate::fast::FastEngine;
@@ -428,6 +529,89 @@ mod tests {
             };
             assert_eq!(summary(&tree), summary(&general), "reset: {reset}, {filter}");
         }
+    }
+
+    /// The choice steps of the engine's one move tree, with the step each member goes on at.
+    fn choices(engine: &FastEngine) -> Vec<(&super::TreeStep, Vec<&super::TreeStep>)> {
+        let tree = engine.trees.iter().flatten().next().expect("a move tree");
+        tree.steps
+            .iter()
+            .filter(|step| step.is_choice())
+            .map(|step| (step, step.member_pass.iter().map(|&at| &tree.steps[at as usize]).collect()))
+            .collect()
+    }
+
+    /// *Member paths*: after `dir = Dir(*)` the guards `dir == l` / `dir != l` are decided per
+    /// member, so `l` goes straight on at `cursor = next[cell]` and `r`, `s` at `cursor = cell`,
+    /// while `cell = Cell(*)` (no comparison of `cell` on the way) keeps its `pass`; the moves
+    /// are the general search's.
+    #[test]
+    fn member_paths_decide_the_comparisons_of_the_choice_slot() {
+        let filter = "board[cell] == empty";
+        let engine = game(true, true, filter);
+        let choices = choices(&engine);
+        assert_eq!(choices.len(), 2);
+        let (cell, cell_members) = &choices[0];
+        assert_eq!(cell_members.len(), 4);
+        assert!(cell.member_pass.iter().all(|&at| at == cell.pass), "no comparison of `cell` to decide");
+        let (_, dir_members) = &choices[1];
+        let labels: Vec<String> =
+            dir_members.iter().map(|step| format!("{:?}", engine.edges[step.edge as usize].ins)).collect();
+        assert_eq!(labels.len(), 3);
+        assert_ne!(labels[0], labels[1], "l and r go different ways: {labels:?}");
+        assert_eq!(labels[1], labels[2], "r and s go the same way: {labels:?}");
+        for step in dir_members {
+            assert!(!matches!(step.hot, Hot::CompareSlotLit { .. }), "a decided guard is not run: {step:?}");
+        }
+        let general = game(true, true, filter).with_move_trees(false);
+        assert_eq!(every_successor(&engine), every_successor(&general));
+    }
+
+    /// A write of the choice's slot before the comparison (`d = turn[d]`, then `d == l`) leaves
+    /// the comparison to the walk: no member path is made, and the moves are those of the slot's
+    /// new value (`l` and `r` turn to `r` and `s` and go on; `s` turns to `l`, a dead end).
+    #[test]
+    fn member_paths_stop_at_a_write_of_the_choice_slot() {
+        let build = || {
+            let mut builder = AutomatonBuilder::new();
+            builder
+                .typedef("Player", "{x}")
+                .typedef("Score", "{0}")
+                .typedef("Dir", "{l, r, s}")
+                .constant("turn", "Dir -> Dir", "{l: r, r: s, :l}")
+                .variable("d", "Dir", "l");
+            let edges = [
+                ("begin", "pick", "player = x"),
+                ("pick", "chose", "d = Dir(*)"),
+                ("chose", "turned", "d = turn[d]"),
+                ("turned", "left", "d == l"),
+                ("turned", "other", "d != l"),
+                ("left", "stuck", "d == s"),
+                ("other", "tagged", "$$ d"),
+                ("tagged", "done", "player = keeper"),
+                ("done", "end", "player = keeper"),
+            ];
+            for (source, target, label) in edges {
+                builder.edge(source, target, label);
+            }
+            FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+        };
+        let engine = build();
+        assert_eq!(engine.move_tree_counts().0, 1);
+        for (choice, _) in choices(&engine) {
+            assert!(choice.member_pass.iter().all(|&at| at == choice.pass), "{choice:?}");
+        }
+        let start = engine.start().expect("a start");
+        let moves = engine.moves(&start).expect("moves");
+        let tags: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
+        assert_eq!(tags.len(), 2, "{tags:?}");
+        let general = build().with_move_trees(false);
+        assert_eq!(format!("{:?}", general.moves(&start).expect("moves")), format!("{moves:?}"));
+        assert_eq!(every_successor(&engine), every_successor(&general));
+        let config = crate::playout::PlayoutConfig { count: 20, seed: 5, threads: 1, ..Default::default() };
+        let (with, without) = (engine.run_playouts(&config), general.run_playouts(&config));
+        let summary = |report: &crate::playout::PlayoutReport| (report.score_distribution.clone(), report.total_plies);
+        assert_eq!(summary(&with.expect("playouts")), summary(&without.expect("playouts")));
     }
 
     /// A path's number must fit in a word: 63 nested two-member choices make a tree (`2^63`
