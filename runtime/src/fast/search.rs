@@ -1216,6 +1216,12 @@ impl Scratch {
         }
         if engine.plan_mode != ReachPlans::Off {
             if let Some(plan) = &engine.plans[context as usize] {
+                if let (ReachPlans::On, true, [slot]) = (engine.plan_mode, plan.lone_filter, &plan.slots[..]) {
+                    // The commonest plan (tic-tac-toe's lines and free cells, connect four's
+                    // `freeSearch`) always decides: straight here, without `run_plan`'s
+                    // `Option` around the answer.
+                    return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth);
+                }
                 let planned = self.run_plan(engine, plan, depth);
                 if engine.plan_mode == ReachPlans::Checked {
                     let general = self.reach_general(engine, from, to, context, depth);
@@ -1258,16 +1264,28 @@ impl Scratch {
         result
     }
 
+    /// A lone filter that writes only its member's `slot` (tic-tac-toe's line test, connect
+    /// four's `freeSearch`): [`Scratch::run_lone_filter`] with that one value kept here, not in
+    /// `plan_saved`, and put back.
+    #[inline(always)]
+    fn run_lone_filter_restoring(
+        &mut self,
+        engine: &FastEngine,
+        plan: &ReachPlan,
+        slot: usize,
+        depth: usize,
+    ) -> Result<bool, EngineError> {
+        let saved = self.values[slot];
+        let result = self.run_lone_filter(engine, plan, depth);
+        self.values[slot] = saved;
+        result
+    }
+
     /// Walks a reachability plan (module `reach`) from its start; `Ok(None)` when it gave up on a
     /// cycle. The working state is the same afterwards, whatever the outcome.
     fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
         if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
-            // A lone filter that writes only its member's slot (tic-tac-toe's line test, connect
-            // four's `freeSearch`): that one value is kept here, not in `plan_saved`.
-            let saved = self.values[*slot as usize];
-            let result = self.run_lone_filter(engine, plan, depth).map(Some);
-            self.values[*slot as usize] = saved;
-            return result;
+            return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth).map(Some);
         }
         let frames_base = self.plan_frames.len();
         let saved_base = self.plan_saved.len();
