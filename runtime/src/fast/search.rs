@@ -1283,6 +1283,10 @@ impl Scratch {
 
     /// Walks a reachability plan (module `reach`) from its start; `Ok(None)` when it gave up on a
     /// cycle. The working state is the same afterwards, whatever the outcome.
+    // Inlined into `reach` (its one caller but `reach`'s checked mode), as before the lone
+    // filter's shortcut there: out of line it took `run_plan_steps` in with it and cost reversi
+    // and draughts about 0.8 % per playout.
+    #[inline(always)]
     fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
         if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
             return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth).map(Some);
