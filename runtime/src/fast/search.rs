@@ -792,7 +792,7 @@ impl Scratch {
         let mut path = self.tree_paths[pick];
         let values = &mut self.values;
         let mut at = tree.entry;
-        while let Some(step) = tree.steps.get(at as usize) {
+        while let Some(step) = tree.path_steps.get(at as usize) {
             let holds = match &step.hot {
                 Hot::SetAnySlot { slot, members } => {
                     let member = path % tree.radix;
@@ -844,7 +844,11 @@ impl Scratch {
                 continue;
             }
             if step.pass == TREE_DONE {
-                self.node = engine.edges[step.edge as usize].target;
+                if let Some(player) = step.done_player {
+                    // The folded (or skipped) `player = keeper` of the listing.
+                    values[engine.player_slot as usize] = player;
+                }
+                self.node = engine.edges[step.done_edge as usize].target;
                 return;
             }
             at = step.pass;
@@ -861,7 +865,8 @@ impl Scratch {
     // loop about 0.5 % (register pressure), for a call per search here.
     #[inline(never)]
     fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
-        let steps = &tree.steps;
+        // A playout's listing walks the steps with the player writes folded (module `tree`).
+        let steps = if PATHS { &tree.path_steps } else { &tree.steps };
         let player_slot = engine.player_slot as usize;
         debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
@@ -898,16 +903,10 @@ impl Scratch {
                         at = if holds { step.pass } else { step.fail };
                         continue;
                     }
-                    Hot::TagLit { lit } => {
-                        self.tags.push(*lit);
-                        at = step.pass;
-                        continue;
-                    }
-                    Hot::TagSlot { slot } => {
-                        self.tags.push(values[*slot as usize]);
-                        at = step.pass;
-                        continue;
-                    }
+                    // On to the completion check below: in `path_steps` a tag can complete a
+                    // move (a folded player write, module `tree`).
+                    Hot::TagLit { lit } => self.tags.push(*lit),
+                    Hot::TagSlot { slot } => self.tags.push(values[*slot as usize]),
                     Hot::SetSlotLit { slot, lit } => {
                         // A playout's listing (tags only) skips a move's last write of the
                         // player (`player = keeper`): no successor is recorded, so only the
@@ -941,14 +940,14 @@ impl Scratch {
                     }
                 }
                 if step.pass == TREE_DONE {
-                    let player = match step.hot {
-                        Hot::SetSlotLit { slot, lit } if PATHS && slot as usize == player_slot => lit,
+                    let player = match step.done_player {
+                        Some(player) if PATHS => player,
                         _ => self.values[player_slot],
                     };
                     if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
                         return false;
                     }
-                    let target = engine.edges[step.edge as usize].target;
+                    let target = engine.edges[step.done_edge as usize].target;
                     let added = if tree.grouped {
                         self.moves.add_in_group(&self.tags, target, &self.values, group_start)
                     } else {

@@ -39,6 +39,11 @@
 //! (`to = advance[course][from]`) becomes a look-up in the member's row. Copies stop at choices and at writes of the slot (shared
 //! from there on), and are made only while the tree stays within [`MAX_TREE_STEPS`].
 //!
+//! *Folded player writes*: a playout's listing (tags only) records no successor, so a move's
+//! last step `player = keeper` only says which player moves next; in the steps it walks
+//! ([`MoveTree::path_steps`]) the step before (`$$ to`) completes the move with that player, one
+//! step fewer per move, and replaying the picked move makes the write.
+//!
 //! Cost at construction: one visit per node reachable from each candidate start, at most
 //! [`MAX_TREE_STEPS`] steps per tree.
 
@@ -61,6 +66,9 @@ pub(crate) struct MoveTree {
     /// The step the search starts at.
     pub entry: u32,
     pub steps: Box<[TreeStep]>,
+    /// The steps a playout's listing walks (tags only, see *Folded player writes*): `steps`, the
+    /// same indices, with a move's last write of the player folded into the step before it.
+    pub path_steps: Box<[TreeStep]>,
     /// The entry is a choice whose members' moves all differ in their first tag (see *Grouped
     /// moves* above): duplicates are looked for among the current member's moves only.
     pub grouped: bool,
@@ -74,7 +82,7 @@ pub(crate) struct MoveTree {
 }
 
 /// One step: the edge to run (its flat form inline), and where the walk goes on.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct TreeStep {
     /// The edge's flat form ([`FastEdge::hot`]); [`Hot::SetAnySlot`] makes the step a choice,
     /// whose members the walk tries in turn, each going on at `pass`. [`Hot::General`] runs the
@@ -93,6 +101,13 @@ pub(crate) struct TreeStep {
     /// slot against literals already decided for `m` (see *Member paths* in the module
     /// documentation); empty for other steps.
     pub member_pass: Box<[u32]>,
+    /// When `pass` is [`TREE_DONE`]: the edge whose target the move ends at (the step's own, or
+    /// in [`MoveTree::path_steps`] the folded write's).
+    pub done_edge: u32,
+    /// In [`MoveTree::path_steps`], when `pass` is [`TREE_DONE`] and the move's last step writes
+    /// a literal player (`player = keeper`): that player, which the listing checks and does not
+    /// write.
+    pub done_player: Option<u32>,
 }
 
 impl TreeStep {
@@ -198,6 +213,8 @@ impl Builder<'_> {
                 pass,
                 fail: TREE_FAIL,
                 member_pass: Box::new([]),
+                done_edge: first,
+                done_player: None,
             };
             return Some(at);
         }
@@ -212,7 +229,7 @@ impl Builder<'_> {
             let edge = &edges[e as usize];
             let pass = if edge.completes { TREE_DONE } else { self.entry(edge.target)? };
             let step = &mut self.steps[(at as usize) + index];
-            (step.hot, step.edge, step.pass) = (edge.hot.clone(), e, pass);
+            (step.hot, step.edge, step.pass, step.done_edge) = (edge.hot.clone(), e, pass, e);
         }
         // Failing guards go on with the next alternative; when that is the guard's complement
         // (`course == straight`, then `course != straight`), which holds, straight where it goes.
@@ -241,6 +258,8 @@ impl Builder<'_> {
                 pass: TREE_FAIL,
                 fail: TREE_FAIL,
                 member_pass: Box::new([]),
+                done_edge: 0,
+                done_player: None,
             });
         }
         self.entries.insert(node, at);
@@ -295,6 +314,8 @@ impl Builder<'_> {
                         pass: decided_pass,
                         fail: decided_fail,
                         member_pass: Box::new([]),
+                        done_edge: step.done_edge,
+                        done_player: None,
                     };
                     self.steps.push(copy);
                     (self.steps.len() - 1) as u32
@@ -338,6 +359,7 @@ pub(crate) fn move_tree(
     node_edges: &[(u32, u32)],
     selects: &[bool],
     moves: &Context,
+    player_slot: u32,
 ) -> Option<MoveTree> {
     let mut builder = Builder { edges, node_edges, selects, moves, steps: Vec::new(), entries: HashMap::new() };
     let entry = builder.entry(start)?;
@@ -370,7 +392,42 @@ pub(crate) fn move_tree(
         .unwrap_or(0);
     let radix = (most_members as u64).max(2);
     radix.checked_pow(u32::try_from(depth).ok()?)?;
-    Some(MoveTree { entry, steps: builder.steps.into(), grouped, radix })
+    let path_steps = fold_player_writes(&builder.steps, player_slot);
+    Some(MoveTree { entry, steps: builder.steps.into(), path_steps, grouped, radix })
+}
+
+/// [`MoveTree::path_steps`]: a step that completes a move by writing a literal player
+/// (`player = keeper`) records the player; a step before it that runs no comparison (whose
+/// `pass` the walk takes whenever it runs: `$$ to`) completes the move itself, with that player
+/// and edge (see *Folded player writes* in the module documentation).
+fn fold_player_writes(steps: &[TreeStep], player_slot: u32) -> Box<[TreeStep]> {
+    let player_write = |step: &TreeStep| match step.hot {
+        Hot::SetSlotLit { slot, lit } if slot == player_slot && step.pass == TREE_DONE => Some(lit),
+        _ => None,
+    };
+    let mut folded = steps.to_vec();
+    for (at, step) in steps.iter().enumerate() {
+        if let Some(player) = player_write(step) {
+            folded[at].done_player = Some(player);
+            continue;
+        }
+        let always_passes = matches!(
+            step.hot,
+            Hot::TagLit { .. }
+                | Hot::TagSlot { .. }
+                | Hot::SetSlotLit { .. }
+                | Hot::SetSlotSlot { .. }
+                | Hot::SetSlotLookup { .. }
+                | Hot::SetSlotIndexed { .. }
+                | Hot::SetSlotLookup2 { .. }
+        );
+        let Some(next) = steps.get(step.pass as usize) else { continue };
+        if let (true, Some(player)) = (always_passes, player_write(next)) {
+            let step = &mut folded[at];
+            (step.pass, step.done_edge, step.done_player) = (TREE_DONE, next.done_edge, Some(player));
+        }
+    }
+    folded.into()
 }
 
 /// The most choices on a path from step `at` (memoised in `depths`; the steps form a DAG).
@@ -612,6 +669,76 @@ mod tests {
         let (with, without) = (engine.run_playouts(&config), general.run_playouts(&config));
         let summary = |report: &crate::playout::PlayoutReport| (report.score_distribution.clone(), report.total_plies);
         assert_eq!(summary(&with.expect("playouts")), summary(&without.expect("playouts")));
+    }
+
+    /// The steps of the engine's one move tree that [`super::fold_player_writes`] changed: their
+    /// form in `path_steps` and the edge they complete at.
+    fn folded(engine: &FastEngine) -> Vec<(super::TreeStep, u32)> {
+        let tree = engine.trees.iter().flatten().next().expect("a move tree");
+        assert_eq!(tree.steps.len(), tree.path_steps.len());
+        tree.steps
+            .iter()
+            .zip(tree.path_steps.iter())
+            .filter(|(step, path_step)| step.pass != path_step.pass)
+            .map(|(_, path_step)| (path_step.clone(), path_step.done_edge))
+            .collect()
+    }
+
+    /// *Folded player writes*: `$$ cursor; player = keeper` completes at the tag in the steps a
+    /// playout walks (the keeper checked, the write's edge recorded), and only there.
+    #[test]
+    fn a_moves_last_player_write_folds_into_the_tag_before_it() {
+        let engine = game(true, true, "board[cell] == empty");
+        let folded = folded(&engine);
+        assert_eq!(folded.len(), 1, "{folded:?}");
+        let (step, done_edge) = &folded[0];
+        assert!(matches!(step.hot, Hot::TagSlot { .. }), "{step:?}");
+        assert_eq!(step.pass, super::TREE_DONE);
+        assert_eq!(step.done_player, Some(engine.automaton.keeper));
+        let write = &engine.edges[*done_edge as usize];
+        assert!(
+            matches!(write.hot, Hot::SetSlotLit { slot, lit } if slot == engine.player_slot && lit == engine.automaton.keeper)
+        );
+        let tree = engine.trees.iter().flatten().next().expect("a move tree");
+        assert!(tree.steps.iter().all(|step| step.done_player.is_none()), "the full listing writes the player");
+    }
+
+    /// A comparison before `player = keeper` is not folded (the walk does not complete a move
+    /// at a comparison), and playouts agree with the general search either way.
+    #[test]
+    fn a_player_write_after_a_comparison_is_not_folded() {
+        let build = |guarded: bool| {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x}").typedef("Score", "{0}").typedef("Dir", "{l, r, s}");
+            builder.variable("d", "Dir", "l").variable("e", "Dir", "l");
+            // Two choices (one would be a linear search, not a tree).
+            builder.edge("begin", "pick", "player = x").edge("pick", "chose", "d = Dir(*)");
+            builder
+                .edge("chose", "chose2", "e = Dir(*)")
+                .edge("chose2", "tagged0", "$$ d")
+                .edge("tagged0", "tagged", "$$ e");
+            if guarded {
+                builder.edge("tagged", "checked", "d != s").edge("checked", "done", "player = keeper");
+            } else {
+                builder.edge("tagged", "done", "player = keeper");
+            }
+            builder.edge("done", "end", "player = keeper");
+            FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+        };
+        for (guarded, folds, moves) in [(false, 1, 9), (true, 0, 6)] {
+            let engine = build(guarded);
+            assert_eq!(engine.move_tree_counts().0, 1);
+            assert_eq!(folded(&engine).len(), folds, "guarded: {guarded}");
+            let start = engine.start().expect("a start");
+            assert_eq!(engine.moves(&start).expect("moves").len(), moves);
+            let general = build(guarded).with_move_trees(false);
+            let config = crate::playout::PlayoutConfig { count: 30, seed: 9, threads: 1, ..Default::default() };
+            let summary = |engine: &FastEngine| {
+                let report = engine.run_playouts(&config).expect("playouts");
+                (report.score_distribution, report.total_plies)
+            };
+            assert_eq!(summary(&engine), summary(&general), "guarded: {guarded}");
+        }
     }
 
     /// A path's number must fit in a word: 63 nested two-member choices make a tree (`2^63`
