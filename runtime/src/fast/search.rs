@@ -989,15 +989,13 @@ impl Scratch {
                 } else {
                     let filter = &engine.edges[step.filter as usize];
                     match &filter.hot {
-                        Hot::CompareIndexedLit { base, key, offsets, lit, equal } if *key as usize == slot => {
+                        Hot::CompareIndexedLit { lit, equal, .. } if step.member_cells.len() == members.len() => {
                             // The filter reads the map at the member itself (`board[from] ==
-                            // me`): members are tested without being written, the comparison's
-                            // operands resolved once (as `Scratch::linear_choices` does).
-                            let (base, lit, equal) = (*base as usize, *lit, *equal);
+                            // me`): members are tested at their cells (worked out when the tree
+                            // was built) without being written.
+                            let (cells, lit, equal) = (&step.member_cells[..], *lit, *equal);
                             let values = &self.values;
-                            while member < members.len()
-                                && (values[base + offsets[members[member] as usize] as usize] == lit) != equal
-                            {
+                            while member < cells.len() && (values[cells[member] as usize] == lit) != equal {
                                 member += 1;
                             }
                             if member < members.len() {

@@ -101,6 +101,10 @@ pub(crate) struct TreeStep {
     /// slot against literals already decided for `m` (see *Member paths* in the module
     /// documentation); empty for other steps.
     pub member_pass: Box<[u32]>,
+    /// For a choice whose filter reads a state map at the member itself (`board[from] == me`):
+    /// the map's cell of each member (`base + offsets[member]`), worked out here, so the walk
+    /// tests a member with one read; empty otherwise.
+    pub member_cells: Box<[u32]>,
     /// When `pass` is [`TREE_DONE`]: the edge whose target the move ends at (the step's own, or
     /// in [`MoveTree::path_steps`] the folded write's).
     pub done_edge: u32,
@@ -165,6 +169,16 @@ fn row_lookup(hot: &Hot, known: u32, value: u32) -> Option<Hot> {
     Some(Hot::SetSlotLookup { slot: *slot, key: *second, table: row.into() })
 }
 
+/// The cells a choice's filter `board[slot] == lit` reads, one per member, when it reads a state
+/// map at the choice's own slot (and every member has a cell).
+fn member_cells(slot: u32, members: &[u32], filter: &Hot) -> Option<Box<[u32]>> {
+    let Hot::CompareIndexedLit { base, key, offsets, .. } = filter else { return None };
+    if *key != slot {
+        return None;
+    }
+    members.iter().map(|&member| offsets.get(member as usize).map(|&offset| base + offset)).collect()
+}
+
 struct Builder<'a> {
     edges: &'a [FastEdge],
     node_edges: &'a [(u32, u32)],
@@ -206,9 +220,16 @@ impl Builder<'_> {
             } else {
                 (NO_EDGE, self.entry(edge.target)?)
             };
+            let member_cells = match (&edge.hot, filter) {
+                (Hot::SetAnySlot { slot, members }, filter) if filter != NO_EDGE => {
+                    member_cells(*slot, members, &edges[filter as usize].hot).unwrap_or_default()
+                }
+                _ => Box::new([]),
+            };
             self.steps[at as usize] = TreeStep {
                 hot: edge.hot.clone(),
                 edge: first,
+                member_cells,
                 filter,
                 pass,
                 fail: TREE_FAIL,
@@ -258,6 +279,7 @@ impl Builder<'_> {
                 pass: TREE_FAIL,
                 fail: TREE_FAIL,
                 member_pass: Box::new([]),
+                member_cells: Box::new([]),
                 done_edge: 0,
                 done_player: None,
             });
@@ -314,6 +336,7 @@ impl Builder<'_> {
                         pass: decided_pass,
                         fail: decided_fail,
                         member_pass: Box::new([]),
+                        member_cells: Box::new([]),
                         done_edge: step.done_edge,
                         done_player: None,
                     };
@@ -550,15 +573,26 @@ mod tests {
     /// `board[cursor] == empty`, another slot's key).
     #[test]
     fn choice_filters_at_the_member_and_elsewhere_agree_with_the_general_search() {
-        for (filter, moves_at_start) in [
-            ("board[cell] == empty", 5),
-            ("board[next[cell]] != full", 4),
-            ("next[cell] != null", 4),
-            ("board[cursor] == empty", 5),
-            ("board[cell] != empty", 0),
+        for (filter, moves_at_start, at_member) in [
+            ("board[cell] == empty", 5, true),
+            ("board[next[cell]] != full", 4, true),
+            ("next[cell] != null", 4, false),
+            ("board[cursor] == empty", 5, false),
+            ("board[cell] != empty", 0, true),
         ] {
             let tree = game(true, true, filter);
             assert_eq!(tree.move_tree_counts(), (1, 1), "{filter}");
+            // The member's cell is worked out at construction exactly when the filter reads a
+            // state map at the choice's slot: one per member (`a`, `b`, `c`, `null`; through
+            // `next`, `c` and `null` read `board[null]`).
+            let (cell_choice, _) = &choices(&tree)[0];
+            let cells = &cell_choice.member_cells;
+            assert_eq!(cells.len(), if at_member { 4 } else { 0 }, "{filter}: {cell_choice:?}");
+            if at_member {
+                let through_next = filter.contains("next");
+                assert_eq!(cells[2] == cells[3], through_next, "{filter}: {cells:?}");
+                assert_ne!(cells[0], cells[1], "{filter}: {cells:?}");
+            }
             let general = game(true, true, filter).with_move_trees(false);
             assert_eq!(every_successor(&tree), every_successor(&general), "{filter}");
             // Counts, or the same error (a turn without moves where cells are left is one).
