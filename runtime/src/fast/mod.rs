@@ -458,6 +458,7 @@ impl FastEngine {
                 | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
             edge.filter = filter;
         }
+        let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
         // Move searches start where a move ended (and at `begin`); the linear ones are taken.
         let mut trees: Vec<Option<Box<tree::MoveTree>>> = (0..node_edges.len()).map(|_| None).collect();
@@ -466,11 +467,11 @@ impl FastEngine {
             let start = start as usize;
             if trees[start].is_none() && linear[start].is_none() {
                 trees[start] =
-                    tree::move_tree(start as NodeId, &edges, &node_edges, &selects, &contexts[0]).map(Box::new);
+                    tree::move_tree(start as NodeId, &edges, &node_edges, &selects, &contexts[0], player_slot)
+                        .map(Box::new);
             }
         }
 
-        let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut valid_player = vec![false; automaton.symbols.len()];
         for &p in automaton.players.iter().chain([&automaton.keeper, &automaton.random]) {
             valid_player[p as usize] = true;

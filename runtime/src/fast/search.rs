@@ -792,14 +792,14 @@ impl Scratch {
         let mut path = self.tree_paths[pick];
         let values = &mut self.values;
         let mut at = tree.entry;
-        while let Some(step) = tree.steps.get(at as usize) {
+        while let Some(step) = tree.path_steps.get(at as usize) {
             let holds = match &step.hot {
                 Hot::SetAnySlot { slot, members } => {
                     let member = path % tree.radix;
                     path /= tree.radix;
                     values[*slot as usize] = members[member as usize];
                     // The filter held for this member when the move was found.
-                    at = step.pass;
+                    at = step.member_pass[member as usize];
                     continue;
                 }
                 Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
@@ -844,7 +844,11 @@ impl Scratch {
                 continue;
             }
             if step.pass == TREE_DONE {
-                self.node = engine.edges[step.edge as usize].target;
+                if let Some(player) = step.done_player {
+                    // The folded (or skipped) `player = keeper` of the listing.
+                    values[engine.player_slot as usize] = player;
+                }
+                self.node = engine.edges[step.done_edge as usize].target;
                 return;
             }
             at = step.pass;
@@ -861,7 +865,8 @@ impl Scratch {
     // loop about 0.5 % (register pressure), for a call per search here.
     #[inline(never)]
     fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
-        let steps = &tree.steps;
+        // A playout's listing walks the steps with the player writes folded (module `tree`).
+        let steps = if PATHS { &tree.path_steps } else { &tree.steps };
         let player_slot = engine.player_slot as usize;
         debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
@@ -898,16 +903,10 @@ impl Scratch {
                         at = if holds { step.pass } else { step.fail };
                         continue;
                     }
-                    Hot::TagLit { lit } => {
-                        self.tags.push(*lit);
-                        at = step.pass;
-                        continue;
-                    }
-                    Hot::TagSlot { slot } => {
-                        self.tags.push(values[*slot as usize]);
-                        at = step.pass;
-                        continue;
-                    }
+                    // On to the completion check below: in `path_steps` a tag can complete a
+                    // move (a folded player write, module `tree`).
+                    Hot::TagLit { lit } => self.tags.push(*lit),
+                    Hot::TagSlot { slot } => self.tags.push(values[*slot as usize]),
                     Hot::SetSlotLit { slot, lit } => {
                         // A playout's listing (tags only) skips a move's last write of the
                         // player (`player = keeper`): no successor is recorded, so only the
@@ -941,14 +940,14 @@ impl Scratch {
                     }
                 }
                 if step.pass == TREE_DONE {
-                    let player = match step.hot {
-                        Hot::SetSlotLit { slot, lit } if PATHS && slot as usize == player_slot => lit,
+                    let player = match step.done_player {
+                        Some(player) if PATHS => player,
                         _ => self.values[player_slot],
                     };
                     if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
                         return false;
                     }
-                    let target = engine.edges[step.edge as usize].target;
+                    let target = engine.edges[step.done_edge as usize].target;
                     let added = if tree.grouped {
                         self.moves.add_in_group(&self.tags, target, &self.values, group_start)
                     } else {
@@ -990,15 +989,13 @@ impl Scratch {
                 } else {
                     let filter = &engine.edges[step.filter as usize];
                     match &filter.hot {
-                        Hot::CompareIndexedLit { base, key, offsets, lit, equal } if *key as usize == slot => {
+                        Hot::CompareIndexedLit { lit, equal, .. } if step.member_cells.len() == members.len() => {
                             // The filter reads the map at the member itself (`board[from] ==
-                            // me`): members are tested without being written, the comparison's
-                            // operands resolved once (as `Scratch::linear_choices` does).
-                            let (base, lit, equal) = (*base as usize, *lit, *equal);
+                            // me`): members are tested at their cells (worked out when the tree
+                            // was built) without being written.
+                            let (cells, lit, equal) = (&step.member_cells[..], *lit, *equal);
                             let values = &self.values;
-                            while member < members.len()
-                                && (values[base + offsets[members[member] as usize] as usize] == lit) != equal
-                            {
+                            while member < cells.len() && (values[cells[member] as usize] == lit) != equal {
                                 member += 1;
                             }
                             if member < members.len() {
@@ -1033,7 +1030,7 @@ impl Scratch {
                     } else {
                         level.next_member = member as u32 + 1;
                     }
-                    at = step.pass;
+                    at = step.member_pass[member];
                     continue 'walk;
                 }
                 self.tree_levels.pop();
@@ -1216,6 +1213,12 @@ impl Scratch {
         }
         if engine.plan_mode != ReachPlans::Off {
             if let Some(plan) = &engine.plans[context as usize] {
+                if let (ReachPlans::On, true, [slot]) = (engine.plan_mode, plan.lone_filter, &plan.slots[..]) {
+                    // The commonest plan (tic-tac-toe's lines and free cells, connect four's
+                    // `freeSearch`) always decides: straight here, without `run_plan`'s
+                    // `Option` around the answer.
+                    return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth);
+                }
                 let planned = self.run_plan(engine, plan, depth);
                 if engine.plan_mode == ReachPlans::Checked {
                     let general = self.reach_general(engine, from, to, context, depth);
@@ -1258,16 +1261,32 @@ impl Scratch {
         result
     }
 
+    /// A lone filter that writes only its member's `slot` (tic-tac-toe's line test, connect
+    /// four's `freeSearch`): [`Scratch::run_lone_filter`] with that one value kept here, not in
+    /// `plan_saved`, and put back.
+    #[inline(always)]
+    fn run_lone_filter_restoring(
+        &mut self,
+        engine: &FastEngine,
+        plan: &ReachPlan,
+        slot: usize,
+        depth: usize,
+    ) -> Result<bool, EngineError> {
+        let saved = self.values[slot];
+        let result = self.run_lone_filter(engine, plan, depth);
+        self.values[slot] = saved;
+        result
+    }
+
     /// Walks a reachability plan (module `reach`) from its start; `Ok(None)` when it gave up on a
     /// cycle. The working state is the same afterwards, whatever the outcome.
+    // Inlined into `reach` (its one caller but `reach`'s checked mode), as before the lone
+    // filter's shortcut there: out of line it took `run_plan_steps` in with it and cost reversi
+    // and draughts about 0.8 % per playout.
+    #[inline(always)]
     fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
         if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
-            // A lone filter that writes only its member's slot (tic-tac-toe's line test, connect
-            // four's `freeSearch`): that one value is kept here, not in `plan_saved`.
-            let saved = self.values[*slot as usize];
-            let result = self.run_lone_filter(engine, plan, depth).map(Some);
-            self.values[*slot as usize] = saved;
-            return result;
+            return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth).map(Some);
         }
         let frames_base = self.plan_frames.len();
         let saved_base = self.plan_saved.len();

@@ -30,6 +30,20 @@
 //! so the de-duplication compares a new move's tags with the moves of the current member only
 //! (a short scan) instead of hashing them.
 //!
+//! *Member paths*: a comparison of a choice's slot with a literal (`course == straight`) reached
+//! from the choice before anything writes the slot has the same outcome for every visit with the
+//! same member. Each member goes on at its own copy of the steps down to such comparisons, with
+//! the comparisons decided ([`TreeStep::member_pass`]): the walk never dispatches them. The copy
+//! runs the same edges in the same order on the same states, minus comparisons that write
+//! nothing, so it finds the same moves. A two-key look-up whose first key is the slot
+//! (`to = advance[course][from]`) becomes a look-up in the member's row. Copies stop at choices and at writes of the slot (shared
+//! from there on), and are made only while the tree stays within [`MAX_TREE_STEPS`].
+//!
+//! *Folded player writes*: a playout's listing (tags only) records no successor, so a move's
+//! last step `player = keeper` only says which player moves next; in the steps it walks
+//! ([`MoveTree::path_steps`]) the step before (`$$ to`) completes the move with that player, one
+//! step fewer per move, and replaying the picked move makes the write.
+//!
 //! Cost at construction: one visit per node reachable from each candidate start, at most
 //! [`MAX_TREE_STEPS`] steps per tree.
 
@@ -52,6 +66,9 @@ pub(crate) struct MoveTree {
     /// The step the search starts at.
     pub entry: u32,
     pub steps: Box<[TreeStep]>,
+    /// The steps a playout's listing walks (tags only, see *Folded player writes*): `steps`, the
+    /// same indices, with a move's last write of the player folded into the step before it.
+    pub path_steps: Box<[TreeStep]>,
     /// The entry is a choice whose members' moves all differ in their first tag (see *Grouped
     /// moves* above): duplicates are looked for among the current member's moves only.
     pub grouped: bool,
@@ -65,7 +82,7 @@ pub(crate) struct MoveTree {
 }
 
 /// One step: the edge to run (its flat form inline), and where the walk goes on.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct TreeStep {
     /// The edge's flat form ([`FastEdge::hot`]); [`Hot::SetAnySlot`] makes the step a choice,
     /// whose members the walk tries in turn, each going on at `pass`. [`Hot::General`] runs the
@@ -80,6 +97,21 @@ pub(crate) struct TreeStep {
     /// After the edge failed (a comparison): the next exclusive alternative (or, when that is
     /// this comparison's complement, which then holds, straight where it goes), or [`TREE_FAIL`].
     pub fail: u32,
+    /// For a choice: where member `m` goes on, `pass` with the comparisons of the choice's own
+    /// slot against literals already decided for `m` (see *Member paths* in the module
+    /// documentation); empty for other steps.
+    pub member_pass: Box<[u32]>,
+    /// For a choice whose filter reads a state map at the member itself (`board[from] == me`):
+    /// the map's cell of each member (`base + offsets[member]`), worked out here, so the walk
+    /// tests a member with one read; empty otherwise.
+    pub member_cells: Box<[u32]>,
+    /// When `pass` is [`TREE_DONE`]: the edge whose target the move ends at (the step's own, or
+    /// in [`MoveTree::path_steps`] the folded write's).
+    pub done_edge: u32,
+    /// In [`MoveTree::path_steps`], when `pass` is [`TREE_DONE`] and the move's last step writes
+    /// a literal player (`player = keeper`): that player, which the listing checks and does not
+    /// write.
+    pub done_player: Option<u32>,
 }
 
 impl TreeStep {
@@ -124,6 +156,29 @@ fn tags_slot(edge: &FastEdge, slot: u32) -> bool {
     matches!(&edge.ins, Ins::TagVal(Val::Slot(tagged)) if *tagged == slot)
 }
 
+/// `slot = table[values[first] * width + values[second]]` with `values[first] == value` known:
+/// a look-up in the table's row for `value` (`to = advance[course][from]` for one course). Exact:
+/// `width` is the number of symbols, so `values[second]` stays within the row.
+fn row_lookup(hot: &Hot, known: u32, value: u32) -> Option<Hot> {
+    let Hot::SetSlotLookup2 { slot, first, second, width, table } = hot else { return None };
+    if *first != known || first == second {
+        return None;
+    }
+    let start = value as usize * *width as usize;
+    let row = table.get(start..start + *width as usize)?;
+    Some(Hot::SetSlotLookup { slot: *slot, key: *second, table: row.into() })
+}
+
+/// The cells a choice's filter `board[slot] == lit` reads, one per member, when it reads a state
+/// map at the choice's own slot (and every member has a cell).
+fn member_cells(slot: u32, members: &[u32], filter: &Hot) -> Option<Box<[u32]>> {
+    let Hot::CompareIndexedLit { base, key, offsets, .. } = filter else { return None };
+    if *key != slot {
+        return None;
+    }
+    members.iter().map(|&member| offsets.get(member as usize).map(|&offset| base + offset)).collect()
+}
+
 struct Builder<'a> {
     edges: &'a [FastEdge],
     node_edges: &'a [(u32, u32)],
@@ -165,7 +220,23 @@ impl Builder<'_> {
             } else {
                 (NO_EDGE, self.entry(edge.target)?)
             };
-            self.steps[at as usize] = TreeStep { hot: edge.hot.clone(), edge: first, filter, pass, fail: TREE_FAIL };
+            let member_cells = match (&edge.hot, filter) {
+                (Hot::SetAnySlot { slot, members }, filter) if filter != NO_EDGE => {
+                    member_cells(*slot, members, &edges[filter as usize].hot).unwrap_or_default()
+                }
+                _ => Box::new([]),
+            };
+            self.steps[at as usize] = TreeStep {
+                hot: edge.hot.clone(),
+                edge: first,
+                member_cells,
+                filter,
+                pass,
+                fail: TREE_FAIL,
+                member_pass: Box::new([]),
+                done_edge: first,
+                done_player: None,
+            };
             return Some(at);
         }
         if !lone && !self.selects[node as usize] {
@@ -179,7 +250,7 @@ impl Builder<'_> {
             let edge = &edges[e as usize];
             let pass = if edge.completes { TREE_DONE } else { self.entry(edge.target)? };
             let step = &mut self.steps[(at as usize) + index];
-            (step.hot, step.edge, step.pass) = (edge.hot.clone(), e, pass);
+            (step.hot, step.edge, step.pass, step.done_edge) = (edge.hot.clone(), e, pass, e);
         }
         // Failing guards go on with the next alternative; when that is the guard's complement
         // (`course == straight`, then `course != straight`), which holds, straight where it goes.
@@ -201,10 +272,81 @@ impl Builder<'_> {
             return None;
         }
         for _ in 0..count {
-            self.steps.push(TreeStep { hot: Hot::General, edge: 0, filter: NO_EDGE, pass: TREE_FAIL, fail: TREE_FAIL });
+            self.steps.push(TreeStep {
+                hot: Hot::General,
+                edge: 0,
+                filter: NO_EDGE,
+                pass: TREE_FAIL,
+                fail: TREE_FAIL,
+                member_pass: Box::new([]),
+                member_cells: Box::new([]),
+                done_edge: 0,
+                done_player: None,
+            });
         }
         self.entries.insert(node, at);
         Some(at)
+    }
+
+    /// Fills every choice's [`TreeStep::member_pass`] (see *Member paths* in the module
+    /// documentation); members whose copy would take the tree past [`MAX_TREE_STEPS`] go on at
+    /// the choice's `pass`.
+    fn member_paths(&mut self) {
+        let mut copies = HashMap::new();
+        for at in 0..self.steps.len() {
+            let Hot::SetAnySlot { slot, members } = &self.steps[at].hot else { continue };
+            let (slot, members, pass) = (*slot, members.clone(), self.steps[at].pass);
+            let member_pass =
+                members.iter().map(|&member| self.decided(pass, slot, member, &mut copies).unwrap_or(pass)).collect();
+            self.steps[at].member_pass = member_pass;
+        }
+    }
+
+    /// Step `at` for a walk on which `values[slot] == value` (nothing wrote `slot` since): the
+    /// same step, or a copy whose comparisons of `slot` with a literal are decided (memoised in
+    /// `copies`); `None` when the copy would not fit in [`MAX_TREE_STEPS`].
+    fn decided(&mut self, at: u32, slot: u32, value: u32, copies: &mut HashMap<(u32, u32, u32), u32>) -> Option<u32> {
+        let Some(step) = self.steps.get(at as usize) else { return Some(at) };
+        if let Some(&copy) = copies.get(&(at, slot, value)) {
+            return Some(copy);
+        }
+        let result = match &step.hot {
+            Hot::CompareSlotLit { slot: compared, lit, equal } if *compared == slot => {
+                let next = if (value == *lit) == *equal { step.pass } else { step.fail };
+                self.decided(next, slot, value, copies)?
+            }
+            // Below a choice or a write of the slot, the member no longer decides anything.
+            Hot::SetAnySlot { .. } => at,
+            _ if written_slot(&self.edges[step.edge as usize]) == Some(slot) => at,
+            _ => {
+                let (pass, fail) = (step.pass, step.fail);
+                let row = row_lookup(&step.hot, slot, value);
+                let decided_pass = self.decided(pass, slot, value, copies)?;
+                let decided_fail = self.decided(fail, slot, value, copies)?;
+                if (decided_pass, decided_fail) == (pass, fail) && row.is_none() {
+                    at
+                } else if self.steps.len() >= MAX_TREE_STEPS {
+                    return None;
+                } else {
+                    let step = &self.steps[at as usize];
+                    let copy = TreeStep {
+                        hot: row.unwrap_or_else(|| step.hot.clone()),
+                        edge: step.edge,
+                        filter: step.filter,
+                        pass: decided_pass,
+                        fail: decided_fail,
+                        member_pass: Box::new([]),
+                        member_cells: Box::new([]),
+                        done_edge: step.done_edge,
+                        done_player: None,
+                    };
+                    self.steps.push(copy);
+                    (self.steps.len() - 1) as u32
+                }
+            }
+        };
+        copies.insert((at, slot, value), result);
+        Some(result)
     }
 
     /// Whether every path from step `at` tags `slot` before any other tag, before anything writes
@@ -240,6 +382,7 @@ pub(crate) fn move_tree(
     node_edges: &[(u32, u32)],
     selects: &[bool],
     moves: &Context,
+    player_slot: u32,
 ) -> Option<MoveTree> {
     let mut builder = Builder { edges, node_edges, selects, moves, steps: Vec::new(), entries: HashMap::new() };
     let entry = builder.entry(start)?;
@@ -257,6 +400,8 @@ pub(crate) fn move_tree(
     } else {
         false
     };
+    // After the analyses above: a member's copy walks a subset of the paths from `pass`.
+    builder.member_paths();
     let mut depths = vec![None; builder.steps.len()];
     let depth = choice_depth(&builder.steps, entry, &mut depths);
     let most_members = builder
@@ -270,7 +415,42 @@ pub(crate) fn move_tree(
         .unwrap_or(0);
     let radix = (most_members as u64).max(2);
     radix.checked_pow(u32::try_from(depth).ok()?)?;
-    Some(MoveTree { entry, steps: builder.steps.into(), grouped, radix })
+    let path_steps = fold_player_writes(&builder.steps, player_slot);
+    Some(MoveTree { entry, steps: builder.steps.into(), path_steps, grouped, radix })
+}
+
+/// [`MoveTree::path_steps`]: a step that completes a move by writing a literal player
+/// (`player = keeper`) records the player; a step before it that runs no comparison (whose
+/// `pass` the walk takes whenever it runs: `$$ to`) completes the move itself, with that player
+/// and edge (see *Folded player writes* in the module documentation).
+fn fold_player_writes(steps: &[TreeStep], player_slot: u32) -> Box<[TreeStep]> {
+    let player_write = |step: &TreeStep| match step.hot {
+        Hot::SetSlotLit { slot, lit } if slot == player_slot && step.pass == TREE_DONE => Some(lit),
+        _ => None,
+    };
+    let mut folded = steps.to_vec();
+    for (at, step) in steps.iter().enumerate() {
+        if let Some(player) = player_write(step) {
+            folded[at].done_player = Some(player);
+            continue;
+        }
+        let always_passes = matches!(
+            step.hot,
+            Hot::TagLit { .. }
+                | Hot::TagSlot { .. }
+                | Hot::SetSlotLit { .. }
+                | Hot::SetSlotSlot { .. }
+                | Hot::SetSlotLookup { .. }
+                | Hot::SetSlotIndexed { .. }
+                | Hot::SetSlotLookup2 { .. }
+        );
+        let Some(next) = steps.get(step.pass as usize) else { continue };
+        if let (true, Some(player)) = (always_passes, player_write(next)) {
+            let step = &mut folded[at];
+            (step.pass, step.done_edge, step.done_player) = (TREE_DONE, next.done_edge, Some(player));
+        }
+    }
+    folded.into()
 }
 
 /// The most choices on a path from step `at` (memoised in `depths`; the steps form a DAG).
@@ -290,6 +470,7 @@ fn choice_depth(steps: &[TreeStep], at: u32, depths: &mut [Option<usize>]) -> us
 
 #[cfg(test)]
 mod tests {
+    use super::Hot;
     use crate::automaton::builder::AutomatonBuilder;
     use crate::engine::ForwardModel;
     use crate::fast::FastEngine;
@@ -392,15 +573,26 @@ mod tests {
     /// `board[cursor] == empty`, another slot's key).
     #[test]
     fn choice_filters_at_the_member_and_elsewhere_agree_with_the_general_search() {
-        for (filter, moves_at_start) in [
-            ("board[cell] == empty", 5),
-            ("board[next[cell]] != full", 4),
-            ("next[cell] != null", 4),
-            ("board[cursor] == empty", 5),
-            ("board[cell] != empty", 0),
+        for (filter, moves_at_start, at_member) in [
+            ("board[cell] == empty", 5, true),
+            ("board[next[cell]] != full", 4, true),
+            ("next[cell] != null", 4, false),
+            ("board[cursor] == empty", 5, false),
+            ("board[cell] != empty", 0, true),
         ] {
             let tree = game(true, true, filter);
             assert_eq!(tree.move_tree_counts(), (1, 1), "{filter}");
+            // The member's cell is worked out at construction exactly when the filter reads a
+            // state map at the choice's slot: one per member (`a`, `b`, `c`, `null`; through
+            // `next`, `c` and `null` read `board[null]`).
+            let (cell_choice, _) = &choices(&tree)[0];
+            let cells = &cell_choice.member_cells;
+            assert_eq!(cells.len(), if at_member { 4 } else { 0 }, "{filter}: {cell_choice:?}");
+            if at_member {
+                let through_next = filter.contains("next");
+                assert_eq!(cells[2] == cells[3], through_next, "{filter}: {cells:?}");
+                assert_ne!(cells[0], cells[1], "{filter}: {cells:?}");
+            }
             let general = game(true, true, filter).with_move_trees(false);
             assert_eq!(every_successor(&tree), every_successor(&general), "{filter}");
             // Counts, or the same error (a turn without moves where cells are left is one).
@@ -427,6 +619,159 @@ mod tests {
                 Err(error) => format!("{error:?}"),
             };
             assert_eq!(summary(&tree), summary(&general), "reset: {reset}, {filter}");
+        }
+    }
+
+    /// The choice steps of the engine's one move tree, with the step each member goes on at.
+    fn choices(engine: &FastEngine) -> Vec<(&super::TreeStep, Vec<&super::TreeStep>)> {
+        let tree = engine.trees.iter().flatten().next().expect("a move tree");
+        tree.steps
+            .iter()
+            .filter(|step| step.is_choice())
+            .map(|step| (step, step.member_pass.iter().map(|&at| &tree.steps[at as usize]).collect()))
+            .collect()
+    }
+
+    /// *Member paths*: after `dir = Dir(*)` the guards `dir == l` / `dir != l` are decided per
+    /// member, so `l` goes straight on at `cursor = next[cell]` and `r`, `s` at `cursor = cell`,
+    /// while `cell = Cell(*)` (no comparison of `cell` on the way) keeps its `pass`; the moves
+    /// are the general search's.
+    #[test]
+    fn member_paths_decide_the_comparisons_of_the_choice_slot() {
+        let filter = "board[cell] == empty";
+        let engine = game(true, true, filter);
+        let choices = choices(&engine);
+        assert_eq!(choices.len(), 2);
+        let (cell, cell_members) = &choices[0];
+        assert_eq!(cell_members.len(), 4);
+        assert!(cell.member_pass.iter().all(|&at| at == cell.pass), "no comparison of `cell` to decide");
+        let (_, dir_members) = &choices[1];
+        let labels: Vec<String> =
+            dir_members.iter().map(|step| format!("{:?}", engine.edges[step.edge as usize].ins)).collect();
+        assert_eq!(labels.len(), 3);
+        assert_ne!(labels[0], labels[1], "l and r go different ways: {labels:?}");
+        assert_eq!(labels[1], labels[2], "r and s go the same way: {labels:?}");
+        for step in dir_members {
+            assert!(!matches!(step.hot, Hot::CompareSlotLit { .. }), "a decided guard is not run: {step:?}");
+        }
+        let general = game(true, true, filter).with_move_trees(false);
+        assert_eq!(every_successor(&engine), every_successor(&general));
+    }
+
+    /// A write of the choice's slot before the comparison (`d = turn[d]`, then `d == l`) leaves
+    /// the comparison to the walk: no member path is made, and the moves are those of the slot's
+    /// new value (`l` and `r` turn to `r` and `s` and go on; `s` turns to `l`, a dead end).
+    #[test]
+    fn member_paths_stop_at_a_write_of_the_choice_slot() {
+        let build = || {
+            let mut builder = AutomatonBuilder::new();
+            builder
+                .typedef("Player", "{x}")
+                .typedef("Score", "{0}")
+                .typedef("Dir", "{l, r, s}")
+                .constant("turn", "Dir -> Dir", "{l: r, r: s, :l}")
+                .variable("d", "Dir", "l");
+            let edges = [
+                ("begin", "pick", "player = x"),
+                ("pick", "chose", "d = Dir(*)"),
+                ("chose", "turned", "d = turn[d]"),
+                ("turned", "left", "d == l"),
+                ("turned", "other", "d != l"),
+                ("left", "stuck", "d == s"),
+                ("other", "tagged", "$$ d"),
+                ("tagged", "done", "player = keeper"),
+                ("done", "end", "player = keeper"),
+            ];
+            for (source, target, label) in edges {
+                builder.edge(source, target, label);
+            }
+            FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+        };
+        let engine = build();
+        assert_eq!(engine.move_tree_counts().0, 1);
+        for (choice, _) in choices(&engine) {
+            assert!(choice.member_pass.iter().all(|&at| at == choice.pass), "{choice:?}");
+        }
+        let start = engine.start().expect("a start");
+        let moves = engine.moves(&start).expect("moves");
+        let tags: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
+        assert_eq!(tags.len(), 2, "{tags:?}");
+        let general = build().with_move_trees(false);
+        assert_eq!(format!("{:?}", general.moves(&start).expect("moves")), format!("{moves:?}"));
+        assert_eq!(every_successor(&engine), every_successor(&general));
+        let config = crate::playout::PlayoutConfig { count: 20, seed: 5, threads: 1, ..Default::default() };
+        let (with, without) = (engine.run_playouts(&config), general.run_playouts(&config));
+        let summary = |report: &crate::playout::PlayoutReport| (report.score_distribution.clone(), report.total_plies);
+        assert_eq!(summary(&with.expect("playouts")), summary(&without.expect("playouts")));
+    }
+
+    /// The steps of the engine's one move tree that [`super::fold_player_writes`] changed: their
+    /// form in `path_steps` and the edge they complete at.
+    fn folded(engine: &FastEngine) -> Vec<(super::TreeStep, u32)> {
+        let tree = engine.trees.iter().flatten().next().expect("a move tree");
+        assert_eq!(tree.steps.len(), tree.path_steps.len());
+        tree.steps
+            .iter()
+            .zip(tree.path_steps.iter())
+            .filter(|(step, path_step)| step.pass != path_step.pass)
+            .map(|(_, path_step)| (path_step.clone(), path_step.done_edge))
+            .collect()
+    }
+
+    /// *Folded player writes*: `$$ cursor; player = keeper` completes at the tag in the steps a
+    /// playout walks (the keeper checked, the write's edge recorded), and only there.
+    #[test]
+    fn a_moves_last_player_write_folds_into_the_tag_before_it() {
+        let engine = game(true, true, "board[cell] == empty");
+        let folded = folded(&engine);
+        assert_eq!(folded.len(), 1, "{folded:?}");
+        let (step, done_edge) = &folded[0];
+        assert!(matches!(step.hot, Hot::TagSlot { .. }), "{step:?}");
+        assert_eq!(step.pass, super::TREE_DONE);
+        assert_eq!(step.done_player, Some(engine.automaton.keeper));
+        let write = &engine.edges[*done_edge as usize];
+        assert!(
+            matches!(write.hot, Hot::SetSlotLit { slot, lit } if slot == engine.player_slot && lit == engine.automaton.keeper)
+        );
+        let tree = engine.trees.iter().flatten().next().expect("a move tree");
+        assert!(tree.steps.iter().all(|step| step.done_player.is_none()), "the full listing writes the player");
+    }
+
+    /// A comparison before `player = keeper` is not folded (the walk does not complete a move
+    /// at a comparison), and playouts agree with the general search either way.
+    #[test]
+    fn a_player_write_after_a_comparison_is_not_folded() {
+        let build = |guarded: bool| {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x}").typedef("Score", "{0}").typedef("Dir", "{l, r, s}");
+            builder.variable("d", "Dir", "l").variable("e", "Dir", "l");
+            // Two choices (one would be a linear search, not a tree).
+            builder.edge("begin", "pick", "player = x").edge("pick", "chose", "d = Dir(*)");
+            builder
+                .edge("chose", "chose2", "e = Dir(*)")
+                .edge("chose2", "tagged0", "$$ d")
+                .edge("tagged0", "tagged", "$$ e");
+            if guarded {
+                builder.edge("tagged", "checked", "d != s").edge("checked", "done", "player = keeper");
+            } else {
+                builder.edge("tagged", "done", "player = keeper");
+            }
+            builder.edge("done", "end", "player = keeper");
+            FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+        };
+        for (guarded, folds, moves) in [(false, 1, 9), (true, 0, 6)] {
+            let engine = build(guarded);
+            assert_eq!(engine.move_tree_counts().0, 1);
+            assert_eq!(folded(&engine).len(), folds, "guarded: {guarded}");
+            let start = engine.start().expect("a start");
+            assert_eq!(engine.moves(&start).expect("moves").len(), moves);
+            let general = build(guarded).with_move_trees(false);
+            let config = crate::playout::PlayoutConfig { count: 30, seed: 9, threads: 1, ..Default::default() };
+            let summary = |engine: &FastEngine| {
+                let report = engine.run_playouts(&config).expect("playouts");
+                (report.score_distribution, report.total_plies)
+            };
+            assert_eq!(summary(&engine), summary(&general), "guarded: {guarded}");
         }
     }
 
