@@ -509,12 +509,15 @@ pub(crate) struct RegisterWalk {
     pub rhs: (bool, u32),
     /// The guarded moves, all before the tested steps: two loops with no dispatch.
     pub guarded: Box<[GuardedMove]>,
+    /// Every guarded move is the same (connect4.hrg's `repeat 3 { if ... }`): once one does not
+    /// move, the rest, reading the same cell, would not either, and are skipped.
+    pub guarded_repeat: bool,
     pub tested: Box<[TestedStep]>,
 }
 
 /// A guarded move of a [`RegisterWalk`] at position `at`, key `row + at`: `at = table[key]` when
 /// `(values[offsets[key]] == rhs) == move_if_equal`.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct GuardedMove {
     pub offsets: Box<[u32]>,
     pub table: Box<[u32]>,
@@ -548,6 +551,8 @@ impl RegisterWalk {
                 let key = (row + at) as usize;
                 if (values[step.offsets[key] as usize] == rhs) == step.move_if_equal {
                     at = step.table[key];
+                } else if self.guarded_repeat {
+                    break;
                 }
             }
             let mut passed = true;
@@ -615,8 +620,9 @@ impl RegisterWalk {
             }
         }
         let (row, width) = row?;
+        let guarded_repeat = guarded.windows(2).all(|pair| pair[0] == pair[1]);
         let (guarded, tested) = (guarded.into(), tested.into());
-        Some(RegisterWalk { walked, from, row, width, rhs: rhs?, guarded, tested })
+        Some(RegisterWalk { walked, from, row, width, rhs: rhs?, guarded, guarded_repeat, tested })
     }
 }
 
@@ -1872,9 +1878,10 @@ mod tests {
     }
 
     /// connect4.hrg's `fourThroughLast` over the test board: `other` for the direction, `cursor`
-    /// for the last disc, `probe` walked (the second step back moves when the cell differs); the
-    /// last comparison is `last`.
-    fn four_through_last(last: &'static str) -> Vec<(&'static str, &'static str, &'static str)> {
+    /// for the last disc, `probe` walked (the second step back moves when the cell differs unless
+    /// `repeat`); the last comparison is `last`.
+    fn four_through_last(last: &'static str, repeat: bool) -> Vec<(&'static str, &'static str, &'static str)> {
+        let (moves, stays) = ("board[jump[other][probe]] == mark", "board[jump[other][probe]] != mark");
         let mut edges = fill_until_checked();
         edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
         edges.extend_from_slice(&[
@@ -1883,8 +1890,8 @@ mod tests {
             ("start", "back", "board[jump[other][cursor]] == mark"),
             ("start", "once", "board[jump[other][cursor]] != mark"),
             ("back", "once", "probe = jump[other][cursor]"),
-            ("once", "again", "board[jump[other][probe]] != mark"),
-            ("once", "twice", "board[jump[other][probe]] == mark"),
+            ("once", "again", if repeat { moves } else { stays }),
+            ("once", "twice", if repeat { stays } else { moves }),
             ("again", "twice", "probe = jump[other][probe]"),
             ("twice", "ahead", "probe = jump[other][probe]"),
             ("ahead", "further", "board[probe] == mark"),
@@ -1896,17 +1903,20 @@ mod tests {
 
     #[test]
     fn a_straight_walk_of_one_position_runs_in_a_register_and_agrees_with_the_general_search() {
-        let edges = four_through_last("board[jump[other][probe]] == mark");
-        let build =
-            |mark: &str| engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")]);
-        for mark in ["full", "empty"] {
+        for (mark, repeat) in [("full", false), ("empty", false), ("full", true), ("empty", true)] {
+            let edges = four_through_last("board[jump[other][probe]] == mark", repeat);
+            let build = |mark: &str| {
+                engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")])
+            };
             let planned = build(mark);
             let plan = planned.plans.iter().flatten().next().expect("a plan");
             let steps = plan.straights.get(plan.nodes[0].straight as usize).expect("straight steps");
             let walk = steps.register.as_ref().expect("a register walk");
             let guarded: Vec<bool> = walk.guarded.iter().map(|m| m.move_if_equal).collect();
             let tested: Vec<bool> = walk.tested.iter().map(|t| t.keyed).collect();
-            assert_eq!((guarded, tested), (vec![true, false], vec![false, true]));
+            assert_eq!((guarded, tested), (vec![true, repeat], vec![false, true]));
+            // Two moves when equal: once the first stays, the second is skipped.
+            assert_eq!(walk.guarded_repeat, repeat);
             assert!(walk.rhs.0, "`mark` is a slot");
             let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
             let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
@@ -1917,7 +1927,7 @@ mod tests {
         // A last comparison with another right-hand side, or an assignment to another slot
         // instead, keeps the steps.
         for last in ["board[jump[other][probe]] == full", "other = probe"] {
-            let edges = four_through_last(last);
+            let edges = four_through_last(last, false);
             let build =
                 || engine_with(&edges, &[("mark", "Disc", "full"), ("other", "Cell", "a"), ("probe", "Cell", "a")]);
             let planned = build();
@@ -1929,6 +1939,37 @@ mod tests {
             let config = crate::playout::PlayoutConfig { count: 40, seed: 37, threads: 1, ..Default::default() };
             let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
             assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+    }
+
+    #[test]
+    fn a_register_walk_leaves_the_same_answer_and_state_as_its_steps_on_random_states() {
+        // Every slot random in the test game's symbols (`jump`'s rows are 11 wide): the register
+        // walk and the step loop it replaces, from the same state, must agree on the answer and
+        // on every slot afterwards.
+        let mut random = crate::playout::SplitMix64::new(43);
+        for (mark, repeat) in [("full", false), ("empty", false), ("full", true), ("empty", true)] {
+            let edges = four_through_last("board[jump[other][probe]] == mark", repeat);
+            let mut engine =
+                engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")]);
+            let size = engine.initial_values.len();
+            let plan = engine.plans.iter_mut().flatten().next().expect("a plan");
+            let start = plan.nodes[0];
+            let PlanOp::SetAny { slot, members } = &plan.edges[start.first as usize].op else { panic!("a choice") };
+            let restore = &plan.restore[start.restore.0 as usize..start.restore.1 as usize];
+            let steps = &mut plan.straights[start.straight as usize];
+            let walk = steps.register.take().expect("a register walk");
+            let (mut found, mut positions) = (0, Vec::new());
+            for _ in 0..4000 {
+                let values: Vec<SymbolId> = (0..size).map(|_| (random.next_u64() % 11) as SymbolId).collect();
+                let saved: Vec<SymbolId> = restore.iter().map(|&s| values[s as usize]).collect();
+                let (mut by_register, mut by_steps) = (values.clone(), values.clone());
+                let register = walk.run(&mut by_register, *slot as usize, members);
+                let stepped = steps.run(&mut by_steps, *slot as usize, members, restore, &saved, &mut positions);
+                assert_eq!((Some(register), &by_register), (stepped, &by_steps), "from {values:?}");
+                found += usize::from(register);
+            }
+            assert!(found > 0 && found < 4000, "{found} of 4000 found: both answers seen");
         }
     }
 
