@@ -27,3 +27,32 @@ fn plans_agree_with_the_general_search_on_the_corpus() {
     // Reversi's, chess's, connect four's and tic-tac-toe's checks have plans, at least.
     assert!(planned_pairs >= 8, "only {planned_pairs} reachability pairs have plans");
 }
+
+/// Connect four's four-in-a-row checks (connect4.hrg's walk back over up to three of the mover's
+/// discs with guarded moves, then three tested steps ahead, run as a register walk; connect4.rg's
+/// ray) over many more playouts than the corpus test: every check run by both the plan and the
+/// general search, on the automaton as optimised for the fast engine (the shape the register walk
+/// takes), and the reports with plans on and off the same.
+#[test]
+fn connect_four_checks_agree_with_the_general_search_over_many_playouts() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("runtime lives one level below the root");
+    for file in ["games/connect4/connect4.hrg", "games/connect4/connect4.rg"] {
+        let text = std::fs::read_to_string(root.join(file)).expect("readable source");
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let loaded = regula_compiler::load(name, &text).expect("the game compiles");
+        let passes = regula_compiler::optimize::PassSet::for_fast_engine();
+        let (optimised, _) = regula_compiler::optimize::optimize(&loaded.rg, &passes);
+        let automaton = regula_compiler::rg::compile_game(optimised).expect("the optimised game compiles").automaton;
+        let checked = FastEngine::new(automaton.clone()).expect("fast engine").with_reach_plans(ReachPlans::Checked);
+        let general = FastEngine::new(automaton).expect("fast engine").with_reach_plans(ReachPlans::Off);
+        assert!(checked.reach_plan_count().0 >= 2, "{file}: the win checks have plans");
+        let config = PlayoutConfig { count: 300, seed: 41, threads: 1, ..Default::default() };
+        let (a, b) = (checked.run_playouts(&config), general.run_playouts(&config));
+        corpus::assert_same_reports(&a, &b, file);
+        let report = a.expect("playouts");
+        // Both players win some games: the checks accept as well as refuse.
+        let wins = report.score_distribution.iter().filter(|e| e.scores.iter().any(|s| s.value == 100)).count();
+        assert!(wins >= 2, "{file}: {:?}", report.score_distribution);
+    }
+}

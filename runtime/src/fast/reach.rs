@@ -363,6 +363,12 @@ pub(crate) struct FlatCompare {
 }
 
 impl FlatCompare {
+    /// Whether the test holds at table key `key`.
+    #[inline(always)]
+    fn holds_at(&self, values: &[SymbolId], key: usize) -> bool {
+        (values[self.offsets[key] as usize] == self.rhs(values)) == self.equal
+    }
+
     /// The right-hand side in state `values`.
     #[inline(always)]
     fn rhs(&self, values: &[SymbolId]) -> SymbolId {
@@ -450,18 +456,23 @@ pub(crate) const STRAIGHT_FAIL: u32 = ACCEPT - 1;
 
 /// A [`NodeKind::Straight`] node's per-member path compiled into one array of flat steps, when
 /// every node below its any-assignment is a chain, a complement or a dead end whose edge has a
-/// [`PlanFlat`] form (connect4.hrg's `cursor = last`, the three conditional steps back
-/// `board[behind[dir][cursor]] == who` / `cursor = behind[dir][cursor]` and the three steps
-/// ahead with their comparisons). A step is one dispatch on its flat form and a jump to `pass`
-/// or `fail`; chains of skips and tags are followed here, once. The walk over plan nodes costs a
-/// node look-up, a dispatch on the node's kind, an edge look-up and a dispatch on the edge's flat
-/// form per step. Same nodes, same order, same comparisons: the same member ends the check, and
-/// no flat step can raise an error.
+/// [`PlanFlat`] form. A step is one dispatch on its form and a jump to `pass` or `fail`; chains
+/// of skips and tags are followed here, once. The walk over plan nodes costs a node look-up, a
+/// dispatch on the node's kind, an edge look-up and a dispatch on the edge's flat form per step.
+/// Same nodes, same order, same comparisons: the same member ends the check, and no flat step
+/// can raise an error.
+///
+/// Two shapes of two nodes each run as one step (session 22, [`StraightOp`]): a guarded move, a
+/// complement one of whose sides is a table step of a slot that rejoins the other side
+/// (connect4.hrg's `if board[behind(dir, cursor)] == who { cursor = behind(dir, cursor) }`),
+/// and a table step followed by a comparison (its `cursor = ahead(dir, cursor); check(board[
+/// cursor] == who)`). Each runs the two edges' instructions in the walk's order, so it is exact;
+/// it saves a dispatch, a jump, and for a guarded move keyed as its comparison one key read.
 ///
 /// A path may end in a ray walk with a [`FlatRay`] form (connect4.rg's `dir = Dir(*); pos =
-/// cell; walk`): a step whose `flat` is [`PlanFlat::General`] runs ray `rays[pass]` and ends the
-/// member, accepting or failing (session 20: before, a ray kept the whole straight walk on plan
-/// nodes, a node look-up, a kind dispatch and an edge dispatch per step and a call per ray).
+/// cell; walk`): a [`StraightOp::Ray`] step runs ray `rays[pass]` and ends the member,
+/// accepting or failing (session 20: before, a ray kept the whole straight walk on plan nodes, a
+/// node look-up, a kind dispatch and an edge dispatch per step and a call per ray).
 #[derive(Debug)]
 pub(crate) struct StraightSteps {
     /// The first step of every member's path (or [`ACCEPT`] / [`STRAIGHT_FAIL`]).
@@ -469,17 +480,241 @@ pub(crate) struct StraightSteps {
     pub steps: Box<[StraightStep]>,
     /// The ray walks ending paths: the stepped slot and the ray's flat form.
     pub rays: Box<[(u32, FlatRay)]>,
+    /// The same path as a walk of one position in a register, when it has that shape.
+    pub register: Option<RegisterWalk>,
+    /// The path is `values[.0] = values[.1]` and then the one ray (connect4.rg's `pos = cell;
+    /// walk`): run without the step loop's two dispatches and jumps per member.
+    pub copy_then_ray: Option<(u32, u32)>,
 }
 
-/// One step of [`StraightSteps`]: an assignment, after which the path goes on at `pass`, or a
-/// comparison, after which it goes on at `pass` when it holds and at `fail` otherwise (a step
-/// index, [`ACCEPT`] or [`STRAIGHT_FAIL`]); or, when `flat` is [`PlanFlat::General`], the ray
-/// `StraightSteps::rays[pass]`.
+/// A straight path that moves one position along one row of tables (connect4.hrg's
+/// `fourThroughLast`): `walked = values[from]`, then guarded moves, then tested steps, in one
+/// line, each keyed `values[row] * width + walked` (the first guarded move may read `from`, which
+/// still equals `walked` there), each writing `walked` only, every test comparing with one
+/// right-hand side (a literal or a slot the path does not write) and none reading `walked`'s own
+/// slot through its map. Only the position changes along the path, so it lives in a register:
+/// the row and the right-hand side are read once per member, a guarded move is a load of its
+/// key's cell, a comparison and a conditional table load, a tested step a table load, a cell
+/// load and a comparison, and `walked` is written once at the member's end (the value the steps
+/// would leave there). Cost per member: two loops over two arrays, no dispatch. The same
+/// comparisons on the same values as the steps: the same member ends the check, and the state
+/// after it is the same.
+#[derive(Debug)]
+pub(crate) struct RegisterWalk {
+    pub walked: u32,
+    pub from: u32,
+    pub row: u32,
+    pub width: u32,
+    /// The shared right-hand side: the literal, or the slot when `.0`.
+    pub rhs: (bool, u32),
+    /// The guarded moves, all before the tested steps: two loops with no dispatch.
+    pub guarded: Box<[GuardedMove]>,
+    /// Every guarded move is the same (connect4.hrg's `repeat 3 { if ... }`): once one does not
+    /// move, the rest, reading the same cell, would not either, and are skipped.
+    pub guarded_repeat: bool,
+    pub tested: Box<[TestedStep]>,
+}
+
+/// A guarded move of a [`RegisterWalk`] at position `at`, key `row + at`: `at = table[key]` when
+/// `(values[offsets[key]] == rhs) == move_if_equal`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct GuardedMove {
+    pub offsets: Box<[u32]>,
+    pub table: Box<[u32]>,
+    pub move_if_equal: bool,
+}
+
+/// A tested step of a [`RegisterWalk`]: `at = table[row + at]`, then the path fails unless
+/// `(values[offsets[k]] == rhs) == equal`, `k` the new key `row + at` (`keyed`) or `at` itself.
+#[derive(Debug)]
+pub(crate) struct TestedStep {
+    pub table: Box<[u32]>,
+    pub offsets: Box<[u32]>,
+    pub keyed: bool,
+    pub equal: bool,
+}
+
+impl RegisterWalk {
+    /// [`StraightSteps::run`] for this shape. The frame's restore list is not put back between
+    /// members: it holds at most `walked` (the path writes nothing else; see `plan`), which
+    /// every member writes from `from` before anything reads it. Not inlined: inlined into
+    /// `walk_straight`, its loops cost connect4.rg's straight steps (a ray) 1.9 % per playout.
+    #[inline(never)]
+    fn run(&self, values: &mut [SymbolId], slot: usize, members: &[SymbolId]) -> bool {
+        for &member in members {
+            values[slot] = member;
+            // After the member's write: the right-hand side may be the member's slot.
+            let rhs = if self.rhs.0 { values[self.rhs.1 as usize] } else { self.rhs.1 };
+            let row = values[self.row as usize] * self.width;
+            let mut at = values[self.from as usize];
+            for step in self.guarded.iter() {
+                let key = (row + at) as usize;
+                if (values[step.offsets[key] as usize] == rhs) == step.move_if_equal {
+                    at = step.table[key];
+                } else if self.guarded_repeat {
+                    break;
+                }
+            }
+            let mut passed = true;
+            for step in self.tested.iter() {
+                at = step.table[(row + at) as usize];
+                let key = if step.keyed { row + at } else { at };
+                if (values[step.offsets[key as usize] as usize] == rhs) != step.equal {
+                    passed = false;
+                    break;
+                }
+            }
+            values[self.walked as usize] = at;
+            if passed {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The register form of `steps`, if they have that shape (see the type's comment).
+    fn of(entry: u32, steps: &[StraightStep]) -> Option<RegisterWalk> {
+        let [first, rest @ ..] = steps else { return None };
+        let StraightOp::SetSlot { slot: walked, from } = first.op else { return None };
+        if entry != 0 || first.pass != 1 || rest.is_empty() || walked == from {
+            return None;
+        }
+        let mut row = None;
+        let mut rhs = None;
+        let (mut guarded, mut tested) = (Vec::new(), Vec::new());
+        for (index, step) in rest.iter().enumerate() {
+            let next = if index + 1 == rest.len() { ACCEPT } else { index as u32 + 2 };
+            // One row slot, neither walked nor (through the map) read at `walked`.
+            let mut keyed = |key: FlatKey, allow_from: bool| {
+                let on_walk = key.second == walked || (allow_from && key.second == from);
+                let same_row = *row.get_or_insert((key.first, key.width)) == (key.first, key.width);
+                on_walk && same_row && key.first != walked && key.width != 0
+            };
+            let mut shared = |test: &FlatCompare| {
+                let own = (test.rhs_is_slot, test.value);
+                let reads_walked = (test.rhs_is_slot && test.value == walked) || test.offsets.contains(&walked);
+                !reads_walked && *rhs.get_or_insert(own) == own
+            };
+            match &step.op {
+                StraightOp::GuardedMove { key, test, when, slot, step: None, table }
+                    if *slot == walked && (step.pass, step.fail) == (next, next) && tested.is_empty() =>
+                {
+                    if !(keyed(*key, index == 0) && shared(test)) {
+                        return None;
+                    }
+                    let move_if_equal = test.equal == *when;
+                    guarded.push(GuardedMove { offsets: test.offsets.clone(), table: table.clone(), move_if_equal });
+                }
+                StraightOp::StepTest { slot, step: key, table, key: test_key, test }
+                    if *slot == walked && (step.pass, step.fail) == (next, STRAIGHT_FAIL) =>
+                {
+                    let keyed_test = *test_key == *key;
+                    let own_test = *test_key == FlatKey::one(walked);
+                    if !(keyed(*key, false) && (keyed_test || own_test) && shared(test)) {
+                        return None;
+                    }
+                    let (offsets, equal) = (test.offsets.clone(), test.equal);
+                    tested.push(TestedStep { table: table.clone(), offsets, keyed: keyed_test, equal });
+                }
+                _ => return None,
+            }
+        }
+        let (row, width) = row?;
+        let guarded_repeat = guarded.windows(2).all(|pair| pair[0] == pair[1]);
+        let (guarded, tested) = (guarded.into(), tested.into());
+        Some(RegisterWalk { walked, from, row, width, rhs: rhs?, guarded, guarded_repeat, tested })
+    }
+}
+
+/// One step of [`StraightSteps`]: an assignment or a guarded move, after which the path goes on
+/// at `pass`, or a comparison (alone or after a table step), after which it goes on at `pass`
+/// when it holds and at `fail` otherwise (a step index, [`ACCEPT`] or [`STRAIGHT_FAIL`]); or
+/// the ray `StraightSteps::rays[pass]`.
 #[derive(Debug)]
 pub(crate) struct StraightStep {
-    pub flat: PlanFlat,
+    pub op: StraightOp,
     pub pass: u32,
     pub fail: u32,
+}
+
+/// What a [`StraightStep`] runs.
+#[derive(Debug)]
+pub(crate) enum StraightOp {
+    /// `values[slot] = values[from]`.
+    SetSlot { slot: u32, from: u32 },
+    /// `values[slot] = table[values[key]]`.
+    SetLookup { slot: u32, key: u32, table: Box<[u32]> },
+    /// `values[slot] = table[values[first] * width + values[second]]`.
+    SetLookup2 { slot: u32, first: u32, second: u32, width: u32, table: Box<[u32]> },
+    /// One plan edge's flat comparison. (The assignments are variants of their own: nested in
+    /// here they cost connect4.rg's `pos = cell` a second dispatch, 1.8 % per playout.)
+    Compare(PlanFlat),
+    /// The ray `StraightSteps::rays[pass]`, which ends the member.
+    Ray,
+    /// A complement whose side `when` (the comparison holding or failing) leads to
+    /// `values[slot] = table[step]`, which then rejoins the other side: the comparison, then the
+    /// step if the comparison came out `when`. `step` is `None` when it is the comparison's own
+    /// key (`board[behind[dir][cursor]] == who`, `cursor = behind[dir][cursor]`): read once.
+    GuardedMove { key: FlatKey, test: FlatCompare, when: bool, slot: u32, step: Option<FlatKey>, table: Box<[u32]> },
+    /// `values[slot] = table[step]`, then the comparison of the node after it (reading the state
+    /// as written).
+    StepTest { slot: u32, step: FlatKey, table: Box<[u32]>, key: FlatKey, test: FlatCompare },
+}
+
+/// A table key read from the state: `values[first] * width + values[second]`; a one-level key
+/// `values[slot]` is `first = second = slot` with `width` 0 (one multiply more, no dispatch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FlatKey {
+    pub first: u32,
+    pub second: u32,
+    pub width: u32,
+}
+
+impl FlatKey {
+    #[inline(always)]
+    fn read(self, values: &[SymbolId]) -> usize {
+        (values[self.first as usize] * self.width + values[self.second as usize]) as usize
+    }
+
+    fn one(slot: u32) -> FlatKey {
+        FlatKey { first: slot, second: slot, width: 0 }
+    }
+}
+
+impl PlanFlat {
+    /// A flat comparison as its key and its test (the map's base folded into the offsets).
+    fn keyed_compare(&self) -> Option<(FlatKey, FlatCompare)> {
+        let fold =
+            |base: u32, offsets: &[u32]| offsets.iter().map(|&o| base.checked_add(o)).collect::<Option<Box<_>>>();
+        let (key, base, offsets, rhs_is_slot, value, equal) = match self {
+            PlanFlat::IndexedLit { base, key, offsets, lit, equal } => {
+                (FlatKey::one(*key), base, offsets, false, lit, equal)
+            }
+            PlanFlat::IndexedSlot { base, key, offsets, slot, equal } => {
+                (FlatKey::one(*key), base, offsets, true, slot, equal)
+            }
+            PlanFlat::Indexed2Lit { base, first, second, width, offsets, lit, equal } => {
+                (FlatKey { first: *first, second: *second, width: *width }, base, offsets, false, lit, equal)
+            }
+            PlanFlat::Indexed2Slot { base, first, second, width, offsets, slot, equal } => {
+                (FlatKey { first: *first, second: *second, width: *width }, base, offsets, true, slot, equal)
+            }
+            _ => return None,
+        };
+        let offsets = fold(*base, offsets)?;
+        Some((key, FlatCompare { offsets, rhs_is_slot, value: *value, equal: *equal }))
+    }
+
+    /// A flat table step `values[slot] = table[key]` as its slot, key and table.
+    fn keyed_step(&self) -> Option<(u32, FlatKey, &[u32])> {
+        match self {
+            PlanFlat::SetLookup { slot, key, table } => Some((*slot, FlatKey::one(*key), table)),
+            PlanFlat::SetLookup2 { slot, first, second, width, table } => {
+                Some((*slot, FlatKey { first: *first, second: *second, width: *width }, table))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl StraightSteps {
@@ -497,6 +732,24 @@ impl StraightSteps {
         saved: &[SymbolId],
         positions: &mut Vec<SymbolId>,
     ) -> Option<bool> {
+        if let Some(walk) = &self.register {
+            return Some(walk.run(values, slot, members));
+        }
+        if let (Some((to, from)), [(ray_slot, ray)]) = (self.copy_then_ray, &self.rays[..]) {
+            for (index, &member) in members.iter().enumerate() {
+                if index > 0 {
+                    for (&copy, &s) in saved.iter().zip(restore) {
+                        values[s as usize] = copy;
+                    }
+                }
+                values[slot] = member;
+                values[to as usize] = values[from as usize];
+                if ray.walk(values, *ray_slot as usize, positions)? {
+                    return Some(true);
+                }
+            }
+            return Some(false);
+        }
         for (index, &member) in members.iter().enumerate() {
             if index > 0 {
                 for (&copy, &s) in saved.iter().zip(restore) {
@@ -506,28 +759,40 @@ impl StraightSteps {
             values[slot] = member;
             let mut at = self.entry;
             while let Some(step) = self.steps.get(at as usize) {
-                let holds = match &step.flat {
-                    PlanFlat::SetSlot { slot, from } => {
+                let holds = match &step.op {
+                    StraightOp::GuardedMove { key, test, when, slot, step, table } => {
+                        let key = key.read(values);
+                        if test.holds_at(values, key) == *when {
+                            let to = step.map_or(key, |step| step.read(values));
+                            values[*slot as usize] = table[to];
+                        }
+                        true
+                    }
+                    StraightOp::StepTest { slot, step, table, key, test } => {
+                        values[*slot as usize] = table[step.read(values)];
+                        test.holds_at(values, key.read(values))
+                    }
+                    StraightOp::SetSlot { slot, from } => {
                         values[*slot as usize] = values[*from as usize];
                         true
                     }
-                    PlanFlat::SetLookup { slot, key, table } => {
+                    StraightOp::SetLookup { slot, key, table } => {
                         values[*slot as usize] = table[values[*key as usize] as usize];
                         true
                     }
-                    PlanFlat::SetLookup2 { slot, first, second, width, table } => {
+                    StraightOp::SetLookup2 { slot, first, second, width, table } => {
                         values[*slot as usize] =
                             table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                         true
                     }
-                    PlanFlat::General => {
+                    StraightOp::Ray => {
                         let (ray_slot, ray) = &self.rays[step.pass as usize];
                         if ray.walk(values, *ray_slot as usize, positions)? {
                             return Some(true);
                         }
                         break;
                     }
-                    comparison => comparison.holds(values) == Some(true),
+                    StraightOp::Compare(comparison) => comparison.holds(values) == Some(true),
                 };
                 at = if holds { step.pass } else { step.fail };
             }
@@ -544,6 +809,26 @@ impl StraightSteps {
 fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge], rays: &[Ray]) -> Option<StraightSteps> {
     let mut step_of = vec![u32::MAX; nodes.len()];
     let mut order: Vec<u32> = Vec::new();
+    // Where a path reaching `target` goes: skips followed, every dead end one place.
+    let landing = |mut target: u32| loop {
+        if target == ACCEPT {
+            return ACCEPT;
+        }
+        let node = &nodes[target as usize];
+        match node.kind {
+            NodeKind::Dead => return STRAIGHT_FAIL,
+            NodeKind::Chain if !node.cyclic && matches!(edges[node.first as usize].op, PlanOp::Skip) => {
+                target = edges[node.first as usize].target;
+            }
+            _ => return target,
+        }
+    };
+    // A plan node that runs as its own step (not cyclic, not a ray), if `target` is one.
+    let plain = |target: u32| {
+        nodes
+            .get(target as usize)
+            .filter(|node| matches!(node.kind, NodeKind::Chain | NodeKind::Complement) && !node.cyclic)
+    };
     // The step a path reaching `target` runs next: skips followed, dead ends failing.
     let mut resolve = |mut target: u32, order: &mut Vec<u32>| -> Option<u32> {
         loop {
@@ -581,16 +866,52 @@ fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge], rays: &[Ra
         if node.kind == NodeKind::Ray {
             let ray = &rays[node.ray as usize];
             let flat = ray.flat.clone().expect("resolved above");
-            steps.push(StraightStep { flat: PlanFlat::General, pass: straight_rays.len() as u32, fail: STRAIGHT_FAIL });
+            steps.push(StraightStep { op: StraightOp::Ray, pass: straight_rays.len() as u32, fail: STRAIGHT_FAIL });
             straight_rays.push((ray.slot, flat));
             continue;
         }
         let edge = &edges[node.first as usize];
-        let flat = PlanFlat::of(&edge.op);
-        let comparison = match flat {
+        if node.kind == NodeKind::Complement {
+            // A guarded move: one side a table step that lands where the other side lands.
+            let (holds, fails) = (edge.target, edges[node.first as usize + 1].target);
+            let moving = [(holds, fails, true), (fails, holds, false)].into_iter().find_map(|(side, other, when)| {
+                let mover = plain(landing(side)).filter(|m| m.kind == NodeKind::Chain)?;
+                let move_edge = &edges[mover.first as usize];
+                let (slot, step, table) = move_edge.flat.keyed_step()?;
+                (landing(move_edge.target) == landing(other)).then_some((slot, step, table, other, when))
+            });
+            if let (Some((slot, step, table, after, when)), Some((key, test))) = (moving, edge.flat.keyed_compare()) {
+                let pass = resolve(after, &mut order)?;
+                let step = (step != key).then_some(step);
+                let op = StraightOp::GuardedMove { key, test, when, slot, step, table: table.into() };
+                steps.push(StraightStep { op, pass, fail: pass });
+                continue;
+            }
+        }
+        if node.kind == NodeKind::Chain {
+            // A table step and the comparison right after it.
+            let tested = plain(landing(edge.target)).map(|t| (t, &edges[t.first as usize]));
+            if let (Some((slot, step, table)), Some((tested, test_edge))) = (edge.flat.keyed_step(), tested) {
+                if let Some((key, test)) = test_edge.flat.keyed_compare() {
+                    let pass = resolve(test_edge.target, &mut order)?;
+                    let fail = match tested.kind {
+                        NodeKind::Complement => resolve(edges[tested.first as usize + 1].target, &mut order)?,
+                        _ => STRAIGHT_FAIL,
+                    };
+                    let op = StraightOp::StepTest { slot, step, table: table.into(), key, test };
+                    steps.push(StraightStep { op, pass, fail });
+                    continue;
+                }
+            }
+        }
+        let (op, comparison) = match PlanFlat::of(&edge.op) {
             PlanFlat::General => return None,
-            PlanFlat::SetSlot { .. } | PlanFlat::SetLookup { .. } | PlanFlat::SetLookup2 { .. } => false,
-            _ => true,
+            PlanFlat::SetSlot { slot, from } => (StraightOp::SetSlot { slot, from }, false),
+            PlanFlat::SetLookup { slot, key, table } => (StraightOp::SetLookup { slot, key, table }, false),
+            PlanFlat::SetLookup2 { slot, first, second, width, table } => {
+                (StraightOp::SetLookup2 { slot, first, second, width, table }, false)
+            }
+            comparison => (StraightOp::Compare(comparison), true),
         };
         let pass = resolve(edge.target, &mut order)?;
         let fail = match node.kind {
@@ -600,9 +921,18 @@ fn straight_steps(entry: u32, nodes: &[PlanNode], edges: &[PlanEdge], rays: &[Ra
         if node.kind == NodeKind::Complement && !comparison {
             return None;
         }
-        steps.push(StraightStep { flat, pass, fail });
+        steps.push(StraightStep { op, pass, fail });
     }
-    Some(StraightSteps { entry, steps: steps.into(), rays: straight_rays.into() })
+    let register = RegisterWalk::of(entry, &steps);
+    let copy_then_ray = match &steps[..] {
+        [StraightStep { op: StraightOp::SetSlot { slot, from }, pass: 1, .. }, StraightStep { op: StraightOp::Ray, .. }]
+            if entry == 0 =>
+        {
+            Some((*slot, *from))
+        }
+        _ => None,
+    };
+    Some(StraightSteps { entry, steps: steps.into(), rays: straight_rays.into(), register, copy_then_ray })
 }
 
 /// The plan of one reachability pair; local node 0 is the check's start.
@@ -854,7 +1184,14 @@ pub(crate) fn plan(
     for index in 0..plan_nodes.len() {
         if plan_nodes[index].kind == NodeKind::Straight {
             let choice = &plan_edges[plan_nodes[index].first as usize];
-            if let Some(steps) = straight_steps(choice.target, &plan_nodes, &plan_edges, &rays) {
+            if let Some(mut steps) = straight_steps(choice.target, &plan_nodes, &plan_edges, &rays) {
+                // The register walk skips the restore list, which must hold nothing but `walked`.
+                let (first, end) = plan_nodes[index].restore;
+                if let Some(walk) = &steps.register {
+                    if restore[first as usize..end as usize].iter().any(|&s| s != walk.walked) {
+                        steps.register = None;
+                    }
+                }
                 plan_nodes[index].straight = straights.len() as u32;
                 straights.push(steps);
             }
@@ -1424,8 +1761,9 @@ mod tests {
             let plan = planned.plans.iter().flatten().next().expect("a plan");
             assert_eq!(plan.nodes[0].kind, NodeKind::Straight);
             let steps = &plan.straights[plan.nodes[0].straight as usize];
-            // `pos = cell`, then the ray.
+            // `pos = cell`, then the ray: run as a copy and the ray, without the step loop.
             assert_eq!(steps.steps.len(), 2, "{:?}", plan.nodes);
+            assert!(steps.copy_then_ray.is_some() && steps.register.is_none());
             assert_eq!(steps.rays.len(), 1);
             assert_eq!(steps.rays[0].1.forward.len(), forward.len());
             let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
@@ -1460,8 +1798,11 @@ mod tests {
             let plan = planned.plans.iter().flatten().next().expect("a plan");
             assert_eq!(plan.nodes[0].kind, NodeKind::Straight);
             let steps = &plan.straights[plan.nodes[0].straight as usize];
-            // `cursor = next[cursor]`, three comparisons; the skip and the dead end are jumps.
-            assert_eq!(steps.steps.len(), 4);
+            // The guarded step (`board[next[cursor]] == mark`, then `cursor = next[cursor]` after
+            // which the sides meet), two comparisons; the skip and the dead end are jumps.
+            assert_eq!(steps.steps.len(), 3);
+            assert!(matches!(steps.steps[0].op, StraightOp::GuardedMove { step: None, when: true, .. }));
+            assert!(steps.copy_then_ray.is_none() && steps.register.is_none());
             assert!(steps.steps.iter().any(|step| step.fail == STRAIGHT_FAIL));
             let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
             let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
@@ -1476,6 +1817,193 @@ mod tests {
             ("chosen", "dead", "cursor != c"),
         ]);
         assert_eq!((start.kind, start.straight), (NodeKind::Straight, NO_STRAIGHT));
+    }
+
+    /// The straight steps' ops of the one plan of `engine`, by kind.
+    fn straight_ops(engine: &FastEngine) -> Vec<String> {
+        let plan = engine.plans.iter().flatten().next().expect("a plan");
+        assert_eq!(plan.nodes[0].kind, NodeKind::Straight);
+        let steps = plan.straights.get(plan.nodes[0].straight as usize).expect("straight steps");
+        steps.steps.iter().map(|step| format!("{:?}", step.op)).collect()
+    }
+
+    #[test]
+    fn guarded_moves_and_tested_steps_run_as_one_step_each_and_agree_with_the_general_search() {
+        // connect4.hrg's `fourThroughLast` over the test board, `other` for the direction and
+        // `cursor` for the last disc: a guarded move keyed by its comparison's own key (`jump`
+        // both times), one moving on the comparison's failing side and keyed by another table
+        // (`next`, after a skip), then table steps each followed by a comparison: a chain (a
+        // failing member) and a complement whose other side is a dead end.
+        let check = [
+            ("from", "chosen", "other = Cell(*)"),
+            ("chosen", "back", "board[jump[other][cursor]] == mark"),
+            ("chosen", "first", "board[jump[other][cursor]] != mark"),
+            ("back", "first", "cursor = jump[other][cursor]"),
+            ("first", "second", "board[jump[other][cursor]] == full"),
+            ("first", "again", "board[jump[other][cursor]] != full"),
+            ("again", "skipped", "cursor = next[cursor]"),
+            ("skipped", "second", ""),
+            ("second", "ahead", "cursor = next[cursor]"),
+            ("ahead", "further", "board[cursor] == mark"),
+            ("further", "last", "cursor = jump[other][cursor]"),
+            ("last", "to", "board[cursor] == full"),
+            ("last", "dead", "board[cursor] != full"),
+        ];
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        edges.extend_from_slice(&check);
+        let build = |mark: &str| engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a")]);
+        for mark in ["full", "empty"] {
+            let ops = straight_ops(&build(mark));
+            assert_eq!(ops.len(), 4, "{ops:?}");
+            assert!(
+                ops[0].starts_with("GuardedMove") && ops[0].contains("when: true") && ops[0].contains("step: None"),
+                "{ops:?}"
+            );
+            assert!(
+                ops[1].starts_with("GuardedMove") && ops[1].contains("when: false") && ops[1].contains("step: Some"),
+                "{ops:?}"
+            );
+            assert!(ops[2].starts_with("StepTest") && ops[3].starts_with("StepTest"), "{ops:?}");
+            // No `walked = from` first: not a register walk.
+            let engine = build(mark);
+            let plan = engine.plans.iter().flatten().next().expect("a plan");
+            assert!(plan.straights[plan.nodes[0].straight as usize].register.is_none());
+            let planned = build(mark).with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 80, seed: 23, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+    }
+
+    /// connect4.hrg's `fourThroughLast` over the test board: `other` for the direction, `cursor`
+    /// for the last disc, `probe` walked (the second step back moves when the cell differs unless
+    /// `repeat`); the last comparison is `last`.
+    fn four_through_last(last: &'static str, repeat: bool) -> Vec<(&'static str, &'static str, &'static str)> {
+        let (moves, stays) = ("board[jump[other][probe]] == mark", "board[jump[other][probe]] != mark");
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        edges.extend_from_slice(&[
+            ("from", "chosen", "other = Cell(*)"),
+            ("chosen", "start", "probe = cursor"),
+            ("start", "back", "board[jump[other][cursor]] == mark"),
+            ("start", "once", "board[jump[other][cursor]] != mark"),
+            ("back", "once", "probe = jump[other][cursor]"),
+            ("once", "again", if repeat { moves } else { stays }),
+            ("once", "twice", if repeat { stays } else { moves }),
+            ("again", "twice", "probe = jump[other][probe]"),
+            ("twice", "ahead", "probe = jump[other][probe]"),
+            ("ahead", "further", "board[probe] == mark"),
+            ("further", "last", "probe = jump[other][probe]"),
+            ("last", "to", last),
+        ]);
+        edges
+    }
+
+    #[test]
+    fn a_straight_walk_of_one_position_runs_in_a_register_and_agrees_with_the_general_search() {
+        for (mark, repeat) in [("full", false), ("empty", false), ("full", true), ("empty", true)] {
+            let edges = four_through_last("board[jump[other][probe]] == mark", repeat);
+            let build = |mark: &str| {
+                engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")])
+            };
+            let planned = build(mark);
+            let plan = planned.plans.iter().flatten().next().expect("a plan");
+            let steps = plan.straights.get(plan.nodes[0].straight as usize).expect("straight steps");
+            let walk = steps.register.as_ref().expect("a register walk");
+            let guarded: Vec<bool> = walk.guarded.iter().map(|m| m.move_if_equal).collect();
+            let tested: Vec<bool> = walk.tested.iter().map(|t| t.keyed).collect();
+            assert_eq!((guarded, tested), (vec![true, repeat], vec![false, true]));
+            // Two moves when equal: once the first stays, the second is skipped.
+            assert_eq!(walk.guarded_repeat, repeat);
+            assert!(walk.rhs.0, "`mark` is a slot");
+            let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = build(mark).with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 80, seed: 31, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+        // A last comparison with another right-hand side, or an assignment to another slot
+        // instead, keeps the steps.
+        for last in ["board[jump[other][probe]] == full", "other = probe"] {
+            let edges = four_through_last(last, false);
+            let build =
+                || engine_with(&edges, &[("mark", "Disc", "full"), ("other", "Cell", "a"), ("probe", "Cell", "a")]);
+            let planned = build();
+            let plan = planned.plans.iter().flatten().next().expect("a plan");
+            let steps = plan.straights.get(plan.nodes[0].straight as usize).expect("straight steps");
+            assert!(steps.register.is_none(), "{last}");
+            let planned = planned.with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = build().with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 40, seed: 37, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+    }
+
+    #[test]
+    fn a_register_walk_leaves_the_same_answer_and_state_as_its_steps_on_random_states() {
+        // Every slot random in the test game's symbols (`jump`'s rows are 11 wide): the register
+        // walk and the step loop it replaces, from the same state, must agree on the answer and
+        // on every slot afterwards.
+        let mut random = crate::playout::SplitMix64::new(43);
+        for (mark, repeat) in [("full", false), ("empty", false), ("full", true), ("empty", true)] {
+            let edges = four_through_last("board[jump[other][probe]] == mark", repeat);
+            let mut engine =
+                engine_with(&edges, &[("mark", "Disc", mark), ("other", "Cell", "a"), ("probe", "Cell", "a")]);
+            let size = engine.initial_values.len();
+            let plan = engine.plans.iter_mut().flatten().next().expect("a plan");
+            let start = plan.nodes[0];
+            let PlanOp::SetAny { slot, members } = &plan.edges[start.first as usize].op else { panic!("a choice") };
+            let restore = &plan.restore[start.restore.0 as usize..start.restore.1 as usize];
+            let steps = &mut plan.straights[start.straight as usize];
+            let walk = steps.register.take().expect("a register walk");
+            let (mut found, mut positions) = (0, Vec::new());
+            for _ in 0..4000 {
+                let values: Vec<SymbolId> = (0..size).map(|_| (random.next_u64() % 11) as SymbolId).collect();
+                let saved: Vec<SymbolId> = restore.iter().map(|&s| values[s as usize]).collect();
+                let (mut by_register, mut by_steps) = (values.clone(), values.clone());
+                let register = walk.run(&mut by_register, *slot as usize, members);
+                let stepped = steps.run(&mut by_steps, *slot as usize, members, restore, &saved, &mut positions);
+                assert_eq!((Some(register), &by_register), (stepped, &by_steps), "from {values:?}");
+                found += usize::from(register);
+            }
+            assert!(found > 0 && found < 4000, "{found} of 4000 found: both answers seen");
+        }
+    }
+
+    #[test]
+    fn a_move_that_does_not_rejoin_and_a_step_before_an_assignment_stay_separate_steps() {
+        // The move's side goes on to a comparison the other side skips: not a guarded move. The
+        // step before `other = cursor` (an assignment, not a comparison) stays a step of its own,
+        // while the table step into the last comparison is fused.
+        let check = [
+            ("from", "chosen", "other = Cell(*)"),
+            ("chosen", "back", "board[jump[other][cursor]] == full"),
+            ("chosen", "kept", "board[jump[other][cursor]] != full"),
+            ("back", "moved", "cursor = jump[other][cursor]"),
+            ("moved", "kept", "board[cursor] == full"),
+            ("kept", "copied", "cursor = next[cursor]"),
+            ("copied", "stepped", "other = cursor"),
+            ("stepped", "tested", "cursor = jump[other][cursor]"),
+            ("tested", "to", "board[cursor] != full"),
+        ];
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        edges.extend_from_slice(&check);
+        let build = || engine_with(&edges, &[("other", "Cell", "a")]);
+        let ops = straight_ops(&build());
+        assert!(!ops.iter().any(|op| op.starts_with("GuardedMove")), "{ops:?}");
+        // The complement, `cursor = jump[..]` + `board[cursor] == full` fused, `cursor =
+        // next[cursor]` and `other = cursor` alone, the last step fused with its comparison.
+        let kinds: Vec<&str> = ops.iter().map(|op| op.split([' ', '(']).next().unwrap_or("")).collect();
+        assert_eq!(kinds, ["Compare", "StepTest", "SetLookup", "SetSlot", "StepTest"], "{ops:?}");
+        let planned = build().with_reach_plans(crate::fast::ReachPlans::Checked);
+        let general = build().with_reach_plans(crate::fast::ReachPlans::Off);
+        let config = crate::playout::PlayoutConfig { count: 80, seed: 29, threads: 1, ..Default::default() };
+        let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+        assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
     }
 
     #[test]
