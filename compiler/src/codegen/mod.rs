@@ -97,6 +97,10 @@ const UNROLL_MEMBERS: usize = 16;
 /// their compile time.
 const UNROLL_EDGE_BUDGET: usize = 256;
 
+/// The most moves a delta listing on a sink may complete ([`Generator::sink_starts`]): the
+/// sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most).
+const DELTA_SINK_BOUND: u64 = 4096;
+
 /// The most specialised functions of one game (nested unrolled loops multiply).
 const SPECIALISED_LIMIT: usize = 256;
 
@@ -207,6 +211,12 @@ struct Generator<'a> {
     /// Per computed write of [`Generator::deltas`], the slot it writes as `v[...]` of the values
     /// alone (no known member folded), as `apply_delta` recomputes it.
     delta_places: Vec<String>,
+    /// Per start node, the room its delta listing makes when it runs on a sink
+    /// ([`Generator::sink_starts`]).
+    sink_bounds: Vec<Option<u64>>,
+    /// Per node, whether a sink start's search reaches it: its move-search function is generic
+    /// over the `MoveSink` it runs on.
+    sink_nodes: Vec<bool>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -373,7 +383,50 @@ impl<'a> Generator<'a> {
         let (apply_starts, in_apply) = generator.apply_starts();
         generator.apply_starts = apply_starts;
         generator.in_apply = in_apply;
+        let (sink_bounds, sink_nodes) = generator.sink_starts();
+        generator.sink_bounds = sink_bounds;
+        generator.sink_nodes = sink_nodes;
         generator
+    }
+
+    /// The delta starts whose listing runs on a `DeltaSink` (`Search::list_deltas_into`), with
+    /// the room each makes, and the nodes their searches reach. A start qualifies when its
+    /// search cannot fail (`fallible_moves`: no visit, scope, impure check, unproved key or
+    /// unbounded tag below it, so its functions call only what `MoveSink` offers) and its region
+    /// is acyclic with at most [`DELTA_SINK_BOUND`] completions (`completion_bounds`: the
+    /// listing's pushes, so the sink's slots never run out), in a game whose searches record no
+    /// visit (`NO_VISITS`: the emitted functions then call no `cx.visit`, `cx.visit_slot` or
+    /// `cx.count_step`; only such a game searches in place, where the sink is used, and
+    /// elsewhere a generic function would only move inlining around). Every node such a search
+    /// reaches gets a function generic over the sink: the compiler emits it once for the context and
+    /// once for the sink, where every completion is a delta push with the move count in a
+    /// register. Cost: one reachability walk per qualifying start.
+    fn sink_starts(&self) -> (Vec<Option<u64>>, Vec<bool>) {
+        let count = self.automaton.nodes.len();
+        let analysis = &self.analysis;
+        // The conditions under which `node_function` records `Emitted::visits`.
+        let searches_visit = (0..count).any(|n| analysis.in_moves[n] && analysis.visit_in_moves[n])
+            || self
+                .reach
+                .values()
+                .any(|check| (0..count).any(|n| check.region[n] && (check.visits[n] || check.counted_steps[n])));
+        if searches_visit {
+            return (vec![None; count], vec![false; count]);
+        }
+        let bounds: Vec<Option<u64>> = (0..count)
+            .map(|node| {
+                let bound = analysis.completion_bounds[node];
+                let qualifies = analysis.is_start[node]
+                    && analysis.in_moves[node]
+                    && self.deltas.starts[node]
+                    && !self.fallible_moves[node]
+                    && (1..=DELTA_SINK_BOUND).contains(&bound);
+                qualifies.then_some(bound)
+            })
+            .collect();
+        let roots: Vec<bool> = bounds.iter().map(Option::is_some).collect();
+        let nodes = graph::reachable(&analysis.within_move, &roots);
+        (bounds, nodes)
     }
 
     /// The starts whose keeper move is applied in place ([`Mode::Apply`]), and the nodes their
@@ -622,6 +675,8 @@ impl<'a> Generator<'a> {
             uses_byte_scan: false,
             deltas: deltas::Deltas::default(),
             delta_places: Vec::new(),
+            sink_bounds: Vec::new(),
+            sink_nodes: Vec::new(),
         }
     }
 
@@ -1915,6 +1970,9 @@ impl<'a> Generator<'a> {
             Mode::Moves if self.fallible_moves[node as usize] => {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
+            Mode::Moves if self.sink_nodes[node as usize] => {
+                (format!("fn {name}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "")
+            }
             Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
             Mode::Apply => (format!("fn {name}(v: &mut Values) -> Option<u32>"), "None"),
             Mode::Reach { pure: true, .. } => (format!("fn {name}(v: &mut Values) -> bool"), "false"),
@@ -2157,6 +2215,9 @@ impl<'a> Generator<'a> {
         writeln!(w, "#![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]").unwrap();
         writeln!(w).unwrap();
         writeln!(w, "use regula_runtime::compiled::{{CompiledGame, Fail, Names, CompiledState, Search}};").unwrap();
+        if self.sink_nodes.iter().any(|&sink| sink) {
+            writeln!(w, "use regula_runtime::compiled::MoveSink;").unwrap();
+        }
         writeln!(w).unwrap();
         writeln!(w, "/// One symbol id.").unwrap();
         writeln!(w, "pub type Sym = {sym};").unwrap();
@@ -2296,6 +2357,12 @@ impl<'a> Generator<'a> {
         let call = |node: usize| {
             if self.fallible_moves[node] {
                 format!("m{node}(v, cx)")
+            } else if let (true, Some(bound)) = (no_visits, self.sink_bounds[node]) {
+                // A delta listing runs the search on a sink (see `Generator::sink_starts`).
+                format!(
+                    "{{ if cx.lists_deltas() {{ cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }}); }} \
+                     else {{ m{node}(v, cx); }} Ok(()) }}"
+                )
             } else {
                 format!("{{ m{node}(v, cx); Ok(()) }}")
             }
@@ -2781,7 +2848,7 @@ mod tests {
         let lines: Vec<&str> = module.lines().collect();
         let at = lines.iter().position(|l| *l == format!("/// Node `{node}`.")).expect("the node has a function");
         let signature = lines[at + 1..].iter().find(|l| l.starts_with("fn ")).expect("a signature follows");
-        signature["fn ".len()..].split('(').next().unwrap().to_string()
+        signature["fn ".len()..].split(['(', '<']).next().unwrap().to_string()
     }
 
     /// The function a member loop's body calls after writing the member (and the writes of the
@@ -2938,6 +3005,70 @@ mod tests {
             &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
         );
         assert!(!moved.contains("cx.push_delta(") && !moved.contains("fn delta_start"), "{moved}");
+    }
+
+    /// The room the delta listing of each start that runs on a sink makes, by start node (the
+    /// `list_deltas_into` calls of `search_in_place`).
+    fn sink_listings(module: &str) -> Vec<(u32, u64)> {
+        module
+            .lines()
+            .filter_map(|line| {
+                let (node, rest) = line.trim().split_once(" => ")?;
+                let bound = rest.split_once("cx.list_deltas_into(")?.1.split(',').next()?;
+                Some((node.parse().expect("a node"), bound.parse().expect("a bound")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_delta_listing_that_cannot_fail_runs_on_a_sink_with_room_for_its_moves() {
+        // `choose` (node 2) picks one of the cells: one move each, so the room is the cell count;
+        // its functions are generic over the sink, `begin`'s (no delta start) are not.
+        let small = board_module("a, b");
+        assert_eq!(sink_listings(&small), [(2, 2)], "{small}");
+        assert!(small.contains("use regula_runtime::compiled::MoveSink;"), "{small}");
+        assert!(small.contains("fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "{small}");
+        assert!(small.contains("fn m0(v: &mut Values, cx: &mut Search<Values>)"), "{small}");
+        let big = board_module("a, b, c, d, e, f, g, h");
+        assert_eq!(sink_listings(&big), [(2, 8)], "{big}");
+        // Two choices in a row multiply: 2 cells, then 3 marks.
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.typedef("Mark", "{p, q, r}").variable("at", "Cell", "a").variable("mark", "Mark", "p");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "marked", "mark = Mark(*)");
+        builder.edge("marked", "retagged", "$$ mark");
+        builder.edge("retagged", "end", "player = keeper");
+        let marks = generate(&builder.build().expect("builds"), "test").expect("generates");
+        assert_eq!(sink_listings(&marks), [(2, 6)], "{marks}");
+        // No delta listing (the whole board moves: `at` written after it): no sink, no generic.
+        let moved = board_module_then(
+            "a, b, c, d, e, f, g, h",
+            &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
+        );
+        assert!(sink_listings(&moved).is_empty() && !moved.contains("MoveSink"), "{moved}");
+        // A delta start whose search can fail (a write through a key outside the board, `at`
+        // holding `c`) lists its deltas with the context: its functions return errors.
+        let fallible = keyed_board_module("a, b");
+        assert!(fallible.contains("cx.push_delta("), "still a delta start: {fallible}");
+        assert!(sink_listings(&fallible).is_empty() && !fallible.contains("MoveSink"), "{fallible}");
+    }
+
+    /// [`board_module`] where `at` ranges over `a, b, c` but the board only over `cells`.
+    fn keyed_board_module(cells: &str) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", &format!("{{{cells}}}"));
+        builder.typedef("Wide", "{a, b, c}").typedef("Board", "Cell -> Player");
+        builder.variable("board", "Board", "{:x}").variable("at", "Wide", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Wide(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "written", "board[at] = x");
+        builder.edge("written", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
     }
 
     /// The arms of a module's `apply_keeper` (`node => a<node>(..)`), as node numbers.
