@@ -32,7 +32,9 @@ const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
 /// took more bytes than this. Copying fewer costs less than the second search (hex: 15 % fewer
 /// instructions than a 32-move threshold); copying more costs fewer instructions still but more
 /// time (gomoku at 64 KiB: 19 % fewer instructions, 40 % fewer playouts/s; measured 2026-11-22).
-const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
+/// The code generator reads it too (a start listed as tags only from its first listing gets no
+/// delta sink, spec/codegen.md).
+pub const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
 /// [`TAGS_ONLY_ABOVE_BYTES`] for a game whose replayed move skips to its member
 /// ([`CompiledGame::REPLAY_SKIPS_TO_MEMBER`], so the second search costs about one path), whose
 /// searches record visits (so a listing search copies the values before it copies successors)

@@ -5,7 +5,6 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
-use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -109,10 +108,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if cx.lists_deltas() { cx.list_deltas_into(225, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
+            2 => { m2(v, cx); Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             72 => { m72(v, cx); Ok(()) }
-            79 => { if cx.lists_deltas() { cx.list_deltas_into(225, |mut sink| { m79(v, &mut sink); sink }); } else { m79(v, cx); } Ok(()) }
+            79 => { m79(v, cx); Ok(()) }
             83 => { m83(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -142,7 +141,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m2(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 227usize;
 let old = v[slot];
@@ -167,7 +166,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
-fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[227] as usize)] as usize] == 8 {
 m4(v, cx);
@@ -179,7 +178,7 @@ m4(v, cx);
 
 /// Node `turn_3`.
 #[inline(always)]
-fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m4(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag4: u32 = v[227] as u32;
 {
@@ -198,7 +197,7 @@ v[slot] = old;
 
 /// Node `turn_4`.
 #[inline(always)]
-fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[227] as u64) << 16 | (x as u64) << 24); } else {
@@ -341,7 +340,7 @@ v[slot] = old;
 }
 
 /// Node `turn_15`.
-fn m79<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m79(v: &mut Values, cx: &mut Search<Values>) {
 {
 let slot = 227usize;
 let old = v[slot];
@@ -366,7 +365,7 @@ v[slot] = old;
 }
 
 /// Node `turn_16`.
-fn m80<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[227] as usize)] as usize] == 8 {
 m81(v, cx);
@@ -378,7 +377,7 @@ m81(v, cx);
 
 /// Node `turn_17`.
 #[inline(always)]
-fn m81<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m81(v: &mut Values, cx: &mut Search<Values>) {
 {
 let tag99: u32 = v[227] as u32;
 {
@@ -397,7 +396,7 @@ v[slot] = old;
 
 /// Node `turn_18`.
 #[inline(always)]
-fn m82<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m82(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[227] as u64) << 16 | (x as u64) << 24); } else {

@@ -420,13 +420,43 @@ impl<'a> Generator<'a> {
                     && analysis.in_moves[node]
                     && self.deltas.starts[node]
                     && !self.fallible_moves[node]
-                    && (1..=DELTA_SINK_BOUND).contains(&bound);
+                    && (1..=DELTA_SINK_BOUND).contains(&bound)
+                    && !self.starts_tags_only(node);
                 qualifies.then_some(bound)
             })
             .collect();
         let roots: Vec<bool> = bounds.iter().map(Option::is_some).collect();
         let nodes = graph::reachable(&analysis.within_move, &roots);
         (bounds, nodes)
+    }
+
+    /// Whether a playout lists the moves of `start` as tags only from its first listing on, so
+    /// that its delta listing (and a sink for it) would rarely run: its search reaches a
+    /// placement loop that lists single tags (`x = T(*)` over more than
+    /// [`REPLAY_RANGE_MIN_MEMBERS`] members, the member its next tag, [`Generator::placement`]),
+    /// and that loop's members alone take more successor bytes than
+    /// `regula_runtime::compiled::TAGS_ONLY_ABOVE_BYTES` (the playout lists tags only after such
+    /// a listing, until fewer moves remain: gomoku's 225 cells of 244 bytes, tags only while
+    /// more than 67 cells are free). Such a start keeps one plain copy of its functions (gomoku
+    /// paid 0.7 % instructions for the unused second copy). Cost: one reachability walk.
+    fn starts_tags_only(&self, start: usize) -> bool {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let sym_bytes = slot_bits(self.sym) as usize / 8;
+        // `size_of::<CompiledState<Values>>()`: the node id, then the slots, aligned to 4.
+        let state_bytes = (4 + plan.state_len * sym_bytes).next_multiple_of(4);
+        let mut roots = vec![false; automaton.nodes.len()];
+        roots[start] = true;
+        let region = graph::reachable(&self.analysis.within_move, &roots);
+        (0..automaton.nodes.len()).filter(|&node| region[node]).any(|node| {
+            automaton.nodes[node].edges.clone().any(|edge| {
+                let edge = edge as usize;
+                let PlanOp::AssignAny { lhs, members, .. } = &plan.ops[edge] else { return false };
+                members.len() > REPLAY_RANGE_MIN_MEMBERS
+                    && members.len() * state_bytes > regula_runtime::compiled::TAGS_ONLY_ABOVE_BYTES
+                    && graph::fixed_slot(lhs)
+                        .is_some_and(|slot| self.next_tag_is_member(edge, slot) && self.placement(edge, slot).is_some())
+            })
+        })
     }
 
     /// The starts whose keeper move is applied in place ([`Mode::Apply`]), and the nodes their
@@ -2673,6 +2703,44 @@ mod tests {
             ("tagged", "end", "player = keeper"),
         ]);
         assert!(!branching.contains("lists_single_tags"), "{branching}");
+    }
+
+    /// A placement of one of `cells` cells, `edges` from `picked` to `tagged` (`$$ at` when
+    /// empty), then the turn to the keeper.
+    fn placement_of(cells: usize, edges: &[(&str, &str, &str)]) -> String {
+        let names: Vec<String> = (0..cells).map(|i| format!("c{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", names.join(", "))).typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:c0}").variable("at", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        for (from, to, label) in if edges.is_empty() { &[("picked", "tagged", "$$ at")][..] } else { edges } {
+            builder.edge(from, to, label);
+        }
+        builder.edge("tagged", "end", "player = keeper");
+        generate(&builder.build().expect("the test automaton builds"), "test").expect("generates")
+    }
+
+    #[test]
+    fn a_placement_listed_as_tags_only_from_its_first_listing_keeps_its_search_off_the_sink() {
+        // 20 cells, states of under 40 bytes (under 800 < 16 KiB): the playout lists deltas, on
+        // the sink.
+        let small = placement_of(20, &[]);
+        assert!(small.contains("if cx.lists_single_tags() {\nfor i in 0..20 {"), "{small}");
+        assert_eq!(sink_listings(&small), [(2, 20)], "{small}");
+        // 200 cells: states of over 200 bytes (the board alone), over 40,000 bytes a first
+        // listing, so playouts list tags only until fewer than ~80 cells remain: no sink, no
+        // generic function, but still a delta start with its single-tag listing.
+        let big = placement_of(200, &[]);
+        assert!(big.contains("if cx.lists_single_tags() {\nfor i in 0..200 {"), "{big}");
+        assert!(big.contains("cx.push_delta("), "{big}");
+        assert!(sink_listings(&big).is_empty() && !big.contains("MoveSink"), "{big}");
+        // The same 200 cells with a write between the loop and the tag (no single-tag listing):
+        // on the sink.
+        let written = placement_of(200, &[("picked", "written", "board[at] = c1"), ("written", "tagged", "$$ at")]);
+        assert!(!written.contains("lists_single_tags") && written.contains("cx.push_delta("), "{written}");
+        assert_eq!(sink_listings(&written), [(2, 200)], "{written}");
     }
 
     /// The line of a module's member loop over `Cell` that skips members, if any.
