@@ -32,7 +32,9 @@ const KEEPER_CYCLE_CHECK_AFTER: usize = 64;
 /// took more bytes than this. Copying fewer costs less than the second search (hex: 15 % fewer
 /// instructions than a 32-move threshold); copying more costs fewer instructions still but more
 /// time (gomoku at 64 KiB: 19 % fewer instructions, 40 % fewer playouts/s; measured 2026-11-22).
-const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
+/// The code generator reads it too (a start listed as tags only from its first listing gets no
+/// delta sink, spec/codegen.md).
+pub const TAGS_ONLY_ABOVE_BYTES: usize = 16 * 1024;
 /// [`TAGS_ONLY_ABOVE_BYTES`] for a game whose replayed move skips to its member
 /// ([`CompiledGame::REPLAY_SKIPS_TO_MEMBER`], so the second search costs about one path), whose
 /// searches record visits (so a listing search copies the values before it copies successors)
@@ -736,6 +738,13 @@ impl<V: Values> MoveBuffer<V> {
         }
     }
 
+    /// Makes at least `len` key slots ([`Search::list_deltas_into`]'s room), doubling them.
+    #[cold]
+    #[inline(never)]
+    fn grow_keys_to(&mut self, len: usize) {
+        self.keys.resize(len.max(64) * 2, 0);
+    }
+
     /// Appends the key of move `count` beyond the slots, doubling them.
     #[cold]
     #[inline(never)]
@@ -876,6 +885,132 @@ impl<V: Values> VisitedSet<V> {
         self.tags.extend_from_slice(tags);
         self.keys.push((node, start, tags.len() as u32, *values));
         true
+    }
+}
+
+/// What a generated move-search function that cannot fail calls on its context: the
+/// [`Search`] itself, or a [`DeltaSink`] (a delta listing, [`Search::list_deltas_into`]). The
+/// generator makes the functions below a delta start generic over it, so the compiler emits
+/// each of them twice: once for the context, once for the sink, where [`MoveSink::lists_deltas`]
+/// is the constant `true` and every completion is a push of its delta word.
+pub trait MoveSink<V> {
+    /// [`Search::push_tag_bounded`].
+    fn push_tag_bounded(&mut self, tag: SymbolId) -> bool;
+    /// [`Search::pop_tag`].
+    fn pop_tag(&mut self);
+    /// [`Search::replayed_next_tag`].
+    fn replayed_next_tag(&self) -> Option<Option<SymbolId>>;
+    /// [`Search::complete_unique_valid`].
+    fn complete_unique_valid(&mut self, target: NodeId, values: &V);
+    /// [`Search::complete_unique_valid_tagged`].
+    fn complete_unique_valid_tagged(&mut self, tag: SymbolId, target: NodeId, values: &V);
+    /// [`Search::complete_unique_valid_tagged_at`].
+    fn complete_unique_valid_tagged_at<const DEPTH: usize>(&mut self, tag: SymbolId, target: NodeId, values: &V);
+    /// [`Search::lists_deltas`].
+    fn lists_deltas(&self) -> bool;
+    /// [`Search::push_delta`].
+    fn push_delta(&mut self, delta: u64);
+    /// [`Search::lists_single_tags`].
+    fn lists_single_tags(&self) -> bool;
+    /// [`Search::push_single_tag`].
+    fn push_single_tag(&mut self, tag: SymbolId);
+}
+
+impl<V: Values> MoveSink<V> for Search<V> {
+    #[inline(always)]
+    fn push_tag_bounded(&mut self, tag: SymbolId) -> bool {
+        Search::push_tag_bounded(self, tag)
+    }
+    #[inline(always)]
+    fn pop_tag(&mut self) {
+        Search::pop_tag(self)
+    }
+    #[inline(always)]
+    fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
+        Search::replayed_next_tag(self)
+    }
+    #[inline(always)]
+    fn complete_unique_valid(&mut self, target: NodeId, values: &V) {
+        Search::complete_unique_valid(self, target, values)
+    }
+    #[inline(always)]
+    fn complete_unique_valid_tagged(&mut self, tag: SymbolId, target: NodeId, values: &V) {
+        Search::complete_unique_valid_tagged(self, tag, target, values)
+    }
+    #[inline(always)]
+    fn complete_unique_valid_tagged_at<const DEPTH: usize>(&mut self, tag: SymbolId, target: NodeId, values: &V) {
+        Search::complete_unique_valid_tagged_at::<DEPTH>(self, tag, target, values)
+    }
+    #[inline(always)]
+    fn lists_deltas(&self) -> bool {
+        Search::lists_deltas(self)
+    }
+    #[inline(always)]
+    fn push_delta(&mut self, delta: u64) {
+        Search::push_delta(self, delta)
+    }
+    #[inline(always)]
+    fn lists_single_tags(&self) -> bool {
+        Search::lists_single_tags(self)
+    }
+    #[inline(always)]
+    fn push_single_tag(&mut self, tag: SymbolId) {
+        Search::push_single_tag(self, tag)
+    }
+}
+
+/// The moves of a delta listing while its search runs ([`Search::list_deltas_into`]): the key
+/// slots, made room for the search's bound beforehand, and the move count. Held by the search
+/// function as a local, so the count lives in a register (the context's count is a field the
+/// compiler reloads and stores at every push, around the completions' other paths).
+///
+/// Invariant: only the search of a delta start runs on a sink, so every completion it reaches
+/// has a delta word and tags are not recorded (a delta listing is lean); the completing methods
+/// are never called and the tag methods keep nothing.
+pub struct DeltaSink<'a> {
+    keys: &'a mut [u64],
+    count: usize,
+}
+
+impl<V> MoveSink<V> for DeltaSink<'_> {
+    #[inline(always)]
+    fn push_tag_bounded(&mut self, _tag: SymbolId) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn pop_tag(&mut self) {}
+    #[inline(always)]
+    fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
+        None
+    }
+    fn complete_unique_valid(&mut self, _target: NodeId, _values: &V) {
+        unreachable!("a delta listing completes every move as its delta word");
+    }
+    fn complete_unique_valid_tagged(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
+        unreachable!("a delta listing completes every move as its delta word");
+    }
+    fn complete_unique_valid_tagged_at<const DEPTH: usize>(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
+        unreachable!("a delta listing completes every move as its delta word");
+    }
+    #[inline(always)]
+    fn lists_deltas(&self) -> bool {
+        true
+    }
+    /// One store after one comparison: the room for the search's bound was made beforehand
+    /// (a push past it stores nothing, and [`Search::list_deltas_into`] reports it).
+    #[inline(always)]
+    fn push_delta(&mut self, delta: u64) {
+        if let Some(slot) = self.keys.get_mut(self.count) {
+            *slot = delta;
+        }
+        self.count += 1;
+    }
+    #[inline(always)]
+    fn lists_single_tags(&self) -> bool {
+        false
+    }
+    fn push_single_tag(&mut self, _tag: SymbolId) {
+        unreachable!("a delta listing lists no tags");
     }
 }
 
@@ -1211,6 +1346,28 @@ impl<V: Values> Search<V> {
     #[inline(always)]
     pub fn push_delta(&mut self, delta: u64) {
         self.moves.push_delta(delta);
+    }
+
+    /// Generated code: runs `search` (the move search of a delta start whose search cannot fail,
+    /// generic over its [`MoveSink`]) as a delta listing into a [`DeltaSink`], where
+    /// [`Search::lists_deltas`] holds. `bound` is the most moves one search from that start can
+    /// complete (the generator's count over its acyclic region), so the slots are made room for
+    /// once and each push is a store after one comparison, with the move count in a register
+    /// instead of the context's field. The count is the context's again afterwards.
+    /// The search takes the sink by value and hands it back, so that where the search function
+    /// is inlined the sink is a local whose fields the compiler keeps in registers.
+    #[inline(always)]
+    pub fn list_deltas_into(&mut self, bound: usize, search: impl FnOnce(DeltaSink<'_>) -> DeltaSink<'_>) {
+        debug_assert!(self.moves.deltas, "only a delta listing fills a delta sink");
+        let start = self.moves.count as usize;
+        if self.moves.keys.len() < start + bound {
+            self.moves.grow_keys_to(start + bound);
+        }
+        let sink = search(DeltaSink { keys: &mut self.moves.keys, count: start });
+        // A push past the room stores nothing (no panic path per push). The generator's bound
+        // makes that impossible; this one test per listing would report a wrong bound.
+        assert!(sink.count <= start + bound, "a delta listing completed more moves than its bound");
+        self.moves.count = sink.count as u32;
     }
 
     /// Generated code: whether a move completed now with one more tag would be stored by
@@ -2275,6 +2432,118 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    /// [`Deltas`] with its turn written as a generated search generic over its [`MoveSink`]: a
+    /// delta listing runs it on a [`DeltaSink`] with room for `BOUND` moves (the turn lists two
+    /// or three).
+    struct Sunk<const BOUND: usize>;
+
+    /// The turn of [`Deltas`], generic over the sink (as the generator emits a delta start).
+    fn sunk_turn<C: MoveSink<[u8; 3]>>(v: &mut [u8; 3], cx: &mut C) {
+        let last = v[1];
+        for cell in (3..6).filter(|&cell| cell != last) {
+            let old = *v;
+            v[1] = cell;
+            v[0] = 1;
+            if cx.lists_deltas() {
+                cx.push_delta(7 | (v[0] as u64) << 16 | (v[1] as u64) << 24);
+            } else {
+                cx.complete_unique_valid(0, v);
+            }
+            *v = old;
+        }
+    }
+
+    impl<const BOUND: usize> CompiledGame for Sunk<BOUND> {
+        type Values = [u8; 3];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Deltas::<true>::NAMES;
+        const BEGIN: NodeId = 0;
+        const END: NodeId = 1;
+        const KEEPER: SymbolId = 1;
+        const RANDOM: SymbolId = 2;
+        const PLAYERS: &'static [SymbolId] = &[0];
+        const SCORES: &'static [SymbolId] = &[];
+        const ONE: Option<SymbolId> = None;
+        const STARTS_ALL_UNIQUE: bool = true;
+        const NO_VISITS: bool = true;
+
+        fn delta_start(node: NodeId) -> bool {
+            node == 2
+        }
+        fn apply_delta(delta: u64, state: &mut CompiledState<[u8; 3]>) {
+            Deltas::<true>::apply_delta(delta, state)
+        }
+        fn initial_values() -> [u8; 3] {
+            Deltas::<true>::initial_values()
+        }
+        fn player(values: &[u8; 3]) -> SymbolId {
+            Deltas::<true>::player(values)
+        }
+        fn goal(values: &[u8; 3], player: usize) -> SymbolId {
+            Deltas::<true>::goal(values, player)
+        }
+        fn visible(_: &[u8; 3], _: usize) -> SymbolId {
+            0
+        }
+        fn search(state: &CompiledState<[u8; 3]>, cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
+            let mut values = state.values;
+            Self::search_in_place(state.node, &mut values, cx)
+        }
+        fn search_in_place(node: NodeId, v: &mut [u8; 3], cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
+            if node != 2 {
+                return Deltas::<true>::search_in_place(node, v, cx);
+            }
+            if cx.lists_deltas() {
+                cx.list_deltas_into(BOUND, |mut sink| {
+                    sunk_turn(v, &mut sink);
+                    sink
+                });
+            } else {
+                sunk_turn(v, cx);
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_delta_listing_on_a_sink_plays_the_playouts_the_context_plays() {
+        let config = PlayoutConfig { count: 200, seed: 5, threads: 1, ..Default::default() };
+        let sunk = run_playouts::<Sunk<3>>(&config).expect("playouts on a sink");
+        let deltas = run_playouts::<Deltas<true>>(&config).expect("playouts with deltas");
+        let copies = run_playouts::<Deltas<false>>(&config).expect("playouts without deltas");
+        for other in [&deltas, &copies] {
+            assert_eq!(
+                (sunk.total_plies, sunk.mean_legal_moves, &sunk.score_distribution),
+                (other.total_plies, other.mean_legal_moves, &other.score_distribution)
+            );
+        }
+        assert_eq!(sunk.score_distribution.len(), 3, "every cell ends some playout");
+        // The sink's listing: the moves' words in order, the count the context's again, and the
+        // room made for the bound (at least 64 slots, doubled).
+        let mut search = search_context::<Sunk<3>>();
+        let mut turn = start::<Sunk<3>>(&mut search).expect("the start");
+        generate_successors_in_place::<Sunk<3>>(&mut turn, &mut search, false).expect("moves");
+        assert!(search.moves.deltas);
+        assert_eq!(search.moves.len(), 3, "cells 3, 4 and 5 (the last chosen is 9)");
+        assert_eq!(search.moves.keys[..3], [7 | 1 << 16 | 3 << 24, 7 | 1 << 16 | 4 << 24, 7 | 1 << 16 | 5 << 24]);
+        assert!(search.moves.keys.len() >= 128);
+        let mut taken = turn;
+        search.moves.take_successor::<Sunk<3>>(2, &mut taken);
+        assert_eq!((taken.node, taken.values), (0, [1, 5, 1]));
+        // The same listing with the context (perft, the index API) lists successors.
+        let mut copies = search_context::<Sunk<3>>();
+        generate_successors::<Sunk<3>>(&turn, &mut copies, false).expect("moves");
+        assert!(!copies.moves.deltas && copies.moves.len() == 3);
+        assert_eq!(copies.moves.successor(2), &taken);
+    }
+
+    #[test]
+    #[should_panic(expected = "a delta listing completed more moves than its bound")]
+    fn a_sink_listing_more_moves_than_its_bound_is_reported() {
+        let config = PlayoutConfig { count: 1, seed: 5, threads: 1, ..Default::default() };
+        let _ = run_playouts::<Sunk<2>>(&config);
     }
 
     #[test]

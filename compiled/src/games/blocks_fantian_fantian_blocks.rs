@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -135,12 +136,12 @@ impl CompiledGame for Game {
             57 => { m57(v, cx); Ok(()) }
             71 => { m71(v, cx); Ok(()) }
             101 => { m101(v, cx); Ok(()) }
-            104 => { m104(v, cx); Ok(()) }
+            104 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m104(v, &mut sink); sink }); } else { m104(v, cx); } Ok(()) }
             110 => m110(v, cx),
             118 => { m118(v, cx); Ok(()) }
             132 => { m132(v, cx); Ok(()) }
             162 => { m162(v, cx); Ok(()) }
-            165 => { m165(v, cx); Ok(()) }
+            165 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m165(v, &mut sink); sink }); } else { m165(v, cx); } Ok(()) }
             174 => { m174(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -1041,7 +1042,7 @@ v[slot] = old;
 
 /// Node `turn1Red_52`.
 #[inline(always)]
-fn m104(v: &mut Values, cx: &mut Search<Values>) {
+fn m104<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag121: u32 = 141;
 {
@@ -1060,7 +1061,7 @@ v[slot] = old;
 
 /// Node `turn1Red_53`.
 #[inline(always)]
-fn m105(v: &mut Values, cx: &mut Search<Values>) {
+fn m105<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
@@ -1924,7 +1925,7 @@ v[slot] = old;
 
 /// Node `turn1Green_52`.
 #[inline(always)]
-fn m165(v: &mut Values, cx: &mut Search<Values>) {
+fn m165<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag194: u32 = 141;
 {
@@ -1943,7 +1944,7 @@ v[slot] = old;
 
 /// Node `turn1Green_53`.
 #[inline(always)]
-fn m166(v: &mut Values, cx: &mut Search<Values>) {
+fn m166<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -159,23 +160,23 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            38 => { m38(v, cx); Ok(()) }
+            38 => { if cx.lists_deltas() { cx.list_deltas_into(16, |mut sink| { m38(v, &mut sink); sink }); } else { m38(v, cx); } Ok(()) }
             42 => { m42(v, cx); Ok(()) }
             44 => { m44(v, cx); Ok(()) }
-            45 => { m45(v, cx); Ok(()) }
-            50 => { m50(v, cx); Ok(()) }
+            45 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m45(v, &mut sink); sink }); } else { m45(v, cx); } Ok(()) }
+            50 => { if cx.lists_deltas() { cx.list_deltas_into(16, |mut sink| { m50(v, &mut sink); sink }); } else { m50(v, cx); } Ok(()) }
             54 => { m54(v, cx); Ok(()) }
             56 => { m56(v, cx); Ok(()) }
-            57 => { m57(v, cx); Ok(()) }
+            57 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m57(v, &mut sink); sink }); } else { m57(v, cx); } Ok(()) }
             86 => { m86(v, cx); Ok(()) }
-            134 => { m134(v, cx); Ok(()) }
+            134 => { if cx.lists_deltas() { cx.list_deltas_into(128, |mut sink| { m134(v, &mut sink); sink }); } else { m134(v, cx); } Ok(()) }
             142 => { m142(v, cx); Ok(()) }
             144 => { m144(v, cx); Ok(()) }
-            145 => { m145(v, cx); Ok(()) }
-            151 => { m151(v, cx); Ok(()) }
+            145 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m145(v, &mut sink); sink }); } else { m145(v, cx); } Ok(()) }
+            151 => { if cx.lists_deltas() { cx.list_deltas_into(128, |mut sink| { m151(v, &mut sink); sink }); } else { m151(v, cx); } Ok(()) }
             159 => { m159(v, cx); Ok(()) }
             161 => { m161(v, cx); Ok(()) }
-            162 => { m162(v, cx); Ok(()) }
+            162 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m162(v, &mut sink); sink }); } else { m162(v, cx); } Ok(()) }
             _ => Ok(()),
         }
     }
@@ -271,7 +272,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Red_3`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) {
+fn m38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 24usize;
 let old = v[slot];
@@ -313,7 +314,7 @@ v[slot] = old;
 }
 
 /// Node `move1Red_6`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) {
+fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
 m40(v, cx);
@@ -325,7 +326,7 @@ m40(v, cx);
 
 /// Node `move1Red_7`.
 #[inline(always)]
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag43: u32 = v[24] as u32;
 {
@@ -344,7 +345,7 @@ v[slot] = old;
 
 /// Node `move1Red_8`.
 #[inline(always)]
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else {
@@ -403,7 +404,7 @@ m47(v, cx);
 
 /// Node `turn1Red_12`.
 #[inline(always)]
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag49: u32 = 155;
 {
@@ -422,7 +423,7 @@ v[slot] = old;
 
 /// Node `turn1Red_13`.
 #[inline(always)]
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -481,7 +482,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_3`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) {
+fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 24usize;
 let old = v[slot];
@@ -523,7 +524,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_6`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) {
+fn m51<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
 m52(v, cx);
@@ -535,7 +536,7 @@ m52(v, cx);
 
 /// Node `move1Green_7`.
 #[inline(always)]
-fn m52(v: &mut Values, cx: &mut Search<Values>) {
+fn m52<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag57: u32 = v[24] as u32;
 {
@@ -554,7 +555,7 @@ v[slot] = old;
 
 /// Node `move1Green_8`.
 #[inline(always)]
-fn m53(v: &mut Values, cx: &mut Search<Values>) {
+fn m53<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else {
@@ -604,7 +605,7 @@ m1(v, cx);
 
 /// Node `turn1Green_12`.
 #[inline(always)]
-fn m57(v: &mut Values, cx: &mut Search<Values>) {
+fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag62: u32 = 155;
 {
@@ -623,7 +624,7 @@ v[slot] = old;
 
 /// Node `turn1Green_13`.
 #[inline(always)]
-fn m58(v: &mut Values, cx: &mut Search<Values>) {
+fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
@@ -856,7 +857,7 @@ v[slot] = old;
 }
 
 /// Node `turn2Red_3`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) {
+fn m134<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 23usize;
 let old = v[slot];
@@ -898,7 +899,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_10`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) {
+fn m135<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[23] as usize)] as usize] == 0 {
 m136(v, cx);
@@ -909,7 +910,7 @@ m136(v, cx);
 }
 
 /// Node `move2Red_11`.
-fn m136(v: &mut Values, cx: &mut Search<Values>) {
+fn m136<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[23] as u32) {
 m137(v, cx);
@@ -920,7 +921,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_12`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) {
+fn m137<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -946,7 +947,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) {
+fn m138<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[162 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
 let slot = 24usize;
@@ -959,7 +960,7 @@ v[slot] = old;
 
 /// Node `move2Red_14`.
 #[inline(always)]
-fn m139(v: &mut Values, cx: &mut Search<Values>) {
+fn m139<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
 m140(v, cx);
@@ -971,7 +972,7 @@ m140(v, cx);
 
 /// Node `move2Red_15`.
 #[inline(always)]
-fn m140(v: &mut Values, cx: &mut Search<Values>) {
+fn m140<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag147: u32 = v[24] as u32;
 {
@@ -990,7 +991,7 @@ v[slot] = old;
 
 /// Node `move2Red_16`.
 #[inline(always)]
-fn m141(v: &mut Values, cx: &mut Search<Values>) {
+fn m141<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(4u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else {
@@ -1044,7 +1045,7 @@ v[slot] = old;
 
 /// Node `turn2Red_12`.
 #[inline(always)]
-fn m145(v: &mut Values, cx: &mut Search<Values>) {
+fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag152: u32 = 155;
 {
@@ -1063,7 +1064,7 @@ v[slot] = old;
 
 /// Node `turn2Red_13`.
 #[inline(always)]
-fn m146(v: &mut Values, cx: &mut Search<Values>) {
+fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
@@ -1140,7 +1141,7 @@ v[slot] = old;
 }
 
 /// Node `turn2Green_3`.
-fn m151(v: &mut Values, cx: &mut Search<Values>) {
+fn m151<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 23usize;
 let old = v[slot];
@@ -1182,7 +1183,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_10`.
-fn m152(v: &mut Values, cx: &mut Search<Values>) {
+fn m152<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[23] as usize)] as usize] == 1 {
 m153(v, cx);
@@ -1193,7 +1194,7 @@ m153(v, cx);
 }
 
 /// Node `move2Green_11`.
-fn m153(v: &mut Values, cx: &mut Search<Values>) {
+fn m153<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[23] as u32) {
 m154(v, cx);
@@ -1204,7 +1205,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_12`.
-fn m154(v: &mut Values, cx: &mut Search<Values>) {
+fn m154<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -1230,7 +1231,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13`.
-fn m155(v: &mut Values, cx: &mut Search<Values>) {
+fn m155<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[324 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
 let slot = 24usize;
@@ -1243,7 +1244,7 @@ v[slot] = old;
 
 /// Node `move2Green_14`.
 #[inline(always)]
-fn m156(v: &mut Values, cx: &mut Search<Values>) {
+fn m156<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
 m157(v, cx);
@@ -1255,7 +1256,7 @@ m157(v, cx);
 
 /// Node `move2Green_15`.
 #[inline(always)]
-fn m157(v: &mut Values, cx: &mut Search<Values>) {
+fn m157<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag166: u32 = v[24] as u32;
 {
@@ -1274,7 +1275,7 @@ v[slot] = old;
 
 /// Node `move2Green_16`.
 #[inline(always)]
-fn m158(v: &mut Values, cx: &mut Search<Values>) {
+fn m158<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(6u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else {
@@ -1328,7 +1329,7 @@ v[slot] = old;
 
 /// Node `turn2Green_12`.
 #[inline(always)]
-fn m162(v: &mut Values, cx: &mut Search<Values>) {
+fn m162<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag171: u32 = 155;
 {
@@ -1347,7 +1348,7 @@ v[slot] = old;
 
 /// Node `turn2Green_13`.
 #[inline(always)]
-fn m163(v: &mut Values, cx: &mut Search<Values>) {
+fn m163<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(7u64 | (x as u64) << 16); } else {
@@ -3370,7 +3371,7 @@ None
 }
 
 /// Node `move1Red_6` where v[24] == 9.
-fn m39_k24_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
 m40(v, cx);
@@ -3381,7 +3382,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 10.
-fn m39_k24_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
 m40(v, cx);
@@ -3392,7 +3393,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 11.
-fn m39_k24_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
 m40(v, cx);
@@ -3403,7 +3404,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 12.
-fn m39_k24_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
 m40(v, cx);
@@ -3414,7 +3415,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 13.
-fn m39_k24_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
 m40(v, cx);
@@ -3425,7 +3426,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 14.
-fn m39_k24_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
 m40(v, cx);
@@ -3436,7 +3437,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 15.
-fn m39_k24_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
 m40(v, cx);
@@ -3447,7 +3448,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 16.
-fn m39_k24_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
 m40(v, cx);
@@ -3458,7 +3459,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 17.
-fn m39_k24_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
 m40(v, cx);
@@ -3469,7 +3470,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 18.
-fn m39_k24_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 7 {
 m40(v, cx);
@@ -3480,7 +3481,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 19.
-fn m39_k24_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 7 {
 m40(v, cx);
@@ -3491,7 +3492,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 20.
-fn m39_k24_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 7 {
 m40(v, cx);
@@ -3502,7 +3503,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 21.
-fn m39_k24_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 7 {
 m40(v, cx);
@@ -3513,7 +3514,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 22.
-fn m39_k24_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[14] == 7 {
 m40(v, cx);
@@ -3524,7 +3525,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 23.
-fn m39_k24_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[15] == 7 {
 m40(v, cx);
@@ -3535,7 +3536,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 24.
-fn m39_k24_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m39_k24_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[16] == 7 {
 m40(v, cx);
@@ -3546,7 +3547,7 @@ m40(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 9.
-fn m51_k24_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
 m52(v, cx);
@@ -3557,7 +3558,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 10.
-fn m51_k24_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
 m52(v, cx);
@@ -3568,7 +3569,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 11.
-fn m51_k24_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
 m52(v, cx);
@@ -3579,7 +3580,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 12.
-fn m51_k24_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
 m52(v, cx);
@@ -3590,7 +3591,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 13.
-fn m51_k24_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
 m52(v, cx);
@@ -3601,7 +3602,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 14.
-fn m51_k24_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
 m52(v, cx);
@@ -3612,7 +3613,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 15.
-fn m51_k24_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
 m52(v, cx);
@@ -3623,7 +3624,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 16.
-fn m51_k24_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
 m52(v, cx);
@@ -3634,7 +3635,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 17.
-fn m51_k24_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
 m52(v, cx);
@@ -3645,7 +3646,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 18.
-fn m51_k24_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 7 {
 m52(v, cx);
@@ -3656,7 +3657,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 19.
-fn m51_k24_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 7 {
 m52(v, cx);
@@ -3667,7 +3668,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 20.
-fn m51_k24_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 7 {
 m52(v, cx);
@@ -3678,7 +3679,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 21.
-fn m51_k24_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 7 {
 m52(v, cx);
@@ -3689,7 +3690,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 22.
-fn m51_k24_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[14] == 7 {
 m52(v, cx);
@@ -3700,7 +3701,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 23.
-fn m51_k24_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[15] == 7 {
 m52(v, cx);
@@ -3711,7 +3712,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 24.
-fn m51_k24_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m51_k24_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[16] == 7 {
 m52(v, cx);
@@ -3722,7 +3723,7 @@ m52(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 9.
-fn m135_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 0 {
 m136_k23_9(v, cx);
@@ -3733,7 +3734,7 @@ m136_k23_9(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 10.
-fn m135_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 0 {
 m136_k23_10(v, cx);
@@ -3744,7 +3745,7 @@ m136_k23_10(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 11.
-fn m135_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 0 {
 m136_k23_11(v, cx);
@@ -3755,7 +3756,7 @@ m136_k23_11(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 12.
-fn m135_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 0 {
 m136_k23_12(v, cx);
@@ -3766,7 +3767,7 @@ m136_k23_12(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 13.
-fn m135_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 0 {
 m136_k23_13(v, cx);
@@ -3777,7 +3778,7 @@ m136_k23_13(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 14.
-fn m135_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 0 {
 m136_k23_14(v, cx);
@@ -3788,7 +3789,7 @@ m136_k23_14(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 15.
-fn m135_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 0 {
 m136_k23_15(v, cx);
@@ -3799,7 +3800,7 @@ m136_k23_15(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 16.
-fn m135_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 0 {
 m136_k23_16(v, cx);
@@ -3810,7 +3811,7 @@ m136_k23_16(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 17.
-fn m135_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 0 {
 m136_k23_17(v, cx);
@@ -3821,7 +3822,7 @@ m136_k23_17(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 18.
-fn m135_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 0 {
 m136_k23_18(v, cx);
@@ -3832,7 +3833,7 @@ m136_k23_18(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 19.
-fn m135_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 0 {
 m136_k23_19(v, cx);
@@ -3843,7 +3844,7 @@ m136_k23_19(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 20.
-fn m135_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 0 {
 m136_k23_20(v, cx);
@@ -3854,7 +3855,7 @@ m136_k23_20(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 21.
-fn m135_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 0 {
 m136_k23_21(v, cx);
@@ -3865,7 +3866,7 @@ m136_k23_21(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 22.
-fn m135_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[14] == 0 {
 m136_k23_22(v, cx);
@@ -3876,7 +3877,7 @@ m136_k23_22(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 23.
-fn m135_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[15] == 0 {
 m136_k23_23(v, cx);
@@ -3887,7 +3888,7 @@ m136_k23_23(v, cx);
 }
 
 /// Node `move2Red_10` where v[23] == 24.
-fn m135_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m135_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[16] == 0 {
 m136_k23_24(v, cx);
@@ -3898,7 +3899,7 @@ m136_k23_24(v, cx);
 }
 
 /// Node `move2Red_13` where v[26] == 26.
-fn m138_k26_26(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[23] as usize)];
 let slot = 24usize;
@@ -3910,7 +3911,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 27.
-fn m138_k26_27(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -3922,7 +3923,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 28.
-fn m138_k26_28(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[23] as usize)];
 let slot = 24usize;
@@ -3934,7 +3935,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 29.
-fn m138_k26_29(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -3946,7 +3947,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 30.
-fn m138_k26_30(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_30<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB12[(v[23] as usize)];
 let slot = 24usize;
@@ -3958,7 +3959,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 31.
-fn m138_k26_31(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -3970,7 +3971,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 32.
-fn m138_k26_32(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB13[(v[23] as usize)];
 let slot = 24usize;
@@ -3982,7 +3983,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[26] == 33.
-fn m138_k26_33(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k26_33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -3994,7 +3995,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_10` where v[23] == 9.
-fn m152_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 1 {
 m153_k23_9(v, cx);
@@ -4005,7 +4006,7 @@ m153_k23_9(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 10.
-fn m152_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 1 {
 m153_k23_10(v, cx);
@@ -4016,7 +4017,7 @@ m153_k23_10(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 11.
-fn m152_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 1 {
 m153_k23_11(v, cx);
@@ -4027,7 +4028,7 @@ m153_k23_11(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 12.
-fn m152_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 1 {
 m153_k23_12(v, cx);
@@ -4038,7 +4039,7 @@ m153_k23_12(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 13.
-fn m152_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 1 {
 m153_k23_13(v, cx);
@@ -4049,7 +4050,7 @@ m153_k23_13(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 14.
-fn m152_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 1 {
 m153_k23_14(v, cx);
@@ -4060,7 +4061,7 @@ m153_k23_14(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 15.
-fn m152_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 1 {
 m153_k23_15(v, cx);
@@ -4071,7 +4072,7 @@ m153_k23_15(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 16.
-fn m152_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 1 {
 m153_k23_16(v, cx);
@@ -4082,7 +4083,7 @@ m153_k23_16(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 17.
-fn m152_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 1 {
 m153_k23_17(v, cx);
@@ -4093,7 +4094,7 @@ m153_k23_17(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 18.
-fn m152_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 1 {
 m153_k23_18(v, cx);
@@ -4104,7 +4105,7 @@ m153_k23_18(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 19.
-fn m152_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 1 {
 m153_k23_19(v, cx);
@@ -4115,7 +4116,7 @@ m153_k23_19(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 20.
-fn m152_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 1 {
 m153_k23_20(v, cx);
@@ -4126,7 +4127,7 @@ m153_k23_20(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 21.
-fn m152_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 1 {
 m153_k23_21(v, cx);
@@ -4137,7 +4138,7 @@ m153_k23_21(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 22.
-fn m152_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[14] == 1 {
 m153_k23_22(v, cx);
@@ -4148,7 +4149,7 @@ m153_k23_22(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 23.
-fn m152_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[15] == 1 {
 m153_k23_23(v, cx);
@@ -4159,7 +4160,7 @@ m153_k23_23(v, cx);
 }
 
 /// Node `move2Green_10` where v[23] == 24.
-fn m152_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m152_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[16] == 1 {
 m153_k23_24(v, cx);
@@ -4170,7 +4171,7 @@ m153_k23_24(v, cx);
 }
 
 /// Node `move2Green_13` where v[26] == 26.
-fn m155_k26_26(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[23] as usize)];
 let slot = 24usize;
@@ -4182,7 +4183,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 27.
-fn m155_k26_27(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -4194,7 +4195,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 28.
-fn m155_k26_28(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[23] as usize)];
 let slot = 24usize;
@@ -4206,7 +4207,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 29.
-fn m155_k26_29(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -4218,7 +4219,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 30.
-fn m155_k26_30(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_30<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB12[(v[23] as usize)];
 let slot = 24usize;
@@ -4230,7 +4231,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 31.
-fn m155_k26_31(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -4242,7 +4243,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 32.
-fn m155_k26_32(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB13[(v[23] as usize)];
 let slot = 24usize;
@@ -4254,7 +4255,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[26] == 33.
-fn m155_k26_33(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k26_33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[23] as usize)];
 let slot = 24usize;
@@ -4586,7 +4587,7 @@ false
 }
 
 /// Node `move2Red_11` where v[23] == 9.
-fn m136_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(9 as u32) {
 m137_k23_9(v, cx);
@@ -4597,7 +4598,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 10.
-fn m136_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(10 as u32) {
 m137_k23_10(v, cx);
@@ -4608,7 +4609,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 11.
-fn m136_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(11 as u32) {
 m137_k23_11(v, cx);
@@ -4619,7 +4620,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 12.
-fn m136_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(12 as u32) {
 m137_k23_12(v, cx);
@@ -4630,7 +4631,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 13.
-fn m136_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(13 as u32) {
 m137_k23_13(v, cx);
@@ -4641,7 +4642,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 14.
-fn m136_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(14 as u32) {
 m137_k23_14(v, cx);
@@ -4652,7 +4653,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 15.
-fn m136_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(15 as u32) {
 m137_k23_15(v, cx);
@@ -4663,7 +4664,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 16.
-fn m136_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(16 as u32) {
 m137_k23_16(v, cx);
@@ -4674,7 +4675,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 17.
-fn m136_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(17 as u32) {
 m137_k23_17(v, cx);
@@ -4685,7 +4686,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 18.
-fn m136_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(18 as u32) {
 m137_k23_18(v, cx);
@@ -4696,7 +4697,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 19.
-fn m136_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(19 as u32) {
 m137_k23_19(v, cx);
@@ -4707,7 +4708,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 20.
-fn m136_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(20 as u32) {
 m137_k23_20(v, cx);
@@ -4718,7 +4719,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 21.
-fn m136_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(21 as u32) {
 m137_k23_21(v, cx);
@@ -4729,7 +4730,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 22.
-fn m136_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(22 as u32) {
 m137_k23_22(v, cx);
@@ -4740,7 +4741,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 23.
-fn m136_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(23 as u32) {
 m137_k23_23(v, cx);
@@ -4751,7 +4752,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Red_11` where v[23] == 24.
-fn m136_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m136_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(24 as u32) {
 m137_k23_24(v, cx);
@@ -4762,7 +4763,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 9.
-fn m153_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(9 as u32) {
 m154_k23_9(v, cx);
@@ -4773,7 +4774,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 10.
-fn m153_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(10 as u32) {
 m154_k23_10(v, cx);
@@ -4784,7 +4785,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 11.
-fn m153_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(11 as u32) {
 m154_k23_11(v, cx);
@@ -4795,7 +4796,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 12.
-fn m153_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(12 as u32) {
 m154_k23_12(v, cx);
@@ -4806,7 +4807,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 13.
-fn m153_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(13 as u32) {
 m154_k23_13(v, cx);
@@ -4817,7 +4818,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 14.
-fn m153_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(14 as u32) {
 m154_k23_14(v, cx);
@@ -4828,7 +4829,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 15.
-fn m153_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(15 as u32) {
 m154_k23_15(v, cx);
@@ -4839,7 +4840,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 16.
-fn m153_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(16 as u32) {
 m154_k23_16(v, cx);
@@ -4850,7 +4851,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 17.
-fn m153_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(17 as u32) {
 m154_k23_17(v, cx);
@@ -4861,7 +4862,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 18.
-fn m153_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(18 as u32) {
 m154_k23_18(v, cx);
@@ -4872,7 +4873,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 19.
-fn m153_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(19 as u32) {
 m154_k23_19(v, cx);
@@ -4883,7 +4884,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 20.
-fn m153_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(20 as u32) {
 m154_k23_20(v, cx);
@@ -4894,7 +4895,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 21.
-fn m153_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(21 as u32) {
 m154_k23_21(v, cx);
@@ -4905,7 +4906,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 22.
-fn m153_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(22 as u32) {
 m154_k23_22(v, cx);
@@ -4916,7 +4917,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 23.
-fn m153_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(23 as u32) {
 m154_k23_23(v, cx);
@@ -4927,7 +4928,7 @@ cx.pop_tag();
 }
 
 /// Node `move2Green_11` where v[23] == 24.
-fn m153_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m153_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(24 as u32) {
 m154_k23_24(v, cx);
@@ -5286,7 +5287,7 @@ false
 }
 
 /// Node `move2Red_12` where v[23] == 9.
-fn m137_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5303,7 +5304,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 10.
-fn m137_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5320,7 +5321,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 11.
-fn m137_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5337,7 +5338,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 12.
-fn m137_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5354,7 +5355,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 13.
-fn m137_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5371,7 +5372,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 14.
-fn m137_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5388,7 +5389,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 15.
-fn m137_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5405,7 +5406,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 16.
-fn m137_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5422,7 +5423,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 17.
-fn m137_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5439,7 +5440,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 18.
-fn m137_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5456,7 +5457,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 19.
-fn m137_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5473,7 +5474,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 20.
-fn m137_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5490,7 +5491,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 21.
-fn m137_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5507,7 +5508,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 22.
-fn m137_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5524,7 +5525,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 23.
-fn m137_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5541,7 +5542,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_12` where v[23] == 24.
-fn m137_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m137_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5558,7 +5559,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 9.
-fn m154_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5575,7 +5576,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 10.
-fn m154_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5592,7 +5593,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 11.
-fn m154_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5609,7 +5610,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 12.
-fn m154_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5626,7 +5627,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 13.
-fn m154_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5643,7 +5644,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 14.
-fn m154_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5660,7 +5661,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 15.
-fn m154_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5677,7 +5678,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 16.
-fn m154_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5694,7 +5695,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 17.
-fn m154_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5711,7 +5712,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 18.
-fn m154_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5728,7 +5729,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 19.
-fn m154_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5745,7 +5746,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 20.
-fn m154_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5762,7 +5763,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 21.
-fn m154_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5779,7 +5780,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 22.
-fn m154_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5796,7 +5797,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 23.
-fn m154_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -5813,7 +5814,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_12` where v[23] == 24.
-fn m154_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m154_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 26usize;
 let old = v[slot];
@@ -6070,7 +6071,7 @@ false
 }
 
 /// Node `move2Red_13` where v[23] == 9.
-fn m138_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB32[(v[26] as usize)];
 let slot = 24usize;
@@ -6082,7 +6083,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 10.
-fn m138_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB33[(v[26] as usize)];
 let slot = 24usize;
@@ -6094,7 +6095,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 11.
-fn m138_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB34[(v[26] as usize)];
 let slot = 24usize;
@@ -6106,7 +6107,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 12.
-fn m138_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB35[(v[26] as usize)];
 let slot = 24usize;
@@ -6118,7 +6119,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 13.
-fn m138_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB36[(v[26] as usize)];
 let slot = 24usize;
@@ -6130,7 +6131,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 14.
-fn m138_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB37[(v[26] as usize)];
 let slot = 24usize;
@@ -6142,7 +6143,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 15.
-fn m138_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB38[(v[26] as usize)];
 let slot = 24usize;
@@ -6154,7 +6155,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 16.
-fn m138_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB39[(v[26] as usize)];
 let slot = 24usize;
@@ -6166,7 +6167,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 17.
-fn m138_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB40[(v[26] as usize)];
 let slot = 24usize;
@@ -6178,7 +6179,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 18.
-fn m138_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB41[(v[26] as usize)];
 let slot = 24usize;
@@ -6190,7 +6191,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 19.
-fn m138_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB42[(v[26] as usize)];
 let slot = 24usize;
@@ -6202,7 +6203,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 20.
-fn m138_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB43[(v[26] as usize)];
 let slot = 24usize;
@@ -6214,7 +6215,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 21.
-fn m138_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB44[(v[26] as usize)];
 let slot = 24usize;
@@ -6226,7 +6227,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 22.
-fn m138_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB45[(v[26] as usize)];
 let slot = 24usize;
@@ -6238,7 +6239,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 23.
-fn m138_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB46[(v[26] as usize)];
 let slot = 24usize;
@@ -6250,7 +6251,7 @@ v[slot] = old;
 }
 
 /// Node `move2Red_13` where v[23] == 24.
-fn m138_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m138_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB47[(v[26] as usize)];
 let slot = 24usize;
@@ -6262,7 +6263,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 9.
-fn m155_k23_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB32[(v[26] as usize)];
 let slot = 24usize;
@@ -6274,7 +6275,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 10.
-fn m155_k23_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB33[(v[26] as usize)];
 let slot = 24usize;
@@ -6286,7 +6287,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 11.
-fn m155_k23_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB34[(v[26] as usize)];
 let slot = 24usize;
@@ -6298,7 +6299,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 12.
-fn m155_k23_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB35[(v[26] as usize)];
 let slot = 24usize;
@@ -6310,7 +6311,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 13.
-fn m155_k23_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB36[(v[26] as usize)];
 let slot = 24usize;
@@ -6322,7 +6323,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 14.
-fn m155_k23_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB37[(v[26] as usize)];
 let slot = 24usize;
@@ -6334,7 +6335,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 15.
-fn m155_k23_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB38[(v[26] as usize)];
 let slot = 24usize;
@@ -6346,7 +6347,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 16.
-fn m155_k23_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB39[(v[26] as usize)];
 let slot = 24usize;
@@ -6358,7 +6359,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 17.
-fn m155_k23_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB40[(v[26] as usize)];
 let slot = 24usize;
@@ -6370,7 +6371,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 18.
-fn m155_k23_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB41[(v[26] as usize)];
 let slot = 24usize;
@@ -6382,7 +6383,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 19.
-fn m155_k23_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB42[(v[26] as usize)];
 let slot = 24usize;
@@ -6394,7 +6395,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 20.
-fn m155_k23_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB43[(v[26] as usize)];
 let slot = 24usize;
@@ -6406,7 +6407,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 21.
-fn m155_k23_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB44[(v[26] as usize)];
 let slot = 24usize;
@@ -6418,7 +6419,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 22.
-fn m155_k23_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB45[(v[26] as usize)];
 let slot = 24usize;
@@ -6430,7 +6431,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 23.
-fn m155_k23_23(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB46[(v[26] as usize)];
 let slot = 24usize;
@@ -6442,7 +6443,7 @@ v[slot] = old;
 }
 
 /// Node `move2Green_13` where v[23] == 24.
-fn m155_k23_24(v: &mut Values, cx: &mut Search<Values>) {
+fn m155_k23_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB47[(v[26] as usize)];
 let slot = 24usize;

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -132,26 +133,26 @@ impl CompiledGame for Game {
             50 => { m50(v, cx); Ok(()) }
             67 => { m67(v, cx); Ok(()) }
             68 => { m68(v, cx); Ok(()) }
-            69 => { m69(v, cx); Ok(()) }
+            69 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m69(v, &mut sink); sink }); } else { m69(v, cx); } Ok(()) }
             75 => m75(v, cx),
             83 => { m83(v, cx); Ok(()) }
             100 => { m100(v, cx); Ok(()) }
             101 => { m101(v, cx); Ok(()) }
-            102 => { m102(v, cx); Ok(()) }
+            102 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m102(v, &mut sink); sink }); } else { m102(v, cx); } Ok(()) }
             108 => m108(v, cx),
             116 => { m116(v, cx); Ok(()) }
             133 => { m133(v, cx); Ok(()) }
             134 => { m134(v, cx); Ok(()) }
-            135 => { m135(v, cx); Ok(()) }
-            141 => { m141(v, cx); Ok(()) }
+            135 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m135(v, &mut sink); sink }); } else { m135(v, cx); } Ok(()) }
+            141 => { if cx.lists_deltas() { cx.list_deltas_into(200, |mut sink| { m141(v, &mut sink); sink }); } else { m141(v, cx); } Ok(()) }
             149 => { m149(v, cx); Ok(()) }
             151 => { m151(v, cx); Ok(()) }
-            152 => { m152(v, cx); Ok(()) }
+            152 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m152(v, &mut sink); sink }); } else { m152(v, cx); } Ok(()) }
             158 => m158(v, cx),
             166 => { m166(v, cx); Ok(()) }
             183 => { m183(v, cx); Ok(()) }
             184 => { m184(v, cx); Ok(()) }
-            185 => { m185(v, cx); Ok(()) }
+            185 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m185(v, &mut sink); sink }); } else { m185(v, cx); } Ok(()) }
             196 => { m196(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -643,7 +644,7 @@ v[slot] = old;
 
 /// Node `turn1Red_12`.
 #[inline(always)]
-fn m69(v: &mut Values, cx: &mut Search<Values>) {
+fn m69<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag76: u32 = 173;
 {
@@ -662,7 +663,7 @@ v[slot] = old;
 
 /// Node `turn1Red_13`.
 #[inline(always)]
-fn m70(v: &mut Values, cx: &mut Search<Values>) {
+fn m70<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
@@ -1131,7 +1132,7 @@ v[slot] = old;
 
 /// Node `turn1Red_27`.
 #[inline(always)]
-fn m102(v: &mut Values, cx: &mut Search<Values>) {
+fn m102<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag113: u32 = 173;
 {
@@ -1150,7 +1151,7 @@ v[slot] = old;
 
 /// Node `turn1Red_28`.
 #[inline(always)]
-fn m103(v: &mut Values, cx: &mut Search<Values>) {
+fn m103<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -1619,7 +1620,7 @@ v[slot] = old;
 
 /// Node `turn1Red_42`.
 #[inline(always)]
-fn m135(v: &mut Values, cx: &mut Search<Values>) {
+fn m135<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag150: u32 = 173;
 {
@@ -1638,7 +1639,7 @@ v[slot] = old;
 
 /// Node `turn1Red_43`.
 #[inline(always)]
-fn m136(v: &mut Values, cx: &mut Search<Values>) {
+fn m136<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
@@ -1716,7 +1717,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_3`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) {
+fn m141<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 37usize;
 let old = v[slot];
@@ -1736,7 +1737,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_10`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) {
+fn m142<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF2[(v[37] as usize)] as usize] == 1 {
 m143(v, cx);
@@ -1747,7 +1748,7 @@ m143(v, cx);
 }
 
 /// Node `move1Green_11`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) {
+fn m143<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[37] as u32) {
 m144(v, cx);
@@ -1758,7 +1759,7 @@ cx.pop_tag();
 }
 
 /// Node `move1Green_12`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) {
+fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 40usize;
 let old = v[slot];
@@ -1784,7 +1785,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13`.
-fn m145(v: &mut Values, cx: &mut Search<Values>) {
+fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[243 + OFF3[(v[40] as usize)] as usize + OFF2[(v[37] as usize)] as usize];
 let slot = 38usize;
@@ -1797,7 +1798,7 @@ v[slot] = old;
 
 /// Node `move1Green_14`.
 #[inline(always)]
-fn m146(v: &mut Values, cx: &mut Search<Values>) {
+fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
 m147(v, cx);
@@ -1809,7 +1810,7 @@ m147(v, cx);
 
 /// Node `move1Green_15`.
 #[inline(always)]
-fn m147(v: &mut Values, cx: &mut Search<Values>) {
+fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag164: u32 = v[38] as u32;
 {
@@ -1828,7 +1829,7 @@ v[slot] = old;
 
 /// Node `move1Green_16`.
 #[inline(always)]
-fn m148(v: &mut Values, cx: &mut Search<Values>) {
+fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(3u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (v[40] as u64) << 32 | (x as u64) << 40); } else {
@@ -1882,7 +1883,7 @@ v[slot] = old;
 
 /// Node `turn1Green_12`.
 #[inline(always)]
-fn m152(v: &mut Values, cx: &mut Search<Values>) {
+fn m152<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag169: u32 = 173;
 {
@@ -1901,7 +1902,7 @@ v[slot] = old;
 
 /// Node `turn1Green_13`.
 #[inline(always)]
-fn m153(v: &mut Values, cx: &mut Search<Values>) {
+fn m153<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(4u64 | (x as u64) << 16); } else {
@@ -2370,7 +2371,7 @@ v[slot] = old;
 
 /// Node `turn1Red_57`.
 #[inline(always)]
-fn m185(v: &mut Values, cx: &mut Search<Values>) {
+fn m185<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag206: u32 = 173;
 {
@@ -2389,7 +2390,7 @@ v[slot] = old;
 
 /// Node `turn1Red_58`.
 #[inline(always)]
-fn m186(v: &mut Values, cx: &mut Search<Values>) {
+fn m186<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {
@@ -4205,7 +4206,7 @@ Ok(())
 }
 
 /// Node `move1Green_13` where v[40] == 35.
-fn m145_k40_35(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_35<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[37] as usize)];
 let slot = 38usize;
@@ -4217,7 +4218,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 36.
-fn m145_k40_36(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_36<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
@@ -4229,7 +4230,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 37.
-fn m145_k40_37(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[37] as usize)];
 let slot = 38usize;
@@ -4241,7 +4242,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 38.
-fn m145_k40_38(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
@@ -4253,7 +4254,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 39.
-fn m145_k40_39(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[37] as usize)];
 let slot = 38usize;
@@ -4265,7 +4266,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 40.
-fn m145_k40_40(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;
@@ -4277,7 +4278,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 41.
-fn m145_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB12[(v[37] as usize)];
 let slot = 38usize;
@@ -4289,7 +4290,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_13` where v[40] == 42.
-fn m145_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m145_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[37] as usize)];
 let slot = 38usize;

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -116,14 +117,14 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            37 => { m37(v, cx); Ok(()) }
+            37 => { if cx.lists_deltas() { cx.list_deltas_into(25, |mut sink| { m37(v, &mut sink); sink }); } else { m37(v, cx); } Ok(()) }
             42 => { m42(v, cx); Ok(()) }
             109 => { m109(v, cx); Ok(()) }
-            115 => { m115(v, cx); Ok(()) }
-            120 => { m120(v, cx); Ok(()) }
+            115 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m115(v, &mut sink); sink }); } else { m115(v, cx); } Ok(()) }
+            120 => { if cx.lists_deltas() { cx.list_deltas_into(25, |mut sink| { m120(v, &mut sink); sink }); } else { m120(v, cx); } Ok(()) }
             125 => { m125(v, cx); Ok(()) }
             192 => { m192(v, cx); Ok(()) }
-            198 => { m198(v, cx); Ok(()) }
+            198 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m198(v, &mut sink); sink }); } else { m198(v, cx); } Ok(()) }
             207 => { m207(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -221,7 +222,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Red_3`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) {
+fn m37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 32usize;
 let old = v[slot];
@@ -241,7 +242,7 @@ v[slot] = old;
 }
 
 /// Node `move1Red_7`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) {
+fn m38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[32] as usize)] as usize] == 7 {
 m39(v, cx);
@@ -252,7 +253,7 @@ m39(v, cx);
 }
 
 /// Node `move1Red_8`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) {
+fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r5_11(v) {
 m40(v, cx);
@@ -264,7 +265,7 @@ m40(v, cx);
 
 /// Node `move1Red_9`.
 #[inline(always)]
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag41: u32 = v[32] as u32;
 {
@@ -283,7 +284,7 @@ v[slot] = old;
 
 /// Node `move1Red_10`.
 #[inline(always)]
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[32] as u64) << 16 | (x as u64) << 24); } else {
@@ -1222,7 +1223,7 @@ v[slot] = old;
 
 /// Node `turn1Red_100`.
 #[inline(always)]
-fn m115(v: &mut Values, cx: &mut Search<Values>) {
+fn m115<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag133: u32 = 72;
 {
@@ -1241,7 +1242,7 @@ v[slot] = old;
 
 /// Node `turn1Red_101`.
 #[inline(always)]
-fn m116(v: &mut Values, cx: &mut Search<Values>) {
+fn m116<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -1300,7 +1301,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_3`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) {
+fn m120<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 32usize;
 let old = v[slot];
@@ -1320,7 +1321,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_7`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) {
+fn m121<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[32] as usize)] as usize] == 7 {
 m122(v, cx);
@@ -1331,7 +1332,7 @@ m122(v, cx);
 }
 
 /// Node `move1Green_8`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) {
+fn m122<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r21_27(v) {
 m123(v, cx);
@@ -1343,7 +1344,7 @@ m123(v, cx);
 
 /// Node `move1Green_9`.
 #[inline(always)]
-fn m123(v: &mut Values, cx: &mut Search<Values>) {
+fn m123<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag142: u32 = v[32] as u32;
 {
@@ -1362,7 +1363,7 @@ v[slot] = old;
 
 /// Node `move1Green_10`.
 #[inline(always)]
-fn m124(v: &mut Values, cx: &mut Search<Values>) {
+fn m124<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[32] as u64) << 16 | (x as u64) << 24); } else {
@@ -2292,7 +2293,7 @@ v[slot] = old;
 
 /// Node `turn1Green_100`.
 #[inline(always)]
-fn m198(v: &mut Values, cx: &mut Search<Values>) {
+fn m198<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag233: u32 = 72;
 {
@@ -2311,7 +2312,7 @@ v[slot] = old;
 
 /// Node `turn1Green_101`.
 #[inline(always)]
-fn m199(v: &mut Values, cx: &mut Search<Values>) {
+fn m199<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {

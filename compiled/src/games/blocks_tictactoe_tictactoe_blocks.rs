@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -120,14 +121,14 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            33 => { m33(v, cx); Ok(()) }
+            33 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m33(v, &mut sink); sink }); } else { m33(v, cx); } Ok(()) }
             37 => { m37(v, cx); Ok(()) }
             39 => { m39(v, cx); Ok(()) }
-            40 => { m40(v, cx); Ok(()) }
-            45 => { m45(v, cx); Ok(()) }
+            40 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m40(v, &mut sink); sink }); } else { m40(v, cx); } Ok(()) }
+            45 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m45(v, &mut sink); sink }); } else { m45(v, cx); } Ok(()) }
             49 => { m49(v, cx); Ok(()) }
             51 => { m51(v, cx); Ok(()) }
-            52 => { m52(v, cx); Ok(()) }
+            52 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m52(v, &mut sink); sink }); } else { m52(v, cx); } Ok(()) }
             77 => { m77(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -224,7 +225,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Red_3`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) {
+fn m33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 16usize;
 let old = v[slot];
@@ -252,7 +253,7 @@ v[slot] = old;
 }
 
 /// Node `move1Red_6`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) {
+fn m34<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
 m35(v, cx);
@@ -264,7 +265,7 @@ m35(v, cx);
 
 /// Node `move1Red_7`.
 #[inline(always)]
-fn m35(v: &mut Values, cx: &mut Search<Values>) {
+fn m35<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag39: u32 = v[16] as u32;
 {
@@ -283,7 +284,7 @@ v[slot] = old;
 
 /// Node `move1Red_8`.
 #[inline(always)]
-fn m36(v: &mut Values, cx: &mut Search<Values>) {
+fn m36<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else {
@@ -342,7 +343,7 @@ m42(v, cx);
 
 /// Node `turn1Red_12`.
 #[inline(always)]
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag45: u32 = 40;
 {
@@ -361,7 +362,7 @@ v[slot] = old;
 
 /// Node `turn1Red_13`.
 #[inline(always)]
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -420,7 +421,7 @@ v[slot] = old;
 }
 
 /// Node `turn1Green_3`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 16usize;
 let old = v[slot];
@@ -448,7 +449,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_6`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
 m47(v, cx);
@@ -460,7 +461,7 @@ m47(v, cx);
 
 /// Node `move1Green_7`.
 #[inline(always)]
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag53: u32 = v[16] as u32;
 {
@@ -479,7 +480,7 @@ v[slot] = old;
 
 /// Node `move1Green_8`.
 #[inline(always)]
-fn m48(v: &mut Values, cx: &mut Search<Values>) {
+fn m48<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else {
@@ -529,7 +530,7 @@ m1(v, cx);
 
 /// Node `turn1Green_12`.
 #[inline(always)]
-fn m52(v: &mut Values, cx: &mut Search<Values>) {
+fn m52<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag58: u32 = 40;
 {
@@ -548,7 +549,7 @@ v[slot] = old;
 
 /// Node `turn1Green_13`.
 #[inline(always)]
-fn m53(v: &mut Values, cx: &mut Search<Values>) {
+fn m53<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
@@ -1604,7 +1605,7 @@ None
 }
 
 /// Node `move1Red_6` where v[16] == 9.
-fn m34_k16_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
 m35(v, cx);
@@ -1615,7 +1616,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 10.
-fn m34_k16_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
 m35(v, cx);
@@ -1626,7 +1627,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 11.
-fn m34_k16_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
 m35(v, cx);
@@ -1637,7 +1638,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 12.
-fn m34_k16_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
 m35(v, cx);
@@ -1648,7 +1649,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 13.
-fn m34_k16_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
 m35(v, cx);
@@ -1659,7 +1660,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 14.
-fn m34_k16_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
 m35(v, cx);
@@ -1670,7 +1671,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 15.
-fn m34_k16_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
 m35(v, cx);
@@ -1681,7 +1682,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 16.
-fn m34_k16_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
 m35(v, cx);
@@ -1692,7 +1693,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 17.
-fn m34_k16_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m34_k16_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
 m35(v, cx);
@@ -1703,7 +1704,7 @@ m35(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 9.
-fn m46_k16_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
 m47(v, cx);
@@ -1714,7 +1715,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 10.
-fn m46_k16_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
 m47(v, cx);
@@ -1725,7 +1726,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 11.
-fn m46_k16_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
 m47(v, cx);
@@ -1736,7 +1737,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 12.
-fn m46_k16_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
 m47(v, cx);
@@ -1747,7 +1748,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 13.
-fn m46_k16_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
 m47(v, cx);
@@ -1758,7 +1759,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 14.
-fn m46_k16_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
 m47(v, cx);
@@ -1769,7 +1770,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 15.
-fn m46_k16_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
 m47(v, cx);
@@ -1780,7 +1781,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 16.
-fn m46_k16_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
 m47(v, cx);
@@ -1791,7 +1792,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 17.
-fn m46_k16_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m46_k16_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
 m47(v, cx);

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -110,10 +111,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(390, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             13 => { m13(v, cx); Ok(()) }
             19 => { m19(v, cx); Ok(()) }
-            23 => { m23(v, cx); Ok(()) }
+            23 => { if cx.lists_deltas() { cx.list_deltas_into(390, |mut sink| { m23(v, &mut sink); sink }); } else { m23(v, cx); } Ok(()) }
             34 => { m34(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -143,7 +144,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 66usize;
 let old = v[slot];
@@ -169,7 +170,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[66] as usize)] as usize] == 0 {
 m4(v, cx);
@@ -180,7 +181,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[66] as u32) {
 m5(v, cx);
@@ -191,7 +192,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -207,7 +208,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
+fn m6<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[0 + OFF2[(v[68] as usize)] as usize + MEMBER_INDEX1[(v[66] as usize)] as usize];
 let slot = 67usize;
@@ -219,7 +220,7 @@ v[slot] = old;
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g7 = v[68] == 73;
 let g8 = v[68] != 73;
 {
@@ -239,7 +240,7 @@ m9(v, cx);
 
 /// Node `turn_7`.
 #[inline(always)]
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6 {
 m10(v, cx);
@@ -251,7 +252,7 @@ m10(v, cx);
 
 /// Node `turn_8`.
 #[inline(always)]
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 0 {
 m11(v, cx);
@@ -263,7 +264,7 @@ m11(v, cx);
 
 /// Node `turn_11`.
 #[inline(always)]
-fn m10(v: &mut Values, cx: &mut Search<Values>) {
+fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag11: u32 = v[67] as u32;
 {
@@ -281,7 +282,7 @@ v[slot] = old;
 }
 
 /// Node `turn_10`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) {
+fn m11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
 m10(v, cx);
@@ -293,7 +294,7 @@ m10(v, cx);
 
 /// Node `turn_12`.
 #[inline(always)]
-fn m12(v: &mut Values, cx: &mut Search<Values>) {
+fn m12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 4;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else {
@@ -414,7 +415,7 @@ v[slot] = old;
 }
 
 /// Node `turn_24`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 66usize;
 let old = v[slot];
@@ -440,7 +441,7 @@ v[slot] = old;
 }
 
 /// Node `turn_25`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[66] as usize)] as usize] == 1 {
 m25(v, cx);
@@ -451,7 +452,7 @@ m25(v, cx);
 }
 
 /// Node `turn_26`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[66] as u32) {
 m26(v, cx);
@@ -462,7 +463,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_27`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -478,7 +479,7 @@ v[slot] = old;
 }
 
 /// Node `turn_28`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[264 + OFF2[(v[68] as usize)] as usize + MEMBER_INDEX1[(v[66] as usize)] as usize];
 let slot = 67usize;
@@ -490,7 +491,7 @@ v[slot] = old;
 }
 
 /// Node `turn_29`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g29 = v[68] == 73;
 let g30 = v[68] != 73;
 {
@@ -510,7 +511,7 @@ m30(v, cx);
 
 /// Node `turn_30`.
 #[inline(always)]
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6 {
 m31(v, cx);
@@ -522,7 +523,7 @@ m31(v, cx);
 
 /// Node `turn_31`.
 #[inline(always)]
-fn m30(v: &mut Values, cx: &mut Search<Values>) {
+fn m30<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 1 {
 m32(v, cx);
@@ -534,7 +535,7 @@ m32(v, cx);
 
 /// Node `turn_34`.
 #[inline(always)]
-fn m31(v: &mut Values, cx: &mut Search<Values>) {
+fn m31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag33: u32 = v[67] as u32;
 {
@@ -552,7 +553,7 @@ v[slot] = old;
 }
 
 /// Node `turn_33`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) {
+fn m32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
 m31(v, cx);
@@ -564,7 +565,7 @@ m31(v, cx);
 
 /// Node `turn_35`.
 #[inline(always)]
-fn m33(v: &mut Values, cx: &mut Search<Values>) {
+fn m33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 4;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else {
@@ -905,7 +906,7 @@ None
 }
 
 /// Node `turn_5` where v[68] == 73.
-fn m6_k68_73(v: &mut Values, cx: &mut Search<Values>) {
+fn m6_k68_73<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB5[(v[66] as usize)];
 let slot = 67usize;
@@ -917,7 +918,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5` where v[68] == 74.
-fn m6_k68_74(v: &mut Values, cx: &mut Search<Values>) {
+fn m6_k68_74<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[66] as usize)];
 let slot = 67usize;
@@ -929,7 +930,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5` where v[68] == 75.
-fn m6_k68_75(v: &mut Values, cx: &mut Search<Values>) {
+fn m6_k68_75<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[66] as usize)];
 let slot = 67usize;
@@ -941,7 +942,7 @@ v[slot] = old;
 }
 
 /// Node `turn_28` where v[68] == 73.
-fn m27_k68_73(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k68_73<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[66] as usize)];
 let slot = 67usize;
@@ -953,7 +954,7 @@ v[slot] = old;
 }
 
 /// Node `turn_28` where v[68] == 74.
-fn m27_k68_74(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k68_74<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[66] as usize)];
 let slot = 67usize;
@@ -965,7 +966,7 @@ v[slot] = old;
 }
 
 /// Node `turn_28` where v[68] == 75.
-fn m27_k68_75(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k68_75<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[66] as usize)];
 let slot = 67usize;
@@ -977,7 +978,7 @@ v[slot] = old;
 }
 
 /// Node `turn_6` where v[68] == 73.
-fn m7_k68_73(v: &mut Values, cx: &mut Search<Values>) {
+fn m7_k68_73<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g7 = 73 == 73;
 let g8 = 73 != 73;
 {
@@ -996,7 +997,7 @@ m9(v, cx);
 }
 
 /// Node `turn_6` where v[68] == 74.
-fn m7_k68_74(v: &mut Values, cx: &mut Search<Values>) {
+fn m7_k68_74<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g7 = 74 == 73;
 let g8 = 74 != 73;
 {
@@ -1015,7 +1016,7 @@ m9(v, cx);
 }
 
 /// Node `turn_6` where v[68] == 75.
-fn m7_k68_75(v: &mut Values, cx: &mut Search<Values>) {
+fn m7_k68_75<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g7 = 75 == 73;
 let g8 = 75 != 73;
 {
@@ -1034,7 +1035,7 @@ m9(v, cx);
 }
 
 /// Node `turn_29` where v[68] == 73.
-fn m28_k68_73(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k68_73<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g29 = 73 == 73;
 let g30 = 73 != 73;
 {
@@ -1053,7 +1054,7 @@ m30(v, cx);
 }
 
 /// Node `turn_29` where v[68] == 74.
-fn m28_k68_74(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k68_74<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g29 = 74 == 73;
 let g30 = 74 != 73;
 {
@@ -1072,7 +1073,7 @@ m30(v, cx);
 }
 
 /// Node `turn_29` where v[68] == 75.
-fn m28_k68_75(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k68_75<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g29 = 75 == 73;
 let g30 = 75 != 73;
 {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -117,10 +118,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(7, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             16 => { m16(v, cx); Ok(()) }
-            23 => { m23(v, cx); Ok(()) }
+            23 => { if cx.lists_deltas() { cx.list_deltas_into(7, |mut sink| { m23(v, &mut sink); sink }); } else { m23(v, cx); } Ok(()) }
             27 => { m27(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -150,7 +151,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 52usize;
 let old = v[slot];
@@ -174,7 +175,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44 + OFF0[(v[52] as usize)] as usize] != 22 {
 m4(v, cx);
@@ -186,7 +187,7 @@ m4(v, cx);
 
 /// Node `turn_3`.
 #[inline(always)]
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag4: u32 = v[52] as u32;
 {
@@ -205,7 +206,7 @@ v[slot] = old;
 
 /// Node `turn_4`.
 #[inline(always)]
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
@@ -373,7 +374,7 @@ v[slot] = old;
 }
 
 /// Node `turn_20`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 52usize;
 let old = v[slot];
@@ -397,7 +398,7 @@ v[slot] = old;
 }
 
 /// Node `turn_21`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44 + OFF0[(v[52] as usize)] as usize] != 22 {
 m25(v, cx);
@@ -409,7 +410,7 @@ m25(v, cx);
 
 /// Node `turn_22`.
 #[inline(always)]
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag24: u32 = v[52] as u32;
 {
@@ -428,7 +429,7 @@ v[slot] = old;
 
 /// Node `turn_23`.
 #[inline(always)]
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
@@ -1221,7 +1222,7 @@ None
 }
 
 /// Node `turn_2` where v[52] == 9.
-fn m3_k52_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44] != 22 {
 m4(v, cx);
@@ -1232,7 +1233,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 10.
-fn m3_k52_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[45] != 22 {
 m4(v, cx);
@@ -1243,7 +1244,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 11.
-fn m3_k52_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[46] != 22 {
 m4(v, cx);
@@ -1254,7 +1255,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 12.
-fn m3_k52_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[47] != 22 {
 m4(v, cx);
@@ -1265,7 +1266,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 13.
-fn m3_k52_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[48] != 22 {
 m4(v, cx);
@@ -1276,7 +1277,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 14.
-fn m3_k52_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[49] != 22 {
 m4(v, cx);
@@ -1287,7 +1288,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 15.
-fn m3_k52_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[50] != 22 {
 m4(v, cx);
@@ -1298,7 +1299,7 @@ m4(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 9.
-fn m24_k52_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44] != 22 {
 m25(v, cx);
@@ -1309,7 +1310,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 10.
-fn m24_k52_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[45] != 22 {
 m25(v, cx);
@@ -1320,7 +1321,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 11.
-fn m24_k52_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[46] != 22 {
 m25(v, cx);
@@ -1331,7 +1332,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 12.
-fn m24_k52_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[47] != 22 {
 m25(v, cx);
@@ -1342,7 +1343,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 13.
-fn m24_k52_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[48] != 22 {
 m25(v, cx);
@@ -1353,7 +1354,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 14.
-fn m24_k52_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[49] != 22 {
 m25(v, cx);
@@ -1364,7 +1365,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 15.
-fn m24_k52_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k52_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[50] != 22 {
 m25(v, cx);

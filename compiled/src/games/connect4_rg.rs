@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -126,7 +127,7 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(7, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             19 => { m19(v, cx); Ok(()) }
             _ => Ok(()),
@@ -157,7 +158,7 @@ v[slot] = old;
 }
 
 /// Node `choose`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 52usize;
 let old = v[slot];
@@ -181,7 +182,7 @@ v[slot] = old;
 }
 
 /// Node `chosen`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[43 + OFF0[(v[52] as usize)] as usize] != 56 {
 m4(v, cx);
@@ -193,7 +194,7 @@ m4(v, cx);
 
 /// Node `notFull`.
 #[inline(always)]
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag4: u32 = v[52] as u32;
 {
@@ -212,7 +213,7 @@ v[slot] = old;
 
 /// Node `tagged`.
 #[inline(always)]
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[52] as u64) << 16 | (x as u64) << 24); } else {
@@ -628,7 +629,7 @@ None
 }
 
 /// Node `chosen` where v[52] == 7.
-fn m3_k52_7(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[43] != 56 {
 m4(v, cx);
@@ -639,7 +640,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 8.
-fn m3_k52_8(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44] != 56 {
 m4(v, cx);
@@ -650,7 +651,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 9.
-fn m3_k52_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[45] != 56 {
 m4(v, cx);
@@ -661,7 +662,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 10.
-fn m3_k52_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[46] != 56 {
 m4(v, cx);
@@ -672,7 +673,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 11.
-fn m3_k52_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[47] != 56 {
 m4(v, cx);
@@ -683,7 +684,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 12.
-fn m3_k52_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[48] != 56 {
 m4(v, cx);
@@ -694,7 +695,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 13.
-fn m3_k52_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k52_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[49] != 56 {
 m4(v, cx);

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -105,8 +106,8 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
-            4 => { m4(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(2, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
+            4 => { if cx.lists_deltas() { cx.list_deltas_into(6, |mut sink| { m4(v, &mut sink); sink }); } else { m4(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             9 => { m9(v, cx); Ok(()) }
             28 => { m28(v, cx); Ok(()) }
@@ -138,7 +139,7 @@ v[slot] = old;
 }
 
 /// Node `choose`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag2: u32 = 18;
 {
@@ -170,7 +171,7 @@ v[slot] = old;
 
 /// Node `rollChosen`.
 #[inline(always)]
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 6;
 if cx.lists_deltas() { cx.push_delta(0u64 | (x as u64) << 16); } else {
@@ -185,7 +186,7 @@ v[slot] = old;
 }
 
 /// Node `throwing`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 6usize;
 let old = v[slot];
@@ -200,7 +201,7 @@ v[slot] = old;
 
 /// Node `holdChosen`.
 #[inline(always)]
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -229,7 +230,7 @@ v[slot] = old;
 
 /// Node `thrown`.
 #[inline(always)]
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag8: u32 = v[6] as u32;
 {
@@ -248,7 +249,7 @@ v[slot] = old;
 
 /// Node `shown`.
 #[inline(always)]
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[6] as u64) << 16 | (x as u64) << 24); } else {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -118,13 +119,13 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
-            5 => { m5(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(6, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
+            5 => { if cx.lists_deltas() { cx.list_deltas_into(35, |mut sink| { m5(v, &mut sink); sink }); } else { m5(v, cx); } Ok(()) }
             13 => { m13(v, cx); Ok(()) }
             17 => { m17(v, cx); Ok(()) }
             34 => { m34(v, cx); Ok(()) }
-            38 => { m38(v, cx); Ok(()) }
-            41 => { m41(v, cx); Ok(()) }
+            38 => { if cx.lists_deltas() { cx.list_deltas_into(6, |mut sink| { m38(v, &mut sink); sink }); } else { m38(v, cx); } Ok(()) }
+            41 => { if cx.lists_deltas() { cx.list_deltas_into(35, |mut sink| { m41(v, &mut sink); sink }); } else { m41(v, cx); } Ok(()) }
             49 => { m49(v, cx); Ok(()) }
             53 => { m53(v, cx); Ok(()) }
             _ => Ok(()),
@@ -155,7 +156,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 35usize;
 let old = v[slot];
@@ -170,7 +171,7 @@ v[slot] = old;
 
 /// Node `turn_2`.
 #[inline(always)]
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag3: u32 = v[35] as u32;
 {
@@ -189,7 +190,7 @@ v[slot] = old;
 
 /// Node `turn_3`.
 #[inline(always)]
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 0;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[35] as u64) << 16 | (x as u64) << 24); } else {
@@ -204,7 +205,7 @@ v[slot] = old;
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 37usize;
 let old = v[slot];
@@ -230,7 +231,7 @@ m27(v, cx);
 }
 
 /// Node `turn_6`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
+fn m6<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37] != 24 {
 m7(v, cx);
@@ -241,7 +242,7 @@ m7(v, cx);
 }
 
 /// Node `turn_7`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF5[(v[37] as usize)] as usize] != 2 {
 m8(v, cx);
@@ -252,7 +253,7 @@ m8(v, cx);
 }
 
 /// Node `turn_8`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[0 + OFF6[(v[37] as usize)] as usize + OFF3[(v[35] as usize)] as usize];
 let slot = 38usize;
@@ -264,7 +265,7 @@ v[slot] = old;
 }
 
 /// Node `turn_9`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g10 = v[38] != 24;
 let g11 = v[38] == 24;
 {
@@ -283,7 +284,7 @@ m11(v, cx);
 }
 
 /// Node `turn_10`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) {
+fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF7[(v[38] as usize)] as usize] != 31 {
 m11(v, cx);
@@ -295,7 +296,7 @@ m11(v, cx);
 
 /// Node `turn_11`.
 #[inline(always)]
-fn m11(v: &mut Values, cx: &mut Search<Values>) {
+fn m11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag13: u32 = v[37] as u32;
 {
@@ -314,7 +315,7 @@ v[slot] = old;
 
 /// Node `turn_13`.
 #[inline(always)]
-fn m12(v: &mut Values, cx: &mut Search<Values>) {
+fn m12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else {
@@ -431,7 +432,7 @@ v[slot] = old;
 
 /// Node `turn_22`.
 #[inline(always)]
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag31: u32 = 167;
 {
@@ -450,7 +451,7 @@ v[slot] = old;
 
 /// Node `turn_5`.
 #[inline(always)]
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (x as u64) << 16); } else {
@@ -582,7 +583,7 @@ v[slot] = old;
 }
 
 /// Node `turn_34`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) {
+fn m38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 35usize;
 let old = v[slot];
@@ -597,7 +598,7 @@ v[slot] = old;
 
 /// Node `turn_35`.
 #[inline(always)]
-fn m39(v: &mut Values, cx: &mut Search<Values>) {
+fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag44: u32 = v[35] as u32;
 {
@@ -616,7 +617,7 @@ v[slot] = old;
 
 /// Node `turn_36`.
 #[inline(always)]
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 1;
 if cx.lists_deltas() { cx.push_delta(3u64 | (v[35] as u64) << 16 | (x as u64) << 24); } else {
@@ -631,7 +632,7 @@ v[slot] = old;
 }
 
 /// Node `turn_37`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 37usize;
 let old = v[slot];
@@ -657,7 +658,7 @@ m63(v, cx);
 }
 
 /// Node `turn_39`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) {
+fn m42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37] != 24 {
 m43(v, cx);
@@ -668,7 +669,7 @@ m43(v, cx);
 }
 
 /// Node `turn_40`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) {
+fn m43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF7[(v[37] as usize)] as usize] != 2 {
 m44(v, cx);
@@ -679,7 +680,7 @@ m44(v, cx);
 }
 
 /// Node `turn_41`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[0 + OFF6[(v[37] as usize)] as usize + OFF3[(v[35] as usize)] as usize];
 let slot = 38usize;
@@ -691,7 +692,7 @@ v[slot] = old;
 }
 
 /// Node `turn_42`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g51 = v[38] != 24;
 let g52 = v[38] == 24;
 {
@@ -710,7 +711,7 @@ m47(v, cx);
 }
 
 /// Node `turn_43`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF5[(v[38] as usize)] as usize] != 31 {
 m47(v, cx);
@@ -722,7 +723,7 @@ m47(v, cx);
 
 /// Node `turn_44`.
 #[inline(always)]
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag54: u32 = v[37] as u32;
 {
@@ -741,7 +742,7 @@ v[slot] = old;
 
 /// Node `turn_46`.
 #[inline(always)]
-fn m48(v: &mut Values, cx: &mut Search<Values>) {
+fn m48<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(4u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else {
@@ -858,7 +859,7 @@ v[slot] = old;
 
 /// Node `turn_55`.
 #[inline(always)]
-fn m63(v: &mut Values, cx: &mut Search<Values>) {
+fn m63<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag72: u32 = 167;
 {
@@ -877,7 +878,7 @@ v[slot] = old;
 
 /// Node `turn_38`.
 #[inline(always)]
-fn m64(v: &mut Values, cx: &mut Search<Values>) {
+fn m64<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(5u64 | (x as u64) << 16); } else {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -102,7 +103,7 @@ impl CompiledGame for Game {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
             9 => { m9(v, cx); Ok(()) }
-            16 => { m16(v, cx); Ok(()) }
+            16 => { if cx.lists_deltas() { cx.list_deltas_into(4, |mut sink| { m16(v, &mut sink); sink }); } else { m16(v, cx); } Ok(()) }
             20 => { m20(v, cx); Ok(()) }
             35 => { m35(v, cx); Ok(()) }
             _ => Ok(()),
@@ -315,7 +316,7 @@ v[slot] = old;
 }
 
 /// Node `secondBids`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) {
+fn m16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 22usize;
 let old = v[slot];
@@ -333,7 +334,7 @@ v[slot] = old;
 }
 
 /// Node `secondChosen`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10 + OFF0[(v[22] as usize)] as usize] == 7 {
 m18(v, cx);
@@ -345,7 +346,7 @@ m18(v, cx);
 
 /// Node `secondHas`.
 #[inline(always)]
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag18: u32 = v[22] as u32;
 {
@@ -364,7 +365,7 @@ v[slot] = old;
 
 /// Node `secondTagged`.
 #[inline(always)]
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else {
@@ -900,7 +901,7 @@ m11_k22_10(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 7.
-fn m17_k22_7(v: &mut Values, cx: &mut Search<Values>) {
+fn m17_k22_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 7 {
 m18(v, cx);
@@ -911,7 +912,7 @@ m18(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 8.
-fn m17_k22_8(v: &mut Values, cx: &mut Search<Values>) {
+fn m17_k22_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 7 {
 m18(v, cx);
@@ -922,7 +923,7 @@ m18(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 9.
-fn m17_k22_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m17_k22_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 7 {
 m18(v, cx);
@@ -933,7 +934,7 @@ m18(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 10.
-fn m17_k22_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m17_k22_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 7 {
 m18(v, cx);

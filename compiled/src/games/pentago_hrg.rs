@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -127,10 +128,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             11 => { m11(v, cx); Ok(()) }
             87 => { m87(v, cx); Ok(()) }
-            95 => { m95(v, cx); Ok(()) }
+            95 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m95(v, &mut sink); sink }); } else { m95(v, cx); } Ok(()) }
             104 => { m104(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -160,7 +161,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 76usize;
 let old = v[slot];
@@ -180,7 +181,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF2[(v[76] as usize)] as usize] == 8 {
 m4(v, cx);
@@ -191,7 +192,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[76] as u32) {
 m5(v, cx);
@@ -202,7 +203,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 0;
 let o0 = OFF2[(v[76]) as usize];
@@ -215,7 +216,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
+fn m6<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 77usize;
 let old = v[slot];
@@ -229,7 +230,7 @@ v[slot] = old;
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[77] as u32) {
 m8(v, cx);
@@ -240,7 +241,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 78usize;
 let old = v[slot];
@@ -255,7 +256,7 @@ v[slot] = old;
 
 /// Node `turn_8`.
 #[inline(always)]
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag9: u32 = v[78] as u32;
 {
@@ -274,7 +275,7 @@ v[slot] = old;
 
 /// Node `turn_9`.
 #[inline(always)]
-fn m10(v: &mut Values, cx: &mut Search<Values>) {
+fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (v[78] as u64) << 32 | (x as u64) << 40 | (v[0 + OFF2[(v[76] as usize)] as usize] as u64) << 48); } else {
@@ -594,7 +595,7 @@ v[slot] = old;
 }
 
 /// Node `turn_37`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) {
+fn m95<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 76usize;
 let old = v[slot];
@@ -614,7 +615,7 @@ v[slot] = old;
 }
 
 /// Node `turn_38`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) {
+fn m96<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF2[(v[76] as usize)] as usize] == 8 {
 m97(v, cx);
@@ -625,7 +626,7 @@ m97(v, cx);
 }
 
 /// Node `turn_39`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) {
+fn m97<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[76] as u32) {
 m98(v, cx);
@@ -636,7 +637,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_40`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) {
+fn m98<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 1;
 let o0 = OFF2[(v[76]) as usize];
@@ -649,7 +650,7 @@ v[slot] = old;
 }
 
 /// Node `turn_41`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) {
+fn m99<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 77usize;
 let old = v[slot];
@@ -663,7 +664,7 @@ v[slot] = old;
 }
 
 /// Node `turn_42`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) {
+fn m100<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[77] as u32) {
 m101(v, cx);
@@ -674,7 +675,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_43`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) {
+fn m101<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 78usize;
 let old = v[slot];
@@ -689,7 +690,7 @@ v[slot] = old;
 
 /// Node `turn_44`.
 #[inline(always)]
-fn m102(v: &mut Values, cx: &mut Search<Values>) {
+fn m102<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag108: u32 = v[78] as u32;
 {
@@ -708,7 +709,7 @@ v[slot] = old;
 
 /// Node `turn_45`.
 #[inline(always)]
-fn m103(v: &mut Values, cx: &mut Search<Values>) {
+fn m103<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (v[78] as u64) << 32 | (x as u64) << 40 | (v[0 + OFF2[(v[76] as usize)] as usize] as u64) << 48); } else {

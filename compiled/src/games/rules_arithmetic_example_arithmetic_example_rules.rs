@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -110,7 +111,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             28 => { m28(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -207,7 +208,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 39usize;
 let old = v[slot];
@@ -329,7 +330,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m18(v, cx);
@@ -340,7 +341,7 @@ m18(v, cx);
 }
 
 /// Node `Picked`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[39] as u32) {
 m19(v, cx);
@@ -351,7 +352,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 40usize;
 let old = v[slot];
@@ -369,7 +370,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[40] as u32) {
 m21(v, cx);
@@ -380,7 +381,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped__AccBegin`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 52;
 let g24 = v[38] == 53;
 {
@@ -399,7 +400,7 @@ m26(v, cx);
 }
 
 /// Node `Dropped__Atom0_0`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 54 {
 m23(v, cx);
@@ -410,7 +411,7 @@ m23(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24(v, cx);
@@ -421,7 +422,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
 m25(v, cx);
@@ -433,7 +434,7 @@ m25(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else {
@@ -448,7 +449,7 @@ v[slot] = old;
 }
 
 /// Node `Dropped__Atom1_0_counted`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27(v, cx);
@@ -459,7 +460,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
 m25(v, cx);
@@ -969,7 +970,7 @@ None
 }
 
 /// Node `Drop` where v[40] == 41.
-fn m20_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(41 as u32) {
 m21_k40_41(v, cx);
@@ -980,7 +981,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 42.
-fn m20_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(42 as u32) {
 m21_k40_42(v, cx);
@@ -991,7 +992,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 43.
-fn m20_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(43 as u32) {
 m21_k40_43(v, cx);
@@ -1002,7 +1003,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 44.
-fn m20_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(44 as u32) {
 m21_k40_44(v, cx);
@@ -1089,7 +1090,7 @@ false
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 41.
-fn m21_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 52;
 let g24 = v[38] == 53;
 {
@@ -1108,7 +1109,7 @@ m26_k40_41(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 42.
-fn m21_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 52;
 let g24 = v[38] == 53;
 {
@@ -1127,7 +1128,7 @@ m26_k40_42(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 43.
-fn m21_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 52;
 let g24 = v[38] == 53;
 {
@@ -1146,7 +1147,7 @@ m26_k40_43(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 44.
-fn m21_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 52;
 let g24 = v[38] == 53;
 {
@@ -1253,7 +1254,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 41.
-fn m22_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 54 {
 m23_k40_41(v, cx);
@@ -1264,7 +1265,7 @@ m23_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 41.
-fn m26_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_41(v, cx);
@@ -1275,7 +1276,7 @@ m27_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 42.
-fn m22_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 54 {
 m23_k40_42(v, cx);
@@ -1286,7 +1287,7 @@ m23_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 42.
-fn m26_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_42(v, cx);
@@ -1297,7 +1298,7 @@ m27_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 43.
-fn m22_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 54 {
 m23_k40_43(v, cx);
@@ -1308,7 +1309,7 @@ m23_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 43.
-fn m26_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_43(v, cx);
@@ -1319,7 +1320,7 @@ m27_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 44.
-fn m22_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 54 {
 m23_k40_44(v, cx);
@@ -1330,7 +1331,7 @@ m23_k40_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 44.
-fn m26_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_44(v, cx);
@@ -1429,7 +1430,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 41.
-fn m23_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_41(v, cx);
@@ -1440,7 +1441,7 @@ m24_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 41.
-fn m27_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
 m25(v, cx);
@@ -1451,7 +1452,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 42.
-fn m23_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_42(v, cx);
@@ -1462,7 +1463,7 @@ m24_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 42.
-fn m27_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[41 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
 m25(v, cx);
@@ -1473,7 +1474,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 43.
-fn m23_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_43(v, cx);
@@ -1484,7 +1485,7 @@ m24_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 43.
-fn m27_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[42 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
 m25(v, cx);
@@ -1495,7 +1496,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 44.
-fn m23_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_44(v, cx);
@@ -1506,7 +1507,7 @@ m24_k40_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 44.
-fn m27_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[43 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
 m25(v, cx);
@@ -1561,7 +1562,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 41.
-fn m24_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[37] as usize)] == 60 {
 m25(v, cx);
@@ -1572,7 +1573,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 42.
-fn m24_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB9[(v[37] as usize)] == 60 {
 m25(v, cx);
@@ -1583,7 +1584,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 43.
-fn m24_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB10[(v[37] as usize)] == 60 {
 m25(v, cx);
@@ -1594,7 +1595,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 44.
-fn m24_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB11[(v[37] as usize)] == 60 {
 m25(v, cx);

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -109,7 +110,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             28 => { m28(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -206,7 +207,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 39usize;
 let old = v[slot];
@@ -328,7 +329,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m18(v, cx);
@@ -339,7 +340,7 @@ m18(v, cx);
 }
 
 /// Node `Picked`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[39] as u32) {
 m19(v, cx);
@@ -350,7 +351,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 40usize;
 let old = v[slot];
@@ -368,7 +369,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[40] as u32) {
 m21(v, cx);
@@ -379,7 +380,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped__AccBegin`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 53;
 let g24 = v[38] == 54;
 {
@@ -398,7 +399,7 @@ m26(v, cx);
 }
 
 /// Node `Dropped__Atom0_0`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 55 {
 m23(v, cx);
@@ -409,7 +410,7 @@ m23(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24(v, cx);
@@ -420,7 +421,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB3[(v[40] as usize)] == 61 {
 m25(v, cx);
@@ -432,7 +433,7 @@ m25(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else {
@@ -447,7 +448,7 @@ v[slot] = old;
 }
 
 /// Node `Dropped__Atom1_0_counted`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27(v, cx);
@@ -458,7 +459,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[15 + OFF4[(v[37] as usize)] as usize + OFF5[(v[40] as usize)] as usize] == 61 {
 m25(v, cx);
@@ -968,7 +969,7 @@ None
 }
 
 /// Node `Drop` where v[40] == 41.
-fn m20_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(41 as u32) {
 m21_k40_41(v, cx);
@@ -979,7 +980,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 42.
-fn m20_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(42 as u32) {
 m21_k40_42(v, cx);
@@ -990,7 +991,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 43.
-fn m20_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(43 as u32) {
 m21_k40_43(v, cx);
@@ -1001,7 +1002,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 44.
-fn m20_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(44 as u32) {
 m21_k40_44(v, cx);
@@ -1088,7 +1089,7 @@ false
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 41.
-fn m21_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 53;
 let g24 = v[38] == 54;
 {
@@ -1107,7 +1108,7 @@ m26_k40_41(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 42.
-fn m21_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 53;
 let g24 = v[38] == 54;
 {
@@ -1126,7 +1127,7 @@ m26_k40_42(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 43.
-fn m21_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 53;
 let g24 = v[38] == 54;
 {
@@ -1145,7 +1146,7 @@ m26_k40_43(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 44.
-fn m21_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 53;
 let g24 = v[38] == 54;
 {
@@ -1252,7 +1253,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 41.
-fn m22_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 55 {
 m23_k40_41(v, cx);
@@ -1263,7 +1264,7 @@ m23_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 41.
-fn m26_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_41(v, cx);
@@ -1274,7 +1275,7 @@ m27_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 42.
-fn m22_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 55 {
 m23_k40_42(v, cx);
@@ -1285,7 +1286,7 @@ m23_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 42.
-fn m26_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_42(v, cx);
@@ -1296,7 +1297,7 @@ m27_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 43.
-fn m22_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 55 {
 m23_k40_43(v, cx);
@@ -1307,7 +1308,7 @@ m23_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 43.
-fn m26_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_43(v, cx);
@@ -1318,7 +1319,7 @@ m27_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom0_0` where v[40] == 44.
-fn m22_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 55 {
 m23_k40_44(v, cx);
@@ -1329,7 +1330,7 @@ m23_k40_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 44.
-fn m26_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m27_k40_44(v, cx);
@@ -1428,7 +1429,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 41.
-fn m23_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_41(v, cx);
@@ -1439,7 +1440,7 @@ m24_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 41.
-fn m27_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 61 {
 m25(v, cx);
@@ -1450,7 +1451,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 42.
-fn m23_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_42(v, cx);
@@ -1461,7 +1462,7 @@ m24_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 42.
-fn m27_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[37] as usize)] == 61 {
 m25(v, cx);
@@ -1472,7 +1473,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 43.
-fn m23_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_43(v, cx);
@@ -1483,7 +1484,7 @@ m24_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 43.
-fn m27_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB9[(v[37] as usize)] == 61 {
 m25(v, cx);
@@ -1494,7 +1495,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[40] == 44.
-fn m23_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24_k40_44(v, cx);
@@ -1505,7 +1506,7 @@ m24_k40_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 44.
-fn m27_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB10[(v[37] as usize)] == 61 {
 m25(v, cx);
@@ -1560,7 +1561,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 41.
-fn m24_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
 m25(v, cx);
@@ -1571,7 +1572,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 42.
-fn m24_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
 m25(v, cx);
@@ -1582,7 +1583,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 43.
-fn m24_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
 m25(v, cx);
@@ -1593,7 +1594,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 44.
-fn m24_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
 m25(v, cx);

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -109,7 +110,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             26 => { m26(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -206,7 +207,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 85usize;
 let old = v[slot];
@@ -352,7 +353,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
 m20(v, cx);
@@ -363,7 +364,7 @@ m20(v, cx);
 }
 
 /// Node `Picked`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[85] as u32) {
 m21(v, cx);
@@ -374,7 +375,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 86usize;
 let old = v[slot];
@@ -388,7 +389,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[86] as u32) {
 m23(v, cx);
@@ -399,7 +400,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r25_8(v) {
 m24(v, cx);
@@ -411,7 +412,7 @@ m24(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[85] as u64) << 16 | (v[86] as u64) << 24 | (x as u64) << 32); } else {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -95,7 +96,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             24 => { m24(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -192,7 +193,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 38usize;
 let old = v[slot];
@@ -338,7 +339,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 46 {
 m20(v, cx);
@@ -349,7 +350,7 @@ m20(v, cx);
 }
 
 /// Node `Picked`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[38] as u32) {
 m21(v, cx);
@@ -360,7 +361,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 39usize;
 let old = v[slot];
@@ -375,7 +376,7 @@ v[slot] = old;
 
 /// Node `Drop`.
 #[inline(always)]
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag24: u32 = v[39] as u32;
 {
@@ -394,7 +395,7 @@ v[slot] = old;
 
 /// Node `Dropped`.
 #[inline(always)]
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 4;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {

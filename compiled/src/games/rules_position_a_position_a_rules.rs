@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -105,7 +106,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             20 => { m20(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -202,7 +203,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 38usize;
 let old = v[slot];
@@ -270,7 +271,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) {
+fn m13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[38] as usize)] as usize] != 45 {
 m14(v, cx);
@@ -281,7 +282,7 @@ m14(v, cx);
 }
 
 /// Node `Picked`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) {
+fn m14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[38] as u32) {
 m15(v, cx);
@@ -292,7 +293,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) {
+fn m15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 39usize;
 let old = v[slot];
@@ -306,7 +307,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) {
+fn m16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[39] as u32) {
 m17(v, cx);
@@ -317,7 +318,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r19_8(v) {
 m18(v, cx);
@@ -329,7 +330,7 @@ m18(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -114,7 +115,7 @@ impl CompiledGame for Game {
             15 => { m15(v, cx); Ok(()) }
             29 => { m29(v, cx); Ok(()) }
             33 => { m33(v, cx); Ok(()) }
-            37 => { m37(v, cx); Ok(()) }
+            37 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m37(v, &mut sink); sink }); } else { m37(v, cx); } Ok(()) }
             48 => { m48(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -571,7 +572,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) {
+fn m37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 75usize;
 let old = v[slot];
@@ -639,7 +640,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX2[(v[75] as usize)] as usize] != 45 {
 m42(v, cx);
@@ -650,7 +651,7 @@ m42(v, cx);
 }
 
 /// Node `Picked`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) {
+fn m42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[75] as u32) {
 m43(v, cx);
@@ -661,7 +662,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) {
+fn m43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 76usize;
 let old = v[slot];
@@ -675,7 +676,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[76] as u32) {
 m45(v, cx);
@@ -686,7 +687,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r47_36(v) {
 m46(v, cx);
@@ -698,7 +699,7 @@ m46(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[75] as u64) << 16 | (v[76] as u64) << 24 | (x as u64) << 32); } else {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -106,7 +107,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(432, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             28 => { m28(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -203,7 +204,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 39usize;
 let old = v[slot];
@@ -325,7 +326,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m18(v, cx);
@@ -336,7 +337,7 @@ m18(v, cx);
 }
 
 /// Node `Picked`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[39] as u32) {
 m19(v, cx);
@@ -347,7 +348,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 40usize;
 let old = v[slot];
@@ -365,7 +366,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[40] as u32) {
 m21(v, cx);
@@ -376,7 +377,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped__AccBegin`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 51;
 let g24 = v[38] == 52;
 {
@@ -396,7 +397,7 @@ m25(v, cx);
 
 /// Node `Dropped__AccLine0`.
 #[inline(always)]
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[42] != 53 {
 m23(v, cx);
@@ -407,7 +408,7 @@ m23(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
 m24(v, cx);
@@ -419,7 +420,7 @@ m24(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else {
@@ -434,7 +435,7 @@ v[slot] = old;
 }
 
 /// Node `Dropped__Atom1_0_counted`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
 let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
 {
@@ -453,7 +454,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
 m24(v, cx);
@@ -464,7 +465,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
 m24(v, cx);
@@ -914,7 +915,7 @@ None
 }
 
 /// Node `Drop` where v[40] == 41.
-fn m20_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(41 as u32) {
 m21_k40_41(v, cx);
@@ -925,7 +926,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 42.
-fn m20_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(42 as u32) {
 m21_k40_42(v, cx);
@@ -936,7 +937,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 43.
-fn m20_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(43 as u32) {
 m21_k40_43(v, cx);
@@ -947,7 +948,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[40] == 44.
-fn m20_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(44 as u32) {
 m21_k40_44(v, cx);
@@ -1034,7 +1035,7 @@ false
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 41.
-fn m21_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 51;
 let g24 = v[38] == 52;
 {
@@ -1053,7 +1054,7 @@ m25_k40_41(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 42.
-fn m21_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 51;
 let g24 = v[38] == 52;
 {
@@ -1072,7 +1073,7 @@ m25_k40_42(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 43.
-fn m21_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 51;
 let g24 = v[38] == 52;
 {
@@ -1091,7 +1092,7 @@ m25_k40_43(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[40] == 44.
-fn m21_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[38] == 51;
 let g24 = v[38] == 52;
 {
@@ -1186,7 +1187,7 @@ false
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 41.
-fn m25_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m25_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
 let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
 {
@@ -1205,7 +1206,7 @@ m27_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 42.
-fn m25_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m25_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
 let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
 {
@@ -1224,7 +1225,7 @@ m27_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 43.
-fn m25_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m25_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
 let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
 {
@@ -1243,7 +1244,7 @@ m27_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 44.
-fn m25_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m25_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
 let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
 {
@@ -1350,7 +1351,7 @@ false
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 41.
-fn m26_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1361,7 +1362,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 41.
-fn m27_k40_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1372,7 +1373,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 42.
-fn m26_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1383,7 +1384,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 42.
-fn m27_k40_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1394,7 +1395,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 43.
-fn m26_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1405,7 +1406,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 43.
-fn m27_k40_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1416,7 +1417,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 44.
-fn m26_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
 m24(v, cx);
@@ -1427,7 +1428,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 44.
-fn m27_k40_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
 m24(v, cx);

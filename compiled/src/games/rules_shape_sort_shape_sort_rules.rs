@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -96,7 +97,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             18 => { m18(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -193,7 +194,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 38usize;
 let old = v[slot];
@@ -261,7 +262,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) {
+fn m13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 47 {
 m14(v, cx);
@@ -272,7 +273,7 @@ m14(v, cx);
 }
 
 /// Node `Picked`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) {
+fn m14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[38] as u32) {
 m15(v, cx);
@@ -283,7 +284,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) {
+fn m15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 39usize;
 let old = v[slot];
@@ -298,7 +299,7 @@ v[slot] = old;
 
 /// Node `Drop`.
 #[inline(always)]
-fn m16(v: &mut Values, cx: &mut Search<Values>) {
+fn m16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag17: u32 = v[39] as u32;
 {
@@ -317,7 +318,7 @@ v[slot] = old;
 
 /// Node `Dropped`.
 #[inline(always)]
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[38] as u64) << 16 | (v[39] as u64) << 24 | (x as u64) << 32); } else {

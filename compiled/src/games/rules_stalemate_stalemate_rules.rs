@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -109,7 +110,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { m9(v, cx); Ok(()) }
+            9 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
             30 => { m30(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -206,7 +207,7 @@ v[slot] = old;
 }
 
 /// Node `Turn`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 76usize;
 let old = v[slot];
@@ -328,7 +329,7 @@ v[slot] = old;
 }
 
 /// Node `Pick`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
 m18(v, cx);
@@ -339,7 +340,7 @@ m18(v, cx);
 }
 
 /// Node `Picked`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[76] as u32) {
 m19(v, cx);
@@ -350,7 +351,7 @@ cx.pop_tag();
 }
 
 /// Node `PickTag`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 77usize;
 let old = v[slot];
@@ -368,7 +369,7 @@ v[slot] = old;
 }
 
 /// Node `Drop`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[77] as u32) {
 m21(v, cx);
@@ -379,7 +380,7 @@ cx.pop_tag();
 }
 
 /// Node `Dropped__AccBegin`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[75] == 51;
 let g24 = v[75] == 52;
 {
@@ -398,7 +399,7 @@ m26(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
 m23(v, cx);
@@ -409,7 +410,7 @@ m23(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_shape`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
 m24(v, cx);
@@ -420,7 +421,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB3[(v[77] as usize)] == 59 {
 m25(v, cx);
@@ -432,7 +433,7 @@ m25(v, cx);
 
 /// Node `Checked`.
 #[inline(always)]
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 3;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else {
@@ -447,7 +448,7 @@ v[slot] = old;
 }
 
 /// Node `Dropped__AccLine1`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[79] != 53 {
 m27(v, cx);
@@ -458,7 +459,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
 m28(v, cx);
@@ -469,7 +470,7 @@ m28(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_shape`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
 m29(v, cx);
@@ -480,7 +481,7 @@ m29(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59 {
 m25(v, cx);
@@ -969,7 +970,7 @@ None
 }
 
 /// Node `Drop` where v[77] == 41.
-fn m20_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(41 as u32) {
 m21_k77_41(v, cx);
@@ -980,7 +981,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[77] == 42.
-fn m20_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(42 as u32) {
 m21_k77_42(v, cx);
@@ -991,7 +992,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[77] == 43.
-fn m20_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(43 as u32) {
 m21_k77_43(v, cx);
@@ -1002,7 +1003,7 @@ cx.pop_tag();
 }
 
 /// Node `Drop` where v[77] == 44.
-fn m20_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m20_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(44 as u32) {
 m21_k77_44(v, cx);
@@ -1089,7 +1090,7 @@ false
 }
 
 /// Node `Dropped__AccBegin` where v[77] == 41.
-fn m21_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[75] == 51;
 let g24 = v[75] == 52;
 {
@@ -1108,7 +1109,7 @@ m26_k77_41(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[77] == 42.
-fn m21_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[75] == 51;
 let g24 = v[75] == 52;
 {
@@ -1127,7 +1128,7 @@ m26_k77_42(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[77] == 43.
-fn m21_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[75] == 51;
 let g24 = v[75] == 52;
 {
@@ -1146,7 +1147,7 @@ m26_k77_43(v, cx);
 }
 
 /// Node `Dropped__AccBegin` where v[77] == 44.
-fn m21_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m21_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g23 = v[75] == 51;
 let g24 = v[75] == 52;
 {
@@ -1253,7 +1254,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[77] == 41.
-fn m22_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
 m23_k77_41(v, cx);
@@ -1264,7 +1265,7 @@ m23_k77_41(v, cx);
 }
 
 /// Node `Dropped__AccLine1` where v[77] == 41.
-fn m26_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[79] != 53 {
 m27_k77_41(v, cx);
@@ -1275,7 +1276,7 @@ m27_k77_41(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[77] == 42.
-fn m22_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
 m23_k77_42(v, cx);
@@ -1286,7 +1287,7 @@ m23_k77_42(v, cx);
 }
 
 /// Node `Dropped__AccLine1` where v[77] == 42.
-fn m26_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[79] != 53 {
 m27_k77_42(v, cx);
@@ -1297,7 +1298,7 @@ m27_k77_42(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[77] == 43.
-fn m22_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
 m23_k77_43(v, cx);
@@ -1308,7 +1309,7 @@ m23_k77_43(v, cx);
 }
 
 /// Node `Dropped__AccLine1` where v[77] == 43.
-fn m26_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[79] != 53 {
 m27_k77_43(v, cx);
@@ -1319,7 +1320,7 @@ m27_k77_43(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted` where v[77] == 44.
-fn m22_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
 m23_k77_44(v, cx);
@@ -1330,7 +1331,7 @@ m23_k77_44(v, cx);
 }
 
 /// Node `Dropped__AccLine1` where v[77] == 44.
-fn m26_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m26_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[79] != 53 {
 m27_k77_44(v, cx);
@@ -1429,7 +1430,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_shape` where v[77] == 41.
-fn m23_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
 m24_k77_41(v, cx);
@@ -1440,7 +1441,7 @@ m24_k77_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[77] == 41.
-fn m27_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
 m28_k77_41(v, cx);
@@ -1451,7 +1452,7 @@ m28_k77_41(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_shape` where v[77] == 42.
-fn m23_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
 m24_k77_42(v, cx);
@@ -1462,7 +1463,7 @@ m24_k77_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[77] == 42.
-fn m27_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
 m28_k77_42(v, cx);
@@ -1473,7 +1474,7 @@ m28_k77_42(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_shape` where v[77] == 43.
-fn m23_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
 m24_k77_43(v, cx);
@@ -1484,7 +1485,7 @@ m24_k77_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[77] == 43.
-fn m27_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
 m28_k77_43(v, cx);
@@ -1495,7 +1496,7 @@ m28_k77_43(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_shape` where v[77] == 44.
-fn m23_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m23_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
 m24_k77_44(v, cx);
@@ -1506,7 +1507,7 @@ m24_k77_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_counted` where v[77] == 44.
-fn m27_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m27_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
 m28_k77_44(v, cx);
@@ -1605,7 +1606,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 41.
-fn m24_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 59 == 59 {
 m25(v, cx);
@@ -1616,7 +1617,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_shape` where v[77] == 41.
-fn m28_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
 m29_k77_41(v, cx);
@@ -1627,7 +1628,7 @@ m29_k77_41(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 42.
-fn m24_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 59 == 59 {
 m25(v, cx);
@@ -1638,7 +1639,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_shape` where v[77] == 42.
-fn m28_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
 m29_k77_42(v, cx);
@@ -1649,7 +1650,7 @@ m29_k77_42(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 43.
-fn m24_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 1 == 59 {
 m25(v, cx);
@@ -1660,7 +1661,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_shape` where v[77] == 43.
-fn m28_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
 m29_k77_43(v, cx);
@@ -1671,7 +1672,7 @@ m29_k77_43(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 44.
-fn m24_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m24_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 1 == 59 {
 m25(v, cx);
@@ -1682,7 +1683,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_shape` where v[77] == 44.
-fn m28_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m28_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
 m29_k77_44(v, cx);
@@ -1737,7 +1738,7 @@ false
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 41.
-fn m29_k77_41(v: &mut Values, cx: &mut Search<Values>) {
+fn m29_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[74] as usize)] == 59 {
 m25(v, cx);
@@ -1748,7 +1749,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 42.
-fn m29_k77_42(v: &mut Values, cx: &mut Search<Values>) {
+fn m29_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[74] as usize)] == 59 {
 m25(v, cx);
@@ -1759,7 +1760,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 43.
-fn m29_k77_43(v: &mut Values, cx: &mut Search<Values>) {
+fn m29_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB9[(v[74] as usize)] == 59 {
 m25(v, cx);
@@ -1770,7 +1771,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 44.
-fn m29_k77_44(v: &mut Values, cx: &mut Search<Values>) {
+fn m29_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB10[(v[74] as usize)] == 59 {
 m25(v, cx);

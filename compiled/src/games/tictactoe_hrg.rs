@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -101,10 +102,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             14 => { m14(v, cx); Ok(()) }
-            21 => { m21(v, cx); Ok(()) }
+            21 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m21(v, &mut sink); sink }); } else { m21(v, cx); } Ok(()) }
             25 => { m25(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -134,7 +135,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 10usize;
 let old = v[slot];
@@ -162,7 +163,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
 m4(v, cx);
@@ -174,7 +175,7 @@ m4(v, cx);
 
 /// Node `turn_3`.
 #[inline(always)]
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag4: u32 = v[10] as u32;
 {
@@ -193,7 +194,7 @@ v[slot] = old;
 
 /// Node `turn_4`.
 #[inline(always)]
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else {
@@ -336,7 +337,7 @@ v[slot] = old;
 }
 
 /// Node `turn_18`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 10usize;
 let old = v[slot];
@@ -364,7 +365,7 @@ v[slot] = old;
 }
 
 /// Node `turn_19`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
 m23(v, cx);
@@ -376,7 +377,7 @@ m23(v, cx);
 
 /// Node `turn_20`.
 #[inline(always)]
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag22: u32 = v[10] as u32;
 {
@@ -395,7 +396,7 @@ v[slot] = old;
 
 /// Node `turn_21`.
 #[inline(always)]
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else {
@@ -849,7 +850,7 @@ None
 }
 
 /// Node `turn_2` where v[10] == 8.
-fn m3_k10_8(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 7 {
 m4(v, cx);
@@ -860,7 +861,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 9.
-fn m3_k10_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
 m4(v, cx);
@@ -871,7 +872,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 10.
-fn m3_k10_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
 m4(v, cx);
@@ -882,7 +883,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 11.
-fn m3_k10_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
 m4(v, cx);
@@ -893,7 +894,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 12.
-fn m3_k10_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
 m4(v, cx);
@@ -904,7 +905,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 13.
-fn m3_k10_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
 m4(v, cx);
@@ -915,7 +916,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 14.
-fn m3_k10_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
 m4(v, cx);
@@ -926,7 +927,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 15.
-fn m3_k10_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
 m4(v, cx);
@@ -937,7 +938,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 16.
-fn m3_k10_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k10_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
 m4(v, cx);
@@ -948,7 +949,7 @@ m4(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 8.
-fn m22_k10_8(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 7 {
 m23(v, cx);
@@ -959,7 +960,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 9.
-fn m22_k10_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
 m23(v, cx);
@@ -970,7 +971,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 10.
-fn m22_k10_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
 m23(v, cx);
@@ -981,7 +982,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 11.
-fn m22_k10_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
 m23(v, cx);
@@ -992,7 +993,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 12.
-fn m22_k10_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
 m23(v, cx);
@@ -1003,7 +1004,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 13.
-fn m22_k10_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
 m23(v, cx);
@@ -1014,7 +1015,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 14.
-fn m22_k10_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
 m23(v, cx);
@@ -1025,7 +1026,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 15.
-fn m22_k10_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
 m23(v, cx);
@@ -1036,7 +1037,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 16.
-fn m22_k10_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m22_k10_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
 m23(v, cx);

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -102,7 +103,7 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             17 => { m17(v, cx); Ok(()) }
             _ => Ok(()),
@@ -133,7 +134,7 @@ v[slot] = old;
 }
 
 /// Node `choose`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 11usize;
 let old = v[slot];
@@ -161,7 +162,7 @@ v[slot] = old;
 }
 
 /// Node `chosen`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
 m4(v, cx);
@@ -173,7 +174,7 @@ m4(v, cx);
 
 /// Node `free`.
 #[inline(always)]
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag4: u32 = v[11] as u32;
 {
@@ -192,7 +193,7 @@ v[slot] = old;
 
 /// Node `tagged`.
 #[inline(always)]
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else {
@@ -523,7 +524,7 @@ None
 }
 
 /// Node `chosen` where v[11] == 7.
-fn m3_k11_7(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 16 {
 m4(v, cx);
@@ -534,7 +535,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 8.
-fn m3_k11_8(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 16 {
 m4(v, cx);
@@ -545,7 +546,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 9.
-fn m3_k11_9(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 16 {
 m4(v, cx);
@@ -556,7 +557,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 10.
-fn m3_k11_10(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 16 {
 m4(v, cx);
@@ -567,7 +568,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 11.
-fn m3_k11_11(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 16 {
 m4(v, cx);
@@ -578,7 +579,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 12.
-fn m3_k11_12(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 16 {
 m4(v, cx);
@@ -589,7 +590,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 13.
-fn m3_k11_13(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 16 {
 m4(v, cx);
@@ -600,7 +601,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 14.
-fn m3_k11_14(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 16 {
 m4(v, cx);
@@ -611,7 +612,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 15.
-fn m3_k11_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m3_k11_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 16 {
 m4(v, cx);

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -121,9 +122,9 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            8 => { m8(v, cx); Ok(()) }
+            8 => { if cx.lists_deltas() { cx.list_deltas_into(8, |mut sink| { m8(v, &mut sink); sink }); } else { m8(v, cx); } Ok(()) }
             12 => { m12(v, cx); Ok(()) }
-            19 => { m19(v, cx); Ok(()) }
+            19 => { if cx.lists_deltas() { cx.list_deltas_into(2, |mut sink| { m19(v, &mut sink); sink }); } else { m19(v, cx); } Ok(()) }
             21 => m21(v, cx),
             22 => m22(v, cx),
             31 => { m31(v, cx); Ok(()) }
@@ -246,7 +247,7 @@ v[slot] = old;
 }
 
 /// Node `n9`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 49usize;
 let old = v[slot];
@@ -272,7 +273,7 @@ v[slot] = old;
 }
 
 /// Node `n10`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[49] as usize)] as usize] == 0 {
 m10(v, cx);
@@ -284,7 +285,7 @@ m10(v, cx);
 
 /// Node `n11`.
 #[inline(always)]
-fn m10(v: &mut Values, cx: &mut Search<Values>) {
+fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag11: u32 = v[49] as u32;
 {
@@ -303,7 +304,7 @@ v[slot] = old;
 
 /// Node `n12`.
 #[inline(always)]
-fn m11(v: &mut Values, cx: &mut Search<Values>) {
+fn m11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 12;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[49] as u64) << 16 | (x as u64) << 24); } else {
@@ -407,7 +408,7 @@ v[slot] = old;
 }
 
 /// Node `n21`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag20: u32 = 35;
 {
@@ -432,7 +433,7 @@ cx.pop_tag();
 
 /// Node `n23`.
 #[inline(always)]
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 12;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -478,7 +479,7 @@ Ok(())
 }
 
 /// Node `n24`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 1;
 let slot = 58usize;
@@ -491,7 +492,7 @@ v[slot] = old;
 
 /// Node `n22`.
 #[inline(always)]
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 12;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[58] as u64) << 16 | (x as u64) << 24); } else {
@@ -1804,7 +1805,7 @@ None
 }
 
 /// Node `n10` where v[49] == 15.
-fn m9_k49_15(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 0 {
 m10(v, cx);
@@ -1815,7 +1816,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 17.
-fn m9_k49_17(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 0 {
 m10(v, cx);
@@ -1826,7 +1827,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 19.
-fn m9_k49_19(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 0 {
 m10(v, cx);
@@ -1837,7 +1838,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 21.
-fn m9_k49_21(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 0 {
 m10(v, cx);
@@ -1848,7 +1849,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 16.
-fn m9_k49_16(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 0 {
 m10(v, cx);
@@ -1859,7 +1860,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 18.
-fn m9_k49_18(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 0 {
 m10(v, cx);
@@ -1870,7 +1871,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 20.
-fn m9_k49_20(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 0 {
 m10(v, cx);
@@ -1881,7 +1882,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 22.
-fn m9_k49_22(v: &mut Values, cx: &mut Search<Values>) {
+fn m9_k49_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 0 {
 m10(v, cx);

@@ -45,6 +45,11 @@ pub(crate) struct Analysis {
     pub opens_scope: Vec<bool>,
     /// Moves completed here are compared with the moves of the open scope only.
     pub scoped_moves: Vec<bool>,
+    /// Per node, the most moves a search passing it can complete below it
+    /// ([`completion_bounds`]; `u64::MAX` on a cycle).
+    pub completion_bounds: Vec<u64>,
+    /// Per node, the targets of its edges that stay within a move (no `player` assignment).
+    pub within_move: Vec<Vec<u32>>,
 }
 
 impl Analysis {
@@ -81,7 +86,7 @@ impl Analysis {
         let filled_tag_bound = filled_tag_bound(automaton, plan, &in_moves, &move_components, &filling);
         let visit_in_moves =
             (0..count).map(|n| move_cyclic[n] && !progressing[n] && (in_degree[n] >= 2 || is_start[n])).collect();
-        let Uniqueness { unique: unique_moves, opens_scope, scoped } =
+        let Uniqueness { unique: unique_moves, opens_scope, scoped, completions: completion_bounds } =
             unique_tags(automaton, plan, completes, &is_start, &within_move, &move_cyclic, values);
         let unique_start = (0..count)
             .map(|start| {
@@ -104,6 +109,8 @@ impl Analysis {
             unique_start,
             opens_scope,
             scoped_moves: scoped,
+            completion_bounds,
+            within_move,
         }
     }
 }
@@ -251,6 +258,8 @@ pub(crate) struct Uniqueness {
     pub opens_scope: Vec<bool>,
     /// Moves completed here are compared with the moves of the open scope only.
     pub scoped: Vec<bool>,
+    /// Per node, the most moves a search passing it can complete ([`completion_bounds`]).
+    pub completions: Vec<u64>,
 }
 
 /// `unique[n]`: every move search that reaches node `n` gives each tag sequence at most once, so
@@ -469,6 +478,7 @@ pub(crate) fn unique_tags(
         unique: (0..count).map(|n| !tainted[n] && !below_scope[n]).collect(),
         opens_scope: (0..count).map(|n| opens_scope[n] && !tainted[n]).collect(),
         scoped: (0..count).map(|n| !tainted[n] && below_scope[n]).collect(),
+        completions,
     }
 }
 
@@ -743,7 +753,7 @@ fn reachable_avoiding(successors: &[Vec<u32>], roots: &[bool], stop: u32) -> Vec
 }
 
 /// The nodes reachable from the marked roots.
-fn reachable(successors: &[Vec<u32>], roots: &[bool]) -> Vec<bool> {
+pub(crate) fn reachable(successors: &[Vec<u32>], roots: &[bool]) -> Vec<bool> {
     let mut seen = roots.to_vec();
     let mut stack: Vec<usize> = (0..roots.len()).filter(|&n| roots[n]).collect();
     while let Some(node) = stack.pop() {

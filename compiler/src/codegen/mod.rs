@@ -97,6 +97,10 @@ const UNROLL_MEMBERS: usize = 16;
 /// their compile time.
 const UNROLL_EDGE_BUDGET: usize = 256;
 
+/// The most moves a delta listing on a sink may complete ([`Generator::sink_starts`]): the
+/// sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most).
+const DELTA_SINK_BOUND: u64 = 4096;
+
 /// The most specialised functions of one game (nested unrolled loops multiply).
 const SPECIALISED_LIMIT: usize = 256;
 
@@ -207,6 +211,12 @@ struct Generator<'a> {
     /// Per computed write of [`Generator::deltas`], the slot it writes as `v[...]` of the values
     /// alone (no known member folded), as `apply_delta` recomputes it.
     delta_places: Vec<String>,
+    /// Per start node, the room its delta listing makes when it runs on a sink
+    /// ([`Generator::sink_starts`]).
+    sink_bounds: Vec<Option<u64>>,
+    /// Per node, whether a sink start's search reaches it: its move-search function is generic
+    /// over the `MoveSink` it runs on.
+    sink_nodes: Vec<bool>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -373,7 +383,80 @@ impl<'a> Generator<'a> {
         let (apply_starts, in_apply) = generator.apply_starts();
         generator.apply_starts = apply_starts;
         generator.in_apply = in_apply;
+        let (sink_bounds, sink_nodes) = generator.sink_starts();
+        generator.sink_bounds = sink_bounds;
+        generator.sink_nodes = sink_nodes;
         generator
+    }
+
+    /// The delta starts whose listing runs on a `DeltaSink` (`Search::list_deltas_into`), with
+    /// the room each makes, and the nodes their searches reach. A start qualifies when its
+    /// search cannot fail (`fallible_moves`: no visit, scope, impure check, unproved key or
+    /// unbounded tag below it, so its functions call only what `MoveSink` offers) and its region
+    /// is acyclic with at most [`DELTA_SINK_BOUND`] completions (`completion_bounds`: the
+    /// listing's pushes, so the sink's slots never run out), in a game whose searches record no
+    /// visit (`NO_VISITS`: the emitted functions then call no `cx.visit`, `cx.visit_slot` or
+    /// `cx.count_step`; only such a game searches in place, where the sink is used, and
+    /// elsewhere a generic function would only move inlining around). Every node such a search
+    /// reaches gets a function generic over the sink: the compiler emits it once for the context and
+    /// once for the sink, where every completion is a delta push with the move count in a
+    /// register. Cost: one reachability walk per qualifying start.
+    fn sink_starts(&self) -> (Vec<Option<u64>>, Vec<bool>) {
+        let count = self.automaton.nodes.len();
+        let analysis = &self.analysis;
+        // The conditions under which `node_function` records `Emitted::visits`.
+        let searches_visit = (0..count).any(|n| analysis.in_moves[n] && analysis.visit_in_moves[n])
+            || self
+                .reach
+                .values()
+                .any(|check| (0..count).any(|n| check.region[n] && (check.visits[n] || check.counted_steps[n])));
+        if searches_visit {
+            return (vec![None; count], vec![false; count]);
+        }
+        let bounds: Vec<Option<u64>> = (0..count)
+            .map(|node| {
+                let bound = analysis.completion_bounds[node];
+                let qualifies = analysis.is_start[node]
+                    && analysis.in_moves[node]
+                    && self.deltas.starts[node]
+                    && !self.fallible_moves[node]
+                    && (1..=DELTA_SINK_BOUND).contains(&bound)
+                    && !self.starts_tags_only(node);
+                qualifies.then_some(bound)
+            })
+            .collect();
+        let roots: Vec<bool> = bounds.iter().map(Option::is_some).collect();
+        let nodes = graph::reachable(&analysis.within_move, &roots);
+        (bounds, nodes)
+    }
+
+    /// Whether a playout lists the moves of `start` as tags only from its first listing on, so
+    /// that its delta listing (and a sink for it) would rarely run: its search reaches a
+    /// placement loop that lists single tags (`x = T(*)` over more than
+    /// [`REPLAY_RANGE_MIN_MEMBERS`] members, the member its next tag, [`Generator::placement`]),
+    /// and that loop's members alone take more successor bytes than
+    /// `regula_runtime::compiled::TAGS_ONLY_ABOVE_BYTES` (the playout lists tags only after such
+    /// a listing, until fewer moves remain: gomoku's 225 cells of 244 bytes, tags only while
+    /// more than 67 cells are free). Such a start keeps one plain copy of its functions (gomoku
+    /// paid 0.7 % instructions for the unused second copy). Cost: one reachability walk.
+    fn starts_tags_only(&self, start: usize) -> bool {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let sym_bytes = slot_bits(self.sym) as usize / 8;
+        // `size_of::<CompiledState<Values>>()`: the node id, then the slots, aligned to 4.
+        let state_bytes = (4 + plan.state_len * sym_bytes).next_multiple_of(4);
+        let mut roots = vec![false; automaton.nodes.len()];
+        roots[start] = true;
+        let region = graph::reachable(&self.analysis.within_move, &roots);
+        (0..automaton.nodes.len()).filter(|&node| region[node]).any(|node| {
+            automaton.nodes[node].edges.clone().any(|edge| {
+                let edge = edge as usize;
+                let PlanOp::AssignAny { lhs, members, .. } = &plan.ops[edge] else { return false };
+                members.len() > REPLAY_RANGE_MIN_MEMBERS
+                    && members.len() * state_bytes > regula_runtime::compiled::TAGS_ONLY_ABOVE_BYTES
+                    && graph::fixed_slot(lhs)
+                        .is_some_and(|slot| self.next_tag_is_member(edge, slot) && self.placement(edge, slot).is_some())
+            })
+        })
     }
 
     /// The starts whose keeper move is applied in place ([`Mode::Apply`]), and the nodes their
@@ -622,6 +705,8 @@ impl<'a> Generator<'a> {
             uses_byte_scan: false,
             deltas: deltas::Deltas::default(),
             delta_places: Vec::new(),
+            sink_bounds: Vec::new(),
+            sink_nodes: Vec::new(),
         }
     }
 
@@ -1915,6 +2000,9 @@ impl<'a> Generator<'a> {
             Mode::Moves if self.fallible_moves[node as usize] => {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
+            Mode::Moves if self.sink_nodes[node as usize] => {
+                (format!("fn {name}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "")
+            }
             Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
             Mode::Apply => (format!("fn {name}(v: &mut Values) -> Option<u32>"), "None"),
             Mode::Reach { pure: true, .. } => (format!("fn {name}(v: &mut Values) -> bool"), "false"),
@@ -2157,6 +2245,9 @@ impl<'a> Generator<'a> {
         writeln!(w, "#![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]").unwrap();
         writeln!(w).unwrap();
         writeln!(w, "use regula_runtime::compiled::{{CompiledGame, Fail, Names, CompiledState, Search}};").unwrap();
+        if self.sink_nodes.iter().any(|&sink| sink) {
+            writeln!(w, "use regula_runtime::compiled::MoveSink;").unwrap();
+        }
         writeln!(w).unwrap();
         writeln!(w, "/// One symbol id.").unwrap();
         writeln!(w, "pub type Sym = {sym};").unwrap();
@@ -2296,6 +2387,12 @@ impl<'a> Generator<'a> {
         let call = |node: usize| {
             if self.fallible_moves[node] {
                 format!("m{node}(v, cx)")
+            } else if let (true, Some(bound)) = (no_visits, self.sink_bounds[node]) {
+                // A delta listing runs the search on a sink (see `Generator::sink_starts`).
+                format!(
+                    "{{ if cx.lists_deltas() {{ cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }}); }} \
+                     else {{ m{node}(v, cx); }} Ok(()) }}"
+                )
             } else {
                 format!("{{ m{node}(v, cx); Ok(()) }}")
             }
@@ -2608,6 +2705,44 @@ mod tests {
         assert!(!branching.contains("lists_single_tags"), "{branching}");
     }
 
+    /// A placement of one of `cells` cells, `edges` from `picked` to `tagged` (`$$ at` when
+    /// empty), then the turn to the keeper.
+    fn placement_of(cells: usize, edges: &[(&str, &str, &str)]) -> String {
+        let names: Vec<String> = (0..cells).map(|i| format!("c{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", names.join(", "))).typedef("Board", "Cell -> Cell");
+        builder.variable("board", "Board", "{:c0}").variable("at", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        for (from, to, label) in if edges.is_empty() { &[("picked", "tagged", "$$ at")][..] } else { edges } {
+            builder.edge(from, to, label);
+        }
+        builder.edge("tagged", "end", "player = keeper");
+        generate(&builder.build().expect("the test automaton builds"), "test").expect("generates")
+    }
+
+    #[test]
+    fn a_placement_listed_as_tags_only_from_its_first_listing_keeps_its_search_off_the_sink() {
+        // 20 cells, states of under 40 bytes (under 800 < 16 KiB): the playout lists deltas, on
+        // the sink.
+        let small = placement_of(20, &[]);
+        assert!(small.contains("if cx.lists_single_tags() {\nfor i in 0..20 {"), "{small}");
+        assert_eq!(sink_listings(&small), [(2, 20)], "{small}");
+        // 200 cells: states of over 200 bytes (the board alone), over 40,000 bytes a first
+        // listing, so playouts list tags only until fewer than ~80 cells remain: no sink, no
+        // generic function, but still a delta start with its single-tag listing.
+        let big = placement_of(200, &[]);
+        assert!(big.contains("if cx.lists_single_tags() {\nfor i in 0..200 {"), "{big}");
+        assert!(big.contains("cx.push_delta("), "{big}");
+        assert!(sink_listings(&big).is_empty() && !big.contains("MoveSink"), "{big}");
+        // The same 200 cells with a write between the loop and the tag (no single-tag listing):
+        // on the sink.
+        let written = placement_of(200, &[("picked", "written", "board[at] = c1"), ("written", "tagged", "$$ at")]);
+        assert!(!written.contains("lists_single_tags") && written.contains("cx.push_delta("), "{written}");
+        assert_eq!(sink_listings(&written), [(2, 200)], "{written}");
+    }
+
     /// The line of a module's member loop over `Cell` that skips members, if any.
     fn member_filter_line(module: &str) -> Option<&str> {
         let lines: Vec<&str> = module.lines().collect();
@@ -2781,7 +2916,7 @@ mod tests {
         let lines: Vec<&str> = module.lines().collect();
         let at = lines.iter().position(|l| *l == format!("/// Node `{node}`.")).expect("the node has a function");
         let signature = lines[at + 1..].iter().find(|l| l.starts_with("fn ")).expect("a signature follows");
-        signature["fn ".len()..].split('(').next().unwrap().to_string()
+        signature["fn ".len()..].split(['(', '<']).next().unwrap().to_string()
     }
 
     /// The function a member loop's body calls after writing the member (and the writes of the
@@ -2938,6 +3073,70 @@ mod tests {
             &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
         );
         assert!(!moved.contains("cx.push_delta(") && !moved.contains("fn delta_start"), "{moved}");
+    }
+
+    /// The room the delta listing of each start that runs on a sink makes, by start node (the
+    /// `list_deltas_into` calls of `search_in_place`).
+    fn sink_listings(module: &str) -> Vec<(u32, u64)> {
+        module
+            .lines()
+            .filter_map(|line| {
+                let (node, rest) = line.trim().split_once(" => ")?;
+                let bound = rest.split_once("cx.list_deltas_into(")?.1.split(',').next()?;
+                Some((node.parse().expect("a node"), bound.parse().expect("a bound")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_delta_listing_that_cannot_fail_runs_on_a_sink_with_room_for_its_moves() {
+        // `choose` (node 2) picks one of the cells: one move each, so the room is the cell count;
+        // its functions are generic over the sink, `begin`'s (no delta start) are not.
+        let small = board_module("a, b");
+        assert_eq!(sink_listings(&small), [(2, 2)], "{small}");
+        assert!(small.contains("use regula_runtime::compiled::MoveSink;"), "{small}");
+        assert!(small.contains("fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "{small}");
+        assert!(small.contains("fn m0(v: &mut Values, cx: &mut Search<Values>)"), "{small}");
+        let big = board_module("a, b, c, d, e, f, g, h");
+        assert_eq!(sink_listings(&big), [(2, 8)], "{big}");
+        // Two choices in a row multiply: 2 cells, then 3 marks.
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b}");
+        builder.typedef("Mark", "{p, q, r}").variable("at", "Cell", "a").variable("mark", "Mark", "p");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "marked", "mark = Mark(*)");
+        builder.edge("marked", "retagged", "$$ mark");
+        builder.edge("retagged", "end", "player = keeper");
+        let marks = generate(&builder.build().expect("builds"), "test").expect("generates");
+        assert_eq!(sink_listings(&marks), [(2, 6)], "{marks}");
+        // No delta listing (the whole board moves: `at` written after it): no sink, no generic.
+        let moved = board_module_then(
+            "a, b, c, d, e, f, g, h",
+            &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
+        );
+        assert!(sink_listings(&moved).is_empty() && !moved.contains("MoveSink"), "{moved}");
+        // A delta start whose search can fail (a write through a key outside the board, `at`
+        // holding `c`) lists its deltas with the context: its functions return errors.
+        let fallible = keyed_board_module("a, b");
+        assert!(fallible.contains("cx.push_delta("), "still a delta start: {fallible}");
+        assert!(sink_listings(&fallible).is_empty() && !fallible.contains("MoveSink"), "{fallible}");
+    }
+
+    /// [`board_module`] where `at` ranges over `a, b, c` but the board only over `cells`.
+    fn keyed_board_module(cells: &str) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", &format!("{{{cells}}}"));
+        builder.typedef("Wide", "{a, b, c}").typedef("Board", "Cell -> Player");
+        builder.variable("board", "Board", "{:x}").variable("at", "Wide", "a");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Wide(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "written", "board[at] = x");
+        builder.edge("written", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
     }
 
     /// The arms of a module's `apply_keeper` (`node => a<node>(..)`), as node numbers.
