@@ -137,6 +137,10 @@ pub struct FastEngine {
     /// Per context (as `contexts`): the reachability pair's lean plan, when it has one.
     pub(crate) plans: Vec<Option<reach::ReachPlan>>,
     pub(crate) plan_mode: ReachPlans,
+    /// Per context (as `plans`): the plan resolved to a [`search::MemberGrid`], when it is a lone
+    /// filter of that shape and plans are [`ReachPlans::On`] (with plans off or checked, every
+    /// check takes its usual path).
+    pub(crate) member_grids: Vec<Option<search::MemberGrid>>,
     /// Per node: every path the move search can walk from it is forced (every node reached
     /// before a move completes has a single followable out-edge), so a keeper move from it is
     /// applied in place ([`Scratch::apply_single_path`]).
@@ -347,6 +351,11 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     result
 }
 
+/// The [`search::MemberGrid`] of each plan of `plans` that has one, under plan mode `mode`.
+fn member_grids(plans: &[Option<reach::ReachPlan>], mode: ReachPlans) -> Vec<Option<search::MemberGrid>> {
+    plans.iter().map(|plan| plan.as_ref().filter(|_| mode == ReachPlans::On).and_then(search::MemberGrid::of)).collect()
+}
+
 impl FastEngine {
     /// Prepares an automaton; one that breaks the compiler->runtime contract is an
     /// [`EngineError::Malformed`] (the same checks as [`ReferenceEngine::new`]).
@@ -524,6 +533,7 @@ impl FastEngine {
             player_number,
             describer,
             tags_only_above: TAGS_ONLY_ABOVE,
+            member_grids: member_grids(&plans, ReachPlans::On),
             plans,
             plan_mode: ReachPlans::On,
             single_path,
@@ -544,6 +554,7 @@ impl FastEngine {
     /// depend on it, except that [`ReachPlans::Checked`] turns a disagreement into an error.
     pub fn with_reach_plans(mut self, mode: ReachPlans) -> Self {
         self.plan_mode = mode;
+        self.member_grids = member_grids(&self.plans, mode);
         self
     }
 

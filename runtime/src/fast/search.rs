@@ -439,6 +439,94 @@ fn compare_holds(op: &PlanOp, values: &[u32], constants: &[u32]) -> bool {
     }
 }
 
+/// A [`ReachPlan::lone_filter`] check that writes nothing, resolved once when the engine is
+/// built to the state cells each member reads: "some member passes every test", where test `t`
+/// of member `m` is `(values[cells[m * width + t]] == rhs[t]) == equal[t]`. Tic-tac-toe's line
+/// test (three tests of `board[lineFirst[line]] == me`, ...) and free-cell test, connect four's
+/// `freeSearch` (one test) have this shape.
+///
+/// Cost: per member, `width` loads of a cell and of its value, and a comparison each, with no
+/// plan, node or edge looked up per check and no slot saved or written (a forced keeper walk
+/// runs it in place of [`Scratch::reach`], see [`Scratch::keeper_reach`]). Invariant: it answers exactly as
+/// [`Scratch::run_lone_filter`] on the same plan (members in the same order, the same tests),
+/// which it replaces only when the plan has no hoisted edge (nothing is written before the
+/// member loop, so each right-hand side reads the state as the check starts).
+#[derive(Clone, Debug)]
+pub(crate) struct MemberGrid {
+    /// Per member (in the any-assignment's order), the absolute cell of each test.
+    cells: Box<[u32]>,
+    /// Tests per member: 1 to [`MEMBER_TESTS`].
+    width: usize,
+    /// Per test, its right-hand side and whether it asks for equality.
+    tests: Box<[(MemberRhs, bool)]>,
+}
+
+impl MemberGrid {
+    /// The grid of `plan`, when it is a lone filter without hoisted edges whose comparisons all
+    /// read the state at the member itself (its [`ReachPlan::member_tests`], or a single
+    /// `map[member] == constant`).
+    pub(crate) fn of(plan: &ReachPlan) -> Option<MemberGrid> {
+        let start = plan.nodes.first()?;
+        if !plan.lone_filter || plan.slots.len() != 1 || start.hoisted != start.filter.0 {
+            return None;
+        }
+        let PlanOp::SetAny { slot, members } = &plan.edges[start.first as usize].op else {
+            return None;
+        };
+        let chain = &plan.filters[start.hoisted as usize..start.filter.1 as usize];
+        let single;
+        let tests: &[MemberTest] = match chain {
+            [only] => match &plan.edges[*only as usize].op {
+                PlanOp::CompareIndexedLit { base, key, offsets, lit, equal } if key == slot => {
+                    single = [MemberTest {
+                        base: *base,
+                        offsets: offsets.clone(),
+                        rhs: MemberRhs::Lit(*lit),
+                        equal: *equal,
+                    }];
+                    &single
+                }
+                _ => return None,
+            },
+            _ if !plan.member_tests.is_empty() && plan.member_tests.len() == chain.len() => &plan.member_tests,
+            _ => return None,
+        };
+        let mut cells = Vec::with_capacity(members.len() * tests.len());
+        for &member in members.iter() {
+            for test in tests {
+                cells.push(test.base + *test.offsets.get(member as usize)?);
+            }
+        }
+        Some(MemberGrid {
+            cells: cells.into_boxed_slice(),
+            width: tests.len(),
+            tests: tests.iter().map(|test| (test.rhs, test.equal)).collect(),
+        })
+    }
+
+    /// Whether some member passes every test on `values`.
+    #[inline(always)]
+    fn any_passes(&self, values: &[SymbolId]) -> bool {
+        let mut rhs = [0; MEMBER_TESTS];
+        let mut equal = [true; MEMBER_TESTS];
+        for ((value, wanted), &(test, is_equal)) in rhs.iter_mut().zip(equal.iter_mut()).zip(self.tests.iter()) {
+            *value = match test {
+                MemberRhs::Lit(lit) => lit,
+                MemberRhs::Slot(from) => values[from as usize],
+            };
+            *wanted = is_equal;
+        }
+        let holds = |cell: u32, test: usize| (values[cell as usize] == rhs[test]) == equal[test];
+        match self.width {
+            1 => self.cells.iter().any(|&cell| holds(cell, 0)),
+            3 => self.cells.chunks_exact(3).any(|row| holds(row[0], 0) && holds(row[1], 1) && holds(row[2], 2)),
+            width => {
+                self.cells.chunks_exact(width).any(|row| row.iter().enumerate().all(|(test, &cell)| holds(cell, test)))
+            }
+        }
+    }
+}
+
 impl Scratch {
     /// Loads a state into the working buffer.
     pub(crate) fn load(&mut self, node: NodeId, values: &[SymbolId]) {
@@ -521,7 +609,7 @@ impl Scratch {
                     }
                     Hot::General => match &edge.ins {
                         Ins::Reach { from, to, negated, context } => {
-                            self.reach_memoised(engine, &mut memo, (*from, *to, *context), 1)? != *negated
+                            self.keeper_reach(engine, &mut memo, (*from, *to, *context))? != *negated
                         }
                         _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
                     },
@@ -1190,6 +1278,31 @@ impl Scratch {
                 *memo = Some((from, to, result));
                 Ok(result)
             }
+        }
+    }
+
+    /// [`Scratch::reach_memoised`] for a forced keeper walk ([`Scratch::walk_single_path`], at
+    /// depth 1): a check with a [`MemberGrid`] runs it straight here (tic-tac-toe's line and
+    /// free-cell tests), without `reach`'s call and plan dispatch, which cost about as much as
+    /// the check. Only the keeper walk takes this path: in `reach` itself the grid lookup cost
+    /// reversi, draughts and chess 2 to 3 % per playout (code layout), for no gain there.
+    #[inline(always)]
+    fn keeper_reach(
+        &mut self,
+        engine: &FastEngine,
+        memo: &mut Option<(NodeId, NodeId, bool)>,
+        (from, to, context): (NodeId, NodeId, u32),
+    ) -> Result<bool, EngineError> {
+        match (&engine.member_grids[context as usize], *memo) {
+            (_, Some((f, t, result))) if (f, t) == (from, to) => Ok(result),
+            // `from == to` holds at once, as in `reach`; depth 1 is never too deep.
+            (Some(grid), _) if from != to => {
+                self.plan_writes += 1;
+                let result = grid.any_passes(&self.values);
+                *memo = Some((from, to, result));
+                Ok(result)
+            }
+            _ => self.reach_memoised(engine, memo, (from, to, context), 1),
         }
     }
 
@@ -2520,5 +2633,135 @@ fn step_member(next_edge: &mut u32, next_member: &mut u32, member: usize, member
     } else {
         *next_member = member as u32 + 1;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::automaton::builder::AutomatonBuilder;
+
+    /// A game whose one turn checks `? from -> to` over `check`'s edges, on a board of four
+    /// cells (`Cell`), each `empty` or `full`.
+    fn engine(check: &[(&str, &str, &str)]) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, d}")
+            .typedef("Disc", "{empty, full}")
+            .constant("next", "Cell -> Cell", "{a: b, b: c, c: d, :a}")
+            .variable("board", "Cell -> Disc", "{:empty}")
+            .variable("cursor", "Cell", "a")
+            .variable("wanted", "Disc", "full");
+        let turn = [
+            ("begin", "turn", "player = x"),
+            ("turn", "found", "? from -> to"),
+            ("turn", "end", "player = keeper"),
+            ("found", "end", "player = keeper"),
+        ];
+        for (source, target, label) in turn.iter().chain(check) {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    /// The context of the game's one reachability check.
+    fn check_context(engine: &FastEngine) -> u32 {
+        let contexts: Vec<u32> = engine
+            .edges
+            .iter()
+            .filter_map(|edge| match edge.ins {
+                Ins::Reach { context, .. } => Some(context),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(contexts.len(), 1, "one check");
+        contexts[0]
+    }
+
+    /// The check's answer on every board (16 of them) and every `wanted` disc by the grid, by
+    /// the plan's lone-filter run and by the general search: all three must agree; returns how
+    /// many states the check held in.
+    fn assert_grid_agrees(engine: &FastEngine) -> usize {
+        let context = check_context(engine);
+        let grid = engine.member_grids[context as usize].as_ref().expect("a member grid");
+        let plan = engine.plans[context as usize].as_ref().expect("a plan");
+        let automaton = &engine.automaton;
+        let (from, to) = (automaton.node_id("from").expect("from"), automaton.node_id("to").expect("to"));
+        let discs = [automaton.symbol_id("empty").expect("empty"), automaton.symbol_id("full").expect("full")];
+        // `wanted` is the one slot holding `full` at the start; every test reads the board.
+        let wanted_slot = engine.initial_values.iter().position(|&v| v == discs[1]).expect("wanted");
+        let mut board: Vec<usize> = grid.cells.iter().map(|&cell| cell as usize).collect();
+        board.sort_unstable();
+        board.dedup();
+        assert_eq!(board.len(), 4, "the grid reads the four board cells");
+        let mut scratch = engine.scratch();
+        let mut held = 0;
+        for (fill, wanted) in (0..16usize).flat_map(|fill| discs.map(|wanted| (fill, wanted))) {
+            scratch.load(engine.automaton.begin, &engine.initial_values);
+            for (bit, &slot) in board.iter().enumerate() {
+                scratch.values[slot] = discs[(fill >> bit) & 1];
+            }
+            scratch.values[wanted_slot] = wanted;
+            let before = scratch.values.clone();
+            let by_grid = grid.any_passes(&scratch.values);
+            let by_plan = scratch.run_lone_filter_restoring(engine, plan, plan.slots[0] as usize, 1).expect("plan");
+            let by_search = scratch.reach_general(engine, from, to, context, 1).expect("search");
+            assert_eq!((by_grid, by_grid), (by_plan, by_search), "board {fill:04b}, wanted {wanted}");
+            assert_eq!(scratch.values, before, "the state is unchanged");
+            held += usize::from(by_grid);
+        }
+        held
+    }
+
+    #[test]
+    fn a_lone_filter_keyed_by_its_member_gets_a_grid_that_agrees_with_the_plan() {
+        // One test (`board[cursor] == empty`, connect four's `freeSearch`): every board but the
+        // full one has an empty cell, whatever `wanted` is.
+        let free = engine(&[("from", "chosen", "cursor = Cell(*)"), ("chosen", "to", "board[cursor] == empty")]);
+        assert_eq!(assert_grid_agrees(&free), 2 * 15);
+        // Two tests, one against a slot (tic-tac-toe's line test): some cell holds `wanted` and
+        // its next cell does not. Boards of one disc throughout fail either way (4 of 32).
+        let pair = engine(&[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "same", "board[cursor] == wanted"),
+            ("same", "to", "board[next[cursor]] != wanted"),
+        ]);
+        assert_eq!(assert_grid_agrees(&pair), 32 - 4);
+        // Three tests: three full cells in a row (round the board), so 1111 and the four boards
+        // with one empty cell, for each `wanted`.
+        let run = engine(&[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "one", "board[cursor] == full"),
+            ("one", "two", "board[next[cursor]] == full"),
+            ("two", "to", "board[next[next[cursor]]] == full"),
+        ]);
+        assert_eq!(assert_grid_agrees(&run), 2 * 5);
+    }
+
+    #[test]
+    fn no_grid_without_a_member_keyed_lone_filter_or_with_plans_not_on() {
+        let no_grid = |engine: &FastEngine| engine.member_grids[check_context(engine) as usize].is_none();
+        // A comparison of the member itself, not of the state at it.
+        assert!(no_grid(&engine(&[("from", "chosen", "cursor = Cell(*)"), ("chosen", "to", "cursor == c")])));
+        // An assignment between the choice and the test (hoisted, or written per member).
+        assert!(no_grid(&engine(&[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "set", "wanted = full"),
+            ("set", "to", "board[cursor] == wanted"),
+        ])));
+        // Two choices: not a lone filter.
+        assert!(no_grid(&engine(&[
+            ("from", "chosen", "cursor = Cell(*)"),
+            ("chosen", "again", "cursor = Cell(*)"),
+            ("again", "to", "board[cursor] == full"),
+        ])));
+        // The grid's shape, with plans off or checked: every check takes its usual path.
+        let free = [("from", "chosen", "cursor = Cell(*)"), ("chosen", "to", "board[cursor] == empty")];
+        assert!(!no_grid(&engine(&free)));
+        assert!(no_grid(&engine(&free).with_reach_plans(ReachPlans::Off)));
+        assert!(no_grid(&engine(&free).with_reach_plans(ReachPlans::Checked)));
+        assert!(!no_grid(&engine(&free).with_reach_plans(ReachPlans::Checked).with_reach_plans(ReachPlans::On)));
     }
 }
