@@ -1760,11 +1760,16 @@ impl Scratch {
         };
         let restore = &plan.restore[branch.restore.0 as usize..branch.restore.1 as usize];
         let saved = self.plan_saved.len();
-        for &s in restore {
-            self.plan_saved.push(self.values[s as usize]);
+        let program = plan.straights.get(branch.straight as usize);
+        // A register walk puts nothing back between members (it writes only the walked slot,
+        // which every member sets before reading it), so it needs no copies of `restore`.
+        if program.is_none_or(|program| program.register.is_none()) {
+            for &s in restore {
+                self.plan_saved.push(self.values[s as usize]);
+            }
         }
         let mut found = false;
-        if let Some(program) = plan.straights.get(branch.straight as usize) {
+        if let Some(program) = program {
             let copies = &self.plan_saved[saved..];
             let found =
                 program.run(&mut self.values, *slot as usize, members, restore, copies, &mut self.ray_positions);
