@@ -2418,18 +2418,7 @@ mod tests {
                 *v = old;
                 return Ok(());
             }
-            let last = v[1];
-            for cell in (3..6).filter(|&cell| cell != last) {
-                let old = *v;
-                v[1] = cell;
-                v[0] = 1;
-                if cx.lists_deltas() {
-                    cx.push_delta(7 | (v[0] as u64) << 16 | (v[1] as u64) << 24);
-                } else {
-                    cx.complete_unique_valid(0, v);
-                }
-                *v = old;
-            }
+            deltas_turn(v, cx);
             Ok(())
         }
     }
@@ -2439,8 +2428,9 @@ mod tests {
     /// or three).
     struct Sunk<const BOUND: usize>;
 
-    /// The turn of [`Deltas`], generic over the sink (as the generator emits a delta start).
-    fn sunk_turn<C: MoveSink<[u8; 3]>>(v: &mut [u8; 3], cx: &mut C) {
+    /// The turn of [`Deltas`] and [`Sunk`], generic over the sink (as the generator emits a delta
+    /// start): on the context for [`Deltas`], on a [`DeltaSink`] too for [`Sunk`].
+    fn deltas_turn<C: MoveSink<[u8; 3]>>(v: &mut [u8; 3], cx: &mut C) {
         let last = v[1];
         for cell in (3..6).filter(|&cell| cell != last) {
             let old = *v;
@@ -2459,15 +2449,15 @@ mod tests {
         type Values = [u8; 3];
         const FINGERPRINT: u64 = 0;
         const NAMES: Names = Deltas::<true>::NAMES;
-        const BEGIN: NodeId = 0;
-        const END: NodeId = 1;
-        const KEEPER: SymbolId = 1;
-        const RANDOM: SymbolId = 2;
-        const PLAYERS: &'static [SymbolId] = &[0];
-        const SCORES: &'static [SymbolId] = &[];
-        const ONE: Option<SymbolId> = None;
-        const STARTS_ALL_UNIQUE: bool = true;
-        const NO_VISITS: bool = true;
+        const BEGIN: NodeId = Deltas::<true>::BEGIN;
+        const END: NodeId = Deltas::<true>::END;
+        const KEEPER: SymbolId = Deltas::<true>::KEEPER;
+        const RANDOM: SymbolId = Deltas::<true>::RANDOM;
+        const PLAYERS: &'static [SymbolId] = Deltas::<true>::PLAYERS;
+        const SCORES: &'static [SymbolId] = Deltas::<true>::SCORES;
+        const ONE: Option<SymbolId> = Deltas::<true>::ONE;
+        const STARTS_ALL_UNIQUE: bool = Deltas::<true>::STARTS_ALL_UNIQUE;
+        const NO_VISITS: bool = Deltas::<true>::NO_VISITS;
 
         fn delta_start(node: NodeId) -> bool {
             node == 2
@@ -2497,11 +2487,11 @@ mod tests {
             }
             if cx.lists_deltas() {
                 cx.list_deltas_into(BOUND, |mut sink| {
-                    sunk_turn(v, &mut sink);
+                    deltas_turn(v, &mut sink);
                     sink
                 });
             } else {
-                sunk_turn(v, cx);
+                deltas_turn(v, cx);
             }
             Ok(())
         }
