@@ -991,6 +991,17 @@ pub(crate) enum MemberRhs {
     Slot(u32),
 }
 
+impl MemberRhs {
+    /// The value compared against on `values`: the literal, or the slot's value.
+    #[inline(always)]
+    pub(crate) fn read(self, values: &[SymbolId]) -> SymbolId {
+        match self {
+            MemberRhs::Lit(lit) => lit,
+            MemberRhs::Slot(from) => values[from as usize],
+        }
+    }
+}
+
 /// The [`MemberTest`]s of a lone filter whose per-member chain is `chain` over the member slot
 /// `slot`, or none (see [`ReachPlan::member_tests`]).
 fn member_tests(plan_edges: &[PlanEdge], chain: &[u32], slot: u32) -> Box<[MemberTest]> {

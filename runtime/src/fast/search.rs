@@ -510,10 +510,7 @@ impl MemberGrid {
         let mut rhs = [0; MEMBER_TESTS];
         let mut equal = [true; MEMBER_TESTS];
         for ((value, wanted), &(test, is_equal)) in rhs.iter_mut().zip(equal.iter_mut()).zip(self.tests.iter()) {
-            *value = match test {
-                MemberRhs::Lit(lit) => lit,
-                MemberRhs::Slot(from) => values[from as usize],
-            };
+            *value = test.read(values);
             *wanted = is_equal;
         }
         let holds = |cell: u32, test: usize| (values[cell as usize] == rhs[test]) == equal[test];
@@ -1569,10 +1566,7 @@ impl Scratch {
             let tests = &plan.member_tests[..];
             let mut rhs = [0; MEMBER_TESTS];
             for (value, test) in rhs.iter_mut().zip(tests) {
-                *value = match test.rhs {
-                    MemberRhs::Lit(lit) => lit,
-                    MemberRhs::Slot(from) => self.values[from as usize],
-                };
+                *value = test.rhs.read(&self.values);
             }
             let values = &self.values;
             let holds = |test: &MemberTest, rhs: u32, member: usize| {
