@@ -678,6 +678,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_5`.
+#[inline(always)]
 fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
@@ -1489,6 +1490,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_26`.
+#[inline(always)]
 fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {

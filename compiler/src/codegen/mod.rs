@@ -2032,12 +2032,24 @@ impl<'a> Generator<'a> {
         // fused with the completion below it (amazons' arrow square, called from eight ray
         // loops). Other nodes are marked for `functions`, which inlines those a specialised
         // copy calls.
+        let only_completes = |node: usize| {
+            let edges = &self.automaton.nodes[node].edges;
+            edges.len() == 1
+                && (completes(&self.plan.ops[edges.start as usize])
+                    || (!self.analysis.visit_in_moves[node]
+                        && self.fusable_tag_completion(mode, edges.start as usize).is_some()))
+        };
+        // So is a node whose one edge is a guard into such a node (draughts' empty-square test
+        // before a step move, called from its four direction nodes: the call cost as much as
+        // the comparison and the push).
         let edges = &self.automaton.nodes[node as usize].edges;
-        let only_completes = edges.len() == 1
-            && (completes(&self.plan.ops[edges.start as usize])
-                || (!self.analysis.visit_in_moves[node as usize]
-                    && self.fusable_tag_completion(mode, edges.start as usize).is_some()));
-        if matches!(mode, Mode::Moves | Mode::Apply) && only_completes {
+        let guards_a_completion = mode == Mode::Moves
+            && edges.len() == 1
+            && matches!(self.plan.ops[edges.start as usize], PlanOp::Compare { .. })
+            && !self.edge_fallible_in_moves(edges.start as usize)
+            && !self.analysis.visit_in_moves[node as usize]
+            && only_completes(self.automaton.edges[edges.start as usize].target as usize);
+        if matches!(mode, Mode::Moves | Mode::Apply) && (only_completes(node as usize) || guards_a_completion) {
             writeln!(body, "#[inline(always)]").expect("writing to a String");
         } else {
             writeln!(body, "#[inline]").expect("writing to a String");
@@ -3136,6 +3148,44 @@ mod tests {
         let fallible = keyed_board_module("a, b");
         assert!(fallible.contains("cx.push_delta("), "still a delta start: {fallible}");
         assert!(sink_listings(&fallible).is_empty() && !fallible.contains("MoveSink"), "{fallible}");
+    }
+
+    /// The attribute line under the doc line of node `name`'s (unspecialised) function.
+    fn attribute_of(module: &str, name: &str) -> String {
+        let mut lines = module.lines().skip_while(|line| *line != format!("/// Node `{name}`."));
+        lines.nth(1).unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn a_guard_into_a_completion_is_inlined_into_its_callers() {
+        // `tagged`'s one edge is a guard into `checked`, which only completes: both inlined.
+        let guarded = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "checked", "at == a"),
+            ("checked", "end", "player = keeper"),
+        ]);
+        assert_eq!(attribute_of(&guarded, "checked"), "#[inline(always)]", "{guarded}");
+        assert_eq!(attribute_of(&guarded, "tagged"), "#[inline(always)]", "{guarded}");
+        // A second edge below the guard: `checked` does more than complete, so the guard is
+        // not inlined by this rule (`checked` is, as a specialised copy calls it).
+        let branching = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "checked", "at == a"),
+            ("checked", "end", "player = keeper"),
+            ("checked", "other", "$$ at"),
+            ("other", "end", "player = keeper"),
+        ]);
+        assert_ne!(attribute_of(&branching, "tagged"), "#[inline(always)]", "{branching}");
+        // An assignment, not a guard, into the completion: not inlined by this rule.
+        let assigned = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "checked", "at = a"),
+            ("checked", "end", "player = keeper"),
+        ]);
+        assert_ne!(attribute_of(&assigned, "tagged"), "#[inline(always)]", "{assigned}");
     }
 
     #[test]
