@@ -343,6 +343,10 @@ pub trait CompiledGame: Send + Sync + 'static {
     /// next tag names only ([`Search::replayed_next_tag`]), so searching the picked move again
     /// is cheap and playouts list tags only from fewer successor bytes on.
     const REPLAY_SKIPS_TO_MEMBER: bool = false;
+    /// Some delta start also reaches completions without a delta word (a *mixed* delta start):
+    /// in its delta listing those push their whole successor ([`Search::push_whole`]), marked
+    /// by [`WHOLE_MOVE`] in the key slot, and [`MoveBuffer::take_successor`] tests for the mark.
+    const MIXED_DELTAS: bool = false;
     /// Whether a lean search from `node` lists its moves as *deltas* when its caller accepts them
     /// (the playout loop, [`Search::lists_deltas`]): every completion such a search can reach
     /// writes only a few slots on the way from any start node (its *write set*: fixed slots, and
@@ -503,6 +507,10 @@ fn key_hash(key: u64, tags: &[SymbolId]) -> u64 {
     // first and keep the product's high half.
     (word ^ (word >> 32)).wrapping_mul(HASH_MULTIPLIER) >> 32
 }
+
+/// The key a mixed delta listing stores for a move pushed whole ([`Search::push_whole`]): the
+/// site number `u16::MAX`, which the generator never gives a site, and no values.
+pub const WHOLE_MOVE: u64 = u16::MAX as u64;
 
 /// One slot of the de-duplication table: generation, move index, tag key.
 type MoveSlot = (u32, u32, u64);
@@ -732,10 +740,24 @@ impl<V: Values> MoveBuffer<V> {
         // the caller's (it picks below `len()`), checked in debug builds.
         debug_assert!(index < self.count as usize);
         if self.deltas {
-            G::apply_delta(self.keys[index], state);
+            let delta = self.keys[index];
+            if G::MIXED_DELTAS && delta == WHOLE_MOVE {
+                *state = self.successors[index];
+            } else {
+                G::apply_delta(delta, state);
+            }
         } else {
             *state = self.successors[index];
         }
+    }
+
+    /// Delta mode: appends a move without a delta word (below a mixed delta start) as its whole
+    /// successor, and [`WHOLE_MOVE`] in its key slot so that [`MoveBuffer::take_successor`]
+    /// copies it instead of applying a delta.
+    #[inline(always)]
+    fn push_whole(&mut self, node: NodeId, values: &V) {
+        self.store_successor(node, values);
+        self.push_delta(WHOLE_MOVE);
     }
 
     /// Makes at least `len` key slots ([`Search::list_deltas_into`]'s room), doubling them.
@@ -1346,6 +1368,15 @@ impl<V: Values> Search<V> {
     #[inline(always)]
     pub fn push_delta(&mut self, delta: u64) {
         self.moves.push_delta(delta);
+    }
+
+    /// Generated code: appends a move whose completion has no delta word, where
+    /// [`Search::lists_deltas`] holds (a completion below a mixed delta start,
+    /// [`CompiledGame::MIXED_DELTAS`]): its successor is stored whole and its key slot marked.
+    #[inline(always)]
+    pub fn push_whole(&mut self, target: NodeId, values: &V) {
+        debug_assert!(self.moves.deltas && self.moves.lean, "only a lean delta listing pushes whole moves");
+        self.moves.push_whole(target, values);
     }
 
     /// Generated code: runs `search` (the move search of a delta start whose search cannot fail,
@@ -2527,6 +2558,105 @@ mod tests {
         generate_successors::<Sunk<3>>(&turn, &mut copies, false).expect("moves");
         assert!(!copies.moves.deltas && copies.moves.len() == 3);
         assert_eq!(copies.moves.successor(2), &taken);
+    }
+
+    /// [`Deltas`] with a mixed delta start (`DELTAS`): choosing cell 5 also counts an extra
+    /// turn (`count`, a slot outside the other moves' delta word), so that completion has no
+    /// delta and pushes its successor whole ([`Search::push_whole`]).
+    struct Mixed<const DELTAS: bool>;
+
+    impl<const DELTAS: bool> CompiledGame for Mixed<DELTAS> {
+        type Values = [u8; 3];
+        const FINGERPRINT: u64 = 0;
+        const NAMES: Names = Deltas::<true>::NAMES;
+        const BEGIN: NodeId = Deltas::<true>::BEGIN;
+        const END: NodeId = Deltas::<true>::END;
+        const KEEPER: SymbolId = Deltas::<true>::KEEPER;
+        const RANDOM: SymbolId = Deltas::<true>::RANDOM;
+        const PLAYERS: &'static [SymbolId] = Deltas::<true>::PLAYERS;
+        const SCORES: &'static [SymbolId] = Deltas::<true>::SCORES;
+        const ONE: Option<SymbolId> = Deltas::<true>::ONE;
+        const STARTS_ALL_UNIQUE: bool = Deltas::<true>::STARTS_ALL_UNIQUE;
+        const NO_VISITS: bool = Deltas::<true>::NO_VISITS;
+        const MIXED_DELTAS: bool = DELTAS;
+
+        fn delta_start(node: NodeId) -> bool {
+            DELTAS && node == 2
+        }
+        fn apply_delta(delta: u64, state: &mut CompiledState<[u8; 3]>) {
+            Deltas::<true>::apply_delta(delta, state)
+        }
+        fn initial_values() -> [u8; 3] {
+            Deltas::<true>::initial_values()
+        }
+        fn player(values: &[u8; 3]) -> SymbolId {
+            Deltas::<true>::player(values)
+        }
+        fn goal(values: &[u8; 3], player: usize) -> SymbolId {
+            Deltas::<true>::goal(values, player)
+        }
+        fn visible(_: &[u8; 3], _: usize) -> SymbolId {
+            0
+        }
+        fn search(state: &CompiledState<[u8; 3]>, cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
+            let mut values = state.values;
+            Self::search_in_place(state.node, &mut values, cx)
+        }
+        fn search_in_place(node: NodeId, v: &mut [u8; 3], cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
+            if node != 2 {
+                return Deltas::<true>::search_in_place(node, v, cx);
+            }
+            let last = v[1];
+            for cell in (3..6).filter(|&cell| cell != last) {
+                let old = *v;
+                v[1] = cell;
+                v[0] = 1;
+                if cell == 5 {
+                    v[2] += 1;
+                    if cx.lists_deltas() {
+                        cx.push_whole(0, v);
+                    } else {
+                        cx.complete_unique_valid(0, v);
+                    }
+                } else if cx.lists_deltas() {
+                    cx.push_delta(7 | (v[0] as u64) << 16 | (v[1] as u64) << 24);
+                } else {
+                    cx.complete_unique_valid(0, v);
+                }
+                *v = old;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_mixed_delta_listing_takes_its_whole_moves_as_copies() {
+        let config = PlayoutConfig { count: 300, seed: 7, threads: 1, ..Default::default() };
+        let mixed = run_playouts::<Mixed<true>>(&config).expect("playouts with a mixed listing");
+        let copies = run_playouts::<Mixed<false>>(&config).expect("playouts without deltas");
+        assert_eq!(
+            (mixed.total_plies, mixed.mean_legal_moves, &mixed.score_distribution),
+            (copies.total_plies, copies.mean_legal_moves, &copies.score_distribution)
+        );
+        // Without cell 5 a playout has 4 plies; cell 5 counts an extra turn, ending some sooner.
+        assert!(mixed.total_plies < 4 * 300, "{}", mixed.total_plies);
+        // The listing: words for cells 3 and 4, the mark for cell 5, whose successor is whole.
+        let mut search = search_context::<Mixed<true>>();
+        let mut turn = start::<Mixed<true>>(&mut search).expect("the start");
+        generate_successors_in_place::<Mixed<true>>(&mut turn, &mut search, false).expect("moves");
+        assert!(search.moves.deltas);
+        assert_eq!(search.moves.keys[..3], [7 | 1 << 16 | 3 << 24, 7 | 1 << 16 | 4 << 24, WHOLE_MOVE]);
+        let mut copies = search_context::<Mixed<false>>();
+        generate_successors::<Mixed<false>>(&turn, &mut copies, false).expect("moves");
+        assert!(!copies.moves.deltas && copies.moves.len() == 3);
+        for index in 0..3 {
+            let mut taken = turn;
+            search.moves.take_successor::<Mixed<true>>(index, &mut taken);
+            assert_eq!(&taken, copies.moves.successor(index), "move {index}");
+        }
+        let mut whole = turn;
+        search.moves.take_successor::<Mixed<true>>(2, &mut whole);
+        assert_eq!((whole.node, whole.values), (0, [1, 5, 2]), "the count the whole move added");
     }
 
     #[test]

@@ -314,6 +314,7 @@ v[slot] = old;
 }
 
 /// Node `move1Red_6`.
+#[inline(always)]
 fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
@@ -524,6 +525,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_6`.
+#[inline(always)]
 fn m51<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
@@ -3371,6 +3373,7 @@ None
 }
 
 /// Node `move1Red_6` where v[24] == 9.
+#[inline(always)]
 fn m39_k24_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
@@ -3382,6 +3385,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 10.
+#[inline(always)]
 fn m39_k24_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
@@ -3393,6 +3397,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 11.
+#[inline(always)]
 fn m39_k24_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
@@ -3404,6 +3409,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 12.
+#[inline(always)]
 fn m39_k24_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
@@ -3415,6 +3421,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 13.
+#[inline(always)]
 fn m39_k24_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
@@ -3426,6 +3433,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 14.
+#[inline(always)]
 fn m39_k24_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
@@ -3437,6 +3445,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 15.
+#[inline(always)]
 fn m39_k24_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
@@ -3448,6 +3457,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 16.
+#[inline(always)]
 fn m39_k24_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
@@ -3459,6 +3469,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 17.
+#[inline(always)]
 fn m39_k24_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
@@ -3470,6 +3481,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 18.
+#[inline(always)]
 fn m39_k24_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 7 {
@@ -3481,6 +3493,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 19.
+#[inline(always)]
 fn m39_k24_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 7 {
@@ -3492,6 +3505,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 20.
+#[inline(always)]
 fn m39_k24_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 7 {
@@ -3503,6 +3517,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 21.
+#[inline(always)]
 fn m39_k24_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 7 {
@@ -3514,6 +3529,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 22.
+#[inline(always)]
 fn m39_k24_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[14] == 7 {
@@ -3525,6 +3541,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 23.
+#[inline(always)]
 fn m39_k24_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[15] == 7 {
@@ -3536,6 +3553,7 @@ m40(v, cx);
 }
 
 /// Node `move1Red_6` where v[24] == 24.
+#[inline(always)]
 fn m39_k24_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[16] == 7 {
@@ -3547,6 +3565,7 @@ m40(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 9.
+#[inline(always)]
 fn m51_k24_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
@@ -3558,6 +3577,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 10.
+#[inline(always)]
 fn m51_k24_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
@@ -3569,6 +3589,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 11.
+#[inline(always)]
 fn m51_k24_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
@@ -3580,6 +3601,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 12.
+#[inline(always)]
 fn m51_k24_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
@@ -3591,6 +3613,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 13.
+#[inline(always)]
 fn m51_k24_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
@@ -3602,6 +3625,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 14.
+#[inline(always)]
 fn m51_k24_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
@@ -3613,6 +3637,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 15.
+#[inline(always)]
 fn m51_k24_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
@@ -3624,6 +3649,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 16.
+#[inline(always)]
 fn m51_k24_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
@@ -3635,6 +3661,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 17.
+#[inline(always)]
 fn m51_k24_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
@@ -3646,6 +3673,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 18.
+#[inline(always)]
 fn m51_k24_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 7 {
@@ -3657,6 +3685,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 19.
+#[inline(always)]
 fn m51_k24_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 7 {
@@ -3668,6 +3697,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 20.
+#[inline(always)]
 fn m51_k24_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 7 {
@@ -3679,6 +3709,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 21.
+#[inline(always)]
 fn m51_k24_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 7 {
@@ -3690,6 +3721,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 22.
+#[inline(always)]
 fn m51_k24_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[14] == 7 {
@@ -3701,6 +3733,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 23.
+#[inline(always)]
 fn m51_k24_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[15] == 7 {
@@ -3712,6 +3745,7 @@ m52(v, cx);
 }
 
 /// Node `move1Green_6` where v[24] == 24.
+#[inline(always)]
 fn m51_k24_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[16] == 7 {

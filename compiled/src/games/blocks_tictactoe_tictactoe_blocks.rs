@@ -253,6 +253,7 @@ v[slot] = old;
 }
 
 /// Node `move1Red_6`.
+#[inline(always)]
 fn m34<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
@@ -449,6 +450,7 @@ v[slot] = old;
 }
 
 /// Node `move1Green_6`.
+#[inline(always)]
 fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
@@ -1605,6 +1607,7 @@ None
 }
 
 /// Node `move1Red_6` where v[16] == 9.
+#[inline(always)]
 fn m34_k16_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
@@ -1616,6 +1619,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 10.
+#[inline(always)]
 fn m34_k16_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
@@ -1627,6 +1631,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 11.
+#[inline(always)]
 fn m34_k16_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
@@ -1638,6 +1643,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 12.
+#[inline(always)]
 fn m34_k16_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
@@ -1649,6 +1655,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 13.
+#[inline(always)]
 fn m34_k16_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
@@ -1660,6 +1667,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 14.
+#[inline(always)]
 fn m34_k16_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
@@ -1671,6 +1679,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 15.
+#[inline(always)]
 fn m34_k16_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
@@ -1682,6 +1691,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 16.
+#[inline(always)]
 fn m34_k16_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
@@ -1693,6 +1703,7 @@ m35(v, cx);
 }
 
 /// Node `move1Red_6` where v[16] == 17.
+#[inline(always)]
 fn m34_k16_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {
@@ -1704,6 +1715,7 @@ m35(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 9.
+#[inline(always)]
 fn m46_k16_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
@@ -1715,6 +1727,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 10.
+#[inline(always)]
 fn m46_k16_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
@@ -1726,6 +1739,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 11.
+#[inline(always)]
 fn m46_k16_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
@@ -1737,6 +1751,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 12.
+#[inline(always)]
 fn m46_k16_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
@@ -1748,6 +1763,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 13.
+#[inline(always)]
 fn m46_k16_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
@@ -1759,6 +1775,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 14.
+#[inline(always)]
 fn m46_k16_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
@@ -1770,6 +1787,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 15.
+#[inline(always)]
 fn m46_k16_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
@@ -1781,6 +1799,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 16.
+#[inline(always)]
 fn m46_k16_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
@@ -1792,6 +1811,7 @@ m47(v, cx);
 }
 
 /// Node `move1Green_6` where v[16] == 17.
+#[inline(always)]
 fn m46_k16_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[9] == 7 {

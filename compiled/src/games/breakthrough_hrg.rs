@@ -282,6 +282,7 @@ v[slot] = old;
 }
 
 /// Node `turn_10`.
+#[inline(always)]
 fn m11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
@@ -553,6 +554,7 @@ v[slot] = old;
 }
 
 /// Node `turn_33`.
+#[inline(always)]
 fn m32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {

@@ -175,6 +175,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
+#[inline(always)]
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44 + OFF0[(v[52] as usize)] as usize] != 22 {
@@ -398,6 +399,7 @@ v[slot] = old;
 }
 
 /// Node `turn_21`.
+#[inline(always)]
 fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44 + OFF0[(v[52] as usize)] as usize] != 22 {
@@ -1222,6 +1224,7 @@ None
 }
 
 /// Node `turn_2` where v[52] == 9.
+#[inline(always)]
 fn m3_k52_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44] != 22 {
@@ -1233,6 +1236,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 10.
+#[inline(always)]
 fn m3_k52_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[45] != 22 {
@@ -1244,6 +1248,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 11.
+#[inline(always)]
 fn m3_k52_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[46] != 22 {
@@ -1255,6 +1260,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 12.
+#[inline(always)]
 fn m3_k52_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[47] != 22 {
@@ -1266,6 +1272,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 13.
+#[inline(always)]
 fn m3_k52_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[48] != 22 {
@@ -1277,6 +1284,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 14.
+#[inline(always)]
 fn m3_k52_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[49] != 22 {
@@ -1288,6 +1296,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[52] == 15.
+#[inline(always)]
 fn m3_k52_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[50] != 22 {
@@ -1299,6 +1308,7 @@ m4(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 9.
+#[inline(always)]
 fn m24_k52_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44] != 22 {
@@ -1310,6 +1320,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 10.
+#[inline(always)]
 fn m24_k52_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[45] != 22 {
@@ -1321,6 +1332,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 11.
+#[inline(always)]
 fn m24_k52_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[46] != 22 {
@@ -1332,6 +1344,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 12.
+#[inline(always)]
 fn m24_k52_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[47] != 22 {
@@ -1343,6 +1356,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 13.
+#[inline(always)]
 fn m24_k52_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[48] != 22 {
@@ -1354,6 +1368,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 14.
+#[inline(always)]
 fn m24_k52_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[49] != 22 {
@@ -1365,6 +1380,7 @@ m25(v, cx);
 }
 
 /// Node `turn_21` where v[52] == 15.
+#[inline(always)]
 fn m24_k52_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[50] != 22 {

@@ -182,6 +182,7 @@ v[slot] = old;
 }
 
 /// Node `chosen`.
+#[inline(always)]
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[43 + OFF0[(v[52] as usize)] as usize] != 56 {
@@ -629,6 +630,7 @@ None
 }
 
 /// Node `chosen` where v[52] == 7.
+#[inline(always)]
 fn m3_k52_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[43] != 56 {
@@ -640,6 +642,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 8.
+#[inline(always)]
 fn m3_k52_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[44] != 56 {
@@ -651,6 +654,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 9.
+#[inline(always)]
 fn m3_k52_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[45] != 56 {
@@ -662,6 +666,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 10.
+#[inline(always)]
 fn m3_k52_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[46] != 56 {
@@ -673,6 +678,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 11.
+#[inline(always)]
 fn m3_k52_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[47] != 56 {
@@ -684,6 +690,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 12.
+#[inline(always)]
 fn m3_k52_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[48] != 56 {
@@ -695,6 +702,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[52] == 13.
+#[inline(always)]
 fn m3_k52_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[49] != 56 {

@@ -284,6 +284,7 @@ m11(v, cx);
 }
 
 /// Node `turn_10`.
+#[inline(always)]
 fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF7[(v[38] as usize)] as usize] != 31 {
@@ -711,6 +712,7 @@ m47(v, cx);
 }
 
 /// Node `turn_43`.
+#[inline(always)]
 fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF5[(v[38] as usize)] as usize] != 31 {

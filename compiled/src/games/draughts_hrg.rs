@@ -77,6 +77,22 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    const MIXED_DELTAS: bool = true;
+
+    #[inline(always)]
+    fn delta_start(node: u32) -> bool {
+        matches!(node, 2 | 109)
+    }
+
+    #[inline(always)]
+    fn apply_delta(delta: u64, state: &mut State) {
+        match delta as u16 {
+            0 => { state.node = 64; let v = &mut state.values; v[67] = (delta >> 16) as Sym; v[68] = (delta >> 24) as Sym; v[71] = (delta >> 32) as Sym; v[75] = (delta >> 40) as Sym; }
+            1 => { state.node = 151; let v = &mut state.values; v[67] = (delta >> 16) as Sym; v[68] = (delta >> 24) as Sym; v[71] = (delta >> 32) as Sym; v[75] = (delta >> 40) as Sym; }
+            _ => {}
+        }
+    }
+
     #[inline(always)]
     fn apply_keeper(state: &mut State) -> bool {
         let applied = match state.node {
@@ -576,7 +592,7 @@ fn m52(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(69, v);
+if cx.lists_deltas() { cx.push_whole(69, v); } else { cx.complete_unique_valid(69, v); }
 v[slot] = old;
 }
 
@@ -662,6 +678,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_5`.
+#[inline(always)]
 fn m58(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
@@ -715,10 +732,13 @@ fn m62(v: &mut Values, cx: &mut Search<Values>) {
 let tag73: u32 = v[68] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged_at::<1>(tag73, 64, v);
 v[slot] = old;
+}
 }
 }
 
@@ -729,10 +749,13 @@ v[slot] = old;
 fn m63(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(64, v);
 v[slot] = old;
+}
 }
 
 }
@@ -1381,7 +1404,7 @@ fn m139(v: &mut Values, cx: &mut Search<Values>) {
 let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(156, v);
+if cx.lists_deltas() { cx.push_whole(156, v); } else { cx.complete_unique_valid(156, v); }
 v[slot] = old;
 }
 
@@ -1467,6 +1490,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_26`.
+#[inline(always)]
 fn m145(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
@@ -1520,10 +1544,13 @@ fn m149(v: &mut Values, cx: &mut Search<Values>) {
 let tag176: u32 = v[68] as u32;
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid_tagged_at::<1>(tag176, 151, v);
 v[slot] = old;
+}
 }
 }
 
@@ -1534,10 +1561,13 @@ v[slot] = old;
 fn m150(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
+let x: u8 = 5;
 let slot = 75usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(151, v);
 v[slot] = old;
+}
 }
 
 }

@@ -71,15 +71,18 @@ impl CompiledGame for Game {
         values[VISIBLE_SLOTS[player]] as u32
     }
 
+    const MIXED_DELTAS: bool = true;
+
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        matches!(node, 2)
+        matches!(node, 2 | 32)
     }
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
         match delta as u16 {
             0 => { state.node = 9; let v = &mut state.values; v[54] = (delta >> 16) as Sym; v[55] = (delta >> 32) as Sym; v[61] = (delta >> 48) as Sym; }
+            1 => { state.node = 36; let v = &mut state.values; v[55] = (delta >> 16) as Sym; v[61] = (delta >> 32) as Sym; }
             _ => {}
         }
     }
@@ -502,10 +505,13 @@ Ok(())
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 5;
+if cx.lists_deltas() { cx.push_delta(1u64 | (v[55] as u64) << 16 | (x as u64) << 32); } else {
+let x: u16 = 5;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
 cx.complete_unique_valid(36, v);
 v[slot] = old;
+}
 }
 
 }
@@ -778,7 +784,7 @@ fn m56(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 let x: u16 = 5;
 let slot = 61usize;
 let old = v[slot]; v[slot] = x;
-cx.complete_unique_valid(39, v);
+if cx.lists_deltas() { cx.push_whole(39, v); } else { cx.complete_unique_valid(39, v); }
 v[slot] = old;
 }
 {

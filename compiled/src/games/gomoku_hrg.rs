@@ -166,6 +166,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
+#[inline(always)]
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[227] as usize)] as usize] == 8 {
@@ -365,6 +366,7 @@ v[slot] = old;
 }
 
 /// Node `turn_16`.
+#[inline(always)]
 fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[227] as usize)] as usize] == 8 {

@@ -187,6 +187,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
+#[inline(always)]
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[123] as usize)] as usize] == 7 {
@@ -362,6 +363,7 @@ v[slot] = old;
 }
 
 /// Node `turn_14`.
+#[inline(always)]
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
 if v[0 + OFF2[(v[123] as usize)] as usize] == 7 {

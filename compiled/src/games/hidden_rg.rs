@@ -334,6 +334,7 @@ v[slot] = old;
 }
 
 /// Node `secondChosen`.
+#[inline(always)]
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10 + OFF0[(v[22] as usize)] as usize] == 7 {
@@ -901,6 +902,7 @@ m11_k22_10(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 7.
+#[inline(always)]
 fn m17_k22_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[10] == 7 {
@@ -912,6 +914,7 @@ m18(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 8.
+#[inline(always)]
 fn m17_k22_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[11] == 7 {
@@ -923,6 +926,7 @@ m18(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 9.
+#[inline(always)]
 fn m17_k22_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[12] == 7 {
@@ -934,6 +938,7 @@ m18(v, cx);
 }
 
 /// Node `secondChosen` where v[22] == 10.
+#[inline(always)]
 fn m17_k22_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[13] == 7 {

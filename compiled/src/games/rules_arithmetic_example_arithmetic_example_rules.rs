@@ -422,6 +422,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos`.
+#[inline(always)]
 fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
@@ -460,6 +461,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
+#[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
@@ -1441,6 +1443,7 @@ m24_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 41.
+#[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
@@ -1463,6 +1466,7 @@ m24_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 42.
+#[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[41 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
@@ -1485,6 +1489,7 @@ m24_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 43.
+#[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[42 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
@@ -1507,6 +1512,7 @@ m24_k40_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 44.
+#[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[43 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
@@ -1562,6 +1568,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 41.
+#[inline(always)]
 fn m24_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[37] as usize)] == 60 {
@@ -1573,6 +1580,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 42.
+#[inline(always)]
 fn m24_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB9[(v[37] as usize)] == 60 {
@@ -1584,6 +1592,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 43.
+#[inline(always)]
 fn m24_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB10[(v[37] as usize)] == 60 {
@@ -1595,6 +1604,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 44.
+#[inline(always)]
 fn m24_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB11[(v[37] as usize)] == 60 {

@@ -421,6 +421,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos`.
+#[inline(always)]
 fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB3[(v[40] as usize)] == 61 {
@@ -459,6 +460,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
+#[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[15 + OFF4[(v[37] as usize)] as usize + OFF5[(v[40] as usize)] as usize] == 61 {
@@ -1440,6 +1442,7 @@ m24_k40_41(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 41.
+#[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 61 {
@@ -1462,6 +1465,7 @@ m24_k40_42(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 42.
+#[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[37] as usize)] == 61 {
@@ -1484,6 +1488,7 @@ m24_k40_43(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 43.
+#[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB9[(v[37] as usize)] == 61 {
@@ -1506,6 +1511,7 @@ m24_k40_44(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 44.
+#[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB10[(v[37] as usize)] == 61 {
@@ -1561,6 +1567,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 41.
+#[inline(always)]
 fn m24_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
@@ -1572,6 +1579,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 42.
+#[inline(always)]
 fn m24_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
@@ -1583,6 +1591,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 43.
+#[inline(always)]
 fn m24_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {
@@ -1594,6 +1603,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[40] == 44.
+#[inline(always)]
 fn m24_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 61 == 61 {

@@ -408,6 +408,7 @@ m23(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_counted`.
+#[inline(always)]
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
@@ -454,6 +455,7 @@ m27(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
+#[inline(always)]
 fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
@@ -465,6 +467,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos`.
+#[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
@@ -1351,6 +1354,7 @@ false
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 41.
+#[inline(always)]
 fn m26_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
@@ -1362,6 +1366,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 41.
+#[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
@@ -1373,6 +1378,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 42.
+#[inline(always)]
 fn m26_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
@@ -1384,6 +1390,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 42.
+#[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB6[(v[37] as usize)] == 59 {
@@ -1395,6 +1402,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 43.
+#[inline(always)]
 fn m26_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
@@ -1406,6 +1414,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 43.
+#[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
@@ -1417,6 +1426,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[40] == 44.
+#[inline(always)]
 fn m26_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {
@@ -1428,6 +1438,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom1_1_pos` where v[40] == 44.
+#[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[37] as usize)] == 59 {

@@ -421,6 +421,7 @@ m24(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos`.
+#[inline(always)]
 fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB3[(v[77] as usize)] == 59 {
@@ -481,6 +482,7 @@ m29(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos`.
+#[inline(always)]
 fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59 {
@@ -1606,6 +1608,7 @@ false
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 41.
+#[inline(always)]
 fn m24_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 59 == 59 {
@@ -1628,6 +1631,7 @@ m29_k77_41(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 42.
+#[inline(always)]
 fn m24_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 59 == 59 {
@@ -1650,6 +1654,7 @@ m29_k77_42(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 43.
+#[inline(always)]
 fn m24_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 1 == 59 {
@@ -1672,6 +1677,7 @@ m29_k77_43(v, cx);
 }
 
 /// Node `Dropped__Atom0_0_pos` where v[77] == 44.
+#[inline(always)]
 fn m24_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if 1 == 59 {
@@ -1738,6 +1744,7 @@ false
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 41.
+#[inline(always)]
 fn m29_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[74] as usize)] == 59 {
@@ -1749,6 +1756,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 42.
+#[inline(always)]
 fn m29_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[74] as usize)] == 59 {
@@ -1760,6 +1768,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 43.
+#[inline(always)]
 fn m29_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB9[(v[74] as usize)] == 59 {
@@ -1771,6 +1780,7 @@ m25(v, cx);
 }
 
 /// Node `Dropped__Atom1_0_pos` where v[77] == 44.
+#[inline(always)]
 fn m29_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB10[(v[74] as usize)] == 59 {

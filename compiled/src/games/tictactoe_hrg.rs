@@ -163,6 +163,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
+#[inline(always)]
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
@@ -365,6 +366,7 @@ v[slot] = old;
 }
 
 /// Node `turn_19`.
+#[inline(always)]
 fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
@@ -850,6 +852,7 @@ None
 }
 
 /// Node `turn_2` where v[10] == 8.
+#[inline(always)]
 fn m3_k10_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 7 {
@@ -861,6 +864,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 9.
+#[inline(always)]
 fn m3_k10_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
@@ -872,6 +876,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 10.
+#[inline(always)]
 fn m3_k10_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
@@ -883,6 +888,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 11.
+#[inline(always)]
 fn m3_k10_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
@@ -894,6 +900,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 12.
+#[inline(always)]
 fn m3_k10_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
@@ -905,6 +912,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 13.
+#[inline(always)]
 fn m3_k10_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
@@ -916,6 +924,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 14.
+#[inline(always)]
 fn m3_k10_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
@@ -927,6 +936,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 15.
+#[inline(always)]
 fn m3_k10_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
@@ -938,6 +948,7 @@ m4(v, cx);
 }
 
 /// Node `turn_2` where v[10] == 16.
+#[inline(always)]
 fn m3_k10_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {
@@ -949,6 +960,7 @@ m4(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 8.
+#[inline(always)]
 fn m22_k10_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 7 {
@@ -960,6 +972,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 9.
+#[inline(always)]
 fn m22_k10_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 7 {
@@ -971,6 +984,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 10.
+#[inline(always)]
 fn m22_k10_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 7 {
@@ -982,6 +996,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 11.
+#[inline(always)]
 fn m22_k10_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 7 {
@@ -993,6 +1008,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 12.
+#[inline(always)]
 fn m22_k10_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 7 {
@@ -1004,6 +1020,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 13.
+#[inline(always)]
 fn m22_k10_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 7 {
@@ -1015,6 +1032,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 14.
+#[inline(always)]
 fn m22_k10_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 7 {
@@ -1026,6 +1044,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 15.
+#[inline(always)]
 fn m22_k10_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 7 {
@@ -1037,6 +1056,7 @@ m23(v, cx);
 }
 
 /// Node `turn_19` where v[10] == 16.
+#[inline(always)]
 fn m22_k10_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 7 {

@@ -162,6 +162,7 @@ v[slot] = old;
 }
 
 /// Node `chosen`.
+#[inline(always)]
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
@@ -524,6 +525,7 @@ None
 }
 
 /// Node `chosen` where v[11] == 7.
+#[inline(always)]
 fn m3_k11_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 16 {
@@ -535,6 +537,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 8.
+#[inline(always)]
 fn m3_k11_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 16 {
@@ -546,6 +549,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 9.
+#[inline(always)]
 fn m3_k11_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 16 {
@@ -557,6 +561,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 10.
+#[inline(always)]
 fn m3_k11_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 16 {
@@ -568,6 +573,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 11.
+#[inline(always)]
 fn m3_k11_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 16 {
@@ -579,6 +585,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 12.
+#[inline(always)]
 fn m3_k11_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 16 {
@@ -590,6 +597,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 13.
+#[inline(always)]
 fn m3_k11_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 16 {
@@ -601,6 +609,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 14.
+#[inline(always)]
 fn m3_k11_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 16 {
@@ -612,6 +621,7 @@ m4(v, cx);
 }
 
 /// Node `chosen` where v[11] == 15.
+#[inline(always)]
 fn m3_k11_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[8] == 16 {

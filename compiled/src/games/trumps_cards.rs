@@ -273,6 +273,7 @@ v[slot] = old;
 }
 
 /// Node `n10`.
+#[inline(always)]
 fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[49] as usize)] as usize] == 0 {
@@ -1805,6 +1806,7 @@ None
 }
 
 /// Node `n10` where v[49] == 15.
+#[inline(always)]
 fn m9_k49_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0] == 0 {
@@ -1816,6 +1818,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 17.
+#[inline(always)]
 fn m9_k49_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[1] == 0 {
@@ -1827,6 +1830,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 19.
+#[inline(always)]
 fn m9_k49_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[2] == 0 {
@@ -1838,6 +1842,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 21.
+#[inline(always)]
 fn m9_k49_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[3] == 0 {
@@ -1849,6 +1854,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 16.
+#[inline(always)]
 fn m9_k49_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[4] == 0 {
@@ -1860,6 +1866,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 18.
+#[inline(always)]
 fn m9_k49_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[5] == 0 {
@@ -1871,6 +1878,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 20.
+#[inline(always)]
 fn m9_k49_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[6] == 0 {
@@ -1882,6 +1890,7 @@ m10(v, cx);
 }
 
 /// Node `n10` where v[49] == 22.
+#[inline(always)]
 fn m9_k49_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[7] == 0 {

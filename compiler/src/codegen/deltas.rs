@@ -50,8 +50,9 @@ pub(crate) const DELTA_WORD_BITS: u32 = 48;
 /// 110-byte state, pentago's (one) 2.2 % less (session 17, callgrind, `regula build` crates).
 const MAX_COMPUTED_WRITES: usize = 1;
 
-/// The most completion sites a game may number (the site field's range).
-const MAX_SITES: usize = 1 << 16;
+/// The most completion sites a game may number (the site field's range, less `u16::MAX`, the
+/// mark of a move pushed whole: `regula_runtime::compiled::WHOLE_MOVE`).
+const MAX_SITES: usize = (1 << 16) - 1;
 
 /// One completion site: what its delta word holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +77,11 @@ pub(crate) struct Deltas {
     pub site_of_edge: Vec<Option<usize>>,
     /// Per node, a lean search from it lists deltas.
     pub starts: Vec<bool>,
+    /// Per node, a delta start that also reaches completions without a site (a *mixed* start).
+    pub mixed: Vec<bool>,
+    /// Per edge, a completion without a site that a mixed start reaches: in a delta listing it
+    /// pushes its successor whole (`cx.push_whole`).
+    pub whole_of_edge: Vec<bool>,
 }
 
 /// What an edge may write.
@@ -285,6 +291,8 @@ pub(crate) fn deltas(
         places: Vec::new(),
         site_of_edge: vec![None; automaton.edges.len()],
         starts: vec![false; node_count],
+        mixed: vec![false; node_count],
+        whole_of_edge: vec![false; automaton.edges.len()],
     };
     // A node that only completions handing the turn to the keeper enter starts the keeper's
     // search: one move, whose copy costs less than a delta (the word, the site's dispatch and
@@ -312,10 +320,15 @@ pub(crate) fn deltas(
             continue;
         }
         let reached = completions_from(automaton, completes, start);
-        if !reached.is_empty() && reached.iter().all(|&edge| site_of[edge].is_some()) {
+        // Some completion has a delta, and every other one is unique, so it can be pushed whole
+        // into the same listing (draughts' steps write 4 slots, its captures the board).
+        let with_site = reached.iter().filter(|&&edge| site_of[edge].is_some()).count();
+        if with_site > 0 && reached.iter().all(|&edge| capable(edge)) {
             result.starts[start] = true;
+            result.mixed[start] = with_site < reached.len();
             for edge in reached {
                 used[edge] = true;
+                result.whole_of_edge[edge] = site_of[edge].is_none();
             }
         }
     }
@@ -345,6 +358,8 @@ pub(crate) fn deltas(
             places: Vec::new(),
             site_of_edge: vec![None; automaton.edges.len()],
             starts: vec![false; node_count],
+            mixed: vec![false; node_count],
+            whole_of_edge: vec![false; automaton.edges.len()],
         };
     }
     result
@@ -527,16 +542,39 @@ mod tests {
     }
 
     #[test]
-    fn a_start_reaching_a_completion_without_a_delta_lists_successors() {
+    fn a_start_reaching_completions_with_and_without_a_delta_is_mixed() {
         // A second way from `drop` rewrites `col` after the board: no delta in 3 two-byte
-        // slots, so `drop` lists successors and its other completion gets no site.
+        // slots. `drop` still lists deltas, its other completion one: a mixed start, whose
+        // completion without a site pushes its successor whole.
         let looping =
             [("drop", "last", "board[col] = x"), ("last", "moved", "col = next[col]"), ("moved", "turn", "player = x")];
         let (automaton, _, found) = deltas_of(&KEEPER, &looping, 16);
-        assert!(!found.starts[node(&automaton, "drop")]);
-        assert!(found.starts[node(&automaton, "turn")]);
-        assert!(site_of(&automaton, &found, "dropped", "turn").is_none(), "no delta start reaches it");
-        assert!(found.places.is_empty(), "no site writes through a computed key");
+        let drop = node(&automaton, "drop");
+        assert!(found.starts[drop] && found.mixed[drop]);
+        let turn = node(&automaton, "turn");
+        assert!(found.starts[turn] && !found.mixed[turn], "every completion `turn` reaches has a delta");
+        let site = site_of(&automaton, &found, "dropped", "turn").expect("the delta of the first way");
+        assert_eq!(site.computed.len(), 1, "`board[col]`");
+        assert!(site_of(&automaton, &found, "moved", "turn").is_none());
+        let whole: Vec<usize> = (0..automaton.edges.len()).filter(|&e| found.whole_of_edge[e]).collect();
+        assert_eq!(whole, [edge(&automaton, "moved", "turn")], "only the completion without a site is pushed whole");
+        // A completion without a site that may not be pushed (its move is de-duplicated) keeps
+        // the start listing successors: a delta listing has no de-duplication.
+        let (automaton, plan, completes, is_start) = game(&KEEPER, &looping);
+        let lean = vec![true; automaton.nodes.len()];
+        let moved = edge(&automaton, "moved", "turn");
+        let found = deltas(&automaton, &plan, &completes, &is_start, &lean, |e| e != moved, 16);
+        let drop = node(&automaton, "drop");
+        assert!(!found.starts[drop] && !found.mixed[drop]);
+        assert!(found.whole_of_edge.iter().all(|&whole| !whole));
+        // Without any completion with a delta, no start (the `linked` game above).
+        let twice = [
+            ("drop", "dropped", "board[col] = x"),
+            ("dropped", "linked", "link[col] = b"),
+            ("linked", "turn", "player = x"),
+        ];
+        let (automaton, _, found) = deltas_of(&twice, &[], 16);
+        assert!(!found.starts[node(&automaton, "drop")] && found.whole_of_edge.iter().all(|&whole| !whole));
         // A search that is not lean (moves not proved unique) or a completion that may not push
         // one (its move is de-duplicated) lists no deltas.
         let (automaton, plan, completes, is_start) = game(&KEEPER, &[]);

@@ -419,6 +419,7 @@ impl<'a> Generator<'a> {
                 let qualifies = analysis.is_start[node]
                     && analysis.in_moves[node]
                     && self.deltas.starts[node]
+                    && !self.deltas.mixed[node]
                     && !self.fallible_moves[node]
                     && (1..=DELTA_SINK_BOUND).contains(&bound)
                     && !self.starts_tags_only(node);
@@ -1022,6 +1023,11 @@ impl<'a> Generator<'a> {
                         Some(word) => {
                             format!("if cx.lists_deltas() {{ cx.push_delta({word}); }} else {{ {complete} }}\n")
                         }
+                        // Below a mixed delta start, a completion without a delta pushes its
+                        // successor whole into the delta listing.
+                        None if self.deltas.whole_of_edge[edge] => {
+                            format!("if cx.lists_deltas() {{ cx.push_whole({target}, v); }} else {{ {complete} }}\n")
+                        }
                         None => format!("{complete}\n"),
                     };
                 }
@@ -1037,6 +1043,10 @@ impl<'a> Generator<'a> {
                     // An invalid player is reported by the completion, as without deltas.
                     Some(word) if complete == "complete_unique" => format!(
                         "let p = v[{player}]; if cx.lists_deltas() && VALID_PLAYER[p as usize] {{ cx.push_delta({word}); }} \
+                         else {{ cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?; }}\n"
+                    ),
+                    None if complete == "complete_unique" && self.deltas.whole_of_edge[edge] => format!(
+                        "let p = v[{player}]; if cx.lists_deltas() && VALID_PLAYER[p as usize] {{ cx.push_whole({target}, v); }} \
                          else {{ cx.{complete}({target}, v, p as u32, VALID_PLAYER[p as usize])?; }}\n"
                     ),
                     _ => format!(
@@ -2022,12 +2032,24 @@ impl<'a> Generator<'a> {
         // fused with the completion below it (amazons' arrow square, called from eight ray
         // loops). Other nodes are marked for `functions`, which inlines those a specialised
         // copy calls.
+        let only_completes = |node: usize| {
+            let edges = &self.automaton.nodes[node].edges;
+            edges.len() == 1
+                && (completes(&self.plan.ops[edges.start as usize])
+                    || (!self.analysis.visit_in_moves[node]
+                        && self.fusable_tag_completion(mode, edges.start as usize).is_some()))
+        };
+        // So is a node whose one edge is a guard into such a node (draughts' empty-square test
+        // before a step move, called from its four direction nodes: the call cost as much as
+        // the comparison and the push).
         let edges = &self.automaton.nodes[node as usize].edges;
-        let only_completes = edges.len() == 1
-            && (completes(&self.plan.ops[edges.start as usize])
-                || (!self.analysis.visit_in_moves[node as usize]
-                    && self.fusable_tag_completion(mode, edges.start as usize).is_some()));
-        if matches!(mode, Mode::Moves | Mode::Apply) && only_completes {
+        let guards_a_completion = mode == Mode::Moves
+            && edges.len() == 1
+            && matches!(self.plan.ops[edges.start as usize], PlanOp::Compare { .. })
+            && !self.edge_fallible_in_moves(edges.start as usize)
+            && !self.analysis.visit_in_moves[node as usize]
+            && only_completes(self.automaton.edges[edges.start as usize].target as usize);
+        if matches!(mode, Mode::Moves | Mode::Apply) && (only_completes(node as usize) || guards_a_completion) {
             writeln!(body, "#[inline(always)]").expect("writing to a String");
         } else {
             writeln!(body, "#[inline]").expect("writing to a String");
@@ -2205,8 +2227,12 @@ impl<'a> Generator<'a> {
             }
             arms.push_str(" }\n");
         }
+        // A mixed start's listing marks its moves pushed whole, which taking a move tests for.
+        let mixed =
+            (0..self.automaton.nodes.len()).any(|node| starts.contains(&node.to_string()) && self.deltas.mixed[node]);
+        let mixed = if mixed { "\n    const MIXED_DELTAS: bool = true;\n" } else { "" };
         format!(
-            "
+            "{mixed}
     #[inline(always)]
     fn delta_start(node: u32) -> bool {{
         matches!(node, {starts})
@@ -3122,6 +3148,81 @@ mod tests {
         let fallible = keyed_board_module("a, b");
         assert!(fallible.contains("cx.push_delta("), "still a delta start: {fallible}");
         assert!(sink_listings(&fallible).is_empty() && !fallible.contains("MoveSink"), "{fallible}");
+    }
+
+    /// The attribute line under the doc line of node `name`'s (unspecialised) function.
+    fn attribute_of(module: &str, name: &str) -> String {
+        let mut lines = module.lines().skip_while(|line| *line != format!("/// Node `{name}`."));
+        lines.nth(1).unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn a_guard_into_a_completion_is_inlined_into_its_callers() {
+        // `tagged`'s one edge is a guard into `checked`, which only completes: both inlined.
+        let guarded = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "checked", "at == a"),
+            ("checked", "end", "player = keeper"),
+        ]);
+        assert_eq!(attribute_of(&guarded, "checked"), "#[inline(always)]", "{guarded}");
+        assert_eq!(attribute_of(&guarded, "tagged"), "#[inline(always)]", "{guarded}");
+        // A second edge below the guard: `checked` does more than complete, so the guard is
+        // not inlined by this rule (`checked` is, as a specialised copy calls it).
+        let branching = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "checked", "at == a"),
+            ("checked", "end", "player = keeper"),
+            ("checked", "other", "$$ at"),
+            ("other", "end", "player = keeper"),
+        ]);
+        assert_ne!(attribute_of(&branching, "tagged"), "#[inline(always)]", "{branching}");
+        // An assignment, not a guard, into the completion: not inlined by this rule.
+        let assigned = edges_module(&[
+            ("choose", "picked", "at = Cell(*)"),
+            ("picked", "tagged", "$$ at"),
+            ("tagged", "checked", "at = a"),
+            ("checked", "end", "player = keeper"),
+        ]);
+        assert_ne!(attribute_of(&assigned, "tagged"), "#[inline(always)]", "{assigned}");
+    }
+
+    #[test]
+    fn a_start_with_completions_without_a_delta_lists_them_whole_among_its_deltas() {
+        // From `tagged`, a move either ends at once (`at` and `player`: a delta) or writes the
+        // board, tags `at` again (so the two moves' tags differ: both unique) and then writes
+        // `at` (the whole board moves: no delta). `choose` is a mixed start: the
+        // first completion pushes its word, the second its successor whole, both only in a
+        // delta listing, and taking a move tests for the mark. It runs on no sink (the sink's
+        // completions are all delta words).
+        let mixed = board_module_then(
+            "a, b, c, d, e, f, g, h",
+            &[
+                ("written", "retagged", "$$ at"),
+                ("retagged", "moved", "at = a"),
+                ("moved", "end", "player = keeper"),
+                ("tagged", "end", "player = keeper"),
+            ],
+        );
+        assert!(mixed.contains("const MIXED_DELTAS: bool = true;"), "{mixed}");
+        assert!(mixed.contains("matches!(node, 2)"), "{mixed}");
+        // (The delta completion appears once per copy of its function specialised for a member.)
+        assert!(mixed.contains("if cx.lists_deltas() { cx.push_delta(0u64 | "), "{mixed}");
+        let whole = "if cx.lists_deltas() { cx.push_whole(1, v); } else { cx.complete_unique_valid(1, v); }";
+        assert!(mixed.contains(whole), "{mixed}");
+        assert_eq!(mixed.matches("cx.push_whole(").count(), 1, "only the completion without a delta: {mixed}");
+        assert!(sink_listings(&mixed).is_empty() && !mixed.contains("MoveSink"), "{mixed}");
+        // Every completion with a delta: no mark, no whole push.
+        for plain in [board_module("a, b"), board_module("a, b, c, d, e, f, g, h")] {
+            assert!(!plain.contains("MIXED_DELTAS") && !plain.contains("push_whole"), "{plain}");
+        }
+        // No completion with a delta: no delta start at all.
+        let moved = board_module_then(
+            "a, b, c, d, e, f, g, h",
+            &[("written", "moved", "at = a"), ("moved", "end", "player = keeper")],
+        );
+        assert!(!moved.contains("push_whole") && !moved.contains("fn delta_start"), "{moved}");
     }
 
     /// [`board_module`] where `at` ranges over `a, b, c` but the board only over `cells`.
