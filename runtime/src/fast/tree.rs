@@ -44,6 +44,13 @@
 //! ([`MoveTree::path_steps`]) the step before (`$$ to`) completes the move with that player, one
 //! step fewer per move, and replaying the picked move makes the write.
 //!
+//! *Leaf choices*: a choice with no choice below it ([`TreeStep::leaf`], breakthrough's
+//! `course = Course(*)`) never needs the walk's stack: the walk runs its members in an inner
+//! loop (member, filter, straight steps, undo) with the choice's slot, members, filter and
+//! undo mark held in locals, instead of pushing a level and re-reading it at every backtrack.
+//! Same members in the same order on the same
+//! states, so the same moves.
+//!
 //! Cost at construction: one visit per node reachable from each candidate start, at most
 //! [`MAX_TREE_STEPS`] steps per tree.
 
@@ -112,6 +119,10 @@ pub(crate) struct TreeStep {
     /// a literal player (`player = keeper`): that player, which the listing checks and does not
     /// write.
     pub done_player: Option<u32>,
+    /// For a choice: no choice lies below it (on any path from `pass`, and so from any
+    /// `member_pass`, whose copies walk a subset of those paths), so the walk runs its members
+    /// in one inner loop (see *Leaf choices* in the module documentation).
+    pub leaf: bool,
 }
 
 impl TreeStep {
@@ -236,6 +247,7 @@ impl Builder<'_> {
                 member_pass: Box::new([]),
                 done_edge: first,
                 done_player: None,
+                leaf: false,
             };
             return Some(at);
         }
@@ -282,6 +294,7 @@ impl Builder<'_> {
                 member_cells: Box::new([]),
                 done_edge: 0,
                 done_player: None,
+                leaf: false,
             });
         }
         self.entries.insert(node, at);
@@ -339,6 +352,7 @@ impl Builder<'_> {
                         member_cells: Box::new([]),
                         done_edge: step.done_edge,
                         done_player: None,
+                        leaf: false,
                     };
                     self.steps.push(copy);
                     (self.steps.len() - 1) as u32
@@ -404,6 +418,12 @@ pub(crate) fn move_tree(
     builder.member_paths();
     let mut depths = vec![None; builder.steps.len()];
     let depth = choice_depth(&builder.steps, entry, &mut depths);
+    for at in 0..builder.steps.len() {
+        if builder.steps[at].is_choice() {
+            // Depth 1: the choice itself is the only one on any path from it.
+            builder.steps[at].leaf = choice_depth(&builder.steps, at as u32, &mut depths) == 1;
+        }
+    }
     let most_members = builder
         .steps
         .iter()
@@ -794,6 +814,75 @@ mod tests {
             builder.edge("done", "end", "player = keeper");
             let engine = FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine");
             assert_eq!(engine.move_tree_counts().0, trees, "{choices} choices");
+        }
+    }
+
+    /// A game whose move search picks `cell` (filtered `board[cell] == empty`), then `target`
+    /// with `filter` after it (none when empty), and tags both.
+    fn two_choices(filter: &str) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, null}")
+            .typedef("Disc", "{empty, full}")
+            .variable("board", "Cell -> Disc", "{null: full, :empty}")
+            .variable("cell", "Cell", "a")
+            .variable("target", "Cell", "a")
+            .variable("probe", "Cell", "a");
+        builder
+            .edge("begin", "turn", "player = x")
+            .edge("turn", "picked", "cell = Cell(*)")
+            .edge("picked", "own", "board[cell] == empty")
+            .edge("own", "aimed", "target = Cell(*)");
+        if filter.is_empty() {
+            builder.edge("aimed", "kept", "");
+        } else {
+            builder.edge("aimed", "kept", filter);
+        }
+        let edges = [
+            ("kept", "tagged", "$$ cell"),
+            ("tagged", "tagged2", "$$ target"),
+            ("tagged2", "done", "player = keeper"),
+            ("done", "filled", "board[cell] = full"),
+            ("filled", "more", "? probeFrom -> probeTo"),
+            ("filled", "over", "! probeFrom -> probeTo"),
+            ("more", "turn", "player = x"),
+            ("over", "end", "player = keeper"),
+            ("probeFrom", "probed", "probe = Cell(*)"),
+            ("probed", "probeTo", "board[probe] == empty"),
+        ];
+        for (source, target, label) in edges {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    /// *Leaf choices*: the inner choice (`target = Cell(*)`, nothing chosen below it) is walked
+    /// in one loop, the outer one (`cell`, a choice below) keeps its level; with its filter
+    /// tested at the member's cell (`board[target] == empty`), written then tested (`target !=
+    /// cell`) or none, the moves, successors and playouts are the general search's.
+    #[test]
+    fn leaf_choices_run_their_members_in_one_loop_and_agree_with_the_general_search() {
+        for (filter, moves_at_start, cells) in [("board[target] == empty", 9, 4), ("target != cell", 9, 0), ("", 12, 0)]
+        {
+            let engine = two_choices(filter);
+            assert_eq!(engine.move_tree_counts(), (1, 1), "{filter}");
+            let choices = choices(&engine);
+            let leaves: Vec<bool> = choices.iter().map(|(choice, _)| choice.leaf).collect();
+            assert_eq!(leaves, [false, true], "{filter}");
+            assert_eq!(choices[1].0.member_cells.len(), cells, "{filter}");
+            let general = two_choices(filter).with_move_trees(false);
+            let start = engine.start().expect("a start");
+            assert_eq!(engine.moves(&start).expect("moves").len(), moves_at_start, "{filter}");
+            assert_eq!(every_successor(&engine), every_successor(&general), "{filter}");
+            assert_eq!(format!("{:?}", engine.perft(3)), format!("{:?}", general.perft(3)), "{filter}");
+            let config = crate::playout::PlayoutConfig { count: 40, seed: 3, threads: 1, ..Default::default() };
+            let summary = |engine: &FastEngine| {
+                let report = engine.run_playouts(&config).expect("playouts");
+                (report.score_distribution, report.total_plies)
+            };
+            assert_eq!(summary(&engine), summary(&general), "{filter}");
         }
     }
 }
