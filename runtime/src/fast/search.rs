@@ -1177,6 +1177,15 @@ impl Scratch {
         let player_slot = engine.player_slot as usize;
         debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
+        // Every buffer borrowed apart once for the whole walk (see `TreeWalk`).
+        let levels = &mut self.tree_levels;
+        let mut walk = TreeWalk {
+            values: &mut self.values,
+            undo: &mut self.undo,
+            tags: &mut self.tags,
+            moves: &mut self.moves,
+            tree_paths: &mut self.tree_paths,
+        };
         // Where the moves of the root choice's current member start (see `MoveTree::grouped`).
         let mut group_start = 0;
         // The path's number so far, and `radix^k` for the k choices taken on it (see `TreeLevel`).
@@ -1187,11 +1196,11 @@ impl Scratch {
             while let Some(step) = steps.get(at as usize) {
                 if let Hot::SetAnySlot { slot, members } = &step.hot {
                     // Logged once: the members are written over it without logging.
-                    self.undo.push((*slot, self.values[*slot as usize]));
+                    walk.undo.push((*slot, walk.values[*slot as usize]));
                     if step.leaf {
                         // No choice below (module `tree`, *Leaf choices*): every member here.
                         let root = stride == 1;
-                        if let Some(decided) = self.tree_walk().walk_leaf_choice::<PATHS>(
+                        if let Some(decided) = walk.walk_leaf_choice::<PATHS>(
                             engine,
                             tree,
                             step,
@@ -1205,22 +1214,22 @@ impl Scratch {
                         }
                         break;
                     }
-                    self.tree_levels.push(TreeLevel {
+                    levels.push(TreeLevel {
                         step: at,
                         next_member: 0,
-                        undo_mark: self.undo.len() as u32,
-                        tags_len: self.tags.len() as u32,
+                        undo_mark: walk.undo.len() as u32,
+                        tags_len: walk.tags.len() as u32,
                         prefix: path,
                         stride,
                     });
                     break;
                 }
-                if let Some(next) = self.tree_walk().run_step::<PATHS>(engine, step, player_slot) {
+                if let Some(next) = walk.run_step::<PATHS>(engine, step, player_slot) {
                     at = next;
                     continue;
                 }
                 if step.pass == TREE_DONE {
-                    if let Some(decided) = self.tree_walk().add_move::<PATHS>(engine, tree, step, group_start, path) {
+                    if let Some(decided) = walk.add_move::<PATHS>(engine, tree, step, group_start, path) {
                         return decided;
                     }
                     break;
@@ -1229,14 +1238,14 @@ impl Scratch {
             }
             // Back to the innermost choice with a member left (that passes its filter).
             loop {
-                let Some(level) = self.tree_levels.last_mut() else { return true };
+                let Some(level) = levels.last_mut() else { return true };
                 let (undo_mark, tags_len) = (level.undo_mark as usize, level.tags_len as usize);
                 let mut member = level.next_member as usize;
                 let step = level.step as usize;
                 // Undone first: a step below may have written the choice's slot too.
-                self.undo_to(undo_mark);
-                self.tags.truncate(tags_len);
-                let level = self.tree_levels.last_mut().expect("just read");
+                walk.undo_to(undo_mark);
+                walk.tags.truncate(tags_len);
+                let level = levels.last_mut().expect("just read");
                 let step = &steps[step];
                 let Hot::SetAnySlot { slot, members } = &step.hot else {
                     unreachable!("a choice is an any-assignment to a fixed slot")
@@ -1244,7 +1253,7 @@ impl Scratch {
                 let slot = *slot as usize;
                 if step.filter == NO_EDGE {
                     if member < members.len() {
-                        self.values[slot] = members[member];
+                        walk.values[slot] = members[member];
                     }
                 } else {
                     let filter = &engine.edges[step.filter as usize];
@@ -1254,18 +1263,18 @@ impl Scratch {
                             // me`): members are tested at their cells (worked out when the tree
                             // was built) without being written.
                             let (cells, lit, equal) = (&step.member_cells[..], *lit, *equal);
-                            let values = &self.values;
+                            let values = &*walk.values;
                             while member < cells.len() && (values[cells[member] as usize] == lit) != equal {
                                 member += 1;
                             }
                             if member < members.len() {
-                                self.values[slot] = members[member];
+                                walk.values[slot] = members[member];
                             }
                         }
                         _ => {
                             while member < members.len() {
-                                self.values[slot] = members[member];
-                                if detached_holds(filter, &self.values, &engine.constants) {
+                                walk.values[slot] = members[member];
+                                if detached_holds(filter, walk.values, &engine.constants) {
                                     break;
                                 }
                                 member += 1;
@@ -1277,7 +1286,7 @@ impl Scratch {
                     if level.stride == 1 {
                         // The root choice (only it has no choice before it; `radix` is at
                         // least 2).
-                        group_start = self.moves.len();
+                        group_start = walk.moves.len();
                     }
                     // (Kept up without `PATHS` too: `stride` tells the root choice.)
                     path = level.prefix + member as u64 * level.stride;
@@ -1286,27 +1295,15 @@ impl Scratch {
                         // The last member: nothing is left to try here, so a backtrack from
                         // below goes straight to the choice above, whose undo mark and tag
                         // length lie below this one's (its logged slot is put back there).
-                        self.tree_levels.pop();
+                        levels.pop();
                     } else {
                         level.next_member = member as u32 + 1;
                     }
                     at = step.member_pass[member];
                     continue 'walk;
                 }
-                self.tree_levels.pop();
+                levels.pop();
             }
-        }
-    }
-
-    /// The walk's buffers, borrowed apart ([`TreeWalk`]).
-    #[inline(always)]
-    fn tree_walk(&mut self) -> TreeWalk<'_> {
-        TreeWalk {
-            values: &mut self.values,
-            undo: &mut self.undo,
-            tags: &mut self.tags,
-            moves: &mut self.moves,
-            tree_paths: &mut self.tree_paths,
         }
     }
 
