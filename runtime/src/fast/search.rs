@@ -363,7 +363,6 @@ impl TreeWalk<'_> {
         stride: u64,
     ) -> Option<bool> {
         let steps = if PATHS { &tree.path_steps } else { &tree.steps };
-        let player_slot = engine.player_slot as usize;
         let Hot::SetAnySlot { slot, .. } = &choice.hot else { unreachable!("a choice is an any-assignment") };
         let slot = *slot as usize;
         let (undo_mark, tags_len) = (self.undo.len(), self.tags.len());
@@ -398,7 +397,7 @@ impl TreeWalk<'_> {
             let path = prefix + member as u64 * stride;
             let mut at = choice.member_pass[member];
             while let Some(step) = steps.get(at as usize) {
-                if let Some(next) = self.run_step::<PATHS>(engine, step, player_slot) {
+                if let Some(next) = self.run_step::<PATHS>(engine, step) {
                     at = next;
                     continue;
                 }
@@ -420,12 +419,7 @@ impl TreeWalk<'_> {
     /// without a flat form that failed), the step the walk goes to; `None` when the step ran and
     /// the walk goes on at its `pass` (or completes a move there).
     #[inline(always)]
-    fn run_step<const PATHS: bool>(
-        &mut self,
-        engine: &FastEngine,
-        step: &super::tree::TreeStep,
-        player_slot: usize,
-    ) -> Option<u32> {
+    fn run_step<const PATHS: bool>(&mut self, engine: &FastEngine, step: &super::tree::TreeStep) -> Option<u32> {
         let values = &self.values;
         match &step.hot {
             Hot::SetAnySlot { .. } => unreachable!("choices are walked by the caller"),
@@ -443,9 +437,9 @@ impl TreeWalk<'_> {
             Hot::SetSlotLit { slot, lit } => {
                 // A playout's listing (tags only) skips a move's last write of the player
                 // (`player = keeper`): no successor is recorded, so only the player's validity
-                // matters (checked on the literal), and `take_tree_path` makes the write for the
-                // move picked.
-                if !(PATHS && step.pass == TREE_DONE && *slot as usize == player_slot) {
+                // matters (a folded write's literal is a valid player, module `tree`), and
+                // `take_tree_path` makes the write for the move picked.
+                if !(PATHS && step.done_player.is_some()) {
                     self.write(*slot as usize, *lit);
                 }
             }
@@ -487,12 +481,12 @@ impl TreeWalk<'_> {
         group_start: usize,
         path: u64,
     ) -> Option<bool> {
-        let player = match step.done_player {
-            Some(player) if PATHS => player,
-            _ => self.values[engine.player_slot as usize],
-        };
-        if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-            return Some(false);
+        // A folded player write (`path_steps` only) is a valid player, proved by the tree.
+        if !(PATHS && step.done_player.is_some()) {
+            let player = self.values[engine.player_slot as usize];
+            if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                return Some(false);
+            }
         }
         let target = engine.edges[step.done_edge as usize].target;
         let added = if tree.grouped {
@@ -1174,7 +1168,6 @@ impl Scratch {
     fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
         // A playout's listing walks the steps with the player writes folded (module `tree`).
         let steps = if PATHS { &tree.path_steps } else { &tree.steps };
-        let player_slot = engine.player_slot as usize;
         debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
         // Every buffer borrowed apart once for the whole walk (see `TreeWalk`).
@@ -1224,7 +1217,7 @@ impl Scratch {
                     });
                     break;
                 }
-                if let Some(next) = walk.run_step::<PATHS>(engine, step, player_slot) {
+                if let Some(next) = walk.run_step::<PATHS>(engine, step) {
                     at = next;
                     continue;
                 }

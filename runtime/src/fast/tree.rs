@@ -42,7 +42,8 @@
 //! *Folded player writes*: a playout's listing (tags only) records no successor, so a move's
 //! last step `player = keeper` only says which player moves next; in the steps it walks
 //! ([`MoveTree::path_steps`]) the step before (`$$ to`) completes the move with that player, one
-//! step fewer per move, and replaying the picked move makes the write.
+//! step fewer per move, and replaying the picked move makes the write. Only a literal that is a
+//! valid player is folded, so the listing does not check the player of a folded move.
 //!
 //! *Leaf choices*: a choice with no choice below it ([`TreeStep::leaf`], breakthrough's
 //! `course = Course(*)`) never needs the walk's stack: the walk runs its members in an inner
@@ -116,8 +117,8 @@ pub(crate) struct TreeStep {
     /// in [`MoveTree::path_steps`] the folded write's).
     pub done_edge: u32,
     /// In [`MoveTree::path_steps`], when `pass` is [`TREE_DONE`] and the move's last step writes
-    /// a literal player (`player = keeper`): that player, which the listing checks and does not
-    /// write.
+    /// a literal player (`player = keeper`) that is a valid player: that player, which the
+    /// listing neither checks (proved here) nor writes.
     pub done_player: Option<u32>,
     /// For a choice: no choice lies below it (on any path from `pass`, and so from any
     /// `member_pass`, whose copies walk a subset of those paths), so the walk runs its members
@@ -397,6 +398,7 @@ pub(crate) fn move_tree(
     selects: &[bool],
     moves: &Context,
     player_slot: u32,
+    valid_player: &[bool],
 ) -> Option<MoveTree> {
     let mut builder = Builder { edges, node_edges, selects, moves, steps: Vec::new(), entries: HashMap::new() };
     let entry = builder.entry(start)?;
@@ -435,7 +437,7 @@ pub(crate) fn move_tree(
         .unwrap_or(0);
     let radix = (most_members as u64).max(2);
     radix.checked_pow(u32::try_from(depth).ok()?)?;
-    let path_steps = fold_player_writes(&builder.steps, player_slot);
+    let path_steps = fold_player_writes(&builder.steps, player_slot, valid_player);
     Some(MoveTree { entry, steps: builder.steps.into(), path_steps, grouped, radix })
 }
 
@@ -443,9 +445,13 @@ pub(crate) fn move_tree(
 /// (`player = keeper`) records the player; a step before it that runs no comparison (whose
 /// `pass` the walk takes whenever it runs: `$$ to`) completes the move itself, with that player
 /// and edge (see *Folded player writes* in the module documentation).
-fn fold_player_writes(steps: &[TreeStep], player_slot: u32) -> Box<[TreeStep]> {
+fn fold_player_writes(steps: &[TreeStep], player_slot: u32, valid_player: &[bool]) -> Box<[TreeStep]> {
+    // Only a valid player is folded (the listing then skips the check); an invalid one is
+    // written and checked as any other, so the walk hands the move to the general search,
+    // which reports it.
+    let valid = |lit: u32| valid_player.get(lit as usize).copied().unwrap_or(false);
     let player_write = |step: &TreeStep| match step.hot {
-        Hot::SetSlotLit { slot, lit } if slot == player_slot && step.pass == TREE_DONE => Some(lit),
+        Hot::SetSlotLit { slot, lit } if slot == player_slot && step.pass == TREE_DONE && valid(lit) => Some(lit),
         _ => None,
     };
     let mut folded = steps.to_vec();
@@ -792,6 +798,47 @@ mod tests {
                 (report.score_distribution, report.total_plies)
             };
             assert_eq!(summary(&engine), summary(&general), "guarded: {guarded}");
+        }
+    }
+
+    /// Only a valid player folds: `player = nobody` (no player) after the move's last tag stays
+    /// a write in the steps a playout walks, so the listing checks it, and the playouts fail
+    /// with the general search's error; `player = x` folds, carrying `x`.
+    #[test]
+    fn only_a_valid_player_write_folds() {
+        let build = |next: &str| {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x}").typedef("Score", "{0}").typedef("Dir", "{l, r, s}");
+            builder.variable("d", "Dir", "l").variable("e", "Dir", "l");
+            builder.edge("begin", "pick", "player = x").edge("pick", "chose", "d = Dir(*)");
+            builder
+                .edge("chose", "chose2", "e = Dir(*)")
+                .edge("chose2", "tagged0", "$$ d")
+                .edge("tagged0", "tagged", "$$ e")
+                .edge("tagged", "done", &format!("player = {next}"))
+                .edge("done", "end", "player = keeper");
+            FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+        };
+        let config = crate::playout::PlayoutConfig { count: 10, seed: 4, threads: 1, ..Default::default() };
+        let summary = |engine: &FastEngine| match engine.run_playouts(&config) {
+            Ok(report) => format!("{:?} {}", report.score_distribution, report.total_plies),
+            Err(error) => format!("{error:?}"),
+        };
+        for (next, folds) in [("x", true), ("nobody", false)] {
+            let engine = build(next);
+            assert_eq!(engine.move_tree_counts().0, 1, "{next}");
+            let folded = folded(&engine);
+            if folds {
+                assert_eq!(folded.len(), 1, "the tag before the write: {folded:?}");
+                let x = engine.automaton.players[0];
+                assert!(folded.iter().all(|(step, _)| step.done_player == Some(x)), "{folded:?}");
+            } else {
+                assert!(folded.is_empty(), "{folded:?}");
+            }
+            let general = build(next).with_move_trees(false);
+            let (with, without) = (summary(&engine), summary(&general));
+            assert_eq!(with, without, "{next}");
+            assert_eq!(with.contains("InvalidPlayer"), !folds, "{next}: {with}");
         }
     }
 
