@@ -23,6 +23,7 @@ mod connect4;
 mod fast_keeper_in_place;
 mod fast_random_automata;
 mod fast_reach_plans;
+mod fast_tree_leaf;
 mod random_automata;
 mod semantics;
 mod tictactoe;

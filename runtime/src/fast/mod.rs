@@ -469,22 +469,29 @@ impl FastEngine {
         }
         let player_slot = layout.var_offsets[automaton.player_var as usize];
         let mut linear = linear_move_searches(&node_edges, &edges, &contexts[0]);
+        let mut valid_player = vec![false; automaton.symbols.len()];
+        for &p in automaton.players.iter().chain([&automaton.keeper, &automaton.random]) {
+            valid_player[p as usize] = true;
+        }
         // Move searches start where a move ended (and at `begin`); the linear ones are taken.
         let mut trees: Vec<Option<Box<tree::MoveTree>>> = (0..node_edges.len()).map(|_| None).collect();
         let starts = edges.iter().filter(|e| e.completes).map(|e| e.target).chain([automaton.begin]);
         for start in starts {
             let start = start as usize;
             if trees[start].is_none() && linear[start].is_none() {
-                trees[start] =
-                    tree::move_tree(start as NodeId, &edges, &node_edges, &selects, &contexts[0], player_slot)
-                        .map(Box::new);
+                trees[start] = tree::move_tree(
+                    start as NodeId,
+                    &edges,
+                    &node_edges,
+                    &selects,
+                    &contexts[0],
+                    player_slot,
+                    &valid_player,
+                )
+                .map(Box::new);
             }
         }
 
-        let mut valid_player = vec![false; automaton.symbols.len()];
-        for &p in automaton.players.iter().chain([&automaton.keeper, &automaton.random]) {
-            valid_player[p as usize] = true;
-        }
         let player_map_slots = |variable: VarId| -> Vec<u32> {
             let base = layout.var_offsets[variable as usize];
             let ty = automaton.variables[variable as usize].ty;

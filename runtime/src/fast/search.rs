@@ -331,6 +331,222 @@ struct TreeLevel {
     stride: u64,
 }
 
+/// The buffers a move tree's walk writes, borrowed apart from [`Scratch`]: no write through one
+/// can move another, so the walk's loops keep the state's address and length in registers
+/// instead of reloading them from the scratch after every push.
+struct TreeWalk<'a> {
+    values: &'a mut [SymbolId],
+    undo: &'a mut Vec<(u32, SymbolId)>,
+    tags: &'a mut Vec<SymbolId>,
+    moves: &'a mut MoveList,
+    tree_paths: &'a mut Vec<u64>,
+}
+
+impl TreeWalk<'_> {
+    /// The members of a leaf choice (module `tree`, *Leaf choices*) in order, each that passes
+    /// the choice's filter walked down its straight steps: what [`Scratch::explore_tree`] does
+    /// with a level per choice, with the choice's values held here. The choice's slot is logged
+    /// by the caller; its members are written over it without logging, and each member's writes
+    /// are undone before the next. `Some` when the walk must stop with that answer (as
+    /// [`TreeWalk::add_move`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn walk_leaf_choice<const PATHS: bool>(
+        &mut self,
+        engine: &FastEngine,
+        tree: &MoveTree,
+        choice: &super::tree::TreeStep,
+        members: &[SymbolId],
+        root: bool,
+        group_start: &mut usize,
+        prefix: u64,
+        stride: u64,
+    ) -> Option<bool> {
+        let steps = if PATHS { &tree.path_steps } else { &tree.steps };
+        let Hot::SetAnySlot { slot, .. } = &choice.hot else { unreachable!("a choice is an any-assignment") };
+        let slot = *slot as usize;
+        let (undo_mark, tags_len) = (self.undo.len(), self.tags.len());
+        // The filter tested at the member's cell (`board[from] == me`), as in the backtrack of
+        // `explore_tree`, when the tree worked the cells out.
+        let filter = (choice.filter != NO_EDGE).then(|| &engine.edges[choice.filter as usize]);
+        let at_cells = match filter.map(|filter| &filter.hot) {
+            Some(Hot::CompareIndexedLit { lit, equal, .. }) if choice.member_cells.len() == members.len() => {
+                Some((&choice.member_cells[..], *lit, *equal))
+            }
+            _ => None,
+        };
+        for (member, &value) in members.iter().enumerate() {
+            match (at_cells, filter) {
+                (Some((cells, lit, equal)), _) => {
+                    if (self.values[cells[member] as usize] == lit) != equal {
+                        continue;
+                    }
+                    self.values[slot] = value;
+                }
+                (None, Some(filter)) => {
+                    self.values[slot] = value;
+                    if !detached_holds(filter, self.values, &engine.constants) {
+                        continue;
+                    }
+                }
+                (None, None) => self.values[slot] = value,
+            }
+            if root {
+                *group_start = self.moves.len();
+            }
+            let path = prefix + member as u64 * stride;
+            let mut at = choice.member_pass[member];
+            while let Some(step) = steps.get(at as usize) {
+                if let Some(next) = self.run_step::<PATHS>(engine, step) {
+                    at = next;
+                    continue;
+                }
+                if step.pass == TREE_DONE {
+                    if let Some(decided) = self.add_move::<PATHS>(engine, tree, step, *group_start, path) {
+                        return Some(decided);
+                    }
+                    break;
+                }
+                at = step.pass;
+            }
+            self.undo_to(undo_mark);
+            self.tags.truncate(tags_len);
+        }
+        None
+    }
+
+    /// Runs a move tree's step other than a choice: `Some(next)` for a comparison (or an edge
+    /// without a flat form that failed), the step the walk goes to; `None` when the step ran and
+    /// the walk goes on at its `pass` (or completes a move there).
+    #[inline(always)]
+    fn run_step<const PATHS: bool>(&mut self, engine: &FastEngine, step: &super::tree::TreeStep) -> Option<u32> {
+        let values = &self.values;
+        match &step.hot {
+            Hot::SetAnySlot { .. } => unreachable!("choices are walked by the caller"),
+            Hot::CompareSlotLit { slot, lit, equal } => {
+                return Some(if (values[*slot as usize] == *lit) == *equal { step.pass } else { step.fail });
+            }
+            Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+                let holds = (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal;
+                return Some(if holds { step.pass } else { step.fail });
+            }
+            // On to the completion check: in `path_steps` a tag can complete a move (a folded
+            // player write, module `tree`).
+            Hot::TagLit { lit } => self.tags.push(*lit),
+            Hot::TagSlot { slot } => self.tags.push(values[*slot as usize]),
+            Hot::SetSlotLit { slot, lit } => {
+                // A playout's listing (tags only) skips a move's last write of the player
+                // (`player = keeper`): no successor is recorded, so only the player's validity
+                // matters (a folded write's literal is a valid player, module `tree`), and
+                // `take_tree_path` makes the write for the move picked.
+                if !(PATHS && step.done_player.is_some()) {
+                    self.write(*slot as usize, *lit);
+                }
+            }
+            Hot::SetSlotSlot { slot, from } => {
+                let value = values[*from as usize];
+                self.write(*slot as usize, value);
+            }
+            Hot::SetSlotLookup { slot, key, table } => {
+                let value = table[values[*key as usize] as usize];
+                self.write(*slot as usize, value);
+            }
+            Hot::SetSlotIndexed { slot, base, key, offsets } => {
+                let value = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+                self.write(*slot as usize, value);
+            }
+            Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+                let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                self.write(*slot as usize, value);
+            }
+            Hot::General => {
+                if !self.run_edge(engine, &engine.edges[step.edge as usize]) {
+                    return Some(step.fail);
+                }
+            }
+        }
+        None
+    }
+
+    /// Records the move a tree step completed (its `pass` is [`TREE_DONE`]): `None` when the
+    /// walk goes on; `Some(false)` for an invalid player or an ambiguous move (the general search
+    /// reports them), `Some(true)` for a duplicate's tags (the caller redoes the search with
+    /// successors).
+    #[inline(always)]
+    fn add_move<const PATHS: bool>(
+        &mut self,
+        engine: &FastEngine,
+        tree: &MoveTree,
+        step: &super::tree::TreeStep,
+        group_start: usize,
+        path: u64,
+    ) -> Option<bool> {
+        // A folded player write (`path_steps` only) is a valid player, proved by the tree.
+        if !(PATHS && step.done_player.is_some()) {
+            let player = self.values[engine.player_slot as usize];
+            if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
+                return Some(false);
+            }
+        }
+        let target = engine.edges[step.done_edge as usize].target;
+        let added = if tree.grouped {
+            self.moves.add_in_group(self.tags, target, self.values, group_start)
+        } else {
+            self.moves.add(self.tags, target, self.values)
+        };
+        if added.is_err() {
+            return Some(false);
+        }
+        if self.moves.saw_duplicate {
+            return Some(true);
+        }
+        if PATHS {
+            self.tree_paths.push(path);
+        }
+        None
+    }
+
+    /// Runs a move tree's step without a flat form (module `tree`, `runnable`): an assignment to
+    /// a fixed slot (logged), a comparison, a tag or a skip; whether it holds.
+    fn run_edge(&mut self, engine: &FastEngine, edge: &super::FastEdge) -> bool {
+        match &edge.ins {
+            Ins::Skip => {}
+            Ins::Set { target: Target::Fixed(slot), value } => {
+                let value = read(value, self.values, &engine.constants);
+                self.write(*slot as usize, value);
+            }
+            Ins::Compare { lhs, rhs, equal } => {
+                return (read(lhs, self.values, &engine.constants) == read(rhs, self.values, &engine.constants))
+                    == *equal
+            }
+            Ins::Tag(symbol) => self.tags.push(*symbol),
+            Ins::TagVal(value) => {
+                let tag = read(value, self.values, &engine.constants);
+                self.tags.push(tag);
+            }
+            _ => unreachable!("a move tree runs no other instruction"),
+        }
+        true
+    }
+
+    #[inline(always)]
+    fn write(&mut self, slot: usize, value: SymbolId) {
+        let old = self.values[slot];
+        if old != value {
+            self.undo.push((slot as u32, old));
+            self.values[slot] = value;
+        }
+    }
+
+    #[inline(always)]
+    fn undo_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let (slot, old) = self.undo.pop().expect("length checked");
+            self.values[slot as usize] = old;
+        }
+    }
+}
+
 /// A branching node of a reachability plan being walked.
 #[derive(Clone, Copy, Debug)]
 struct PlanFrame {
@@ -952,9 +1168,17 @@ impl Scratch {
     fn explore_tree<const PATHS: bool>(&mut self, engine: &FastEngine, tree: &MoveTree) -> bool {
         // A playout's listing walks the steps with the player writes folded (module `tree`).
         let steps = if PATHS { &tree.path_steps } else { &tree.steps };
-        let player_slot = engine.player_slot as usize;
         debug_assert!(!PATHS || self.moves.tags_only, "paths are recorded by tags-only listings");
         self.tree_levels.clear();
+        // Every buffer borrowed apart once for the whole walk (see `TreeWalk`).
+        let levels = &mut self.tree_levels;
+        let mut walk = TreeWalk {
+            values: &mut self.values,
+            undo: &mut self.undo,
+            tags: &mut self.tags,
+            moves: &mut self.moves,
+            tree_paths: &mut self.tree_paths,
+        };
         // Where the moves of the root choice's current member start (see `MoveTree::grouped`).
         let mut group_start = 0;
         // The path's number so far, and `radix^k` for the k choices taken on it (see `TreeLevel`).
@@ -963,90 +1187,43 @@ impl Scratch {
         'walk: loop {
             // Forward along the path from `at` until it fails, completes a move or enters a choice.
             while let Some(step) = steps.get(at as usize) {
-                let values = &self.values;
-                match &step.hot {
-                    Hot::SetAnySlot { slot, .. } => {
-                        // Logged once: the members are written over it without logging.
-                        self.undo.push((*slot, values[*slot as usize]));
-                        self.tree_levels.push(TreeLevel {
-                            step: at,
-                            next_member: 0,
-                            undo_mark: self.undo.len() as u32,
-                            tags_len: self.tags.len() as u32,
-                            prefix: path,
+                if let Hot::SetAnySlot { slot, members } = &step.hot {
+                    // Logged once: the members are written over it without logging.
+                    walk.undo.push((*slot, walk.values[*slot as usize]));
+                    if step.leaf {
+                        // No choice below (module `tree`, *Leaf choices*): every member here.
+                        let root = stride == 1;
+                        if let Some(decided) = walk.walk_leaf_choice::<PATHS>(
+                            engine,
+                            tree,
+                            step,
+                            members,
+                            root,
+                            &mut group_start,
+                            path,
                             stride,
-                        });
+                        ) {
+                            return decided;
+                        }
                         break;
                     }
-                    Hot::CompareSlotLit { slot, lit, equal } => {
-                        at = if (values[*slot as usize] == *lit) == *equal { step.pass } else { step.fail };
-                        continue;
-                    }
-                    Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
-                        let holds =
-                            (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal;
-                        at = if holds { step.pass } else { step.fail };
-                        continue;
-                    }
-                    // On to the completion check below: in `path_steps` a tag can complete a
-                    // move (a folded player write, module `tree`).
-                    Hot::TagLit { lit } => self.tags.push(*lit),
-                    Hot::TagSlot { slot } => self.tags.push(values[*slot as usize]),
-                    Hot::SetSlotLit { slot, lit } => {
-                        // A playout's listing (tags only) skips a move's last write of the
-                        // player (`player = keeper`): no successor is recorded, so only the
-                        // player's validity matters (checked below on the literal), and
-                        // `take_tree_path` makes the write for the move picked.
-                        if !(PATHS && step.pass == TREE_DONE && *slot as usize == player_slot) {
-                            self.write(*slot as usize, *lit);
-                        }
-                    }
-                    Hot::SetSlotSlot { slot, from } => {
-                        let value = values[*from as usize];
-                        self.write(*slot as usize, value);
-                    }
-                    Hot::SetSlotLookup { slot, key, table } => {
-                        let value = table[values[*key as usize] as usize];
-                        self.write(*slot as usize, value);
-                    }
-                    Hot::SetSlotIndexed { slot, base, key, offsets } => {
-                        let value = values[(*base + offsets[values[*key as usize] as usize]) as usize];
-                        self.write(*slot as usize, value);
-                    }
-                    Hot::SetSlotLookup2 { slot, first, second, width, table } => {
-                        let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
-                        self.write(*slot as usize, value);
-                    }
-                    Hot::General => {
-                        if !self.run_tree_edge(engine, &engine.edges[step.edge as usize]) {
-                            at = step.fail;
-                            continue;
-                        }
-                    }
+                    levels.push(TreeLevel {
+                        step: at,
+                        next_member: 0,
+                        undo_mark: walk.undo.len() as u32,
+                        tags_len: walk.tags.len() as u32,
+                        prefix: path,
+                        stride,
+                    });
+                    break;
+                }
+                if let Some(next) = walk.run_step::<PATHS>(engine, step) {
+                    at = next;
+                    continue;
                 }
                 if step.pass == TREE_DONE {
-                    let player = match step.done_player {
-                        Some(player) if PATHS => player,
-                        _ => self.values[player_slot],
-                    };
-                    if !engine.valid_player.get(player as usize).copied().unwrap_or(false) {
-                        return false;
-                    }
-                    let target = engine.edges[step.done_edge as usize].target;
-                    let added = if tree.grouped {
-                        self.moves.add_in_group(&self.tags, target, &self.values, group_start)
-                    } else {
-                        self.moves.add(&self.tags, target, &self.values)
-                    };
-                    if added.is_err() {
-                        return false;
-                    }
-                    if self.moves.saw_duplicate {
-                        // As in the general search: the caller redoes the search with successors.
-                        return true;
-                    }
-                    if PATHS {
-                        self.tree_paths.push(path);
+                    if let Some(decided) = walk.add_move::<PATHS>(engine, tree, step, group_start, path) {
+                        return decided;
                     }
                     break;
                 }
@@ -1054,14 +1231,14 @@ impl Scratch {
             }
             // Back to the innermost choice with a member left (that passes its filter).
             loop {
-                let Some(level) = self.tree_levels.last_mut() else { return true };
+                let Some(level) = levels.last_mut() else { return true };
                 let (undo_mark, tags_len) = (level.undo_mark as usize, level.tags_len as usize);
                 let mut member = level.next_member as usize;
                 let step = level.step as usize;
                 // Undone first: a step below may have written the choice's slot too.
-                self.undo_to(undo_mark);
-                self.tags.truncate(tags_len);
-                let level = self.tree_levels.last_mut().expect("just read");
+                walk.undo_to(undo_mark);
+                walk.tags.truncate(tags_len);
+                let level = levels.last_mut().expect("just read");
                 let step = &steps[step];
                 let Hot::SetAnySlot { slot, members } = &step.hot else {
                     unreachable!("a choice is an any-assignment to a fixed slot")
@@ -1069,7 +1246,7 @@ impl Scratch {
                 let slot = *slot as usize;
                 if step.filter == NO_EDGE {
                     if member < members.len() {
-                        self.values[slot] = members[member];
+                        walk.values[slot] = members[member];
                     }
                 } else {
                     let filter = &engine.edges[step.filter as usize];
@@ -1079,18 +1256,18 @@ impl Scratch {
                             // me`): members are tested at their cells (worked out when the tree
                             // was built) without being written.
                             let (cells, lit, equal) = (&step.member_cells[..], *lit, *equal);
-                            let values = &self.values;
+                            let values = &*walk.values;
                             while member < cells.len() && (values[cells[member] as usize] == lit) != equal {
                                 member += 1;
                             }
                             if member < members.len() {
-                                self.values[slot] = members[member];
+                                walk.values[slot] = members[member];
                             }
                         }
                         _ => {
                             while member < members.len() {
-                                self.values[slot] = members[member];
-                                if detached_holds(filter, &self.values, &engine.constants) {
+                                walk.values[slot] = members[member];
+                                if detached_holds(filter, walk.values, &engine.constants) {
                                     break;
                                 }
                                 member += 1;
@@ -1102,7 +1279,7 @@ impl Scratch {
                     if level.stride == 1 {
                         // The root choice (only it has no choice before it; `radix` is at
                         // least 2).
-                        group_start = self.moves.len();
+                        group_start = walk.moves.len();
                     }
                     // (Kept up without `PATHS` too: `stride` tells the root choice.)
                     path = level.prefix + member as u64 * level.stride;
@@ -1111,39 +1288,16 @@ impl Scratch {
                         // The last member: nothing is left to try here, so a backtrack from
                         // below goes straight to the choice above, whose undo mark and tag
                         // length lie below this one's (its logged slot is put back there).
-                        self.tree_levels.pop();
+                        levels.pop();
                     } else {
                         level.next_member = member as u32 + 1;
                     }
                     at = step.member_pass[member];
                     continue 'walk;
                 }
-                self.tree_levels.pop();
+                levels.pop();
             }
         }
-    }
-
-    /// Runs a move tree's step without a flat form (module `tree`, `runnable`): an assignment to
-    /// a fixed slot (logged), a comparison, a tag or a skip; whether it holds.
-    fn run_tree_edge(&mut self, engine: &FastEngine, edge: &super::FastEdge) -> bool {
-        match &edge.ins {
-            Ins::Skip => {}
-            Ins::Set { target: Target::Fixed(slot), value } => {
-                let value = read(value, &self.values, &engine.constants);
-                self.write(*slot as usize, value);
-            }
-            Ins::Compare { lhs, rhs, equal } => {
-                return (read(lhs, &self.values, &engine.constants) == read(rhs, &self.values, &engine.constants))
-                    == *equal
-            }
-            Ins::Tag(symbol) => self.tags.push(*symbol),
-            Ins::TagVal(value) => {
-                let tag = read(value, &self.values, &engine.constants);
-                self.tags.push(tag);
-            }
-            _ => unreachable!("a move tree runs no other instruction"),
-        }
-        true
     }
 
     #[inline]

@@ -42,7 +42,15 @@
 //! *Folded player writes*: a playout's listing (tags only) records no successor, so a move's
 //! last step `player = keeper` only says which player moves next; in the steps it walks
 //! ([`MoveTree::path_steps`]) the step before (`$$ to`) completes the move with that player, one
-//! step fewer per move, and replaying the picked move makes the write.
+//! step fewer per move, and replaying the picked move makes the write. Only a literal that is a
+//! valid player is folded, so the listing does not check the player of a folded move.
+//!
+//! *Leaf choices*: a choice with no choice below it ([`TreeStep::leaf`], breakthrough's
+//! `course = Course(*)`) never needs the walk's stack: the walk runs its members in an inner
+//! loop (member, filter, straight steps, undo) with the choice's slot, members, filter and
+//! undo mark held in locals, instead of pushing a level and re-reading it at every backtrack.
+//! Same members in the same order on the same
+//! states, so the same moves.
 //!
 //! Cost at construction: one visit per node reachable from each candidate start, at most
 //! [`MAX_TREE_STEPS`] steps per tree.
@@ -109,9 +117,13 @@ pub(crate) struct TreeStep {
     /// in [`MoveTree::path_steps`] the folded write's).
     pub done_edge: u32,
     /// In [`MoveTree::path_steps`], when `pass` is [`TREE_DONE`] and the move's last step writes
-    /// a literal player (`player = keeper`): that player, which the listing checks and does not
-    /// write.
+    /// a literal player (`player = keeper`) that is a valid player: that player, which the
+    /// listing neither checks (proved here) nor writes.
     pub done_player: Option<u32>,
+    /// For a choice: no choice lies below it (on any path from `pass`, and so from any
+    /// `member_pass`, whose copies walk a subset of those paths), so the walk runs its members
+    /// in one inner loop (see *Leaf choices* in the module documentation).
+    pub leaf: bool,
 }
 
 impl TreeStep {
@@ -236,6 +248,7 @@ impl Builder<'_> {
                 member_pass: Box::new([]),
                 done_edge: first,
                 done_player: None,
+                leaf: false,
             };
             return Some(at);
         }
@@ -282,6 +295,7 @@ impl Builder<'_> {
                 member_cells: Box::new([]),
                 done_edge: 0,
                 done_player: None,
+                leaf: false,
             });
         }
         self.entries.insert(node, at);
@@ -339,6 +353,7 @@ impl Builder<'_> {
                         member_cells: Box::new([]),
                         done_edge: step.done_edge,
                         done_player: None,
+                        leaf: false,
                     };
                     self.steps.push(copy);
                     (self.steps.len() - 1) as u32
@@ -383,6 +398,7 @@ pub(crate) fn move_tree(
     selects: &[bool],
     moves: &Context,
     player_slot: u32,
+    valid_player: &[bool],
 ) -> Option<MoveTree> {
     let mut builder = Builder { edges, node_edges, selects, moves, steps: Vec::new(), entries: HashMap::new() };
     let entry = builder.entry(start)?;
@@ -404,6 +420,12 @@ pub(crate) fn move_tree(
     builder.member_paths();
     let mut depths = vec![None; builder.steps.len()];
     let depth = choice_depth(&builder.steps, entry, &mut depths);
+    for at in 0..builder.steps.len() {
+        if builder.steps[at].is_choice() {
+            // Depth 1: the choice itself is the only one on any path from it.
+            builder.steps[at].leaf = choice_depth(&builder.steps, at as u32, &mut depths) == 1;
+        }
+    }
     let most_members = builder
         .steps
         .iter()
@@ -415,7 +437,7 @@ pub(crate) fn move_tree(
         .unwrap_or(0);
     let radix = (most_members as u64).max(2);
     radix.checked_pow(u32::try_from(depth).ok()?)?;
-    let path_steps = fold_player_writes(&builder.steps, player_slot);
+    let path_steps = fold_player_writes(&builder.steps, player_slot, valid_player);
     Some(MoveTree { entry, steps: builder.steps.into(), path_steps, grouped, radix })
 }
 
@@ -423,9 +445,13 @@ pub(crate) fn move_tree(
 /// (`player = keeper`) records the player; a step before it that runs no comparison (whose
 /// `pass` the walk takes whenever it runs: `$$ to`) completes the move itself, with that player
 /// and edge (see *Folded player writes* in the module documentation).
-fn fold_player_writes(steps: &[TreeStep], player_slot: u32) -> Box<[TreeStep]> {
+fn fold_player_writes(steps: &[TreeStep], player_slot: u32, valid_player: &[bool]) -> Box<[TreeStep]> {
+    // Only a valid player is folded (the listing then skips the check); an invalid one is
+    // written and checked as any other, so the walk hands the move to the general search,
+    // which reports it.
+    let valid = |lit: u32| valid_player.get(lit as usize).copied().unwrap_or(false);
     let player_write = |step: &TreeStep| match step.hot {
-        Hot::SetSlotLit { slot, lit } if slot == player_slot && step.pass == TREE_DONE => Some(lit),
+        Hot::SetSlotLit { slot, lit } if slot == player_slot && step.pass == TREE_DONE && valid(lit) => Some(lit),
         _ => None,
     };
     let mut folded = steps.to_vec();
@@ -775,6 +801,47 @@ mod tests {
         }
     }
 
+    /// Only a valid player folds: `player = nobody` (no player) after the move's last tag stays
+    /// a write in the steps a playout walks, so the listing checks it, and the playouts fail
+    /// with the general search's error; `player = x` folds, carrying `x`.
+    #[test]
+    fn only_a_valid_player_write_folds() {
+        let build = |next: &str| {
+            let mut builder = AutomatonBuilder::new();
+            builder.typedef("Player", "{x}").typedef("Score", "{0}").typedef("Dir", "{l, r, s}");
+            builder.variable("d", "Dir", "l").variable("e", "Dir", "l");
+            builder.edge("begin", "pick", "player = x").edge("pick", "chose", "d = Dir(*)");
+            builder
+                .edge("chose", "chose2", "e = Dir(*)")
+                .edge("chose2", "tagged0", "$$ d")
+                .edge("tagged0", "tagged", "$$ e")
+                .edge("tagged", "done", &format!("player = {next}"))
+                .edge("done", "end", "player = keeper");
+            FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+        };
+        let config = crate::playout::PlayoutConfig { count: 10, seed: 4, threads: 1, ..Default::default() };
+        let summary = |engine: &FastEngine| match engine.run_playouts(&config) {
+            Ok(report) => format!("{:?} {}", report.score_distribution, report.total_plies),
+            Err(error) => format!("{error:?}"),
+        };
+        for (next, folds) in [("x", true), ("nobody", false)] {
+            let engine = build(next);
+            assert_eq!(engine.move_tree_counts().0, 1, "{next}");
+            let folded = folded(&engine);
+            if folds {
+                assert_eq!(folded.len(), 1, "the tag before the write: {folded:?}");
+                let x = engine.automaton.players[0];
+                assert!(folded.iter().all(|(step, _)| step.done_player == Some(x)), "{folded:?}");
+            } else {
+                assert!(folded.is_empty(), "{folded:?}");
+            }
+            let general = build(next).with_move_trees(false);
+            let (with, without) = (summary(&engine), summary(&general));
+            assert_eq!(with, without, "{next}");
+            assert_eq!(with.contains("InvalidPlayer"), !folds, "{next}: {with}");
+        }
+    }
+
     /// A path's number must fit in a word: 63 nested two-member choices make a tree (`2^63`
     /// paths), 64 do not, and their search is left to the general walk.
     #[test]
@@ -794,6 +861,75 @@ mod tests {
             builder.edge("done", "end", "player = keeper");
             let engine = FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine");
             assert_eq!(engine.move_tree_counts().0, trees, "{choices} choices");
+        }
+    }
+
+    /// A game whose move search picks `cell` (filtered `board[cell] == empty`), then `target`
+    /// with `filter` after it (none when empty), and tags both.
+    fn two_choices(filter: &str) -> FastEngine {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x}")
+            .typedef("Score", "{0}")
+            .typedef("Cell", "{a, b, c, null}")
+            .typedef("Disc", "{empty, full}")
+            .variable("board", "Cell -> Disc", "{null: full, :empty}")
+            .variable("cell", "Cell", "a")
+            .variable("target", "Cell", "a")
+            .variable("probe", "Cell", "a");
+        builder
+            .edge("begin", "turn", "player = x")
+            .edge("turn", "picked", "cell = Cell(*)")
+            .edge("picked", "own", "board[cell] == empty")
+            .edge("own", "aimed", "target = Cell(*)");
+        if filter.is_empty() {
+            builder.edge("aimed", "kept", "");
+        } else {
+            builder.edge("aimed", "kept", filter);
+        }
+        let edges = [
+            ("kept", "tagged", "$$ cell"),
+            ("tagged", "tagged2", "$$ target"),
+            ("tagged2", "done", "player = keeper"),
+            ("done", "filled", "board[cell] = full"),
+            ("filled", "more", "? probeFrom -> probeTo"),
+            ("filled", "over", "! probeFrom -> probeTo"),
+            ("more", "turn", "player = x"),
+            ("over", "end", "player = keeper"),
+            ("probeFrom", "probed", "probe = Cell(*)"),
+            ("probed", "probeTo", "board[probe] == empty"),
+        ];
+        for (source, target, label) in edges {
+            builder.edge(source, target, label);
+        }
+        FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
+    }
+
+    /// *Leaf choices*: the inner choice (`target = Cell(*)`, nothing chosen below it) is walked
+    /// in one loop, the outer one (`cell`, a choice below) keeps its level; with its filter
+    /// tested at the member's cell (`board[target] == empty`), written then tested (`target !=
+    /// cell`) or none, the moves, successors and playouts are the general search's.
+    #[test]
+    fn leaf_choices_run_their_members_in_one_loop_and_agree_with_the_general_search() {
+        for (filter, moves_at_start, cells) in [("board[target] == empty", 9, 4), ("target != cell", 9, 0), ("", 12, 0)]
+        {
+            let engine = two_choices(filter);
+            assert_eq!(engine.move_tree_counts(), (1, 1), "{filter}");
+            let choices = choices(&engine);
+            let leaves: Vec<bool> = choices.iter().map(|(choice, _)| choice.leaf).collect();
+            assert_eq!(leaves, [false, true], "{filter}");
+            assert_eq!(choices[1].0.member_cells.len(), cells, "{filter}");
+            let general = two_choices(filter).with_move_trees(false);
+            let start = engine.start().expect("a start");
+            assert_eq!(engine.moves(&start).expect("moves").len(), moves_at_start, "{filter}");
+            assert_eq!(every_successor(&engine), every_successor(&general), "{filter}");
+            assert_eq!(format!("{:?}", engine.perft(3)), format!("{:?}", general.perft(3)), "{filter}");
+            let config = crate::playout::PlayoutConfig { count: 40, seed: 3, threads: 1, ..Default::default() };
+            let summary = |engine: &FastEngine| {
+                let report = engine.run_playouts(&config).expect("playouts");
+                (report.score_distribution, report.total_plies)
+            };
+            assert_eq!(summary(&engine), summary(&general), "{filter}");
         }
     }
 }
