@@ -816,13 +816,13 @@ m175(v, cx);
 fn m131(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_109_118: Option<bool> = None;
 {
-if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[24]); reach_109_118 = Some(found); found } }) {
 m132(v, cx);
 }
 
 }
 {
-if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[24]); reach_109_118 = Some(found); found } }) {
 m133(v, cx);
 }
 
@@ -1100,13 +1100,13 @@ m148(v, cx);
 fn m148(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_120_129: Option<bool> = None;
 {
-if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[24]); reach_120_129 = Some(found); found } }) {
 m149(v, cx);
 }
 
 }
 {
-if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[24]); reach_120_129 = Some(found); found } }) {
 m150(v, cx);
 }
 
@@ -2081,7 +2081,7 @@ if r102_100(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if !r109_118(v) {
+if !r109_118(v, v[24]) {
 if r119_100(v) {  return true; }
 }
 
@@ -2296,7 +2296,7 @@ false
 /// Node `over2_3`.
 fn r119_100(v: &mut Values) -> bool {
 {
-if !r120_129(v) {
+if !r120_129(v, v[24]) {
 {  return true; }
 }
 
@@ -2305,7 +2305,7 @@ false
 }
 
 /// Node `move2Red_reach_1`.
-fn r109_118(v: &mut Values) -> bool {
+fn r109_118(v: &mut Values, r24: u8) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
@@ -2316,7 +2316,7 @@ let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
-if r111_118(v) { v[slot] = old; return true; }
+if r111_118(v, r24) { v[slot] = old; return true; }
 }
 }
 v[slot] = old;
@@ -2325,10 +2325,10 @@ false
 }
 
 /// Node `move2Red_1`.
-fn r110_118(v: &mut Values) -> bool {
+fn r110_118(v: &mut Values, r24: u8) -> bool {
 {
 if v[0 + OFF0[(v[23] as usize)] as usize] == 0 {
-if r111_118(v) {  return true; }
+if r111_118(v, r24) {  return true; }
 }
 
 }
@@ -2336,58 +2336,55 @@ false
 }
 
 /// Node `move2Red_2`.
-fn r111_118(v: &mut Values) -> bool {
+fn r111_118(v: &mut Values, r24: u8) -> bool {
 {
-if r112_118(v) {  return true; }
+if r112_118(v, r24) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Red_3`.
-fn r112_118(v: &mut Values) -> bool {
+fn r112_118(v: &mut Values, r24: u8) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 v[slot] = 26;
-if r113_118_k26_26(v) { v[slot] = old; return true; }
+if r113_118_k26_26(v, r24) { v[slot] = old; return true; }
 v[slot] = 27;
-if r113_118_k26_27(v) { v[slot] = old; return true; }
+if r113_118_k26_27(v, r24) { v[slot] = old; return true; }
 v[slot] = 28;
-if r113_118_k26_28(v) { v[slot] = old; return true; }
+if r113_118_k26_28(v, r24) { v[slot] = old; return true; }
 v[slot] = 29;
-if r113_118_k26_29(v) { v[slot] = old; return true; }
+if r113_118_k26_29(v, r24) { v[slot] = old; return true; }
 v[slot] = 30;
-if r113_118_k26_30(v) { v[slot] = old; return true; }
+if r113_118_k26_30(v, r24) { v[slot] = old; return true; }
 v[slot] = 31;
-if r113_118_k26_31(v) { v[slot] = old; return true; }
+if r113_118_k26_31(v, r24) { v[slot] = old; return true; }
 v[slot] = 32;
-if r113_118_k26_32(v) { v[slot] = old; return true; }
+if r113_118_k26_32(v, r24) { v[slot] = old; return true; }
 v[slot] = 33;
-if r113_118_k26_33(v) { v[slot] = old; return true; }
+if r113_118_k26_33(v, r24) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move2Red_4`.
-fn r113_118(v: &mut Values) -> bool {
+fn r113_118(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = CONSTANTS[162 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_5`.
 #[inline(always)]
-fn r114_118(v: &mut Values) -> bool {
+fn r114_118(v: &mut Values, r24: u8) -> bool {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-if r115_118(v) {  return true; }
+if v[0 + OFF0[(r24 as usize)] as usize] == 7 {
+if r115_118(v, r24) {  return true; }
 }
 
 }
@@ -2395,32 +2392,32 @@ false
 }
 
 /// Node `move2Red_6`.
-fn r115_118(v: &mut Values) -> bool {
+fn r115_118(v: &mut Values, r24: u8) -> bool {
 {
-if r116_118(v) {  return true; }
+if r116_118(v, r24) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Red_7`.
-fn r116_118(v: &mut Values) -> bool {
+fn r116_118(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = 7;
 let o0 = OFF0[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r117_118(v) { v[slot] = old; return true; }
+if r117_118(v, r24) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move2Red_8`.
-fn r117_118(v: &mut Values) -> bool {
+fn r117_118(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF0[(v[24]) as usize];
+let o0 = OFF0[(r24) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -2430,7 +2427,7 @@ false
 }
 
 /// Node `move2Green_reach_1`.
-fn r120_129(v: &mut Values) -> bool {
+fn r120_129(v: &mut Values, r24: u8) -> bool {
 {
 let slot = 23usize;
 let old = v[slot];
@@ -2441,7 +2438,7 @@ let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
-if r122_129(v) { v[slot] = old; return true; }
+if r122_129(v, r24) { v[slot] = old; return true; }
 }
 }
 v[slot] = old;
@@ -2450,10 +2447,10 @@ false
 }
 
 /// Node `move2Green_1`.
-fn r121_129(v: &mut Values) -> bool {
+fn r121_129(v: &mut Values, r24: u8) -> bool {
 {
 if v[0 + OFF0[(v[23] as usize)] as usize] == 1 {
-if r122_129(v) {  return true; }
+if r122_129(v, r24) {  return true; }
 }
 
 }
@@ -2461,25 +2458,25 @@ false
 }
 
 /// Node `move2Green_2`.
-fn r122_129(v: &mut Values) -> bool {
+fn r122_129(v: &mut Values, r24: u8) -> bool {
 {
-if r123_129(v) {  return true; }
+if r123_129(v, r24) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Green_3`.
-fn r123_129(v: &mut Values) -> bool {
+fn r123_129(v: &mut Values, r24: u8) -> bool {
 {
 let slot = 26usize;
 let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF0[((CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]) as usize)] as usize] == 7) { continue; }
 v[slot] = MEMBERS7[i];
-let kept0: u8 = v[24]; let new0: u8 = (CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]); v[24] = new0;
-if r126_129(v) { v[24] = kept0; v[slot] = old; return true; }
-v[24] = kept0;
+let new0: u8 = (CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]);
+if r126_129(v, new0) { v[slot] = old; return true; }
+
 }
 v[slot] = old;
 }
@@ -2487,22 +2484,19 @@ false
 }
 
 /// Node `move2Green_4`.
-fn r124_129(v: &mut Values) -> bool {
+fn r124_129(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = CONSTANTS[324 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r125_129(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r125_129(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Green_5`.
-fn r125_129(v: &mut Values) -> bool {
+fn r125_129(v: &mut Values, r24: u8) -> bool {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-if r126_129(v) {  return true; }
+if v[0 + OFF0[(r24 as usize)] as usize] == 7 {
+if r126_129(v, r24) {  return true; }
 }
 
 }
@@ -2510,32 +2504,32 @@ false
 }
 
 /// Node `move2Green_6`.
-fn r126_129(v: &mut Values) -> bool {
+fn r126_129(v: &mut Values, r24: u8) -> bool {
 {
-if r127_129(v) {  return true; }
+if r127_129(v, r24) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Green_7`.
-fn r127_129(v: &mut Values) -> bool {
+fn r127_129(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = 7;
 let o0 = OFF0[(v[23]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r128_129(v) { v[slot] = old; return true; }
+if r128_129(v, r24) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move2Green_8`.
-fn r128_129(v: &mut Values) -> bool {
+fn r128_129(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF0[(v[24]) as usize];
+let o0 = OFF0[(r24) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -3156,13 +3150,13 @@ None
 fn a131(v: &mut Values) -> Option<u32> {
 let mut reach_109_118: Option<bool> = None;
 {
-if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[24]); reach_109_118 = Some(found); found } }) {
 if let Some(node) = a132(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[24]); reach_109_118 = Some(found); found } }) {
 if let Some(node) = a133(v) { return Some(node); }
 }
 
@@ -3256,13 +3250,13 @@ None
 fn a148(v: &mut Values) -> Option<u32> {
 let mut reach_120_129: Option<bool> = None;
 {
-if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[24]); reach_120_129 = Some(found); found } }) {
 if let Some(node) = a149(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[24]); reach_120_129 = Some(found); found } }) {
 if let Some(node) = a150(v) { return Some(node); }
 }
 
@@ -4491,97 +4485,73 @@ false
 }
 
 /// Node `move2Red_4` where v[26] == 26.
-fn r113_118_k26_26(v: &mut Values) -> bool {
+fn r113_118_k26_26(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB9[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 27.
-fn r113_118_k26_27(v: &mut Values) -> bool {
+fn r113_118_k26_27(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 28.
-fn r113_118_k26_28(v: &mut Values) -> bool {
+fn r113_118_k26_28(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB11[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 29.
-fn r113_118_k26_29(v: &mut Values) -> bool {
+fn r113_118_k26_29(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 30.
-fn r113_118_k26_30(v: &mut Values) -> bool {
+fn r113_118_k26_30(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB12[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 31.
-fn r113_118_k26_31(v: &mut Values) -> bool {
+fn r113_118_k26_31(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 32.
-fn r113_118_k26_32(v: &mut Values) -> bool {
+fn r113_118_k26_32(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB13[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 33.
-fn r113_118_k26_33(v: &mut Values) -> bool {
+fn r113_118_k26_33(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r114_118(v, x) {  return true; }
 }
 false
 }

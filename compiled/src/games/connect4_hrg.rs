@@ -262,13 +262,13 @@ v[slot] = old;
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
 m10(v, cx);
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -485,13 +485,13 @@ v[slot] = old;
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
 m31(v, cx);
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
 m34(v, cx);
 }
 
@@ -542,48 +542,45 @@ v[slot] = old;
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`.
-fn r11_12(v: &mut Values) -> bool {
+fn r11_12(v: &mut Values, r55: u8) -> bool {
 {
 let slot = 54usize;
 let old = v[slot];
 v[slot] = 66;
-if r36_12_k54_66(v) { v[slot] = old; return true; }
+if r36_12_k54_66(v, r55) { v[slot] = old; return true; }
 v[slot] = 67;
-if r36_12_k54_67(v) { v[slot] = old; return true; }
+if r36_12_k54_67(v, r55) { v[slot] = old; return true; }
 v[slot] = 68;
-if r36_12_k54_68(v) { v[slot] = old; return true; }
+if r36_12_k54_68(v, r55) { v[slot] = old; return true; }
 v[slot] = 69;
-if r36_12_k54_69(v) { v[slot] = old; return true; }
+if r36_12_k54_69(v, r55) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1`.
-fn r36_12(v: &mut Values) -> bool {
+fn r36_12(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2`.
-fn r37_12(v: &mut Values) -> bool {
+fn r37_12(v: &mut Values, r55: u8) -> bool {
 let g37 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 0;
 let g38 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 0;
 {
 if g37 {
-if r38_12(v) {  return true; }
+if r38_12(v, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12(v) {  return true; }
+if r39_12(v, r55) {  return true; }
 }
 
 }
@@ -591,30 +588,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3`.
-fn r38_12(v: &mut Values) -> bool {
+fn r38_12(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4`.
-fn r39_12(v: &mut Values) -> bool {
-let g40 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 0;
-let g41 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 0;
+fn r39_12(v: &mut Values, r55: u8) -> bool {
+let g40 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
+let g41 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
 {
 if g40 {
-if r40_12(v) {  return true; }
+if r40_12(v, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12(v) {  return true; }
+if r41_12(v, r55) {  return true; }
 }
 
 }
@@ -622,30 +616,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6`.
-fn r40_12(v: &mut Values) -> bool {
+fn r40_12(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r41_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7`.
-fn r41_12(v: &mut Values) -> bool {
-let g43 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 0;
-let g44 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 0;
+fn r41_12(v: &mut Values, r55: u8) -> bool {
+let g43 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
+let g44 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
 {
 if g43 {
-if r42_12(v) {  return true; }
+if r42_12(v, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12(v) {  return true; }
+if r43_12(v, r55) {  return true; }
 }
 
 }
@@ -653,34 +644,28 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9`.
-fn r42_12(v: &mut Values) -> bool {
+fn r42_12(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r43_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10`.
-fn r43_12(v: &mut Values) -> bool {
+fn r43_12(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r44_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12`.
-fn r44_12(v: &mut Values) -> bool {
+fn r44_12(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12(v, r55) {  return true; }
 }
 
 }
@@ -688,22 +673,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13`.
-fn r45_12(v: &mut Values) -> bool {
+fn r45_12(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r46_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14`.
-fn r46_12(v: &mut Values) -> bool {
+fn r46_12(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12(v, r55) {  return true; }
 }
 
 }
@@ -711,22 +693,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15`.
-fn r47_12(v: &mut Values) -> bool {
+fn r47_12(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r48_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_16`.
 #[inline(always)]
-fn r48_12(v: &mut Values) -> bool {
+fn r48_12(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -770,48 +749,45 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_reach_2`.
-fn r32_33(v: &mut Values) -> bool {
+fn r32_33(v: &mut Values, r55: u8) -> bool {
 {
 let slot = 54usize;
 let old = v[slot];
 v[slot] = 66;
-if r49_33_k54_66(v) { v[slot] = old; return true; }
+if r49_33_k54_66(v, r55) { v[slot] = old; return true; }
 v[slot] = 67;
-if r49_33_k54_67(v) { v[slot] = old; return true; }
+if r49_33_k54_67(v, r55) { v[slot] = old; return true; }
 v[slot] = 68;
-if r49_33_k54_68(v) { v[slot] = old; return true; }
+if r49_33_k54_68(v, r55) { v[slot] = old; return true; }
 v[slot] = 69;
-if r49_33_k54_69(v) { v[slot] = old; return true; }
+if r49_33_k54_69(v, r55) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1`.
-fn r49_33(v: &mut Values) -> bool {
+fn r49_33(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2`.
-fn r50_33(v: &mut Values) -> bool {
+fn r50_33(v: &mut Values, r55: u8) -> bool {
 let g53 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 1;
 let g54 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 1;
 {
 if g53 {
-if r51_33(v) {  return true; }
+if r51_33(v, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33(v) {  return true; }
+if r52_33(v, r55) {  return true; }
 }
 
 }
@@ -819,30 +795,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3`.
-fn r51_33(v: &mut Values) -> bool {
+fn r51_33(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4`.
-fn r52_33(v: &mut Values) -> bool {
-let g56 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 1;
-let g57 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 1;
+fn r52_33(v: &mut Values, r55: u8) -> bool {
+let g56 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
+let g57 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
 {
 if g56 {
-if r53_33(v) {  return true; }
+if r53_33(v, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33(v) {  return true; }
+if r54_33(v, r55) {  return true; }
 }
 
 }
@@ -850,30 +823,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6`.
-fn r53_33(v: &mut Values) -> bool {
+fn r53_33(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r54_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7`.
-fn r54_33(v: &mut Values) -> bool {
-let g59 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 1;
-let g60 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 1;
+fn r54_33(v: &mut Values, r55: u8) -> bool {
+let g59 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
+let g60 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
 {
 if g59 {
-if r55_33(v) {  return true; }
+if r55_33(v, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33(v) {  return true; }
+if r56_33(v, r55) {  return true; }
 }
 
 }
@@ -881,34 +851,28 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9`.
-fn r55_33(v: &mut Values) -> bool {
+fn r55_33(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r56_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10`.
-fn r56_33(v: &mut Values) -> bool {
+fn r56_33(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r57_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12`.
-fn r57_33(v: &mut Values) -> bool {
+fn r57_33(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33(v, r55) {  return true; }
 }
 
 }
@@ -916,22 +880,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13`.
-fn r58_33(v: &mut Values) -> bool {
+fn r58_33(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r59_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14`.
-fn r59_33(v: &mut Values) -> bool {
+fn r59_33(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33(v, r55) {  return true; }
 }
 
 }
@@ -939,22 +900,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15`.
-fn r60_33(v: &mut Values) -> bool {
+fn r60_33(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r61_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_16`.
 #[inline(always)]
-fn r61_33(v: &mut Values) -> bool {
+fn r61_33(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1017,13 +975,13 @@ None
 fn a9(v: &mut Values) -> Option<u32> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -1165,13 +1123,13 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
 if let Some(node) = a31(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
 if let Some(node) = a34(v) { return Some(node); }
 }
 
@@ -1376,49 +1334,37 @@ m25(v, cx);
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 66.
-fn r36_12_k54_66(v: &mut Values) -> bool {
+fn r36_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 67.
-fn r36_12_k54_67(v: &mut Values) -> bool {
+fn r36_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 68.
-fn r36_12_k54_68(v: &mut Values) -> bool {
+fn r36_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 69.
-fn r36_12_k54_69(v: &mut Values) -> bool {
+fn r36_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_69(v, x) {  return true; }
 }
 false
 }
@@ -1501,66 +1447,54 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 66.
-fn r49_33_k54_66(v: &mut Values) -> bool {
+fn r49_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 67.
-fn r49_33_k54_67(v: &mut Values) -> bool {
+fn r49_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 68.
-fn r49_33_k54_68(v: &mut Values) -> bool {
+fn r49_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 69.
-fn r49_33_k54_69(v: &mut Values) -> bool {
+fn r49_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 66.
-fn r37_12_k54_66(v: &mut Values) -> bool {
+fn r37_12_k54_66(v: &mut Values, r55: u8) -> bool {
 let g37 = v[0 + OFF7[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF7[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_66(v) {  return true; }
+if r38_12_k54_66(v, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_66(v) {  return true; }
+if r39_12_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -1568,18 +1502,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 67.
-fn r37_12_k54_67(v: &mut Values) -> bool {
+fn r37_12_k54_67(v: &mut Values, r55: u8) -> bool {
 let g37 = v[0 + OFF8[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF8[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_67(v) {  return true; }
+if r38_12_k54_67(v, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_67(v) {  return true; }
+if r39_12_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -1587,18 +1521,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 68.
-fn r37_12_k54_68(v: &mut Values) -> bool {
+fn r37_12_k54_68(v: &mut Values, r55: u8) -> bool {
 let g37 = v[0 + OFF9[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF9[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_68(v) {  return true; }
+if r38_12_k54_68(v, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_68(v) {  return true; }
+if r39_12_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -1606,18 +1540,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 69.
-fn r37_12_k54_69(v: &mut Values) -> bool {
+fn r37_12_k54_69(v: &mut Values, r55: u8) -> bool {
 let g37 = v[0 + OFF10[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF10[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_69(v) {  return true; }
+if r38_12_k54_69(v, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_69(v) {  return true; }
+if r39_12_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -1625,18 +1559,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 66.
-fn r50_33_k54_66(v: &mut Values) -> bool {
+fn r50_33_k54_66(v: &mut Values, r55: u8) -> bool {
 let g53 = v[0 + OFF7[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF7[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_66(v) {  return true; }
+if r51_33_k54_66(v, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_66(v) {  return true; }
+if r52_33_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -1644,18 +1578,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 67.
-fn r50_33_k54_67(v: &mut Values) -> bool {
+fn r50_33_k54_67(v: &mut Values, r55: u8) -> bool {
 let g53 = v[0 + OFF8[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF8[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_67(v) {  return true; }
+if r51_33_k54_67(v, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_67(v) {  return true; }
+if r52_33_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -1663,18 +1597,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 68.
-fn r50_33_k54_68(v: &mut Values) -> bool {
+fn r50_33_k54_68(v: &mut Values, r55: u8) -> bool {
 let g53 = v[0 + OFF9[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF9[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_68(v) {  return true; }
+if r51_33_k54_68(v, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_68(v) {  return true; }
+if r52_33_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -1682,18 +1616,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 69.
-fn r50_33_k54_69(v: &mut Values) -> bool {
+fn r50_33_k54_69(v: &mut Values, r55: u8) -> bool {
 let g53 = v[0 + OFF10[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF10[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_69(v) {  return true; }
+if r51_33_k54_69(v, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_69(v) {  return true; }
+if r52_33_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -1701,30 +1635,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 66.
-fn r38_12_k54_66(v: &mut Values) -> bool {
+fn r38_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 66.
-fn r39_12_k54_66(v: &mut Values) -> bool {
-let g40 = v[0 + OFF7[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF7[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_66(v: &mut Values, r55: u8) -> bool {
+let g40 = v[0 + OFF7[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF7[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_66(v) {  return true; }
+if r40_12_k54_66(v, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_66(v) {  return true; }
+if r41_12_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -1732,30 +1663,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 67.
-fn r38_12_k54_67(v: &mut Values) -> bool {
+fn r38_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 67.
-fn r39_12_k54_67(v: &mut Values) -> bool {
-let g40 = v[0 + OFF8[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF8[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_67(v: &mut Values, r55: u8) -> bool {
+let g40 = v[0 + OFF8[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF8[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_67(v) {  return true; }
+if r40_12_k54_67(v, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_67(v) {  return true; }
+if r41_12_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -1763,30 +1691,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 68.
-fn r38_12_k54_68(v: &mut Values) -> bool {
+fn r38_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 68.
-fn r39_12_k54_68(v: &mut Values) -> bool {
-let g40 = v[0 + OFF9[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF9[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_68(v: &mut Values, r55: u8) -> bool {
+let g40 = v[0 + OFF9[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF9[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_68(v) {  return true; }
+if r40_12_k54_68(v, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_68(v) {  return true; }
+if r41_12_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -1794,30 +1719,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 69.
-fn r38_12_k54_69(v: &mut Values) -> bool {
+fn r38_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 69.
-fn r39_12_k54_69(v: &mut Values) -> bool {
-let g40 = v[0 + OFF10[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF10[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_69(v: &mut Values, r55: u8) -> bool {
+let g40 = v[0 + OFF10[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF10[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_69(v) {  return true; }
+if r40_12_k54_69(v, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_69(v) {  return true; }
+if r41_12_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -1825,30 +1747,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 66.
-fn r51_33_k54_66(v: &mut Values) -> bool {
+fn r51_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 66.
-fn r52_33_k54_66(v: &mut Values) -> bool {
-let g56 = v[0 + OFF7[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF7[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_66(v: &mut Values, r55: u8) -> bool {
+let g56 = v[0 + OFF7[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF7[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_66(v) {  return true; }
+if r53_33_k54_66(v, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_66(v) {  return true; }
+if r54_33_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -1856,30 +1775,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 67.
-fn r51_33_k54_67(v: &mut Values) -> bool {
+fn r51_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 67.
-fn r52_33_k54_67(v: &mut Values) -> bool {
-let g56 = v[0 + OFF8[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF8[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_67(v: &mut Values, r55: u8) -> bool {
+let g56 = v[0 + OFF8[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF8[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_67(v) {  return true; }
+if r53_33_k54_67(v, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_67(v) {  return true; }
+if r54_33_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -1887,30 +1803,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 68.
-fn r51_33_k54_68(v: &mut Values) -> bool {
+fn r51_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 68.
-fn r52_33_k54_68(v: &mut Values) -> bool {
-let g56 = v[0 + OFF9[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF9[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_68(v: &mut Values, r55: u8) -> bool {
+let g56 = v[0 + OFF9[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF9[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_68(v) {  return true; }
+if r53_33_k54_68(v, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_68(v) {  return true; }
+if r54_33_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -1918,30 +1831,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 69.
-fn r51_33_k54_69(v: &mut Values) -> bool {
+fn r51_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 69.
-fn r52_33_k54_69(v: &mut Values) -> bool {
-let g56 = v[0 + OFF10[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF10[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_69(v: &mut Values, r55: u8) -> bool {
+let g56 = v[0 + OFF10[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF10[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_69(v) {  return true; }
+if r53_33_k54_69(v, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_69(v) {  return true; }
+if r54_33_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -1949,30 +1859,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 66.
-fn r40_12_k54_66(v: &mut Values) -> bool {
+fn r40_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r41_12_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 66.
-fn r41_12_k54_66(v: &mut Values) -> bool {
-let g43 = v[0 + OFF7[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF7[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_66(v: &mut Values, r55: u8) -> bool {
+let g43 = v[0 + OFF7[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF7[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_66(v) {  return true; }
+if r42_12_k54_66(v, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_66(v) {  return true; }
+if r43_12_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -1980,30 +1887,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 67.
-fn r40_12_k54_67(v: &mut Values) -> bool {
+fn r40_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r41_12_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 67.
-fn r41_12_k54_67(v: &mut Values) -> bool {
-let g43 = v[0 + OFF8[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF8[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_67(v: &mut Values, r55: u8) -> bool {
+let g43 = v[0 + OFF8[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF8[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_67(v) {  return true; }
+if r42_12_k54_67(v, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_67(v) {  return true; }
+if r43_12_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -2011,30 +1915,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 68.
-fn r40_12_k54_68(v: &mut Values) -> bool {
+fn r40_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r41_12_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 68.
-fn r41_12_k54_68(v: &mut Values) -> bool {
-let g43 = v[0 + OFF9[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF9[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_68(v: &mut Values, r55: u8) -> bool {
+let g43 = v[0 + OFF9[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF9[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_68(v) {  return true; }
+if r42_12_k54_68(v, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_68(v) {  return true; }
+if r43_12_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -2042,30 +1943,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 69.
-fn r40_12_k54_69(v: &mut Values) -> bool {
+fn r40_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r41_12_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 69.
-fn r41_12_k54_69(v: &mut Values) -> bool {
-let g43 = v[0 + OFF10[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF10[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_69(v: &mut Values, r55: u8) -> bool {
+let g43 = v[0 + OFF10[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF10[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_69(v) {  return true; }
+if r42_12_k54_69(v, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_69(v) {  return true; }
+if r43_12_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -2073,30 +1971,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 66.
-fn r53_33_k54_66(v: &mut Values) -> bool {
+fn r53_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r54_33_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 66.
-fn r54_33_k54_66(v: &mut Values) -> bool {
-let g59 = v[0 + OFF7[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF7[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_66(v: &mut Values, r55: u8) -> bool {
+let g59 = v[0 + OFF7[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF7[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_66(v) {  return true; }
+if r55_33_k54_66(v, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_66(v) {  return true; }
+if r56_33_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -2104,30 +1999,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 67.
-fn r53_33_k54_67(v: &mut Values) -> bool {
+fn r53_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r54_33_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 67.
-fn r54_33_k54_67(v: &mut Values) -> bool {
-let g59 = v[0 + OFF8[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF8[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_67(v: &mut Values, r55: u8) -> bool {
+let g59 = v[0 + OFF8[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF8[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_67(v) {  return true; }
+if r55_33_k54_67(v, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_67(v) {  return true; }
+if r56_33_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -2135,30 +2027,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 68.
-fn r53_33_k54_68(v: &mut Values) -> bool {
+fn r53_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r54_33_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 68.
-fn r54_33_k54_68(v: &mut Values) -> bool {
-let g59 = v[0 + OFF9[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF9[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_68(v: &mut Values, r55: u8) -> bool {
+let g59 = v[0 + OFF9[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF9[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_68(v) {  return true; }
+if r55_33_k54_68(v, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_68(v) {  return true; }
+if r56_33_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -2166,30 +2055,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 69.
-fn r53_33_k54_69(v: &mut Values) -> bool {
+fn r53_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r54_33_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 69.
-fn r54_33_k54_69(v: &mut Values) -> bool {
-let g59 = v[0 + OFF10[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF10[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_69(v: &mut Values, r55: u8) -> bool {
+let g59 = v[0 + OFF10[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF10[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_69(v) {  return true; }
+if r55_33_k54_69(v, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_69(v) {  return true; }
+if r56_33_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -2197,202 +2083,154 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 66.
-fn r42_12_k54_66(v: &mut Values) -> bool {
+fn r42_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r43_12_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 66.
-fn r43_12_k54_66(v: &mut Values) -> bool {
+fn r43_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r44_12_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 67.
-fn r42_12_k54_67(v: &mut Values) -> bool {
+fn r42_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r43_12_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 67.
-fn r43_12_k54_67(v: &mut Values) -> bool {
+fn r43_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r44_12_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 68.
-fn r42_12_k54_68(v: &mut Values) -> bool {
+fn r42_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r43_12_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 68.
-fn r43_12_k54_68(v: &mut Values) -> bool {
+fn r43_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r44_12_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 69.
-fn r42_12_k54_69(v: &mut Values) -> bool {
+fn r42_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r43_12_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 69.
-fn r43_12_k54_69(v: &mut Values) -> bool {
+fn r43_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r44_12_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 66.
-fn r55_33_k54_66(v: &mut Values) -> bool {
+fn r55_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r56_33_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 66.
-fn r56_33_k54_66(v: &mut Values) -> bool {
+fn r56_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r57_33_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 67.
-fn r55_33_k54_67(v: &mut Values) -> bool {
+fn r55_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r56_33_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 67.
-fn r56_33_k54_67(v: &mut Values) -> bool {
+fn r56_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r57_33_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 68.
-fn r55_33_k54_68(v: &mut Values) -> bool {
+fn r55_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r56_33_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 68.
-fn r56_33_k54_68(v: &mut Values) -> bool {
+fn r56_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r57_33_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 69.
-fn r55_33_k54_69(v: &mut Values) -> bool {
+fn r55_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r56_33_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 69.
-fn r56_33_k54_69(v: &mut Values) -> bool {
+fn r56_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r57_33_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 66.
-fn r44_12_k54_66(v: &mut Values) -> bool {
+fn r44_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -2400,10 +2238,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 67.
-fn r44_12_k54_67(v: &mut Values) -> bool {
+fn r44_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -2411,10 +2249,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 68.
-fn r44_12_k54_68(v: &mut Values) -> bool {
+fn r44_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -2422,10 +2260,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 69.
-fn r44_12_k54_69(v: &mut Values) -> bool {
+fn r44_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -2433,10 +2271,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 66.
-fn r57_33_k54_66(v: &mut Values) -> bool {
+fn r57_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -2444,10 +2282,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 67.
-fn r57_33_k54_67(v: &mut Values) -> bool {
+fn r57_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -2455,10 +2293,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 68.
-fn r57_33_k54_68(v: &mut Values) -> bool {
+fn r57_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -2466,10 +2304,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 69.
-fn r57_33_k54_69(v: &mut Values) -> bool {
+fn r57_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -2477,106 +2315,82 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 66.
-fn r45_12_k54_66(v: &mut Values) -> bool {
+fn r45_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r46_12_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 67.
-fn r45_12_k54_67(v: &mut Values) -> bool {
+fn r45_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r46_12_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 68.
-fn r45_12_k54_68(v: &mut Values) -> bool {
+fn r45_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r46_12_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 69.
-fn r45_12_k54_69(v: &mut Values) -> bool {
+fn r45_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r46_12_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 66.
-fn r58_33_k54_66(v: &mut Values) -> bool {
+fn r58_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r59_33_k54_66(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 67.
-fn r58_33_k54_67(v: &mut Values) -> bool {
+fn r58_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r59_33_k54_67(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 68.
-fn r58_33_k54_68(v: &mut Values) -> bool {
+fn r58_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r59_33_k54_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 69.
-fn r58_33_k54_69(v: &mut Values) -> bool {
+fn r58_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r59_33_k54_69(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 66.
-fn r46_12_k54_66(v: &mut Values) -> bool {
+fn r46_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -2584,10 +2398,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 67.
-fn r46_12_k54_67(v: &mut Values) -> bool {
+fn r46_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -2595,10 +2409,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 68.
-fn r46_12_k54_68(v: &mut Values) -> bool {
+fn r46_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -2606,10 +2420,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 69.
-fn r46_12_k54_69(v: &mut Values) -> bool {
+fn r46_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -2617,10 +2431,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 66.
-fn r59_33_k54_66(v: &mut Values) -> bool {
+fn r59_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_66(v, r55) {  return true; }
 }
 
 }
@@ -2628,10 +2442,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 67.
-fn r59_33_k54_67(v: &mut Values) -> bool {
+fn r59_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_67(v, r55) {  return true; }
 }
 
 }
@@ -2639,10 +2453,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 68.
-fn r59_33_k54_68(v: &mut Values) -> bool {
+fn r59_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_68(v, r55) {  return true; }
 }
 
 }
@@ -2650,10 +2464,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 69.
-fn r59_33_k54_69(v: &mut Values) -> bool {
+fn r59_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_69(v, r55) {  return true; }
 }
 
 }
@@ -2661,97 +2475,73 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 66.
-fn r47_12_k54_66(v: &mut Values) -> bool {
+fn r47_12_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r48_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 67.
-fn r47_12_k54_67(v: &mut Values) -> bool {
+fn r47_12_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r48_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 68.
-fn r47_12_k54_68(v: &mut Values) -> bool {
+fn r47_12_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r48_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 69.
-fn r47_12_k54_69(v: &mut Values) -> bool {
+fn r47_12_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r48_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 66.
-fn r60_33_k54_66(v: &mut Values) -> bool {
+fn r60_33_k54_66(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r61_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 67.
-fn r60_33_k54_67(v: &mut Values) -> bool {
+fn r60_33_k54_67(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r61_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 68.
-fn r60_33_k54_68(v: &mut Values) -> bool {
+fn r60_33_k54_68(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r61_33(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 69.
-fn r60_33_k54_69(v: &mut Values) -> bool {
+fn r60_33_k54_69(v: &mut Values, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r61_33(v, x) {  return true; }
 }
 false
 }

@@ -326,13 +326,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 m24(v, cx);
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 m25(v, cx);
 }
 
@@ -869,42 +869,30 @@ m1(v, cx);
 }
 
 /// Node `foxCanMove_reach_1`.
-fn r13_15(v: &mut Values) -> bool {
+fn r13_15(v: &mut Values, r57: u16) -> bool {
 {
 let x: u16 = TAB3[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r14_15(v, x) {  return true; }
 }
 {
 let x: u16 = TAB7[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r18_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r18_15(v, x) {  return true; }
 }
 {
 let x: u16 = TAB4[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r20_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r20_15(v, x) {  return true; }
 }
 {
 let x: u16 = TAB5[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r22_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r22_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_2`.
-fn r14_15(v: &mut Values) -> bool {
-let g20 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g21 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r14_15(v: &mut Values, r57: u16) -> bool {
+let g20 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g21 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g20 {
 {  return true; }
@@ -913,7 +901,7 @@ if g20 {
 }
 {
 if g21 {
-if r16_15(v) {  return true; }
+if r16_15(v, r57) {  return true; }
 }
 
 }
@@ -921,21 +909,18 @@ false
 }
 
 /// Node `foxCanMove_5`.
-fn r16_15(v: &mut Values) -> bool {
+fn r16_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB3[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB3[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_6`.
-fn r17_15(v: &mut Values) -> bool {
+fn r17_15(v: &mut Values, r57: u16) -> bool {
 {
-if v[0 + OFF2[(v[57] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r57 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -944,9 +929,9 @@ false
 }
 
 /// Node `foxCanMove_8`.
-fn r18_15(v: &mut Values) -> bool {
-let g24 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g25 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r18_15(v: &mut Values, r57: u16) -> bool {
+let g24 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g25 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g24 {
 {  return true; }
@@ -955,7 +940,7 @@ if g24 {
 }
 {
 if g25 {
-if r19_15(v) {  return true; }
+if r19_15(v, r57) {  return true; }
 }
 
 }
@@ -963,21 +948,18 @@ false
 }
 
 /// Node `foxCanMove_11`.
-fn r19_15(v: &mut Values) -> bool {
+fn r19_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB7[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB7[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_14`.
-fn r20_15(v: &mut Values) -> bool {
-let g27 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g28 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r20_15(v: &mut Values, r57: u16) -> bool {
+let g27 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g28 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g27 {
 {  return true; }
@@ -986,7 +968,7 @@ if g27 {
 }
 {
 if g28 {
-if r21_15(v) {  return true; }
+if r21_15(v, r57) {  return true; }
 }
 
 }
@@ -994,21 +976,18 @@ false
 }
 
 /// Node `foxCanMove_17`.
-fn r21_15(v: &mut Values) -> bool {
+fn r21_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB4[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB4[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_20`.
-fn r22_15(v: &mut Values) -> bool {
-let g30 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g31 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r22_15(v: &mut Values, r57: u16) -> bool {
+let g30 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g31 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g30 {
 {  return true; }
@@ -1017,7 +996,7 @@ if g30 {
 }
 {
 if g31 {
-if r23_15(v) {  return true; }
+if r23_15(v, r57) {  return true; }
 }
 
 }
@@ -1025,13 +1004,10 @@ false
 }
 
 /// Node `foxCanMove_23`.
-fn r23_15(v: &mut Values) -> bool {
+fn r23_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB5[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB5[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
@@ -1154,13 +1130,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 if let Some(node) = a24(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 if let Some(node) = a25(v) { return Some(node); }
 }
 
