@@ -295,7 +295,7 @@ v[slot] = old;
 /// Node `turn1Red_3`.
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !r2_8(v, v[39]) {
+if !r2_8(v, v[37], v[39], v[41]) {
 m112(v, cx)?;
 }
 
@@ -672,13 +672,13 @@ fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(137, v)? { return Ok(()); }
 let mut reach_36_41: Option<bool> = None;
 {
-if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40]); reach_36_41 = Some(found); found } }) {
+if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 m140(v, cx)?;
 }
 
 }
 {
-if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40]); reach_36_41 = Some(found); found } }) {
+if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 m124(v, cx)?;
 }
 
@@ -991,7 +991,7 @@ v[slot] = old;
 /// Node `turn1Green_3`.
 fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !r55_61(v, v[39]) {
+if !r55_61(v, v[37], v[39], v[41]) {
 m161(v, cx)?;
 }
 
@@ -1368,13 +1368,13 @@ fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(186, v)? { return Ok(()); }
 let mut reach_89_94: Option<bool> = None;
 {
-if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40]); reach_89_94 = Some(found); found } }) {
+if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 m189(v, cx)?;
 }
 
 }
 {
-if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40]); reach_89_94 = Some(found); found } }) {
+if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 m173(v, cx)?;
 }
 
@@ -1751,25 +1751,22 @@ v[slot] = old;
 }
 
 /// Node `capture1Red_reach_1`.
-fn r2_8(v: &mut Values, r39: u8) -> bool {
+fn r2_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 37usize;
-let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
-v[slot] = MEMBERS2[i];
-if r4_8(v, r39) { v[slot] = old; return true; }
+let member: u8 = MEMBERS2[i];
+if r4_8(v, member, r39, r41) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `capture1Red_1`.
-fn r3_8(v: &mut Values, r39: u8) -> bool {
+fn r3_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[37] as usize)] as usize] == 0 {
-if r4_8(v, r39) {  return true; }
+if v[0 + OFF4[(r37 as usize)] as usize] == 0 {
+if r4_8(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -1777,45 +1774,34 @@ false
 }
 
 /// Node `capture1Red_2`.
-fn r4_8(v: &mut Values, r39: u8) -> bool {
+fn r4_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
-v[slot] = 35;
-if r5_8_k41_35(v, r39) { v[slot] = old; return true; }
-v[slot] = 36;
-if r5_8_k41_36(v, r39) { v[slot] = old; return true; }
-v[slot] = 37;
-if r5_8_k41_37(v, r39) { v[slot] = old; return true; }
-v[slot] = 38;
-if r5_8_k41_38(v, r39) { v[slot] = old; return true; }
-v[slot] = 39;
-if r5_8_k41_39(v, r39) { v[slot] = old; return true; }
-v[slot] = 40;
-if r5_8_k41_40(v, r39) { v[slot] = old; return true; }
-v[slot] = 41;
-if r5_8_k41_41(v, r39) { v[slot] = old; return true; }
-v[slot] = 42;
-if r5_8_k41_42(v, r39) { v[slot] = old; return true; }
-v[slot] = old;
+if r5_8_k41_35(v, r37, r39, 35) {  return true; }
+if r5_8_k41_36(v, r37, r39, 36) {  return true; }
+if r5_8_k41_37(v, r37, r39, 37) {  return true; }
+if r5_8_k41_38(v, r37, r39, 38) {  return true; }
+if r5_8_k41_39(v, r37, r39, 39) {  return true; }
+if r5_8_k41_40(v, r37, r39, 40) {  return true; }
+if r5_8_k41_41(v, r37, r39, 41) {  return true; }
+if r5_8_k41_42(v, r37, r39, 42) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3`.
-fn r5_8(v: &mut Values, r39: u8) -> bool {
+fn r5_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF4[(v[37] as usize)] as usize];
-if r6_8(v, x) {  return true; }
+let x: u8 = CONSTANTS[729 + OFF5[(r41 as usize)] as usize + OFF4[(r37 as usize)] as usize];
+if r6_8(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_4`.
-fn r6_8(v: &mut Values, r39: u8) -> bool {
+fn r6_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8(v, r39) {  return true; }
+if r7_8(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -1823,9 +1809,9 @@ false
 }
 
 /// Node `capture1Red_5`.
-fn r7_8(v: &mut Values, r39: u8) -> bool {
+fn r7_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + COFF9[0 + OFF5[(v[41] as usize)] as usize + OFF4[(r39 as usize)] as usize] as usize] == 7 {
+if v[0 + COFF9[0 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize] as usize] == 7 {
 {  return true; }
 }
 
@@ -1836,7 +1822,7 @@ false
 /// Node `move1Red_reach_1`.
 fn r9_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !r2_8(v, v[39]) {
+if !r2_8(v, v[37], v[39], v[41]) {
 if r10_21(v, cx)? {  return Ok(true); }
 }
 
@@ -2156,13 +2142,13 @@ fn r33_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(33, v)? { return Ok(false); }
 let mut reach_36_41: Option<bool> = None;
 {
-if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40]); reach_36_41 = Some(found); found } }) {
+if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 if r42_21(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40]); reach_36_41 = Some(found); found } }) {
+if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 if r20_21(v, cx)? {  return Ok(true); }
 }
 
@@ -2346,45 +2332,34 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_reach_1`.
-fn r36_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r36_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
-v[slot] = 35;
-if r37_41_k41_35(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 36;
-if r37_41_k41_36(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 37;
-if r37_41_k41_37(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 38;
-if r37_41_k41_38(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 39;
-if r37_41_k41_39(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 40;
-if r37_41_k41_40(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 41;
-if r37_41_k41_41(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = 42;
-if r37_41_k41_42(v, r39, r40) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_41_k41_35(v, r39, r40, 35) {  return true; }
+if r37_41_k41_36(v, r39, r40, 36) {  return true; }
+if r37_41_k41_37(v, r39, r40, 37) {  return true; }
+if r37_41_k41_38(v, r39, r40, 38) {  return true; }
+if r37_41_k41_39(v, r39, r40, 39) {  return true; }
+if r37_41_k41_40(v, r39, r40, 40) {  return true; }
+if r37_41_k41_41(v, r39, r40, 41) {  return true; }
+if r37_41_k41_42(v, r39, r40, 42) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1`.
-fn r37_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF4[(v[38] as usize)] as usize];
-if r38_41(v, x, r40) {  return true; }
+let x: u8 = CONSTANTS[729 + OFF5[(r41 as usize)] as usize + OFF4[(v[38] as usize)] as usize];
+if r38_41(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_2`.
-fn r38_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41(v, r39, r40) {  return true; }
+if r39_41(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -2392,17 +2367,17 @@ false
 }
 
 /// Node `chainOppo1Red_3`.
-fn r39_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF4[(r39 as usize)] as usize];
-if r40_41(v, r39, x) {  return true; }
+let x: u8 = CONSTANTS[729 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_4`.
 #[inline(always)]
-fn r40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r40_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r40 as usize)] as usize] == 7 {
 {  return true; }
@@ -2455,25 +2430,22 @@ Ok(false)
 }
 
 /// Node `capture1Green_reach_1`.
-fn r55_61(v: &mut Values, r39: u8) -> bool {
+fn r55_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 37usize;
-let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
-v[slot] = MEMBERS2[i];
-if r57_61(v, r39) { v[slot] = old; return true; }
+let member: u8 = MEMBERS2[i];
+if r57_61(v, member, r39, r41) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `capture1Green_1`.
-fn r56_61(v: &mut Values, r39: u8) -> bool {
+fn r56_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[37] as usize)] as usize] == 1 {
-if r57_61(v, r39) {  return true; }
+if v[0 + OFF4[(r37 as usize)] as usize] == 1 {
+if r57_61(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -2481,45 +2453,34 @@ false
 }
 
 /// Node `capture1Green_2`.
-fn r57_61(v: &mut Values, r39: u8) -> bool {
+fn r57_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
-v[slot] = 35;
-if r58_61_k41_35(v, r39) { v[slot] = old; return true; }
-v[slot] = 36;
-if r58_61_k41_36(v, r39) { v[slot] = old; return true; }
-v[slot] = 37;
-if r58_61_k41_37(v, r39) { v[slot] = old; return true; }
-v[slot] = 38;
-if r58_61_k41_38(v, r39) { v[slot] = old; return true; }
-v[slot] = 39;
-if r58_61_k41_39(v, r39) { v[slot] = old; return true; }
-v[slot] = 40;
-if r58_61_k41_40(v, r39) { v[slot] = old; return true; }
-v[slot] = 41;
-if r58_61_k41_41(v, r39) { v[slot] = old; return true; }
-v[slot] = 42;
-if r58_61_k41_42(v, r39) { v[slot] = old; return true; }
-v[slot] = old;
+if r58_61_k41_35(v, r37, r39, 35) {  return true; }
+if r58_61_k41_36(v, r37, r39, 36) {  return true; }
+if r58_61_k41_37(v, r37, r39, 37) {  return true; }
+if r58_61_k41_38(v, r37, r39, 38) {  return true; }
+if r58_61_k41_39(v, r37, r39, 39) {  return true; }
+if r58_61_k41_40(v, r37, r39, 40) {  return true; }
+if r58_61_k41_41(v, r37, r39, 41) {  return true; }
+if r58_61_k41_42(v, r37, r39, 42) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3`.
-fn r58_61(v: &mut Values, r39: u8) -> bool {
+fn r58_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF4[(v[37] as usize)] as usize];
-if r59_61(v, x) {  return true; }
+let x: u8 = CONSTANTS[972 + OFF5[(r41 as usize)] as usize + OFF4[(r37 as usize)] as usize];
+if r59_61(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_4`.
-fn r59_61(v: &mut Values, r39: u8) -> bool {
+fn r59_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61(v, r39) {  return true; }
+if r60_61(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -2527,9 +2488,9 @@ false
 }
 
 /// Node `capture1Green_5`.
-fn r60_61(v: &mut Values, r39: u8) -> bool {
+fn r60_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + COFF10[0 + OFF5[(v[41] as usize)] as usize + OFF4[(r39 as usize)] as usize] as usize] == 7 {
+if v[0 + COFF10[0 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize] as usize] == 7 {
 {  return true; }
 }
 
@@ -2540,7 +2501,7 @@ false
 /// Node `move1Green_reach_1`.
 fn r62_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !r55_61(v, v[39]) {
+if !r55_61(v, v[37], v[39], v[41]) {
 if r63_74(v, cx)? {  return Ok(true); }
 }
 
@@ -2851,13 +2812,13 @@ fn r86_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(86, v)? { return Ok(false); }
 let mut reach_89_94: Option<bool> = None;
 {
-if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40]); reach_89_94 = Some(found); found } }) {
+if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 if r95_74(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40]); reach_89_94 = Some(found); found } }) {
+if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 if r73_74(v, cx)? {  return Ok(true); }
 }
 
@@ -3032,37 +2993,34 @@ Ok(false)
 }
 
 /// Node `chainOppo1Green_reach_1`.
-fn r89_94(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r89_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 7) { continue; }
-v[slot] = MEMBERS11[i];
+let member: u8 = MEMBERS11[i];
 let new0: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]);
 let new1: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]);
-{ v[slot] = old; return true; }
+{  return true; }
 
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `chainOppo1Green_1`.
-fn r90_94(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r90_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF4[(v[38] as usize)] as usize];
-if r91_94(v, x, r40) {  return true; }
+let x: u8 = CONSTANTS[972 + OFF5[(r41 as usize)] as usize + OFF4[(v[38] as usize)] as usize];
+if r91_94(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Green_2`.
-fn r91_94(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r91_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r92_94(v, r39, r40) {  return true; }
+if r92_94(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -3070,16 +3028,16 @@ false
 }
 
 /// Node `chainOppo1Green_3`.
-fn r92_94(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r92_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF4[(r39 as usize)] as usize];
-if r93_94(v, r39, x) {  return true; }
+let x: u8 = CONSTANTS[972 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize];
+if r93_94(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Green_4`.
-fn r93_94(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r93_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r40 as usize)] as usize] == 7 {
 {  return true; }
@@ -3666,73 +3624,73 @@ Ok(())
 }
 
 /// Node `capture1Red_3` where v[41] == 35.
-fn r5_8_k41_35(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB13[(v[37] as usize)];
-if r6_8_k41_35(v, x) {  return true; }
+let x: u8 = TAB13[(r37 as usize)];
+if r6_8_k41_35(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 36.
-fn r5_8_k41_36(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB14[(v[37] as usize)];
-if r6_8_k41_36(v, x) {  return true; }
+let x: u8 = TAB14[(r37 as usize)];
+if r6_8_k41_36(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 37.
-fn r5_8_k41_37(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB15[(v[37] as usize)];
-if r6_8_k41_37(v, x) {  return true; }
+let x: u8 = TAB15[(r37 as usize)];
+if r6_8_k41_37(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 38.
-fn r5_8_k41_38(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB19[(v[37] as usize)];
-if r6_8_k41_38(v, x) {  return true; }
+let x: u8 = TAB19[(r37 as usize)];
+if r6_8_k41_38(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 39.
-fn r5_8_k41_39(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB20[(v[37] as usize)];
-if r6_8_k41_39(v, x) {  return true; }
+let x: u8 = TAB20[(r37 as usize)];
+if r6_8_k41_39(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 40.
-fn r5_8_k41_40(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB21[(v[37] as usize)];
-if r6_8_k41_40(v, x) {  return true; }
+let x: u8 = TAB21[(r37 as usize)];
+if r6_8_k41_40(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 41.
-fn r5_8_k41_41(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB17[(v[37] as usize)];
-if r6_8_k41_41(v, x) {  return true; }
+let x: u8 = TAB17[(r37 as usize)];
+if r6_8_k41_41(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 42.
-fn r5_8_k41_42(v: &mut Values, r39: u8) -> bool {
+fn r5_8_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB18[(v[37] as usize)];
-if r6_8_k41_42(v, x) {  return true; }
+let x: u8 = TAB18[(r37 as usize)];
+if r6_8_k41_42(v, r37, x, r41) {  return true; }
 }
 false
 }
@@ -4026,145 +3984,145 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 35.
-fn r37_41_k41_35(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_35(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB13[(v[38] as usize)];
-if r38_41_k41_35(v, x, r40) {  return true; }
+if r38_41_k41_35(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 36.
-fn r37_41_k41_36(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_36(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB14[(v[38] as usize)];
-if r38_41_k41_36(v, x, r40) {  return true; }
+if r38_41_k41_36(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 37.
-fn r37_41_k41_37(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_37(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB15[(v[38] as usize)];
-if r38_41_k41_37(v, x, r40) {  return true; }
+if r38_41_k41_37(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 38.
-fn r37_41_k41_38(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_38(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB19[(v[38] as usize)];
-if r38_41_k41_38(v, x, r40) {  return true; }
+if r38_41_k41_38(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 39.
-fn r37_41_k41_39(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_39(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB20[(v[38] as usize)];
-if r38_41_k41_39(v, x, r40) {  return true; }
+if r38_41_k41_39(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 40.
-fn r37_41_k41_40(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_40(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB21[(v[38] as usize)];
-if r38_41_k41_40(v, x, r40) {  return true; }
+if r38_41_k41_40(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 41.
-fn r37_41_k41_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB17[(v[38] as usize)];
-if r38_41_k41_41(v, x, r40) {  return true; }
+if r38_41_k41_41(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 42.
-fn r37_41_k41_42(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r37_41_k41_42(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB18[(v[38] as usize)];
-if r38_41_k41_42(v, x, r40) {  return true; }
+if r38_41_k41_42(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 35.
-fn r58_61_k41_35(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB13[(v[37] as usize)];
-if r59_61_k41_35(v, x) {  return true; }
+let x: u8 = TAB13[(r37 as usize)];
+if r59_61_k41_35(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 36.
-fn r58_61_k41_36(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB14[(v[37] as usize)];
-if r59_61_k41_36(v, x) {  return true; }
+let x: u8 = TAB14[(r37 as usize)];
+if r59_61_k41_36(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 37.
-fn r58_61_k41_37(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB15[(v[37] as usize)];
-if r59_61_k41_37(v, x) {  return true; }
+let x: u8 = TAB15[(r37 as usize)];
+if r59_61_k41_37(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 38.
-fn r58_61_k41_38(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB19[(v[37] as usize)];
-if r59_61_k41_38(v, x) {  return true; }
+let x: u8 = TAB19[(r37 as usize)];
+if r59_61_k41_38(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 39.
-fn r58_61_k41_39(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB20[(v[37] as usize)];
-if r59_61_k41_39(v, x) {  return true; }
+let x: u8 = TAB20[(r37 as usize)];
+if r59_61_k41_39(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 40.
-fn r58_61_k41_40(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB21[(v[37] as usize)];
-if r59_61_k41_40(v, x) {  return true; }
+let x: u8 = TAB21[(r37 as usize)];
+if r59_61_k41_40(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 41.
-fn r58_61_k41_41(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB17[(v[37] as usize)];
-if r59_61_k41_41(v, x) {  return true; }
+let x: u8 = TAB17[(r37 as usize)];
+if r59_61_k41_41(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 42.
-fn r58_61_k41_42(v: &mut Values, r39: u8) -> bool {
+fn r58_61_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB18[(v[37] as usize)];
-if r59_61_k41_42(v, x) {  return true; }
+let x: u8 = TAB18[(r37 as usize)];
+if r59_61_k41_42(v, r37, x, r41) {  return true; }
 }
 false
 }
@@ -4618,10 +4576,10 @@ Ok(())
 }
 
 /// Node `capture1Red_4` where v[41] == 35.
-fn r6_8_k41_35(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_35(v, r39) {  return true; }
+if r7_8_k41_35(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4629,10 +4587,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 36.
-fn r6_8_k41_36(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_36(v, r39) {  return true; }
+if r7_8_k41_36(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4640,10 +4598,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 37.
-fn r6_8_k41_37(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_37(v, r39) {  return true; }
+if r7_8_k41_37(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4651,10 +4609,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 38.
-fn r6_8_k41_38(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_38(v, r39) {  return true; }
+if r7_8_k41_38(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4662,10 +4620,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 39.
-fn r6_8_k41_39(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_39(v, r39) {  return true; }
+if r7_8_k41_39(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4673,10 +4631,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 40.
-fn r6_8_k41_40(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_40(v, r39) {  return true; }
+if r7_8_k41_40(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4684,10 +4642,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 41.
-fn r6_8_k41_41(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_41(v, r39) {  return true; }
+if r7_8_k41_41(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4695,10 +4653,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 42.
-fn r6_8_k41_42(v: &mut Values, r39: u8) -> bool {
+fn r6_8_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r7_8_k41_42(v, r39) {  return true; }
+if r7_8_k41_42(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4882,10 +4840,10 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 35.
-fn r38_41_k41_35(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_35(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_35(v, r39, r40) {  return true; }
+if r39_41_k41_35(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4893,10 +4851,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 36.
-fn r38_41_k41_36(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_36(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_36(v, r39, r40) {  return true; }
+if r39_41_k41_36(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4904,10 +4862,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 37.
-fn r38_41_k41_37(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_37(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_37(v, r39, r40) {  return true; }
+if r39_41_k41_37(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4915,10 +4873,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 38.
-fn r38_41_k41_38(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_38(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_38(v, r39, r40) {  return true; }
+if r39_41_k41_38(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4926,10 +4884,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 39.
-fn r38_41_k41_39(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_39(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_39(v, r39, r40) {  return true; }
+if r39_41_k41_39(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4937,10 +4895,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 40.
-fn r38_41_k41_40(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_40(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_40(v, r39, r40) {  return true; }
+if r39_41_k41_40(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4948,10 +4906,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 41.
-fn r38_41_k41_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_41(v, r39, r40) {  return true; }
+if r39_41_k41_41(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4959,10 +4917,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 42.
-fn r38_41_k41_42(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r38_41_k41_42(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
-if r39_41_k41_42(v, r39, r40) {  return true; }
+if r39_41_k41_42(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4970,10 +4928,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 35.
-fn r59_61_k41_35(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_35(v, r39) {  return true; }
+if r60_61_k41_35(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4981,10 +4939,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 36.
-fn r59_61_k41_36(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_36(v, r39) {  return true; }
+if r60_61_k41_36(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4992,10 +4950,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 37.
-fn r59_61_k41_37(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_37(v, r39) {  return true; }
+if r60_61_k41_37(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5003,10 +4961,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 38.
-fn r59_61_k41_38(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_38(v, r39) {  return true; }
+if r60_61_k41_38(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5014,10 +4972,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 39.
-fn r59_61_k41_39(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_39(v, r39) {  return true; }
+if r60_61_k41_39(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5025,10 +4983,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 40.
-fn r59_61_k41_40(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_40(v, r39) {  return true; }
+if r60_61_k41_40(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5036,10 +4994,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 41.
-fn r59_61_k41_41(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_41(v, r39) {  return true; }
+if r60_61_k41_41(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5047,10 +5005,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 42.
-fn r59_61_k41_42(v: &mut Values, r39: u8) -> bool {
+fn r59_61_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
-if r60_61_k41_42(v, r39) {  return true; }
+if r60_61_k41_42(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5442,7 +5400,7 @@ Ok(())
 }
 
 /// Node `capture1Red_5` where v[41] == 35.
-fn r7_8_k41_35(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF22[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5453,7 +5411,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 36.
-fn r7_8_k41_36(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF23[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5464,7 +5422,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 37.
-fn r7_8_k41_37(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF24[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5475,7 +5433,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 38.
-fn r7_8_k41_38(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF25[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5486,7 +5444,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 39.
-fn r7_8_k41_39(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF26[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5497,7 +5455,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 40.
-fn r7_8_k41_40(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF27[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5508,7 +5466,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 41.
-fn r7_8_k41_41(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF28[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5519,7 +5477,7 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 42.
-fn r7_8_k41_42(v: &mut Values, r39: u8) -> bool {
+fn r7_8_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF29[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5722,79 +5680,79 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 35.
-fn r39_41_k41_35(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_35(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB13[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 36.
-fn r39_41_k41_36(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_36(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB14[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 37.
-fn r39_41_k41_37(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_37(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB15[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 38.
-fn r39_41_k41_38(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_38(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB19[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 39.
-fn r39_41_k41_39(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_39(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB20[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 40.
-fn r39_41_k41_40(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_40(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB21[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 41.
-fn r39_41_k41_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB17[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 42.
-fn r39_41_k41_42(v: &mut Values, r39: u8, r40: u8) -> bool {
+fn r39_41_k41_42(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB18[(r39 as usize)];
-if r40_41(v, r39, x) {  return true; }
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_5` where v[41] == 35.
-fn r60_61_k41_35(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF22[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5805,7 +5763,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 36.
-fn r60_61_k41_36(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF23[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5816,7 +5774,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 37.
-fn r60_61_k41_37(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF24[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5827,7 +5785,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 38.
-fn r60_61_k41_38(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF25[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5838,7 +5796,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 39.
-fn r60_61_k41_39(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF26[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5849,7 +5807,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 40.
-fn r60_61_k41_40(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF27[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5860,7 +5818,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 41.
-fn r60_61_k41_41(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF28[(r39 as usize)] as usize] == 7 {
 {  return true; }
@@ -5871,7 +5829,7 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 42.
-fn r60_61_k41_42(v: &mut Values, r39: u8) -> bool {
+fn r60_61_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
 if v[0 + OFF29[(r39 as usize)] as usize] == 7 {
 {  return true; }

@@ -262,13 +262,13 @@ v[slot] = old;
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 m10(v, cx);
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -292,13 +292,13 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m20(v, cx);
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m21(v, cx);
 }
 
@@ -485,13 +485,13 @@ v[slot] = old;
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 m31(v, cx);
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 m34(v, cx);
 }
 
@@ -515,13 +515,13 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m21(v, cx);
 }
 
@@ -542,45 +542,38 @@ v[slot] = old;
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`.
-fn r11_12(v: &mut Values, r55: u8) -> bool {
+fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let slot = 54usize;
-let old = v[slot];
-v[slot] = 66;
-if r36_12_k54_66(v, r55) { v[slot] = old; return true; }
-v[slot] = 67;
-if r36_12_k54_67(v, r55) { v[slot] = old; return true; }
-v[slot] = 68;
-if r36_12_k54_68(v, r55) { v[slot] = old; return true; }
-v[slot] = 69;
-if r36_12_k54_69(v, r55) { v[slot] = old; return true; }
-v[slot] = old;
+if r36_12_k54_66(v, 66, r55) {  return true; }
+if r36_12_k54_67(v, 67, r55) {  return true; }
+if r36_12_k54_68(v, 68, r55) {  return true; }
+if r36_12_k54_69(v, 69, r55) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1`.
-fn r36_12(v: &mut Values, r55: u8) -> bool {
+fn r36_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r37_12(v, x) {  return true; }
+if r37_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2`.
-fn r37_12(v: &mut Values, r55: u8) -> bool {
-let g37 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 0;
-let g38 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 0;
+fn r37_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g37 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 0;
+let g38 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 0;
 {
 if g37 {
-if r38_12(v, r55) {  return true; }
+if r38_12(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12(v, r55) {  return true; }
+if r39_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -588,27 +581,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3`.
-fn r38_12(v: &mut Values, r55: u8) -> bool {
+fn r38_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize];
-if r39_12(v, x) {  return true; }
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize];
+if r39_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4`.
-fn r39_12(v: &mut Values, r55: u8) -> bool {
-let g40 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
-let g41 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
+fn r39_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g40 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
+let g41 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
 {
 if g40 {
-if r40_12(v, r55) {  return true; }
+if r40_12(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12(v, r55) {  return true; }
+if r41_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -616,27 +609,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6`.
-fn r40_12(v: &mut Values, r55: u8) -> bool {
+fn r40_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r41_12(v, x) {  return true; }
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r41_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7`.
-fn r41_12(v: &mut Values, r55: u8) -> bool {
-let g43 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
-let g44 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
+fn r41_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g43 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
+let g44 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
 {
 if g43 {
-if r42_12(v, r55) {  return true; }
+if r42_12(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12(v, r55) {  return true; }
+if r43_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -644,28 +637,28 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9`.
-fn r42_12(v: &mut Values, r55: u8) -> bool {
+fn r42_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r43_12(v, x) {  return true; }
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r43_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10`.
-fn r43_12(v: &mut Values, r55: u8) -> bool {
+fn r43_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r44_12(v, x) {  return true; }
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r44_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12`.
-fn r44_12(v: &mut Values, r55: u8) -> bool {
+fn r44_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r45_12(v, r55) {  return true; }
+if r45_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -673,19 +666,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13`.
-fn r45_12(v: &mut Values, r55: u8) -> bool {
+fn r45_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r46_12(v, x) {  return true; }
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r46_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14`.
-fn r46_12(v: &mut Values, r55: u8) -> bool {
+fn r46_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r47_12(v, r55) {  return true; }
+if r47_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -693,17 +686,17 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15`.
-fn r47_12(v: &mut Values, r55: u8) -> bool {
+fn r47_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r48_12(v, x) {  return true; }
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_16`.
 #[inline(always)]
-fn r48_12(v: &mut Values, r55: u8) -> bool {
+fn r48_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
 {  return true; }
@@ -714,33 +707,23 @@ false
 }
 
 /// Node `hasRoom_reach_1`.
-fn r17_19(v: &mut Values) -> bool {
+fn r17_19(v: &mut Values, r52: u8) -> bool {
 {
-let slot = 52usize;
-let old = v[slot];
-v[slot] = 9;
-if r18_19_k52_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r18_19_k52_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r18_19_k52_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r18_19_k52_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r18_19_k52_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r18_19_k52_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r18_19_k52_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r18_19_k52_9(v, 9) {  return true; }
+if r18_19_k52_10(v, 10) {  return true; }
+if r18_19_k52_11(v, 11) {  return true; }
+if r18_19_k52_12(v, 12) {  return true; }
+if r18_19_k52_13(v, 13) {  return true; }
+if r18_19_k52_14(v, 14) {  return true; }
+if r18_19_k52_15(v, 15) {  return true; }
 }
 false
 }
 
 /// Node `hasRoom_1`.
-fn r18_19(v: &mut Values) -> bool {
+fn r18_19(v: &mut Values, r52: u8) -> bool {
 {
-if v[44 + OFF0[(v[52] as usize)] as usize] != 22 {
+if v[44 + OFF0[(r52 as usize)] as usize] != 22 {
 {  return true; }
 }
 
@@ -749,45 +732,38 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_reach_2`.
-fn r32_33(v: &mut Values, r55: u8) -> bool {
+fn r32_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let slot = 54usize;
-let old = v[slot];
-v[slot] = 66;
-if r49_33_k54_66(v, r55) { v[slot] = old; return true; }
-v[slot] = 67;
-if r49_33_k54_67(v, r55) { v[slot] = old; return true; }
-v[slot] = 68;
-if r49_33_k54_68(v, r55) { v[slot] = old; return true; }
-v[slot] = 69;
-if r49_33_k54_69(v, r55) { v[slot] = old; return true; }
-v[slot] = old;
+if r49_33_k54_66(v, 66, r55) {  return true; }
+if r49_33_k54_67(v, 67, r55) {  return true; }
+if r49_33_k54_68(v, 68, r55) {  return true; }
+if r49_33_k54_69(v, 69, r55) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1`.
-fn r49_33(v: &mut Values, r55: u8) -> bool {
+fn r49_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r50_33(v, x) {  return true; }
+if r50_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2`.
-fn r50_33(v: &mut Values, r55: u8) -> bool {
-let g53 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 1;
-let g54 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 1;
+fn r50_33(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g53 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 1;
+let g54 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 1;
 {
 if g53 {
-if r51_33(v, r55) {  return true; }
+if r51_33(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33(v, r55) {  return true; }
+if r52_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -795,27 +771,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3`.
-fn r51_33(v: &mut Values, r55: u8) -> bool {
+fn r51_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize];
-if r52_33(v, x) {  return true; }
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize];
+if r52_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4`.
-fn r52_33(v: &mut Values, r55: u8) -> bool {
-let g56 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
-let g57 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
+fn r52_33(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g56 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
+let g57 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
 {
 if g56 {
-if r53_33(v, r55) {  return true; }
+if r53_33(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33(v, r55) {  return true; }
+if r54_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -823,27 +799,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6`.
-fn r53_33(v: &mut Values, r55: u8) -> bool {
+fn r53_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r54_33(v, x) {  return true; }
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r54_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7`.
-fn r54_33(v: &mut Values, r55: u8) -> bool {
-let g59 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
-let g60 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
+fn r54_33(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g59 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
+let g60 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
 {
 if g59 {
-if r55_33(v, r55) {  return true; }
+if r55_33(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33(v, r55) {  return true; }
+if r56_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -851,28 +827,28 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9`.
-fn r55_33(v: &mut Values, r55: u8) -> bool {
+fn r55_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r56_33(v, x) {  return true; }
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r56_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10`.
-fn r56_33(v: &mut Values, r55: u8) -> bool {
+fn r56_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r57_33(v, x) {  return true; }
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r57_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12`.
-fn r57_33(v: &mut Values, r55: u8) -> bool {
+fn r57_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r58_33(v, r55) {  return true; }
+if r58_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -880,19 +856,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13`.
-fn r58_33(v: &mut Values, r55: u8) -> bool {
+fn r58_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r59_33(v, x) {  return true; }
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r59_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14`.
-fn r59_33(v: &mut Values, r55: u8) -> bool {
+fn r59_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r60_33(v, r55) {  return true; }
+if r60_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -900,17 +876,17 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15`.
-fn r60_33(v: &mut Values, r55: u8) -> bool {
+fn r60_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(r55 as usize)] as usize];
-if r61_33(v, x) {  return true; }
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_16`.
 #[inline(always)]
-fn r61_33(v: &mut Values, r55: u8) -> bool {
+fn r61_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
 {  return true; }
@@ -975,13 +951,13 @@ None
 fn a9(v: &mut Values) -> Option<u32> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[55]); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -1005,13 +981,13 @@ None
 fn a13(v: &mut Values) -> Option<u32> {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a20(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a21(v) { return Some(node); }
 }
 
@@ -1123,13 +1099,13 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 if let Some(node) = a31(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[55]); reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 if let Some(node) = a34(v) { return Some(node); }
 }
 
@@ -1153,13 +1129,13 @@ None
 fn a34(v: &mut Values) -> Option<u32> {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a21(v) { return Some(node); }
 }
 
@@ -1334,43 +1310,43 @@ m25(v, cx);
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 66.
-fn r36_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r36_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r37_12_k54_66(v, x) {  return true; }
+if r37_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 67.
-fn r36_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r36_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r37_12_k54_67(v, x) {  return true; }
+if r37_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 68.
-fn r36_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r36_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r37_12_k54_68(v, x) {  return true; }
+if r37_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 69.
-fn r36_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r36_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r37_12_k54_69(v, x) {  return true; }
+if r37_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `hasRoom_1` where v[52] == 9.
-fn r18_19_k52_9(v: &mut Values) -> bool {
+fn r18_19_k52_9(v: &mut Values, r52: u8) -> bool {
 {
 if v[44] != 22 {
 {  return true; }
@@ -1381,7 +1357,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 10.
-fn r18_19_k52_10(v: &mut Values) -> bool {
+fn r18_19_k52_10(v: &mut Values, r52: u8) -> bool {
 {
 if v[45] != 22 {
 {  return true; }
@@ -1392,7 +1368,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 11.
-fn r18_19_k52_11(v: &mut Values) -> bool {
+fn r18_19_k52_11(v: &mut Values, r52: u8) -> bool {
 {
 if v[46] != 22 {
 {  return true; }
@@ -1403,7 +1379,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 12.
-fn r18_19_k52_12(v: &mut Values) -> bool {
+fn r18_19_k52_12(v: &mut Values, r52: u8) -> bool {
 {
 if v[47] != 22 {
 {  return true; }
@@ -1414,7 +1390,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 13.
-fn r18_19_k52_13(v: &mut Values) -> bool {
+fn r18_19_k52_13(v: &mut Values, r52: u8) -> bool {
 {
 if v[48] != 22 {
 {  return true; }
@@ -1425,7 +1401,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 14.
-fn r18_19_k52_14(v: &mut Values) -> bool {
+fn r18_19_k52_14(v: &mut Values, r52: u8) -> bool {
 {
 if v[49] != 22 {
 {  return true; }
@@ -1436,7 +1412,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 15.
-fn r18_19_k52_15(v: &mut Values) -> bool {
+fn r18_19_k52_15(v: &mut Values, r52: u8) -> bool {
 {
 if v[50] != 22 {
 {  return true; }
@@ -1447,54 +1423,54 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 66.
-fn r49_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r49_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r50_33_k54_66(v, x) {  return true; }
+if r50_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 67.
-fn r49_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r49_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r50_33_k54_67(v, x) {  return true; }
+if r50_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 68.
-fn r49_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r49_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r50_33_k54_68(v, x) {  return true; }
+if r50_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 69.
-fn r49_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r49_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-if r50_33_k54_69(v, x) {  return true; }
+if r50_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 66.
-fn r37_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r37_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF7[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF7[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_66(v, r55) {  return true; }
+if r38_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_66(v, r55) {  return true; }
+if r39_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1502,18 +1478,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 67.
-fn r37_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r37_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF8[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF8[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_67(v, r55) {  return true; }
+if r38_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_67(v, r55) {  return true; }
+if r39_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1521,18 +1497,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 68.
-fn r37_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r37_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF9[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF9[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_68(v, r55) {  return true; }
+if r38_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_68(v, r55) {  return true; }
+if r39_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1540,18 +1516,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 69.
-fn r37_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r37_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF10[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF10[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_69(v, r55) {  return true; }
+if r38_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_69(v, r55) {  return true; }
+if r39_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1559,18 +1535,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 66.
-fn r50_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r50_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF7[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF7[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_66(v, r55) {  return true; }
+if r51_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_66(v, r55) {  return true; }
+if r52_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1578,18 +1554,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 67.
-fn r50_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r50_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF8[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF8[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_67(v, r55) {  return true; }
+if r51_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_67(v, r55) {  return true; }
+if r52_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1597,18 +1573,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 68.
-fn r50_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r50_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF9[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF9[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_68(v, r55) {  return true; }
+if r51_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_68(v, r55) {  return true; }
+if r52_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1616,18 +1592,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 69.
-fn r50_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r50_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF10[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF10[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_69(v, r55) {  return true; }
+if r51_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_69(v, r55) {  return true; }
+if r52_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1635,27 +1611,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 66.
-fn r38_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r38_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(v[53] as usize)];
-if r39_12_k54_66(v, x) {  return true; }
+if r39_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 66.
-fn r39_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r39_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g40 = v[0 + OFF7[(r55 as usize)] as usize] == 0;
 let g41 = v[0 + OFF7[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_66(v, r55) {  return true; }
+if r40_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_66(v, r55) {  return true; }
+if r41_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1663,27 +1639,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 67.
-fn r38_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r38_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(v[53] as usize)];
-if r39_12_k54_67(v, x) {  return true; }
+if r39_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 67.
-fn r39_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r39_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g40 = v[0 + OFF8[(r55 as usize)] as usize] == 0;
 let g41 = v[0 + OFF8[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_67(v, r55) {  return true; }
+if r40_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_67(v, r55) {  return true; }
+if r41_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1691,27 +1667,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 68.
-fn r38_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r38_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(v[53] as usize)];
-if r39_12_k54_68(v, x) {  return true; }
+if r39_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 68.
-fn r39_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r39_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g40 = v[0 + OFF9[(r55 as usize)] as usize] == 0;
 let g41 = v[0 + OFF9[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_68(v, r55) {  return true; }
+if r40_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_68(v, r55) {  return true; }
+if r41_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1719,27 +1695,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 69.
-fn r38_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r38_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(v[53] as usize)];
-if r39_12_k54_69(v, x) {  return true; }
+if r39_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 69.
-fn r39_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r39_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g40 = v[0 + OFF10[(r55 as usize)] as usize] == 0;
 let g41 = v[0 + OFF10[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_69(v, r55) {  return true; }
+if r40_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_69(v, r55) {  return true; }
+if r41_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1747,27 +1723,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 66.
-fn r51_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r51_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(v[53] as usize)];
-if r52_33_k54_66(v, x) {  return true; }
+if r52_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 66.
-fn r52_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r52_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g56 = v[0 + OFF7[(r55 as usize)] as usize] == 1;
 let g57 = v[0 + OFF7[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_66(v, r55) {  return true; }
+if r53_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_66(v, r55) {  return true; }
+if r54_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1775,27 +1751,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 67.
-fn r51_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r51_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(v[53] as usize)];
-if r52_33_k54_67(v, x) {  return true; }
+if r52_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 67.
-fn r52_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r52_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g56 = v[0 + OFF8[(r55 as usize)] as usize] == 1;
 let g57 = v[0 + OFF8[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_67(v, r55) {  return true; }
+if r53_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_67(v, r55) {  return true; }
+if r54_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1803,27 +1779,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 68.
-fn r51_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r51_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(v[53] as usize)];
-if r52_33_k54_68(v, x) {  return true; }
+if r52_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 68.
-fn r52_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r52_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g56 = v[0 + OFF9[(r55 as usize)] as usize] == 1;
 let g57 = v[0 + OFF9[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_68(v, r55) {  return true; }
+if r53_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_68(v, r55) {  return true; }
+if r54_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1831,27 +1807,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 69.
-fn r51_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r51_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(v[53] as usize)];
-if r52_33_k54_69(v, x) {  return true; }
+if r52_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 69.
-fn r52_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r52_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g56 = v[0 + OFF10[(r55 as usize)] as usize] == 1;
 let g57 = v[0 + OFF10[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_69(v, r55) {  return true; }
+if r53_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_69(v, r55) {  return true; }
+if r54_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1859,27 +1835,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 66.
-fn r40_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r40_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(r55 as usize)];
-if r41_12_k54_66(v, x) {  return true; }
+if r41_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 66.
-fn r41_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r41_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g43 = v[0 + OFF7[(r55 as usize)] as usize] == 0;
 let g44 = v[0 + OFF7[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_66(v, r55) {  return true; }
+if r42_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_66(v, r55) {  return true; }
+if r43_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1887,27 +1863,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 67.
-fn r40_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r40_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(r55 as usize)];
-if r41_12_k54_67(v, x) {  return true; }
+if r41_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 67.
-fn r41_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r41_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g43 = v[0 + OFF8[(r55 as usize)] as usize] == 0;
 let g44 = v[0 + OFF8[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_67(v, r55) {  return true; }
+if r42_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_67(v, r55) {  return true; }
+if r43_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1915,27 +1891,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 68.
-fn r40_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r40_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(r55 as usize)];
-if r41_12_k54_68(v, x) {  return true; }
+if r41_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 68.
-fn r41_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r41_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g43 = v[0 + OFF9[(r55 as usize)] as usize] == 0;
 let g44 = v[0 + OFF9[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_68(v, r55) {  return true; }
+if r42_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_68(v, r55) {  return true; }
+if r43_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1943,27 +1919,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 69.
-fn r40_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r40_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(r55 as usize)];
-if r41_12_k54_69(v, x) {  return true; }
+if r41_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 69.
-fn r41_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r41_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g43 = v[0 + OFF10[(r55 as usize)] as usize] == 0;
 let g44 = v[0 + OFF10[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_69(v, r55) {  return true; }
+if r42_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_69(v, r55) {  return true; }
+if r43_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1971,27 +1947,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 66.
-fn r53_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r53_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(r55 as usize)];
-if r54_33_k54_66(v, x) {  return true; }
+if r54_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 66.
-fn r54_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r54_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g59 = v[0 + OFF7[(r55 as usize)] as usize] == 1;
 let g60 = v[0 + OFF7[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_66(v, r55) {  return true; }
+if r55_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_66(v, r55) {  return true; }
+if r56_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1999,27 +1975,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 67.
-fn r53_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r53_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(r55 as usize)];
-if r54_33_k54_67(v, x) {  return true; }
+if r54_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 67.
-fn r54_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r54_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g59 = v[0 + OFF8[(r55 as usize)] as usize] == 1;
 let g60 = v[0 + OFF8[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_67(v, r55) {  return true; }
+if r55_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_67(v, r55) {  return true; }
+if r56_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2027,27 +2003,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 68.
-fn r53_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r53_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(r55 as usize)];
-if r54_33_k54_68(v, x) {  return true; }
+if r54_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 68.
-fn r54_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r54_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g59 = v[0 + OFF9[(r55 as usize)] as usize] == 1;
 let g60 = v[0 + OFF9[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_68(v, r55) {  return true; }
+if r55_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_68(v, r55) {  return true; }
+if r56_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2055,27 +2031,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 69.
-fn r53_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r53_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(r55 as usize)];
-if r54_33_k54_69(v, x) {  return true; }
+if r54_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 69.
-fn r54_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r54_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g59 = v[0 + OFF10[(r55 as usize)] as usize] == 1;
 let g60 = v[0 + OFF10[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_69(v, r55) {  return true; }
+if r55_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_69(v, r55) {  return true; }
+if r56_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2083,154 +2059,154 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 66.
-fn r42_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r42_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(r55 as usize)];
-if r43_12_k54_66(v, x) {  return true; }
+if r43_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 66.
-fn r43_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r43_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB15[(r55 as usize)];
-if r44_12_k54_66(v, x) {  return true; }
+if r44_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 67.
-fn r42_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r42_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(r55 as usize)];
-if r43_12_k54_67(v, x) {  return true; }
+if r43_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 67.
-fn r43_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r43_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB16[(r55 as usize)];
-if r44_12_k54_67(v, x) {  return true; }
+if r44_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 68.
-fn r42_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r42_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(r55 as usize)];
-if r43_12_k54_68(v, x) {  return true; }
+if r43_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 68.
-fn r43_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r43_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB17[(r55 as usize)];
-if r44_12_k54_68(v, x) {  return true; }
+if r44_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 69.
-fn r42_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r42_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(r55 as usize)];
-if r43_12_k54_69(v, x) {  return true; }
+if r43_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 69.
-fn r43_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r43_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB18[(r55 as usize)];
-if r44_12_k54_69(v, x) {  return true; }
+if r44_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 66.
-fn r55_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r55_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(r55 as usize)];
-if r56_33_k54_66(v, x) {  return true; }
+if r56_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 66.
-fn r56_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r56_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB15[(r55 as usize)];
-if r57_33_k54_66(v, x) {  return true; }
+if r57_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 67.
-fn r55_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r55_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(r55 as usize)];
-if r56_33_k54_67(v, x) {  return true; }
+if r56_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 67.
-fn r56_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r56_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB16[(r55 as usize)];
-if r57_33_k54_67(v, x) {  return true; }
+if r57_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 68.
-fn r55_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r55_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(r55 as usize)];
-if r56_33_k54_68(v, x) {  return true; }
+if r56_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 68.
-fn r56_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r56_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB17[(r55 as usize)];
-if r57_33_k54_68(v, x) {  return true; }
+if r57_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 69.
-fn r55_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r55_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(r55 as usize)];
-if r56_33_k54_69(v, x) {  return true; }
+if r56_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 69.
-fn r56_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r56_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB18[(r55 as usize)];
-if r57_33_k54_69(v, x) {  return true; }
+if r57_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 66.
-fn r44_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r44_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r45_12_k54_66(v, r55) {  return true; }
+if r45_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2238,10 +2214,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 67.
-fn r44_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r44_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r45_12_k54_67(v, r55) {  return true; }
+if r45_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2249,10 +2225,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 68.
-fn r44_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r44_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r45_12_k54_68(v, r55) {  return true; }
+if r45_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2260,10 +2236,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 69.
-fn r44_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r44_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r45_12_k54_69(v, r55) {  return true; }
+if r45_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2271,10 +2247,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 66.
-fn r57_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r57_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r58_33_k54_66(v, r55) {  return true; }
+if r58_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2282,10 +2258,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 67.
-fn r57_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r57_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r58_33_k54_67(v, r55) {  return true; }
+if r58_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2293,10 +2269,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 68.
-fn r57_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r57_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r58_33_k54_68(v, r55) {  return true; }
+if r58_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2304,10 +2280,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 69.
-fn r57_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r57_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r58_33_k54_69(v, r55) {  return true; }
+if r58_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2315,82 +2291,82 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 66.
-fn r45_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r45_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB15[(r55 as usize)];
-if r46_12_k54_66(v, x) {  return true; }
+if r46_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 67.
-fn r45_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r45_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB16[(r55 as usize)];
-if r46_12_k54_67(v, x) {  return true; }
+if r46_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 68.
-fn r45_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r45_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB17[(r55 as usize)];
-if r46_12_k54_68(v, x) {  return true; }
+if r46_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 69.
-fn r45_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r45_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB18[(r55 as usize)];
-if r46_12_k54_69(v, x) {  return true; }
+if r46_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 66.
-fn r58_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r58_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB15[(r55 as usize)];
-if r59_33_k54_66(v, x) {  return true; }
+if r59_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 67.
-fn r58_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r58_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB16[(r55 as usize)];
-if r59_33_k54_67(v, x) {  return true; }
+if r59_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 68.
-fn r58_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r58_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB17[(r55 as usize)];
-if r59_33_k54_68(v, x) {  return true; }
+if r59_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 69.
-fn r58_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r58_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB18[(r55 as usize)];
-if r59_33_k54_69(v, x) {  return true; }
+if r59_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 66.
-fn r46_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r46_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r47_12_k54_66(v, r55) {  return true; }
+if r47_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2398,10 +2374,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 67.
-fn r46_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r46_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r47_12_k54_67(v, r55) {  return true; }
+if r47_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2409,10 +2385,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 68.
-fn r46_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r46_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r47_12_k54_68(v, r55) {  return true; }
+if r47_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2420,10 +2396,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 69.
-fn r46_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r46_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
-if r47_12_k54_69(v, r55) {  return true; }
+if r47_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2431,10 +2407,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 66.
-fn r59_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r59_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r60_33_k54_66(v, r55) {  return true; }
+if r60_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2442,10 +2418,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 67.
-fn r59_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r59_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r60_33_k54_67(v, r55) {  return true; }
+if r60_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2453,10 +2429,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 68.
-fn r59_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r59_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r60_33_k54_68(v, r55) {  return true; }
+if r60_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2464,10 +2440,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 69.
-fn r59_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r59_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
-if r60_33_k54_69(v, r55) {  return true; }
+if r60_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2475,73 +2451,73 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 66.
-fn r47_12_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r47_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB15[(r55 as usize)];
-if r48_12(v, x) {  return true; }
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 67.
-fn r47_12_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r47_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB16[(r55 as usize)];
-if r48_12(v, x) {  return true; }
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 68.
-fn r47_12_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r47_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB17[(r55 as usize)];
-if r48_12(v, x) {  return true; }
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 69.
-fn r47_12_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r47_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB18[(r55 as usize)];
-if r48_12(v, x) {  return true; }
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 66.
-fn r60_33_k54_66(v: &mut Values, r55: u8) -> bool {
+fn r60_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB15[(r55 as usize)];
-if r61_33(v, x) {  return true; }
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 67.
-fn r60_33_k54_67(v: &mut Values, r55: u8) -> bool {
+fn r60_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB16[(r55 as usize)];
-if r61_33(v, x) {  return true; }
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 68.
-fn r60_33_k54_68(v: &mut Values, r55: u8) -> bool {
+fn r60_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB17[(r55 as usize)];
-if r61_33(v, x) {  return true; }
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 69.
-fn r60_33_k54_69(v: &mut Values, r55: u8) -> bool {
+fn r60_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB18[(r55 as usize)];
-if r61_33(v, x) {  return true; }
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }

@@ -810,13 +810,13 @@ v[slot] = old;
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_70_79: Option<bool> = None;
 {
-if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[71]); reach_70_79 = Some(found); found } }) {
+if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 m80(v, cx);
 }
 
 }
 {
-if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[71]); reach_70_79 = Some(found); found } }) {
+if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 m81(v, cx);
 }
 
@@ -1615,13 +1615,13 @@ v[slot] = old;
 fn m156(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_157_166: Option<bool> = None;
 {
-if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[71]); reach_157_166 = Some(found); found } }) {
+if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 m167(v, cx);
 }
 
 }
 {
-if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[71]); reach_157_166 = Some(found); found } }) {
+if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 m168(v, cx);
 }
 
@@ -1931,41 +1931,38 @@ false
 }
 
 /// Node `anyStep_reach_1`.
-fn r70_79(v: &mut Values, r71: u8) -> bool {
+fn r70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
 for chunk in 0..8 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 64 { break; }
-v[slot] = MEMBERS0[i];
+let member: u8 = MEMBERS0[i];
 let new0: u8 = (v[0 + 1 + i]);
-if r73_79(v, new0) { v[slot] = old; return true; }
+if r73_79(v, member, new0) {  return true; }
 
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `anyStep_1`.
-fn r71_79(v: &mut Values, r71: u8) -> bool {
+fn r71_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = v[0 + OFF3[(v[70] as usize)] as usize];
-if r72_79(v, x) {  return true; }
+let x: u8 = v[0 + OFF3[(r70 as usize)] as usize];
+if r72_79(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_2`.
-fn r72_79(v: &mut Values, r71: u8) -> bool {
+fn r72_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if TAB7[(r71 as usize)] == 7 {
-if r73_79(v, r71) {  return true; }
+if r73_79(v, r70, r71) {  return true; }
 }
 
 }
@@ -1973,32 +1970,32 @@ false
 }
 
 /// Node `anyStep_3`.
-fn r73_79(v: &mut Values, r71: u8) -> bool {
+fn r73_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 let g86 = TAB4[(r71 as usize)] == 7;
 let g87 = TAB4[(r71 as usize)] == 7;
 let g88 = TAB5[(r71 as usize)] == 7;
 let g89 = TAB5[(r71 as usize)] == 7;
 {
 if g86 {
-if r74_79(v, r71) {  return true; }
+if r74_79(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g87 {
-if r76_79(v, r71) {  return true; }
+if r76_79(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g88 {
-if r77_79(v, r71) {  return true; }
+if r77_79(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g89 {
-if r78_79(v, r71) {  return true; }
+if r78_79(v, r70, r71) {  return true; }
 }
 
 }
@@ -2006,21 +2003,18 @@ false
 }
 
 /// Node `anyStep_5`.
-fn r74_79(v: &mut Values, r71: u8) -> bool {
+fn r74_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB6[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_4`.
-fn r75_79(v: &mut Values, r71: u8) -> bool {
+fn r75_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2029,37 +2023,28 @@ false
 }
 
 /// Node `anyStep_7`.
-fn r76_79(v: &mut Values, r71: u8) -> bool {
+fn r76_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_9`.
-fn r77_79(v: &mut Values, r71: u8) -> bool {
+fn r77_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_11`.
-fn r78_79(v: &mut Values, r71: u8) -> bool {
+fn r78_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB10[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
@@ -2281,41 +2266,38 @@ false
 }
 
 /// Node `anyStep_reach_2`.
-fn r157_166(v: &mut Values, r71: u8) -> bool {
+fn r157_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
 for chunk in 0..8 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 64 { break; }
-v[slot] = MEMBERS0[i];
+let member: u8 = MEMBERS0[i];
 let new0: u8 = (v[0 + 1 + i]);
-if r160_166(v, new0) { v[slot] = old; return true; }
+if r160_166(v, member, new0) {  return true; }
 
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `anyStep_14`.
-fn r158_166(v: &mut Values, r71: u8) -> bool {
+fn r158_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = v[0 + OFF3[(v[70] as usize)] as usize];
-if r159_166(v, x) {  return true; }
+let x: u8 = v[0 + OFF3[(r70 as usize)] as usize];
+if r159_166(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_15`.
-fn r159_166(v: &mut Values, r71: u8) -> bool {
+fn r159_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if TAB1[(r71 as usize)] == 7 {
-if r160_166(v, r71) {  return true; }
+if r160_166(v, r70, r71) {  return true; }
 }
 
 }
@@ -2323,32 +2305,32 @@ false
 }
 
 /// Node `anyStep_16`.
-fn r160_166(v: &mut Values, r71: u8) -> bool {
+fn r160_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 let g189 = TAB4[(r71 as usize)] == 7;
 let g190 = TAB4[(r71 as usize)] == 7;
 let g191 = TAB5[(r71 as usize)] == 7;
 let g192 = TAB5[(r71 as usize)] == 7;
 {
 if g189 {
-if r161_166(v, r71) {  return true; }
+if r161_166(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g190 {
-if r163_166(v, r71) {  return true; }
+if r163_166(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g191 {
-if r164_166(v, r71) {  return true; }
+if r164_166(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g192 {
-if r165_166(v, r71) {  return true; }
+if r165_166(v, r70, r71) {  return true; }
 }
 
 }
@@ -2356,21 +2338,18 @@ false
 }
 
 /// Node `anyStep_18`.
-fn r161_166(v: &mut Values, r71: u8) -> bool {
+fn r161_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB6[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_17`.
-fn r162_166(v: &mut Values, r71: u8) -> bool {
+fn r162_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2379,37 +2358,28 @@ false
 }
 
 /// Node `anyStep_20`.
-fn r163_166(v: &mut Values, r71: u8) -> bool {
+fn r163_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_22`.
-fn r164_166(v: &mut Values, r71: u8) -> bool {
+fn r164_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_24`.
-fn r165_166(v: &mut Values, r71: u8) -> bool {
+fn r165_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB10[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v, r71) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
@@ -2500,13 +2470,13 @@ None
 fn a69(v: &mut Values) -> Option<u32> {
 let mut reach_70_79: Option<bool> = None;
 {
-if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[71]); reach_70_79 = Some(found); found } }) {
+if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 if let Some(node) = a80(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[71]); reach_70_79 = Some(found); found } }) {
+if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 if let Some(node) = a81(v) { return Some(node); }
 }
 
@@ -2698,13 +2668,13 @@ None
 fn a156(v: &mut Values) -> Option<u32> {
 let mut reach_157_166: Option<bool> = None;
 {
-if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[71]); reach_157_166 = Some(found); found } }) {
+if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 if let Some(node) = a167(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[71]); reach_157_166 = Some(found); found } }) {
+if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 if let Some(node) = a168(v) { return Some(node); }
 }
 

@@ -823,13 +823,13 @@ v[slot] = old;
 fn m59(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_61_65: Option<bool> = None;
 {
-if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 m66(v, cx);
 }
 
 }
 {
-if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 m58(v, cx);
 }
 
@@ -1013,25 +1013,22 @@ false
 }
 
 /// Node `geeseCanMove_reach_1`.
-fn r61_65(v: &mut Values) -> bool {
+fn r61_65(v: &mut Values, r57: u16) -> bool {
 {
-let slot = 57usize;
-let old = v[slot];
 for i in 0..49 {
 if !(v[0 + 1 + i] == 9) { continue; }
-v[slot] = MEMBERS0[i];
-if r63_65(v) { v[slot] = old; return true; }
+let member: u16 = MEMBERS0[i];
+if r63_65(v, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `geeseCanMove_1`.
-fn r62_65(v: &mut Values) -> bool {
+fn r62_65(v: &mut Values, r57: u16) -> bool {
 {
-if v[0 + OFF2[(v[57] as usize)] as usize] == 9 {
-if r63_65(v) {  return true; }
+if v[0 + OFF2[(r57 as usize)] as usize] == 9 {
+if r63_65(v, r57) {  return true; }
 }
 
 }
@@ -1039,35 +1036,26 @@ false
 }
 
 /// Node `geeseCanMove_2`.
-fn r63_65(v: &mut Values) -> bool {
+fn r63_65(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB3[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r64_65(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB3[(r57 as usize)];
+if r64_65(v, x) {  return true; }
 }
 {
-let x: u16 = TAB4[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r64_65(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB4[(r57 as usize)];
+if r64_65(v, x) {  return true; }
 }
 {
-let x: u16 = TAB5[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r64_65(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB5[(r57 as usize)];
+if r64_65(v, x) {  return true; }
 }
 false
 }
 
 /// Node `geeseCanMove_3`.
-fn r64_65(v: &mut Values) -> bool {
+fn r64_65(v: &mut Values, r57: u16) -> bool {
 {
-if v[0 + OFF2[(v[57] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r57 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1322,13 +1310,13 @@ None
 fn a59(v: &mut Values) -> Option<u32> {
 let mut reach_61_65: Option<bool> = None;
 {
-if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 if let Some(node) = a66(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 if let Some(node) = a58(v) { return Some(node); }
 }
 

@@ -258,13 +258,13 @@ v[slot] = old;
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m76(v, cx);
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m77(v, cx);
 }
 
@@ -457,13 +457,13 @@ v[slot] = old;
 fn m146(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m148(v, cx);
 }
 
@@ -1173,24 +1173,21 @@ false
 }
 
 /// Node `someEmptyCell_reach_1`.
-fn r73_75(v: &mut Values) -> bool {
+fn r73_75(v: &mut Values, r229: u8) -> bool {
 {
-let slot = 229usize;
-let old = v[slot];
 for i in 0..225 {
 if !(v[0 + 1 + i] == 8) { continue; }
-v[slot] = MEMBERS0[i];
-{ v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+{  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `someEmptyCell_1`.
-fn r74_75(v: &mut Values) -> bool {
+fn r74_75(v: &mut Values, r229: u8) -> bool {
 {
-if v[0 + OFF2[(v[229] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r229 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1923,13 +1920,13 @@ None
 fn a69(v: &mut Values) -> Option<u32> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a76(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a77(v) { return Some(node); }
 }
 
@@ -2046,13 +2043,13 @@ None
 fn a146(v: &mut Values) -> Option<u32> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a148(v) { return Some(node); }
 }
 

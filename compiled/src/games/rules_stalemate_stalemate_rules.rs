@@ -161,13 +161,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -260,13 +260,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -302,13 +302,13 @@ v[slot] = old;
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -573,30 +573,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-let slot = 76usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r37_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r37_8(v, member, r77) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r36_8(v: &mut Values) -> bool {
+fn r36_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r37_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r37_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -604,36 +601,29 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r37_8(v: &mut Values) -> bool {
+fn r37_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-let slot = 77usize;
-let old = v[slot];
-v[slot] = 41;
-if r38_8_k77_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r38_8_k77_42(v) { v[slot] = old; return true; }
-v[slot] = 43;
-if r38_8_k77_43(v) { v[slot] = old; return true; }
-v[slot] = 44;
-if r38_8_k77_44(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_8_k77_41(v, r76, 41) {  return true; }
+if r38_8_k77_42(v, r76, 42) {  return true; }
+if r38_8_k77_43(v, r76, 43) {  return true; }
+if r38_8_k77_44(v, r76, 44) {  return true; }
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r38_8(v: &mut Values) -> bool {
+fn r38_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8(v) {  return true; }
+if r39_8(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8(v) {  return true; }
+if r42_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -641,10 +631,10 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -652,10 +642,10 @@ false
 }
 
 /// Node `Atom0_0_shape`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -663,9 +653,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r41_8(v: &mut Values) -> bool {
+fn r41_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB3[(v[77] as usize)] == 59 {
+if TAB3[(r77 as usize)] == 59 {
 {  return true; }
 }
 
@@ -674,10 +664,10 @@ false
 }
 
 /// Node `AccLine1`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8(v) {  return true; }
+if r43_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -685,10 +675,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r43_8(v: &mut Values) -> bool {
+fn r43_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -696,10 +686,10 @@ false
 }
 
 /// Node `Atom1_0_shape`.
-fn r44_8(v: &mut Values) -> bool {
+fn r44_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -707,9 +697,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r45_8(v: &mut Values) -> bool {
+fn r45_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59 {
+if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(r77 as usize)] as usize] == 59 {
 {  return true; }
 }
 
@@ -752,13 +742,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -820,13 +810,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -862,13 +852,13 @@ None
 fn a15(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -1014,18 +1004,18 @@ cx.pop_tag();
 }
 
 /// Node `AccBegin` where v[77] == 41.
-fn r38_8_k77_41(v: &mut Values) -> bool {
+fn r38_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_41(v) {  return true; }
+if r39_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_41(v) {  return true; }
+if r42_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1033,18 +1023,18 @@ false
 }
 
 /// Node `AccBegin` where v[77] == 42.
-fn r38_8_k77_42(v: &mut Values) -> bool {
+fn r38_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_42(v) {  return true; }
+if r39_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_42(v) {  return true; }
+if r42_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1052,18 +1042,18 @@ false
 }
 
 /// Node `AccBegin` where v[77] == 43.
-fn r38_8_k77_43(v: &mut Values) -> bool {
+fn r38_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_43(v) {  return true; }
+if r39_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_43(v) {  return true; }
+if r42_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1071,18 +1061,18 @@ false
 }
 
 /// Node `AccBegin` where v[77] == 44.
-fn r38_8_k77_44(v: &mut Values) -> bool {
+fn r38_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_44(v) {  return true; }
+if r39_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_44(v) {  return true; }
+if r42_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1166,10 +1156,10 @@ m26_k77_44(v, cx);
 }
 
 /// Node `Atom0_0_counted` where v[77] == 41.
-fn r39_8_k77_41(v: &mut Values) -> bool {
+fn r39_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1177,10 +1167,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 41.
-fn r42_8_k77_41(v: &mut Values) -> bool {
+fn r42_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_41(v) {  return true; }
+if r43_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1188,10 +1178,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[77] == 42.
-fn r39_8_k77_42(v: &mut Values) -> bool {
+fn r39_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1199,10 +1189,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 42.
-fn r42_8_k77_42(v: &mut Values) -> bool {
+fn r42_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_42(v) {  return true; }
+if r43_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1210,10 +1200,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[77] == 43.
-fn r39_8_k77_43(v: &mut Values) -> bool {
+fn r39_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1221,10 +1211,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 43.
-fn r42_8_k77_43(v: &mut Values) -> bool {
+fn r42_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_43(v) {  return true; }
+if r43_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1232,10 +1222,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[77] == 44.
-fn r39_8_k77_44(v: &mut Values) -> bool {
+fn r39_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1243,10 +1233,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 44.
-fn r42_8_k77_44(v: &mut Values) -> bool {
+fn r42_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_44(v) {  return true; }
+if r43_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1342,10 +1332,10 @@ m27_k77_44(v, cx);
 }
 
 /// Node `Atom0_0_shape` where v[77] == 41.
-fn r40_8_k77_41(v: &mut Values) -> bool {
+fn r40_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_41(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1353,10 +1343,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 41.
-fn r43_8_k77_41(v: &mut Values) -> bool {
+fn r43_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1364,10 +1354,10 @@ false
 }
 
 /// Node `Atom0_0_shape` where v[77] == 42.
-fn r40_8_k77_42(v: &mut Values) -> bool {
+fn r40_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_42(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1375,10 +1365,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 42.
-fn r43_8_k77_42(v: &mut Values) -> bool {
+fn r43_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1386,10 +1376,10 @@ false
 }
 
 /// Node `Atom0_0_shape` where v[77] == 43.
-fn r40_8_k77_43(v: &mut Values) -> bool {
+fn r40_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_43(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1397,10 +1387,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 43.
-fn r43_8_k77_43(v: &mut Values) -> bool {
+fn r43_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1408,10 +1398,10 @@ false
 }
 
 /// Node `Atom0_0_shape` where v[77] == 44.
-fn r40_8_k77_44(v: &mut Values) -> bool {
+fn r40_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_44(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1419,10 +1409,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 44.
-fn r43_8_k77_44(v: &mut Values) -> bool {
+fn r43_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1518,7 +1508,7 @@ m28_k77_44(v, cx);
 }
 
 /// Node `Atom0_0_pos` where v[77] == 41.
-fn r41_8_k77_41(v: &mut Values) -> bool {
+fn r41_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 59 == 59 {
 {  return true; }
@@ -1529,10 +1519,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 41.
-fn r44_8_k77_41(v: &mut Values) -> bool {
+fn r44_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_41(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1540,7 +1530,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[77] == 42.
-fn r41_8_k77_42(v: &mut Values) -> bool {
+fn r41_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 59 == 59 {
 {  return true; }
@@ -1551,10 +1541,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 42.
-fn r44_8_k77_42(v: &mut Values) -> bool {
+fn r44_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_42(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1562,7 +1552,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[77] == 43.
-fn r41_8_k77_43(v: &mut Values) -> bool {
+fn r41_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 1 == 59 {
 {  return true; }
@@ -1573,10 +1563,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 43.
-fn r44_8_k77_43(v: &mut Values) -> bool {
+fn r44_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_43(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1584,7 +1574,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[77] == 44.
-fn r41_8_k77_44(v: &mut Values) -> bool {
+fn r41_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 1 == 59 {
 {  return true; }
@@ -1595,10 +1585,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 44.
-fn r44_8_k77_44(v: &mut Values) -> bool {
+fn r44_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_44(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1694,7 +1684,7 @@ m29_k77_44(v, cx);
 }
 
 /// Node `Atom1_0_pos` where v[77] == 41.
-fn r45_8_k77_41(v: &mut Values) -> bool {
+fn r45_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB7[(v[74] as usize)] == 59 {
 {  return true; }
@@ -1705,7 +1695,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[77] == 42.
-fn r45_8_k77_42(v: &mut Values) -> bool {
+fn r45_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB8[(v[74] as usize)] == 59 {
 {  return true; }
@@ -1716,7 +1706,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[77] == 43.
-fn r45_8_k77_43(v: &mut Values) -> bool {
+fn r45_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB9[(v[74] as usize)] == 59 {
 {  return true; }
@@ -1727,7 +1717,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[77] == 44.
-fn r45_8_k77_44(v: &mut Values) -> bool {
+fn r45_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB10[(v[74] as usize)] == 59 {
 {  return true; }

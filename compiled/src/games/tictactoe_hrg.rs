@@ -225,13 +225,13 @@ v[slot] = old;
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 m8(v, cx);
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 m11(v, cx);
 }
 
@@ -255,13 +255,13 @@ v[slot] = old;
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m18(v, cx);
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m19(v, cx);
 }
 
@@ -427,13 +427,13 @@ v[slot] = old;
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_29: Option<bool> = None;
 {
-if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 m27(v, cx);
 }
 
 }
 {
-if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 m30(v, cx);
 }
 
@@ -457,13 +457,13 @@ v[slot] = old;
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m19(v, cx);
 }
 
@@ -484,36 +484,25 @@ v[slot] = old;
 }
 
 /// Node `hasLine_reach_1__hasLine_reach_1`.
-fn r9_10(v: &mut Values) -> bool {
+fn r9_10(v: &mut Values, r11: u8) -> bool {
 {
-let slot = 11usize;
-let old = v[slot];
-v[slot] = 17;
-if r32_10_k11_17(v) { v[slot] = old; return true; }
-v[slot] = 18;
-if r32_10_k11_18(v) { v[slot] = old; return true; }
-v[slot] = 19;
-if r32_10_k11_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r32_10_k11_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r32_10_k11_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r32_10_k11_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r32_10_k11_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r32_10_k11_24(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r32_10_k11_17(v, 17) {  return true; }
+if r32_10_k11_18(v, 18) {  return true; }
+if r32_10_k11_19(v, 19) {  return true; }
+if r32_10_k11_20(v, 20) {  return true; }
+if r32_10_k11_21(v, 21) {  return true; }
+if r32_10_k11_22(v, 22) {  return true; }
+if r32_10_k11_23(v, 23) {  return true; }
+if r32_10_k11_24(v, 24) {  return true; }
 }
 false
 }
 
 /// Node `hasLine_reach_1__hasLine_1`.
-fn r32_10(v: &mut Values) -> bool {
+fn r32_10(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF1[(v[11] as usize)] as usize] == 0 {
-if r33_10(v) {  return true; }
+if v[0 + OFF1[(r11 as usize)] as usize] == 0 {
+if r33_10(v, r11) {  return true; }
 }
 
 }
@@ -521,10 +510,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2`.
-fn r33_10(v: &mut Values) -> bool {
+fn r33_10(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF2[(v[11] as usize)] as usize] == 0 {
-if r34_10(v) {  return true; }
+if v[0 + OFF2[(r11 as usize)] as usize] == 0 {
+if r34_10(v, r11) {  return true; }
 }
 
 }
@@ -532,9 +521,9 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3`.
-fn r34_10(v: &mut Values) -> bool {
+fn r34_10(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF3[(v[11] as usize)] as usize] == 0 {
+if v[0 + OFF3[(r11 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -543,37 +532,25 @@ false
 }
 
 /// Node `hasEmpty_reach_1`.
-fn r15_17(v: &mut Values) -> bool {
+fn r15_17(v: &mut Values, r10: u8) -> bool {
 {
-let slot = 10usize;
-let old = v[slot];
-v[slot] = 8;
-if r16_17_k10_8(v) { v[slot] = old; return true; }
-v[slot] = 9;
-if r16_17_k10_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r16_17_k10_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r16_17_k10_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r16_17_k10_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r16_17_k10_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r16_17_k10_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r16_17_k10_15(v) { v[slot] = old; return true; }
-v[slot] = 16;
-if r16_17_k10_16(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r16_17_k10_8(v, 8) {  return true; }
+if r16_17_k10_9(v, 9) {  return true; }
+if r16_17_k10_10(v, 10) {  return true; }
+if r16_17_k10_11(v, 11) {  return true; }
+if r16_17_k10_12(v, 12) {  return true; }
+if r16_17_k10_13(v, 13) {  return true; }
+if r16_17_k10_14(v, 14) {  return true; }
+if r16_17_k10_15(v, 15) {  return true; }
+if r16_17_k10_16(v, 16) {  return true; }
 }
 false
 }
 
 /// Node `hasEmpty_1`.
-fn r16_17(v: &mut Values) -> bool {
+fn r16_17(v: &mut Values, r10: u8) -> bool {
 {
-if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
+if v[0 + OFF0[(r10 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -582,36 +559,25 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_reach_2`.
-fn r28_29(v: &mut Values) -> bool {
+fn r28_29(v: &mut Values, r11: u8) -> bool {
 {
-let slot = 11usize;
-let old = v[slot];
-v[slot] = 17;
-if r35_29_k11_17(v) { v[slot] = old; return true; }
-v[slot] = 18;
-if r35_29_k11_18(v) { v[slot] = old; return true; }
-v[slot] = 19;
-if r35_29_k11_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r35_29_k11_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r35_29_k11_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r35_29_k11_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r35_29_k11_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r35_29_k11_24(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r35_29_k11_17(v, 17) {  return true; }
+if r35_29_k11_18(v, 18) {  return true; }
+if r35_29_k11_19(v, 19) {  return true; }
+if r35_29_k11_20(v, 20) {  return true; }
+if r35_29_k11_21(v, 21) {  return true; }
+if r35_29_k11_22(v, 22) {  return true; }
+if r35_29_k11_23(v, 23) {  return true; }
+if r35_29_k11_24(v, 24) {  return true; }
 }
 false
 }
 
 /// Node `hasLine_reach_2__hasLine_1`.
-fn r35_29(v: &mut Values) -> bool {
+fn r35_29(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF1[(v[11] as usize)] as usize] == 1 {
-if r36_29(v) {  return true; }
+if v[0 + OFF1[(r11 as usize)] as usize] == 1 {
+if r36_29(v, r11) {  return true; }
 }
 
 }
@@ -619,10 +585,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2`.
-fn r36_29(v: &mut Values) -> bool {
+fn r36_29(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF2[(v[11] as usize)] as usize] == 1 {
-if r37_29(v) {  return true; }
+if v[0 + OFF2[(r11 as usize)] as usize] == 1 {
+if r37_29(v, r11) {  return true; }
 }
 
 }
@@ -630,9 +596,9 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3`.
-fn r37_29(v: &mut Values) -> bool {
+fn r37_29(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF3[(v[11] as usize)] as usize] == 1 {
+if v[0 + OFF3[(r11 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -670,13 +636,13 @@ None
 fn a7(v: &mut Values) -> Option<u32> {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 if let Some(node) = a8(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 if let Some(node) = a11(v) { return Some(node); }
 }
 
@@ -700,13 +666,13 @@ None
 fn a11(v: &mut Values) -> Option<u32> {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a18(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a19(v) { return Some(node); }
 }
 
@@ -793,13 +759,13 @@ None
 fn a26(v: &mut Values) -> Option<u32> {
 let mut reach_28_29: Option<bool> = None;
 {
-if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 if let Some(node) = a27(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 if let Some(node) = a30(v) { return Some(node); }
 }
 
@@ -823,13 +789,13 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a19(v) { return Some(node); }
 }
 
@@ -1048,10 +1014,10 @@ m23(v, cx);
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 17.
-fn r32_10_k11_17(v: &mut Values) -> bool {
+fn r32_10_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 0 {
-if r33_10_k11_17(v) {  return true; }
+if r33_10_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1059,10 +1025,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 18.
-fn r32_10_k11_18(v: &mut Values) -> bool {
+fn r32_10_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 0 {
-if r33_10_k11_18(v) {  return true; }
+if r33_10_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1070,10 +1036,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 19.
-fn r32_10_k11_19(v: &mut Values) -> bool {
+fn r32_10_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 0 {
-if r33_10_k11_19(v) {  return true; }
+if r33_10_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1081,10 +1047,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 20.
-fn r32_10_k11_20(v: &mut Values) -> bool {
+fn r32_10_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 0 {
-if r33_10_k11_20(v) {  return true; }
+if r33_10_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1092,10 +1058,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 21.
-fn r32_10_k11_21(v: &mut Values) -> bool {
+fn r32_10_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 0 {
-if r33_10_k11_21(v) {  return true; }
+if r33_10_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1103,10 +1069,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 22.
-fn r32_10_k11_22(v: &mut Values) -> bool {
+fn r32_10_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 0 {
-if r33_10_k11_22(v) {  return true; }
+if r33_10_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1114,10 +1080,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 23.
-fn r32_10_k11_23(v: &mut Values) -> bool {
+fn r32_10_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 0 {
-if r33_10_k11_23(v) {  return true; }
+if r33_10_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1125,10 +1091,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 24.
-fn r32_10_k11_24(v: &mut Values) -> bool {
+fn r32_10_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 0 {
-if r33_10_k11_24(v) {  return true; }
+if r33_10_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1136,7 +1102,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 8.
-fn r16_17_k10_8(v: &mut Values) -> bool {
+fn r16_17_k10_8(v: &mut Values, r10: u8) -> bool {
 {
 if v[0] == 7 {
 {  return true; }
@@ -1147,7 +1113,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 9.
-fn r16_17_k10_9(v: &mut Values) -> bool {
+fn r16_17_k10_9(v: &mut Values, r10: u8) -> bool {
 {
 if v[1] == 7 {
 {  return true; }
@@ -1158,7 +1124,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 10.
-fn r16_17_k10_10(v: &mut Values) -> bool {
+fn r16_17_k10_10(v: &mut Values, r10: u8) -> bool {
 {
 if v[2] == 7 {
 {  return true; }
@@ -1169,7 +1135,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 11.
-fn r16_17_k10_11(v: &mut Values) -> bool {
+fn r16_17_k10_11(v: &mut Values, r10: u8) -> bool {
 {
 if v[3] == 7 {
 {  return true; }
@@ -1180,7 +1146,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 12.
-fn r16_17_k10_12(v: &mut Values) -> bool {
+fn r16_17_k10_12(v: &mut Values, r10: u8) -> bool {
 {
 if v[4] == 7 {
 {  return true; }
@@ -1191,7 +1157,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 13.
-fn r16_17_k10_13(v: &mut Values) -> bool {
+fn r16_17_k10_13(v: &mut Values, r10: u8) -> bool {
 {
 if v[5] == 7 {
 {  return true; }
@@ -1202,7 +1168,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 14.
-fn r16_17_k10_14(v: &mut Values) -> bool {
+fn r16_17_k10_14(v: &mut Values, r10: u8) -> bool {
 {
 if v[6] == 7 {
 {  return true; }
@@ -1213,7 +1179,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 15.
-fn r16_17_k10_15(v: &mut Values) -> bool {
+fn r16_17_k10_15(v: &mut Values, r10: u8) -> bool {
 {
 if v[7] == 7 {
 {  return true; }
@@ -1224,7 +1190,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 16.
-fn r16_17_k10_16(v: &mut Values) -> bool {
+fn r16_17_k10_16(v: &mut Values, r10: u8) -> bool {
 {
 if v[8] == 7 {
 {  return true; }
@@ -1235,10 +1201,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 17.
-fn r35_29_k11_17(v: &mut Values) -> bool {
+fn r35_29_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 1 {
-if r36_29_k11_17(v) {  return true; }
+if r36_29_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1246,10 +1212,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 18.
-fn r35_29_k11_18(v: &mut Values) -> bool {
+fn r35_29_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 1 {
-if r36_29_k11_18(v) {  return true; }
+if r36_29_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1257,10 +1223,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 19.
-fn r35_29_k11_19(v: &mut Values) -> bool {
+fn r35_29_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 1 {
-if r36_29_k11_19(v) {  return true; }
+if r36_29_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1268,10 +1234,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 20.
-fn r35_29_k11_20(v: &mut Values) -> bool {
+fn r35_29_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 1 {
-if r36_29_k11_20(v) {  return true; }
+if r36_29_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1279,10 +1245,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 21.
-fn r35_29_k11_21(v: &mut Values) -> bool {
+fn r35_29_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 1 {
-if r36_29_k11_21(v) {  return true; }
+if r36_29_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1290,10 +1256,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 22.
-fn r35_29_k11_22(v: &mut Values) -> bool {
+fn r35_29_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 1 {
-if r36_29_k11_22(v) {  return true; }
+if r36_29_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1301,10 +1267,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 23.
-fn r35_29_k11_23(v: &mut Values) -> bool {
+fn r35_29_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 1 {
-if r36_29_k11_23(v) {  return true; }
+if r36_29_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1312,10 +1278,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 24.
-fn r35_29_k11_24(v: &mut Values) -> bool {
+fn r35_29_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 1 {
-if r36_29_k11_24(v) {  return true; }
+if r36_29_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1323,10 +1289,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 17.
-fn r33_10_k11_17(v: &mut Values) -> bool {
+fn r33_10_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 0 {
-if r34_10_k11_17(v) {  return true; }
+if r34_10_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1334,10 +1300,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 18.
-fn r33_10_k11_18(v: &mut Values) -> bool {
+fn r33_10_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_18(v) {  return true; }
+if r34_10_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1345,10 +1311,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 19.
-fn r33_10_k11_19(v: &mut Values) -> bool {
+fn r33_10_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 0 {
-if r34_10_k11_19(v) {  return true; }
+if r34_10_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1356,10 +1322,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 20.
-fn r33_10_k11_20(v: &mut Values) -> bool {
+fn r33_10_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 0 {
-if r34_10_k11_20(v) {  return true; }
+if r34_10_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1367,10 +1333,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 21.
-fn r33_10_k11_21(v: &mut Values) -> bool {
+fn r33_10_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_21(v) {  return true; }
+if r34_10_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1378,10 +1344,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 22.
-fn r33_10_k11_22(v: &mut Values) -> bool {
+fn r33_10_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 0 {
-if r34_10_k11_22(v) {  return true; }
+if r34_10_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1389,10 +1355,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 23.
-fn r33_10_k11_23(v: &mut Values) -> bool {
+fn r33_10_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_23(v) {  return true; }
+if r34_10_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1400,10 +1366,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 24.
-fn r33_10_k11_24(v: &mut Values) -> bool {
+fn r33_10_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_24(v) {  return true; }
+if r34_10_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1411,10 +1377,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 17.
-fn r36_29_k11_17(v: &mut Values) -> bool {
+fn r36_29_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 1 {
-if r37_29_k11_17(v) {  return true; }
+if r37_29_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1422,10 +1388,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 18.
-fn r36_29_k11_18(v: &mut Values) -> bool {
+fn r36_29_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_18(v) {  return true; }
+if r37_29_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1433,10 +1399,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 19.
-fn r36_29_k11_19(v: &mut Values) -> bool {
+fn r36_29_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 1 {
-if r37_29_k11_19(v) {  return true; }
+if r37_29_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1444,10 +1410,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 20.
-fn r36_29_k11_20(v: &mut Values) -> bool {
+fn r36_29_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 1 {
-if r37_29_k11_20(v) {  return true; }
+if r37_29_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1455,10 +1421,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 21.
-fn r36_29_k11_21(v: &mut Values) -> bool {
+fn r36_29_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_21(v) {  return true; }
+if r37_29_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1466,10 +1432,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 22.
-fn r36_29_k11_22(v: &mut Values) -> bool {
+fn r36_29_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 1 {
-if r37_29_k11_22(v) {  return true; }
+if r37_29_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1477,10 +1443,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 23.
-fn r36_29_k11_23(v: &mut Values) -> bool {
+fn r36_29_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_23(v) {  return true; }
+if r37_29_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1488,10 +1454,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 24.
-fn r36_29_k11_24(v: &mut Values) -> bool {
+fn r36_29_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_24(v) {  return true; }
+if r37_29_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1499,7 +1465,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 17.
-fn r34_10_k11_17(v: &mut Values) -> bool {
+fn r34_10_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 0 {
 {  return true; }
@@ -1510,7 +1476,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 18.
-fn r34_10_k11_18(v: &mut Values) -> bool {
+fn r34_10_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 0 {
 {  return true; }
@@ -1521,7 +1487,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 19.
-fn r34_10_k11_19(v: &mut Values) -> bool {
+fn r34_10_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 0 {
 {  return true; }
@@ -1532,7 +1498,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 20.
-fn r34_10_k11_20(v: &mut Values) -> bool {
+fn r34_10_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 0 {
 {  return true; }
@@ -1543,7 +1509,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 21.
-fn r34_10_k11_21(v: &mut Values) -> bool {
+fn r34_10_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 0 {
 {  return true; }
@@ -1554,7 +1520,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 22.
-fn r34_10_k11_22(v: &mut Values) -> bool {
+fn r34_10_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 0 {
 {  return true; }
@@ -1565,7 +1531,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 23.
-fn r34_10_k11_23(v: &mut Values) -> bool {
+fn r34_10_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 0 {
 {  return true; }
@@ -1576,7 +1542,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 24.
-fn r34_10_k11_24(v: &mut Values) -> bool {
+fn r34_10_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 0 {
 {  return true; }
@@ -1587,7 +1553,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 17.
-fn r37_29_k11_17(v: &mut Values) -> bool {
+fn r37_29_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 1 {
 {  return true; }
@@ -1598,7 +1564,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 18.
-fn r37_29_k11_18(v: &mut Values) -> bool {
+fn r37_29_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 1 {
 {  return true; }
@@ -1609,7 +1575,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 19.
-fn r37_29_k11_19(v: &mut Values) -> bool {
+fn r37_29_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 1 {
 {  return true; }
@@ -1620,7 +1586,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 20.
-fn r37_29_k11_20(v: &mut Values) -> bool {
+fn r37_29_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 1 {
 {  return true; }
@@ -1631,7 +1597,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 21.
-fn r37_29_k11_21(v: &mut Values) -> bool {
+fn r37_29_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 1 {
 {  return true; }
@@ -1642,7 +1608,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 22.
-fn r37_29_k11_22(v: &mut Values) -> bool {
+fn r37_29_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 1 {
 {  return true; }
@@ -1653,7 +1619,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 23.
-fn r37_29_k11_23(v: &mut Values) -> bool {
+fn r37_29_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 1 {
 {  return true; }
@@ -1664,7 +1630,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 24.
-fn r37_29_k11_24(v: &mut Values) -> bool {
+fn r37_29_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 1 {
 {  return true; }

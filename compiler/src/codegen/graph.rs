@@ -584,8 +584,8 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
 /// a line lives in a register and the compiler need not store it at every step (a board read
 /// through a computed index could otherwise read it). `edges` are the edges the check walks.
 ///
-/// A slot qualifies when some edge writes it as `slot = e` (a fixed set-valued slot), every
-/// edge that may write its variable is such a write, and no state read or write through a
+/// A slot qualifies when some edge writes it as `slot = e` or `slot = T(*)` (a fixed set-valued
+/// slot, the member loop's variable), every edge that may write its variable is such a write, and no state read or write through a
 /// computed key can reach it (each such place's slot range, from its offset tables, excludes
 /// it); the check must nest no check (a nested one reads the state) and copy or compare no
 /// blocks. Exact: the functions then read the slot nowhere but through the argument, and the
@@ -604,7 +604,7 @@ pub(crate) fn register_slots(plan: &Plan, edges: &[usize]) -> Vec<u32> {
     let candidates: BTreeSet<u32> = ops
         .iter()
         .filter_map(|op| match op {
-            PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } => fixed_slot(lhs),
+            PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } | PlanOp::AssignAny { lhs, .. } => fixed_slot(lhs),
             _ => None,
         })
         .collect();
@@ -612,8 +612,12 @@ pub(crate) fn register_slots(plan: &Plan, edges: &[usize]) -> Vec<u32> {
         .into_iter()
         .filter(|&slot| {
             ops.iter().all(|op| {
-                let plain_write =
-                    matches!(op, PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } if fixed_slot(lhs) == Some(slot));
+                let plain_write = match op {
+                    PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } | PlanOp::AssignAny { lhs, .. } => {
+                        fixed_slot(lhs) == Some(slot)
+                    }
+                    _ => false,
+                };
                 let writes = super::known::op_writes(plan, op, slot);
                 (plain_write || !writes) && !op_may_reach_computed(op, slot)
             })

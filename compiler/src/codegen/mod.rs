@@ -791,11 +791,12 @@ impl<'a> Generator<'a> {
             if let Some(value) = self.bound_value(place.base) {
                 return value.to_string();
             }
-            if self.in_registers.contains(&place.base) {
-                return format!("r{}", place.base);
-            }
+            // A known value (a specialised copy's) holds in a register slot too: a constant folds.
             if let Some(symbol) = self.known.iter().find(|&&(slot, _)| slot == place.base).map(|&(_, s)| s) {
                 return format!("{symbol}");
+            }
+            if self.in_registers.contains(&place.base) {
+                return format!("r{}", place.base);
             }
         }
         // Known keys fold into the base.
@@ -1776,6 +1777,20 @@ impl<'a> Generator<'a> {
             {
                 // Unrolled: each member continues into functions specialised for its value.
                 let slot = lhs.base;
+                if self.in_registers.contains(&slot) {
+                    // A register slot: each callee takes its member; the state is not written.
+                    let mut code = String::new();
+                    for &member in &members {
+                        self.register_writes.push((slot, member.to_string()));
+                        code.push_str(&self.continue_to(mode, edge, "", Some((slot, member))));
+                        self.register_writes.pop();
+                    }
+                    return format!(
+                        "{{
+{code}}}
+"
+                    );
+                }
                 let mut code = format!("{{\nlet slot = {slot}usize;\nlet old = v[slot];\n");
                 for &member in &members {
                     let cont = self.continue_to(mode, edge, "v[slot] = old;", Some((slot, member)));
@@ -1803,6 +1818,21 @@ impl<'a> Generator<'a> {
                     let conditions: Vec<&str> = member_filter.conditions.iter().map(|(c, _)| c.as_str()).collect();
                     format!("if !({}) {{ continue; }}\n", conditions.join(" && "))
                 };
+                if !tagged && self.in_registers.contains(&lhs.base) {
+                    // A register slot: the body's callee takes the member; the state is not
+                    // written.
+                    self.register_writes.push((lhs.base, "member".to_string()));
+                    let filtered = match &member_filter.skip {
+                        Some(skip) => self.filtered_body(mode, lhs.base, skip, ""),
+                        None => self.continue_to(mode, edge, "", None),
+                    };
+                    self.register_writes.pop();
+                    let member = format!("let member: {sym} = {table}[i];\n");
+                    if let Some((head, tail)) = self.byte_scan(&member_filter, count, None) {
+                        return format!("{{\n{head}{member}{filtered}{tail}}}\n");
+                    }
+                    return format!("{{\nfor i in 0..{count} {{\n{filter}{member}{filtered}}}\n}}\n");
+                }
                 let cont = self.continue_to(mode, edge, "v[slot] = old;", None);
                 // Behind the filter, the body continues below the guards the filter tested.
                 let filtered = match &member_filter.skip {
@@ -3358,16 +3388,33 @@ mod tests {
     }
 
     #[test]
-    fn a_check_keeps_no_register_for_a_slot_it_writes_otherwise_or_into_a_nested_check() {
-        let registered = |module: &str| check_signatures(module).iter().any(|s| s.contains(", r"));
-        // A member loop over `pos` writes it without a plain assignment.
+    fn a_pure_check_keeps_a_member_loop_slot_in_a_register() {
+        // A member loop over `pos` (slot 0) next to the plain steps: every callee takes the
+        // member as its argument and the state is never written.
         let any = cursor_module(&[("second", "third", "pos = Sq(*)")]);
-        assert!(!registered(&any) && any.contains("let slot = 0usize"), "{any}");
+        let signatures = check_signatures(&any);
+        assert!(signatures.iter().all(|s| s.contains("(v: &mut Values, r0: u8) -> bool {")), "{any}");
+        assert!(!any.contains("let slot = 0usize") && !any.contains("v[0] = "), "{any}");
+        // Each member (symbols s1..off) is passed on to the function specialised for it.
+        let passed = (0..16).filter(|member| any.contains(&format!("_k0_{member}(v, {member})"))).count();
+        assert_eq!(passed, 4, "{any}");
+    }
+
+    #[test]
+    fn a_check_keeps_no_register_for_a_slot_it_writes_into_a_nested_check() {
+        let registered = |module: &str| check_signatures(module).iter().any(|s| s.contains(", r"));
         // A nested check reads the state, where a register's value is not.
         let nested = cursor_module(&[
             ("second", "third", "? inner -> inner_goal"),
             ("inner", "inner_goal", "board[pos] == stone"),
         ]);
         assert!(!registered(&nested) && nested.contains("let slot = 0usize"), "{nested}");
+        // The same with a member loop over `pos`: it keeps writing the state.
+        let nested_any = cursor_module(&[
+            ("second", "third", "pos = Sq(*)"),
+            ("second", "third", "? inner -> inner_goal"),
+            ("inner", "inner_goal", "board[pos] == stone"),
+        ]);
+        assert!(!registered(&nested_any) && nested_any.contains("let slot = 0usize"), "{nested_any}");
     }
 }
