@@ -1364,13 +1364,13 @@ v[slot] = old;
 fn m63(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_64_68: Option<bool> = None;
 {
-if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
+if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v, v[105]); reach_64_68 = Some(found); found } }) {
 m69(v, cx);
 }
 
 }
 {
-if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
+if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v, v[105]); reach_64_68 = Some(found); found } }) {
 m70(v, cx);
 }
 
@@ -2670,13 +2670,13 @@ v[slot] = old;
 fn m135(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_136_140: Option<bool> = None;
 {
-if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
+if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v, v[105]); reach_136_140 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
+if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v, v[105]); reach_136_140 = Some(found); found } }) {
 m141(v, cx);
 }
 
@@ -2709,30 +2709,27 @@ v[slot] = old;
 }
 
 /// Node `canMove_reach_1`.
-fn r64_68(v: &mut Values) -> bool {
+fn r64_68(v: &mut Values, r105: u8) -> bool {
 {
-let slot = 105usize;
-let old = v[slot];
 for chunk in 0..13 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 100 { break; }
-v[slot] = MEMBERS0[i];
-if r66_68(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r66_68(v, member) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `canMove_1`.
-fn r65_68(v: &mut Values) -> bool {
+fn r65_68(v: &mut Values, r105: u8) -> bool {
 {
-if v[0 + OFF2[(v[105] as usize)] as usize] == 1 {
-if r66_68(v) {  return true; }
+if v[0 + OFF2[(r105 as usize)] as usize] == 1 {
+if r66_68(v, r105) {  return true; }
 }
 
 }
@@ -2740,70 +2737,46 @@ false
 }
 
 /// Node `canMove_2`.
-fn r66_68(v: &mut Values) -> bool {
+fn r66_68(v: &mut Values, r105: u8) -> bool {
 {
-let x: u8 = TAB3[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB4[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB5[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB6[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB7[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB8[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB9[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 {
-let x: u8 = TAB10[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r105 as usize)];
+if r67_68(v, x) {  return true; }
 }
 false
 }
 
 /// Node `canMove_3`.
-fn r67_68(v: &mut Values) -> bool {
+fn r67_68(v: &mut Values, r105: u8) -> bool {
 {
-if v[0 + OFF2[(v[105] as usize)] as usize] == 7 {
+if v[0 + OFF2[(r105 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -2812,30 +2785,27 @@ false
 }
 
 /// Node `canMove_reach_2`.
-fn r136_140(v: &mut Values) -> bool {
+fn r136_140(v: &mut Values, r105: u8) -> bool {
 {
-let slot = 105usize;
-let old = v[slot];
 for chunk in 0..13 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 100 { break; }
-v[slot] = MEMBERS0[i];
-if r138_140(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r138_140(v, member) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `canMove_13`.
-fn r137_140(v: &mut Values) -> bool {
+fn r137_140(v: &mut Values, r105: u8) -> bool {
 {
-if v[0 + OFF2[(v[105] as usize)] as usize] == 0 {
-if r138_140(v) {  return true; }
+if v[0 + OFF2[(r105 as usize)] as usize] == 0 {
+if r138_140(v, r105) {  return true; }
 }
 
 }
@@ -2843,70 +2813,46 @@ false
 }
 
 /// Node `canMove_14`.
-fn r138_140(v: &mut Values) -> bool {
+fn r138_140(v: &mut Values, r105: u8) -> bool {
 {
-let x: u8 = TAB3[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB4[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB5[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB6[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB7[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB8[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB9[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 {
-let x: u8 = TAB10[(v[105] as usize)];
-let slot = 105usize;
-let old = v[slot]; v[slot] = x;
-if r139_140(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r105 as usize)];
+if r139_140(v, x) {  return true; }
 }
 false
 }
 
 /// Node `canMove_15`.
-fn r139_140(v: &mut Values) -> bool {
+fn r139_140(v: &mut Values, r105: u8) -> bool {
 {
-if v[0 + OFF2[(v[105] as usize)] as usize] == 7 {
+if v[0 + OFF2[(r105 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -2944,13 +2890,13 @@ None
 fn a63(v: &mut Values) -> Option<u32> {
 let mut reach_64_68: Option<bool> = None;
 {
-if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
+if (match reach_64_68 { Some(found) => found, None => { let found = r64_68(v, v[105]); reach_64_68 = Some(found); found } }) {
 if let Some(node) = a69(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v); reach_64_68 = Some(found); found } }) {
+if !(match reach_64_68 { Some(found) => found, None => { let found = r64_68(v, v[105]); reach_64_68 = Some(found); found } }) {
 if let Some(node) = a70(v) { return Some(node); }
 }
 
@@ -3025,13 +2971,13 @@ None
 fn a135(v: &mut Values) -> Option<u32> {
 let mut reach_136_140: Option<bool> = None;
 {
-if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
+if (match reach_136_140 { Some(found) => found, None => { let found = r136_140(v, v[105]); reach_136_140 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v); reach_136_140 = Some(found); found } }) {
+if !(match reach_136_140 { Some(found) => found, None => { let found = r136_140(v, v[105]); reach_136_140 = Some(found); found } }) {
 if let Some(node) = a141(v) { return Some(node); }
 }
 

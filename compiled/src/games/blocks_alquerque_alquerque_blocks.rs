@@ -295,7 +295,7 @@ v[slot] = old;
 /// Node `turn1Red_3`.
 fn m111(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !r2_8(v) {
+if !r2_8(v, v[37], v[39], v[41]) {
 m112(v, cx)?;
 }
 
@@ -672,13 +672,13 @@ fn m137(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(137, v)? { return Ok(()); }
 let mut reach_36_41: Option<bool> = None;
 {
-if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
+if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 m140(v, cx)?;
 }
 
 }
 {
-if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
+if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 m124(v, cx)?;
 }
 
@@ -991,7 +991,7 @@ v[slot] = old;
 /// Node `turn1Green_3`.
 fn m160(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if !r55_61(v) {
+if !r55_61(v, v[37], v[39], v[41]) {
 m161(v, cx)?;
 }
 
@@ -1368,13 +1368,13 @@ fn m186(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(186, v)? { return Ok(()); }
 let mut reach_89_94: Option<bool> = None;
 {
-if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
+if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 m189(v, cx)?;
 }
 
 }
 {
-if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
+if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 m173(v, cx)?;
 }
 
@@ -1751,25 +1751,22 @@ v[slot] = old;
 }
 
 /// Node `capture1Red_reach_1`.
-fn r2_8(v: &mut Values) -> bool {
+fn r2_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 37usize;
-let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 0) { continue; }
-v[slot] = MEMBERS2[i];
-if r4_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS2[i];
+if r4_8(v, member, r39, r41) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `capture1Red_1`.
-fn r3_8(v: &mut Values) -> bool {
+fn r3_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[37] as usize)] as usize] == 0 {
-if r4_8(v) {  return true; }
+if v[0 + OFF4[(r37 as usize)] as usize] == 0 {
+if r4_8(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -1777,48 +1774,34 @@ false
 }
 
 /// Node `capture1Red_2`.
-fn r4_8(v: &mut Values) -> bool {
+fn r4_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
-v[slot] = 35;
-if r5_8_k41_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r5_8_k41_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r5_8_k41_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r5_8_k41_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r5_8_k41_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r5_8_k41_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r5_8_k41_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r5_8_k41_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r5_8_k41_35(v, r37, r39, 35) {  return true; }
+if r5_8_k41_36(v, r37, r39, 36) {  return true; }
+if r5_8_k41_37(v, r37, r39, 37) {  return true; }
+if r5_8_k41_38(v, r37, r39, 38) {  return true; }
+if r5_8_k41_39(v, r37, r39, 39) {  return true; }
+if r5_8_k41_40(v, r37, r39, 40) {  return true; }
+if r5_8_k41_41(v, r37, r39, 41) {  return true; }
+if r5_8_k41_42(v, r37, r39, 42) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3`.
-fn r5_8(v: &mut Values) -> bool {
+fn r5_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF4[(v[37] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[729 + OFF5[(r41 as usize)] as usize + OFF4[(r37 as usize)] as usize];
+if r6_8(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_4`.
-fn r6_8(v: &mut Values) -> bool {
+fn r6_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -1826,9 +1809,9 @@ false
 }
 
 /// Node `capture1Red_5`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + COFF9[0 + OFF5[(v[41] as usize)] as usize + OFF4[(v[39] as usize)] as usize] as usize] == 7 {
+if v[0 + COFF9[0 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize] as usize] == 7 {
 {  return true; }
 }
 
@@ -1839,7 +1822,7 @@ false
 /// Node `move1Red_reach_1`.
 fn r9_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !r2_8(v) {
+if !r2_8(v, v[37], v[39], v[41]) {
 if r10_21(v, cx)? {  return Ok(true); }
 }
 
@@ -2159,13 +2142,13 @@ fn r33_21(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(33, v)? { return Ok(false); }
 let mut reach_36_41: Option<bool> = None;
 {
-if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
+if (match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 if r42_21(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v); reach_36_41 = Some(found); found } }) {
+if !(match reach_36_41 { Some(found) => found, None => { let found = r36_41(v, v[39], v[40], v[41]); reach_36_41 = Some(found); found } }) {
 if r20_21(v, cx)? {  return Ok(true); }
 }
 
@@ -2349,48 +2332,34 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_reach_1`.
-fn r36_41(v: &mut Values) -> bool {
+fn r36_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
-v[slot] = 35;
-if r37_41_k41_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r37_41_k41_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r37_41_k41_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r37_41_k41_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r37_41_k41_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r37_41_k41_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r37_41_k41_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r37_41_k41_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_41_k41_35(v, r39, r40, 35) {  return true; }
+if r37_41_k41_36(v, r39, r40, 36) {  return true; }
+if r37_41_k41_37(v, r39, r40, 37) {  return true; }
+if r37_41_k41_38(v, r39, r40, 38) {  return true; }
+if r37_41_k41_39(v, r39, r40, 39) {  return true; }
+if r37_41_k41_40(v, r39, r40, 40) {  return true; }
+if r37_41_k41_41(v, r39, r40, 41) {  return true; }
+if r37_41_k41_42(v, r39, r40, 42) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1`.
-fn r37_41(v: &mut Values) -> bool {
+fn r37_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF4[(v[38] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[729 + OFF5[(r41 as usize)] as usize + OFF4[(v[38] as usize)] as usize];
+if r38_41(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_2`.
-fn r38_41(v: &mut Values) -> bool {
+fn r38_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -2398,22 +2367,19 @@ false
 }
 
 /// Node `chainOppo1Red_3`.
-fn r39_41(v: &mut Values) -> bool {
+fn r39_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF5[(v[41] as usize)] as usize + OFF4[(v[39] as usize)] as usize];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[729 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_4`.
 #[inline(always)]
-fn r40_41(v: &mut Values) -> bool {
+fn r40_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[40] as usize)] as usize] == 7 {
+if v[0 + OFF4[(r40 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -2464,25 +2430,22 @@ Ok(false)
 }
 
 /// Node `capture1Green_reach_1`.
-fn r55_61(v: &mut Values) -> bool {
+fn r55_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 37usize;
-let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
-v[slot] = MEMBERS2[i];
-if r57_61(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS2[i];
+if r57_61(v, member, r39, r41) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `capture1Green_1`.
-fn r56_61(v: &mut Values) -> bool {
+fn r56_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[37] as usize)] as usize] == 1 {
-if r57_61(v) {  return true; }
+if v[0 + OFF4[(r37 as usize)] as usize] == 1 {
+if r57_61(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -2490,48 +2453,34 @@ false
 }
 
 /// Node `capture1Green_2`.
-fn r57_61(v: &mut Values) -> bool {
+fn r57_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
-v[slot] = 35;
-if r58_61_k41_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r58_61_k41_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r58_61_k41_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r58_61_k41_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r58_61_k41_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r58_61_k41_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r58_61_k41_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r58_61_k41_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r58_61_k41_35(v, r37, r39, 35) {  return true; }
+if r58_61_k41_36(v, r37, r39, 36) {  return true; }
+if r58_61_k41_37(v, r37, r39, 37) {  return true; }
+if r58_61_k41_38(v, r37, r39, 38) {  return true; }
+if r58_61_k41_39(v, r37, r39, 39) {  return true; }
+if r58_61_k41_40(v, r37, r39, 40) {  return true; }
+if r58_61_k41_41(v, r37, r39, 41) {  return true; }
+if r58_61_k41_42(v, r37, r39, 42) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3`.
-fn r58_61(v: &mut Values) -> bool {
+fn r58_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF4[(v[37] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[972 + OFF5[(r41 as usize)] as usize + OFF4[(r37 as usize)] as usize];
+if r59_61(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_4`.
-fn r59_61(v: &mut Values) -> bool {
+fn r59_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -2539,9 +2488,9 @@ false
 }
 
 /// Node `capture1Green_5`.
-fn r60_61(v: &mut Values) -> bool {
+fn r60_61(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + COFF10[0 + OFF5[(v[41] as usize)] as usize + OFF4[(v[39] as usize)] as usize] as usize] == 7 {
+if v[0 + COFF10[0 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize] as usize] == 7 {
 {  return true; }
 }
 
@@ -2552,7 +2501,7 @@ false
 /// Node `move1Green_reach_1`.
 fn r62_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 {
-if !r55_61(v) {
+if !r55_61(v, v[37], v[39], v[41]) {
 if r63_74(v, cx)? {  return Ok(true); }
 }
 
@@ -2863,13 +2812,13 @@ fn r86_74(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail> {
 if !cx.visit(86, v)? { return Ok(false); }
 let mut reach_89_94: Option<bool> = None;
 {
-if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
+if (match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 if r95_74(v, cx)? {  return Ok(true); }
 }
 
 }
 {
-if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v); reach_89_94 = Some(found); found } }) {
+if !(match reach_89_94 { Some(found) => found, None => { let found = r89_94(v, v[39], v[40], v[41]); reach_89_94 = Some(found); found } }) {
 if r73_74(v, cx)? {  return Ok(true); }
 }
 
@@ -3044,40 +2993,34 @@ Ok(false)
 }
 
 /// Node `chainOppo1Green_reach_1`.
-fn r89_94(v: &mut Values) -> bool {
+fn r89_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let slot = 41usize;
-let old = v[slot];
 for i in 0..8 {
 if !(v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 7) { continue; }
-v[slot] = MEMBERS11[i];
-let kept0: u8 = v[39]; let new0: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]); v[39] = new0;
-let kept1: u8 = v[40]; let new1: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]); v[40] = new1;
-{ v[40] = kept1; v[39] = kept0; v[slot] = old; return true; }
-v[40] = kept1; v[39] = kept0;
+let member: u8 = MEMBERS11[i];
+let new0: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]);
+let new1: u8 = (CONSTANTS[972 + MOFF12[i] as usize + OFF4[((CONSTANTS[972 + MOFF12[i] as usize + OFF4[(v[38] as usize)] as usize]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `chainOppo1Green_1`.
-fn r90_94(v: &mut Values) -> bool {
+fn r90_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF4[(v[38] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r91_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[972 + OFF5[(r41 as usize)] as usize + OFF4[(v[38] as usize)] as usize];
+if r91_94(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Green_2`.
-fn r91_94(v: &mut Values) -> bool {
+fn r91_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r92_94(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r92_94(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -3085,21 +3028,18 @@ false
 }
 
 /// Node `chainOppo1Green_3`.
-fn r92_94(v: &mut Values) -> bool {
+fn r92_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = CONSTANTS[972 + OFF5[(v[41] as usize)] as usize + OFF4[(v[39] as usize)] as usize];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r93_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[972 + OFF5[(r41 as usize)] as usize + OFF4[(r39 as usize)] as usize];
+if r93_94(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Green_4`.
-fn r93_94(v: &mut Values) -> bool {
+fn r93_94(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[40] as usize)] as usize] == 7 {
+if v[0 + OFF4[(r40 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -3684,97 +3624,73 @@ Ok(())
 }
 
 /// Node `capture1Red_3` where v[41] == 35.
-fn r5_8_k41_35(v: &mut Values) -> bool {
+fn r5_8_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB13[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_35(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r37 as usize)];
+if r6_8_k41_35(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 36.
-fn r5_8_k41_36(v: &mut Values) -> bool {
+fn r5_8_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB14[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_36(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r37 as usize)];
+if r6_8_k41_36(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 37.
-fn r5_8_k41_37(v: &mut Values) -> bool {
+fn r5_8_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB15[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r37 as usize)];
+if r6_8_k41_37(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 38.
-fn r5_8_k41_38(v: &mut Values) -> bool {
+fn r5_8_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB19[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_38(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB19[(r37 as usize)];
+if r6_8_k41_38(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 39.
-fn r5_8_k41_39(v: &mut Values) -> bool {
+fn r5_8_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB20[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_39(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB20[(r37 as usize)];
+if r6_8_k41_39(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 40.
-fn r5_8_k41_40(v: &mut Values) -> bool {
+fn r5_8_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB21[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_40(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB21[(r37 as usize)];
+if r6_8_k41_40(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 41.
-fn r5_8_k41_41(v: &mut Values) -> bool {
+fn r5_8_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB17[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r37 as usize)];
+if r6_8_k41_41(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Red_3` where v[41] == 42.
-fn r5_8_k41_42(v: &mut Values) -> bool {
+fn r5_8_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB18[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r6_8_k41_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r37 as usize)];
+if r6_8_k41_42(v, r37, x, r41) {  return true; }
 }
 false
 }
@@ -4068,193 +3984,145 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 35.
-fn r37_41_k41_35(v: &mut Values) -> bool {
+fn r37_41_k41_35(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB13[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_35(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_35(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 36.
-fn r37_41_k41_36(v: &mut Values) -> bool {
+fn r37_41_k41_36(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB14[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_36(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_36(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 37.
-fn r37_41_k41_37(v: &mut Values) -> bool {
+fn r37_41_k41_37(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB15[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_37(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 38.
-fn r37_41_k41_38(v: &mut Values) -> bool {
+fn r37_41_k41_38(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB19[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_38(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_38(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 39.
-fn r37_41_k41_39(v: &mut Values) -> bool {
+fn r37_41_k41_39(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB20[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_39(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_39(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 40.
-fn r37_41_k41_40(v: &mut Values) -> bool {
+fn r37_41_k41_40(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB21[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_40(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_40(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 41.
-fn r37_41_k41_41(v: &mut Values) -> bool {
+fn r37_41_k41_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB17[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_41(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_1` where v[41] == 42.
-fn r37_41_k41_42(v: &mut Values) -> bool {
+fn r37_41_k41_42(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
 let x: u8 = TAB18[(v[38] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r38_41_k41_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_41_k41_42(v, x, r40, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 35.
-fn r58_61_k41_35(v: &mut Values) -> bool {
+fn r58_61_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB13[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_35(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r37 as usize)];
+if r59_61_k41_35(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 36.
-fn r58_61_k41_36(v: &mut Values) -> bool {
+fn r58_61_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB14[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_36(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r37 as usize)];
+if r59_61_k41_36(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 37.
-fn r58_61_k41_37(v: &mut Values) -> bool {
+fn r58_61_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB15[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r37 as usize)];
+if r59_61_k41_37(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 38.
-fn r58_61_k41_38(v: &mut Values) -> bool {
+fn r58_61_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB19[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_38(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB19[(r37 as usize)];
+if r59_61_k41_38(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 39.
-fn r58_61_k41_39(v: &mut Values) -> bool {
+fn r58_61_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB20[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_39(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB20[(r37 as usize)];
+if r59_61_k41_39(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 40.
-fn r58_61_k41_40(v: &mut Values) -> bool {
+fn r58_61_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB21[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_40(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB21[(r37 as usize)];
+if r59_61_k41_40(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 41.
-fn r58_61_k41_41(v: &mut Values) -> bool {
+fn r58_61_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB17[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r37 as usize)];
+if r59_61_k41_41(v, r37, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_3` where v[41] == 42.
-fn r58_61_k41_42(v: &mut Values) -> bool {
+fn r58_61_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB18[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r59_61_k41_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r37 as usize)];
+if r59_61_k41_42(v, r37, x, r41) {  return true; }
 }
 false
 }
@@ -4708,10 +4576,10 @@ Ok(())
 }
 
 /// Node `capture1Red_4` where v[41] == 35.
-fn r6_8_k41_35(v: &mut Values) -> bool {
+fn r6_8_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_35(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_35(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4719,10 +4587,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 36.
-fn r6_8_k41_36(v: &mut Values) -> bool {
+fn r6_8_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_36(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_36(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4730,10 +4598,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 37.
-fn r6_8_k41_37(v: &mut Values) -> bool {
+fn r6_8_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_37(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_37(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4741,10 +4609,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 38.
-fn r6_8_k41_38(v: &mut Values) -> bool {
+fn r6_8_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_38(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_38(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4752,10 +4620,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 39.
-fn r6_8_k41_39(v: &mut Values) -> bool {
+fn r6_8_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_39(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_39(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4763,10 +4631,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 40.
-fn r6_8_k41_40(v: &mut Values) -> bool {
+fn r6_8_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_40(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_40(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4774,10 +4642,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 41.
-fn r6_8_k41_41(v: &mut Values) -> bool {
+fn r6_8_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_41(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_41(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4785,10 +4653,10 @@ false
 }
 
 /// Node `capture1Red_4` where v[41] == 42.
-fn r6_8_k41_42(v: &mut Values) -> bool {
+fn r6_8_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r7_8_k41_42(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r7_8_k41_42(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -4972,10 +4840,10 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 35.
-fn r38_41_k41_35(v: &mut Values) -> bool {
+fn r38_41_k41_35(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_35(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_35(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4983,10 +4851,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 36.
-fn r38_41_k41_36(v: &mut Values) -> bool {
+fn r38_41_k41_36(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_36(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_36(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -4994,10 +4862,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 37.
-fn r38_41_k41_37(v: &mut Values) -> bool {
+fn r38_41_k41_37(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_37(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_37(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -5005,10 +4873,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 38.
-fn r38_41_k41_38(v: &mut Values) -> bool {
+fn r38_41_k41_38(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_38(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_38(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -5016,10 +4884,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 39.
-fn r38_41_k41_39(v: &mut Values) -> bool {
+fn r38_41_k41_39(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_39(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_39(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -5027,10 +4895,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 40.
-fn r38_41_k41_40(v: &mut Values) -> bool {
+fn r38_41_k41_40(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_40(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_40(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -5038,10 +4906,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 41.
-fn r38_41_k41_41(v: &mut Values) -> bool {
+fn r38_41_k41_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_41(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_41(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -5049,10 +4917,10 @@ false
 }
 
 /// Node `chainOppo1Red_2` where v[41] == 42.
-fn r38_41_k41_42(v: &mut Values) -> bool {
+fn r38_41_k41_42(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 1 {
-if r39_41_k41_42(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 1 {
+if r39_41_k41_42(v, r39, r40, r41) {  return true; }
 }
 
 }
@@ -5060,10 +4928,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 35.
-fn r59_61_k41_35(v: &mut Values) -> bool {
+fn r59_61_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_35(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_35(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5071,10 +4939,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 36.
-fn r59_61_k41_36(v: &mut Values) -> bool {
+fn r59_61_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_36(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_36(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5082,10 +4950,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 37.
-fn r59_61_k41_37(v: &mut Values) -> bool {
+fn r59_61_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_37(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_37(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5093,10 +4961,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 38.
-fn r59_61_k41_38(v: &mut Values) -> bool {
+fn r59_61_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_38(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_38(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5104,10 +4972,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 39.
-fn r59_61_k41_39(v: &mut Values) -> bool {
+fn r59_61_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_39(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_39(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5115,10 +4983,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 40.
-fn r59_61_k41_40(v: &mut Values) -> bool {
+fn r59_61_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_40(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_40(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5126,10 +4994,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 41.
-fn r59_61_k41_41(v: &mut Values) -> bool {
+fn r59_61_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_41(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_41(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5137,10 +5005,10 @@ false
 }
 
 /// Node `capture1Green_4` where v[41] == 42.
-fn r59_61_k41_42(v: &mut Values) -> bool {
+fn r59_61_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF4[(v[39] as usize)] as usize] == 0 {
-if r60_61_k41_42(v) {  return true; }
+if v[0 + OFF4[(r39 as usize)] as usize] == 0 {
+if r60_61_k41_42(v, r37, r39, r41) {  return true; }
 }
 
 }
@@ -5532,9 +5400,9 @@ Ok(())
 }
 
 /// Node `capture1Red_5` where v[41] == 35.
-fn r7_8_k41_35(v: &mut Values) -> bool {
+fn r7_8_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF22[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF22[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5543,9 +5411,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 36.
-fn r7_8_k41_36(v: &mut Values) -> bool {
+fn r7_8_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF23[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF23[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5554,9 +5422,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 37.
-fn r7_8_k41_37(v: &mut Values) -> bool {
+fn r7_8_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF24[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF24[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5565,9 +5433,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 38.
-fn r7_8_k41_38(v: &mut Values) -> bool {
+fn r7_8_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF25[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF25[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5576,9 +5444,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 39.
-fn r7_8_k41_39(v: &mut Values) -> bool {
+fn r7_8_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF26[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF26[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5587,9 +5455,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 40.
-fn r7_8_k41_40(v: &mut Values) -> bool {
+fn r7_8_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF27[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF27[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5598,9 +5466,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 41.
-fn r7_8_k41_41(v: &mut Values) -> bool {
+fn r7_8_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF28[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF28[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5609,9 +5477,9 @@ false
 }
 
 /// Node `capture1Red_5` where v[41] == 42.
-fn r7_8_k41_42(v: &mut Values) -> bool {
+fn r7_8_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF29[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF29[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5812,105 +5680,81 @@ Ok(false)
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 35.
-fn r39_41_k41_35(v: &mut Values) -> bool {
+fn r39_41_k41_35(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB13[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 36.
-fn r39_41_k41_36(v: &mut Values) -> bool {
+fn r39_41_k41_36(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB14[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 37.
-fn r39_41_k41_37(v: &mut Values) -> bool {
+fn r39_41_k41_37(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB15[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 38.
-fn r39_41_k41_38(v: &mut Values) -> bool {
+fn r39_41_k41_38(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB19[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB19[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 39.
-fn r39_41_k41_39(v: &mut Values) -> bool {
+fn r39_41_k41_39(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB20[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB20[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 40.
-fn r39_41_k41_40(v: &mut Values) -> bool {
+fn r39_41_k41_40(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB21[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB21[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 41.
-fn r39_41_k41_41(v: &mut Values) -> bool {
+fn r39_41_k41_41(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB17[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `chainOppo1Red_3` where v[41] == 42.
-fn r39_41_k41_42(v: &mut Values) -> bool {
+fn r39_41_k41_42(v: &mut Values, r39: u8, r40: u8, r41: u8) -> bool {
 {
-let x: u8 = TAB18[(v[39] as usize)];
-let slot = 40usize;
-let old = v[slot]; v[slot] = x;
-if r40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r39 as usize)];
+if r40_41(v, r39, x, r41) {  return true; }
 }
 false
 }
 
 /// Node `capture1Green_5` where v[41] == 35.
-fn r60_61_k41_35(v: &mut Values) -> bool {
+fn r60_61_k41_35(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF22[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF22[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5919,9 +5763,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 36.
-fn r60_61_k41_36(v: &mut Values) -> bool {
+fn r60_61_k41_36(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF23[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF23[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5930,9 +5774,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 37.
-fn r60_61_k41_37(v: &mut Values) -> bool {
+fn r60_61_k41_37(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF24[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF24[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5941,9 +5785,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 38.
-fn r60_61_k41_38(v: &mut Values) -> bool {
+fn r60_61_k41_38(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF25[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF25[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5952,9 +5796,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 39.
-fn r60_61_k41_39(v: &mut Values) -> bool {
+fn r60_61_k41_39(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF26[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF26[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5963,9 +5807,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 40.
-fn r60_61_k41_40(v: &mut Values) -> bool {
+fn r60_61_k41_40(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF27[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF27[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5974,9 +5818,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 41.
-fn r60_61_k41_41(v: &mut Values) -> bool {
+fn r60_61_k41_41(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF28[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF28[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -5985,9 +5829,9 @@ false
 }
 
 /// Node `capture1Green_5` where v[41] == 42.
-fn r60_61_k41_42(v: &mut Values) -> bool {
+fn r60_61_k41_42(v: &mut Values, r37: u8, r39: u8, r41: u8) -> bool {
 {
-if v[0 + OFF29[(v[39] as usize)] as usize] == 7 {
+if v[0 + OFF29[(r39 as usize)] as usize] == 7 {
 {  return true; }
 }
 

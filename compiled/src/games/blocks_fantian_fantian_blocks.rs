@@ -201,13 +201,13 @@ m168(v, cx);
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[16], v[17], v[18], v[19]); reach_2_11 = Some(found); found } }) {
 m47(v, cx);
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[16], v[17], v[18], v[19]); reach_2_11 = Some(found); found } }) {
 m48(v, cx);
 }
 
@@ -1097,13 +1097,13 @@ m107(v, cx);
 fn m107(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_24_33: Option<bool> = None;
 {
-if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
+if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v, v[16], v[17], v[18], v[19]); reach_24_33 = Some(found); found } }) {
 m108(v, cx);
 }
 
 }
 {
-if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
+if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v, v[16], v[17], v[18], v[19]); reach_24_33 = Some(found); found } }) {
 m109(v, cx);
 }
 
@@ -2087,35 +2087,29 @@ v[slot] = old;
 }
 
 /// Node `move1Red_reach_1`.
-fn r2_11(v: &mut Values) -> bool {
+fn r2_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let slot = 16usize;
-let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 0) { continue; }
-v[slot] = MEMBERS19[i];
-if r4_11(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS19[i];
+if r4_11(v, member, r17, r18, r19) {  return true; }
 }
-v[slot] = old;
 }
 {
-let slot = 16usize;
-let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 0) { continue; }
-v[slot] = MEMBERS19[i];
-if r13_11(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS19[i];
+if r13_11(v, member, r17, r18, r19) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_2`.
-fn r3_11(v: &mut Values) -> bool {
+fn r3_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[16] as usize)] as usize] == 0 {
-if r4_11(v) {  return true; }
+if v[0 + OFF2[(r16 as usize)] as usize] == 0 {
+if r4_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2123,58 +2117,44 @@ false
 }
 
 /// Node `move1Red_3`.
-fn r4_11(v: &mut Values) -> bool {
+fn r4_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r5_11(v) {  return true; }
+if r5_11(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_4`.
-fn r5_11(v: &mut Values) -> bool {
+fn r5_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let slot = 19usize;
-let old = v[slot];
-v[slot] = 19;
-if r6_11_k19_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r6_11_k19_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r6_11_k19_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r6_11_k19_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r6_11_k19_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r6_11_k19_24(v) { v[slot] = old; return true; }
-v[slot] = 25;
-if r6_11_k19_25(v) { v[slot] = old; return true; }
-v[slot] = 26;
-if r6_11_k19_26(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r6_11_k19_19(v, r16, r17, r18, 19) {  return true; }
+if r6_11_k19_20(v, r16, r17, r18, 20) {  return true; }
+if r6_11_k19_21(v, r16, r17, r18, 21) {  return true; }
+if r6_11_k19_22(v, r16, r17, r18, 22) {  return true; }
+if r6_11_k19_23(v, r16, r17, r18, 23) {  return true; }
+if r6_11_k19_24(v, r16, r17, r18, 24) {  return true; }
+if r6_11_k19_25(v, r16, r17, r18, 25) {  return true; }
+if r6_11_k19_26(v, r16, r17, r18, 26) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5`.
-fn r6_11(v: &mut Values) -> bool {
+fn r6_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = CONSTANTS[99 + OFF3[(v[19] as usize)] as usize + OFF2[(v[16] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[99 + OFF3[(r19 as usize)] as usize + OFF2[(r16 as usize)] as usize];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_6`.
 #[inline(always)]
-fn r7_11(v: &mut Values) -> bool {
+fn r7_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[17] as usize)] as usize] == 7 {
-if r8_11(v) {  return true; }
+if v[0 + OFF2[(r17 as usize)] as usize] == 7 {
+if r8_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2182,32 +2162,32 @@ false
 }
 
 /// Node `move1Red_7`.
-fn r8_11(v: &mut Values) -> bool {
+fn r8_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r9_11(v) {  return true; }
+if r9_11(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_8`.
-fn r9_11(v: &mut Values) -> bool {
+fn r9_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[16]) as usize];
+let o0 = OFF2[(r16) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r10_11(v) { v[slot] = old; return true; }
+if r10_11(v, r16, r17, r18, r19) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_9`.
-fn r10_11(v: &mut Values) -> bool {
+fn r10_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF2[(v[17]) as usize];
+let o0 = OFF2[(r17) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -2217,10 +2197,10 @@ false
 }
 
 /// Node `move1Red_11`.
-fn r12_11(v: &mut Values) -> bool {
+fn r12_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[16] as usize)] as usize] == 0 {
-if r13_11(v) {  return true; }
+if v[0 + OFF2[(r16 as usize)] as usize] == 0 {
+if r13_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2228,66 +2208,60 @@ false
 }
 
 /// Node `move1Red_12`.
-fn r13_11(v: &mut Values) -> bool {
+fn r13_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r14_11(v) {  return true; }
+if r14_11(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_13`.
-fn r14_11(v: &mut Values) -> bool {
+fn r14_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[16]) as usize];
+let o0 = OFF2[(r16) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r15_11(v) { v[slot] = old; return true; }
+if r15_11(v, r16, r17, r18, r19) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_14`.
-fn r15_11(v: &mut Values) -> bool {
+fn r15_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let slot = 19usize;
-let old = v[slot];
 for i in 0..8 {
-v[slot] = MEMBERS17[i];
-if r16_11(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS17[i];
+if r16_11(v, r16, r17, r18, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_15`.
-fn r16_11(v: &mut Values) -> bool {
+fn r16_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = CONSTANTS[396 + OFF3[(v[19] as usize)] as usize + OFF2[(v[16] as usize)] as usize];
-let slot = 18usize;
-let old = v[slot]; v[slot] = x;
-if r17_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[396 + OFF3[(r19 as usize)] as usize + OFF2[(r16 as usize)] as usize];
+if r17_11(v, r16, r17, x, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_16`.
-fn r17_11(v: &mut Values) -> bool {
-let g18 = v[0 + OFF2[(v[18] as usize)] as usize] == 0;
-let g19 = v[0 + OFF2[(v[18] as usize)] as usize] != 0;
+fn r17_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
+let g18 = v[0 + OFF2[(r18 as usize)] as usize] == 0;
+let g19 = v[0 + OFF2[(r18 as usize)] as usize] != 0;
 {
 if g18 {
-if r18_11(v) {  return true; }
+if r18_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
 {
 if g19 {
-if r19_11(v) {  return true; }
+if r19_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2295,22 +2269,19 @@ false
 }
 
 /// Node `move1Red_17`.
-fn r18_11(v: &mut Values) -> bool {
+fn r18_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = CONSTANTS[396 + OFF3[(v[19] as usize)] as usize + OFF2[(v[18] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r20_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[396 + OFF3[(r19 as usize)] as usize + OFF2[(r18 as usize)] as usize];
+if r20_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_18`.
-fn r19_11(v: &mut Values) -> bool {
+fn r19_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[18] as usize)] as usize] == 1 {
-if r18_11(v) {  return true; }
+if v[0 + OFF2[(r18 as usize)] as usize] == 1 {
+if r18_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2318,10 +2289,10 @@ false
 }
 
 /// Node `move1Red_19`.
-fn r20_11(v: &mut Values) -> bool {
+fn r20_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[17] as usize)] as usize] == 7 {
-if r21_11(v) {  return true; }
+if v[0 + OFF2[(r17 as usize)] as usize] == 7 {
+if r21_11(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2329,9 +2300,9 @@ false
 }
 
 /// Node `move1Red_20`.
-fn r21_11(v: &mut Values) -> bool {
+fn r21_11(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r10_11(v) {  return true; }
+if r10_11(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
@@ -2342,19 +2313,19 @@ fn r22_23(v: &mut Values) -> bool {
 let mut reach_2_11: Option<bool> = None;
 let g27 = v[20] == 139;
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[16], v[17], v[18], v[19]); reach_2_11 = Some(found); found } }) {
 {  return true; }
 }
 
 }
 {
-if !r24_33(v) {
+if !r24_33(v, v[16], v[17], v[18], v[19]) {
 {  return true; }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[16], v[17], v[18], v[19]); reach_2_11 = Some(found); found } }) {
 if r44_23(v) {  return true; }
 }
 
@@ -2371,7 +2342,7 @@ false
 /// Node `over1_5`.
 fn r44_23(v: &mut Values) -> bool {
 {
-if !r24_33(v) {
+if !r24_33(v, v[16], v[17], v[18], v[19]) {
 {  return true; }
 }
 
@@ -2380,35 +2351,29 @@ false
 }
 
 /// Node `move1Green_reach_1`.
-fn r24_33(v: &mut Values) -> bool {
+fn r24_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let slot = 16usize;
-let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 1) { continue; }
-v[slot] = MEMBERS19[i];
-if r26_33(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS19[i];
+if r26_33(v, member, r17, r18, r19) {  return true; }
 }
-v[slot] = old;
 }
 {
-let slot = 16usize;
-let old = v[slot];
 for i in 0..9 {
 if !(v[0 + 1 + i] == 1) { continue; }
-v[slot] = MEMBERS19[i];
-if r35_33(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS19[i];
+if r35_33(v, member, r17, r18, r19) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_2`.
-fn r25_33(v: &mut Values) -> bool {
+fn r25_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[16] as usize)] as usize] == 1 {
-if r26_33(v) {  return true; }
+if v[0 + OFF2[(r16 as usize)] as usize] == 1 {
+if r26_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2416,58 +2381,44 @@ false
 }
 
 /// Node `move1Green_3`.
-fn r26_33(v: &mut Values) -> bool {
+fn r26_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r27_33(v) {  return true; }
+if r27_33(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_4`.
-fn r27_33(v: &mut Values) -> bool {
+fn r27_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let slot = 19usize;
-let old = v[slot];
-v[slot] = 19;
-if r28_33_k19_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r28_33_k19_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r28_33_k19_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r28_33_k19_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r28_33_k19_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r28_33_k19_24(v) { v[slot] = old; return true; }
-v[slot] = 25;
-if r28_33_k19_25(v) { v[slot] = old; return true; }
-v[slot] = 26;
-if r28_33_k19_26(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r28_33_k19_19(v, r16, r17, r18, 19) {  return true; }
+if r28_33_k19_20(v, r16, r17, r18, 20) {  return true; }
+if r28_33_k19_21(v, r16, r17, r18, 21) {  return true; }
+if r28_33_k19_22(v, r16, r17, r18, 22) {  return true; }
+if r28_33_k19_23(v, r16, r17, r18, 23) {  return true; }
+if r28_33_k19_24(v, r16, r17, r18, 24) {  return true; }
+if r28_33_k19_25(v, r16, r17, r18, 25) {  return true; }
+if r28_33_k19_26(v, r16, r17, r18, 26) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5`.
-fn r28_33(v: &mut Values) -> bool {
+fn r28_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = CONSTANTS[198 + OFF3[(v[19] as usize)] as usize + OFF2[(v[16] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[198 + OFF3[(r19 as usize)] as usize + OFF2[(r16 as usize)] as usize];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_6`.
 #[inline(always)]
-fn r29_33(v: &mut Values) -> bool {
+fn r29_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[17] as usize)] as usize] == 7 {
-if r30_33(v) {  return true; }
+if v[0 + OFF2[(r17 as usize)] as usize] == 7 {
+if r30_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2475,32 +2426,32 @@ false
 }
 
 /// Node `move1Green_7`.
-fn r30_33(v: &mut Values) -> bool {
+fn r30_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r31_33(v) {  return true; }
+if r31_33(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_8`.
-fn r31_33(v: &mut Values) -> bool {
+fn r31_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[16]) as usize];
+let o0 = OFF2[(r16) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r32_33(v) { v[slot] = old; return true; }
+if r32_33(v, r16, r17, r18, r19) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_9`.
-fn r32_33(v: &mut Values) -> bool {
+fn r32_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF2[(v[17]) as usize];
+let o0 = OFF2[(r17) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -2510,10 +2461,10 @@ false
 }
 
 /// Node `move1Green_11`.
-fn r34_33(v: &mut Values) -> bool {
+fn r34_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[16] as usize)] as usize] == 1 {
-if r35_33(v) {  return true; }
+if v[0 + OFF2[(r16 as usize)] as usize] == 1 {
+if r35_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2521,66 +2472,60 @@ false
 }
 
 /// Node `move1Green_12`.
-fn r35_33(v: &mut Values) -> bool {
+fn r35_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r36_33(v) {  return true; }
+if r36_33(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_13`.
-fn r36_33(v: &mut Values) -> bool {
+fn r36_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[16]) as usize];
+let o0 = OFF2[(r16) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r37_33(v) { v[slot] = old; return true; }
+if r37_33(v, r16, r17, r18, r19) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_14`.
-fn r37_33(v: &mut Values) -> bool {
+fn r37_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let slot = 19usize;
-let old = v[slot];
 for i in 0..8 {
-v[slot] = MEMBERS17[i];
-if r38_33(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS17[i];
+if r38_33(v, r16, r17, r18, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_15`.
-fn r38_33(v: &mut Values) -> bool {
+fn r38_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = CONSTANTS[495 + OFF3[(v[19] as usize)] as usize + OFF2[(v[16] as usize)] as usize];
-let slot = 18usize;
-let old = v[slot]; v[slot] = x;
-if r39_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[495 + OFF3[(r19 as usize)] as usize + OFF2[(r16 as usize)] as usize];
+if r39_33(v, r16, r17, x, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_16`.
-fn r39_33(v: &mut Values) -> bool {
-let g43 = v[0 + OFF2[(v[18] as usize)] as usize] == 0;
-let g44 = v[0 + OFF2[(v[18] as usize)] as usize] != 0;
+fn r39_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
+let g43 = v[0 + OFF2[(r18 as usize)] as usize] == 0;
+let g44 = v[0 + OFF2[(r18 as usize)] as usize] != 0;
 {
 if g43 {
-if r40_33(v) {  return true; }
+if r40_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
 {
 if g44 {
-if r41_33(v) {  return true; }
+if r41_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2588,22 +2533,19 @@ false
 }
 
 /// Node `move1Green_17`.
-fn r40_33(v: &mut Values) -> bool {
+fn r40_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = CONSTANTS[495 + OFF3[(v[19] as usize)] as usize + OFF2[(v[18] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r42_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[495 + OFF3[(r19 as usize)] as usize + OFF2[(r18 as usize)] as usize];
+if r42_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_18`.
-fn r41_33(v: &mut Values) -> bool {
+fn r41_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[18] as usize)] as usize] == 1 {
-if r40_33(v) {  return true; }
+if v[0 + OFF2[(r18 as usize)] as usize] == 1 {
+if r40_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2611,10 +2553,10 @@ false
 }
 
 /// Node `move1Green_19`.
-fn r42_33(v: &mut Values) -> bool {
+fn r42_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if v[0 + OFF2[(v[17] as usize)] as usize] == 7 {
-if r43_33(v) {  return true; }
+if v[0 + OFF2[(r17 as usize)] as usize] == 7 {
+if r43_33(v, r16, r17, r18, r19) {  return true; }
 }
 
 }
@@ -2622,9 +2564,9 @@ false
 }
 
 /// Node `move1Green_20`.
-fn r43_33(v: &mut Values) -> bool {
+fn r43_33(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-if r32_33(v) {  return true; }
+if r32_33(v, r16, r17, r18, r19) {  return true; }
 
 }
 false
@@ -2671,13 +2613,13 @@ None
 fn a46(v: &mut Values) -> Option<u32> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[16], v[17], v[18], v[19]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a47(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[16], v[17], v[18], v[19]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a48(v) { return Some(node); }
 }
 
@@ -3219,13 +3161,13 @@ None
 fn a107(v: &mut Values) -> Option<u32> {
 let mut reach_24_33: Option<bool> = None;
 {
-if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
+if (match reach_24_33 { Some(found) => found, None => { let found = r24_33(v, v[16], v[17], v[18], v[19]); reach_24_33 = Some(found); found } }) {
 if let Some(node) = a108(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v); reach_24_33 = Some(found); found } }) {
+if !(match reach_24_33 { Some(found) => found, None => { let found = r24_33(v, v[16], v[17], v[18], v[19]); reach_24_33 = Some(found); found } }) {
 if let Some(node) = a109(v) { return Some(node); }
 }
 
@@ -4553,193 +4495,145 @@ Ok(())
 }
 
 /// Node `move1Red_5` where v[19] == 19.
-fn r6_11_k19_19(v: &mut Values) -> bool {
+fn r6_11_k19_19(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB5[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 20.
-fn r6_11_k19_20(v: &mut Values) -> bool {
+fn r6_11_k19_20(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 21.
-fn r6_11_k19_21(v: &mut Values) -> bool {
+fn r6_11_k19_21(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB11[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 22.
-fn r6_11_k19_22(v: &mut Values) -> bool {
+fn r6_11_k19_22(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 23.
-fn r6_11_k19_23(v: &mut Values) -> bool {
+fn r6_11_k19_23(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB13[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 24.
-fn r6_11_k19_24(v: &mut Values) -> bool {
+fn r6_11_k19_24(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 25.
-fn r6_11_k19_25(v: &mut Values) -> bool {
+fn r6_11_k19_25(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB15[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[19] == 26.
-fn r6_11_k19_26(v: &mut Values) -> bool {
+fn r6_11_k19_26(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r7_11(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 19.
-fn r28_33_k19_19(v: &mut Values) -> bool {
+fn r28_33_k19_19(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB5[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 20.
-fn r28_33_k19_20(v: &mut Values) -> bool {
+fn r28_33_k19_20(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 21.
-fn r28_33_k19_21(v: &mut Values) -> bool {
+fn r28_33_k19_21(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB11[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 22.
-fn r28_33_k19_22(v: &mut Values) -> bool {
+fn r28_33_k19_22(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 23.
-fn r28_33_k19_23(v: &mut Values) -> bool {
+fn r28_33_k19_23(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB13[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 24.
-fn r28_33_k19_24(v: &mut Values) -> bool {
+fn r28_33_k19_24(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 25.
-fn r28_33_k19_25(v: &mut Values) -> bool {
+fn r28_33_k19_25(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB15[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5` where v[19] == 26.
-fn r28_33_k19_26(v: &mut Values) -> bool {
+fn r28_33_k19_26(v: &mut Values, r16: u8, r17: u8, r18: u8, r19: u8) -> bool {
 {
-let x: u8 = TAB9[(v[16] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r29_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r16 as usize)];
+if r29_33(v, r16, x, r18, r19) {  return true; }
 }
 false
 }

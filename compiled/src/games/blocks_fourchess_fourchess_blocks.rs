@@ -213,13 +213,13 @@ m35(v, cx);
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_59_68: Option<bool> = None;
 {
-if (match reach_59_68 { Some(found) => found, None => { let found = r59_68(v); reach_59_68 = Some(found); found } }) {
+if (match reach_59_68 { Some(found) => found, None => { let found = r59_68(v, v[25], v[26]); reach_59_68 = Some(found); found } }) {
 m69(v, cx);
 }
 
 }
 {
-if !(match reach_59_68 { Some(found) => found, None => { let found = r59_68(v); reach_59_68 = Some(found); found } }) {
+if !(match reach_59_68 { Some(found) => found, None => { let found = r59_68(v, v[25], v[26]); reach_59_68 = Some(found); found } }) {
 m70(v, cx);
 }
 
@@ -231,13 +231,13 @@ m70(v, cx);
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_21_26: Option<bool> = None;
 {
-if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
+if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v, v[24]); reach_21_26 = Some(found); found } }) {
 m36(v, cx);
 }
 
 }
 {
-if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
+if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v, v[24]); reach_21_26 = Some(found); found } }) {
 m37(v, cx);
 }
 
@@ -442,13 +442,13 @@ v[slot] = old;
 fn m47(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_33: Option<bool> = None;
 {
-if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
+if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v, v[24]); reach_28_33 = Some(found); found } }) {
 m48(v, cx);
 }
 
 }
 {
-if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
+if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v, v[24]); reach_28_33 = Some(found); found } }) {
 m49(v, cx);
 }
 
@@ -644,13 +644,13 @@ v[slot] = old;
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_71_80: Option<bool> = None;
 {
-if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 m81(v, cx);
 }
 
 }
 {
-if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 m82(v, cx);
 }
 
@@ -662,13 +662,13 @@ m82(v, cx);
 fn m70(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_71_80: Option<bool> = None;
 {
-if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 m87(v, cx);
 }
 
 }
 {
-if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 m88(v, cx);
 }
 
@@ -800,13 +800,13 @@ m131(v, cx);
 fn m130(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_164_173: Option<bool> = None;
 {
-if (match reach_164_173 { Some(found) => found, None => { let found = r164_173(v); reach_164_173 = Some(found); found } }) {
+if (match reach_164_173 { Some(found) => found, None => { let found = r164_173(v, v[25], v[26]); reach_164_173 = Some(found); found } }) {
 m174(v, cx);
 }
 
 }
 {
-if !(match reach_164_173 { Some(found) => found, None => { let found = r164_173(v); reach_164_173 = Some(found); found } }) {
+if !(match reach_164_173 { Some(found) => found, None => { let found = r164_173(v, v[25], v[26]); reach_164_173 = Some(found); found } }) {
 m175(v, cx);
 }
 
@@ -818,13 +818,13 @@ m175(v, cx);
 fn m131(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_109_118: Option<bool> = None;
 {
-if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[23], v[24], v[26]); reach_109_118 = Some(found); found } }) {
 m132(v, cx);
 }
 
 }
 {
-if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[23], v[24], v[26]); reach_109_118 = Some(found); found } }) {
 m133(v, cx);
 }
 
@@ -1102,13 +1102,13 @@ m148(v, cx);
 fn m148(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_120_129: Option<bool> = None;
 {
-if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[23], v[24], v[26]); reach_120_129 = Some(found); found } }) {
 m149(v, cx);
 }
 
 }
 {
-if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[23], v[24], v[26]); reach_120_129 = Some(found); found } }) {
 m150(v, cx);
 }
 
@@ -1368,13 +1368,13 @@ v[slot] = old;
 fn m174(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_176_185: Option<bool> = None;
 {
-if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 m81(v, cx);
 }
 
 }
 {
-if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 m82(v, cx);
 }
 
@@ -1386,13 +1386,13 @@ m82(v, cx);
 fn m175(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_176_185: Option<bool> = None;
 {
-if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 m87(v, cx);
 }
 
 }
 {
-if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 m81(v, cx);
 }
 
@@ -1462,7 +1462,7 @@ if r14_4(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if !r21_26(v) {
+if !r21_26(v, v[24]) {
 if r27_4(v) {  return true; }
 }
 
@@ -1683,7 +1683,7 @@ false
 /// Node `over1_5`.
 fn r27_4(v: &mut Values) -> bool {
 {
-if !r28_33(v) {
+if !r28_33(v, v[24]) {
 {  return true; }
 }
 
@@ -1692,25 +1692,22 @@ false
 }
 
 /// Node `move1Red_reach_1`.
-fn r21_26(v: &mut Values) -> bool {
+fn r21_26(v: &mut Values, r24: u8) -> bool {
 {
-let slot = 24usize;
-let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 7) { continue; }
-v[slot] = MEMBERS4[i];
-if r23_26(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r23_26(v, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_1`.
-fn r22_26(v: &mut Values) -> bool {
+fn r22_26(v: &mut Values, r24: u8) -> bool {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-if r23_26(v) {  return true; }
+if v[0 + OFF0[(r24 as usize)] as usize] == 7 {
+if r23_26(v, r24) {  return true; }
 }
 
 }
@@ -1718,29 +1715,29 @@ false
 }
 
 /// Node `move1Red_2`.
-fn r23_26(v: &mut Values) -> bool {
+fn r23_26(v: &mut Values, r24: u8) -> bool {
 {
-if r24_26(v) {  return true; }
+if r24_26(v, r24) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_3`.
-fn r24_26(v: &mut Values) -> bool {
+fn r24_26(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF0[(v[24]) as usize];
+let o0 = OFF0[(r24) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r25_26(v) { v[slot] = old; return true; }
+if r25_26(v, r24) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_4`.
-fn r25_26(v: &mut Values) -> bool {
+fn r25_26(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB1[(v[19] as usize)];
 let slot = 19usize;
@@ -1752,25 +1749,22 @@ false
 }
 
 /// Node `move1Green_reach_1`.
-fn r28_33(v: &mut Values) -> bool {
+fn r28_33(v: &mut Values, r24: u8) -> bool {
 {
-let slot = 24usize;
-let old = v[slot];
 for i in 0..16 {
 if !(v[0 + 1 + i] == 7) { continue; }
-v[slot] = MEMBERS4[i];
-if r30_33(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r30_33(v, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_1`.
-fn r29_33(v: &mut Values) -> bool {
+fn r29_33(v: &mut Values, r24: u8) -> bool {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-if r30_33(v) {  return true; }
+if v[0 + OFF0[(r24 as usize)] as usize] == 7 {
+if r30_33(v, r24) {  return true; }
 }
 
 }
@@ -1778,29 +1772,29 @@ false
 }
 
 /// Node `move1Green_2`.
-fn r30_33(v: &mut Values) -> bool {
+fn r30_33(v: &mut Values, r24: u8) -> bool {
 {
-if r31_33(v) {  return true; }
+if r31_33(v, r24) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_3`.
-fn r31_33(v: &mut Values) -> bool {
+fn r31_33(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF0[(v[24]) as usize];
+let o0 = OFF0[(r24) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r32_33(v) { v[slot] = old; return true; }
+if r32_33(v, r24) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_4`.
-fn r32_33(v: &mut Values) -> bool {
+fn r32_33(v: &mut Values, r24: u8) -> bool {
 {
 let x: u8 = TAB1[(v[20] as usize)];
 let slot = 20usize;
@@ -1812,30 +1806,27 @@ false
 }
 
 /// Node `wins1Red_reach_1`.
-fn r59_68(v: &mut Values) -> bool {
+fn r59_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 25usize;
-let old = v[slot];
 for chunk in 0..2 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
-v[slot] = MEMBERS4[i];
-if r61_68(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r61_68(v, member, r26) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Red_10`.
-fn r60_68(v: &mut Values) -> bool {
+fn r60_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
-if r61_68(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
+if r61_68(v, r25, r26) {  return true; }
 }
 
 }
@@ -1843,41 +1834,35 @@ false
 }
 
 /// Node `lineHVD4Red_11`.
-fn r61_68(v: &mut Values) -> bool {
+fn r61_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 26usize;
-let old = v[slot];
 for i in 0..4 {
-if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS5[i];
-let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
-let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
-let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
-{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
-v[25] = kept2; v[25] = kept1; v[25] = kept0;
+if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
+let member: u8 = MEMBERS5[i];
+let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]);
+let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]);
+let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Red_12`.
-fn r62_68(v: &mut Values) -> bool {
+fn r62_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r63_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r63_68(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Red_13`.
-fn r63_68(v: &mut Values) -> bool {
+fn r63_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
-if r64_68(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
+if r64_68(v, r25, r26) {  return true; }
 }
 
 }
@@ -1885,22 +1870,19 @@ false
 }
 
 /// Node `lineHVD4Red_14`.
-fn r64_68(v: &mut Values) -> bool {
+fn r64_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r65_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r65_68(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Red_15`.
-fn r65_68(v: &mut Values) -> bool {
+fn r65_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
-if r66_68(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
+if r66_68(v, r25, r26) {  return true; }
 }
 
 }
@@ -1908,21 +1890,18 @@ false
 }
 
 /// Node `lineHVD4Red_16`.
-fn r66_68(v: &mut Values) -> bool {
+fn r66_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r67_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r67_68(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Red_17`.
-fn r67_68(v: &mut Values) -> bool {
+fn r67_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -1931,30 +1910,27 @@ false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r71_80(v: &mut Values) -> bool {
+fn r71_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 25usize;
-let old = v[slot];
 for chunk in 0..2 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
-v[slot] = MEMBERS4[i];
-if r73_80(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r73_80(v, member, r26) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Green_10`.
-fn r72_80(v: &mut Values) -> bool {
+fn r72_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
-if r73_80(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
+if r73_80(v, r25, r26) {  return true; }
 }
 
 }
@@ -1962,41 +1938,35 @@ false
 }
 
 /// Node `lineHVD4Green_11`.
-fn r73_80(v: &mut Values) -> bool {
+fn r73_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 26usize;
-let old = v[slot];
 for i in 0..4 {
-if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS5[i];
-let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
-let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
-let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
-{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
-v[25] = kept2; v[25] = kept1; v[25] = kept0;
+if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+let member: u8 = MEMBERS5[i];
+let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]);
+let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]);
+let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Green_12`.
-fn r74_80(v: &mut Values) -> bool {
+fn r74_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r75_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r75_80(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Green_13`.
-fn r75_80(v: &mut Values) -> bool {
+fn r75_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
-if r76_80(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
+if r76_80(v, r25, r26) {  return true; }
 }
 
 }
@@ -2004,22 +1974,19 @@ false
 }
 
 /// Node `lineHVD4Green_14`.
-fn r76_80(v: &mut Values) -> bool {
+fn r76_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r77_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r77_80(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Green_15`.
-fn r77_80(v: &mut Values) -> bool {
+fn r77_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
-if r78_80(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
+if r78_80(v, r25, r26) {  return true; }
 }
 
 }
@@ -2027,21 +1994,18 @@ false
 }
 
 /// Node `lineHVD4Green_16`.
-fn r78_80(v: &mut Values) -> bool {
+fn r78_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r79_80(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r79_80(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Green_17`.
-fn r79_80(v: &mut Values) -> bool {
+fn r79_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -2083,7 +2047,7 @@ if r102_100(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if !r109_118(v) {
+if !r109_118(v, v[23], v[24], v[26]) {
 if r119_100(v) {  return true; }
 }
 
@@ -2298,7 +2262,7 @@ false
 /// Node `over2_3`.
 fn r119_100(v: &mut Values) -> bool {
 {
-if !r120_129(v) {
+if !r120_129(v, v[23], v[24], v[26]) {
 {  return true; }
 }
 
@@ -2307,30 +2271,27 @@ false
 }
 
 /// Node `move2Red_reach_1`.
-fn r109_118(v: &mut Values) -> bool {
+fn r109_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let slot = 23usize;
-let old = v[slot];
 for chunk in 0..2 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
-v[slot] = MEMBERS4[i];
-if r111_118(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r111_118(v, member, r24, r26) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move2Red_1`.
-fn r110_118(v: &mut Values) -> bool {
+fn r110_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[23] as usize)] as usize] == 0 {
-if r111_118(v) {  return true; }
+if v[0 + OFF0[(r23 as usize)] as usize] == 0 {
+if r111_118(v, r23, r24, r26) {  return true; }
 }
 
 }
@@ -2338,58 +2299,44 @@ false
 }
 
 /// Node `move2Red_2`.
-fn r111_118(v: &mut Values) -> bool {
+fn r111_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if r112_118(v) {  return true; }
+if r112_118(v, r23, r24, r26) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Red_3`.
-fn r112_118(v: &mut Values) -> bool {
+fn r112_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let slot = 26usize;
-let old = v[slot];
-v[slot] = 26;
-if r113_118_k26_26(v) { v[slot] = old; return true; }
-v[slot] = 27;
-if r113_118_k26_27(v) { v[slot] = old; return true; }
-v[slot] = 28;
-if r113_118_k26_28(v) { v[slot] = old; return true; }
-v[slot] = 29;
-if r113_118_k26_29(v) { v[slot] = old; return true; }
-v[slot] = 30;
-if r113_118_k26_30(v) { v[slot] = old; return true; }
-v[slot] = 31;
-if r113_118_k26_31(v) { v[slot] = old; return true; }
-v[slot] = 32;
-if r113_118_k26_32(v) { v[slot] = old; return true; }
-v[slot] = 33;
-if r113_118_k26_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r113_118_k26_26(v, r23, r24, 26) {  return true; }
+if r113_118_k26_27(v, r23, r24, 27) {  return true; }
+if r113_118_k26_28(v, r23, r24, 28) {  return true; }
+if r113_118_k26_29(v, r23, r24, 29) {  return true; }
+if r113_118_k26_30(v, r23, r24, 30) {  return true; }
+if r113_118_k26_31(v, r23, r24, 31) {  return true; }
+if r113_118_k26_32(v, r23, r24, 32) {  return true; }
+if r113_118_k26_33(v, r23, r24, 33) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4`.
-fn r113_118(v: &mut Values) -> bool {
+fn r113_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[162 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[162 + OFF2[(r26 as usize)] as usize + OFF0[(r23 as usize)] as usize];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_5`.
 #[inline(always)]
-fn r114_118(v: &mut Values) -> bool {
+fn r114_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-if r115_118(v) {  return true; }
+if v[0 + OFF0[(r24 as usize)] as usize] == 7 {
+if r115_118(v, r23, r24, r26) {  return true; }
 }
 
 }
@@ -2397,32 +2344,32 @@ false
 }
 
 /// Node `move2Red_6`.
-fn r115_118(v: &mut Values) -> bool {
+fn r115_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if r116_118(v) {  return true; }
+if r116_118(v, r23, r24, r26) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Red_7`.
-fn r116_118(v: &mut Values) -> bool {
+fn r116_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF0[(v[23]) as usize];
+let o0 = OFF0[(r23) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r117_118(v) { v[slot] = old; return true; }
+if r117_118(v, r23, r24, r26) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move2Red_8`.
-fn r117_118(v: &mut Values) -> bool {
+fn r117_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF0[(v[24]) as usize];
+let o0 = OFF0[(r24) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -2432,30 +2379,27 @@ false
 }
 
 /// Node `move2Green_reach_1`.
-fn r120_129(v: &mut Values) -> bool {
+fn r120_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let slot = 23usize;
-let old = v[slot];
 for chunk in 0..2 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
-v[slot] = MEMBERS4[i];
-if r122_129(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r122_129(v, member, r24, r26) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move2Green_1`.
-fn r121_129(v: &mut Values) -> bool {
+fn r121_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[23] as usize)] as usize] == 1 {
-if r122_129(v) {  return true; }
+if v[0 + OFF0[(r23 as usize)] as usize] == 1 {
+if r122_129(v, r23, r24, r26) {  return true; }
 }
 
 }
@@ -2463,48 +2407,42 @@ false
 }
 
 /// Node `move2Green_2`.
-fn r122_129(v: &mut Values) -> bool {
+fn r122_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if r123_129(v) {  return true; }
+if r123_129(v, r23, r24, r26) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Green_3`.
-fn r123_129(v: &mut Values) -> bool {
+fn r123_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let slot = 26usize;
-let old = v[slot];
 for i in 0..8 {
-if !(v[0 + OFF0[((CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]) as usize)] as usize] == 7) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[24]; let new0: u8 = (CONSTANTS[324 + MOFF8[i] as usize + OFF0[(v[23] as usize)] as usize]); v[24] = new0;
-if r126_129(v) { v[24] = kept0; v[slot] = old; return true; }
-v[24] = kept0;
+if !(v[0 + OFF0[((CONSTANTS[324 + MOFF8[i] as usize + OFF0[(r23 as usize)] as usize]) as usize)] as usize] == 7) { continue; }
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (CONSTANTS[324 + MOFF8[i] as usize + OFF0[(r23 as usize)] as usize]);
+if r126_129(v, r23, new0, member) {  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move2Green_4`.
-fn r124_129(v: &mut Values) -> bool {
+fn r124_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[324 + OFF2[(v[26] as usize)] as usize + OFF0[(v[23] as usize)] as usize];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r125_129(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[324 + OFF2[(r26 as usize)] as usize + OFF0[(r23 as usize)] as usize];
+if r125_129(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Green_5`.
-fn r125_129(v: &mut Values) -> bool {
+fn r125_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
-if r126_129(v) {  return true; }
+if v[0 + OFF0[(r24 as usize)] as usize] == 7 {
+if r126_129(v, r23, r24, r26) {  return true; }
 }
 
 }
@@ -2512,32 +2450,32 @@ false
 }
 
 /// Node `move2Green_6`.
-fn r126_129(v: &mut Values) -> bool {
+fn r126_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-if r127_129(v) {  return true; }
+if r127_129(v, r23, r24, r26) {  return true; }
 
 }
 false
 }
 
 /// Node `move2Green_7`.
-fn r127_129(v: &mut Values) -> bool {
+fn r127_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF0[(v[23]) as usize];
+let o0 = OFF0[(r23) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r128_129(v) { v[slot] = old; return true; }
+if r128_129(v, r23, r24, r26) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move2Green_8`.
-fn r128_129(v: &mut Values) -> bool {
+fn r128_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF0[(v[24]) as usize];
+let o0 = OFF0[(r24) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -2547,30 +2485,27 @@ false
 }
 
 /// Node `wins2Red_reach_1`.
-fn r164_173(v: &mut Values) -> bool {
+fn r164_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 25usize;
-let old = v[slot];
 for chunk in 0..2 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
-v[slot] = MEMBERS4[i];
-if r166_173(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r166_173(v, member, r26) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Red_28`.
-fn r165_173(v: &mut Values) -> bool {
+fn r165_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
-if r166_173(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
+if r166_173(v, r25, r26) {  return true; }
 }
 
 }
@@ -2578,41 +2513,35 @@ false
 }
 
 /// Node `lineHVD4Red_29`.
-fn r166_173(v: &mut Values) -> bool {
+fn r166_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 26usize;
-let old = v[slot];
 for i in 0..4 {
-if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS5[i];
-let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
-let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
-let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
-{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
-v[25] = kept2; v[25] = kept1; v[25] = kept0;
+if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
+let member: u8 = MEMBERS5[i];
+let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]);
+let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]);
+let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Red_30`.
-fn r167_173(v: &mut Values) -> bool {
+fn r167_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r168_173(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r168_173(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Red_31`.
-fn r168_173(v: &mut Values) -> bool {
+fn r168_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
-if r169_173(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
+if r169_173(v, r25, r26) {  return true; }
 }
 
 }
@@ -2620,22 +2549,19 @@ false
 }
 
 /// Node `lineHVD4Red_32`.
-fn r169_173(v: &mut Values) -> bool {
+fn r169_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r170_173(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r170_173(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Red_33`.
-fn r170_173(v: &mut Values) -> bool {
+fn r170_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
-if r171_173(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
+if r171_173(v, r25, r26) {  return true; }
 }
 
 }
@@ -2643,21 +2569,18 @@ false
 }
 
 /// Node `lineHVD4Red_34`.
-fn r171_173(v: &mut Values) -> bool {
+fn r171_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r172_173(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r172_173(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Red_35`.
-fn r172_173(v: &mut Values) -> bool {
+fn r172_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 0 {
+if v[0 + OFF0[(r25 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -2666,30 +2589,27 @@ false
 }
 
 /// Node `wins2Green_reach_1`.
-fn r176_185(v: &mut Values) -> bool {
+fn r176_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 25usize;
-let old = v[slot];
 for chunk in 0..2 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 16 { break; }
-v[slot] = MEMBERS4[i];
-if r178_185(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r178_185(v, member, r26) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Green_28`.
-fn r177_185(v: &mut Values) -> bool {
+fn r177_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
-if r178_185(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
+if r178_185(v, r25, r26) {  return true; }
 }
 
 }
@@ -2697,41 +2617,35 @@ false
 }
 
 /// Node `lineHVD4Green_29`.
-fn r178_185(v: &mut Values) -> bool {
+fn r178_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let slot = 26usize;
-let old = v[slot];
 for i in 0..4 {
-if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS5[i];
-let kept0: u8 = v[25]; let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]); v[25] = new0;
-let kept1: u8 = v[25]; let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]); v[25] = new1;
-let kept2: u8 = v[25]; let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(v[25] as usize)] as usize]) as usize)] as usize]) as usize)] as usize]); v[25] = new2;
-{ v[25] = kept2; v[25] = kept1; v[25] = kept0; v[slot] = old; return true; }
-v[25] = kept2; v[25] = kept1; v[25] = kept0;
+if !(v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+let member: u8 = MEMBERS5[i];
+let new0: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]);
+let new1: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]);
+let new2: u8 = (CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[((CONSTANTS[0 + MOFF6[i] as usize + OFF0[(r25 as usize)] as usize]) as usize)] as usize]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD4Green_30`.
-fn r179_185(v: &mut Values) -> bool {
+fn r179_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r180_185(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r180_185(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Green_31`.
-fn r180_185(v: &mut Values) -> bool {
+fn r180_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
-if r181_185(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
+if r181_185(v, r25, r26) {  return true; }
 }
 
 }
@@ -2739,22 +2653,19 @@ false
 }
 
 /// Node `lineHVD4Green_32`.
-fn r181_185(v: &mut Values) -> bool {
+fn r181_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r182_185(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r182_185(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Green_33`.
-fn r182_185(v: &mut Values) -> bool {
+fn r182_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
-if r183_185(v) {  return true; }
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
+if r183_185(v, r25, r26) {  return true; }
 }
 
 }
@@ -2762,21 +2673,18 @@ false
 }
 
 /// Node `lineHVD4Green_34`.
-fn r183_185(v: &mut Values) -> bool {
+fn r183_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[26] as usize)] as usize + OFF0[(v[25] as usize)] as usize];
-let slot = 25usize;
-let old = v[slot]; v[slot] = x;
-if r184_185(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r26 as usize)] as usize + OFF0[(r25 as usize)] as usize];
+if r184_185(v, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD4Green_35`.
-fn r184_185(v: &mut Values) -> bool {
+fn r184_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
-if v[0 + OFF0[(v[25] as usize)] as usize] == 1 {
+if v[0 + OFF0[(r25 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -2806,13 +2714,13 @@ None
 fn a34(v: &mut Values) -> Option<u32> {
 let mut reach_59_68: Option<bool> = None;
 {
-if (match reach_59_68 { Some(found) => found, None => { let found = r59_68(v); reach_59_68 = Some(found); found } }) {
+if (match reach_59_68 { Some(found) => found, None => { let found = r59_68(v, v[25], v[26]); reach_59_68 = Some(found); found } }) {
 if let Some(node) = a69(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_59_68 { Some(found) => found, None => { let found = r59_68(v); reach_59_68 = Some(found); found } }) {
+if !(match reach_59_68 { Some(found) => found, None => { let found = r59_68(v, v[25], v[26]); reach_59_68 = Some(found); found } }) {
 if let Some(node) = a70(v) { return Some(node); }
 }
 
@@ -2824,13 +2732,13 @@ None
 fn a35(v: &mut Values) -> Option<u32> {
 let mut reach_21_26: Option<bool> = None;
 {
-if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
+if (match reach_21_26 { Some(found) => found, None => { let found = r21_26(v, v[24]); reach_21_26 = Some(found); found } }) {
 if let Some(node) = a36(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v); reach_21_26 = Some(found); found } }) {
+if !(match reach_21_26 { Some(found) => found, None => { let found = r21_26(v, v[24]); reach_21_26 = Some(found); found } }) {
 if let Some(node) = a37(v) { return Some(node); }
 }
 
@@ -2911,13 +2819,13 @@ None
 fn a47(v: &mut Values) -> Option<u32> {
 let mut reach_28_33: Option<bool> = None;
 {
-if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
+if (match reach_28_33 { Some(found) => found, None => { let found = r28_33(v, v[24]); reach_28_33 = Some(found); found } }) {
 if let Some(node) = a48(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v); reach_28_33 = Some(found); found } }) {
+if !(match reach_28_33 { Some(found) => found, None => { let found = r28_33(v, v[24]); reach_28_33 = Some(found); found } }) {
 if let Some(node) = a49(v) { return Some(node); }
 }
 
@@ -2989,13 +2897,13 @@ None
 fn a69(v: &mut Values) -> Option<u32> {
 let mut reach_71_80: Option<bool> = None;
 {
-if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 if let Some(node) = a81(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 if let Some(node) = a82(v) { return Some(node); }
 }
 
@@ -3007,13 +2915,13 @@ None
 fn a70(v: &mut Values) -> Option<u32> {
 let mut reach_71_80: Option<bool> = None;
 {
-if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if (match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 if let Some(node) = a87(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v); reach_71_80 = Some(found); found } }) {
+if !(match reach_71_80 { Some(found) => found, None => { let found = r71_80(v, v[25], v[26]); reach_71_80 = Some(found); found } }) {
 if let Some(node) = a88(v) { return Some(node); }
 }
 
@@ -3140,13 +3048,13 @@ None
 fn a130(v: &mut Values) -> Option<u32> {
 let mut reach_164_173: Option<bool> = None;
 {
-if (match reach_164_173 { Some(found) => found, None => { let found = r164_173(v); reach_164_173 = Some(found); found } }) {
+if (match reach_164_173 { Some(found) => found, None => { let found = r164_173(v, v[25], v[26]); reach_164_173 = Some(found); found } }) {
 if let Some(node) = a174(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_164_173 { Some(found) => found, None => { let found = r164_173(v); reach_164_173 = Some(found); found } }) {
+if !(match reach_164_173 { Some(found) => found, None => { let found = r164_173(v, v[25], v[26]); reach_164_173 = Some(found); found } }) {
 if let Some(node) = a175(v) { return Some(node); }
 }
 
@@ -3158,13 +3066,13 @@ None
 fn a131(v: &mut Values) -> Option<u32> {
 let mut reach_109_118: Option<bool> = None;
 {
-if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if (match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[23], v[24], v[26]); reach_109_118 = Some(found); found } }) {
 if let Some(node) = a132(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v); reach_109_118 = Some(found); found } }) {
+if !(match reach_109_118 { Some(found) => found, None => { let found = r109_118(v, v[23], v[24], v[26]); reach_109_118 = Some(found); found } }) {
 if let Some(node) = a133(v) { return Some(node); }
 }
 
@@ -3258,13 +3166,13 @@ None
 fn a148(v: &mut Values) -> Option<u32> {
 let mut reach_120_129: Option<bool> = None;
 {
-if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if (match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[23], v[24], v[26]); reach_120_129 = Some(found); found } }) {
 if let Some(node) = a149(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v); reach_120_129 = Some(found); found } }) {
+if !(match reach_120_129 { Some(found) => found, None => { let found = r120_129(v, v[23], v[24], v[26]); reach_120_129 = Some(found); found } }) {
 if let Some(node) = a150(v) { return Some(node); }
 }
 
@@ -3340,13 +3248,13 @@ None
 fn a174(v: &mut Values) -> Option<u32> {
 let mut reach_176_185: Option<bool> = None;
 {
-if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 if let Some(node) = a81(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 if let Some(node) = a82(v) { return Some(node); }
 }
 
@@ -3358,13 +3266,13 @@ None
 fn a175(v: &mut Values) -> Option<u32> {
 let mut reach_176_185: Option<bool> = None;
 {
-if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if (match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 if let Some(node) = a87(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v); reach_176_185 = Some(found); found } }) {
+if !(match reach_176_185 { Some(found) => found, None => { let found = r176_185(v, v[25], v[26]); reach_176_185 = Some(found); found } }) {
 if let Some(node) = a81(v) { return Some(node); }
 }
 
@@ -4525,97 +4433,73 @@ false
 }
 
 /// Node `move2Red_4` where v[26] == 26.
-fn r113_118_k26_26(v: &mut Values) -> bool {
+fn r113_118_k26_26(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB9[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 27.
-fn r113_118_k26_27(v: &mut Values) -> bool {
+fn r113_118_k26_27(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 28.
-fn r113_118_k26_28(v: &mut Values) -> bool {
+fn r113_118_k26_28(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB11[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 29.
-fn r113_118_k26_29(v: &mut Values) -> bool {
+fn r113_118_k26_29(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 30.
-fn r113_118_k26_30(v: &mut Values) -> bool {
+fn r113_118_k26_30(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB12[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 31.
-fn r113_118_k26_31(v: &mut Values) -> bool {
+fn r113_118_k26_31(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 32.
-fn r113_118_k26_32(v: &mut Values) -> bool {
+fn r113_118_k26_32(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB13[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }
 
 /// Node `move2Red_4` where v[26] == 33.
-fn r113_118_k26_33(v: &mut Values) -> bool {
+fn r113_118_k26_33(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
-let x: u8 = TAB10[(v[23] as usize)];
-let slot = 24usize;
-let old = v[slot]; v[slot] = x;
-if r114_118(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r23 as usize)];
+if r114_118(v, r23, x, r26) {  return true; }
 }
 false
 }

@@ -211,13 +211,13 @@ m138(v, cx);
 fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m40(v, cx);
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m41(v, cx);
 }
 
@@ -699,13 +699,13 @@ m72(v, cx);
 fn m72(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m73(v, cx);
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m74(v, cx);
 }
 
@@ -1187,13 +1187,13 @@ m105(v, cx);
 fn m105(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m106(v, cx);
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m107(v, cx);
 }
 
@@ -1676,13 +1676,13 @@ m188(v, cx);
 fn m138(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_37: Option<bool> = None;
 {
-if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
+if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v, v[37], v[38], v[40]); reach_28_37 = Some(found); found } }) {
 m139(v, cx);
 }
 
 }
 {
-if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
+if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v, v[37], v[38], v[40]); reach_28_37 = Some(found); found } }) {
 m140(v, cx);
 }
 
@@ -1938,13 +1938,13 @@ m155(v, cx);
 fn m155(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m156(v, cx);
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 m157(v, cx);
 }
 
@@ -2531,45 +2531,39 @@ v[slot] = old;
 }
 
 /// Node `move1Red_reach_1`.
-fn r2_11(v: &mut Values) -> bool {
+fn r2_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let slot = 37usize;
-let old = v[slot];
 for chunk in 0..4 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 25 { break; }
-v[slot] = MEMBERS0[i];
-if r4_11(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r4_11(v, member, r38, r39, r40) {  return true; }
 }
 }
-v[slot] = old;
 }
 {
-let slot = 37usize;
-let old = v[slot];
 for chunk in 0..4 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 25 { break; }
-v[slot] = MEMBERS0[i];
-if r13_11(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r13_11(v, member, r38, r39, r40) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_2`.
-fn r3_11(v: &mut Values) -> bool {
+fn r3_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[37] as usize)] as usize] == 0 {
-if r4_11(v) {  return true; }
+if v[0 + OFF2[(r37 as usize)] as usize] == 0 {
+if r4_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -2577,58 +2571,44 @@ false
 }
 
 /// Node `move1Red_3`.
-fn r4_11(v: &mut Values) -> bool {
+fn r4_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if r5_11(v) {  return true; }
+if r5_11(v, r37, r38, r39, r40) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_4`.
-fn r5_11(v: &mut Values) -> bool {
+fn r5_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let slot = 40usize;
-let old = v[slot];
-v[slot] = 35;
-if r6_11_k40_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r6_11_k40_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r6_11_k40_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r6_11_k40_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r6_11_k40_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r6_11_k40_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r6_11_k40_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r6_11_k40_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r6_11_k40_35(v, r37, r38, r39, 35) {  return true; }
+if r6_11_k40_36(v, r37, r38, r39, 36) {  return true; }
+if r6_11_k40_37(v, r37, r38, r39, 37) {  return true; }
+if r6_11_k40_38(v, r37, r38, r39, 38) {  return true; }
+if r6_11_k40_39(v, r37, r38, r39, 39) {  return true; }
+if r6_11_k40_40(v, r37, r38, r39, 40) {  return true; }
+if r6_11_k40_41(v, r37, r38, r39, 41) {  return true; }
+if r6_11_k40_42(v, r37, r38, r39, 42) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5`.
-fn r6_11(v: &mut Values) -> bool {
+fn r6_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[40] as usize)] as usize + OFF2[(v[37] as usize)] as usize];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF3[(r40 as usize)] as usize + OFF2[(r37 as usize)] as usize];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_6`.
 #[inline(always)]
-fn r7_11(v: &mut Values) -> bool {
+fn r7_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
-if r8_11(v) {  return true; }
+if v[0 + OFF2[(r38 as usize)] as usize] == 7 {
+if r8_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -2636,32 +2616,32 @@ false
 }
 
 /// Node `move1Red_7`.
-fn r8_11(v: &mut Values) -> bool {
+fn r8_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if r9_11(v) {  return true; }
+if r9_11(v, r37, r38, r39, r40) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_8`.
-fn r9_11(v: &mut Values) -> bool {
+fn r9_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[37]) as usize];
+let o0 = OFF2[(r37) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r10_11(v) { v[slot] = old; return true; }
+if r10_11(v, r37, r38, r39, r40) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_9`.
-fn r10_11(v: &mut Values) -> bool {
+fn r10_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF2[(v[38]) as usize];
+let o0 = OFF2[(r38) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -2671,10 +2651,10 @@ false
 }
 
 /// Node `move1Red_11`.
-fn r12_11(v: &mut Values) -> bool {
+fn r12_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[37] as usize)] as usize] == 0 {
-if r13_11(v) {  return true; }
+if v[0 + OFF2[(r37 as usize)] as usize] == 0 {
+if r13_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -2682,70 +2662,56 @@ false
 }
 
 /// Node `move1Red_12`.
-fn r13_11(v: &mut Values) -> bool {
+fn r13_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if r14_11(v) {  return true; }
+if r14_11(v, r37, r38, r39, r40) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_13`.
-fn r14_11(v: &mut Values) -> bool {
+fn r14_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[37]) as usize];
+let o0 = OFF2[(r37) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r15_11(v) { v[slot] = old; return true; }
+if r15_11(v, r37, r38, r39, r40) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_14`.
-fn r15_11(v: &mut Values) -> bool {
+fn r15_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let slot = 40usize;
-let old = v[slot];
-v[slot] = 35;
-if r16_11_k40_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r16_11_k40_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r16_11_k40_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r16_11_k40_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r16_11_k40_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r16_11_k40_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r16_11_k40_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r16_11_k40_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r16_11_k40_35(v, r37, r38, r39, 35) {  return true; }
+if r16_11_k40_36(v, r37, r38, r39, 36) {  return true; }
+if r16_11_k40_37(v, r37, r38, r39, 37) {  return true; }
+if r16_11_k40_38(v, r37, r38, r39, 38) {  return true; }
+if r16_11_k40_39(v, r37, r38, r39, 39) {  return true; }
+if r16_11_k40_40(v, r37, r38, r39, 40) {  return true; }
+if r16_11_k40_41(v, r37, r38, r39, 41) {  return true; }
+if r16_11_k40_42(v, r37, r38, r39, 42) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15`.
-fn r16_11(v: &mut Values) -> bool {
+fn r16_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF3[(v[40] as usize)] as usize + OFF2[(v[37] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[729 + OFF3[(r40 as usize)] as usize + OFF2[(r37 as usize)] as usize];
+if r17_11(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_16`.
-fn r17_11(v: &mut Values) -> bool {
+fn r17_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -2753,23 +2719,20 @@ false
 }
 
 /// Node `move1Red_17`.
-fn r18_11(v: &mut Values) -> bool {
+fn r18_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = CONSTANTS[729 + OFF3[(v[40] as usize)] as usize + OFF2[(v[39] as usize)] as usize];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[729 + OFF3[(r40 as usize)] as usize + OFF2[(r39 as usize)] as usize];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_18`.
 #[inline(always)]
-fn r19_11(v: &mut Values) -> bool {
+fn r19_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
-if r20_11(v) {  return true; }
+if v[0 + OFF2[(r38 as usize)] as usize] == 7 {
+if r20_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -2777,27 +2740,27 @@ false
 }
 
 /// Node `move1Red_19`.
-fn r20_11(v: &mut Values) -> bool {
+fn r20_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if r21_11(v) {  return true; }
+if r21_11(v, r37, r38, r39, r40) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_20`.
-fn r21_11(v: &mut Values) -> bool {
-let g22 = v[0 + OFF2[(v[39] as usize)] as usize] == 1;
-let g23 = v[0 + OFF2[(v[39] as usize)] as usize] != 1;
+fn r21_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
+let g22 = v[0 + OFF2[(r39 as usize)] as usize] == 1;
+let g23 = v[0 + OFF2[(r39 as usize)] as usize] != 1;
 {
 if g22 {
-if r22_11(v) {  return true; }
+if r22_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
 {
 if g23 {
-if r10_11(v) {  return true; }
+if r10_11(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -2805,37 +2768,37 @@ false
 }
 
 /// Node `move1Red_21`.
-fn r22_11(v: &mut Values) -> bool {
+fn r22_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[39]) as usize];
+let o0 = OFF2[(r39) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r23_11(v) { v[slot] = old; return true; }
+if r23_11(v, r37, r38, r39, r40) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_23`.
-fn r23_11(v: &mut Values) -> bool {
+fn r23_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
 let x: u8 = TAB4[(v[29] as usize)];
 let slot = 29usize;
 let old = v[slot]; v[slot] = x;
-if r24_11(v) { v[slot] = old; return true; }
+if r24_11(v, r37, r38, r39, r40) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_24`.
-fn r24_11(v: &mut Values) -> bool {
+fn r24_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
 let x: u8 = TAB5[(v[33] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r10_11(v) { v[slot] = old; return true; }
+if r10_11(v, r37, r38, r39, r40) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -2847,7 +2810,7 @@ let mut reach_2_11: Option<bool> = None;
 let g28 = TAB6[(v[33] as usize)] == 70;
 let g30 = v[41] == 171;
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 {  return true; }
 }
 
@@ -2859,7 +2822,7 @@ if g28 {
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if r27_26(v) {  return true; }
 }
 
@@ -2876,7 +2839,7 @@ false
 /// Node `over1_4`.
 fn r27_26(v: &mut Values) -> bool {
 {
-if !r28_37(v) {
+if !r28_37(v, v[37], v[38], v[40]) {
 {  return true; }
 }
 
@@ -2885,25 +2848,22 @@ false
 }
 
 /// Node `move1Green_reach_1`.
-fn r28_37(v: &mut Values) -> bool {
+fn r28_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let slot = 37usize;
-let old = v[slot];
 for i in 0..25 {
 if !(v[0 + 1 + i] == 1) { continue; }
-v[slot] = MEMBERS0[i];
-if r30_37(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r30_37(v, member, r38, r40) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_1`.
-fn r29_37(v: &mut Values) -> bool {
+fn r29_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[37] as usize)] as usize] == 1 {
-if r30_37(v) {  return true; }
+if v[0 + OFF2[(r37 as usize)] as usize] == 1 {
+if r30_37(v, r37, r38, r40) {  return true; }
 }
 
 }
@@ -2911,58 +2871,44 @@ false
 }
 
 /// Node `move1Green_2`.
-fn r30_37(v: &mut Values) -> bool {
+fn r30_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-if r31_37(v) {  return true; }
+if r31_37(v, r37, r38, r40) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_3`.
-fn r31_37(v: &mut Values) -> bool {
+fn r31_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let slot = 40usize;
-let old = v[slot];
-v[slot] = 35;
-if r32_37_k40_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r32_37_k40_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r32_37_k40_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r32_37_k40_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r32_37_k40_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r32_37_k40_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r32_37_k40_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r32_37_k40_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r32_37_k40_35(v, r37, r38, 35) {  return true; }
+if r32_37_k40_36(v, r37, r38, 36) {  return true; }
+if r32_37_k40_37(v, r37, r38, 37) {  return true; }
+if r32_37_k40_38(v, r37, r38, 38) {  return true; }
+if r32_37_k40_39(v, r37, r38, 39) {  return true; }
+if r32_37_k40_40(v, r37, r38, 40) {  return true; }
+if r32_37_k40_41(v, r37, r38, 41) {  return true; }
+if r32_37_k40_42(v, r37, r38, 42) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4`.
-fn r32_37(v: &mut Values) -> bool {
+fn r32_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = CONSTANTS[243 + OFF3[(v[40] as usize)] as usize + OFF2[(v[37] as usize)] as usize];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[243 + OFF3[(r40 as usize)] as usize + OFF2[(r37 as usize)] as usize];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_5`.
 #[inline(always)]
-fn r33_37(v: &mut Values) -> bool {
+fn r33_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
-if r34_37(v) {  return true; }
+if v[0 + OFF2[(r38 as usize)] as usize] == 7 {
+if r34_37(v, r37, r38, r40) {  return true; }
 }
 
 }
@@ -2970,32 +2916,32 @@ false
 }
 
 /// Node `move1Green_6`.
-fn r34_37(v: &mut Values) -> bool {
+fn r34_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-if r35_37(v) {  return true; }
+if r35_37(v, r37, r38, r40) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_7`.
-fn r35_37(v: &mut Values) -> bool {
+fn r35_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[37]) as usize];
+let o0 = OFF2[(r37) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r36_37(v) { v[slot] = old; return true; }
+if r36_37(v, r37, r38, r40) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_8`.
-fn r36_37(v: &mut Values) -> bool {
+fn r36_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF2[(v[38]) as usize];
+let o0 = OFF2[(r38) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 { v[slot] = old; return true; }
@@ -3007,7 +2953,7 @@ false
 /// Node `wins1Green_reach_1`.
 fn r189_190(v: &mut Values) -> bool {
 {
-if !r2_11(v) {
+if !r2_11(v, v[37], v[38], v[39], v[40]) {
 {  return true; }
 }
 
@@ -3102,13 +3048,13 @@ None
 fn a72(v: &mut Values) -> Option<u32> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a73(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a74(v) { return Some(node); }
 }
 
@@ -3211,13 +3157,13 @@ None
 fn a105(v: &mut Values) -> Option<u32> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a106(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a107(v) { return Some(node); }
 }
 
@@ -3321,13 +3267,13 @@ None
 fn a138(v: &mut Values) -> Option<u32> {
 let mut reach_28_37: Option<bool> = None;
 {
-if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
+if (match reach_28_37 { Some(found) => found, None => { let found = r28_37(v, v[37], v[38], v[40]); reach_28_37 = Some(found); found } }) {
 if let Some(node) = a139(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v); reach_28_37 = Some(found); found } }) {
+if !(match reach_28_37 { Some(found) => found, None => { let found = r28_37(v, v[37], v[38], v[40]); reach_28_37 = Some(found); found } }) {
 if let Some(node) = a140(v) { return Some(node); }
 }
 
@@ -3421,13 +3367,13 @@ None
 fn a155(v: &mut Values) -> Option<u32> {
 let mut reach_2_11: Option<bool> = None;
 {
-if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if (match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a156(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v); reach_2_11 = Some(found); found } }) {
+if !(match reach_2_11 { Some(found) => found, None => { let found = r2_11(v, v[37], v[38], v[39], v[40]); reach_2_11 = Some(found); found } }) {
 if let Some(node) = a157(v) { return Some(node); }
 }
 
@@ -4494,289 +4440,217 @@ Ok(())
 }
 
 /// Node `move1Red_5` where v[40] == 35.
-fn r6_11_k40_35(v: &mut Values) -> bool {
+fn r6_11_k40_35(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB8[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 36.
-fn r6_11_k40_36(v: &mut Values) -> bool {
+fn r6_11_k40_36(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 37.
-fn r6_11_k40_37(v: &mut Values) -> bool {
+fn r6_11_k40_37(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB10[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 38.
-fn r6_11_k40_38(v: &mut Values) -> bool {
+fn r6_11_k40_38(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 39.
-fn r6_11_k40_39(v: &mut Values) -> bool {
+fn r6_11_k40_39(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB11[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 40.
-fn r6_11_k40_40(v: &mut Values) -> bool {
+fn r6_11_k40_40(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 41.
-fn r6_11_k40_41(v: &mut Values) -> bool {
+fn r6_11_k40_41(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB12[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_5` where v[40] == 42.
-fn r6_11_k40_42(v: &mut Values) -> bool {
+fn r6_11_k40_42(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r7_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 35.
-fn r16_11_k40_35(v: &mut Values) -> bool {
+fn r16_11_k40_35(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB8[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_35(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r37 as usize)];
+if r17_11_k40_35(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 36.
-fn r16_11_k40_36(v: &mut Values) -> bool {
+fn r16_11_k40_36(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_36(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r17_11_k40_36(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 37.
-fn r16_11_k40_37(v: &mut Values) -> bool {
+fn r16_11_k40_37(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB10[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r37 as usize)];
+if r17_11_k40_37(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 38.
-fn r16_11_k40_38(v: &mut Values) -> bool {
+fn r16_11_k40_38(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_38(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r17_11_k40_38(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 39.
-fn r16_11_k40_39(v: &mut Values) -> bool {
+fn r16_11_k40_39(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB11[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_39(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r37 as usize)];
+if r17_11_k40_39(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 40.
-fn r16_11_k40_40(v: &mut Values) -> bool {
+fn r16_11_k40_40(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_40(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r17_11_k40_40(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 41.
-fn r16_11_k40_41(v: &mut Values) -> bool {
+fn r16_11_k40_41(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB12[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_41(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r37 as usize)];
+if r17_11_k40_41(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_15` where v[40] == 42.
-fn r16_11_k40_42(v: &mut Values) -> bool {
+fn r16_11_k40_42(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r17_11_k40_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r17_11_k40_42(v, r37, r38, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 35.
-fn r32_37_k40_35(v: &mut Values) -> bool {
+fn r32_37_k40_35(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB8[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 36.
-fn r32_37_k40_36(v: &mut Values) -> bool {
+fn r32_37_k40_36(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 37.
-fn r32_37_k40_37(v: &mut Values) -> bool {
+fn r32_37_k40_37(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB10[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 38.
-fn r32_37_k40_38(v: &mut Values) -> bool {
+fn r32_37_k40_38(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 39.
-fn r32_37_k40_39(v: &mut Values) -> bool {
+fn r32_37_k40_39(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB11[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 40.
-fn r32_37_k40_40(v: &mut Values) -> bool {
+fn r32_37_k40_40(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 41.
-fn r32_37_k40_41(v: &mut Values) -> bool {
+fn r32_37_k40_41(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB12[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_4` where v[40] == 42.
-fn r32_37_k40_42(v: &mut Values) -> bool {
+fn r32_37_k40_42(v: &mut Values, r37: u8, r38: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[37] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r33_37(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r37 as usize)];
+if r33_37(v, r37, x, r40) {  return true; }
 }
 false
 }
@@ -5134,10 +5008,10 @@ Ok(())
 }
 
 /// Node `move1Red_16` where v[40] == 35.
-fn r17_11_k40_35(v: &mut Values) -> bool {
+fn r17_11_k40_35(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_35(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_35(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5145,10 +5019,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 36.
-fn r17_11_k40_36(v: &mut Values) -> bool {
+fn r17_11_k40_36(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_36(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_36(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5156,10 +5030,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 37.
-fn r17_11_k40_37(v: &mut Values) -> bool {
+fn r17_11_k40_37(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_37(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_37(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5167,10 +5041,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 38.
-fn r17_11_k40_38(v: &mut Values) -> bool {
+fn r17_11_k40_38(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_38(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_38(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5178,10 +5052,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 39.
-fn r17_11_k40_39(v: &mut Values) -> bool {
+fn r17_11_k40_39(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_39(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_39(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5189,10 +5063,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 40.
-fn r17_11_k40_40(v: &mut Values) -> bool {
+fn r17_11_k40_40(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_40(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_40(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5200,10 +5074,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 41.
-fn r17_11_k40_41(v: &mut Values) -> bool {
+fn r17_11_k40_41(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_41(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_41(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5211,10 +5085,10 @@ false
 }
 
 /// Node `move1Red_16` where v[40] == 42.
-fn r17_11_k40_42(v: &mut Values) -> bool {
+fn r17_11_k40_42(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-if v[0 + OFF2[(v[39] as usize)] as usize] == 1 {
-if r18_11_k40_42(v) {  return true; }
+if v[0 + OFF2[(r39 as usize)] as usize] == 1 {
+if r18_11_k40_42(v, r37, r38, r39, r40) {  return true; }
 }
 
 }
@@ -5606,97 +5480,73 @@ Ok(())
 }
 
 /// Node `move1Red_17` where v[40] == 35.
-fn r18_11_k40_35(v: &mut Values) -> bool {
+fn r18_11_k40_35(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB8[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 36.
-fn r18_11_k40_36(v: &mut Values) -> bool {
+fn r18_11_k40_36(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 37.
-fn r18_11_k40_37(v: &mut Values) -> bool {
+fn r18_11_k40_37(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB10[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 38.
-fn r18_11_k40_38(v: &mut Values) -> bool {
+fn r18_11_k40_38(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 39.
-fn r18_11_k40_39(v: &mut Values) -> bool {
+fn r18_11_k40_39(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB11[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 40.
-fn r18_11_k40_40(v: &mut Values) -> bool {
+fn r18_11_k40_40(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 41.
-fn r18_11_k40_41(v: &mut Values) -> bool {
+fn r18_11_k40_41(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB12[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_17` where v[40] == 42.
-fn r18_11_k40_42(v: &mut Values) -> bool {
+fn r18_11_k40_42(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
-let x: u8 = TAB9[(v[39] as usize)];
-let slot = 38usize;
-let old = v[slot]; v[slot] = x;
-if r19_11(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r39 as usize)];
+if r19_11(v, r37, x, r39, r40) {  return true; }
 }
 false
 }

@@ -255,7 +255,7 @@ m39(v, cx);
 /// Node `move1Red_8`.
 fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r5_11(v) {
+if r5_11(v, v[34]) {
 m40(v, cx);
 }
 
@@ -1334,7 +1334,7 @@ m122(v, cx);
 /// Node `move1Green_8`.
 fn m122<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r21_27(v) {
+if r21_27(v, v[34]) {
 m123(v, cx);
 }
 
@@ -2455,48 +2455,37 @@ v[slot] = old;
 }
 
 /// Node `flips1Red_reach_1`.
-fn r5_11(v: &mut Values) -> bool {
+fn r5_11(v: &mut Values, r34: u8) -> bool {
 {
-let slot = 34usize;
-let old = v[slot];
-v[slot] = 35;
-if r6_11_k34_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r6_11_k34_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r6_11_k34_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r6_11_k34_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r6_11_k34_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r6_11_k34_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r6_11_k34_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r6_11_k34_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r6_11_k34_35(v, 35) {  return true; }
+if r6_11_k34_36(v, 36) {  return true; }
+if r6_11_k34_37(v, 37) {  return true; }
+if r6_11_k34_38(v, 38) {  return true; }
+if r6_11_k34_39(v, 39) {  return true; }
+if r6_11_k34_40(v, 40) {  return true; }
+if r6_11_k34_41(v, 41) {  return true; }
+if r6_11_k34_42(v, 42) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1`.
-fn r6_11(v: &mut Values) -> bool {
+fn r6_11(v: &mut Values, r34: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[32] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11(v) { v[slot] = old; return true; }
+if r7_11(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `embraceHVDRed_1`.
-fn r7_11(v: &mut Values) -> bool {
+fn r7_11(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11(v) {  return true; }
+if r8_11(v, r34) {  return true; }
 }
 
 }
@@ -2504,18 +2493,18 @@ false
 }
 
 /// Node `embraceHVDRed_3`.
-fn r8_11(v: &mut Values) -> bool {
+fn r8_11(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
 {
 let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -2527,7 +2516,7 @@ false
 }
 
 /// Node `embraceHVDRed_5`.
-fn r9_11(v: &mut Values) -> bool {
+fn r9_11(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -2535,14 +2524,14 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
 if !(g11) { break; }
 }
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
 }
 v[33] = w33;
@@ -2551,7 +2540,7 @@ false
 
 /// Node `embraceHVDRed_4`.
 #[inline(always)]
-fn r10_11(v: &mut Values) -> bool {
+fn r10_11(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
 {  return true; }
@@ -2590,7 +2579,7 @@ false
 /// Node `move1Red_2`.
 fn r4_15(v: &mut Values) -> bool {
 {
-if r5_11(v) {
+if r5_11(v, v[34]) {
 if r12_15(v) {  return true; }
 }
 
@@ -2633,48 +2622,37 @@ false
 }
 
 /// Node `flips1Green_reach_1`.
-fn r21_27(v: &mut Values) -> bool {
+fn r21_27(v: &mut Values, r34: u8) -> bool {
 {
-let slot = 34usize;
-let old = v[slot];
-v[slot] = 35;
-if r22_27_k34_35(v) { v[slot] = old; return true; }
-v[slot] = 36;
-if r22_27_k34_36(v) { v[slot] = old; return true; }
-v[slot] = 37;
-if r22_27_k34_37(v) { v[slot] = old; return true; }
-v[slot] = 38;
-if r22_27_k34_38(v) { v[slot] = old; return true; }
-v[slot] = 39;
-if r22_27_k34_39(v) { v[slot] = old; return true; }
-v[slot] = 40;
-if r22_27_k34_40(v) { v[slot] = old; return true; }
-v[slot] = 41;
-if r22_27_k34_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r22_27_k34_42(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r22_27_k34_35(v, 35) {  return true; }
+if r22_27_k34_36(v, 36) {  return true; }
+if r22_27_k34_37(v, 37) {  return true; }
+if r22_27_k34_38(v, 38) {  return true; }
+if r22_27_k34_39(v, 39) {  return true; }
+if r22_27_k34_40(v, 40) {  return true; }
+if r22_27_k34_41(v, 41) {  return true; }
+if r22_27_k34_42(v, 42) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1`.
-fn r22_27(v: &mut Values) -> bool {
+fn r22_27(v: &mut Values, r34: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[32] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27(v) { v[slot] = old; return true; }
+if r23_27(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `embraceHVDGreen_1`.
-fn r23_27(v: &mut Values) -> bool {
+fn r23_27(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27(v) {  return true; }
+if r24_27(v, r34) {  return true; }
 }
 
 }
@@ -2682,18 +2660,18 @@ false
 }
 
 /// Node `embraceHVDGreen_3`.
-fn r24_27(v: &mut Values) -> bool {
+fn r24_27(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
 {
 let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -2705,7 +2683,7 @@ false
 }
 
 /// Node `embraceHVDGreen_5`.
-fn r25_27(v: &mut Values) -> bool {
+fn r25_27(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -2713,14 +2691,14 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
 if !(g27) { break; }
 }
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
 }
 }
 v[33] = w33;
@@ -2729,7 +2707,7 @@ false
 
 /// Node `embraceHVDGreen_4`.
 #[inline(always)]
-fn r26_27(v: &mut Values) -> bool {
+fn r26_27(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
 {  return true; }
@@ -2768,7 +2746,7 @@ false
 /// Node `move1Green_2`.
 fn r20_31(v: &mut Values) -> bool {
 {
-if r21_27(v) {
+if r21_27(v, v[34]) {
 if r28_31(v) {  return true; }
 }
 
@@ -3275,202 +3253,202 @@ None
 }
 
 /// Node `flips1Red_1` where v[34] == 35.
-fn r6_11_k34_35(v: &mut Values) -> bool {
+fn r6_11_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_35(v) { v[slot] = old; return true; }
+if r7_11_k34_35(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 36.
-fn r6_11_k34_36(v: &mut Values) -> bool {
+fn r6_11_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_36(v) { v[slot] = old; return true; }
+if r7_11_k34_36(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 37.
-fn r6_11_k34_37(v: &mut Values) -> bool {
+fn r6_11_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_37(v) { v[slot] = old; return true; }
+if r7_11_k34_37(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 38.
-fn r6_11_k34_38(v: &mut Values) -> bool {
+fn r6_11_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_38(v) { v[slot] = old; return true; }
+if r7_11_k34_38(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 39.
-fn r6_11_k34_39(v: &mut Values) -> bool {
+fn r6_11_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_39(v) { v[slot] = old; return true; }
+if r7_11_k34_39(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 40.
-fn r6_11_k34_40(v: &mut Values) -> bool {
+fn r6_11_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_40(v) { v[slot] = old; return true; }
+if r7_11_k34_40(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 41.
-fn r6_11_k34_41(v: &mut Values) -> bool {
+fn r6_11_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_41(v) { v[slot] = old; return true; }
+if r7_11_k34_41(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 42.
-fn r6_11_k34_42(v: &mut Values) -> bool {
+fn r6_11_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r7_11_k34_42(v) { v[slot] = old; return true; }
+if r7_11_k34_42(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 35.
-fn r22_27_k34_35(v: &mut Values) -> bool {
+fn r22_27_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_35(v) { v[slot] = old; return true; }
+if r23_27_k34_35(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 36.
-fn r22_27_k34_36(v: &mut Values) -> bool {
+fn r22_27_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_36(v) { v[slot] = old; return true; }
+if r23_27_k34_36(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 37.
-fn r22_27_k34_37(v: &mut Values) -> bool {
+fn r22_27_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_37(v) { v[slot] = old; return true; }
+if r23_27_k34_37(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 38.
-fn r22_27_k34_38(v: &mut Values) -> bool {
+fn r22_27_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_38(v) { v[slot] = old; return true; }
+if r23_27_k34_38(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 39.
-fn r22_27_k34_39(v: &mut Values) -> bool {
+fn r22_27_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_39(v) { v[slot] = old; return true; }
+if r23_27_k34_39(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 40.
-fn r22_27_k34_40(v: &mut Values) -> bool {
+fn r22_27_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_40(v) { v[slot] = old; return true; }
+if r23_27_k34_40(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 41.
-fn r22_27_k34_41(v: &mut Values) -> bool {
+fn r22_27_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_41(v) { v[slot] = old; return true; }
+if r23_27_k34_41(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 42.
-fn r22_27_k34_42(v: &mut Values) -> bool {
+fn r22_27_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
 let slot = 33usize;
 let old = v[slot]; v[slot] = x;
-if r23_27_k34_42(v) { v[slot] = old; return true; }
+if r23_27_k34_42(v, r34) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 35.
-fn r7_11_k34_35(v: &mut Values) -> bool {
+fn r7_11_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_35(v) {  return true; }
+if r8_11_k34_35(v, r34) {  return true; }
 }
 
 }
@@ -3478,10 +3456,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 36.
-fn r7_11_k34_36(v: &mut Values) -> bool {
+fn r7_11_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_36(v) {  return true; }
+if r8_11_k34_36(v, r34) {  return true; }
 }
 
 }
@@ -3489,10 +3467,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 37.
-fn r7_11_k34_37(v: &mut Values) -> bool {
+fn r7_11_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_37(v) {  return true; }
+if r8_11_k34_37(v, r34) {  return true; }
 }
 
 }
@@ -3500,10 +3478,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 38.
-fn r7_11_k34_38(v: &mut Values) -> bool {
+fn r7_11_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_38(v) {  return true; }
+if r8_11_k34_38(v, r34) {  return true; }
 }
 
 }
@@ -3511,10 +3489,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 39.
-fn r7_11_k34_39(v: &mut Values) -> bool {
+fn r7_11_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_39(v) {  return true; }
+if r8_11_k34_39(v, r34) {  return true; }
 }
 
 }
@@ -3522,10 +3500,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 40.
-fn r7_11_k34_40(v: &mut Values) -> bool {
+fn r7_11_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_40(v) {  return true; }
+if r8_11_k34_40(v, r34) {  return true; }
 }
 
 }
@@ -3533,10 +3511,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 41.
-fn r7_11_k34_41(v: &mut Values) -> bool {
+fn r7_11_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_41(v) {  return true; }
+if r8_11_k34_41(v, r34) {  return true; }
 }
 
 }
@@ -3544,10 +3522,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 42.
-fn r7_11_k34_42(v: &mut Values) -> bool {
+fn r7_11_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_42(v) {  return true; }
+if r8_11_k34_42(v, r34) {  return true; }
 }
 
 }
@@ -3555,10 +3533,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 35.
-fn r23_27_k34_35(v: &mut Values) -> bool {
+fn r23_27_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_35(v) {  return true; }
+if r24_27_k34_35(v, r34) {  return true; }
 }
 
 }
@@ -3566,10 +3544,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 36.
-fn r23_27_k34_36(v: &mut Values) -> bool {
+fn r23_27_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_36(v) {  return true; }
+if r24_27_k34_36(v, r34) {  return true; }
 }
 
 }
@@ -3577,10 +3555,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 37.
-fn r23_27_k34_37(v: &mut Values) -> bool {
+fn r23_27_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_37(v) {  return true; }
+if r24_27_k34_37(v, r34) {  return true; }
 }
 
 }
@@ -3588,10 +3566,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 38.
-fn r23_27_k34_38(v: &mut Values) -> bool {
+fn r23_27_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_38(v) {  return true; }
+if r24_27_k34_38(v, r34) {  return true; }
 }
 
 }
@@ -3599,10 +3577,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 39.
-fn r23_27_k34_39(v: &mut Values) -> bool {
+fn r23_27_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_39(v) {  return true; }
+if r24_27_k34_39(v, r34) {  return true; }
 }
 
 }
@@ -3610,10 +3588,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 40.
-fn r23_27_k34_40(v: &mut Values) -> bool {
+fn r23_27_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_40(v) {  return true; }
+if r24_27_k34_40(v, r34) {  return true; }
 }
 
 }
@@ -3621,10 +3599,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 41.
-fn r23_27_k34_41(v: &mut Values) -> bool {
+fn r23_27_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_41(v) {  return true; }
+if r24_27_k34_41(v, r34) {  return true; }
 }
 
 }
@@ -3632,10 +3610,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 42.
-fn r23_27_k34_42(v: &mut Values) -> bool {
+fn r23_27_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_42(v) {  return true; }
+if r24_27_k34_42(v, r34) {  return true; }
 }
 
 }
@@ -3643,7 +3621,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 35.
-fn r8_11_k34_35(v: &mut Values) -> bool {
+fn r8_11_k34_35(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3654,7 +3632,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3666,7 +3644,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 36.
-fn r8_11_k34_36(v: &mut Values) -> bool {
+fn r8_11_k34_36(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3677,7 +3655,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3689,7 +3667,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 37.
-fn r8_11_k34_37(v: &mut Values) -> bool {
+fn r8_11_k34_37(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3700,7 +3678,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3712,7 +3690,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 38.
-fn r8_11_k34_38(v: &mut Values) -> bool {
+fn r8_11_k34_38(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3723,7 +3701,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3735,7 +3713,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 39.
-fn r8_11_k34_39(v: &mut Values) -> bool {
+fn r8_11_k34_39(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3746,7 +3724,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3758,7 +3736,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 40.
-fn r8_11_k34_40(v: &mut Values) -> bool {
+fn r8_11_k34_40(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3769,7 +3747,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3781,7 +3759,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 41.
-fn r8_11_k34_41(v: &mut Values) -> bool {
+fn r8_11_k34_41(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3792,7 +3770,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3804,7 +3782,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 42.
-fn r8_11_k34_42(v: &mut Values) -> bool {
+fn r8_11_k34_42(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3815,7 +3793,7 @@ let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
 let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v) {  v[33] = w33; return true; }
+if r10_11(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3827,7 +3805,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 35.
-fn r24_27_k34_35(v: &mut Values) -> bool {
+fn r24_27_k34_35(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3838,7 +3816,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3850,7 +3828,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 36.
-fn r24_27_k34_36(v: &mut Values) -> bool {
+fn r24_27_k34_36(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3861,7 +3839,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3873,7 +3851,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 37.
-fn r24_27_k34_37(v: &mut Values) -> bool {
+fn r24_27_k34_37(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3884,7 +3862,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3896,7 +3874,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 38.
-fn r24_27_k34_38(v: &mut Values) -> bool {
+fn r24_27_k34_38(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3907,7 +3885,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3919,7 +3897,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 39.
-fn r24_27_k34_39(v: &mut Values) -> bool {
+fn r24_27_k34_39(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3930,7 +3908,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3942,7 +3920,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 40.
-fn r24_27_k34_40(v: &mut Values) -> bool {
+fn r24_27_k34_40(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3953,7 +3931,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3965,7 +3943,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 41.
-fn r24_27_k34_41(v: &mut Values) -> bool {
+fn r24_27_k34_41(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3976,7 +3954,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }
@@ -3988,7 +3966,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 42.
-fn r24_27_k34_42(v: &mut Values) -> bool {
+fn r24_27_k34_42(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
 {
@@ -3999,7 +3977,7 @@ let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
 let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v) {  v[33] = w33; return true; }
+if r26_27(v, r34) {  v[33] = w33; return true; }
 }
 
 }

@@ -166,13 +166,13 @@ m30(v, cx);
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_54_61: Option<bool> = None;
 {
-if (match reach_54_61 { Some(found) => found, None => { let found = r54_61(v); reach_54_61 = Some(found); found } }) {
+if (match reach_54_61 { Some(found) => found, None => { let found = r54_61(v, v[17], v[18]); reach_54_61 = Some(found); found } }) {
 m62(v, cx);
 }
 
 }
 {
-if !(match reach_54_61 { Some(found) => found, None => { let found = r54_61(v); reach_54_61 = Some(found); found } }) {
+if !(match reach_54_61 { Some(found) => found, None => { let found = r54_61(v, v[17], v[18]); reach_54_61 = Some(found); found } }) {
 m63(v, cx);
 }
 
@@ -184,13 +184,13 @@ m63(v, cx);
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_2_7: Option<bool> = None;
 {
-if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v, v[16]); reach_2_7 = Some(found); found } }) {
 m31(v, cx);
 }
 
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v, v[16]); reach_2_7 = Some(found); found } }) {
 m32(v, cx);
 }
 
@@ -381,13 +381,13 @@ v[slot] = old;
 fn m42(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_10_15: Option<bool> = None;
 {
-if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
+if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v, v[16]); reach_10_15 = Some(found); found } }) {
 m43(v, cx);
 }
 
 }
 {
-if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
+if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v, v[16]); reach_10_15 = Some(found); found } }) {
 m44(v, cx);
 }
 
@@ -569,13 +569,13 @@ v[slot] = old;
 fn m62(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_64_71: Option<bool> = None;
 {
-if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 m72(v, cx);
 }
 
 }
 {
-if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 m73(v, cx);
 }
 
@@ -587,13 +587,13 @@ m73(v, cx);
 fn m63(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_64_71: Option<bool> = None;
 {
-if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 m78(v, cx);
 }
 
 }
 {
-if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 m72(v, cx);
 }
 
@@ -692,38 +692,26 @@ v[slot] = old;
 }
 
 /// Node `move1Red_reach_1`.
-fn r2_7(v: &mut Values) -> bool {
+fn r2_7(v: &mut Values, r16: u8) -> bool {
 {
-let slot = 16usize;
-let old = v[slot];
-v[slot] = 9;
-if r3_7_k16_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r3_7_k16_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r3_7_k16_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r3_7_k16_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r3_7_k16_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r3_7_k16_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r3_7_k16_15(v) { v[slot] = old; return true; }
-v[slot] = 16;
-if r3_7_k16_16(v) { v[slot] = old; return true; }
-v[slot] = 17;
-if r3_7_k16_17(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r3_7_k16_9(v, 9) {  return true; }
+if r3_7_k16_10(v, 10) {  return true; }
+if r3_7_k16_11(v, 11) {  return true; }
+if r3_7_k16_12(v, 12) {  return true; }
+if r3_7_k16_13(v, 13) {  return true; }
+if r3_7_k16_14(v, 14) {  return true; }
+if r3_7_k16_15(v, 15) {  return true; }
+if r3_7_k16_16(v, 16) {  return true; }
+if r3_7_k16_17(v, 17) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_1`.
-fn r3_7(v: &mut Values) -> bool {
+fn r3_7(v: &mut Values, r16: u8) -> bool {
 {
-if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
-if r4_7(v) {  return true; }
+if v[0 + OFF0[(r16 as usize)] as usize] == 7 {
+if r4_7(v, r16) {  return true; }
 }
 
 }
@@ -731,22 +719,22 @@ false
 }
 
 /// Node `move1Red_2`.
-fn r4_7(v: &mut Values) -> bool {
+fn r4_7(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7(v) {  return true; }
+if r5_7(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_3`.
-fn r5_7(v: &mut Values) -> bool {
+fn r5_7(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
-let o0 = OFF0[(v[16]) as usize];
+let o0 = OFF0[(r16) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -754,7 +742,7 @@ false
 
 /// Node `move1Red_4`.
 #[inline(always)]
-fn r6_7(v: &mut Values) -> bool {
+fn r6_7(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = TAB1[(v[12] as usize)];
 let slot = 12usize;
@@ -769,13 +757,13 @@ false
 fn r8_9(v: &mut Values) -> bool {
 let mut reach_2_7: Option<bool> = None;
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v, v[16]); reach_2_7 = Some(found); found } }) {
 {  return true; }
 }
 
 }
 {
-if !r10_15(v) {
+if !r10_15(v, v[16]) {
 {  return true; }
 }
 
@@ -827,7 +815,7 @@ if r22_9_k17_17(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v, v[16]); reach_2_7 = Some(found); found } }) {
 if r28_9(v) {  return true; }
 }
 
@@ -992,7 +980,7 @@ false
 /// Node `over1_6`.
 fn r28_9(v: &mut Values) -> bool {
 {
-if !r10_15(v) {
+if !r10_15(v, v[16]) {
 {  return true; }
 }
 
@@ -1001,38 +989,26 @@ false
 }
 
 /// Node `move1Green_reach_1`.
-fn r10_15(v: &mut Values) -> bool {
+fn r10_15(v: &mut Values, r16: u8) -> bool {
 {
-let slot = 16usize;
-let old = v[slot];
-v[slot] = 9;
-if r11_15_k16_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r11_15_k16_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r11_15_k16_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r11_15_k16_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r11_15_k16_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r11_15_k16_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r11_15_k16_15(v) { v[slot] = old; return true; }
-v[slot] = 16;
-if r11_15_k16_16(v) { v[slot] = old; return true; }
-v[slot] = 17;
-if r11_15_k16_17(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r11_15_k16_9(v, 9) {  return true; }
+if r11_15_k16_10(v, 10) {  return true; }
+if r11_15_k16_11(v, 11) {  return true; }
+if r11_15_k16_12(v, 12) {  return true; }
+if r11_15_k16_13(v, 13) {  return true; }
+if r11_15_k16_14(v, 14) {  return true; }
+if r11_15_k16_15(v, 15) {  return true; }
+if r11_15_k16_16(v, 16) {  return true; }
+if r11_15_k16_17(v, 17) {  return true; }
 }
 false
 }
 
 /// Node `move1Green_1`.
-fn r11_15(v: &mut Values) -> bool {
+fn r11_15(v: &mut Values, r16: u8) -> bool {
 {
-if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
-if r12_15(v) {  return true; }
+if v[0 + OFF0[(r16 as usize)] as usize] == 7 {
+if r12_15(v, r16) {  return true; }
 }
 
 }
@@ -1040,22 +1016,22 @@ false
 }
 
 /// Node `move1Green_2`.
-fn r12_15(v: &mut Values) -> bool {
+fn r12_15(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15(v) {  return true; }
+if r13_15(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_3`.
-fn r13_15(v: &mut Values) -> bool {
+fn r13_15(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
-let o0 = OFF0[(v[16]) as usize];
+let o0 = OFF0[(r16) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -1063,7 +1039,7 @@ false
 
 /// Node `move1Green_4`.
 #[inline(always)]
-fn r14_15(v: &mut Values) -> bool {
+fn r14_15(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = TAB1[(v[13] as usize)];
 let slot = 13usize;
@@ -1075,38 +1051,26 @@ false
 }
 
 /// Node `wins1Red_reach_1`.
-fn r54_61(v: &mut Values) -> bool {
+fn r54_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 17usize;
-let old = v[slot];
-v[slot] = 9;
-if r55_61_k17_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r55_61_k17_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r55_61_k17_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r55_61_k17_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r55_61_k17_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r55_61_k17_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r55_61_k17_15(v) { v[slot] = old; return true; }
-v[slot] = 16;
-if r55_61_k17_16(v) { v[slot] = old; return true; }
-v[slot] = 17;
-if r55_61_k17_17(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r55_61_k17_9(v, 9, r18) {  return true; }
+if r55_61_k17_10(v, 10, r18) {  return true; }
+if r55_61_k17_11(v, 11, r18) {  return true; }
+if r55_61_k17_12(v, 12, r18) {  return true; }
+if r55_61_k17_13(v, 13, r18) {  return true; }
+if r55_61_k17_14(v, 14, r18) {  return true; }
+if r55_61_k17_15(v, 15, r18) {  return true; }
+if r55_61_k17_16(v, 16, r18) {  return true; }
+if r55_61_k17_17(v, 17, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_8`.
-fn r55_61(v: &mut Values) -> bool {
+fn r55_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
-if r56_61(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
+if r56_61(v, r17, r18) {  return true; }
 }
 
 }
@@ -1114,41 +1078,30 @@ false
 }
 
 /// Node `lineHVD3Red_9`.
-fn r56_61(v: &mut Values) -> bool {
+fn r56_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
-v[slot] = 19;
-if r57_61_k18_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r57_61_k18_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r57_61_k18_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r57_61_k18_22(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r57_61_k18_19(v, r17, 19) {  return true; }
+if r57_61_k18_20(v, r17, 20) {  return true; }
+if r57_61_k18_21(v, r17, 21) {  return true; }
+if r57_61_k18_22(v, r17, 22) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_10`.
-fn r57_61(v: &mut Values) -> bool {
+fn r57_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r18 as usize)] as usize + OFF0[(r17 as usize)] as usize];
+if r58_61(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_11`.
-#[inline(always)]
-fn r58_61(v: &mut Values) -> bool {
+fn r58_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
-if r59_61(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
+if r59_61(v, r17, r18) {  return true; }
 }
 
 }
@@ -1156,22 +1109,19 @@ false
 }
 
 /// Node `lineHVD3Red_12`.
-fn r59_61(v: &mut Values) -> bool {
+fn r59_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r60_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r18 as usize)] as usize + OFF0[(r17 as usize)] as usize];
+if r60_61(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_13`.
 #[inline(always)]
-fn r60_61(v: &mut Values) -> bool {
+fn r60_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -1180,38 +1130,26 @@ false
 }
 
 /// Node `wins1Green_reach_1`.
-fn r64_71(v: &mut Values) -> bool {
+fn r64_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 17usize;
-let old = v[slot];
-v[slot] = 9;
-if r65_71_k17_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r65_71_k17_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r65_71_k17_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r65_71_k17_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r65_71_k17_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r65_71_k17_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r65_71_k17_15(v) { v[slot] = old; return true; }
-v[slot] = 16;
-if r65_71_k17_16(v) { v[slot] = old; return true; }
-v[slot] = 17;
-if r65_71_k17_17(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r65_71_k17_9(v, 9, r18) {  return true; }
+if r65_71_k17_10(v, 10, r18) {  return true; }
+if r65_71_k17_11(v, 11, r18) {  return true; }
+if r65_71_k17_12(v, 12, r18) {  return true; }
+if r65_71_k17_13(v, 13, r18) {  return true; }
+if r65_71_k17_14(v, 14, r18) {  return true; }
+if r65_71_k17_15(v, 15, r18) {  return true; }
+if r65_71_k17_16(v, 16, r18) {  return true; }
+if r65_71_k17_17(v, 17, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_8`.
-fn r65_71(v: &mut Values) -> bool {
+fn r65_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
-if r66_71(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
+if r66_71(v, r17, r18) {  return true; }
 }
 
 }
@@ -1219,41 +1157,30 @@ false
 }
 
 /// Node `lineHVD3Green_9`.
-fn r66_71(v: &mut Values) -> bool {
+fn r66_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
-v[slot] = 19;
-if r67_71_k18_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r67_71_k18_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r67_71_k18_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r67_71_k18_22(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r67_71_k18_19(v, r17, 19) {  return true; }
+if r67_71_k18_20(v, r17, 20) {  return true; }
+if r67_71_k18_21(v, r17, 21) {  return true; }
+if r67_71_k18_22(v, r17, 22) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_10`.
-fn r67_71(v: &mut Values) -> bool {
+fn r67_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r18 as usize)] as usize + OFF0[(r17 as usize)] as usize];
+if r68_71(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_11`.
-#[inline(always)]
-fn r68_71(v: &mut Values) -> bool {
+fn r68_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
-if r69_71(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
+if r69_71(v, r17, r18) {  return true; }
 }
 
 }
@@ -1261,22 +1188,19 @@ false
 }
 
 /// Node `lineHVD3Green_12`.
-fn r69_71(v: &mut Values) -> bool {
+fn r69_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF2[(v[18] as usize)] as usize + OFF0[(v[17] as usize)] as usize];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r70_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF2[(r18 as usize)] as usize + OFF0[(r17 as usize)] as usize];
+if r70_71(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_13`.
 #[inline(always)]
-fn r70_71(v: &mut Values) -> bool {
+fn r70_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1306,13 +1230,13 @@ None
 fn a29(v: &mut Values) -> Option<u32> {
 let mut reach_54_61: Option<bool> = None;
 {
-if (match reach_54_61 { Some(found) => found, None => { let found = r54_61(v); reach_54_61 = Some(found); found } }) {
+if (match reach_54_61 { Some(found) => found, None => { let found = r54_61(v, v[17], v[18]); reach_54_61 = Some(found); found } }) {
 if let Some(node) = a62(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_54_61 { Some(found) => found, None => { let found = r54_61(v); reach_54_61 = Some(found); found } }) {
+if !(match reach_54_61 { Some(found) => found, None => { let found = r54_61(v, v[17], v[18]); reach_54_61 = Some(found); found } }) {
 if let Some(node) = a63(v) { return Some(node); }
 }
 
@@ -1324,13 +1248,13 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 let mut reach_2_7: Option<bool> = None;
 {
-if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if (match reach_2_7 { Some(found) => found, None => { let found = r2_7(v, v[16]); reach_2_7 = Some(found); found } }) {
 if let Some(node) = a31(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v); reach_2_7 = Some(found); found } }) {
+if !(match reach_2_7 { Some(found) => found, None => { let found = r2_7(v, v[16]); reach_2_7 = Some(found); found } }) {
 if let Some(node) = a32(v) { return Some(node); }
 }
 
@@ -1411,13 +1335,13 @@ None
 fn a42(v: &mut Values) -> Option<u32> {
 let mut reach_10_15: Option<bool> = None;
 {
-if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
+if (match reach_10_15 { Some(found) => found, None => { let found = r10_15(v, v[16]); reach_10_15 = Some(found); found } }) {
 if let Some(node) = a43(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v); reach_10_15 = Some(found); found } }) {
+if !(match reach_10_15 { Some(found) => found, None => { let found = r10_15(v, v[16]); reach_10_15 = Some(found); found } }) {
 if let Some(node) = a44(v) { return Some(node); }
 }
 
@@ -1489,13 +1413,13 @@ None
 fn a62(v: &mut Values) -> Option<u32> {
 let mut reach_64_71: Option<bool> = None;
 {
-if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 if let Some(node) = a72(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 if let Some(node) = a73(v) { return Some(node); }
 }
 
@@ -1507,13 +1431,13 @@ None
 fn a63(v: &mut Values) -> Option<u32> {
 let mut reach_64_71: Option<bool> = None;
 {
-if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if (match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 if let Some(node) = a78(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v); reach_64_71 = Some(found); found } }) {
+if !(match reach_64_71 { Some(found) => found, None => { let found = r64_71(v, v[17], v[18]); reach_64_71 = Some(found); found } }) {
 if let Some(node) = a72(v) { return Some(node); }
 }
 
@@ -1823,10 +1747,10 @@ m47(v, cx);
 }
 
 /// Node `move1Red_1` where v[16] == 9.
-fn r3_7_k16_9(v: &mut Values) -> bool {
+fn r3_7_k16_9(v: &mut Values, r16: u8) -> bool {
 {
 if v[1] == 7 {
-if r4_7_k16_9(v) {  return true; }
+if r4_7_k16_9(v, r16) {  return true; }
 }
 
 }
@@ -1834,10 +1758,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 10.
-fn r3_7_k16_10(v: &mut Values) -> bool {
+fn r3_7_k16_10(v: &mut Values, r16: u8) -> bool {
 {
 if v[2] == 7 {
-if r4_7_k16_10(v) {  return true; }
+if r4_7_k16_10(v, r16) {  return true; }
 }
 
 }
@@ -1845,10 +1769,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 11.
-fn r3_7_k16_11(v: &mut Values) -> bool {
+fn r3_7_k16_11(v: &mut Values, r16: u8) -> bool {
 {
 if v[3] == 7 {
-if r4_7_k16_11(v) {  return true; }
+if r4_7_k16_11(v, r16) {  return true; }
 }
 
 }
@@ -1856,10 +1780,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 12.
-fn r3_7_k16_12(v: &mut Values) -> bool {
+fn r3_7_k16_12(v: &mut Values, r16: u8) -> bool {
 {
 if v[4] == 7 {
-if r4_7_k16_12(v) {  return true; }
+if r4_7_k16_12(v, r16) {  return true; }
 }
 
 }
@@ -1867,10 +1791,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 13.
-fn r3_7_k16_13(v: &mut Values) -> bool {
+fn r3_7_k16_13(v: &mut Values, r16: u8) -> bool {
 {
 if v[5] == 7 {
-if r4_7_k16_13(v) {  return true; }
+if r4_7_k16_13(v, r16) {  return true; }
 }
 
 }
@@ -1878,10 +1802,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 14.
-fn r3_7_k16_14(v: &mut Values) -> bool {
+fn r3_7_k16_14(v: &mut Values, r16: u8) -> bool {
 {
 if v[6] == 7 {
-if r4_7_k16_14(v) {  return true; }
+if r4_7_k16_14(v, r16) {  return true; }
 }
 
 }
@@ -1889,10 +1813,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 15.
-fn r3_7_k16_15(v: &mut Values) -> bool {
+fn r3_7_k16_15(v: &mut Values, r16: u8) -> bool {
 {
 if v[7] == 7 {
-if r4_7_k16_15(v) {  return true; }
+if r4_7_k16_15(v, r16) {  return true; }
 }
 
 }
@@ -1900,10 +1824,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 16.
-fn r3_7_k16_16(v: &mut Values) -> bool {
+fn r3_7_k16_16(v: &mut Values, r16: u8) -> bool {
 {
 if v[8] == 7 {
-if r4_7_k16_16(v) {  return true; }
+if r4_7_k16_16(v, r16) {  return true; }
 }
 
 }
@@ -1911,10 +1835,10 @@ false
 }
 
 /// Node `move1Red_1` where v[16] == 17.
-fn r3_7_k16_17(v: &mut Values) -> bool {
+fn r3_7_k16_17(v: &mut Values, r16: u8) -> bool {
 {
 if v[9] == 7 {
-if r4_7_k16_17(v) {  return true; }
+if r4_7_k16_17(v, r16) {  return true; }
 }
 
 }
@@ -2216,10 +2140,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 9.
-fn r11_15_k16_9(v: &mut Values) -> bool {
+fn r11_15_k16_9(v: &mut Values, r16: u8) -> bool {
 {
 if v[1] == 7 {
-if r12_15_k16_9(v) {  return true; }
+if r12_15_k16_9(v, r16) {  return true; }
 }
 
 }
@@ -2227,10 +2151,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 10.
-fn r11_15_k16_10(v: &mut Values) -> bool {
+fn r11_15_k16_10(v: &mut Values, r16: u8) -> bool {
 {
 if v[2] == 7 {
-if r12_15_k16_10(v) {  return true; }
+if r12_15_k16_10(v, r16) {  return true; }
 }
 
 }
@@ -2238,10 +2162,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 11.
-fn r11_15_k16_11(v: &mut Values) -> bool {
+fn r11_15_k16_11(v: &mut Values, r16: u8) -> bool {
 {
 if v[3] == 7 {
-if r12_15_k16_11(v) {  return true; }
+if r12_15_k16_11(v, r16) {  return true; }
 }
 
 }
@@ -2249,10 +2173,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 12.
-fn r11_15_k16_12(v: &mut Values) -> bool {
+fn r11_15_k16_12(v: &mut Values, r16: u8) -> bool {
 {
 if v[4] == 7 {
-if r12_15_k16_12(v) {  return true; }
+if r12_15_k16_12(v, r16) {  return true; }
 }
 
 }
@@ -2260,10 +2184,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 13.
-fn r11_15_k16_13(v: &mut Values) -> bool {
+fn r11_15_k16_13(v: &mut Values, r16: u8) -> bool {
 {
 if v[5] == 7 {
-if r12_15_k16_13(v) {  return true; }
+if r12_15_k16_13(v, r16) {  return true; }
 }
 
 }
@@ -2271,10 +2195,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 14.
-fn r11_15_k16_14(v: &mut Values) -> bool {
+fn r11_15_k16_14(v: &mut Values, r16: u8) -> bool {
 {
 if v[6] == 7 {
-if r12_15_k16_14(v) {  return true; }
+if r12_15_k16_14(v, r16) {  return true; }
 }
 
 }
@@ -2282,10 +2206,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 15.
-fn r11_15_k16_15(v: &mut Values) -> bool {
+fn r11_15_k16_15(v: &mut Values, r16: u8) -> bool {
 {
 if v[7] == 7 {
-if r12_15_k16_15(v) {  return true; }
+if r12_15_k16_15(v, r16) {  return true; }
 }
 
 }
@@ -2293,10 +2217,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 16.
-fn r11_15_k16_16(v: &mut Values) -> bool {
+fn r11_15_k16_16(v: &mut Values, r16: u8) -> bool {
 {
 if v[8] == 7 {
-if r12_15_k16_16(v) {  return true; }
+if r12_15_k16_16(v, r16) {  return true; }
 }
 
 }
@@ -2304,10 +2228,10 @@ false
 }
 
 /// Node `move1Green_1` where v[16] == 17.
-fn r11_15_k16_17(v: &mut Values) -> bool {
+fn r11_15_k16_17(v: &mut Values, r16: u8) -> bool {
 {
 if v[9] == 7 {
-if r12_15_k16_17(v) {  return true; }
+if r12_15_k16_17(v, r16) {  return true; }
 }
 
 }
@@ -2315,10 +2239,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 9.
-fn r55_61_k17_9(v: &mut Values) -> bool {
+fn r55_61_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[1] == 0 {
-if r56_61_k17_9(v) {  return true; }
+if r56_61_k17_9(v, r17, r18) {  return true; }
 }
 
 }
@@ -2326,10 +2250,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 10.
-fn r55_61_k17_10(v: &mut Values) -> bool {
+fn r55_61_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[2] == 0 {
-if r56_61_k17_10(v) {  return true; }
+if r56_61_k17_10(v, r17, r18) {  return true; }
 }
 
 }
@@ -2337,10 +2261,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 11.
-fn r55_61_k17_11(v: &mut Values) -> bool {
+fn r55_61_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[3] == 0 {
-if r56_61_k17_11(v) {  return true; }
+if r56_61_k17_11(v, r17, r18) {  return true; }
 }
 
 }
@@ -2348,10 +2272,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 12.
-fn r55_61_k17_12(v: &mut Values) -> bool {
+fn r55_61_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[4] == 0 {
-if r56_61_k17_12(v) {  return true; }
+if r56_61_k17_12(v, r17, r18) {  return true; }
 }
 
 }
@@ -2359,10 +2283,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 13.
-fn r55_61_k17_13(v: &mut Values) -> bool {
+fn r55_61_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[5] == 0 {
-if r56_61_k17_13(v) {  return true; }
+if r56_61_k17_13(v, r17, r18) {  return true; }
 }
 
 }
@@ -2370,10 +2294,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 14.
-fn r55_61_k17_14(v: &mut Values) -> bool {
+fn r55_61_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[6] == 0 {
-if r56_61_k17_14(v) {  return true; }
+if r56_61_k17_14(v, r17, r18) {  return true; }
 }
 
 }
@@ -2381,10 +2305,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 15.
-fn r55_61_k17_15(v: &mut Values) -> bool {
+fn r55_61_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[7] == 0 {
-if r56_61_k17_15(v) {  return true; }
+if r56_61_k17_15(v, r17, r18) {  return true; }
 }
 
 }
@@ -2392,10 +2316,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 16.
-fn r55_61_k17_16(v: &mut Values) -> bool {
+fn r55_61_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[8] == 0 {
-if r56_61_k17_16(v) {  return true; }
+if r56_61_k17_16(v, r17, r18) {  return true; }
 }
 
 }
@@ -2403,10 +2327,10 @@ false
 }
 
 /// Node `lineHVD3Red_8` where v[17] == 17.
-fn r55_61_k17_17(v: &mut Values) -> bool {
+fn r55_61_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[9] == 0 {
-if r56_61_k17_17(v) {  return true; }
+if r56_61_k17_17(v, r17, r18) {  return true; }
 }
 
 }
@@ -2414,58 +2338,46 @@ false
 }
 
 /// Node `lineHVD3Red_10` where v[18] == 19.
-fn r57_61_k18_19(v: &mut Values) -> bool {
+fn r57_61_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB3[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61_k18_19(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r17 as usize)];
+if r58_61_k18_19(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_10` where v[18] == 20.
-fn r57_61_k18_20(v: &mut Values) -> bool {
+fn r57_61_k18_20(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB4[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61_k18_20(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r17 as usize)];
+if r58_61_k18_20(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_10` where v[18] == 21.
-fn r57_61_k18_21(v: &mut Values) -> bool {
+fn r57_61_k18_21(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB5[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61_k18_21(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r17 as usize)];
+if r58_61_k18_21(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_10` where v[18] == 22.
-fn r57_61_k18_22(v: &mut Values) -> bool {
+fn r57_61_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB6[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61_k18_22(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r17 as usize)];
+if r58_61_k18_22(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 9.
-fn r65_71_k17_9(v: &mut Values) -> bool {
+fn r65_71_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[1] == 1 {
-if r66_71_k17_9(v) {  return true; }
+if r66_71_k17_9(v, r17, r18) {  return true; }
 }
 
 }
@@ -2473,10 +2385,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 10.
-fn r65_71_k17_10(v: &mut Values) -> bool {
+fn r65_71_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[2] == 1 {
-if r66_71_k17_10(v) {  return true; }
+if r66_71_k17_10(v, r17, r18) {  return true; }
 }
 
 }
@@ -2484,10 +2396,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 11.
-fn r65_71_k17_11(v: &mut Values) -> bool {
+fn r65_71_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[3] == 1 {
-if r66_71_k17_11(v) {  return true; }
+if r66_71_k17_11(v, r17, r18) {  return true; }
 }
 
 }
@@ -2495,10 +2407,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 12.
-fn r65_71_k17_12(v: &mut Values) -> bool {
+fn r65_71_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[4] == 1 {
-if r66_71_k17_12(v) {  return true; }
+if r66_71_k17_12(v, r17, r18) {  return true; }
 }
 
 }
@@ -2506,10 +2418,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 13.
-fn r65_71_k17_13(v: &mut Values) -> bool {
+fn r65_71_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[5] == 1 {
-if r66_71_k17_13(v) {  return true; }
+if r66_71_k17_13(v, r17, r18) {  return true; }
 }
 
 }
@@ -2517,10 +2429,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 14.
-fn r65_71_k17_14(v: &mut Values) -> bool {
+fn r65_71_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[6] == 1 {
-if r66_71_k17_14(v) {  return true; }
+if r66_71_k17_14(v, r17, r18) {  return true; }
 }
 
 }
@@ -2528,10 +2440,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 15.
-fn r65_71_k17_15(v: &mut Values) -> bool {
+fn r65_71_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[7] == 1 {
-if r66_71_k17_15(v) {  return true; }
+if r66_71_k17_15(v, r17, r18) {  return true; }
 }
 
 }
@@ -2539,10 +2451,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 16.
-fn r65_71_k17_16(v: &mut Values) -> bool {
+fn r65_71_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[8] == 1 {
-if r66_71_k17_16(v) {  return true; }
+if r66_71_k17_16(v, r17, r18) {  return true; }
 }
 
 }
@@ -2550,10 +2462,10 @@ false
 }
 
 /// Node `lineHVD3Green_8` where v[17] == 17.
-fn r65_71_k17_17(v: &mut Values) -> bool {
+fn r65_71_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 if v[9] == 1 {
-if r66_71_k17_17(v) {  return true; }
+if r66_71_k17_17(v, r17, r18) {  return true; }
 }
 
 }
@@ -2561,129 +2473,117 @@ false
 }
 
 /// Node `lineHVD3Green_10` where v[18] == 19.
-fn r67_71_k18_19(v: &mut Values) -> bool {
+fn r67_71_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB3[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71_k18_19(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r17 as usize)];
+if r68_71_k18_19(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_10` where v[18] == 20.
-fn r67_71_k18_20(v: &mut Values) -> bool {
+fn r67_71_k18_20(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB4[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71_k18_20(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r17 as usize)];
+if r68_71_k18_20(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_10` where v[18] == 21.
-fn r67_71_k18_21(v: &mut Values) -> bool {
+fn r67_71_k18_21(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB5[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71_k18_21(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r17 as usize)];
+if r68_71_k18_21(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_10` where v[18] == 22.
-fn r67_71_k18_22(v: &mut Values) -> bool {
+fn r67_71_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB6[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71_k18_22(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r17 as usize)];
+if r68_71_k18_22(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 9.
-fn r4_7_k16_9(v: &mut Values) -> bool {
+fn r4_7_k16_9(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_9(v) {  return true; }
+if r5_7_k16_9(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 10.
-fn r4_7_k16_10(v: &mut Values) -> bool {
+fn r4_7_k16_10(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_10(v) {  return true; }
+if r5_7_k16_10(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 11.
-fn r4_7_k16_11(v: &mut Values) -> bool {
+fn r4_7_k16_11(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_11(v) {  return true; }
+if r5_7_k16_11(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 12.
-fn r4_7_k16_12(v: &mut Values) -> bool {
+fn r4_7_k16_12(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_12(v) {  return true; }
+if r5_7_k16_12(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 13.
-fn r4_7_k16_13(v: &mut Values) -> bool {
+fn r4_7_k16_13(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_13(v) {  return true; }
+if r5_7_k16_13(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 14.
-fn r4_7_k16_14(v: &mut Values) -> bool {
+fn r4_7_k16_14(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_14(v) {  return true; }
+if r5_7_k16_14(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 15.
-fn r4_7_k16_15(v: &mut Values) -> bool {
+fn r4_7_k16_15(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_15(v) {  return true; }
+if r5_7_k16_15(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 16.
-fn r4_7_k16_16(v: &mut Values) -> bool {
+fn r4_7_k16_16(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_16(v) {  return true; }
+if r5_7_k16_16(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Red_2` where v[16] == 17.
-fn r4_7_k16_17(v: &mut Values) -> bool {
+fn r4_7_k16_17(v: &mut Values, r16: u8) -> bool {
 {
-if r5_7_k16_17(v) {  return true; }
+if r5_7_k16_17(v, r16) {  return true; }
 
 }
 false
@@ -3102,253 +3002,226 @@ false
 }
 
 /// Node `move1Green_2` where v[16] == 9.
-fn r12_15_k16_9(v: &mut Values) -> bool {
+fn r12_15_k16_9(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_9(v) {  return true; }
+if r13_15_k16_9(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 10.
-fn r12_15_k16_10(v: &mut Values) -> bool {
+fn r12_15_k16_10(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_10(v) {  return true; }
+if r13_15_k16_10(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 11.
-fn r12_15_k16_11(v: &mut Values) -> bool {
+fn r12_15_k16_11(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_11(v) {  return true; }
+if r13_15_k16_11(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 12.
-fn r12_15_k16_12(v: &mut Values) -> bool {
+fn r12_15_k16_12(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_12(v) {  return true; }
+if r13_15_k16_12(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 13.
-fn r12_15_k16_13(v: &mut Values) -> bool {
+fn r12_15_k16_13(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_13(v) {  return true; }
+if r13_15_k16_13(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 14.
-fn r12_15_k16_14(v: &mut Values) -> bool {
+fn r12_15_k16_14(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_14(v) {  return true; }
+if r13_15_k16_14(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 15.
-fn r12_15_k16_15(v: &mut Values) -> bool {
+fn r12_15_k16_15(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_15(v) {  return true; }
+if r13_15_k16_15(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 16.
-fn r12_15_k16_16(v: &mut Values) -> bool {
+fn r12_15_k16_16(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_16(v) {  return true; }
+if r13_15_k16_16(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `move1Green_2` where v[16] == 17.
-fn r12_15_k16_17(v: &mut Values) -> bool {
+fn r12_15_k16_17(v: &mut Values, r16: u8) -> bool {
 {
-if r13_15_k16_17(v) {  return true; }
+if r13_15_k16_17(v, r16) {  return true; }
 
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 9.
-fn r56_61_k17_9(v: &mut Values) -> bool {
+fn r56_61_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 10.
-fn r56_61_k17_10(v: &mut Values) -> bool {
+fn r56_61_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 11.
-fn r56_61_k17_11(v: &mut Values) -> bool {
+fn r56_61_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 12.
-fn r56_61_k17_12(v: &mut Values) -> bool {
+fn r56_61_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 13.
-fn r56_61_k17_13(v: &mut Values) -> bool {
+fn r56_61_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 14.
-fn r56_61_k17_14(v: &mut Values) -> bool {
+fn r56_61_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 15.
-fn r56_61_k17_15(v: &mut Values) -> bool {
+fn r56_61_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 16.
-fn r56_61_k17_16(v: &mut Values) -> bool {
+fn r56_61_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_9` where v[17] == 17.
-fn r56_61_k17_17(v: &mut Values) -> bool {
+fn r56_61_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_11` where v[18] == 19.
-fn r58_61_k18_19(v: &mut Values) -> bool {
+fn r58_61_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
-if r59_61_k18_19(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
+if r59_61_k18_19(v, r17, r18) {  return true; }
 }
 
 }
@@ -3356,10 +3229,10 @@ false
 }
 
 /// Node `lineHVD3Red_11` where v[18] == 20.
-fn r58_61_k18_20(v: &mut Values) -> bool {
+fn r58_61_k18_20(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
-if r59_61_k18_20(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
+if r59_61_k18_20(v, r17, r18) {  return true; }
 }
 
 }
@@ -3367,10 +3240,10 @@ false
 }
 
 /// Node `lineHVD3Red_11` where v[18] == 21.
-fn r58_61_k18_21(v: &mut Values) -> bool {
+fn r58_61_k18_21(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
-if r59_61_k18_21(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
+if r59_61_k18_21(v, r17, r18) {  return true; }
 }
 
 }
@@ -3378,10 +3251,10 @@ false
 }
 
 /// Node `lineHVD3Red_11` where v[18] == 22.
-fn r58_61_k18_22(v: &mut Values) -> bool {
+fn r58_61_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 0 {
-if r59_61_k18_22(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
+if r59_61_k18_22(v, r17, r18) {  return true; }
 }
 
 }
@@ -3389,172 +3262,145 @@ false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 9.
-fn r66_71_k17_9(v: &mut Values) -> bool {
+fn r66_71_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 10.
-fn r66_71_k17_10(v: &mut Values) -> bool {
+fn r66_71_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 11.
-fn r66_71_k17_11(v: &mut Values) -> bool {
+fn r66_71_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 12.
-fn r66_71_k17_12(v: &mut Values) -> bool {
+fn r66_71_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 13.
-fn r66_71_k17_13(v: &mut Values) -> bool {
+fn r66_71_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 14.
-fn r66_71_k17_14(v: &mut Values) -> bool {
+fn r66_71_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 15.
-fn r66_71_k17_15(v: &mut Values) -> bool {
+fn r66_71_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 16.
-fn r66_71_k17_16(v: &mut Values) -> bool {
+fn r66_71_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_9` where v[17] == 17.
-fn r66_71_k17_17(v: &mut Values) -> bool {
+fn r66_71_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let slot = 18usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
+let member: u8 = MEMBERS7[i];
+let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]);
+let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]);
+{  return true; }
+
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Green_11` where v[18] == 19.
-fn r68_71_k18_19(v: &mut Values) -> bool {
+fn r68_71_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
-if r69_71_k18_19(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
+if r69_71_k18_19(v, r17, r18) {  return true; }
 }
 
 }
@@ -3562,10 +3408,10 @@ false
 }
 
 /// Node `lineHVD3Green_11` where v[18] == 20.
-fn r68_71_k18_20(v: &mut Values) -> bool {
+fn r68_71_k18_20(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
-if r69_71_k18_20(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
+if r69_71_k18_20(v, r17, r18) {  return true; }
 }
 
 }
@@ -3573,10 +3419,10 @@ false
 }
 
 /// Node `lineHVD3Green_11` where v[18] == 21.
-fn r68_71_k18_21(v: &mut Values) -> bool {
+fn r68_71_k18_21(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
-if r69_71_k18_21(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
+if r69_71_k18_21(v, r17, r18) {  return true; }
 }
 
 }
@@ -3584,10 +3430,10 @@ false
 }
 
 /// Node `lineHVD3Green_11` where v[18] == 22.
-fn r68_71_k18_22(v: &mut Values) -> bool {
+fn r68_71_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-if v[0 + OFF0[(v[17] as usize)] as usize] == 1 {
-if r69_71_k18_22(v) {  return true; }
+if v[0 + OFF0[(r17 as usize)] as usize] == 1 {
+if r69_71_k18_22(v, r17, r18) {  return true; }
 }
 
 }
@@ -3595,108 +3441,108 @@ false
 }
 
 /// Node `move1Red_3` where v[16] == 9.
-fn r5_7_k16_9(v: &mut Values) -> bool {
+fn r5_7_k16_9(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 1usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 10.
-fn r5_7_k16_10(v: &mut Values) -> bool {
+fn r5_7_k16_10(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 2usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 11.
-fn r5_7_k16_11(v: &mut Values) -> bool {
+fn r5_7_k16_11(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 12.
-fn r5_7_k16_12(v: &mut Values) -> bool {
+fn r5_7_k16_12(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 4usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 13.
-fn r5_7_k16_13(v: &mut Values) -> bool {
+fn r5_7_k16_13(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 14.
-fn r5_7_k16_14(v: &mut Values) -> bool {
+fn r5_7_k16_14(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 6usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 15.
-fn r5_7_k16_15(v: &mut Values) -> bool {
+fn r5_7_k16_15(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 7usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 16.
-fn r5_7_k16_16(v: &mut Values) -> bool {
+fn r5_7_k16_16(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 8usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Red_3` where v[16] == 17.
-fn r5_7_k16_17(v: &mut Values) -> bool {
+fn r5_7_k16_17(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 0;
 let slot = 9usize;
 let old = v[slot]; v[slot] = x;
-if r6_7(v) { v[slot] = old; return true; }
+if r6_7(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -4087,421 +3933,181 @@ false
 }
 
 /// Node `move1Green_3` where v[16] == 9.
-fn r13_15_k16_9(v: &mut Values) -> bool {
+fn r13_15_k16_9(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 1usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 10.
-fn r13_15_k16_10(v: &mut Values) -> bool {
+fn r13_15_k16_10(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 2usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 11.
-fn r13_15_k16_11(v: &mut Values) -> bool {
+fn r13_15_k16_11(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 12.
-fn r13_15_k16_12(v: &mut Values) -> bool {
+fn r13_15_k16_12(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 4usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 13.
-fn r13_15_k16_13(v: &mut Values) -> bool {
+fn r13_15_k16_13(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 14.
-fn r13_15_k16_14(v: &mut Values) -> bool {
+fn r13_15_k16_14(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 6usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 15.
-fn r13_15_k16_15(v: &mut Values) -> bool {
+fn r13_15_k16_15(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 7usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 16.
-fn r13_15_k16_16(v: &mut Values) -> bool {
+fn r13_15_k16_16(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 8usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `move1Green_3` where v[16] == 17.
-fn r13_15_k16_17(v: &mut Values) -> bool {
+fn r13_15_k16_17(v: &mut Values, r16: u8) -> bool {
 {
 let x: u8 = 1;
 let slot = 9usize;
 let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 9.
-fn r57_61_k17_9(v: &mut Values) -> bool {
-{
-let x: u8 = TAB16[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 10.
-fn r57_61_k17_10(v: &mut Values) -> bool {
-{
-let x: u8 = TAB17[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 11.
-fn r57_61_k17_11(v: &mut Values) -> bool {
-{
-let x: u8 = TAB8[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 12.
-fn r57_61_k17_12(v: &mut Values) -> bool {
-{
-let x: u8 = TAB10[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 13.
-fn r57_61_k17_13(v: &mut Values) -> bool {
-{
-let x: u8 = TAB11[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 14.
-fn r57_61_k17_14(v: &mut Values) -> bool {
-{
-let x: u8 = TAB12[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 15.
-fn r57_61_k17_15(v: &mut Values) -> bool {
-{
-let x: u8 = TAB13[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 16.
-fn r57_61_k17_16(v: &mut Values) -> bool {
-{
-let x: u8 = TAB14[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_10` where v[17] == 17.
-fn r57_61_k17_17(v: &mut Values) -> bool {
-{
-let x: u8 = TAB15[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r58_61(v) { v[slot] = old; return true; }
+if r14_15(v, r16) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `lineHVD3Red_12` where v[18] == 19.
-fn r59_61_k18_19(v: &mut Values) -> bool {
+fn r59_61_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB3[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r60_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r17 as usize)];
+if r60_61(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_12` where v[18] == 20.
-fn r59_61_k18_20(v: &mut Values) -> bool {
+fn r59_61_k18_20(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB4[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r60_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r17 as usize)];
+if r60_61(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_12` where v[18] == 21.
-fn r59_61_k18_21(v: &mut Values) -> bool {
+fn r59_61_k18_21(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB5[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r60_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r17 as usize)];
+if r60_61(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Red_12` where v[18] == 22.
-fn r59_61_k18_22(v: &mut Values) -> bool {
+fn r59_61_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB6[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r60_61(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 9.
-fn r67_71_k17_9(v: &mut Values) -> bool {
-{
-let x: u8 = TAB16[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 10.
-fn r67_71_k17_10(v: &mut Values) -> bool {
-{
-let x: u8 = TAB17[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 11.
-fn r67_71_k17_11(v: &mut Values) -> bool {
-{
-let x: u8 = TAB8[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 12.
-fn r67_71_k17_12(v: &mut Values) -> bool {
-{
-let x: u8 = TAB10[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 13.
-fn r67_71_k17_13(v: &mut Values) -> bool {
-{
-let x: u8 = TAB11[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 14.
-fn r67_71_k17_14(v: &mut Values) -> bool {
-{
-let x: u8 = TAB12[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 15.
-fn r67_71_k17_15(v: &mut Values) -> bool {
-{
-let x: u8 = TAB13[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 16.
-fn r67_71_k17_16(v: &mut Values) -> bool {
-{
-let x: u8 = TAB14[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_10` where v[17] == 17.
-fn r67_71_k17_17(v: &mut Values) -> bool {
-{
-let x: u8 = TAB15[(v[18] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r68_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r17 as usize)];
+if r60_61(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_12` where v[18] == 19.
-fn r69_71_k18_19(v: &mut Values) -> bool {
+fn r69_71_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB3[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r70_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r17 as usize)];
+if r70_71(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_12` where v[18] == 20.
-fn r69_71_k18_20(v: &mut Values) -> bool {
+fn r69_71_k18_20(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB4[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r70_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r17 as usize)];
+if r70_71(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_12` where v[18] == 21.
-fn r69_71_k18_21(v: &mut Values) -> bool {
+fn r69_71_k18_21(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB5[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r70_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r17 as usize)];
+if r70_71(v, x, r18) {  return true; }
 }
 false
 }
 
 /// Node `lineHVD3Green_12` where v[18] == 22.
-fn r69_71_k18_22(v: &mut Values) -> bool {
+fn r69_71_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
-let x: u8 = TAB6[(v[17] as usize)];
-let slot = 17usize;
-let old = v[slot]; v[slot] = x;
-if r70_71(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r17 as usize)];
+if r70_71(v, x, r18) {  return true; }
 }
 false
 }

@@ -370,13 +370,13 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_21_22: Option<bool> = None;
 {
-if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
+if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v, v[69]); reach_21_22 = Some(found); found } }) {
 m20(v, cx);
 }
 
 }
 {
-if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
+if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v, v[69]); reach_21_22 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -642,13 +642,13 @@ v[slot] = old;
 fn m38(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_39_40: Option<bool> = None;
 {
-if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
+if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v, v[69]); reach_39_40 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
+if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v, v[69]); reach_39_40 = Some(found); found } }) {
 m37(v, cx);
 }
 
@@ -657,29 +657,26 @@ m37(v, cx);
 }
 
 /// Node `hasPawn_reach_1__hasPawn_reach_1`.
-fn r21_22(v: &mut Values) -> bool {
+fn r21_22(v: &mut Values, r69: u8) -> bool {
 {
-let slot = 69usize;
-let old = v[slot];
 for chunk in 0..9 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 65 { break; }
-v[slot] = MEMBERS0[i];
-{ v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+{  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `hasPawn_reach_1__hasPawn_1`.
-fn r41_22(v: &mut Values) -> bool {
+fn r41_22(v: &mut Values, r69: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 1 {
+if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -688,29 +685,26 @@ false
 }
 
 /// Node `hasPawn_reach_2__hasPawn_reach_2`.
-fn r39_40(v: &mut Values) -> bool {
+fn r39_40(v: &mut Values, r69: u8) -> bool {
 {
-let slot = 69usize;
-let old = v[slot];
 for chunk in 0..9 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 65 { break; }
-v[slot] = MEMBERS0[i];
-{ v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+{  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `hasPawn_reach_2__hasPawn_1`.
-fn r42_40(v: &mut Values) -> bool {
+fn r42_40(v: &mut Values, r69: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 0 {
+if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -792,13 +786,13 @@ None
 fn a17(v: &mut Values) -> Option<u32> {
 let mut reach_21_22: Option<bool> = None;
 {
-if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
+if (match reach_21_22 { Some(found) => found, None => { let found = r21_22(v, v[69]); reach_21_22 = Some(found); found } }) {
 if let Some(node) = a20(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v); reach_21_22 = Some(found); found } }) {
+if !(match reach_21_22 { Some(found) => found, None => { let found = r21_22(v, v[69]); reach_21_22 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -893,13 +887,13 @@ None
 fn a38(v: &mut Values) -> Option<u32> {
 let mut reach_39_40: Option<bool> = None;
 {
-if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
+if (match reach_39_40 { Some(found) => found, None => { let found = r39_40(v, v[69]); reach_39_40 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v); reach_39_40 = Some(found); found } }) {
+if !(match reach_39_40 { Some(found) => found, None => { let found = r39_40(v, v[69]); reach_39_40 = Some(found); found } }) {
 if let Some(node) = a37(v) { return Some(node); }
 }
 

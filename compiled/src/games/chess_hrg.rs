@@ -1286,7 +1286,7 @@ m55(v, cx);
 /// Node `pick_114`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !r56_58(v) {
+if !r56_58(v, v[83]) {
 m85(v, cx);
 }
 
@@ -1368,7 +1368,7 @@ m91(v, cx);
 /// Node `pick_125`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !r92_94(v) {
+if !r92_94(v, v[83]) {
 m121(v, cx);
 }
 
@@ -1556,7 +1556,7 @@ m165(v, cx);
 /// Node `finish_5`.
 fn m133(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !r134_136(v) {
+if !r134_136(v, v[83]) {
 m163(v, cx);
 }
 
@@ -2255,37 +2255,34 @@ fn m288(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `attacked_reach_1`.
-fn r56_58(v: &mut Values) -> bool {
+fn r56_58(v: &mut Values, r83: u8) -> bool {
 {
 let x: u8 = TAB21[(v[79] as usize)];
-let slot = 83usize;
-let old = v[slot]; v[slot] = x;
-if r57_58(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r57_58(v, x) {  return true; }
 }
 false
 }
 
 /// Node `pick_116`.
-fn r57_58(v: &mut Values) -> bool {
-let g95 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g96 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g97 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g98 = v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g99 = v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g100 = v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g101 = v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g102 = v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g103 = v[0 + MEMBER_INDEX2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
-let g104 = v[0 + MEMBER_INDEX2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
-let g105 = v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g106 = v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g107 = v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g108 = v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g109 = v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g110 = v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g111 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g112 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+fn r57_58(v: &mut Values, r83: u8) -> bool {
+let g95 = v[0 + OFF43[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g96 = v[0 + OFF45[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g97 = v[0 + OFF46[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g98 = v[0 + OFF47[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g99 = v[0 + OFF48[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g100 = v[0 + OFF49[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g101 = v[0 + OFF50[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g102 = v[0 + OFF51[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g103 = v[0 + MEMBER_INDEX2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(r83 as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g104 = v[0 + MEMBER_INDEX2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(r83 as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g105 = v[0 + OFF53[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g106 = v[0 + OFF55[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g107 = v[0 + OFF28[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g108 = v[0 + OFF33[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g109 = v[0 + OFF56[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g110 = v[0 + OFF57[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g111 = v[0 + OFF58[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g112 = v[0 + OFF59[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
 {
 if g95 {
 {  return true; }
@@ -2395,66 +2392,66 @@ if g112 {
 
 }
 {
-let x: u8 = TAB19[(v[83] as usize)];
+let x: u8 = TAB19[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r59_58(v) { v[slot] = old; return true; }
+if r59_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB20[(v[83] as usize)];
+let x: u8 = TAB20[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r63_58(v) { v[slot] = old; return true; }
+if r63_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB21[(v[83] as usize)];
+let x: u8 = TAB21[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r66_58(v) { v[slot] = old; return true; }
+if r66_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB22[(v[83] as usize)];
+let x: u8 = TAB22[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r69_58(v) { v[slot] = old; return true; }
+if r69_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB23[(v[83] as usize)];
+let x: u8 = TAB23[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r72_58(v) { v[slot] = old; return true; }
+if r72_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB24[(v[83] as usize)];
+let x: u8 = TAB24[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r76_58(v) { v[slot] = old; return true; }
+if r76_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB25[(v[83] as usize)];
+let x: u8 = TAB25[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r79_58(v) { v[slot] = old; return true; }
+if r79_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB26[(v[83] as usize)];
+let x: u8 = TAB26[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r82_58(v) { v[slot] = old; return true; }
+if r82_58(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `attacked_25`.
-fn r59_58(v: &mut Values) -> bool {
+fn r59_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2462,7 +2459,7 @@ let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g121 {
-if r60_58(v) {  v[82] = w82; return true; }
+if r60_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2477,7 +2474,7 @@ false
 }
 
 /// Node `attacked_26`.
-fn r60_58(v: &mut Values) -> bool {
+fn r60_58(v: &mut Values, r83: u8) -> bool {
 let g123 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g124 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2488,7 +2485,7 @@ if g123 {
 }
 {
 if g124 {
-if r62_58(v) {  return true; }
+if r62_58(v, r83) {  return true; }
 }
 
 }
@@ -2496,7 +2493,7 @@ false
 }
 
 /// Node `attacked_28`.
-fn r61_58(v: &mut Values) -> bool {
+fn r61_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2507,7 +2504,7 @@ let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g121 {
-if r60_58(v) {  v[82] = w82; return true; }
+if r60_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2519,7 +2516,7 @@ false
 }
 
 /// Node `attacked_31`.
-fn r62_58(v: &mut Values) -> bool {
+fn r62_58(v: &mut Values, r83: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
 {  return true; }
@@ -2530,7 +2527,7 @@ false
 }
 
 /// Node `attacked_33`.
-fn r63_58(v: &mut Values) -> bool {
+fn r63_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2538,7 +2535,7 @@ let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g127 {
-if r64_58(v) {  v[82] = w82; return true; }
+if r64_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2553,7 +2550,7 @@ false
 }
 
 /// Node `attacked_34`.
-fn r64_58(v: &mut Values) -> bool {
+fn r64_58(v: &mut Values, r83: u8) -> bool {
 let g129 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g130 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2564,7 +2561,7 @@ if g129 {
 }
 {
 if g130 {
-if r62_58(v) {  return true; }
+if r62_58(v, r83) {  return true; }
 }
 
 }
@@ -2572,7 +2569,7 @@ false
 }
 
 /// Node `attacked_36`.
-fn r65_58(v: &mut Values) -> bool {
+fn r65_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2583,7 +2580,7 @@ let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g127 {
-if r64_58(v) {  v[82] = w82; return true; }
+if r64_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2595,7 +2592,7 @@ false
 }
 
 /// Node `attacked_41`.
-fn r66_58(v: &mut Values) -> bool {
+fn r66_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2603,7 +2600,7 @@ let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g132 {
-if r67_58(v) {  v[82] = w82; return true; }
+if r67_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2618,7 +2615,7 @@ false
 }
 
 /// Node `attacked_42`.
-fn r67_58(v: &mut Values) -> bool {
+fn r67_58(v: &mut Values, r83: u8) -> bool {
 let g134 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g135 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2629,7 +2626,7 @@ if g134 {
 }
 {
 if g135 {
-if r62_58(v) {  return true; }
+if r62_58(v, r83) {  return true; }
 }
 
 }
@@ -2637,7 +2634,7 @@ false
 }
 
 /// Node `attacked_44`.
-fn r68_58(v: &mut Values) -> bool {
+fn r68_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2648,7 +2645,7 @@ let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g132 {
-if r67_58(v) {  v[82] = w82; return true; }
+if r67_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2660,7 +2657,7 @@ false
 }
 
 /// Node `attacked_49`.
-fn r69_58(v: &mut Values) -> bool {
+fn r69_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2668,7 +2665,7 @@ let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g137 {
-if r70_58(v) {  v[82] = w82; return true; }
+if r70_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2683,7 +2680,7 @@ false
 }
 
 /// Node `attacked_50`.
-fn r70_58(v: &mut Values) -> bool {
+fn r70_58(v: &mut Values, r83: u8) -> bool {
 let g139 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g140 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2694,7 +2691,7 @@ if g139 {
 }
 {
 if g140 {
-if r62_58(v) {  return true; }
+if r62_58(v, r83) {  return true; }
 }
 
 }
@@ -2702,7 +2699,7 @@ false
 }
 
 /// Node `attacked_52`.
-fn r71_58(v: &mut Values) -> bool {
+fn r71_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2713,7 +2710,7 @@ let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g137 {
-if r70_58(v) {  v[82] = w82; return true; }
+if r70_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2725,7 +2722,7 @@ false
 }
 
 /// Node `attacked_57`.
-fn r72_58(v: &mut Values) -> bool {
+fn r72_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2733,7 +2730,7 @@ let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g142 {
-if r73_58(v) {  v[82] = w82; return true; }
+if r73_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2748,7 +2745,7 @@ false
 }
 
 /// Node `attacked_58`.
-fn r73_58(v: &mut Values) -> bool {
+fn r73_58(v: &mut Values, r83: u8) -> bool {
 let g144 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g145 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2759,7 +2756,7 @@ if g144 {
 }
 {
 if g145 {
-if r75_58(v) {  return true; }
+if r75_58(v, r83) {  return true; }
 }
 
 }
@@ -2767,7 +2764,7 @@ false
 }
 
 /// Node `attacked_60`.
-fn r74_58(v: &mut Values) -> bool {
+fn r74_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2778,7 +2775,7 @@ let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g142 {
-if r73_58(v) {  v[82] = w82; return true; }
+if r73_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2790,7 +2787,7 @@ false
 }
 
 /// Node `attacked_63`.
-fn r75_58(v: &mut Values) -> bool {
+fn r75_58(v: &mut Values, r83: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
 {  return true; }
@@ -2801,7 +2798,7 @@ false
 }
 
 /// Node `attacked_65`.
-fn r76_58(v: &mut Values) -> bool {
+fn r76_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2809,7 +2806,7 @@ let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g148 {
-if r77_58(v) {  v[82] = w82; return true; }
+if r77_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2824,7 +2821,7 @@ false
 }
 
 /// Node `attacked_66`.
-fn r77_58(v: &mut Values) -> bool {
+fn r77_58(v: &mut Values, r83: u8) -> bool {
 let g150 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g151 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2835,7 +2832,7 @@ if g150 {
 }
 {
 if g151 {
-if r75_58(v) {  return true; }
+if r75_58(v, r83) {  return true; }
 }
 
 }
@@ -2843,7 +2840,7 @@ false
 }
 
 /// Node `attacked_68`.
-fn r78_58(v: &mut Values) -> bool {
+fn r78_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2854,7 +2851,7 @@ let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g148 {
-if r77_58(v) {  v[82] = w82; return true; }
+if r77_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2866,7 +2863,7 @@ false
 }
 
 /// Node `attacked_73`.
-fn r79_58(v: &mut Values) -> bool {
+fn r79_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2874,7 +2871,7 @@ let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g153 {
-if r80_58(v) {  v[82] = w82; return true; }
+if r80_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2889,7 +2886,7 @@ false
 }
 
 /// Node `attacked_74`.
-fn r80_58(v: &mut Values) -> bool {
+fn r80_58(v: &mut Values, r83: u8) -> bool {
 let g155 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g156 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2900,7 +2897,7 @@ if g155 {
 }
 {
 if g156 {
-if r75_58(v) {  return true; }
+if r75_58(v, r83) {  return true; }
 }
 
 }
@@ -2908,7 +2905,7 @@ false
 }
 
 /// Node `attacked_76`.
-fn r81_58(v: &mut Values) -> bool {
+fn r81_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2919,7 +2916,7 @@ let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g153 {
-if r80_58(v) {  v[82] = w82; return true; }
+if r80_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2931,7 +2928,7 @@ false
 }
 
 /// Node `attacked_81`.
-fn r82_58(v: &mut Values) -> bool {
+fn r82_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2939,7 +2936,7 @@ let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g158 {
-if r83_58(v) {  v[82] = w82; return true; }
+if r83_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2954,7 +2951,7 @@ false
 }
 
 /// Node `attacked_82`.
-fn r83_58(v: &mut Values) -> bool {
+fn r83_58(v: &mut Values, r83: u8) -> bool {
 let g160 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g161 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -2965,7 +2962,7 @@ if g160 {
 }
 {
 if g161 {
-if r75_58(v) {  return true; }
+if r75_58(v, r83) {  return true; }
 }
 
 }
@@ -2973,7 +2970,7 @@ false
 }
 
 /// Node `attacked_84`.
-fn r84_58(v: &mut Values) -> bool {
+fn r84_58(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -2984,7 +2981,7 @@ let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g158 {
-if r83_58(v) {  v[82] = w82; return true; }
+if r83_58(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -2996,37 +2993,34 @@ false
 }
 
 /// Node `attacked_reach_2`.
-fn r92_94(v: &mut Values) -> bool {
+fn r92_94(v: &mut Values, r83: u8) -> bool {
 {
 let x: u8 = TAB22[(v[79] as usize)];
-let slot = 83usize;
-let old = v[slot]; v[slot] = x;
-if r93_94(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r93_94(v, x) {  return true; }
 }
 false
 }
 
 /// Node `pick_127`.
-fn r93_94(v: &mut Values) -> bool {
-let g171 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g172 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g173 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g174 = v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g175 = v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g176 = v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g177 = v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g178 = v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g179 = v[0 + MEMBER_INDEX2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
-let g180 = v[0 + MEMBER_INDEX2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
-let g181 = v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g182 = v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g183 = v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g184 = v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g185 = v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g186 = v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g187 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g188 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+fn r93_94(v: &mut Values, r83: u8) -> bool {
+let g171 = v[0 + OFF43[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g172 = v[0 + OFF45[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g173 = v[0 + OFF46[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g174 = v[0 + OFF47[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g175 = v[0 + OFF48[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g176 = v[0 + OFF49[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g177 = v[0 + OFF50[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g178 = v[0 + OFF51[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g179 = v[0 + MEMBER_INDEX2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(r83 as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g180 = v[0 + MEMBER_INDEX2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(r83 as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g181 = v[0 + OFF53[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g182 = v[0 + OFF55[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g183 = v[0 + OFF28[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g184 = v[0 + OFF33[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g185 = v[0 + OFF56[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g186 = v[0 + OFF57[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g187 = v[0 + OFF58[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g188 = v[0 + OFF59[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
 {
 if g171 {
 {  return true; }
@@ -3136,66 +3130,66 @@ if g188 {
 
 }
 {
-let x: u8 = TAB19[(v[83] as usize)];
+let x: u8 = TAB19[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r95_94(v) { v[slot] = old; return true; }
+if r95_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB20[(v[83] as usize)];
+let x: u8 = TAB20[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r99_94(v) { v[slot] = old; return true; }
+if r99_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB21[(v[83] as usize)];
+let x: u8 = TAB21[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r102_94(v) { v[slot] = old; return true; }
+if r102_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB22[(v[83] as usize)];
+let x: u8 = TAB22[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r105_94(v) { v[slot] = old; return true; }
+if r105_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB23[(v[83] as usize)];
+let x: u8 = TAB23[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r108_94(v) { v[slot] = old; return true; }
+if r108_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB24[(v[83] as usize)];
+let x: u8 = TAB24[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r112_94(v) { v[slot] = old; return true; }
+if r112_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB25[(v[83] as usize)];
+let x: u8 = TAB25[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r115_94(v) { v[slot] = old; return true; }
+if r115_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB26[(v[83] as usize)];
+let x: u8 = TAB26[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r118_94(v) { v[slot] = old; return true; }
+if r118_94(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `attacked_112`.
-fn r95_94(v: &mut Values) -> bool {
+fn r95_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3203,7 +3197,7 @@ let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g197 {
-if r96_94(v) {  v[82] = w82; return true; }
+if r96_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3218,7 +3212,7 @@ false
 }
 
 /// Node `attacked_113`.
-fn r96_94(v: &mut Values) -> bool {
+fn r96_94(v: &mut Values, r83: u8) -> bool {
 let g199 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g200 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3229,7 +3223,7 @@ if g199 {
 }
 {
 if g200 {
-if r98_94(v) {  return true; }
+if r98_94(v, r83) {  return true; }
 }
 
 }
@@ -3237,7 +3231,7 @@ false
 }
 
 /// Node `attacked_115`.
-fn r97_94(v: &mut Values) -> bool {
+fn r97_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3248,7 +3242,7 @@ let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g197 {
-if r96_94(v) {  v[82] = w82; return true; }
+if r96_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3260,7 +3254,7 @@ false
 }
 
 /// Node `attacked_118`.
-fn r98_94(v: &mut Values) -> bool {
+fn r98_94(v: &mut Values, r83: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
 {  return true; }
@@ -3271,7 +3265,7 @@ false
 }
 
 /// Node `attacked_120`.
-fn r99_94(v: &mut Values) -> bool {
+fn r99_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3279,7 +3273,7 @@ let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g203 {
-if r100_94(v) {  v[82] = w82; return true; }
+if r100_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3294,7 +3288,7 @@ false
 }
 
 /// Node `attacked_121`.
-fn r100_94(v: &mut Values) -> bool {
+fn r100_94(v: &mut Values, r83: u8) -> bool {
 let g205 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g206 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3305,7 +3299,7 @@ if g205 {
 }
 {
 if g206 {
-if r98_94(v) {  return true; }
+if r98_94(v, r83) {  return true; }
 }
 
 }
@@ -3313,7 +3307,7 @@ false
 }
 
 /// Node `attacked_123`.
-fn r101_94(v: &mut Values) -> bool {
+fn r101_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3324,7 +3318,7 @@ let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g203 {
-if r100_94(v) {  v[82] = w82; return true; }
+if r100_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3336,7 +3330,7 @@ false
 }
 
 /// Node `attacked_128`.
-fn r102_94(v: &mut Values) -> bool {
+fn r102_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3344,7 +3338,7 @@ let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g208 {
-if r103_94(v) {  v[82] = w82; return true; }
+if r103_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3359,7 +3353,7 @@ false
 }
 
 /// Node `attacked_129`.
-fn r103_94(v: &mut Values) -> bool {
+fn r103_94(v: &mut Values, r83: u8) -> bool {
 let g210 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g211 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3370,7 +3364,7 @@ if g210 {
 }
 {
 if g211 {
-if r98_94(v) {  return true; }
+if r98_94(v, r83) {  return true; }
 }
 
 }
@@ -3378,7 +3372,7 @@ false
 }
 
 /// Node `attacked_131`.
-fn r104_94(v: &mut Values) -> bool {
+fn r104_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3389,7 +3383,7 @@ let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g208 {
-if r103_94(v) {  v[82] = w82; return true; }
+if r103_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3401,7 +3395,7 @@ false
 }
 
 /// Node `attacked_136`.
-fn r105_94(v: &mut Values) -> bool {
+fn r105_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3409,7 +3403,7 @@ let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g213 {
-if r106_94(v) {  v[82] = w82; return true; }
+if r106_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3424,7 +3418,7 @@ false
 }
 
 /// Node `attacked_137`.
-fn r106_94(v: &mut Values) -> bool {
+fn r106_94(v: &mut Values, r83: u8) -> bool {
 let g215 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g216 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3435,7 +3429,7 @@ if g215 {
 }
 {
 if g216 {
-if r98_94(v) {  return true; }
+if r98_94(v, r83) {  return true; }
 }
 
 }
@@ -3443,7 +3437,7 @@ false
 }
 
 /// Node `attacked_139`.
-fn r107_94(v: &mut Values) -> bool {
+fn r107_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3454,7 +3448,7 @@ let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g213 {
-if r106_94(v) {  v[82] = w82; return true; }
+if r106_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3466,7 +3460,7 @@ false
 }
 
 /// Node `attacked_144`.
-fn r108_94(v: &mut Values) -> bool {
+fn r108_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3474,7 +3468,7 @@ let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g218 {
-if r109_94(v) {  v[82] = w82; return true; }
+if r109_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3489,7 +3483,7 @@ false
 }
 
 /// Node `attacked_145`.
-fn r109_94(v: &mut Values) -> bool {
+fn r109_94(v: &mut Values, r83: u8) -> bool {
 let g220 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g221 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3500,7 +3494,7 @@ if g220 {
 }
 {
 if g221 {
-if r111_94(v) {  return true; }
+if r111_94(v, r83) {  return true; }
 }
 
 }
@@ -3508,7 +3502,7 @@ false
 }
 
 /// Node `attacked_147`.
-fn r110_94(v: &mut Values) -> bool {
+fn r110_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3519,7 +3513,7 @@ let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g218 {
-if r109_94(v) {  v[82] = w82; return true; }
+if r109_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3531,7 +3525,7 @@ false
 }
 
 /// Node `attacked_150`.
-fn r111_94(v: &mut Values) -> bool {
+fn r111_94(v: &mut Values, r83: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
 {  return true; }
@@ -3542,7 +3536,7 @@ false
 }
 
 /// Node `attacked_152`.
-fn r112_94(v: &mut Values) -> bool {
+fn r112_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3550,7 +3544,7 @@ let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g224 {
-if r113_94(v) {  v[82] = w82; return true; }
+if r113_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3565,7 +3559,7 @@ false
 }
 
 /// Node `attacked_153`.
-fn r113_94(v: &mut Values) -> bool {
+fn r113_94(v: &mut Values, r83: u8) -> bool {
 let g226 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g227 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3576,7 +3570,7 @@ if g226 {
 }
 {
 if g227 {
-if r111_94(v) {  return true; }
+if r111_94(v, r83) {  return true; }
 }
 
 }
@@ -3584,7 +3578,7 @@ false
 }
 
 /// Node `attacked_155`.
-fn r114_94(v: &mut Values) -> bool {
+fn r114_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3595,7 +3589,7 @@ let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g224 {
-if r113_94(v) {  v[82] = w82; return true; }
+if r113_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3607,7 +3601,7 @@ false
 }
 
 /// Node `attacked_160`.
-fn r115_94(v: &mut Values) -> bool {
+fn r115_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3615,7 +3609,7 @@ let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g229 {
-if r116_94(v) {  v[82] = w82; return true; }
+if r116_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3630,7 +3624,7 @@ false
 }
 
 /// Node `attacked_161`.
-fn r116_94(v: &mut Values) -> bool {
+fn r116_94(v: &mut Values, r83: u8) -> bool {
 let g231 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g232 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3641,7 +3635,7 @@ if g231 {
 }
 {
 if g232 {
-if r111_94(v) {  return true; }
+if r111_94(v, r83) {  return true; }
 }
 
 }
@@ -3649,7 +3643,7 @@ false
 }
 
 /// Node `attacked_163`.
-fn r117_94(v: &mut Values) -> bool {
+fn r117_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3660,7 +3654,7 @@ let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g229 {
-if r116_94(v) {  v[82] = w82; return true; }
+if r116_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3672,7 +3666,7 @@ false
 }
 
 /// Node `attacked_168`.
-fn r118_94(v: &mut Values) -> bool {
+fn r118_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3680,7 +3674,7 @@ let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g234 {
-if r119_94(v) {  v[82] = w82; return true; }
+if r119_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3695,7 +3689,7 @@ false
 }
 
 /// Node `attacked_169`.
-fn r119_94(v: &mut Values) -> bool {
+fn r119_94(v: &mut Values, r83: u8) -> bool {
 let g236 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g237 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3706,7 +3700,7 @@ if g236 {
 }
 {
 if g237 {
-if r111_94(v) {  return true; }
+if r111_94(v, r83) {  return true; }
 }
 
 }
@@ -3714,7 +3708,7 @@ false
 }
 
 /// Node `attacked_171`.
-fn r120_94(v: &mut Values) -> bool {
+fn r120_94(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3725,7 +3719,7 @@ let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g234 {
-if r119_94(v) {  v[82] = w82; return true; }
+if r119_94(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3737,37 +3731,34 @@ false
 }
 
 /// Node `attacked_reach_3`.
-fn r134_136(v: &mut Values) -> bool {
+fn r134_136(v: &mut Values, r83: u8) -> bool {
 {
 let x: u8 = v[67 + OFF27[(v[66] as usize)] as usize];
-let slot = 83usize;
-let old = v[slot]; v[slot] = x;
-if r135_136(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r135_136(v, x) {  return true; }
 }
 false
 }
 
 /// Node `kingSafe_2`.
-fn r135_136(v: &mut Values) -> bool {
-let g257 = v[0 + OFF43[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g258 = v[0 + OFF45[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g259 = v[0 + OFF46[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g260 = v[0 + OFF47[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g261 = v[0 + OFF48[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g262 = v[0 + OFF49[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g263 = v[0 + OFF50[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g264 = v[0 + OFF51[(v[83] as usize)] as usize] == TAB44[(v[66] as usize)];
-let g265 = v[0 + MEMBER_INDEX2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
-let g266 = v[0 + MEMBER_INDEX2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(v[83] as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
-let g267 = v[0 + OFF53[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g268 = v[0 + OFF55[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g269 = v[0 + OFF28[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g270 = v[0 + OFF33[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g271 = v[0 + OFF56[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g272 = v[0 + OFF57[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g273 = v[0 + OFF58[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
-let g274 = v[0 + OFF59[(v[83] as usize)] as usize] == TAB54[(v[66] as usize)];
+fn r135_136(v: &mut Values, r83: u8) -> bool {
+let g257 = v[0 + OFF43[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g258 = v[0 + OFF45[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g259 = v[0 + OFF46[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g260 = v[0 + OFF47[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g261 = v[0 + OFF48[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g262 = v[0 + OFF49[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g263 = v[0 + OFF50[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g264 = v[0 + OFF51[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
+let g265 = v[0 + MEMBER_INDEX2[(CONSTANTS[1623 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(r83 as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g266 = v[0 + MEMBER_INDEX2[(CONSTANTS[1689 + OFF7[(v[66] as usize)] as usize + MEMBER_INDEX2[(r83 as usize)] as usize] as usize)] as usize] == TAB52[(v[66] as usize)];
+let g267 = v[0 + OFF53[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g268 = v[0 + OFF55[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g269 = v[0 + OFF28[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g270 = v[0 + OFF33[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g271 = v[0 + OFF56[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g272 = v[0 + OFF57[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g273 = v[0 + OFF58[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
+let g274 = v[0 + OFF59[(r83 as usize)] as usize] == TAB54[(v[66] as usize)];
 {
 if g257 {
 {  return true; }
@@ -3877,66 +3868,66 @@ if g274 {
 
 }
 {
-let x: u8 = TAB19[(v[83] as usize)];
+let x: u8 = TAB19[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r137_136(v) { v[slot] = old; return true; }
+if r137_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB20[(v[83] as usize)];
+let x: u8 = TAB20[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r141_136(v) { v[slot] = old; return true; }
+if r141_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB21[(v[83] as usize)];
+let x: u8 = TAB21[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r144_136(v) { v[slot] = old; return true; }
+if r144_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB22[(v[83] as usize)];
+let x: u8 = TAB22[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r147_136(v) { v[slot] = old; return true; }
+if r147_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB23[(v[83] as usize)];
+let x: u8 = TAB23[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r150_136(v) { v[slot] = old; return true; }
+if r150_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB24[(v[83] as usize)];
+let x: u8 = TAB24[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r154_136(v) { v[slot] = old; return true; }
+if r154_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB25[(v[83] as usize)];
+let x: u8 = TAB25[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r157_136(v) { v[slot] = old; return true; }
+if r157_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 {
-let x: u8 = TAB26[(v[83] as usize)];
+let x: u8 = TAB26[(r83 as usize)];
 let slot = 82usize;
 let old = v[slot]; v[slot] = x;
-if r160_136(v) { v[slot] = old; return true; }
+if r160_136(v, r83) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `attacked_199`.
-fn r137_136(v: &mut Values) -> bool {
+fn r137_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3944,7 +3935,7 @@ let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g283 {
-if r138_136(v) {  v[82] = w82; return true; }
+if r138_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -3959,7 +3950,7 @@ false
 }
 
 /// Node `attacked_200`.
-fn r138_136(v: &mut Values) -> bool {
+fn r138_136(v: &mut Values, r83: u8) -> bool {
 let g285 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g286 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -3970,7 +3961,7 @@ if g285 {
 }
 {
 if g286 {
-if r140_136(v) {  return true; }
+if r140_136(v, r83) {  return true; }
 }
 
 }
@@ -3978,7 +3969,7 @@ false
 }
 
 /// Node `attacked_202`.
-fn r139_136(v: &mut Values) -> bool {
+fn r139_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -3989,7 +3980,7 @@ let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g283 {
-if r138_136(v) {  v[82] = w82; return true; }
+if r138_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4001,7 +3992,7 @@ false
 }
 
 /// Node `attacked_205`.
-fn r140_136(v: &mut Values) -> bool {
+fn r140_136(v: &mut Values, r83: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
 {  return true; }
@@ -4012,7 +4003,7 @@ false
 }
 
 /// Node `attacked_207`.
-fn r141_136(v: &mut Values) -> bool {
+fn r141_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4020,7 +4011,7 @@ let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g289 {
-if r142_136(v) {  v[82] = w82; return true; }
+if r142_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4035,7 +4026,7 @@ false
 }
 
 /// Node `attacked_208`.
-fn r142_136(v: &mut Values) -> bool {
+fn r142_136(v: &mut Values, r83: u8) -> bool {
 let g291 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g292 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4046,7 +4037,7 @@ if g291 {
 }
 {
 if g292 {
-if r140_136(v) {  return true; }
+if r140_136(v, r83) {  return true; }
 }
 
 }
@@ -4054,7 +4045,7 @@ false
 }
 
 /// Node `attacked_210`.
-fn r143_136(v: &mut Values) -> bool {
+fn r143_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4065,7 +4056,7 @@ let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g289 {
-if r142_136(v) {  v[82] = w82; return true; }
+if r142_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4077,7 +4068,7 @@ false
 }
 
 /// Node `attacked_215`.
-fn r144_136(v: &mut Values) -> bool {
+fn r144_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4085,7 +4076,7 @@ let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g294 {
-if r145_136(v) {  v[82] = w82; return true; }
+if r145_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4100,7 +4091,7 @@ false
 }
 
 /// Node `attacked_216`.
-fn r145_136(v: &mut Values) -> bool {
+fn r145_136(v: &mut Values, r83: u8) -> bool {
 let g296 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g297 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4111,7 +4102,7 @@ if g296 {
 }
 {
 if g297 {
-if r140_136(v) {  return true; }
+if r140_136(v, r83) {  return true; }
 }
 
 }
@@ -4119,7 +4110,7 @@ false
 }
 
 /// Node `attacked_218`.
-fn r146_136(v: &mut Values) -> bool {
+fn r146_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4130,7 +4121,7 @@ let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g294 {
-if r145_136(v) {  v[82] = w82; return true; }
+if r145_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4142,7 +4133,7 @@ false
 }
 
 /// Node `attacked_223`.
-fn r147_136(v: &mut Values) -> bool {
+fn r147_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4150,7 +4141,7 @@ let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g299 {
-if r148_136(v) {  v[82] = w82; return true; }
+if r148_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4165,7 +4156,7 @@ false
 }
 
 /// Node `attacked_224`.
-fn r148_136(v: &mut Values) -> bool {
+fn r148_136(v: &mut Values, r83: u8) -> bool {
 let g301 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g302 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4176,7 +4167,7 @@ if g301 {
 }
 {
 if g302 {
-if r140_136(v) {  return true; }
+if r140_136(v, r83) {  return true; }
 }
 
 }
@@ -4184,7 +4175,7 @@ false
 }
 
 /// Node `attacked_226`.
-fn r149_136(v: &mut Values) -> bool {
+fn r149_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4195,7 +4186,7 @@ let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g299 {
-if r148_136(v) {  v[82] = w82; return true; }
+if r148_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4207,7 +4198,7 @@ false
 }
 
 /// Node `attacked_231`.
-fn r150_136(v: &mut Values) -> bool {
+fn r150_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4215,7 +4206,7 @@ let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g304 {
-if r151_136(v) {  v[82] = w82; return true; }
+if r151_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4230,7 +4221,7 @@ false
 }
 
 /// Node `attacked_232`.
-fn r151_136(v: &mut Values) -> bool {
+fn r151_136(v: &mut Values, r83: u8) -> bool {
 let g306 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g307 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4241,7 +4232,7 @@ if g306 {
 }
 {
 if g307 {
-if r153_136(v) {  return true; }
+if r153_136(v, r83) {  return true; }
 }
 
 }
@@ -4249,7 +4240,7 @@ false
 }
 
 /// Node `attacked_234`.
-fn r152_136(v: &mut Values) -> bool {
+fn r152_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4260,7 +4251,7 @@ let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g304 {
-if r151_136(v) {  v[82] = w82; return true; }
+if r151_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4272,7 +4263,7 @@ false
 }
 
 /// Node `attacked_237`.
-fn r153_136(v: &mut Values) -> bool {
+fn r153_136(v: &mut Values, r83: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
 {  return true; }
@@ -4283,7 +4274,7 @@ false
 }
 
 /// Node `attacked_239`.
-fn r154_136(v: &mut Values) -> bool {
+fn r154_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4291,7 +4282,7 @@ let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g310 {
-if r155_136(v) {  v[82] = w82; return true; }
+if r155_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4306,7 +4297,7 @@ false
 }
 
 /// Node `attacked_240`.
-fn r155_136(v: &mut Values) -> bool {
+fn r155_136(v: &mut Values, r83: u8) -> bool {
 let g312 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g313 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4317,7 +4308,7 @@ if g312 {
 }
 {
 if g313 {
-if r153_136(v) {  return true; }
+if r153_136(v, r83) {  return true; }
 }
 
 }
@@ -4325,7 +4316,7 @@ false
 }
 
 /// Node `attacked_242`.
-fn r156_136(v: &mut Values) -> bool {
+fn r156_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4336,7 +4327,7 @@ let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g310 {
-if r155_136(v) {  v[82] = w82; return true; }
+if r155_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4348,7 +4339,7 @@ false
 }
 
 /// Node `attacked_247`.
-fn r157_136(v: &mut Values) -> bool {
+fn r157_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4356,7 +4347,7 @@ let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g315 {
-if r158_136(v) {  v[82] = w82; return true; }
+if r158_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4371,7 +4362,7 @@ false
 }
 
 /// Node `attacked_248`.
-fn r158_136(v: &mut Values) -> bool {
+fn r158_136(v: &mut Values, r83: u8) -> bool {
 let g317 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g318 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4382,7 +4373,7 @@ if g317 {
 }
 {
 if g318 {
-if r153_136(v) {  return true; }
+if r153_136(v, r83) {  return true; }
 }
 
 }
@@ -4390,7 +4381,7 @@ false
 }
 
 /// Node `attacked_250`.
-fn r159_136(v: &mut Values) -> bool {
+fn r159_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4401,7 +4392,7 @@ let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g315 {
-if r158_136(v) {  v[82] = w82; return true; }
+if r158_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4413,7 +4404,7 @@ false
 }
 
 /// Node `attacked_255`.
-fn r160_136(v: &mut Values) -> bool {
+fn r160_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4421,7 +4412,7 @@ let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g320 {
-if r161_136(v) {  v[82] = w82; return true; }
+if r161_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4436,7 +4427,7 @@ false
 }
 
 /// Node `attacked_256`.
-fn r161_136(v: &mut Values) -> bool {
+fn r161_136(v: &mut Values, r83: u8) -> bool {
 let g322 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
 let g323 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
 {
@@ -4447,7 +4438,7 @@ if g322 {
 }
 {
 if g323 {
-if r153_136(v) {  return true; }
+if r153_136(v, r83) {  return true; }
 }
 
 }
@@ -4455,7 +4446,7 @@ false
 }
 
 /// Node `attacked_258`.
-fn r162_136(v: &mut Values) -> bool {
+fn r162_136(v: &mut Values, r83: u8) -> bool {
 let w82: u8 = v[82];
 loop {
 {
@@ -4466,7 +4457,7 @@ let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
 let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
 {
 if g320 {
-if r161_136(v) {  v[82] = w82; return true; }
+if r161_136(v, r83) {  v[82] = w82; return true; }
 }
 
 }
@@ -4480,7 +4471,7 @@ false
 /// Node `inCheck_reach_1`.
 fn r190_191(v: &mut Values) -> bool {
 {
-if r134_136(v) {
+if r134_136(v, v[83]) {
 {  return true; }
 }
 
@@ -5589,7 +5580,7 @@ false
 /// Node `pick_245`.
 fn r253_270(v: &mut Values) -> bool {
 {
-if !r56_58(v) {
+if !r56_58(v, v[83]) {
 if r254_270(v) {  return true; }
 }
 
@@ -5671,7 +5662,7 @@ false
 /// Node `pick_255`.
 fn r260_270(v: &mut Values) -> bool {
 {
-if !r92_94(v) {
+if !r92_94(v, v[83]) {
 if r261_270(v) {  return true; }
 }
 
@@ -5797,7 +5788,7 @@ false
 /// Node `finish_31`.
 fn r269_270(v: &mut Values) -> bool {
 {
-if !r134_136(v) {
+if !r134_136(v, v[83]) {
 {  return true; }
 }
 

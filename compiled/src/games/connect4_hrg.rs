@@ -263,13 +263,13 @@ v[slot] = old;
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 m10(v, cx);
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -293,13 +293,13 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m20(v, cx);
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m21(v, cx);
 }
 
@@ -487,13 +487,13 @@ v[slot] = old;
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 m31(v, cx);
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 m34(v, cx);
 }
 
@@ -517,13 +517,13 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 m21(v, cx);
 }
 
@@ -544,48 +544,38 @@ v[slot] = old;
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`.
-fn r11_12(v: &mut Values) -> bool {
+fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let slot = 54usize;
-let old = v[slot];
-v[slot] = 66;
-if r36_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = 67;
-if r36_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = 68;
-if r36_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = 69;
-if r36_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r36_12_k54_66(v, 66, r55) {  return true; }
+if r36_12_k54_67(v, 67, r55) {  return true; }
+if r36_12_k54_68(v, 68, r55) {  return true; }
+if r36_12_k54_69(v, 69, r55) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1`.
-fn r36_12(v: &mut Values) -> bool {
+fn r36_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2`.
-fn r37_12(v: &mut Values) -> bool {
-let g37 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 0;
-let g38 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 0;
+fn r37_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g37 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 0;
+let g38 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 0;
 {
 if g37 {
-if r38_12(v) {  return true; }
+if r38_12(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12(v) {  return true; }
+if r39_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -593,30 +583,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3`.
-fn r38_12(v: &mut Values) -> bool {
+fn r38_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize];
+if r39_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4`.
-fn r39_12(v: &mut Values) -> bool {
-let g40 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 0;
-let g41 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 0;
+fn r39_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g40 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
+let g41 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
 {
 if g40 {
-if r40_12(v) {  return true; }
+if r40_12(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12(v) {  return true; }
+if r41_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -624,30 +611,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6`.
-fn r40_12(v: &mut Values) -> bool {
+fn r40_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r41_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7`.
-fn r41_12(v: &mut Values) -> bool {
-let g43 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 0;
-let g44 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 0;
+fn r41_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g43 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 0;
+let g44 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 0;
 {
 if g43 {
-if r42_12(v) {  return true; }
+if r42_12(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12(v) {  return true; }
+if r43_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -655,34 +639,28 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9`.
-fn r42_12(v: &mut Values) -> bool {
+fn r42_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r43_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10`.
-fn r43_12(v: &mut Values) -> bool {
+fn r43_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r44_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12`.
-fn r44_12(v: &mut Values) -> bool {
+fn r44_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -690,22 +668,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13`.
-fn r45_12(v: &mut Values) -> bool {
+fn r45_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r46_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14`.
-fn r46_12(v: &mut Values) -> bool {
+fn r46_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -713,22 +688,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15`.
-fn r47_12(v: &mut Values) -> bool {
+fn r47_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_16`.
 #[inline(always)]
-fn r48_12(v: &mut Values) -> bool {
+fn r48_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -737,33 +709,23 @@ false
 }
 
 /// Node `hasRoom_reach_1`.
-fn r17_19(v: &mut Values) -> bool {
+fn r17_19(v: &mut Values, r52: u8) -> bool {
 {
-let slot = 52usize;
-let old = v[slot];
-v[slot] = 9;
-if r18_19_k52_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r18_19_k52_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r18_19_k52_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r18_19_k52_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r18_19_k52_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r18_19_k52_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r18_19_k52_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r18_19_k52_9(v, 9) {  return true; }
+if r18_19_k52_10(v, 10) {  return true; }
+if r18_19_k52_11(v, 11) {  return true; }
+if r18_19_k52_12(v, 12) {  return true; }
+if r18_19_k52_13(v, 13) {  return true; }
+if r18_19_k52_14(v, 14) {  return true; }
+if r18_19_k52_15(v, 15) {  return true; }
 }
 false
 }
 
 /// Node `hasRoom_1`.
-fn r18_19(v: &mut Values) -> bool {
+fn r18_19(v: &mut Values, r52: u8) -> bool {
 {
-if v[44 + OFF0[(v[52] as usize)] as usize] != 22 {
+if v[44 + OFF0[(r52 as usize)] as usize] != 22 {
 {  return true; }
 }
 
@@ -772,48 +734,38 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_reach_2`.
-fn r32_33(v: &mut Values) -> bool {
+fn r32_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let slot = 54usize;
-let old = v[slot];
-v[slot] = 66;
-if r49_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = 67;
-if r49_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = 68;
-if r49_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = 69;
-if r49_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r49_33_k54_66(v, 66, r55) {  return true; }
+if r49_33_k54_67(v, 67, r55) {  return true; }
+if r49_33_k54_68(v, 68, r55) {  return true; }
+if r49_33_k54_69(v, 69, r55) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1`.
-fn r49_33(v: &mut Values) -> bool {
+fn r49_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2`.
-fn r50_33(v: &mut Values) -> bool {
-let g53 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 1;
-let g54 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 1;
+fn r50_33(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g53 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] == 1;
+let g54 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize] as usize] != 1;
 {
 if g53 {
-if r51_33(v) {  return true; }
+if r51_33(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33(v) {  return true; }
+if r52_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -821,30 +773,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3`.
-fn r51_33(v: &mut Values) -> bool {
+fn r51_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[53] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(v[53] as usize)] as usize];
+if r52_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4`.
-fn r52_33(v: &mut Values) -> bool {
-let g56 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 1;
-let g57 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 1;
+fn r52_33(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g56 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
+let g57 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
 {
 if g56 {
-if r53_33(v) {  return true; }
+if r53_33(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33(v) {  return true; }
+if r54_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -852,30 +801,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6`.
-fn r53_33(v: &mut Values) -> bool {
+fn r53_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r54_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7`.
-fn r54_33(v: &mut Values) -> bool {
-let g59 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] == 1;
-let g60 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize] as usize] != 1;
+fn r54_33(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g59 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] == 1;
+let g60 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize] as usize] != 1;
 {
 if g59 {
-if r55_33(v) {  return true; }
+if r55_33(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33(v) {  return true; }
+if r56_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -883,34 +829,28 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9`.
-fn r55_33(v: &mut Values) -> bool {
+fn r55_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[292 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[292 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r56_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10`.
-fn r56_33(v: &mut Values) -> bool {
+fn r56_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r57_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12`.
-fn r57_33(v: &mut Values) -> bool {
+fn r57_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -918,22 +858,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13`.
-fn r58_33(v: &mut Values) -> bool {
+fn r58_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r59_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14`.
-fn r59_33(v: &mut Values) -> bool {
+fn r59_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33(v, r54, r55) {  return true; }
 }
 
 }
@@ -941,22 +878,19 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15`.
-fn r60_33(v: &mut Values) -> bool {
+fn r60_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = CONSTANTS[72 + OFF6[(v[54] as usize)] as usize + OFF3[(v[55] as usize)] as usize];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[72 + OFF6[(r54 as usize)] as usize + OFF3[(r55 as usize)] as usize];
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_16`.
 #[inline(always)]
-fn r61_33(v: &mut Values) -> bool {
+fn r61_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1019,13 +953,13 @@ None
 fn a9(v: &mut Values) -> Option<u32> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -1049,13 +983,13 @@ None
 fn a13(v: &mut Values) -> Option<u32> {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a20(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a21(v) { return Some(node); }
 }
 
@@ -1167,13 +1101,13 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 let mut reach_32_33: Option<bool> = None;
 {
-if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if (match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 if let Some(node) = a31(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v); reach_32_33 = Some(found); found } }) {
+if !(match reach_32_33 { Some(found) => found, None => { let found = r32_33(v, v[54], v[55]); reach_32_33 = Some(found); found } }) {
 if let Some(node) = a34(v) { return Some(node); }
 }
 
@@ -1197,13 +1131,13 @@ None
 fn a34(v: &mut Values) -> Option<u32> {
 let mut reach_17_19: Option<bool> = None;
 {
-if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if (match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v); reach_17_19 = Some(found); found } }) {
+if !(match reach_17_19 { Some(found) => found, None => { let found = r17_19(v, v[52]); reach_17_19 = Some(found); found } }) {
 if let Some(node) = a21(v) { return Some(node); }
 }
 
@@ -1392,55 +1326,43 @@ m25(v, cx);
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 66.
-fn r36_12_k54_66(v: &mut Values) -> bool {
+fn r36_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 67.
-fn r36_12_k54_67(v: &mut Values) -> bool {
+fn r36_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 68.
-fn r36_12_k54_68(v: &mut Values) -> bool {
+fn r36_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_1` where v[54] == 69.
-fn r36_12_k54_69(v: &mut Values) -> bool {
+fn r36_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r37_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r37_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `hasRoom_1` where v[52] == 9.
-fn r18_19_k52_9(v: &mut Values) -> bool {
+fn r18_19_k52_9(v: &mut Values, r52: u8) -> bool {
 {
 if v[44] != 22 {
 {  return true; }
@@ -1451,7 +1373,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 10.
-fn r18_19_k52_10(v: &mut Values) -> bool {
+fn r18_19_k52_10(v: &mut Values, r52: u8) -> bool {
 {
 if v[45] != 22 {
 {  return true; }
@@ -1462,7 +1384,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 11.
-fn r18_19_k52_11(v: &mut Values) -> bool {
+fn r18_19_k52_11(v: &mut Values, r52: u8) -> bool {
 {
 if v[46] != 22 {
 {  return true; }
@@ -1473,7 +1395,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 12.
-fn r18_19_k52_12(v: &mut Values) -> bool {
+fn r18_19_k52_12(v: &mut Values, r52: u8) -> bool {
 {
 if v[47] != 22 {
 {  return true; }
@@ -1484,7 +1406,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 13.
-fn r18_19_k52_13(v: &mut Values) -> bool {
+fn r18_19_k52_13(v: &mut Values, r52: u8) -> bool {
 {
 if v[48] != 22 {
 {  return true; }
@@ -1495,7 +1417,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 14.
-fn r18_19_k52_14(v: &mut Values) -> bool {
+fn r18_19_k52_14(v: &mut Values, r52: u8) -> bool {
 {
 if v[49] != 22 {
 {  return true; }
@@ -1506,7 +1428,7 @@ false
 }
 
 /// Node `hasRoom_1` where v[52] == 15.
-fn r18_19_k52_15(v: &mut Values) -> bool {
+fn r18_19_k52_15(v: &mut Values, r52: u8) -> bool {
 {
 if v[50] != 22 {
 {  return true; }
@@ -1517,66 +1439,54 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 66.
-fn r49_33_k54_66(v: &mut Values) -> bool {
+fn r49_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 67.
-fn r49_33_k54_67(v: &mut Values) -> bool {
+fn r49_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 68.
-fn r49_33_k54_68(v: &mut Values) -> bool {
+fn r49_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_1` where v[54] == 69.
-fn r49_33_k54_69(v: &mut Values) -> bool {
+fn r49_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r50_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r50_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 66.
-fn r37_12_k54_66(v: &mut Values) -> bool {
+fn r37_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF7[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF7[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_66(v) {  return true; }
+if r38_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_66(v) {  return true; }
+if r39_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1584,18 +1494,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 67.
-fn r37_12_k54_67(v: &mut Values) -> bool {
+fn r37_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF8[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF8[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_67(v) {  return true; }
+if r38_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_67(v) {  return true; }
+if r39_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1603,18 +1513,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 68.
-fn r37_12_k54_68(v: &mut Values) -> bool {
+fn r37_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF9[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF9[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_68(v) {  return true; }
+if r38_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_68(v) {  return true; }
+if r39_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1622,18 +1532,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_2` where v[54] == 69.
-fn r37_12_k54_69(v: &mut Values) -> bool {
+fn r37_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g37 = v[0 + OFF10[(v[53] as usize)] as usize] == 0;
 let g38 = v[0 + OFF10[(v[53] as usize)] as usize] != 0;
 {
 if g37 {
-if r38_12_k54_69(v) {  return true; }
+if r38_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g38 {
-if r39_12_k54_69(v) {  return true; }
+if r39_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1641,18 +1551,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 66.
-fn r50_33_k54_66(v: &mut Values) -> bool {
+fn r50_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF7[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF7[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_66(v) {  return true; }
+if r51_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_66(v) {  return true; }
+if r52_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1660,18 +1570,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 67.
-fn r50_33_k54_67(v: &mut Values) -> bool {
+fn r50_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF8[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF8[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_67(v) {  return true; }
+if r51_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_67(v) {  return true; }
+if r52_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1679,18 +1589,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 68.
-fn r50_33_k54_68(v: &mut Values) -> bool {
+fn r50_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF9[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF9[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_68(v) {  return true; }
+if r51_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_68(v) {  return true; }
+if r52_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1698,18 +1608,18 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_2` where v[54] == 69.
-fn r50_33_k54_69(v: &mut Values) -> bool {
+fn r50_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 let g53 = v[0 + OFF10[(v[53] as usize)] as usize] == 1;
 let g54 = v[0 + OFF10[(v[53] as usize)] as usize] != 1;
 {
 if g53 {
-if r51_33_k54_69(v) {  return true; }
+if r51_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g54 {
-if r52_33_k54_69(v) {  return true; }
+if r52_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1717,30 +1627,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 66.
-fn r38_12_k54_66(v: &mut Values) -> bool {
+fn r38_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 66.
-fn r39_12_k54_66(v: &mut Values) -> bool {
-let g40 = v[0 + OFF7[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF7[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g40 = v[0 + OFF7[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF7[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_66(v) {  return true; }
+if r40_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_66(v) {  return true; }
+if r41_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1748,30 +1655,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 67.
-fn r38_12_k54_67(v: &mut Values) -> bool {
+fn r38_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 67.
-fn r39_12_k54_67(v: &mut Values) -> bool {
-let g40 = v[0 + OFF8[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF8[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g40 = v[0 + OFF8[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF8[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_67(v) {  return true; }
+if r40_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_67(v) {  return true; }
+if r41_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1779,30 +1683,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 68.
-fn r38_12_k54_68(v: &mut Values) -> bool {
+fn r38_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 68.
-fn r39_12_k54_68(v: &mut Values) -> bool {
-let g40 = v[0 + OFF9[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF9[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g40 = v[0 + OFF9[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF9[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_68(v) {  return true; }
+if r40_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_68(v) {  return true; }
+if r41_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1810,30 +1711,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_3` where v[54] == 69.
-fn r38_12_k54_69(v: &mut Values) -> bool {
+fn r38_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r39_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r39_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_4` where v[54] == 69.
-fn r39_12_k54_69(v: &mut Values) -> bool {
-let g40 = v[0 + OFF10[(v[55] as usize)] as usize] == 0;
-let g41 = v[0 + OFF10[(v[55] as usize)] as usize] != 0;
+fn r39_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g40 = v[0 + OFF10[(r55 as usize)] as usize] == 0;
+let g41 = v[0 + OFF10[(r55 as usize)] as usize] != 0;
 {
 if g40 {
-if r40_12_k54_69(v) {  return true; }
+if r40_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g41 {
-if r41_12_k54_69(v) {  return true; }
+if r41_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1841,30 +1739,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 66.
-fn r51_33_k54_66(v: &mut Values) -> bool {
+fn r51_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB11[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 66.
-fn r52_33_k54_66(v: &mut Values) -> bool {
-let g56 = v[0 + OFF7[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF7[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g56 = v[0 + OFF7[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF7[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_66(v) {  return true; }
+if r53_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_66(v) {  return true; }
+if r54_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1872,30 +1767,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 67.
-fn r51_33_k54_67(v: &mut Values) -> bool {
+fn r51_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB12[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 67.
-fn r52_33_k54_67(v: &mut Values) -> bool {
-let g56 = v[0 + OFF8[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF8[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g56 = v[0 + OFF8[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF8[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_67(v) {  return true; }
+if r53_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_67(v) {  return true; }
+if r54_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -1903,30 +1795,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 68.
-fn r51_33_k54_68(v: &mut Values) -> bool {
+fn r51_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB13[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 68.
-fn r52_33_k54_68(v: &mut Values) -> bool {
-let g56 = v[0 + OFF9[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF9[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g56 = v[0 + OFF9[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF9[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_68(v) {  return true; }
+if r53_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_68(v) {  return true; }
+if r54_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -1934,30 +1823,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_3` where v[54] == 69.
-fn r51_33_k54_69(v: &mut Values) -> bool {
+fn r51_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = TAB14[(v[53] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r52_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r52_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_4` where v[54] == 69.
-fn r52_33_k54_69(v: &mut Values) -> bool {
-let g56 = v[0 + OFF10[(v[55] as usize)] as usize] == 1;
-let g57 = v[0 + OFF10[(v[55] as usize)] as usize] != 1;
+fn r52_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g56 = v[0 + OFF10[(r55 as usize)] as usize] == 1;
+let g57 = v[0 + OFF10[(r55 as usize)] as usize] != 1;
 {
 if g56 {
-if r53_33_k54_69(v) {  return true; }
+if r53_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g57 {
-if r54_33_k54_69(v) {  return true; }
+if r54_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -1965,30 +1851,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 66.
-fn r40_12_k54_66(v: &mut Values) -> bool {
+fn r40_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r41_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 66.
-fn r41_12_k54_66(v: &mut Values) -> bool {
-let g43 = v[0 + OFF7[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF7[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g43 = v[0 + OFF7[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF7[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_66(v) {  return true; }
+if r42_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_66(v) {  return true; }
+if r43_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -1996,30 +1879,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 67.
-fn r40_12_k54_67(v: &mut Values) -> bool {
+fn r40_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r41_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 67.
-fn r41_12_k54_67(v: &mut Values) -> bool {
-let g43 = v[0 + OFF8[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF8[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g43 = v[0 + OFF8[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF8[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_67(v) {  return true; }
+if r42_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_67(v) {  return true; }
+if r43_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2027,30 +1907,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 68.
-fn r40_12_k54_68(v: &mut Values) -> bool {
+fn r40_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r41_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 68.
-fn r41_12_k54_68(v: &mut Values) -> bool {
-let g43 = v[0 + OFF9[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF9[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g43 = v[0 + OFF9[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF9[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_68(v) {  return true; }
+if r42_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_68(v) {  return true; }
+if r43_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2058,30 +1935,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_6` where v[54] == 69.
-fn r40_12_k54_69(v: &mut Values) -> bool {
+fn r40_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r41_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r41_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_7` where v[54] == 69.
-fn r41_12_k54_69(v: &mut Values) -> bool {
-let g43 = v[0 + OFF10[(v[55] as usize)] as usize] == 0;
-let g44 = v[0 + OFF10[(v[55] as usize)] as usize] != 0;
+fn r41_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g43 = v[0 + OFF10[(r55 as usize)] as usize] == 0;
+let g44 = v[0 + OFF10[(r55 as usize)] as usize] != 0;
 {
 if g43 {
-if r42_12_k54_69(v) {  return true; }
+if r42_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g44 {
-if r43_12_k54_69(v) {  return true; }
+if r43_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2089,30 +1963,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 66.
-fn r53_33_k54_66(v: &mut Values) -> bool {
+fn r53_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r54_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 66.
-fn r54_33_k54_66(v: &mut Values) -> bool {
-let g59 = v[0 + OFF7[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF7[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g59 = v[0 + OFF7[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF7[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_66(v) {  return true; }
+if r55_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_66(v) {  return true; }
+if r56_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2120,30 +1991,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 67.
-fn r53_33_k54_67(v: &mut Values) -> bool {
+fn r53_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r54_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 67.
-fn r54_33_k54_67(v: &mut Values) -> bool {
-let g59 = v[0 + OFF8[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF8[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g59 = v[0 + OFF8[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF8[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_67(v) {  return true; }
+if r55_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_67(v) {  return true; }
+if r56_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2151,30 +2019,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 68.
-fn r53_33_k54_68(v: &mut Values) -> bool {
+fn r53_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r54_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 68.
-fn r54_33_k54_68(v: &mut Values) -> bool {
-let g59 = v[0 + OFF9[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF9[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g59 = v[0 + OFF9[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF9[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_68(v) {  return true; }
+if r55_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_68(v) {  return true; }
+if r56_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2182,30 +2047,27 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_6` where v[54] == 69.
-fn r53_33_k54_69(v: &mut Values) -> bool {
+fn r53_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r54_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r54_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_7` where v[54] == 69.
-fn r54_33_k54_69(v: &mut Values) -> bool {
-let g59 = v[0 + OFF10[(v[55] as usize)] as usize] == 1;
-let g60 = v[0 + OFF10[(v[55] as usize)] as usize] != 1;
+fn r54_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
+let g59 = v[0 + OFF10[(r55 as usize)] as usize] == 1;
+let g60 = v[0 + OFF10[(r55 as usize)] as usize] != 1;
 {
 if g59 {
-if r55_33_k54_69(v) {  return true; }
+if r55_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
 {
 if g60 {
-if r56_33_k54_69(v) {  return true; }
+if r56_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2213,202 +2075,154 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 66.
-fn r42_12_k54_66(v: &mut Values) -> bool {
+fn r42_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r43_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 66.
-fn r43_12_k54_66(v: &mut Values) -> bool {
+fn r43_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r44_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 67.
-fn r42_12_k54_67(v: &mut Values) -> bool {
+fn r42_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r43_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 67.
-fn r43_12_k54_67(v: &mut Values) -> bool {
+fn r43_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r44_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 68.
-fn r42_12_k54_68(v: &mut Values) -> bool {
+fn r42_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r43_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 68.
-fn r43_12_k54_68(v: &mut Values) -> bool {
+fn r43_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r44_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_9` where v[54] == 69.
-fn r42_12_k54_69(v: &mut Values) -> bool {
+fn r42_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r43_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r43_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_10` where v[54] == 69.
-fn r43_12_k54_69(v: &mut Values) -> bool {
+fn r43_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r44_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r44_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 66.
-fn r55_33_k54_66(v: &mut Values) -> bool {
+fn r55_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB11[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB11[(r55 as usize)];
+if r56_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 66.
-fn r56_33_k54_66(v: &mut Values) -> bool {
+fn r56_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r57_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 67.
-fn r55_33_k54_67(v: &mut Values) -> bool {
+fn r55_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB12[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB12[(r55 as usize)];
+if r56_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 67.
-fn r56_33_k54_67(v: &mut Values) -> bool {
+fn r56_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r57_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 68.
-fn r55_33_k54_68(v: &mut Values) -> bool {
+fn r55_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB13[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB13[(r55 as usize)];
+if r56_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 68.
-fn r56_33_k54_68(v: &mut Values) -> bool {
+fn r56_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r57_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_9` where v[54] == 69.
-fn r55_33_k54_69(v: &mut Values) -> bool {
+fn r55_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB14[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r56_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB14[(r55 as usize)];
+if r56_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_10` where v[54] == 69.
-fn r56_33_k54_69(v: &mut Values) -> bool {
+fn r56_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r57_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r57_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 66.
-fn r44_12_k54_66(v: &mut Values) -> bool {
+fn r44_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2416,10 +2230,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 67.
-fn r44_12_k54_67(v: &mut Values) -> bool {
+fn r44_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2427,10 +2241,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 68.
-fn r44_12_k54_68(v: &mut Values) -> bool {
+fn r44_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2438,10 +2252,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_12` where v[54] == 69.
-fn r44_12_k54_69(v: &mut Values) -> bool {
+fn r44_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r45_12_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r45_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2449,10 +2263,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 66.
-fn r57_33_k54_66(v: &mut Values) -> bool {
+fn r57_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2460,10 +2274,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 67.
-fn r57_33_k54_67(v: &mut Values) -> bool {
+fn r57_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2471,10 +2285,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 68.
-fn r57_33_k54_68(v: &mut Values) -> bool {
+fn r57_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2482,10 +2296,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_12` where v[54] == 69.
-fn r57_33_k54_69(v: &mut Values) -> bool {
+fn r57_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r58_33_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r58_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2493,106 +2307,82 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 66.
-fn r45_12_k54_66(v: &mut Values) -> bool {
+fn r45_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r46_12_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 67.
-fn r45_12_k54_67(v: &mut Values) -> bool {
+fn r45_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r46_12_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 68.
-fn r45_12_k54_68(v: &mut Values) -> bool {
+fn r45_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r46_12_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_13` where v[54] == 69.
-fn r45_12_k54_69(v: &mut Values) -> bool {
+fn r45_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r46_12_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r46_12_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 66.
-fn r58_33_k54_66(v: &mut Values) -> bool {
+fn r58_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_66(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r59_33_k54_66(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 67.
-fn r58_33_k54_67(v: &mut Values) -> bool {
+fn r58_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_67(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r59_33_k54_67(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 68.
-fn r58_33_k54_68(v: &mut Values) -> bool {
+fn r58_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_68(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r59_33_k54_68(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_13` where v[54] == 69.
-fn r58_33_k54_69(v: &mut Values) -> bool {
+fn r58_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r59_33_k54_69(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r59_33_k54_69(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 66.
-fn r46_12_k54_66(v: &mut Values) -> bool {
+fn r46_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2600,10 +2390,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 67.
-fn r46_12_k54_67(v: &mut Values) -> bool {
+fn r46_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2611,10 +2401,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 68.
-fn r46_12_k54_68(v: &mut Values) -> bool {
+fn r46_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2622,10 +2412,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_14` where v[54] == 69.
-fn r46_12_k54_69(v: &mut Values) -> bool {
+fn r46_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 0 {
-if r47_12_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 0 {
+if r47_12_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2633,10 +2423,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 66.
-fn r59_33_k54_66(v: &mut Values) -> bool {
+fn r59_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_66(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_66(v, r54, r55) {  return true; }
 }
 
 }
@@ -2644,10 +2434,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 67.
-fn r59_33_k54_67(v: &mut Values) -> bool {
+fn r59_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_67(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_67(v, r54, r55) {  return true; }
 }
 
 }
@@ -2655,10 +2445,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 68.
-fn r59_33_k54_68(v: &mut Values) -> bool {
+fn r59_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_68(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_68(v, r54, r55) {  return true; }
 }
 
 }
@@ -2666,10 +2456,10 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_14` where v[54] == 69.
-fn r59_33_k54_69(v: &mut Values) -> bool {
+fn r59_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF3[(v[55] as usize)] as usize] == 1 {
-if r60_33_k54_69(v) {  return true; }
+if v[0 + OFF3[(r55 as usize)] as usize] == 1 {
+if r60_33_k54_69(v, r54, r55) {  return true; }
 }
 
 }
@@ -2677,97 +2467,73 @@ false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 66.
-fn r47_12_k54_66(v: &mut Values) -> bool {
+fn r47_12_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 67.
-fn r47_12_k54_67(v: &mut Values) -> bool {
+fn r47_12_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 68.
-fn r47_12_k54_68(v: &mut Values) -> bool {
+fn r47_12_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_15` where v[54] == 69.
-fn r47_12_k54_69(v: &mut Values) -> bool {
+fn r47_12_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r48_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r48_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 66.
-fn r60_33_k54_66(v: &mut Values) -> bool {
+fn r60_33_k54_66(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB15[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB15[(r55 as usize)];
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 67.
-fn r60_33_k54_67(v: &mut Values) -> bool {
+fn r60_33_k54_67(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB16[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB16[(r55 as usize)];
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 68.
-fn r60_33_k54_68(v: &mut Values) -> bool {
+fn r60_33_k54_68(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB17[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB17[(r55 as usize)];
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_15` where v[54] == 69.
-fn r60_33_k54_69(v: &mut Values) -> bool {
+fn r60_33_k54_69(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-let x: u8 = TAB18[(v[55] as usize)];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r61_33(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB18[(r55 as usize)];
+if r61_33(v, r54, x) {  return true; }
 }
 false
 }

@@ -270,13 +270,13 @@ v[slot] = old;
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
 m10(v, cx);
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -301,13 +301,13 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_16_17: Option<bool> = None;
 {
-if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
+if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v, v[52]); reach_16_17 = Some(found); found } }) {
 m15(v, cx);
 }
 
 }
 {
-if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
+if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v, v[52]); reach_16_17 = Some(found); found } }) {
 m18(v, cx);
 }
 
@@ -359,52 +359,45 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `fourSearch`.
-fn r11_12(v: &mut Values) -> bool {
+fn r11_12(v: &mut Values, r54: u8) -> bool {
 {
-let slot = 54usize;
-let old = v[slot];
-v[slot] = 58;
-if r20_12_k54_58(v) { v[slot] = old; return true; }
-v[slot] = 59;
-if r20_12_k54_59(v) { v[slot] = old; return true; }
-v[slot] = 60;
-if r20_12_k54_60(v) { v[slot] = old; return true; }
-v[slot] = 61;
-if r20_12_k54_61(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r20_12_k54_58(v, 58) {  return true; }
+if r20_12_k54_59(v, 59) {  return true; }
+if r20_12_k54_60(v, 60) {  return true; }
+if r20_12_k54_61(v, 61) {  return true; }
 }
 false
 }
 
 /// Node `axis`.
-fn r20_12(v: &mut Values) -> bool {
+fn r20_12(v: &mut Values, r54: u8) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12(v) { v[slot] = old; return true; }
+if r21_12(v, r54) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `walk`.
-fn r21_12(v: &mut Values) -> bool {
+fn r21_12(v: &mut Values, r54: u8) -> bool {
 let w55: u8 = v[55];
 loop {
 {
-let g20 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
-let g21 = v[0 + COFF7[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
+let g20 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
+let g21 = v[0 + COFF7[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
 {
 if g21 {
-if r23_12(v) {  v[55] = w55; return true; }
+if r23_12(v, r54) {  v[55] = w55; return true; }
 }
 
 }
 if !(g20) { break; }
 }
 {
-v[55] = CONSTANTS[215 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize];
+v[55] = CONSTANTS[215 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize];
 }
 }
 v[55] = w55;
@@ -412,18 +405,18 @@ false
 }
 
 /// Node `stepped`.
-fn r22_12(v: &mut Values) -> bool {
+fn r22_12(v: &mut Values, r54: u8) -> bool {
 let w55: u8 = v[55];
 loop {
 {
-v[55] = CONSTANTS[215 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize];
+v[55] = CONSTANTS[215 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize];
 }
 {
-let g20 = v[0 + COFF5[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
-let g21 = v[0 + COFF7[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
+let g20 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
+let g21 = v[0 + COFF7[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
 {
 if g21 {
-if r23_12(v) {  v[55] = w55; return true; }
+if r23_12(v, r54) {  v[55] = w55; return true; }
 }
 
 }
@@ -435,10 +428,10 @@ false
 }
 
 /// Node `two`.
-fn r23_12(v: &mut Values) -> bool {
+fn r23_12(v: &mut Values, r54: u8) -> bool {
 {
-if v[0 + COFF8[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
-if r24_12(v) {  return true; }
+if v[0 + COFF8[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
+if r24_12(v, r54) {  return true; }
 }
 
 }
@@ -446,9 +439,9 @@ false
 }
 
 /// Node `three`.
-fn r24_12(v: &mut Values) -> bool {
+fn r24_12(v: &mut Values, r54: u8) -> bool {
 {
-if v[0 + COFF9[0 + OFF6[(v[54] as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
+if v[0 + COFF9[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
 {  return true; }
 }
 
@@ -457,33 +450,23 @@ false
 }
 
 /// Node `freeSearch`.
-fn r16_17(v: &mut Values) -> bool {
+fn r16_17(v: &mut Values, r52: u8) -> bool {
 {
-let slot = 52usize;
-let old = v[slot];
-v[slot] = 7;
-if r25_17_k52_7(v) { v[slot] = old; return true; }
-v[slot] = 8;
-if r25_17_k52_8(v) { v[slot] = old; return true; }
-v[slot] = 9;
-if r25_17_k52_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r25_17_k52_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r25_17_k52_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r25_17_k52_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r25_17_k52_13(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r25_17_k52_7(v, 7) {  return true; }
+if r25_17_k52_8(v, 8) {  return true; }
+if r25_17_k52_9(v, 9) {  return true; }
+if r25_17_k52_10(v, 10) {  return true; }
+if r25_17_k52_11(v, 11) {  return true; }
+if r25_17_k52_12(v, 12) {  return true; }
+if r25_17_k52_13(v, 13) {  return true; }
 }
 false
 }
 
 /// Node `freeChosen`.
-fn r25_17(v: &mut Values) -> bool {
+fn r25_17(v: &mut Values, r52: u8) -> bool {
 {
-if v[43 + OFF0[(v[52] as usize)] as usize] != 56 {
+if v[43 + OFF0[(r52 as usize)] as usize] != 56 {
 {  return true; }
 }
 
@@ -546,13 +529,13 @@ None
 fn a9(v: &mut Values) -> Option<u32> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -577,13 +560,13 @@ None
 fn a13(v: &mut Values) -> Option<u32> {
 let mut reach_16_17: Option<bool> = None;
 {
-if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
+if !(match reach_16_17 { Some(found) => found, None => { let found = r16_17(v, v[52]); reach_16_17 = Some(found); found } }) {
 if let Some(node) = a15(v) { return Some(node); }
 }
 
 }
 {
-if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v); reach_16_17 = Some(found); found } }) {
+if (match reach_16_17 { Some(found) => found, None => { let found = r16_17(v, v[52]); reach_16_17 = Some(found); found } }) {
 if let Some(node) = a18(v) { return Some(node); }
 }
 
@@ -714,55 +697,55 @@ m4(v, cx);
 }
 
 /// Node `axis` where v[54] == 58.
-fn r20_12_k54_58(v: &mut Values) -> bool {
+fn r20_12_k54_58(v: &mut Values, r54: u8) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_58(v) { v[slot] = old; return true; }
+if r21_12_k54_58(v, r54) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `axis` where v[54] == 59.
-fn r20_12_k54_59(v: &mut Values) -> bool {
+fn r20_12_k54_59(v: &mut Values, r54: u8) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_59(v) { v[slot] = old; return true; }
+if r21_12_k54_59(v, r54) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `axis` where v[54] == 60.
-fn r20_12_k54_60(v: &mut Values) -> bool {
+fn r20_12_k54_60(v: &mut Values, r54: u8) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_60(v) { v[slot] = old; return true; }
+if r21_12_k54_60(v, r54) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `axis` where v[54] == 61.
-fn r20_12_k54_61(v: &mut Values) -> bool {
+fn r20_12_k54_61(v: &mut Values, r54: u8) -> bool {
 {
 let x: u8 = v[53];
 let slot = 55usize;
 let old = v[slot]; v[slot] = x;
-if r21_12_k54_61(v) { v[slot] = old; return true; }
+if r21_12_k54_61(v, r54) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `freeChosen` where v[52] == 7.
-fn r25_17_k52_7(v: &mut Values) -> bool {
+fn r25_17_k52_7(v: &mut Values, r52: u8) -> bool {
 {
 if v[43] != 56 {
 {  return true; }
@@ -773,7 +756,7 @@ false
 }
 
 /// Node `freeChosen` where v[52] == 8.
-fn r25_17_k52_8(v: &mut Values) -> bool {
+fn r25_17_k52_8(v: &mut Values, r52: u8) -> bool {
 {
 if v[44] != 56 {
 {  return true; }
@@ -784,7 +767,7 @@ false
 }
 
 /// Node `freeChosen` where v[52] == 9.
-fn r25_17_k52_9(v: &mut Values) -> bool {
+fn r25_17_k52_9(v: &mut Values, r52: u8) -> bool {
 {
 if v[45] != 56 {
 {  return true; }
@@ -795,7 +778,7 @@ false
 }
 
 /// Node `freeChosen` where v[52] == 10.
-fn r25_17_k52_10(v: &mut Values) -> bool {
+fn r25_17_k52_10(v: &mut Values, r52: u8) -> bool {
 {
 if v[46] != 56 {
 {  return true; }
@@ -806,7 +789,7 @@ false
 }
 
 /// Node `freeChosen` where v[52] == 11.
-fn r25_17_k52_11(v: &mut Values) -> bool {
+fn r25_17_k52_11(v: &mut Values, r52: u8) -> bool {
 {
 if v[47] != 56 {
 {  return true; }
@@ -817,7 +800,7 @@ false
 }
 
 /// Node `freeChosen` where v[52] == 12.
-fn r25_17_k52_12(v: &mut Values) -> bool {
+fn r25_17_k52_12(v: &mut Values, r52: u8) -> bool {
 {
 if v[48] != 56 {
 {  return true; }
@@ -828,7 +811,7 @@ false
 }
 
 /// Node `freeChosen` where v[52] == 13.
-fn r25_17_k52_13(v: &mut Values) -> bool {
+fn r25_17_k52_13(v: &mut Values, r52: u8) -> bool {
 {
 if v[49] != 56 {
 {  return true; }
@@ -839,7 +822,7 @@ false
 }
 
 /// Node `walk` where v[54] == 58.
-fn r21_12_k54_58(v: &mut Values) -> bool {
+fn r21_12_k54_58(v: &mut Values, r54: u8) -> bool {
 let w55: u8 = v[55];
 loop {
 {
@@ -847,7 +830,7 @@ let g20 = v[0 + OFF10[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF11[(v[55] as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_58(v) {  v[55] = w55; return true; }
+if r23_12_k54_58(v, r54) {  v[55] = w55; return true; }
 }
 
 }
@@ -862,7 +845,7 @@ false
 }
 
 /// Node `walk` where v[54] == 59.
-fn r21_12_k54_59(v: &mut Values) -> bool {
+fn r21_12_k54_59(v: &mut Values, r54: u8) -> bool {
 let w55: u8 = v[55];
 loop {
 {
@@ -870,7 +853,7 @@ let g20 = v[0 + OFF13[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF14[(v[55] as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_59(v) {  v[55] = w55; return true; }
+if r23_12_k54_59(v, r54) {  v[55] = w55; return true; }
 }
 
 }
@@ -885,7 +868,7 @@ false
 }
 
 /// Node `walk` where v[54] == 60.
-fn r21_12_k54_60(v: &mut Values) -> bool {
+fn r21_12_k54_60(v: &mut Values, r54: u8) -> bool {
 let w55: u8 = v[55];
 loop {
 {
@@ -893,7 +876,7 @@ let g20 = v[0 + OFF16[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF17[(v[55] as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_60(v) {  v[55] = w55; return true; }
+if r23_12_k54_60(v, r54) {  v[55] = w55; return true; }
 }
 
 }
@@ -908,7 +891,7 @@ false
 }
 
 /// Node `walk` where v[54] == 61.
-fn r21_12_k54_61(v: &mut Values) -> bool {
+fn r21_12_k54_61(v: &mut Values, r54: u8) -> bool {
 let w55: u8 = v[55];
 loop {
 {
@@ -916,7 +899,7 @@ let g20 = v[0 + OFF19[(v[55] as usize)] as usize] == v[51];
 let g21 = v[0 + OFF20[(v[55] as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_61(v) {  v[55] = w55; return true; }
+if r23_12_k54_61(v, r54) {  v[55] = w55; return true; }
 }
 
 }
@@ -931,10 +914,10 @@ false
 }
 
 /// Node `two` where v[54] == 58.
-fn r23_12_k54_58(v: &mut Values) -> bool {
+fn r23_12_k54_58(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF22[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_58(v) {  return true; }
+if r24_12_k54_58(v, r54) {  return true; }
 }
 
 }
@@ -942,10 +925,10 @@ false
 }
 
 /// Node `two` where v[54] == 59.
-fn r23_12_k54_59(v: &mut Values) -> bool {
+fn r23_12_k54_59(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF23[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_59(v) {  return true; }
+if r24_12_k54_59(v, r54) {  return true; }
 }
 
 }
@@ -953,10 +936,10 @@ false
 }
 
 /// Node `two` where v[54] == 60.
-fn r23_12_k54_60(v: &mut Values) -> bool {
+fn r23_12_k54_60(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF24[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_60(v) {  return true; }
+if r24_12_k54_60(v, r54) {  return true; }
 }
 
 }
@@ -964,10 +947,10 @@ false
 }
 
 /// Node `two` where v[54] == 61.
-fn r23_12_k54_61(v: &mut Values) -> bool {
+fn r23_12_k54_61(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF25[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_61(v) {  return true; }
+if r24_12_k54_61(v, r54) {  return true; }
 }
 
 }
@@ -975,7 +958,7 @@ false
 }
 
 /// Node `three` where v[54] == 58.
-fn r24_12_k54_58(v: &mut Values) -> bool {
+fn r24_12_k54_58(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF26[(v[55] as usize)] as usize] == v[51] {
 {  return true; }
@@ -986,7 +969,7 @@ false
 }
 
 /// Node `three` where v[54] == 59.
-fn r24_12_k54_59(v: &mut Values) -> bool {
+fn r24_12_k54_59(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF27[(v[55] as usize)] as usize] == v[51] {
 {  return true; }
@@ -997,7 +980,7 @@ false
 }
 
 /// Node `three` where v[54] == 60.
-fn r24_12_k54_60(v: &mut Values) -> bool {
+fn r24_12_k54_60(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF28[(v[55] as usize)] as usize] == v[51] {
 {  return true; }
@@ -1008,7 +991,7 @@ false
 }
 
 /// Node `three` where v[54] == 61.
-fn r24_12_k54_61(v: &mut Values) -> bool {
+fn r24_12_k54_61(v: &mut Values, r54: u8) -> bool {
 {
 if v[0 + OFF29[(v[55] as usize)] as usize] == v[51] {
 {  return true; }

@@ -222,7 +222,7 @@ m8(v, cx);
 v[slot] = old;
 }
 {
-if !r20_26(v) {
+if !r20_26(v, v[39]) {
 m27(v, cx);
 }
 
@@ -650,7 +650,7 @@ m44(v, cx);
 v[slot] = old;
 }
 {
-if !r56_62(v) {
+if !r56_62(v, v[39]) {
 m63(v, cx);
 }
 
@@ -981,25 +981,22 @@ v[slot] = old;
 }
 
 /// Node `someMove_reach_1`.
-fn r20_26(v: &mut Values) -> bool {
+fn r20_26(v: &mut Values, r39: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for i in 0..17 {
 if !(MEMBERS1[i] != 24 && v[0 + 0 + i] != 2) { continue; }
-v[slot] = MEMBERS1[i];
-if r23_26(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS1[i];
+if r23_26(v, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `someMove_1`.
-fn r21_26(v: &mut Values) -> bool {
+fn r21_26(v: &mut Values, r39: u8) -> bool {
 {
-if v[39] != 24 {
-if r22_26(v) {  return true; }
+if r39 != 24 {
+if r22_26(v, r39) {  return true; }
 }
 
 }
@@ -1007,10 +1004,10 @@ false
 }
 
 /// Node `someMove_2`.
-fn r22_26(v: &mut Values) -> bool {
+fn r22_26(v: &mut Values, r39: u8) -> bool {
 {
-if v[0 + OFF5[(v[39] as usize)] as usize] != 2 {
-if r23_26(v) {  return true; }
+if v[0 + OFF5[(r39 as usize)] as usize] != 2 {
+if r23_26(v, r39) {  return true; }
 }
 
 }
@@ -1018,24 +1015,21 @@ false
 }
 
 /// Node `someMove_3`.
-fn r23_26(v: &mut Values) -> bool {
+fn r23_26(v: &mut Values, r39: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF6[(v[39] as usize)] as usize + OFF3[(v[35] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r24_26(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF6[(r39 as usize)] as usize + OFF3[(v[35] as usize)] as usize];
+if r24_26(v, x) {  return true; }
 }
 false
 }
 
 /// Node `someMove_4`.
-fn r24_26(v: &mut Values) -> bool {
-let g28 = v[39] != 24;
-let g29 = v[39] == 24;
+fn r24_26(v: &mut Values, r39: u8) -> bool {
+let g28 = r39 != 24;
+let g29 = r39 == 24;
 {
 if g28 {
-if r25_26(v) {  return true; }
+if r25_26(v, r39) {  return true; }
 }
 
 }
@@ -1049,9 +1043,9 @@ false
 }
 
 /// Node `someMove_5`.
-fn r25_26(v: &mut Values) -> bool {
+fn r25_26(v: &mut Values, r39: u8) -> bool {
 {
-if v[0 + OFF7[(v[39] as usize)] as usize] != 31 {
+if v[0 + OFF7[(r39 as usize)] as usize] != 31 {
 {  return true; }
 }
 
@@ -1060,25 +1054,22 @@ false
 }
 
 /// Node `someMove_reach_2`.
-fn r56_62(v: &mut Values) -> bool {
+fn r56_62(v: &mut Values, r39: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for i in 0..17 {
 if !(MEMBERS1[i] != 24 && v[0 + 17 + i] != 2) { continue; }
-v[slot] = MEMBERS1[i];
-if r59_62(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS1[i];
+if r59_62(v, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `someMove_8`.
-fn r57_62(v: &mut Values) -> bool {
+fn r57_62(v: &mut Values, r39: u8) -> bool {
 {
-if v[39] != 24 {
-if r58_62(v) {  return true; }
+if r39 != 24 {
+if r58_62(v, r39) {  return true; }
 }
 
 }
@@ -1086,10 +1077,10 @@ false
 }
 
 /// Node `someMove_9`.
-fn r58_62(v: &mut Values) -> bool {
+fn r58_62(v: &mut Values, r39: u8) -> bool {
 {
-if v[0 + OFF7[(v[39] as usize)] as usize] != 2 {
-if r59_62(v) {  return true; }
+if v[0 + OFF7[(r39 as usize)] as usize] != 2 {
+if r59_62(v, r39) {  return true; }
 }
 
 }
@@ -1097,24 +1088,21 @@ false
 }
 
 /// Node `someMove_10`.
-fn r59_62(v: &mut Values) -> bool {
+fn r59_62(v: &mut Values, r39: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF6[(v[39] as usize)] as usize + OFF3[(v[35] as usize)] as usize];
-let slot = 39usize;
-let old = v[slot]; v[slot] = x;
-if r60_62(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = CONSTANTS[0 + OFF6[(r39 as usize)] as usize + OFF3[(v[35] as usize)] as usize];
+if r60_62(v, x) {  return true; }
 }
 false
 }
 
 /// Node `someMove_11`.
-fn r60_62(v: &mut Values) -> bool {
-let g69 = v[39] != 24;
-let g70 = v[39] == 24;
+fn r60_62(v: &mut Values, r39: u8) -> bool {
+let g69 = r39 != 24;
+let g70 = r39 == 24;
 {
 if g69 {
-if r61_62(v) {  return true; }
+if r61_62(v, r39) {  return true; }
 }
 
 }
@@ -1128,9 +1116,9 @@ false
 }
 
 /// Node `someMove_12`.
-fn r61_62(v: &mut Values) -> bool {
+fn r61_62(v: &mut Values, r39: u8) -> bool {
 {
-if v[0 + OFF5[(v[39] as usize)] as usize] != 31 {
+if v[0 + OFF5[(r39 as usize)] as usize] != 31 {
 {  return true; }
 }
 

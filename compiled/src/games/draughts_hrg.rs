@@ -534,13 +534,13 @@ m48(v, cx);
 fn m48(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_12: Option<bool> = None;
 {
-if (match reach_7_12 { Some(found) => found, None => { let found = r7_12(v); reach_7_12 = Some(found); found } }) {
+if (match reach_7_12 { Some(found) => found, None => { let found = r7_12(v, v[70]); reach_7_12 = Some(found); found } }) {
 m30(v, cx);
 }
 
 }
 {
-if !(match reach_7_12 { Some(found) => found, None => { let found = r7_12(v); reach_7_12 = Some(found); found } }) {
+if !(match reach_7_12 { Some(found) => found, None => { let found = r7_12(v, v[70]); reach_7_12 = Some(found); found } }) {
 m50(v, cx);
 }
 
@@ -833,13 +833,13 @@ v[slot] = old;
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_70_79: Option<bool> = None;
 {
-if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 m80(v, cx);
 }
 
 }
 {
-if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 m81(v, cx);
 }
 
@@ -1346,13 +1346,13 @@ m135(v, cx);
 fn m135(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_86_91: Option<bool> = None;
 {
-if (match reach_86_91 { Some(found) => found, None => { let found = r86_91(v); reach_86_91 = Some(found); found } }) {
+if (match reach_86_91 { Some(found) => found, None => { let found = r86_91(v, v[70]); reach_86_91 = Some(found); found } }) {
 m117(v, cx);
 }
 
 }
 {
-if !(match reach_86_91 { Some(found) => found, None => { let found = r86_91(v); reach_86_91 = Some(found); found } }) {
+if !(match reach_86_91 { Some(found) => found, None => { let found = r86_91(v, v[70]); reach_86_91 = Some(found); found } }) {
 m137(v, cx);
 }
 
@@ -1645,13 +1645,13 @@ v[slot] = old;
 fn m156(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_157_166: Option<bool> = None;
 {
-if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 m167(v, cx);
 }
 
 }
 {
-if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 m168(v, cx);
 }
 
@@ -1745,32 +1745,32 @@ v[slot] = old;
 }
 
 /// Node `jumpFromAt_reach_1`.
-fn r7_12(v: &mut Values) -> bool {
+fn r7_12(v: &mut Values, r70: u8) -> bool {
 let g8 = TAB4[(v[71] as usize)] == 7;
 let g9 = TAB4[(v[71] as usize)] == 7;
 let g10 = TAB5[(v[71] as usize)] == 7;
 let g11 = TAB5[(v[71] as usize)] == 7;
 {
 if g8 {
-if r8_12(v) {  return true; }
+if r8_12(v, r70) {  return true; }
 }
 
 }
 {
 if g9 {
-if r13_12(v) {  return true; }
+if r13_12(v, r70) {  return true; }
 }
 
 }
 {
 if g10 {
-if r16_12(v) {  return true; }
+if r16_12(v, r70) {  return true; }
 }
 
 }
 {
 if g11 {
-if r19_12(v) {  return true; }
+if r19_12(v, r70) {  return true; }
 }
 
 }
@@ -1778,22 +1778,19 @@ false
 }
 
 /// Node `jumpFromAt_2`.
-fn r8_12(v: &mut Values) -> bool {
+fn r8_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB6[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r9_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r9_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_3`.
-fn r9_12(v: &mut Values) -> bool {
+fn r9_12(v: &mut Values, r70: u8) -> bool {
 {
-if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r10_12(v) {  return true; }
+if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r10_12(v, r70) {  return true; }
 }
 
 }
@@ -1801,21 +1798,18 @@ false
 }
 
 /// Node `jumpFromAt_4`.
-fn r10_12(v: &mut Values) -> bool {
+fn r10_12(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB6[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r11_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r70 as usize)];
+if r11_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_5`.
-fn r11_12(v: &mut Values) -> bool {
+fn r11_12(v: &mut Values, r70: u8) -> bool {
 {
-if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1824,22 +1818,19 @@ false
 }
 
 /// Node `jumpFromAt_7`.
-fn r13_12(v: &mut Values) -> bool {
+fn r13_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB8[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r14_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r14_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_8`.
-fn r14_12(v: &mut Values) -> bool {
+fn r14_12(v: &mut Values, r70: u8) -> bool {
 {
-if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r15_12(v) {  return true; }
+if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r15_12(v, r70) {  return true; }
 }
 
 }
@@ -1847,34 +1838,28 @@ false
 }
 
 /// Node `jumpFromAt_9`.
-fn r15_12(v: &mut Values) -> bool {
+fn r15_12(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r11_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r70 as usize)];
+if r11_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_12`.
-fn r16_12(v: &mut Values) -> bool {
+fn r16_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r17_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r17_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_13`.
-fn r17_12(v: &mut Values) -> bool {
+fn r17_12(v: &mut Values, r70: u8) -> bool {
 {
-if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r18_12(v) {  return true; }
+if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r18_12(v, r70) {  return true; }
 }
 
 }
@@ -1882,34 +1867,28 @@ false
 }
 
 /// Node `jumpFromAt_14`.
-fn r18_12(v: &mut Values) -> bool {
+fn r18_12(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r11_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r70 as usize)];
+if r11_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_17`.
-fn r19_12(v: &mut Values) -> bool {
+fn r19_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r20_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r20_12(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_18`.
-fn r20_12(v: &mut Values) -> bool {
+fn r20_12(v: &mut Values, r70: u8) -> bool {
 {
-if TAB7[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r21_12(v) {  return true; }
+if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r21_12(v, r70) {  return true; }
 }
 
 }
@@ -1917,13 +1896,10 @@ false
 }
 
 /// Node `jumpFromAt_19`.
-fn r21_12(v: &mut Values) -> bool {
+fn r21_12(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB10[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r11_12(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r70 as usize)];
+if r11_12(v, x) {  return true; }
 }
 false
 }
@@ -1976,7 +1952,7 @@ false
 /// Node `anyCapture_3`.
 fn r6_22(v: &mut Values) -> bool {
 {
-if r7_12(v) {
+if r7_12(v, v[70]) {
 {  return true; }
 }
 
@@ -1985,44 +1961,38 @@ false
 }
 
 /// Node `anyStep_reach_1`.
-fn r70_79(v: &mut Values) -> bool {
+fn r70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
 for chunk in 0..8 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 64 { break; }
-v[slot] = MEMBERS0[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-if r73_79(v) { v[71] = kept0; v[slot] = old; return true; }
-v[71] = kept0;
+let member: u8 = MEMBERS0[i];
+let new0: u8 = (v[0 + 1 + i]);
+if r73_79(v, member, new0) {  return true; }
+
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `anyStep_1`.
-fn r71_79(v: &mut Values) -> bool {
+fn r71_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = v[0 + OFF3[(v[70] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r72_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = v[0 + OFF3[(r70 as usize)] as usize];
+if r72_79(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_2`.
-fn r72_79(v: &mut Values) -> bool {
+fn r72_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if TAB7[(v[71] as usize)] == 7 {
-if r73_79(v) {  return true; }
+if TAB7[(r71 as usize)] == 7 {
+if r73_79(v, r70, r71) {  return true; }
 }
 
 }
@@ -2030,32 +2000,32 @@ false
 }
 
 /// Node `anyStep_3`.
-fn r73_79(v: &mut Values) -> bool {
-let g86 = TAB4[(v[71] as usize)] == 7;
-let g87 = TAB4[(v[71] as usize)] == 7;
-let g88 = TAB5[(v[71] as usize)] == 7;
-let g89 = TAB5[(v[71] as usize)] == 7;
+fn r73_79(v: &mut Values, r70: u8, r71: u8) -> bool {
+let g86 = TAB4[(r71 as usize)] == 7;
+let g87 = TAB4[(r71 as usize)] == 7;
+let g88 = TAB5[(r71 as usize)] == 7;
+let g89 = TAB5[(r71 as usize)] == 7;
 {
 if g86 {
-if r74_79(v) {  return true; }
+if r74_79(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g87 {
-if r76_79(v) {  return true; }
+if r76_79(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g88 {
-if r77_79(v) {  return true; }
+if r77_79(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g89 {
-if r78_79(v) {  return true; }
+if r78_79(v, r70, r71) {  return true; }
 }
 
 }
@@ -2063,21 +2033,18 @@ false
 }
 
 /// Node `anyStep_5`.
-fn r74_79(v: &mut Values) -> bool {
+fn r74_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB6[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_4`.
-fn r75_79(v: &mut Values) -> bool {
+fn r75_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2086,68 +2053,59 @@ false
 }
 
 /// Node `anyStep_7`.
-fn r76_79(v: &mut Values) -> bool {
+fn r76_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_9`.
-fn r77_79(v: &mut Values) -> bool {
+fn r77_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_11`.
-fn r78_79(v: &mut Values) -> bool {
+fn r78_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB10[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r75_79(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r70 as usize)];
+if r75_79(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_reach_2`.
-fn r86_91(v: &mut Values) -> bool {
+fn r86_91(v: &mut Values, r70: u8) -> bool {
 let g103 = TAB4[(v[71] as usize)] == 7;
 let g104 = TAB4[(v[71] as usize)] == 7;
 let g105 = TAB5[(v[71] as usize)] == 7;
 let g106 = TAB5[(v[71] as usize)] == 7;
 {
 if g103 {
-if r87_91(v) {  return true; }
+if r87_91(v, r70) {  return true; }
 }
 
 }
 {
 if g104 {
-if r92_91(v) {  return true; }
+if r92_91(v, r70) {  return true; }
 }
 
 }
 {
 if g105 {
-if r95_91(v) {  return true; }
+if r95_91(v, r70) {  return true; }
 }
 
 }
 {
 if g106 {
-if r98_91(v) {  return true; }
+if r98_91(v, r70) {  return true; }
 }
 
 }
@@ -2155,22 +2113,19 @@ false
 }
 
 /// Node `jumpFromAt_23`.
-fn r87_91(v: &mut Values) -> bool {
+fn r87_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB6[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r88_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r88_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_24`.
-fn r88_91(v: &mut Values) -> bool {
+fn r88_91(v: &mut Values, r70: u8) -> bool {
 {
-if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r89_91(v) {  return true; }
+if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r89_91(v, r70) {  return true; }
 }
 
 }
@@ -2178,21 +2133,18 @@ false
 }
 
 /// Node `jumpFromAt_25`.
-fn r89_91(v: &mut Values) -> bool {
+fn r89_91(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB6[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r90_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r70 as usize)];
+if r90_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_26`.
-fn r90_91(v: &mut Values) -> bool {
+fn r90_91(v: &mut Values, r70: u8) -> bool {
 {
-if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2201,22 +2153,19 @@ false
 }
 
 /// Node `jumpFromAt_28`.
-fn r92_91(v: &mut Values) -> bool {
+fn r92_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB8[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r93_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r93_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_29`.
-fn r93_91(v: &mut Values) -> bool {
+fn r93_91(v: &mut Values, r70: u8) -> bool {
 {
-if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r94_91(v) {  return true; }
+if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r94_91(v, r70) {  return true; }
 }
 
 }
@@ -2224,34 +2173,28 @@ false
 }
 
 /// Node `jumpFromAt_30`.
-fn r94_91(v: &mut Values) -> bool {
+fn r94_91(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r90_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r70 as usize)];
+if r90_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_33`.
-fn r95_91(v: &mut Values) -> bool {
+fn r95_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r96_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r96_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_34`.
-fn r96_91(v: &mut Values) -> bool {
+fn r96_91(v: &mut Values, r70: u8) -> bool {
 {
-if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r97_91(v) {  return true; }
+if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r97_91(v, r70) {  return true; }
 }
 
 }
@@ -2259,34 +2202,28 @@ false
 }
 
 /// Node `jumpFromAt_35`.
-fn r97_91(v: &mut Values) -> bool {
+fn r97_91(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r90_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r70 as usize)];
+if r90_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_38`.
-fn r98_91(v: &mut Values) -> bool {
+fn r98_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r99_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_91(v, x) {  return true; }
 }
 false
 }
 
 /// Node `jumpFromAt_39`.
-fn r99_91(v: &mut Values) -> bool {
+fn r99_91(v: &mut Values, r70: u8) -> bool {
 {
-if TAB1[(v[0 + OFF3[(v[70] as usize)] as usize] as usize)] == 7 {
-if r100_91(v) {  return true; }
+if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
+if r100_91(v, r70) {  return true; }
 }
 
 }
@@ -2294,13 +2231,10 @@ false
 }
 
 /// Node `jumpFromAt_40`.
-fn r100_91(v: &mut Values) -> bool {
+fn r100_91(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = TAB10[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r90_91(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r70 as usize)];
+if r90_91(v, x) {  return true; }
 }
 false
 }
@@ -2353,7 +2287,7 @@ false
 /// Node `anyCapture_7`.
 fn r85_101(v: &mut Values) -> bool {
 {
-if r86_91(v) {
+if r86_91(v, v[70]) {
 {  return true; }
 }
 
@@ -2362,44 +2296,38 @@ false
 }
 
 /// Node `anyStep_reach_2`.
-fn r157_166(v: &mut Values) -> bool {
+fn r157_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
 for chunk in 0..8 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 64 { break; }
-v[slot] = MEMBERS0[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-if r160_166(v) { v[71] = kept0; v[slot] = old; return true; }
-v[71] = kept0;
+let member: u8 = MEMBERS0[i];
+let new0: u8 = (v[0 + 1 + i]);
+if r160_166(v, member, new0) {  return true; }
+
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `anyStep_14`.
-fn r158_166(v: &mut Values) -> bool {
+fn r158_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = v[0 + OFF3[(v[70] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r159_166(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = v[0 + OFF3[(r70 as usize)] as usize];
+if r159_166(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_15`.
-fn r159_166(v: &mut Values) -> bool {
+fn r159_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if TAB1[(v[71] as usize)] == 7 {
-if r160_166(v) {  return true; }
+if TAB1[(r71 as usize)] == 7 {
+if r160_166(v, r70, r71) {  return true; }
 }
 
 }
@@ -2407,32 +2335,32 @@ false
 }
 
 /// Node `anyStep_16`.
-fn r160_166(v: &mut Values) -> bool {
-let g189 = TAB4[(v[71] as usize)] == 7;
-let g190 = TAB4[(v[71] as usize)] == 7;
-let g191 = TAB5[(v[71] as usize)] == 7;
-let g192 = TAB5[(v[71] as usize)] == 7;
+fn r160_166(v: &mut Values, r70: u8, r71: u8) -> bool {
+let g189 = TAB4[(r71 as usize)] == 7;
+let g190 = TAB4[(r71 as usize)] == 7;
+let g191 = TAB5[(r71 as usize)] == 7;
+let g192 = TAB5[(r71 as usize)] == 7;
 {
 if g189 {
-if r161_166(v) {  return true; }
+if r161_166(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g190 {
-if r163_166(v) {  return true; }
+if r163_166(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g191 {
-if r164_166(v) {  return true; }
+if r164_166(v, r70, r71) {  return true; }
 }
 
 }
 {
 if g192 {
-if r165_166(v) {  return true; }
+if r165_166(v, r70, r71) {  return true; }
 }
 
 }
@@ -2440,21 +2368,18 @@ false
 }
 
 /// Node `anyStep_18`.
-fn r161_166(v: &mut Values) -> bool {
+fn r161_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB6[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_17`.
-fn r162_166(v: &mut Values) -> bool {
+fn r162_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + OFF3[(v[70] as usize)] as usize] == 8 {
+if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -2463,37 +2388,28 @@ false
 }
 
 /// Node `anyStep_20`.
-fn r163_166(v: &mut Values) -> bool {
+fn r163_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB8[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_22`.
-fn r164_166(v: &mut Values) -> bool {
+fn r164_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB9[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
 
 /// Node `anyStep_24`.
-fn r165_166(v: &mut Values) -> bool {
+fn r165_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-let x: u8 = TAB10[(v[70] as usize)];
-let slot = 70usize;
-let old = v[slot]; v[slot] = x;
-if r162_166(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r70 as usize)];
+if r162_166(v, x, r71) {  return true; }
 }
 false
 }
@@ -2584,13 +2500,13 @@ None
 fn a69(v: &mut Values) -> Option<u32> {
 let mut reach_70_79: Option<bool> = None;
 {
-if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if (match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 if let Some(node) = a80(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v); reach_70_79 = Some(found); found } }) {
+if !(match reach_70_79 { Some(found) => found, None => { let found = r70_79(v, v[70], v[71]); reach_70_79 = Some(found); found } }) {
 if let Some(node) = a81(v) { return Some(node); }
 }
 
@@ -2782,13 +2698,13 @@ None
 fn a156(v: &mut Values) -> Option<u32> {
 let mut reach_157_166: Option<bool> = None;
 {
-if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if (match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 if let Some(node) = a167(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v); reach_157_166 = Some(found); found } }) {
+if !(match reach_157_166 { Some(found) => found, None => { let found = r157_166(v, v[70], v[71]); reach_157_166 = Some(found); found } }) {
 if let Some(node) = a168(v) { return Some(node); }
 }
 

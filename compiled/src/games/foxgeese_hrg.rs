@@ -329,13 +329,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 m24(v, cx);
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 m25(v, cx);
 }
 
@@ -829,13 +829,13 @@ v[slot] = old;
 fn m59(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_61_65: Option<bool> = None;
 {
-if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 m66(v, cx);
 }
 
 }
 {
-if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 m58(v, cx);
 }
 
@@ -875,42 +875,30 @@ m1(v, cx);
 }
 
 /// Node `foxCanMove_reach_1`.
-fn r13_15(v: &mut Values) -> bool {
+fn r13_15(v: &mut Values, r57: u16) -> bool {
 {
 let x: u16 = TAB3[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r14_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r14_15(v, x) {  return true; }
 }
 {
 let x: u16 = TAB7[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r18_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r18_15(v, x) {  return true; }
 }
 {
 let x: u16 = TAB4[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r20_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r20_15(v, x) {  return true; }
 }
 {
 let x: u16 = TAB5[(v[51] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r22_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r22_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_2`.
-fn r14_15(v: &mut Values) -> bool {
-let g20 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g21 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r14_15(v: &mut Values, r57: u16) -> bool {
+let g20 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g21 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g20 {
 {  return true; }
@@ -919,7 +907,7 @@ if g20 {
 }
 {
 if g21 {
-if r16_15(v) {  return true; }
+if r16_15(v, r57) {  return true; }
 }
 
 }
@@ -927,21 +915,18 @@ false
 }
 
 /// Node `foxCanMove_5`.
-fn r16_15(v: &mut Values) -> bool {
+fn r16_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB3[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB3[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_6`.
-fn r17_15(v: &mut Values) -> bool {
+fn r17_15(v: &mut Values, r57: u16) -> bool {
 {
-if v[0 + OFF2[(v[57] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r57 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -950,9 +935,9 @@ false
 }
 
 /// Node `foxCanMove_8`.
-fn r18_15(v: &mut Values) -> bool {
-let g24 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g25 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r18_15(v: &mut Values, r57: u16) -> bool {
+let g24 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g25 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g24 {
 {  return true; }
@@ -961,7 +946,7 @@ if g24 {
 }
 {
 if g25 {
-if r19_15(v) {  return true; }
+if r19_15(v, r57) {  return true; }
 }
 
 }
@@ -969,21 +954,18 @@ false
 }
 
 /// Node `foxCanMove_11`.
-fn r19_15(v: &mut Values) -> bool {
+fn r19_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB7[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB7[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_14`.
-fn r20_15(v: &mut Values) -> bool {
-let g27 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g28 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r20_15(v: &mut Values, r57: u16) -> bool {
+let g27 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g28 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g27 {
 {  return true; }
@@ -992,7 +974,7 @@ if g27 {
 }
 {
 if g28 {
-if r21_15(v) {  return true; }
+if r21_15(v, r57) {  return true; }
 }
 
 }
@@ -1000,21 +982,18 @@ false
 }
 
 /// Node `foxCanMove_17`.
-fn r21_15(v: &mut Values) -> bool {
+fn r21_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB4[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB4[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `foxCanMove_20`.
-fn r22_15(v: &mut Values) -> bool {
-let g30 = v[0 + OFF2[(v[57] as usize)] as usize] == 8;
-let g31 = v[0 + OFF2[(v[57] as usize)] as usize] == 9;
+fn r22_15(v: &mut Values, r57: u16) -> bool {
+let g30 = v[0 + OFF2[(r57 as usize)] as usize] == 8;
+let g31 = v[0 + OFF2[(r57 as usize)] as usize] == 9;
 {
 if g30 {
 {  return true; }
@@ -1023,7 +1002,7 @@ if g30 {
 }
 {
 if g31 {
-if r23_15(v) {  return true; }
+if r23_15(v, r57) {  return true; }
 }
 
 }
@@ -1031,37 +1010,31 @@ false
 }
 
 /// Node `foxCanMove_23`.
-fn r23_15(v: &mut Values) -> bool {
+fn r23_15(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB5[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r17_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB5[(r57 as usize)];
+if r17_15(v, x) {  return true; }
 }
 false
 }
 
 /// Node `geeseCanMove_reach_1`.
-fn r61_65(v: &mut Values) -> bool {
+fn r61_65(v: &mut Values, r57: u16) -> bool {
 {
-let slot = 57usize;
-let old = v[slot];
 for i in 0..49 {
 if !(v[0 + 1 + i] == 9) { continue; }
-v[slot] = MEMBERS0[i];
-if r63_65(v) { v[slot] = old; return true; }
+let member: u16 = MEMBERS0[i];
+if r63_65(v, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `geeseCanMove_1`.
-fn r62_65(v: &mut Values) -> bool {
+fn r62_65(v: &mut Values, r57: u16) -> bool {
 {
-if v[0 + OFF2[(v[57] as usize)] as usize] == 9 {
-if r63_65(v) {  return true; }
+if v[0 + OFF2[(r57 as usize)] as usize] == 9 {
+if r63_65(v, r57) {  return true; }
 }
 
 }
@@ -1069,35 +1042,26 @@ false
 }
 
 /// Node `geeseCanMove_2`.
-fn r63_65(v: &mut Values) -> bool {
+fn r63_65(v: &mut Values, r57: u16) -> bool {
 {
-let x: u16 = TAB3[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r64_65(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB3[(r57 as usize)];
+if r64_65(v, x) {  return true; }
 }
 {
-let x: u16 = TAB4[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r64_65(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB4[(r57 as usize)];
+if r64_65(v, x) {  return true; }
 }
 {
-let x: u16 = TAB5[(v[57] as usize)];
-let slot = 57usize;
-let old = v[slot]; v[slot] = x;
-if r64_65(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u16 = TAB5[(r57 as usize)];
+if r64_65(v, x) {  return true; }
 }
 false
 }
 
 /// Node `geeseCanMove_3`.
-fn r64_65(v: &mut Values) -> bool {
+fn r64_65(v: &mut Values, r57: u16) -> bool {
 {
-if v[0 + OFF2[(v[57] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r57 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1160,13 +1124,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_13_15: Option<bool> = None;
 {
-if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if (match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 if let Some(node) = a24(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v); reach_13_15 = Some(found); found } }) {
+if !(match reach_13_15 { Some(found) => found, None => { let found = r13_15(v, v[57]); reach_13_15 = Some(found); found } }) {
 if let Some(node) = a25(v) { return Some(node); }
 }
 
@@ -1352,13 +1316,13 @@ None
 fn a59(v: &mut Values) -> Option<u32> {
 let mut reach_61_65: Option<bool> = None;
 {
-if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if (match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 if let Some(node) = a66(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v); reach_61_65 = Some(found); found } }) {
+if !(match reach_61_65 { Some(found) => found, None => { let found = r61_65(v, v[57]); reach_61_65 = Some(found); found } }) {
 if let Some(node) = a58(v) { return Some(node); }
 }
 

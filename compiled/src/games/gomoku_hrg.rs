@@ -229,13 +229,13 @@ v[slot] = old;
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_8_25: Option<bool> = None;
 {
-if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
+if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v, v[228]); reach_8_25 = Some(found); found } }) {
 m68(v, cx);
 }
 
 }
 {
-if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
+if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v, v[228]); reach_8_25 = Some(found); found } }) {
 m69(v, cx);
 }
 
@@ -259,13 +259,13 @@ v[slot] = old;
 fn m69(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m76(v, cx);
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m77(v, cx);
 }
 
@@ -429,13 +429,13 @@ v[slot] = old;
 fn m84(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_85_102: Option<bool> = None;
 {
-if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
+if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v, v[228]); reach_85_102 = Some(found); found } }) {
 m145(v, cx);
 }
 
 }
 {
-if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
+if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v, v[228]); reach_85_102 = Some(found); found } }) {
 m146(v, cx);
 }
 
@@ -459,13 +459,13 @@ v[slot] = old;
 fn m146(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 m148(v, cx);
 }
 
@@ -510,71 +510,56 @@ v[slot] = old;
 }
 
 /// Node `fiveThroughCell_reach_1`.
-fn r8_25(v: &mut Values) -> bool {
+fn r8_25(v: &mut Values, r228: u8) -> bool {
 {
 let x: u8 = v[227];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r9_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r9_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_1`.
-fn r9_25(v: &mut Values) -> bool {
+fn r9_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r10_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r10_25(v, x) {  return true; }
 }
 {
-if r11_25(v) {  return true; }
+if r11_25(v, r228) {  return true; }
 
 }
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r26_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r26_25(v, x) {  return true; }
 }
 {
-if r27_25(v) {  return true; }
+if r27_25(v, r228) {  return true; }
 
 }
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r40_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r40_25(v, x) {  return true; }
 }
 {
-if r41_25(v) {  return true; }
+if r41_25(v, r228) {  return true; }
 
 }
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r54_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r54_25(v, x) {  return true; }
 }
 {
-if r55_25(v) {  return true; }
+if r55_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_4`.
-fn r10_25(v: &mut Values) -> bool {
+fn r10_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r11_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r11_25(v, r228) {  return true; }
 }
 
 }
@@ -582,26 +567,23 @@ false
 }
 
 /// Node `fiveThroughCell_3`.
-fn r11_25(v: &mut Values) -> bool {
+fn r11_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r12_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r12_25(v, x) {  return true; }
 }
 {
-if r13_25(v) {  return true; }
+if r13_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_7`.
-fn r12_25(v: &mut Values) -> bool {
+fn r12_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r13_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r13_25(v, r228) {  return true; }
 }
 
 }
@@ -609,26 +591,23 @@ false
 }
 
 /// Node `fiveThroughCell_6`.
-fn r13_25(v: &mut Values) -> bool {
+fn r13_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r14_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r14_25(v, x) {  return true; }
 }
 {
-if r15_25(v) {  return true; }
+if r15_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_10`.
-fn r14_25(v: &mut Values) -> bool {
+fn r14_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r15_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r15_25(v, r228) {  return true; }
 }
 
 }
@@ -636,26 +615,23 @@ false
 }
 
 /// Node `fiveThroughCell_9`.
-fn r15_25(v: &mut Values) -> bool {
+fn r15_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r16_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r16_25(v, x) {  return true; }
 }
 {
-if r17_25(v) {  return true; }
+if r17_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_13`.
-fn r16_25(v: &mut Values) -> bool {
+fn r16_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r17_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r17_25(v, r228) {  return true; }
 }
 
 }
@@ -663,22 +639,19 @@ false
 }
 
 /// Node `fiveThroughCell_12`.
-fn r17_25(v: &mut Values) -> bool {
+fn r17_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r18_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r18_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_15`.
-fn r18_25(v: &mut Values) -> bool {
+fn r18_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r19_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r19_25(v, r228) {  return true; }
 }
 
 }
@@ -686,22 +659,19 @@ false
 }
 
 /// Node `fiveThroughCell_16`.
-fn r19_25(v: &mut Values) -> bool {
+fn r19_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r20_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r20_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_17`.
-fn r20_25(v: &mut Values) -> bool {
+fn r20_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r21_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r21_25(v, r228) {  return true; }
 }
 
 }
@@ -709,22 +679,19 @@ false
 }
 
 /// Node `fiveThroughCell_18`.
-fn r21_25(v: &mut Values) -> bool {
+fn r21_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r22_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r22_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_19`.
-fn r22_25(v: &mut Values) -> bool {
+fn r22_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r23_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r23_25(v, r228) {  return true; }
 }
 
 }
@@ -732,21 +699,18 @@ false
 }
 
 /// Node `fiveThroughCell_20`.
-fn r23_25(v: &mut Values) -> bool {
+fn r23_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r24_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r24_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_21`.
-fn r24_25(v: &mut Values) -> bool {
+fn r24_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -755,10 +719,10 @@ false
 }
 
 /// Node `fiveThroughCell_24`.
-fn r26_25(v: &mut Values) -> bool {
+fn r26_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r27_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r27_25(v, r228) {  return true; }
 }
 
 }
@@ -766,26 +730,23 @@ false
 }
 
 /// Node `fiveThroughCell_23`.
-fn r27_25(v: &mut Values) -> bool {
+fn r27_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r28_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r28_25(v, x) {  return true; }
 }
 {
-if r29_25(v) {  return true; }
+if r29_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_27`.
-fn r28_25(v: &mut Values) -> bool {
+fn r28_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r29_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r29_25(v, r228) {  return true; }
 }
 
 }
@@ -793,26 +754,23 @@ false
 }
 
 /// Node `fiveThroughCell_26`.
-fn r29_25(v: &mut Values) -> bool {
+fn r29_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r30_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r30_25(v, x) {  return true; }
 }
 {
-if r31_25(v) {  return true; }
+if r31_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_30`.
-fn r30_25(v: &mut Values) -> bool {
+fn r30_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r31_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r31_25(v, r228) {  return true; }
 }
 
 }
@@ -820,26 +778,23 @@ false
 }
 
 /// Node `fiveThroughCell_29`.
-fn r31_25(v: &mut Values) -> bool {
+fn r31_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r32_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r32_25(v, x) {  return true; }
 }
 {
-if r33_25(v) {  return true; }
+if r33_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_33`.
-fn r32_25(v: &mut Values) -> bool {
+fn r32_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r33_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r33_25(v, r228) {  return true; }
 }
 
 }
@@ -847,22 +802,19 @@ false
 }
 
 /// Node `fiveThroughCell_32`.
-fn r33_25(v: &mut Values) -> bool {
+fn r33_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r34_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r34_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_35`.
-fn r34_25(v: &mut Values) -> bool {
+fn r34_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r35_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r35_25(v, r228) {  return true; }
 }
 
 }
@@ -870,22 +822,19 @@ false
 }
 
 /// Node `fiveThroughCell_36`.
-fn r35_25(v: &mut Values) -> bool {
+fn r35_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r36_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r36_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_37`.
-fn r36_25(v: &mut Values) -> bool {
+fn r36_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r37_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r37_25(v, r228) {  return true; }
 }
 
 }
@@ -893,22 +842,19 @@ false
 }
 
 /// Node `fiveThroughCell_38`.
-fn r37_25(v: &mut Values) -> bool {
+fn r37_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r38_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r38_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_39`.
-fn r38_25(v: &mut Values) -> bool {
+fn r38_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r39_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r39_25(v, r228) {  return true; }
 }
 
 }
@@ -916,22 +862,19 @@ false
 }
 
 /// Node `fiveThroughCell_40`.
-fn r39_25(v: &mut Values) -> bool {
+fn r39_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r24_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r24_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_44`.
-fn r40_25(v: &mut Values) -> bool {
+fn r40_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r41_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r41_25(v, r228) {  return true; }
 }
 
 }
@@ -939,26 +882,23 @@ false
 }
 
 /// Node `fiveThroughCell_43`.
-fn r41_25(v: &mut Values) -> bool {
+fn r41_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r42_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r42_25(v, x) {  return true; }
 }
 {
-if r43_25(v) {  return true; }
+if r43_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_47`.
-fn r42_25(v: &mut Values) -> bool {
+fn r42_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r43_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r43_25(v, r228) {  return true; }
 }
 
 }
@@ -966,26 +906,23 @@ false
 }
 
 /// Node `fiveThroughCell_46`.
-fn r43_25(v: &mut Values) -> bool {
+fn r43_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r44_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r44_25(v, x) {  return true; }
 }
 {
-if r45_25(v) {  return true; }
+if r45_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_50`.
-fn r44_25(v: &mut Values) -> bool {
+fn r44_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r45_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r45_25(v, r228) {  return true; }
 }
 
 }
@@ -993,26 +930,23 @@ false
 }
 
 /// Node `fiveThroughCell_49`.
-fn r45_25(v: &mut Values) -> bool {
+fn r45_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r46_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r46_25(v, x) {  return true; }
 }
 {
-if r47_25(v) {  return true; }
+if r47_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_53`.
-fn r46_25(v: &mut Values) -> bool {
+fn r46_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r47_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r47_25(v, r228) {  return true; }
 }
 
 }
@@ -1020,22 +954,19 @@ false
 }
 
 /// Node `fiveThroughCell_52`.
-fn r47_25(v: &mut Values) -> bool {
+fn r47_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r48_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r48_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_55`.
-fn r48_25(v: &mut Values) -> bool {
+fn r48_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r49_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r49_25(v, r228) {  return true; }
 }
 
 }
@@ -1043,22 +974,19 @@ false
 }
 
 /// Node `fiveThroughCell_56`.
-fn r49_25(v: &mut Values) -> bool {
+fn r49_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r50_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r50_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_57`.
-fn r50_25(v: &mut Values) -> bool {
+fn r50_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r51_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r51_25(v, r228) {  return true; }
 }
 
 }
@@ -1066,22 +994,19 @@ false
 }
 
 /// Node `fiveThroughCell_58`.
-fn r51_25(v: &mut Values) -> bool {
+fn r51_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r52_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r52_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_59`.
-fn r52_25(v: &mut Values) -> bool {
+fn r52_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r53_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r53_25(v, r228) {  return true; }
 }
 
 }
@@ -1089,22 +1014,19 @@ false
 }
 
 /// Node `fiveThroughCell_60`.
-fn r53_25(v: &mut Values) -> bool {
+fn r53_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r24_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r24_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_64`.
-fn r54_25(v: &mut Values) -> bool {
+fn r54_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r55_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r55_25(v, r228) {  return true; }
 }
 
 }
@@ -1112,26 +1034,23 @@ false
 }
 
 /// Node `fiveThroughCell_63`.
-fn r55_25(v: &mut Values) -> bool {
+fn r55_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r56_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r56_25(v, x) {  return true; }
 }
 {
-if r57_25(v) {  return true; }
+if r57_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_67`.
-fn r56_25(v: &mut Values) -> bool {
+fn r56_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r57_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r57_25(v, r228) {  return true; }
 }
 
 }
@@ -1139,26 +1058,23 @@ false
 }
 
 /// Node `fiveThroughCell_66`.
-fn r57_25(v: &mut Values) -> bool {
+fn r57_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r58_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r58_25(v, x) {  return true; }
 }
 {
-if r59_25(v) {  return true; }
+if r59_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_70`.
-fn r58_25(v: &mut Values) -> bool {
+fn r58_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r59_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r59_25(v, r228) {  return true; }
 }
 
 }
@@ -1166,26 +1082,23 @@ false
 }
 
 /// Node `fiveThroughCell_69`.
-fn r59_25(v: &mut Values) -> bool {
+fn r59_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r60_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r60_25(v, x) {  return true; }
 }
 {
-if r61_25(v) {  return true; }
+if r61_25(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_73`.
-fn r60_25(v: &mut Values) -> bool {
+fn r60_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r61_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r61_25(v, r228) {  return true; }
 }
 
 }
@@ -1193,22 +1106,19 @@ false
 }
 
 /// Node `fiveThroughCell_72`.
-fn r61_25(v: &mut Values) -> bool {
+fn r61_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r62_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r62_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_75`.
-fn r62_25(v: &mut Values) -> bool {
+fn r62_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r63_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r63_25(v, r228) {  return true; }
 }
 
 }
@@ -1216,22 +1126,19 @@ false
 }
 
 /// Node `fiveThroughCell_76`.
-fn r63_25(v: &mut Values) -> bool {
+fn r63_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r64_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r64_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_77`.
-fn r64_25(v: &mut Values) -> bool {
+fn r64_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r65_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r65_25(v, r228) {  return true; }
 }
 
 }
@@ -1239,22 +1146,19 @@ false
 }
 
 /// Node `fiveThroughCell_78`.
-fn r65_25(v: &mut Values) -> bool {
+fn r65_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r66_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r66_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_79`.
-fn r66_25(v: &mut Values) -> bool {
+fn r66_25(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 0 {
-if r67_25(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 0 {
+if r67_25(v, r228) {  return true; }
 }
 
 }
@@ -1262,36 +1166,30 @@ false
 }
 
 /// Node `fiveThroughCell_80`.
-fn r67_25(v: &mut Values) -> bool {
+fn r67_25(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r24_25(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r24_25(v, x) {  return true; }
 }
 false
 }
 
 /// Node `someEmptyCell_reach_1`.
-fn r73_75(v: &mut Values) -> bool {
+fn r73_75(v: &mut Values, r229: u8) -> bool {
 {
-let slot = 229usize;
-let old = v[slot];
 for i in 0..225 {
 if !(v[0 + 1 + i] == 8) { continue; }
-v[slot] = MEMBERS0[i];
-{ v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+{  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `someEmptyCell_1`.
-fn r74_75(v: &mut Values) -> bool {
+fn r74_75(v: &mut Values, r229: u8) -> bool {
 {
-if v[0 + OFF2[(v[229] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r229 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1300,71 +1198,56 @@ false
 }
 
 /// Node `fiveThroughCell_reach_2`.
-fn r85_102(v: &mut Values) -> bool {
+fn r85_102(v: &mut Values, r228: u8) -> bool {
 {
 let x: u8 = v[227];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r86_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r86_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_83`.
-fn r86_102(v: &mut Values) -> bool {
+fn r86_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r87_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r87_102(v, x) {  return true; }
 }
 {
-if r88_102(v) {  return true; }
+if r88_102(v, r228) {  return true; }
 
 }
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r103_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r103_102(v, x) {  return true; }
 }
 {
-if r104_102(v) {  return true; }
+if r104_102(v, r228) {  return true; }
 
 }
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r117_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r117_102(v, x) {  return true; }
 }
 {
-if r118_102(v) {  return true; }
+if r118_102(v, r228) {  return true; }
 
 }
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r131_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r131_102(v, x) {  return true; }
 }
 {
-if r132_102(v) {  return true; }
+if r132_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_86`.
-fn r87_102(v: &mut Values) -> bool {
+fn r87_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r88_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r88_102(v, r228) {  return true; }
 }
 
 }
@@ -1372,26 +1255,23 @@ false
 }
 
 /// Node `fiveThroughCell_85`.
-fn r88_102(v: &mut Values) -> bool {
+fn r88_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r89_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r89_102(v, x) {  return true; }
 }
 {
-if r90_102(v) {  return true; }
+if r90_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_89`.
-fn r89_102(v: &mut Values) -> bool {
+fn r89_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r90_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r90_102(v, r228) {  return true; }
 }
 
 }
@@ -1399,26 +1279,23 @@ false
 }
 
 /// Node `fiveThroughCell_88`.
-fn r90_102(v: &mut Values) -> bool {
+fn r90_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r91_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r91_102(v, x) {  return true; }
 }
 {
-if r92_102(v) {  return true; }
+if r92_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_92`.
-fn r91_102(v: &mut Values) -> bool {
+fn r91_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r92_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r92_102(v, r228) {  return true; }
 }
 
 }
@@ -1426,26 +1303,23 @@ false
 }
 
 /// Node `fiveThroughCell_91`.
-fn r92_102(v: &mut Values) -> bool {
+fn r92_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB3[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r93_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB3[(r228 as usize)];
+if r93_102(v, x) {  return true; }
 }
 {
-if r94_102(v) {  return true; }
+if r94_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_95`.
-fn r93_102(v: &mut Values) -> bool {
+fn r93_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r94_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r94_102(v, r228) {  return true; }
 }
 
 }
@@ -1453,22 +1327,19 @@ false
 }
 
 /// Node `fiveThroughCell_94`.
-fn r94_102(v: &mut Values) -> bool {
+fn r94_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r95_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r95_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_97`.
-fn r95_102(v: &mut Values) -> bool {
+fn r95_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r96_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r96_102(v, r228) {  return true; }
 }
 
 }
@@ -1476,22 +1347,19 @@ false
 }
 
 /// Node `fiveThroughCell_98`.
-fn r96_102(v: &mut Values) -> bool {
+fn r96_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r97_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r97_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_99`.
-fn r97_102(v: &mut Values) -> bool {
+fn r97_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r98_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r98_102(v, r228) {  return true; }
 }
 
 }
@@ -1499,22 +1367,19 @@ false
 }
 
 /// Node `fiveThroughCell_100`.
-fn r98_102(v: &mut Values) -> bool {
+fn r98_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r99_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r99_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_101`.
-fn r99_102(v: &mut Values) -> bool {
+fn r99_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r100_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r100_102(v, r228) {  return true; }
 }
 
 }
@@ -1522,21 +1387,18 @@ false
 }
 
 /// Node `fiveThroughCell_102`.
-fn r100_102(v: &mut Values) -> bool {
+fn r100_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB7[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r101_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r228 as usize)];
+if r101_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_103`.
-fn r101_102(v: &mut Values) -> bool {
+fn r101_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1545,10 +1407,10 @@ false
 }
 
 /// Node `fiveThroughCell_106`.
-fn r103_102(v: &mut Values) -> bool {
+fn r103_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r104_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r104_102(v, r228) {  return true; }
 }
 
 }
@@ -1556,26 +1418,23 @@ false
 }
 
 /// Node `fiveThroughCell_105`.
-fn r104_102(v: &mut Values) -> bool {
+fn r104_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r105_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r105_102(v, x) {  return true; }
 }
 {
-if r106_102(v) {  return true; }
+if r106_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_109`.
-fn r105_102(v: &mut Values) -> bool {
+fn r105_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r106_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r106_102(v, r228) {  return true; }
 }
 
 }
@@ -1583,26 +1442,23 @@ false
 }
 
 /// Node `fiveThroughCell_108`.
-fn r106_102(v: &mut Values) -> bool {
+fn r106_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r107_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r107_102(v, x) {  return true; }
 }
 {
-if r108_102(v) {  return true; }
+if r108_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_112`.
-fn r107_102(v: &mut Values) -> bool {
+fn r107_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r108_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r108_102(v, r228) {  return true; }
 }
 
 }
@@ -1610,26 +1466,23 @@ false
 }
 
 /// Node `fiveThroughCell_111`.
-fn r108_102(v: &mut Values) -> bool {
+fn r108_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB4[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r109_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r228 as usize)];
+if r109_102(v, x) {  return true; }
 }
 {
-if r110_102(v) {  return true; }
+if r110_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_115`.
-fn r109_102(v: &mut Values) -> bool {
+fn r109_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r110_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r110_102(v, r228) {  return true; }
 }
 
 }
@@ -1637,22 +1490,19 @@ false
 }
 
 /// Node `fiveThroughCell_114`.
-fn r110_102(v: &mut Values) -> bool {
+fn r110_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r111_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r111_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_117`.
-fn r111_102(v: &mut Values) -> bool {
+fn r111_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r112_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r112_102(v, r228) {  return true; }
 }
 
 }
@@ -1660,22 +1510,19 @@ false
 }
 
 /// Node `fiveThroughCell_118`.
-fn r112_102(v: &mut Values) -> bool {
+fn r112_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r113_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r113_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_119`.
-fn r113_102(v: &mut Values) -> bool {
+fn r113_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r114_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r114_102(v, r228) {  return true; }
 }
 
 }
@@ -1683,22 +1530,19 @@ false
 }
 
 /// Node `fiveThroughCell_120`.
-fn r114_102(v: &mut Values) -> bool {
+fn r114_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r115_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r115_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_121`.
-fn r115_102(v: &mut Values) -> bool {
+fn r115_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r116_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r116_102(v, r228) {  return true; }
 }
 
 }
@@ -1706,22 +1550,19 @@ false
 }
 
 /// Node `fiveThroughCell_122`.
-fn r116_102(v: &mut Values) -> bool {
+fn r116_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB8[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r101_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB8[(r228 as usize)];
+if r101_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_126`.
-fn r117_102(v: &mut Values) -> bool {
+fn r117_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r118_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r118_102(v, r228) {  return true; }
 }
 
 }
@@ -1729,26 +1570,23 @@ false
 }
 
 /// Node `fiveThroughCell_125`.
-fn r118_102(v: &mut Values) -> bool {
+fn r118_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r119_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r119_102(v, x) {  return true; }
 }
 {
-if r120_102(v) {  return true; }
+if r120_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_129`.
-fn r119_102(v: &mut Values) -> bool {
+fn r119_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r120_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r120_102(v, r228) {  return true; }
 }
 
 }
@@ -1756,26 +1594,23 @@ false
 }
 
 /// Node `fiveThroughCell_128`.
-fn r120_102(v: &mut Values) -> bool {
+fn r120_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r121_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r121_102(v, x) {  return true; }
 }
 {
-if r122_102(v) {  return true; }
+if r122_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_132`.
-fn r121_102(v: &mut Values) -> bool {
+fn r121_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r122_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r122_102(v, r228) {  return true; }
 }
 
 }
@@ -1783,26 +1618,23 @@ false
 }
 
 /// Node `fiveThroughCell_131`.
-fn r122_102(v: &mut Values) -> bool {
+fn r122_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB5[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r123_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r228 as usize)];
+if r123_102(v, x) {  return true; }
 }
 {
-if r124_102(v) {  return true; }
+if r124_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_135`.
-fn r123_102(v: &mut Values) -> bool {
+fn r123_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r124_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r124_102(v, r228) {  return true; }
 }
 
 }
@@ -1810,22 +1642,19 @@ false
 }
 
 /// Node `fiveThroughCell_134`.
-fn r124_102(v: &mut Values) -> bool {
+fn r124_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r125_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r125_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_137`.
-fn r125_102(v: &mut Values) -> bool {
+fn r125_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r126_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r126_102(v, r228) {  return true; }
 }
 
 }
@@ -1833,22 +1662,19 @@ false
 }
 
 /// Node `fiveThroughCell_138`.
-fn r126_102(v: &mut Values) -> bool {
+fn r126_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r127_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r127_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_139`.
-fn r127_102(v: &mut Values) -> bool {
+fn r127_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r128_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r128_102(v, r228) {  return true; }
 }
 
 }
@@ -1856,22 +1682,19 @@ false
 }
 
 /// Node `fiveThroughCell_140`.
-fn r128_102(v: &mut Values) -> bool {
+fn r128_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r129_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r129_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_141`.
-fn r129_102(v: &mut Values) -> bool {
+fn r129_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r130_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r130_102(v, r228) {  return true; }
 }
 
 }
@@ -1879,22 +1702,19 @@ false
 }
 
 /// Node `fiveThroughCell_142`.
-fn r130_102(v: &mut Values) -> bool {
+fn r130_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB9[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r101_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB9[(r228 as usize)];
+if r101_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_146`.
-fn r131_102(v: &mut Values) -> bool {
+fn r131_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r132_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r132_102(v, r228) {  return true; }
 }
 
 }
@@ -1902,26 +1722,23 @@ false
 }
 
 /// Node `fiveThroughCell_145`.
-fn r132_102(v: &mut Values) -> bool {
+fn r132_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r133_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r133_102(v, x) {  return true; }
 }
 {
-if r134_102(v) {  return true; }
+if r134_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_149`.
-fn r133_102(v: &mut Values) -> bool {
+fn r133_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r134_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r134_102(v, r228) {  return true; }
 }
 
 }
@@ -1929,26 +1746,23 @@ false
 }
 
 /// Node `fiveThroughCell_148`.
-fn r134_102(v: &mut Values) -> bool {
+fn r134_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r135_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r135_102(v, x) {  return true; }
 }
 {
-if r136_102(v) {  return true; }
+if r136_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_152`.
-fn r135_102(v: &mut Values) -> bool {
+fn r135_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r136_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r136_102(v, r228) {  return true; }
 }
 
 }
@@ -1956,26 +1770,23 @@ false
 }
 
 /// Node `fiveThroughCell_151`.
-fn r136_102(v: &mut Values) -> bool {
+fn r136_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB6[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r137_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r228 as usize)];
+if r137_102(v, x) {  return true; }
 }
 {
-if r138_102(v) {  return true; }
+if r138_102(v, r228) {  return true; }
 
 }
 false
 }
 
 /// Node `fiveThroughCell_155`.
-fn r137_102(v: &mut Values) -> bool {
+fn r137_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r138_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r138_102(v, r228) {  return true; }
 }
 
 }
@@ -1983,22 +1794,19 @@ false
 }
 
 /// Node `fiveThroughCell_154`.
-fn r138_102(v: &mut Values) -> bool {
+fn r138_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r139_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r139_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_157`.
-fn r139_102(v: &mut Values) -> bool {
+fn r139_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r140_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r140_102(v, r228) {  return true; }
 }
 
 }
@@ -2006,22 +1814,19 @@ false
 }
 
 /// Node `fiveThroughCell_158`.
-fn r140_102(v: &mut Values) -> bool {
+fn r140_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r141_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r141_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_159`.
-fn r141_102(v: &mut Values) -> bool {
+fn r141_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r142_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r142_102(v, r228) {  return true; }
 }
 
 }
@@ -2029,22 +1834,19 @@ false
 }
 
 /// Node `fiveThroughCell_160`.
-fn r142_102(v: &mut Values) -> bool {
+fn r142_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r143_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r143_102(v, x) {  return true; }
 }
 false
 }
 
 /// Node `fiveThroughCell_161`.
-fn r143_102(v: &mut Values) -> bool {
+fn r143_102(v: &mut Values, r228: u8) -> bool {
 {
-if v[0 + OFF2[(v[228] as usize)] as usize] == 1 {
-if r144_102(v) {  return true; }
+if v[0 + OFF2[(r228 as usize)] as usize] == 1 {
+if r144_102(v, r228) {  return true; }
 }
 
 }
@@ -2052,13 +1854,10 @@ false
 }
 
 /// Node `fiveThroughCell_162`.
-fn r144_102(v: &mut Values) -> bool {
+fn r144_102(v: &mut Values, r228: u8) -> bool {
 {
-let x: u8 = TAB10[(v[228] as usize)];
-let slot = 228usize;
-let old = v[slot]; v[slot] = x;
-if r101_102(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB10[(r228 as usize)];
+if r101_102(v, x) {  return true; }
 }
 false
 }
@@ -2093,13 +1892,13 @@ None
 fn a7(v: &mut Values) -> Option<u32> {
 let mut reach_8_25: Option<bool> = None;
 {
-if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
+if (match reach_8_25 { Some(found) => found, None => { let found = r8_25(v, v[228]); reach_8_25 = Some(found); found } }) {
 if let Some(node) = a68(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v); reach_8_25 = Some(found); found } }) {
+if !(match reach_8_25 { Some(found) => found, None => { let found = r8_25(v, v[228]); reach_8_25 = Some(found); found } }) {
 if let Some(node) = a69(v) { return Some(node); }
 }
 
@@ -2123,13 +1922,13 @@ None
 fn a69(v: &mut Values) -> Option<u32> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a76(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a77(v) { return Some(node); }
 }
 
@@ -2216,13 +2015,13 @@ None
 fn a84(v: &mut Values) -> Option<u32> {
 let mut reach_85_102: Option<bool> = None;
 {
-if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
+if (match reach_85_102 { Some(found) => found, None => { let found = r85_102(v, v[228]); reach_85_102 = Some(found); found } }) {
 if let Some(node) = a145(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v); reach_85_102 = Some(found); found } }) {
+if !(match reach_85_102 { Some(found) => found, None => { let found = r85_102(v, v[228]); reach_85_102 = Some(found); found } }) {
 if let Some(node) = a146(v) { return Some(node); }
 }
 
@@ -2246,13 +2045,13 @@ None
 fn a146(v: &mut Values) -> Option<u32> {
 let mut reach_73_75: Option<bool> = None;
 {
-if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if (match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v); reach_73_75 = Some(found); found } }) {
+if !(match reach_73_75 { Some(found) => found, None => { let found = r73_75(v, v[229]); reach_73_75 = Some(found); found } }) {
 if let Some(node) = a148(v) { return Some(node); }
 }
 

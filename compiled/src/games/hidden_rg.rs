@@ -471,13 +471,13 @@ v[slot] = old;
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_27_28: Option<bool> = None;
 {
-if (match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
+if (match reach_27_28 { Some(found) => found, None => { let found = r27_28(v, v[22]); reach_27_28 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
+if !(match reach_27_28 { Some(found) => found, None => { let found = r27_28(v, v[22]); reach_27_28 = Some(found); found } }) {
 m29(v, cx);
 }
 
@@ -579,27 +579,20 @@ fn m35(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `deckSearch`.
-fn r27_28(v: &mut Values) -> bool {
+fn r27_28(v: &mut Values, r22: u8) -> bool {
 {
-let slot = 22usize;
-let old = v[slot];
-v[slot] = 7;
-if r36_28_k22_7(v) { v[slot] = old; return true; }
-v[slot] = 8;
-if r36_28_k22_8(v) { v[slot] = old; return true; }
-v[slot] = 9;
-if r36_28_k22_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r36_28_k22_10(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r36_28_k22_7(v, 7) {  return true; }
+if r36_28_k22_8(v, 8) {  return true; }
+if r36_28_k22_9(v, 9) {  return true; }
+if r36_28_k22_10(v, 10) {  return true; }
 }
 false
 }
 
 /// Node `deckChosen`.
-fn r36_28(v: &mut Values) -> bool {
+fn r36_28(v: &mut Values, r22: u8) -> bool {
 {
-if v[0 + OFF0[(v[22] as usize)] as usize] == 7 {
+if v[0 + OFF0[(r22 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -711,13 +704,13 @@ None
 fn a26(v: &mut Values) -> Option<u32> {
 let mut reach_27_28: Option<bool> = None;
 {
-if (match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
+if (match reach_27_28 { Some(found) => found, None => { let found = r27_28(v, v[22]); reach_27_28 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_27_28 { Some(found) => found, None => { let found = r27_28(v); reach_27_28 = Some(found); found } }) {
+if !(match reach_27_28 { Some(found) => found, None => { let found = r27_28(v, v[22]); reach_27_28 = Some(found); found } }) {
 if let Some(node) = a29(v) { return Some(node); }
 }
 
@@ -950,7 +943,7 @@ m18(v, cx);
 }
 
 /// Node `deckChosen` where v[22] == 7.
-fn r36_28_k22_7(v: &mut Values) -> bool {
+fn r36_28_k22_7(v: &mut Values, r22: u8) -> bool {
 {
 if v[0] == 7 {
 {  return true; }
@@ -961,7 +954,7 @@ false
 }
 
 /// Node `deckChosen` where v[22] == 8.
-fn r36_28_k22_8(v: &mut Values) -> bool {
+fn r36_28_k22_8(v: &mut Values, r22: u8) -> bool {
 {
 if v[1] == 7 {
 {  return true; }
@@ -972,7 +965,7 @@ false
 }
 
 /// Node `deckChosen` where v[22] == 9.
-fn r36_28_k22_9(v: &mut Values) -> bool {
+fn r36_28_k22_9(v: &mut Values, r22: u8) -> bool {
 {
 if v[2] == 7 {
 {  return true; }
@@ -983,7 +976,7 @@ false
 }
 
 /// Node `deckChosen` where v[22] == 10.
-fn r36_28_k22_10(v: &mut Values) -> bool {
+fn r36_28_k22_10(v: &mut Values, r22: u8) -> bool {
 {
 if v[3] == 7 {
 {  return true; }

@@ -696,13 +696,13 @@ m58(v, cx);
 fn m51(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_52_56: Option<bool> = None;
 {
-if (match reach_52_56 { Some(found) => found, None => { let found = r52_56(v); reach_52_56 = Some(found); found } }) {
+if (match reach_52_56 { Some(found) => found, None => { let found = r52_56(v, v[36]); reach_52_56 = Some(found); found } }) {
 m50(v, cx);
 }
 
 }
 {
-if !(match reach_52_56 { Some(found) => found, None => { let found = r52_56(v); reach_52_56 = Some(found); found } }) {
+if !(match reach_52_56 { Some(found) => found, None => { let found = r52_56(v, v[36]); reach_52_56 = Some(found); found } }) {
 m44(v, cx);
 }
 
@@ -1292,13 +1292,13 @@ m1(v, cx);
 fn m99(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_100_104: Option<bool> = None;
 {
-if (match reach_100_104 { Some(found) => found, None => { let found = r100_104(v); reach_100_104 = Some(found); found } }) {
+if (match reach_100_104 { Some(found) => found, None => { let found = r100_104(v, v[36]); reach_100_104 = Some(found); found } }) {
 m98(v, cx);
 }
 
 }
 {
-if !(match reach_100_104 { Some(found) => found, None => { let found = r100_104(v); reach_100_104 = Some(found); found } }) {
+if !(match reach_100_104 { Some(found) => found, None => { let found = r100_104(v, v[36]); reach_100_104 = Some(found); found } }) {
 m94(v, cx);
 }
 
@@ -1455,30 +1455,27 @@ false
 }
 
 /// Node `canSlide_reach_1`.
-fn r52_56(v: &mut Values) -> bool {
+fn r52_56(v: &mut Values, r36: u8) -> bool {
 {
-let slot = 36usize;
-let old = v[slot];
 for chunk in 0..3 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 24 { break; }
-v[slot] = MEMBERS0[i];
-if r54_56(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r54_56(v, member) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `canSlide_1`.
-fn r53_56(v: &mut Values) -> bool {
+fn r53_56(v: &mut Values, r36: u8) -> bool {
 {
-if v[0 + OFF2[(v[36] as usize)] as usize] == 1 {
-if r54_56(v) {  return true; }
+if v[0 + OFF2[(r36 as usize)] as usize] == 1 {
+if r54_56(v, r36) {  return true; }
 }
 
 }
@@ -1486,42 +1483,30 @@ false
 }
 
 /// Node `canSlide_2`.
-fn r54_56(v: &mut Values) -> bool {
+fn r54_56(v: &mut Values, r36: u8) -> bool {
 {
-let x: u8 = TAB4[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r55_56(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r36 as usize)];
+if r55_56(v, x) {  return true; }
 }
 {
-let x: u8 = TAB5[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r55_56(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r36 as usize)];
+if r55_56(v, x) {  return true; }
 }
 {
-let x: u8 = TAB6[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r55_56(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r36 as usize)];
+if r55_56(v, x) {  return true; }
 }
 {
-let x: u8 = TAB7[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r55_56(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r36 as usize)];
+if r55_56(v, x) {  return true; }
 }
 false
 }
 
 /// Node `canSlide_3`.
-fn r55_56(v: &mut Values) -> bool {
+fn r55_56(v: &mut Values, r36: u8) -> bool {
 {
-if v[0 + OFF2[(v[36] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r36 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1572,30 +1557,27 @@ false
 }
 
 /// Node `canSlide_reach_2`.
-fn r100_104(v: &mut Values) -> bool {
+fn r100_104(v: &mut Values, r36: u8) -> bool {
 {
-let slot = 36usize;
-let old = v[slot];
 for chunk in 0..3 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 24 { break; }
-v[slot] = MEMBERS0[i];
-if r102_104(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r102_104(v, member) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `canSlide_9`.
-fn r101_104(v: &mut Values) -> bool {
+fn r101_104(v: &mut Values, r36: u8) -> bool {
 {
-if v[0 + OFF2[(v[36] as usize)] as usize] == 0 {
-if r102_104(v) {  return true; }
+if v[0 + OFF2[(r36 as usize)] as usize] == 0 {
+if r102_104(v, r36) {  return true; }
 }
 
 }
@@ -1603,42 +1585,30 @@ false
 }
 
 /// Node `canSlide_10`.
-fn r102_104(v: &mut Values) -> bool {
+fn r102_104(v: &mut Values, r36: u8) -> bool {
 {
-let x: u8 = TAB4[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r103_104(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB4[(r36 as usize)];
+if r103_104(v, x) {  return true; }
 }
 {
-let x: u8 = TAB5[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r103_104(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB5[(r36 as usize)];
+if r103_104(v, x) {  return true; }
 }
 {
-let x: u8 = TAB6[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r103_104(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB6[(r36 as usize)];
+if r103_104(v, x) {  return true; }
 }
 {
-let x: u8 = TAB7[(v[36] as usize)];
-let slot = 36usize;
-let old = v[slot]; v[slot] = x;
-if r103_104(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB7[(r36 as usize)];
+if r103_104(v, x) {  return true; }
 }
 false
 }
 
 /// Node `canSlide_11`.
-fn r103_104(v: &mut Values) -> bool {
+fn r103_104(v: &mut Values, r36: u8) -> bool {
 {
-if v[0 + OFF2[(v[36] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r36 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1813,13 +1783,13 @@ None
 fn a51(v: &mut Values) -> Option<u32> {
 let mut reach_52_56: Option<bool> = None;
 {
-if (match reach_52_56 { Some(found) => found, None => { let found = r52_56(v); reach_52_56 = Some(found); found } }) {
+if (match reach_52_56 { Some(found) => found, None => { let found = r52_56(v, v[36]); reach_52_56 = Some(found); found } }) {
 if let Some(node) = a50(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_52_56 { Some(found) => found, None => { let found = r52_56(v); reach_52_56 = Some(found); found } }) {
+if !(match reach_52_56 { Some(found) => found, None => { let found = r52_56(v, v[36]); reach_52_56 = Some(found); found } }) {
 if let Some(node) = a44(v) { return Some(node); }
 }
 
@@ -2005,13 +1975,13 @@ None
 fn a99(v: &mut Values) -> Option<u32> {
 let mut reach_100_104: Option<bool> = None;
 {
-if (match reach_100_104 { Some(found) => found, None => { let found = r100_104(v); reach_100_104 = Some(found); found } }) {
+if (match reach_100_104 { Some(found) => found, None => { let found = r100_104(v, v[36]); reach_100_104 = Some(found); found } }) {
 if let Some(node) = a98(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_100_104 { Some(found) => found, None => { let found = r100_104(v); reach_100_104 = Some(found); found } }) {
+if !(match reach_100_104 { Some(found) => found, None => { let found = r100_104(v, v[36]); reach_100_104 = Some(found); found } }) {
 if let Some(node) = a94(v) { return Some(node); }
 }
 

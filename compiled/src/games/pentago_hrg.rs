@@ -423,13 +423,13 @@ v[slot] = old;
 fn m21(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_32: Option<bool> = None;
 {
-if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 m51(v, cx);
 }
 
 }
 {
-if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 m52(v, cx);
 }
 
@@ -441,13 +441,13 @@ m52(v, cx);
 fn m51(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_53_63: Option<bool> = None;
 {
-if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 m82(v, cx);
 }
 
 }
 {
-if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 m83(v, cx);
 }
 
@@ -459,13 +459,13 @@ m83(v, cx);
 fn m52(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_53_63: Option<bool> = None;
 {
-if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 m88(v, cx);
 }
 
 }
 {
-if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 m89(v, cx);
 }
 
@@ -555,13 +555,13 @@ v[slot] = old;
 fn m89(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_91_93: Option<bool> = None;
 {
-if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 m94(v, cx);
 }
 
 }
 {
-if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 m82(v, cx);
 }
 
@@ -857,13 +857,13 @@ v[slot] = old;
 fn m114(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_53_63: Option<bool> = None;
 {
-if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 m115(v, cx);
 }
 
 }
 {
-if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 m116(v, cx);
 }
 
@@ -875,13 +875,13 @@ m116(v, cx);
 fn m115(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_32: Option<bool> = None;
 {
-if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 m117(v, cx);
 }
 
 }
 {
-if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 m88(v, cx);
 }
 
@@ -893,13 +893,13 @@ m88(v, cx);
 fn m116(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_22_32: Option<bool> = None;
 {
-if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 m83(v, cx);
 }
 
 }
 {
-if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 m119(v, cx);
 }
 
@@ -935,13 +935,13 @@ v[slot] = old;
 fn m119(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_91_93: Option<bool> = None;
 {
-if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 m117(v, cx);
 }
 
@@ -950,30 +950,27 @@ m117(v, cx);
 }
 
 /// Node `five_reach_1`.
-fn r22_32(v: &mut Values) -> bool {
+fn r22_32(v: &mut Values, r79: u8) -> bool {
 {
-let slot = 79usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r24_32(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r24_32(v, member) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `five_1`.
-fn r23_32(v: &mut Values) -> bool {
+fn r23_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r24_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r24_32(v, r79) {  return true; }
 }
 
 }
@@ -981,43 +978,31 @@ false
 }
 
 /// Node `five_2`.
-fn r24_32(v: &mut Values) -> bool {
+fn r24_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r25_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r25_32(v, x) {  return true; }
 }
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r33_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r33_32(v, x) {  return true; }
 }
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r39_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r39_32(v, x) {  return true; }
 }
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r45_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r45_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_4`.
-fn r25_32(v: &mut Values) -> bool {
+fn r25_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r26_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r26_32(v, r79) {  return true; }
 }
 
 }
@@ -1025,22 +1010,19 @@ false
 }
 
 /// Node `five_5`.
-fn r26_32(v: &mut Values) -> bool {
+fn r26_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r27_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r27_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_6`.
-fn r27_32(v: &mut Values) -> bool {
+fn r27_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r28_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r28_32(v, r79) {  return true; }
 }
 
 }
@@ -1048,22 +1030,19 @@ false
 }
 
 /// Node `five_7`.
-fn r28_32(v: &mut Values) -> bool {
+fn r28_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r29_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r29_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_8`.
-fn r29_32(v: &mut Values) -> bool {
+fn r29_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r30_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r30_32(v, r79) {  return true; }
 }
 
 }
@@ -1071,21 +1050,18 @@ false
 }
 
 /// Node `five_9`.
-fn r30_32(v: &mut Values) -> bool {
+fn r30_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r31_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r31_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_10`.
-fn r31_32(v: &mut Values) -> bool {
+fn r31_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -1094,10 +1070,10 @@ false
 }
 
 /// Node `five_12`.
-fn r33_32(v: &mut Values) -> bool {
+fn r33_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r34_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r34_32(v, r79) {  return true; }
 }
 
 }
@@ -1105,22 +1081,19 @@ false
 }
 
 /// Node `five_13`.
-fn r34_32(v: &mut Values) -> bool {
+fn r34_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r35_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r35_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_14`.
-fn r35_32(v: &mut Values) -> bool {
+fn r35_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r36_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r36_32(v, r79) {  return true; }
 }
 
 }
@@ -1128,22 +1101,19 @@ false
 }
 
 /// Node `five_15`.
-fn r36_32(v: &mut Values) -> bool {
+fn r36_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r37_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r37_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_16`.
-fn r37_32(v: &mut Values) -> bool {
+fn r37_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r38_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r38_32(v, r79) {  return true; }
 }
 
 }
@@ -1151,22 +1121,19 @@ false
 }
 
 /// Node `five_17`.
-fn r38_32(v: &mut Values) -> bool {
+fn r38_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r31_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r31_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_20`.
-fn r39_32(v: &mut Values) -> bool {
+fn r39_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r40_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r40_32(v, r79) {  return true; }
 }
 
 }
@@ -1174,22 +1141,19 @@ false
 }
 
 /// Node `five_21`.
-fn r40_32(v: &mut Values) -> bool {
+fn r40_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r41_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r41_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_22`.
-fn r41_32(v: &mut Values) -> bool {
+fn r41_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r42_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r42_32(v, r79) {  return true; }
 }
 
 }
@@ -1197,22 +1161,19 @@ false
 }
 
 /// Node `five_23`.
-fn r42_32(v: &mut Values) -> bool {
+fn r42_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r43_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r43_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_24`.
-fn r43_32(v: &mut Values) -> bool {
+fn r43_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r44_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r44_32(v, r79) {  return true; }
 }
 
 }
@@ -1220,22 +1181,19 @@ false
 }
 
 /// Node `five_25`.
-fn r44_32(v: &mut Values) -> bool {
+fn r44_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r31_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r31_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_28`.
-fn r45_32(v: &mut Values) -> bool {
+fn r45_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r46_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r46_32(v, r79) {  return true; }
 }
 
 }
@@ -1243,22 +1201,19 @@ false
 }
 
 /// Node `five_29`.
-fn r46_32(v: &mut Values) -> bool {
+fn r46_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r47_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r47_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_30`.
-fn r47_32(v: &mut Values) -> bool {
+fn r47_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r48_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r48_32(v, r79) {  return true; }
 }
 
 }
@@ -1266,22 +1221,19 @@ false
 }
 
 /// Node `five_31`.
-fn r48_32(v: &mut Values) -> bool {
+fn r48_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r49_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r49_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_32`.
-fn r49_32(v: &mut Values) -> bool {
+fn r49_32(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 0 {
-if r50_32(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 0 {
+if r50_32(v, r79) {  return true; }
 }
 
 }
@@ -1289,42 +1241,36 @@ false
 }
 
 /// Node `five_33`.
-fn r50_32(v: &mut Values) -> bool {
+fn r50_32(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r31_32(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r31_32(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_reach_2`.
-fn r53_63(v: &mut Values) -> bool {
+fn r53_63(v: &mut Values, r79: u8) -> bool {
 {
-let slot = 79usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r55_63(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r55_63(v, member) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `five_36`.
-fn r54_63(v: &mut Values) -> bool {
+fn r54_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r55_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r55_63(v, r79) {  return true; }
 }
 
 }
@@ -1332,43 +1278,31 @@ false
 }
 
 /// Node `five_37`.
-fn r55_63(v: &mut Values) -> bool {
+fn r55_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r56_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r56_63(v, x) {  return true; }
 }
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r64_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r64_63(v, x) {  return true; }
 }
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r70_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r70_63(v, x) {  return true; }
 }
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r76_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r76_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_39`.
-fn r56_63(v: &mut Values) -> bool {
+fn r56_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r57_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r57_63(v, r79) {  return true; }
 }
 
 }
@@ -1376,22 +1310,19 @@ false
 }
 
 /// Node `five_40`.
-fn r57_63(v: &mut Values) -> bool {
+fn r57_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r58_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r58_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_41`.
-fn r58_63(v: &mut Values) -> bool {
+fn r58_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r59_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r59_63(v, r79) {  return true; }
 }
 
 }
@@ -1399,22 +1330,19 @@ false
 }
 
 /// Node `five_42`.
-fn r59_63(v: &mut Values) -> bool {
+fn r59_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r60_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r60_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_43`.
-fn r60_63(v: &mut Values) -> bool {
+fn r60_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r61_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r61_63(v, r79) {  return true; }
 }
 
 }
@@ -1422,21 +1350,18 @@ false
 }
 
 /// Node `five_44`.
-fn r61_63(v: &mut Values) -> bool {
+fn r61_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB25[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r62_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB25[(r79 as usize)];
+if r62_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_45`.
-fn r62_63(v: &mut Values) -> bool {
+fn r62_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1445,10 +1370,10 @@ false
 }
 
 /// Node `five_47`.
-fn r64_63(v: &mut Values) -> bool {
+fn r64_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r65_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r65_63(v, r79) {  return true; }
 }
 
 }
@@ -1456,22 +1381,19 @@ false
 }
 
 /// Node `five_48`.
-fn r65_63(v: &mut Values) -> bool {
+fn r65_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r66_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r66_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_49`.
-fn r66_63(v: &mut Values) -> bool {
+fn r66_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r67_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r67_63(v, r79) {  return true; }
 }
 
 }
@@ -1479,22 +1401,19 @@ false
 }
 
 /// Node `five_50`.
-fn r67_63(v: &mut Values) -> bool {
+fn r67_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r68_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r68_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_51`.
-fn r68_63(v: &mut Values) -> bool {
+fn r68_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r69_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r69_63(v, r79) {  return true; }
 }
 
 }
@@ -1502,22 +1421,19 @@ false
 }
 
 /// Node `five_52`.
-fn r69_63(v: &mut Values) -> bool {
+fn r69_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB26[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r62_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB26[(r79 as usize)];
+if r62_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_55`.
-fn r70_63(v: &mut Values) -> bool {
+fn r70_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r71_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r71_63(v, r79) {  return true; }
 }
 
 }
@@ -1525,22 +1441,19 @@ false
 }
 
 /// Node `five_56`.
-fn r71_63(v: &mut Values) -> bool {
+fn r71_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r72_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r72_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_57`.
-fn r72_63(v: &mut Values) -> bool {
+fn r72_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r73_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r73_63(v, r79) {  return true; }
 }
 
 }
@@ -1548,22 +1461,19 @@ false
 }
 
 /// Node `five_58`.
-fn r73_63(v: &mut Values) -> bool {
+fn r73_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r74_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r74_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_59`.
-fn r74_63(v: &mut Values) -> bool {
+fn r74_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r75_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r75_63(v, r79) {  return true; }
 }
 
 }
@@ -1571,22 +1481,19 @@ false
 }
 
 /// Node `five_60`.
-fn r75_63(v: &mut Values) -> bool {
+fn r75_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB27[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r62_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB27[(r79 as usize)];
+if r62_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_63`.
-fn r76_63(v: &mut Values) -> bool {
+fn r76_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r77_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r77_63(v, r79) {  return true; }
 }
 
 }
@@ -1594,22 +1501,19 @@ false
 }
 
 /// Node `five_64`.
-fn r77_63(v: &mut Values) -> bool {
+fn r77_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r78_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r78_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_65`.
-fn r78_63(v: &mut Values) -> bool {
+fn r78_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r79_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r79_63(v, r79) {  return true; }
 }
 
 }
@@ -1617,22 +1521,19 @@ false
 }
 
 /// Node `five_66`.
-fn r79_63(v: &mut Values) -> bool {
+fn r79_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r80_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r80_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `five_67`.
-fn r80_63(v: &mut Values) -> bool {
+fn r80_63(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 1 {
-if r81_63(v) {  return true; }
+if v[0 + OFF2[(r79 as usize)] as usize] == 1 {
+if r81_63(v, r79) {  return true; }
 }
 
 }
@@ -1640,36 +1541,30 @@ false
 }
 
 /// Node `five_68`.
-fn r81_63(v: &mut Values) -> bool {
+fn r81_63(v: &mut Values, r79: u8) -> bool {
 {
-let x: u8 = TAB28[(v[79] as usize)];
-let slot = 79usize;
-let old = v[slot]; v[slot] = x;
-if r62_63(v) { v[slot] = old; return true; }
-v[slot] = old;
+let x: u8 = TAB28[(r79 as usize)];
+if r62_63(v, x) {  return true; }
 }
 false
 }
 
 /// Node `someEmptyCell_reach_1`.
-fn r91_93(v: &mut Values) -> bool {
+fn r91_93(v: &mut Values, r79: u8) -> bool {
 {
-let slot = 79usize;
-let old = v[slot];
 for i in 0..36 {
 if !(v[0 + 1 + i] == 8) { continue; }
-v[slot] = MEMBERS0[i];
-{ v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+{  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `someEmptyCell_1`.
-fn r92_93(v: &mut Values) -> bool {
+fn r92_93(v: &mut Values, r79: u8) -> bool {
 {
-if v[0 + OFF2[(v[79] as usize)] as usize] == 8 {
+if v[0 + OFF2[(r79 as usize)] as usize] == 8 {
 {  return true; }
 }
 
@@ -1824,13 +1719,13 @@ None
 fn a21(v: &mut Values) -> Option<u32> {
 let mut reach_22_32: Option<bool> = None;
 {
-if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 if let Some(node) = a51(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 if let Some(node) = a52(v) { return Some(node); }
 }
 
@@ -1842,13 +1737,13 @@ None
 fn a51(v: &mut Values) -> Option<u32> {
 let mut reach_53_63: Option<bool> = None;
 {
-if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 if let Some(node) = a82(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 if let Some(node) = a83(v) { return Some(node); }
 }
 
@@ -1860,13 +1755,13 @@ None
 fn a52(v: &mut Values) -> Option<u32> {
 let mut reach_53_63: Option<bool> = None;
 {
-if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 if let Some(node) = a88(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 if let Some(node) = a89(v) { return Some(node); }
 }
 
@@ -1951,13 +1846,13 @@ None
 fn a89(v: &mut Values) -> Option<u32> {
 let mut reach_91_93: Option<bool> = None;
 {
-if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 if let Some(node) = a94(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 if let Some(node) = a82(v) { return Some(node); }
 }
 
@@ -2124,13 +2019,13 @@ None
 fn a114(v: &mut Values) -> Option<u32> {
 let mut reach_53_63: Option<bool> = None;
 {
-if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if (match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 if let Some(node) = a115(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v); reach_53_63 = Some(found); found } }) {
+if !(match reach_53_63 { Some(found) => found, None => { let found = r53_63(v, v[79]); reach_53_63 = Some(found); found } }) {
 if let Some(node) = a116(v) { return Some(node); }
 }
 
@@ -2142,13 +2037,13 @@ None
 fn a115(v: &mut Values) -> Option<u32> {
 let mut reach_22_32: Option<bool> = None;
 {
-if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 if let Some(node) = a117(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 if let Some(node) = a88(v) { return Some(node); }
 }
 
@@ -2160,13 +2055,13 @@ None
 fn a116(v: &mut Values) -> Option<u32> {
 let mut reach_22_32: Option<bool> = None;
 {
-if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if (match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 if let Some(node) = a83(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v); reach_22_32 = Some(found); found } }) {
+if !(match reach_22_32 { Some(found) => found, None => { let found = r22_32(v, v[79]); reach_22_32 = Some(found); found } }) {
 if let Some(node) = a119(v) { return Some(node); }
 }
 
@@ -2202,13 +2097,13 @@ None
 fn a119(v: &mut Values) -> Option<u32> {
 let mut reach_91_93: Option<bool> = None;
 {
-if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if (match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v); reach_91_93 = Some(found); found } }) {
+if !(match reach_91_93 { Some(found) => found, None => { let found = r91_93(v, v[79]); reach_91_93 = Some(found); found } }) {
 if let Some(node) = a117(v) { return Some(node); }
 }
 

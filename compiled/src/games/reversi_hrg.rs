@@ -200,13 +200,13 @@ m1(v, cx);
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
 m2(v, cx);
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
 m5(v, cx);
 }
 
@@ -274,7 +274,7 @@ m8(v, cx);
 /// Node `turn_7`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
-if r10_11(v) {
+if r10_11(v, v[70]) {
 m9(v, cx);
 }
 
@@ -490,13 +490,13 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
 m40(v, cx);
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
 m43(v, cx);
 }
 
@@ -734,7 +734,7 @@ m46(v, cx);
 /// Node `turn_55`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
-if r48_49(v) {
+if r48_49(v, v[70]) {
 m47(v, cx);
 }
 
@@ -1051,25 +1051,22 @@ m37(v, cx);
 }
 
 /// Node `canPlace_reach_1__canPlace_reach_1`.
-fn r3_4(v: &mut Values) -> bool {
+fn r3_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let slot = 69usize;
-let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
-v[slot] = MEMBERS0[i];
-if r72_4(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r72_4(v, member, r70) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_1`.
-fn r71_4(v: &mut Values) -> bool {
+fn r71_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 7 {
-if r72_4(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 7 {
+if r72_4(v, r69, r70) {  return true; }
 }
 
 }
@@ -1077,48 +1074,37 @@ false
 }
 
 /// Node `canPlace_reach_1__canPlace_2`.
-fn r72_4(v: &mut Values) -> bool {
+fn r72_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
-v[slot] = 77;
-if r73_4_k70_77(v) { v[slot] = old; return true; }
-v[slot] = 78;
-if r73_4_k70_78(v) { v[slot] = old; return true; }
-v[slot] = 79;
-if r73_4_k70_79(v) { v[slot] = old; return true; }
-v[slot] = 80;
-if r73_4_k70_80(v) { v[slot] = old; return true; }
-v[slot] = 81;
-if r73_4_k70_81(v) { v[slot] = old; return true; }
-v[slot] = 82;
-if r73_4_k70_82(v) { v[slot] = old; return true; }
-v[slot] = 83;
-if r73_4_k70_83(v) { v[slot] = old; return true; }
-v[slot] = 84;
-if r73_4_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r73_4_k70_77(v, r69, 77) {  return true; }
+if r73_4_k70_78(v, r69, 78) {  return true; }
+if r73_4_k70_79(v, r69, 79) {  return true; }
+if r73_4_k70_80(v, r69, 80) {  return true; }
+if r73_4_k70_81(v, r69, 81) {  return true; }
+if r73_4_k70_82(v, r69, 82) {  return true; }
+if r73_4_k70_83(v, r69, 83) {  return true; }
+if r73_4_k70_84(v, r69, 84) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5`.
-fn r73_4(v: &mut Values) -> bool {
+fn r73_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[69] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r69 as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4(v) { v[slot] = old; return true; }
+if r74_4(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_1`.
-fn r74_4(v: &mut Values) -> bool {
+fn r74_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4(v) {  return true; }
+if r75_4(v, r69, r70) {  return true; }
 }
 
 }
@@ -1126,18 +1112,18 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3`.
-fn r75_4(v: &mut Values) -> bool {
+fn r75_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 {
 let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -1149,7 +1135,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_5`.
-fn r76_4(v: &mut Values) -> bool {
+fn r76_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -1157,14 +1143,14 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
 if !(g84) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 }
 v[71] = w71;
@@ -1173,7 +1159,7 @@ false
 
 /// Node `canPlace_reach_1__outflanks_4`.
 #[inline(always)]
-fn r77_4(v: &mut Values) -> bool {
+fn r77_4(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
 {  return true; }
@@ -1184,48 +1170,37 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_reach_1`.
-fn r10_11(v: &mut Values) -> bool {
+fn r10_11(v: &mut Values, r70: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
-v[slot] = 77;
-if r93_11_k70_77(v) { v[slot] = old; return true; }
-v[slot] = 78;
-if r93_11_k70_78(v) { v[slot] = old; return true; }
-v[slot] = 79;
-if r93_11_k70_79(v) { v[slot] = old; return true; }
-v[slot] = 80;
-if r93_11_k70_80(v) { v[slot] = old; return true; }
-v[slot] = 81;
-if r93_11_k70_81(v) { v[slot] = old; return true; }
-v[slot] = 82;
-if r93_11_k70_82(v) { v[slot] = old; return true; }
-v[slot] = 83;
-if r93_11_k70_83(v) { v[slot] = old; return true; }
-v[slot] = 84;
-if r93_11_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r93_11_k70_77(v, 77) {  return true; }
+if r93_11_k70_78(v, 78) {  return true; }
+if r93_11_k70_79(v, 79) {  return true; }
+if r93_11_k70_80(v, 80) {  return true; }
+if r93_11_k70_81(v, 81) {  return true; }
+if r93_11_k70_82(v, 82) {  return true; }
+if r93_11_k70_83(v, 83) {  return true; }
+if r93_11_k70_84(v, 84) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3`.
-fn r93_11(v: &mut Values) -> bool {
+fn r93_11(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11(v) { v[slot] = old; return true; }
+if r94_11(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_9`.
-fn r94_11(v: &mut Values) -> bool {
+fn r94_11(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11(v) {  return true; }
+if r95_11(v, r70) {  return true; }
 }
 
 }
@@ -1233,18 +1208,18 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11`.
-fn r95_11(v: &mut Values) -> bool {
+fn r95_11(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 {
 let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -1256,7 +1231,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
-fn r96_11(v: &mut Values) -> bool {
+fn r96_11(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -1264,14 +1239,14 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
 if !(g108) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 }
 v[71] = w71;
@@ -1280,7 +1255,7 @@ false
 
 /// Node `legalAt_reach_1__outflanks_12`.
 #[inline(always)]
-fn r97_11(v: &mut Values) -> bool {
+fn r97_11(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
 {  return true; }
@@ -1371,25 +1346,22 @@ false
 }
 
 /// Node `canPlace_reach_2__canPlace_reach_2`.
-fn r41_42(v: &mut Values) -> bool {
+fn r41_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let slot = 69usize;
-let old = v[slot];
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
-v[slot] = MEMBERS0[i];
-if r79_42(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r79_42(v, member, r70) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_1`.
-fn r78_42(v: &mut Values) -> bool {
+fn r78_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[69] as usize)] as usize] == 7 {
-if r79_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 7 {
+if r79_42(v, r69, r70) {  return true; }
 }
 
 }
@@ -1397,48 +1369,37 @@ false
 }
 
 /// Node `canPlace_reach_2__canPlace_2`.
-fn r79_42(v: &mut Values) -> bool {
+fn r79_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
-v[slot] = 77;
-if r80_42_k70_77(v) { v[slot] = old; return true; }
-v[slot] = 78;
-if r80_42_k70_78(v) { v[slot] = old; return true; }
-v[slot] = 79;
-if r80_42_k70_79(v) { v[slot] = old; return true; }
-v[slot] = 80;
-if r80_42_k70_80(v) { v[slot] = old; return true; }
-v[slot] = 81;
-if r80_42_k70_81(v) { v[slot] = old; return true; }
-v[slot] = 82;
-if r80_42_k70_82(v) { v[slot] = old; return true; }
-v[slot] = 83;
-if r80_42_k70_83(v) { v[slot] = old; return true; }
-v[slot] = 84;
-if r80_42_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r80_42_k70_77(v, r69, 77) {  return true; }
+if r80_42_k70_78(v, r69, 78) {  return true; }
+if r80_42_k70_79(v, r69, 79) {  return true; }
+if r80_42_k70_80(v, r69, 80) {  return true; }
+if r80_42_k70_81(v, r69, 81) {  return true; }
+if r80_42_k70_82(v, r69, 82) {  return true; }
+if r80_42_k70_83(v, r69, 83) {  return true; }
+if r80_42_k70_84(v, r69, 84) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5`.
-fn r80_42(v: &mut Values) -> bool {
+fn r80_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[69] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r69 as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42(v) { v[slot] = old; return true; }
+if r81_42(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_1`.
-fn r81_42(v: &mut Values) -> bool {
+fn r81_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42(v) {  return true; }
+if r82_42(v, r69, r70) {  return true; }
 }
 
 }
@@ -1446,18 +1407,18 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3`.
-fn r82_42(v: &mut Values) -> bool {
+fn r82_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 {
 let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -1469,7 +1430,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_5`.
-fn r83_42(v: &mut Values) -> bool {
+fn r83_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -1477,14 +1438,14 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
 if !(g92) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 }
 v[71] = w71;
@@ -1493,7 +1454,7 @@ false
 
 /// Node `canPlace_reach_2__outflanks_4`.
 #[inline(always)]
-fn r84_42(v: &mut Values) -> bool {
+fn r84_42(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
 {  return true; }
@@ -1504,48 +1465,37 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_reach_2`.
-fn r48_49(v: &mut Values) -> bool {
+fn r48_49(v: &mut Values, r70: u8) -> bool {
 {
-let slot = 70usize;
-let old = v[slot];
-v[slot] = 77;
-if r98_49_k70_77(v) { v[slot] = old; return true; }
-v[slot] = 78;
-if r98_49_k70_78(v) { v[slot] = old; return true; }
-v[slot] = 79;
-if r98_49_k70_79(v) { v[slot] = old; return true; }
-v[slot] = 80;
-if r98_49_k70_80(v) { v[slot] = old; return true; }
-v[slot] = 81;
-if r98_49_k70_81(v) { v[slot] = old; return true; }
-v[slot] = 82;
-if r98_49_k70_82(v) { v[slot] = old; return true; }
-v[slot] = 83;
-if r98_49_k70_83(v) { v[slot] = old; return true; }
-v[slot] = 84;
-if r98_49_k70_84(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r98_49_k70_77(v, 77) {  return true; }
+if r98_49_k70_78(v, 78) {  return true; }
+if r98_49_k70_79(v, 79) {  return true; }
+if r98_49_k70_80(v, 80) {  return true; }
+if r98_49_k70_81(v, 81) {  return true; }
+if r98_49_k70_82(v, 82) {  return true; }
+if r98_49_k70_83(v, 83) {  return true; }
+if r98_49_k70_84(v, 84) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3`.
-fn r98_49(v: &mut Values) -> bool {
+fn r98_49(v: &mut Values, r70: u8) -> bool {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49(v) { v[slot] = old; return true; }
+if r99_49(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_9`.
-fn r99_49(v: &mut Values) -> bool {
+fn r99_49(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49(v) {  return true; }
+if r100_49(v, r70) {  return true; }
 }
 
 }
@@ -1553,18 +1503,18 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11`.
-fn r100_49(v: &mut Values) -> bool {
+fn r100_49(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 {
 let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -1576,7 +1526,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
-fn r101_49(v: &mut Values) -> bool {
+fn r101_49(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -1584,14 +1534,14 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
 if !(g114) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
 }
 }
 v[71] = w71;
@@ -1600,7 +1550,7 @@ false
 
 /// Node `legalAt_reach_2__outflanks_12`.
 #[inline(always)]
-fn r102_49(v: &mut Values) -> bool {
+fn r102_49(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
 {  return true; }
@@ -1694,13 +1644,13 @@ false
 fn a1(v: &mut Values) -> Option<u32> {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
 if let Some(node) = a2(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v); reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
 if let Some(node) = a5(v) { return Some(node); }
 }
 
@@ -1738,13 +1688,13 @@ None
 fn a27(v: &mut Values) -> Option<u32> {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
 if let Some(node) = a40(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v); reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
 if let Some(node) = a43(v) { return Some(node); }
 }
 
@@ -1978,394 +1928,394 @@ None
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 77.
-fn r73_4_k70_77(v: &mut Values) -> bool {
+fn r73_4_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB9[(v[69] as usize)];
+let x: u8 = TAB9[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_77(v) { v[slot] = old; return true; }
+if r74_4_k70_77(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 78.
-fn r73_4_k70_78(v: &mut Values) -> bool {
+fn r73_4_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB10[(v[69] as usize)];
+let x: u8 = TAB10[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_78(v) { v[slot] = old; return true; }
+if r74_4_k70_78(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 79.
-fn r73_4_k70_79(v: &mut Values) -> bool {
+fn r73_4_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB11[(v[69] as usize)];
+let x: u8 = TAB11[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_79(v) { v[slot] = old; return true; }
+if r74_4_k70_79(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 80.
-fn r73_4_k70_80(v: &mut Values) -> bool {
+fn r73_4_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB12[(v[69] as usize)];
+let x: u8 = TAB12[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_80(v) { v[slot] = old; return true; }
+if r74_4_k70_80(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 81.
-fn r73_4_k70_81(v: &mut Values) -> bool {
+fn r73_4_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB13[(v[69] as usize)];
+let x: u8 = TAB13[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_81(v) { v[slot] = old; return true; }
+if r74_4_k70_81(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 82.
-fn r73_4_k70_82(v: &mut Values) -> bool {
+fn r73_4_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB14[(v[69] as usize)];
+let x: u8 = TAB14[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_82(v) { v[slot] = old; return true; }
+if r74_4_k70_82(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 83.
-fn r73_4_k70_83(v: &mut Values) -> bool {
+fn r73_4_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB15[(v[69] as usize)];
+let x: u8 = TAB15[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_83(v) { v[slot] = old; return true; }
+if r74_4_k70_83(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 84.
-fn r73_4_k70_84(v: &mut Values) -> bool {
+fn r73_4_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB16[(v[69] as usize)];
+let x: u8 = TAB16[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r74_4_k70_84(v) { v[slot] = old; return true; }
+if r74_4_k70_84(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 77.
-fn r93_11_k70_77(v: &mut Values) -> bool {
+fn r93_11_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_77(v) { v[slot] = old; return true; }
+if r94_11_k70_77(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 78.
-fn r93_11_k70_78(v: &mut Values) -> bool {
+fn r93_11_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_78(v) { v[slot] = old; return true; }
+if r94_11_k70_78(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 79.
-fn r93_11_k70_79(v: &mut Values) -> bool {
+fn r93_11_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_79(v) { v[slot] = old; return true; }
+if r94_11_k70_79(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 80.
-fn r93_11_k70_80(v: &mut Values) -> bool {
+fn r93_11_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_80(v) { v[slot] = old; return true; }
+if r94_11_k70_80(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 81.
-fn r93_11_k70_81(v: &mut Values) -> bool {
+fn r93_11_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_81(v) { v[slot] = old; return true; }
+if r94_11_k70_81(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 82.
-fn r93_11_k70_82(v: &mut Values) -> bool {
+fn r93_11_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_82(v) { v[slot] = old; return true; }
+if r94_11_k70_82(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 83.
-fn r93_11_k70_83(v: &mut Values) -> bool {
+fn r93_11_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_83(v) { v[slot] = old; return true; }
+if r94_11_k70_83(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 84.
-fn r93_11_k70_84(v: &mut Values) -> bool {
+fn r93_11_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r94_11_k70_84(v) { v[slot] = old; return true; }
+if r94_11_k70_84(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 77.
-fn r80_42_k70_77(v: &mut Values) -> bool {
+fn r80_42_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB9[(v[69] as usize)];
+let x: u8 = TAB9[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_77(v) { v[slot] = old; return true; }
+if r81_42_k70_77(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 78.
-fn r80_42_k70_78(v: &mut Values) -> bool {
+fn r80_42_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB10[(v[69] as usize)];
+let x: u8 = TAB10[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_78(v) { v[slot] = old; return true; }
+if r81_42_k70_78(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 79.
-fn r80_42_k70_79(v: &mut Values) -> bool {
+fn r80_42_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB11[(v[69] as usize)];
+let x: u8 = TAB11[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_79(v) { v[slot] = old; return true; }
+if r81_42_k70_79(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 80.
-fn r80_42_k70_80(v: &mut Values) -> bool {
+fn r80_42_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB12[(v[69] as usize)];
+let x: u8 = TAB12[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_80(v) { v[slot] = old; return true; }
+if r81_42_k70_80(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 81.
-fn r80_42_k70_81(v: &mut Values) -> bool {
+fn r80_42_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB13[(v[69] as usize)];
+let x: u8 = TAB13[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_81(v) { v[slot] = old; return true; }
+if r81_42_k70_81(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 82.
-fn r80_42_k70_82(v: &mut Values) -> bool {
+fn r80_42_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB14[(v[69] as usize)];
+let x: u8 = TAB14[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_82(v) { v[slot] = old; return true; }
+if r81_42_k70_82(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 83.
-fn r80_42_k70_83(v: &mut Values) -> bool {
+fn r80_42_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB15[(v[69] as usize)];
+let x: u8 = TAB15[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_83(v) { v[slot] = old; return true; }
+if r81_42_k70_83(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 84.
-fn r80_42_k70_84(v: &mut Values) -> bool {
+fn r80_42_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
-let x: u8 = TAB16[(v[69] as usize)];
+let x: u8 = TAB16[(r69 as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r81_42_k70_84(v) { v[slot] = old; return true; }
+if r81_42_k70_84(v, r69, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 77.
-fn r98_49_k70_77(v: &mut Values) -> bool {
+fn r98_49_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_77(v) { v[slot] = old; return true; }
+if r99_49_k70_77(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 78.
-fn r98_49_k70_78(v: &mut Values) -> bool {
+fn r98_49_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_78(v) { v[slot] = old; return true; }
+if r99_49_k70_78(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 79.
-fn r98_49_k70_79(v: &mut Values) -> bool {
+fn r98_49_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_79(v) { v[slot] = old; return true; }
+if r99_49_k70_79(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 80.
-fn r98_49_k70_80(v: &mut Values) -> bool {
+fn r98_49_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_80(v) { v[slot] = old; return true; }
+if r99_49_k70_80(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 81.
-fn r98_49_k70_81(v: &mut Values) -> bool {
+fn r98_49_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_81(v) { v[slot] = old; return true; }
+if r99_49_k70_81(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 82.
-fn r98_49_k70_82(v: &mut Values) -> bool {
+fn r98_49_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_82(v) { v[slot] = old; return true; }
+if r99_49_k70_82(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 83.
-fn r98_49_k70_83(v: &mut Values) -> bool {
+fn r98_49_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_83(v) { v[slot] = old; return true; }
+if r99_49_k70_83(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 84.
-fn r98_49_k70_84(v: &mut Values) -> bool {
+fn r98_49_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
 let slot = 71usize;
 let old = v[slot]; v[slot] = x;
-if r99_49_k70_84(v) { v[slot] = old; return true; }
+if r99_49_k70_84(v, r70) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 77.
-fn r74_4_k70_77(v: &mut Values) -> bool {
+fn r74_4_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_77(v) {  return true; }
+if r75_4_k70_77(v, r69, r70) {  return true; }
 }
 
 }
@@ -2373,10 +2323,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 78.
-fn r74_4_k70_78(v: &mut Values) -> bool {
+fn r74_4_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_78(v) {  return true; }
+if r75_4_k70_78(v, r69, r70) {  return true; }
 }
 
 }
@@ -2384,10 +2334,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 79.
-fn r74_4_k70_79(v: &mut Values) -> bool {
+fn r74_4_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_79(v) {  return true; }
+if r75_4_k70_79(v, r69, r70) {  return true; }
 }
 
 }
@@ -2395,10 +2345,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 80.
-fn r74_4_k70_80(v: &mut Values) -> bool {
+fn r74_4_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_80(v) {  return true; }
+if r75_4_k70_80(v, r69, r70) {  return true; }
 }
 
 }
@@ -2406,10 +2356,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 81.
-fn r74_4_k70_81(v: &mut Values) -> bool {
+fn r74_4_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_81(v) {  return true; }
+if r75_4_k70_81(v, r69, r70) {  return true; }
 }
 
 }
@@ -2417,10 +2367,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 82.
-fn r74_4_k70_82(v: &mut Values) -> bool {
+fn r74_4_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_82(v) {  return true; }
+if r75_4_k70_82(v, r69, r70) {  return true; }
 }
 
 }
@@ -2428,10 +2378,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 83.
-fn r74_4_k70_83(v: &mut Values) -> bool {
+fn r74_4_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_83(v) {  return true; }
+if r75_4_k70_83(v, r69, r70) {  return true; }
 }
 
 }
@@ -2439,10 +2389,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 84.
-fn r74_4_k70_84(v: &mut Values) -> bool {
+fn r74_4_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_84(v) {  return true; }
+if r75_4_k70_84(v, r69, r70) {  return true; }
 }
 
 }
@@ -2450,10 +2400,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 77.
-fn r94_11_k70_77(v: &mut Values) -> bool {
+fn r94_11_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_77(v) {  return true; }
+if r95_11_k70_77(v, r70) {  return true; }
 }
 
 }
@@ -2461,10 +2411,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 78.
-fn r94_11_k70_78(v: &mut Values) -> bool {
+fn r94_11_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_78(v) {  return true; }
+if r95_11_k70_78(v, r70) {  return true; }
 }
 
 }
@@ -2472,10 +2422,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 79.
-fn r94_11_k70_79(v: &mut Values) -> bool {
+fn r94_11_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_79(v) {  return true; }
+if r95_11_k70_79(v, r70) {  return true; }
 }
 
 }
@@ -2483,10 +2433,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 80.
-fn r94_11_k70_80(v: &mut Values) -> bool {
+fn r94_11_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_80(v) {  return true; }
+if r95_11_k70_80(v, r70) {  return true; }
 }
 
 }
@@ -2494,10 +2444,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 81.
-fn r94_11_k70_81(v: &mut Values) -> bool {
+fn r94_11_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_81(v) {  return true; }
+if r95_11_k70_81(v, r70) {  return true; }
 }
 
 }
@@ -2505,10 +2455,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 82.
-fn r94_11_k70_82(v: &mut Values) -> bool {
+fn r94_11_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_82(v) {  return true; }
+if r95_11_k70_82(v, r70) {  return true; }
 }
 
 }
@@ -2516,10 +2466,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 83.
-fn r94_11_k70_83(v: &mut Values) -> bool {
+fn r94_11_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_83(v) {  return true; }
+if r95_11_k70_83(v, r70) {  return true; }
 }
 
 }
@@ -2527,10 +2477,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 84.
-fn r94_11_k70_84(v: &mut Values) -> bool {
+fn r94_11_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_84(v) {  return true; }
+if r95_11_k70_84(v, r70) {  return true; }
 }
 
 }
@@ -2538,10 +2488,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 77.
-fn r81_42_k70_77(v: &mut Values) -> bool {
+fn r81_42_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_77(v) {  return true; }
+if r82_42_k70_77(v, r69, r70) {  return true; }
 }
 
 }
@@ -2549,10 +2499,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 78.
-fn r81_42_k70_78(v: &mut Values) -> bool {
+fn r81_42_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_78(v) {  return true; }
+if r82_42_k70_78(v, r69, r70) {  return true; }
 }
 
 }
@@ -2560,10 +2510,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 79.
-fn r81_42_k70_79(v: &mut Values) -> bool {
+fn r81_42_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_79(v) {  return true; }
+if r82_42_k70_79(v, r69, r70) {  return true; }
 }
 
 }
@@ -2571,10 +2521,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 80.
-fn r81_42_k70_80(v: &mut Values) -> bool {
+fn r81_42_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_80(v) {  return true; }
+if r82_42_k70_80(v, r69, r70) {  return true; }
 }
 
 }
@@ -2582,10 +2532,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 81.
-fn r81_42_k70_81(v: &mut Values) -> bool {
+fn r81_42_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_81(v) {  return true; }
+if r82_42_k70_81(v, r69, r70) {  return true; }
 }
 
 }
@@ -2593,10 +2543,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 82.
-fn r81_42_k70_82(v: &mut Values) -> bool {
+fn r81_42_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_82(v) {  return true; }
+if r82_42_k70_82(v, r69, r70) {  return true; }
 }
 
 }
@@ -2604,10 +2554,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 83.
-fn r81_42_k70_83(v: &mut Values) -> bool {
+fn r81_42_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_83(v) {  return true; }
+if r82_42_k70_83(v, r69, r70) {  return true; }
 }
 
 }
@@ -2615,10 +2565,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 84.
-fn r81_42_k70_84(v: &mut Values) -> bool {
+fn r81_42_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_84(v) {  return true; }
+if r82_42_k70_84(v, r69, r70) {  return true; }
 }
 
 }
@@ -2626,10 +2576,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 77.
-fn r99_49_k70_77(v: &mut Values) -> bool {
+fn r99_49_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_77(v) {  return true; }
+if r100_49_k70_77(v, r70) {  return true; }
 }
 
 }
@@ -2637,10 +2587,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 78.
-fn r99_49_k70_78(v: &mut Values) -> bool {
+fn r99_49_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_78(v) {  return true; }
+if r100_49_k70_78(v, r70) {  return true; }
 }
 
 }
@@ -2648,10 +2598,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 79.
-fn r99_49_k70_79(v: &mut Values) -> bool {
+fn r99_49_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_79(v) {  return true; }
+if r100_49_k70_79(v, r70) {  return true; }
 }
 
 }
@@ -2659,10 +2609,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 80.
-fn r99_49_k70_80(v: &mut Values) -> bool {
+fn r99_49_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_80(v) {  return true; }
+if r100_49_k70_80(v, r70) {  return true; }
 }
 
 }
@@ -2670,10 +2620,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 81.
-fn r99_49_k70_81(v: &mut Values) -> bool {
+fn r99_49_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_81(v) {  return true; }
+if r100_49_k70_81(v, r70) {  return true; }
 }
 
 }
@@ -2681,10 +2631,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 82.
-fn r99_49_k70_82(v: &mut Values) -> bool {
+fn r99_49_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_82(v) {  return true; }
+if r100_49_k70_82(v, r70) {  return true; }
 }
 
 }
@@ -2692,10 +2642,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 83.
-fn r99_49_k70_83(v: &mut Values) -> bool {
+fn r99_49_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_83(v) {  return true; }
+if r100_49_k70_83(v, r70) {  return true; }
 }
 
 }
@@ -2703,10 +2653,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 84.
-fn r99_49_k70_84(v: &mut Values) -> bool {
+fn r99_49_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_84(v) {  return true; }
+if r100_49_k70_84(v, r70) {  return true; }
 }
 
 }
@@ -2714,7 +2664,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 77.
-fn r75_4_k70_77(v: &mut Values) -> bool {
+fn r75_4_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2725,7 +2675,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2737,7 +2687,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 78.
-fn r75_4_k70_78(v: &mut Values) -> bool {
+fn r75_4_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2748,7 +2698,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2760,7 +2710,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 79.
-fn r75_4_k70_79(v: &mut Values) -> bool {
+fn r75_4_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2771,7 +2721,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2783,7 +2733,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 80.
-fn r75_4_k70_80(v: &mut Values) -> bool {
+fn r75_4_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2794,7 +2744,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2806,7 +2756,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 81.
-fn r75_4_k70_81(v: &mut Values) -> bool {
+fn r75_4_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2817,7 +2767,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2829,7 +2779,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 82.
-fn r75_4_k70_82(v: &mut Values) -> bool {
+fn r75_4_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2840,7 +2790,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2852,7 +2802,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 83.
-fn r75_4_k70_83(v: &mut Values) -> bool {
+fn r75_4_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2863,7 +2813,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2875,7 +2825,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 84.
-fn r75_4_k70_84(v: &mut Values) -> bool {
+fn r75_4_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2886,7 +2836,7 @@ let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2898,7 +2848,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
-fn r95_11_k70_77(v: &mut Values) -> bool {
+fn r95_11_k70_77(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2909,7 +2859,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2921,7 +2871,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
-fn r95_11_k70_78(v: &mut Values) -> bool {
+fn r95_11_k70_78(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2932,7 +2882,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2944,7 +2894,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
-fn r95_11_k70_79(v: &mut Values) -> bool {
+fn r95_11_k70_79(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2955,7 +2905,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2967,7 +2917,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
-fn r95_11_k70_80(v: &mut Values) -> bool {
+fn r95_11_k70_80(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -2978,7 +2928,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -2990,7 +2940,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
-fn r95_11_k70_81(v: &mut Values) -> bool {
+fn r95_11_k70_81(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3001,7 +2951,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3013,7 +2963,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
-fn r95_11_k70_82(v: &mut Values) -> bool {
+fn r95_11_k70_82(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3024,7 +2974,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3036,7 +2986,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
-fn r95_11_k70_83(v: &mut Values) -> bool {
+fn r95_11_k70_83(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3047,7 +2997,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3059,7 +3009,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
-fn r95_11_k70_84(v: &mut Values) -> bool {
+fn r95_11_k70_84(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3070,7 +3020,7 @@ let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
 let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v) {  v[71] = w71; return true; }
+if r97_11(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3082,7 +3032,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 77.
-fn r82_42_k70_77(v: &mut Values) -> bool {
+fn r82_42_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3093,7 +3043,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3105,7 +3055,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 78.
-fn r82_42_k70_78(v: &mut Values) -> bool {
+fn r82_42_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3116,7 +3066,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3128,7 +3078,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 79.
-fn r82_42_k70_79(v: &mut Values) -> bool {
+fn r82_42_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3139,7 +3089,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3151,7 +3101,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 80.
-fn r82_42_k70_80(v: &mut Values) -> bool {
+fn r82_42_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3162,7 +3112,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3174,7 +3124,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 81.
-fn r82_42_k70_81(v: &mut Values) -> bool {
+fn r82_42_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3185,7 +3135,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3197,7 +3147,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 82.
-fn r82_42_k70_82(v: &mut Values) -> bool {
+fn r82_42_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3208,7 +3158,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3220,7 +3170,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 83.
-fn r82_42_k70_83(v: &mut Values) -> bool {
+fn r82_42_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3231,7 +3181,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3243,7 +3193,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 84.
-fn r82_42_k70_84(v: &mut Values) -> bool {
+fn r82_42_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3254,7 +3204,7 @@ let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3266,7 +3216,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
-fn r100_49_k70_77(v: &mut Values) -> bool {
+fn r100_49_k70_77(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3277,7 +3227,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3289,7 +3239,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
-fn r100_49_k70_78(v: &mut Values) -> bool {
+fn r100_49_k70_78(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3300,7 +3250,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3312,7 +3262,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
-fn r100_49_k70_79(v: &mut Values) -> bool {
+fn r100_49_k70_79(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3323,7 +3273,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3335,7 +3285,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
-fn r100_49_k70_80(v: &mut Values) -> bool {
+fn r100_49_k70_80(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3346,7 +3296,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3358,7 +3308,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
-fn r100_49_k70_81(v: &mut Values) -> bool {
+fn r100_49_k70_81(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3369,7 +3319,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3381,7 +3331,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
-fn r100_49_k70_82(v: &mut Values) -> bool {
+fn r100_49_k70_82(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3392,7 +3342,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3404,7 +3354,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
-fn r100_49_k70_83(v: &mut Values) -> bool {
+fn r100_49_k70_83(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3415,7 +3365,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }
@@ -3427,7 +3377,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
-fn r100_49_k70_84(v: &mut Values) -> bool {
+fn r100_49_k70_84(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
 {
@@ -3438,7 +3388,7 @@ let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
 let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v) {  v[71] = w71; return true; }
+if r102_49(v, r70) {  v[71] = w71; return true; }
 }
 
 }

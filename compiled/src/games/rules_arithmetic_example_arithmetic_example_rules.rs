@@ -162,13 +162,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -261,13 +261,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -303,13 +303,13 @@ v[slot] = old;
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -559,30 +559,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r37_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r37_8(v, member, r40) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r36_8(v: &mut Values) -> bool {
+fn r36_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r37_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r37_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -590,36 +587,29 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r37_8(v: &mut Values) -> bool {
+fn r37_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-let slot = 40usize;
-let old = v[slot];
-v[slot] = 41;
-if r38_8_k40_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r38_8_k40_42(v) { v[slot] = old; return true; }
-v[slot] = 43;
-if r38_8_k40_43(v) { v[slot] = old; return true; }
-v[slot] = 44;
-if r38_8_k40_44(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_8_k40_41(v, r39, 41) {  return true; }
+if r38_8_k40_42(v, r39, 42) {  return true; }
+if r38_8_k40_43(v, r39, 43) {  return true; }
+if r38_8_k40_44(v, r39, 44) {  return true; }
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r38_8(v: &mut Values) -> bool {
+fn r38_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 52;
 let g43 = v[38] == 53;
 {
 if g42 {
-if r39_8(v) {  return true; }
+if r39_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8(v) {  return true; }
+if r42_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -627,10 +617,10 @@ false
 }
 
 /// Node `Atom0_0`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 54 {
-if r40_8(v) {  return true; }
+if r40_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -638,10 +628,10 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -649,9 +639,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r41_8(v: &mut Values) -> bool {
+fn r41_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
+if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(r40 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -660,10 +650,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -671,9 +661,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r43_8(v: &mut Values) -> bool {
+fn r43_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
+if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(r39 as usize)] as usize + OFF4[(r40 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -749,13 +739,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -817,13 +807,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -859,13 +849,13 @@ None
 fn a15(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -1016,18 +1006,18 @@ cx.pop_tag();
 }
 
 /// Node `AccBegin` where v[40] == 41.
-fn r38_8_k40_41(v: &mut Values) -> bool {
+fn r38_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 52;
 let g43 = v[38] == 53;
 {
 if g42 {
-if r39_8_k40_41(v) {  return true; }
+if r39_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_41(v) {  return true; }
+if r42_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1035,18 +1025,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 42.
-fn r38_8_k40_42(v: &mut Values) -> bool {
+fn r38_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 52;
 let g43 = v[38] == 53;
 {
 if g42 {
-if r39_8_k40_42(v) {  return true; }
+if r39_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_42(v) {  return true; }
+if r42_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1054,18 +1044,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 43.
-fn r38_8_k40_43(v: &mut Values) -> bool {
+fn r38_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 52;
 let g43 = v[38] == 53;
 {
 if g42 {
-if r39_8_k40_43(v) {  return true; }
+if r39_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_43(v) {  return true; }
+if r42_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1073,18 +1063,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 44.
-fn r38_8_k40_44(v: &mut Values) -> bool {
+fn r38_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 52;
 let g43 = v[38] == 53;
 {
 if g42 {
-if r39_8_k40_44(v) {  return true; }
+if r39_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_44(v) {  return true; }
+if r42_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1168,10 +1158,10 @@ m26_k40_44(v, cx);
 }
 
 /// Node `Atom0_0` where v[40] == 41.
-fn r39_8_k40_41(v: &mut Values) -> bool {
+fn r39_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 54 {
-if r40_8_k40_41(v) {  return true; }
+if r40_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1179,10 +1169,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 41.
-fn r42_8_k40_41(v: &mut Values) -> bool {
+fn r42_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1190,10 +1180,10 @@ false
 }
 
 /// Node `Atom0_0` where v[40] == 42.
-fn r39_8_k40_42(v: &mut Values) -> bool {
+fn r39_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 54 {
-if r40_8_k40_42(v) {  return true; }
+if r40_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1201,10 +1191,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 42.
-fn r42_8_k40_42(v: &mut Values) -> bool {
+fn r42_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1212,10 +1202,10 @@ false
 }
 
 /// Node `Atom0_0` where v[40] == 43.
-fn r39_8_k40_43(v: &mut Values) -> bool {
+fn r39_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 54 {
-if r40_8_k40_43(v) {  return true; }
+if r40_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1223,10 +1213,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 43.
-fn r42_8_k40_43(v: &mut Values) -> bool {
+fn r42_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1234,10 +1224,10 @@ false
 }
 
 /// Node `Atom0_0` where v[40] == 44.
-fn r39_8_k40_44(v: &mut Values) -> bool {
+fn r39_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 54 {
-if r40_8_k40_44(v) {  return true; }
+if r40_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1245,10 +1235,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 44.
-fn r42_8_k40_44(v: &mut Values) -> bool {
+fn r42_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1344,10 +1334,10 @@ m27_k40_44(v, cx);
 }
 
 /// Node `Atom0_0_counted` where v[40] == 41.
-fn r40_8_k40_41(v: &mut Values) -> bool {
+fn r40_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1355,9 +1345,9 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 41.
-fn r43_8_k40_41(v: &mut Values) -> bool {
+fn r43_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(r39 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -1366,10 +1356,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[40] == 42.
-fn r40_8_k40_42(v: &mut Values) -> bool {
+fn r40_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1377,9 +1367,9 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 42.
-fn r43_8_k40_42(v: &mut Values) -> bool {
+fn r43_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[41 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+if CONSTANTS[41 + OFF5[(v[37] as usize)] as usize + OFF6[(r39 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -1388,10 +1378,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[40] == 43.
-fn r40_8_k40_43(v: &mut Values) -> bool {
+fn r40_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1399,9 +1389,9 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 43.
-fn r43_8_k40_43(v: &mut Values) -> bool {
+fn r43_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[42 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+if CONSTANTS[42 + OFF5[(v[37] as usize)] as usize + OFF6[(r39 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -1410,10 +1400,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[40] == 44.
-fn r40_8_k40_44(v: &mut Values) -> bool {
+fn r40_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1421,9 +1411,9 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 44.
-fn r43_8_k40_44(v: &mut Values) -> bool {
+fn r43_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[43 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+if CONSTANTS[43 + OFF5[(v[37] as usize)] as usize + OFF6[(r39 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -1524,7 +1514,7 @@ m25(v, cx);
 }
 
 /// Node `Atom0_0_pos` where v[40] == 41.
-fn r41_8_k40_41(v: &mut Values) -> bool {
+fn r41_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB8[(v[37] as usize)] == 60 {
 {  return true; }
@@ -1535,7 +1525,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[40] == 42.
-fn r41_8_k40_42(v: &mut Values) -> bool {
+fn r41_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB9[(v[37] as usize)] == 60 {
 {  return true; }
@@ -1546,7 +1536,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[40] == 43.
-fn r41_8_k40_43(v: &mut Values) -> bool {
+fn r41_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB10[(v[37] as usize)] == 60 {
 {  return true; }
@@ -1557,7 +1547,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[40] == 44.
-fn r41_8_k40_44(v: &mut Values) -> bool {
+fn r41_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB11[(v[37] as usize)] == 60 {
 {  return true; }

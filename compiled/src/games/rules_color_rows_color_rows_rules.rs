@@ -158,13 +158,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -269,13 +269,13 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 m14(v, cx);
 }
 
@@ -323,13 +323,13 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 m18(v, cx);
 }
 
@@ -399,7 +399,7 @@ cx.pop_tag();
 /// Node `Dropped`.
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r25_8(v) {
+if r25_8(v, v[75], v[76]) {
 m24(v, cx);
 }
 
@@ -505,38 +505,35 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-let slot = 75usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r33_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r33_8(v, member, r76) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r25_8(v: &mut Values) -> bool {
+fn r25_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g27 = v[74] == 54;
 let g28 = v[74] == 55;
 {
 if g27 {
-if r34_8(v) {  return true; }
+if r34_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g28 {
-if r101_8(v) {  return true; }
+if r101_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -544,10 +541,10 @@ false
 }
 
 /// Node `AnyPick`.
-fn r32_8(v: &mut Values) -> bool {
+fn r32_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[75] as usize)] as usize] != 45 {
-if r33_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
+if r33_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -555,24 +552,21 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r33_8(v: &mut Values) -> bool {
+fn r33_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-let slot = 76usize;
-let old = v[slot];
 for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r25_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS3[i];
+if r25_8(v, r75, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccLine0`.
-fn r34_8(v: &mut Values) -> bool {
+fn r34_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[78] != 56 {
-if r35_8(v) {  return true; }
+if r35_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -580,10 +574,10 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r35_8(v: &mut Values) -> bool {
+fn r35_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[75] as usize)] as usize] != 45 {
-if r36_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
+if r36_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -591,18 +585,18 @@ false
 }
 
 /// Node `Atom0_0_shape`.
-fn r36_8(v: &mut Values) -> bool {
-let g40 = v[37 + MEMBER_INDEX1[(v[75] as usize)] as usize] == 50;
-let g41 = v[37 + MEMBER_INDEX1[(v[75] as usize)] as usize] == 51;
+fn r36_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g40 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 50;
+let g41 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 51;
 {
 if g40 {
-if r37_8(v) {  return true; }
+if r37_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g41 {
-if r38_8(v) {  return true; }
+if r38_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -610,53 +604,53 @@ false
 }
 
 /// Node `Atom0_0_color`.
-fn r37_8(v: &mut Values) -> bool {
-let g42 = v[75] == 35;
-let g43 = v[75] == 36;
-let g44 = v[75] == 37;
-let g45 = v[75] == 38;
-let g46 = v[75] == 39;
-let g47 = v[75] == 40;
+fn r37_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g42 = r75 == 35;
+let g43 = r75 == 36;
+let g44 = r75 == 37;
+let g45 = r75 == 38;
+let g46 = r75 == 39;
+let g47 = r75 == 40;
 let g48 = v[30] == 45;
 {
 if g42 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g43 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g44 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g45 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g46 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g47 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g48 {
-if r40_8(v) {  return true; }
+if r40_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -664,53 +658,53 @@ false
 }
 
 /// Node `Atom0_1_color`.
-fn r38_8(v: &mut Values) -> bool {
-let g49 = v[75] == 35;
-let g50 = v[75] == 36;
-let g51 = v[75] == 37;
-let g52 = v[75] == 38;
-let g53 = v[75] == 39;
-let g54 = v[75] == 40;
+fn r38_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g49 = r75 == 35;
+let g50 = r75 == 36;
+let g51 = r75 == 37;
+let g52 = r75 == 38;
+let g53 = r75 == 39;
+let g54 = r75 == 40;
 let g55 = v[30] == 45;
 {
 if g49 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g50 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g51 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g52 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g53 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g54 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g55 {
-if r71_8(v) {  return true; }
+if r71_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -718,9 +712,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if TAB5[(v[76] as usize)] == 63 {
+if TAB5[(r76 as usize)] == 63 {
 {  return true; }
 }
 
@@ -729,10 +723,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e0`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
-if r41_8(v) {  return true; }
+if r41_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -740,10 +734,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e1`.
-fn r41_8(v: &mut Values) -> bool {
+fn r41_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
-if r42_8(v) {  return true; }
+if r42_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -751,10 +745,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e2`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
-if r43_8(v) {  return true; }
+if r43_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -762,10 +756,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e3`.
-fn r43_8(v: &mut Values) -> bool {
+fn r43_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
-if r44_8(v) {  return true; }
+if r44_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -773,10 +767,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e4`.
-fn r44_8(v: &mut Values) -> bool {
+fn r44_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
-if r45_8(v) {  return true; }
+if r45_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -784,53 +778,53 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r45_8(v: &mut Values) -> bool {
-let g62 = v[75] == 29;
-let g63 = v[75] == 30;
-let g64 = v[75] == 31;
-let g65 = v[75] == 32;
-let g66 = v[75] == 33;
-let g67 = v[75] == 34;
+fn r45_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g62 = r75 == 29;
+let g63 = r75 == 30;
+let g64 = r75 == 31;
+let g65 = r75 == 32;
+let g66 = r75 == 33;
+let g67 = r75 == 34;
 let g68 = v[24] == 45;
 {
 if g62 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g63 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g64 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g65 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g66 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g67 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g68 {
-if r46_8(v) {  return true; }
+if r46_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -838,10 +832,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e0`.
-fn r46_8(v: &mut Values) -> bool {
+fn r46_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
-if r47_8(v) {  return true; }
+if r47_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -849,10 +843,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e1`.
-fn r47_8(v: &mut Values) -> bool {
+fn r47_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
-if r48_8(v) {  return true; }
+if r48_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -860,10 +854,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e2`.
-fn r48_8(v: &mut Values) -> bool {
+fn r48_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
-if r49_8(v) {  return true; }
+if r49_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -871,10 +865,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e3`.
-fn r49_8(v: &mut Values) -> bool {
+fn r49_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
-if r50_8(v) {  return true; }
+if r50_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -882,10 +876,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e4`.
-fn r50_8(v: &mut Values) -> bool {
+fn r50_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
-if r51_8(v) {  return true; }
+if r51_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -893,53 +887,53 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r51_8(v: &mut Values) -> bool {
-let g74 = v[75] == 23;
-let g75 = v[75] == 24;
-let g76 = v[75] == 25;
-let g77 = v[75] == 26;
-let g78 = v[75] == 27;
-let g79 = v[75] == 28;
+fn r51_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g74 = r75 == 23;
+let g75 = r75 == 24;
+let g76 = r75 == 25;
+let g77 = r75 == 26;
+let g78 = r75 == 27;
+let g79 = r75 == 28;
 let g80 = v[18] == 45;
 {
 if g74 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g75 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g76 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g77 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g78 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g79 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g80 {
-if r52_8(v) {  return true; }
+if r52_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -947,10 +941,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e0`.
-fn r52_8(v: &mut Values) -> bool {
+fn r52_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
-if r53_8(v) {  return true; }
+if r53_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -958,10 +952,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e1`.
-fn r53_8(v: &mut Values) -> bool {
+fn r53_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
-if r54_8(v) {  return true; }
+if r54_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -969,10 +963,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e2`.
-fn r54_8(v: &mut Values) -> bool {
+fn r54_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
-if r55_8(v) {  return true; }
+if r55_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -980,10 +974,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e3`.
-fn r55_8(v: &mut Values) -> bool {
+fn r55_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
-if r56_8(v) {  return true; }
+if r56_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -991,10 +985,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e4`.
-fn r56_8(v: &mut Values) -> bool {
+fn r56_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
-if r57_8(v) {  return true; }
+if r57_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1002,53 +996,53 @@ false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r57_8(v: &mut Values) -> bool {
-let g86 = v[75] == 17;
-let g87 = v[75] == 18;
-let g88 = v[75] == 19;
-let g89 = v[75] == 20;
-let g90 = v[75] == 21;
-let g91 = v[75] == 22;
+fn r57_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g86 = r75 == 17;
+let g87 = r75 == 18;
+let g88 = r75 == 19;
+let g89 = r75 == 20;
+let g90 = r75 == 21;
+let g91 = r75 == 22;
 let g92 = v[12] == 45;
 {
 if g86 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g87 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g88 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g89 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g90 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g91 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g92 {
-if r58_8(v) {  return true; }
+if r58_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1056,10 +1050,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e0`.
-fn r58_8(v: &mut Values) -> bool {
+fn r58_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
-if r59_8(v) {  return true; }
+if r59_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1067,10 +1061,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e1`.
-fn r59_8(v: &mut Values) -> bool {
+fn r59_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
-if r60_8(v) {  return true; }
+if r60_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1078,10 +1072,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e2`.
-fn r60_8(v: &mut Values) -> bool {
+fn r60_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
-if r61_8(v) {  return true; }
+if r61_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1089,10 +1083,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e3`.
-fn r61_8(v: &mut Values) -> bool {
+fn r61_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
-if r62_8(v) {  return true; }
+if r62_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1100,10 +1094,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e4`.
-fn r62_8(v: &mut Values) -> bool {
+fn r62_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
-if r63_8(v) {  return true; }
+if r63_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1111,53 +1105,53 @@ false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r63_8(v: &mut Values) -> bool {
-let g98 = v[75] == 11;
-let g99 = v[75] == 12;
-let g100 = v[75] == 13;
-let g101 = v[75] == 14;
-let g102 = v[75] == 15;
-let g103 = v[75] == 16;
+fn r63_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g98 = r75 == 11;
+let g99 = r75 == 12;
+let g100 = r75 == 13;
+let g101 = r75 == 14;
+let g102 = r75 == 15;
+let g103 = r75 == 16;
 let g104 = v[6] == 45;
 {
 if g98 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g99 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g100 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g101 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g102 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g103 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g104 {
-if r64_8(v) {  return true; }
+if r64_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1165,10 +1159,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e0`.
-fn r64_8(v: &mut Values) -> bool {
+fn r64_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
-if r65_8(v) {  return true; }
+if r65_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1176,10 +1170,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e1`.
-fn r65_8(v: &mut Values) -> bool {
+fn r65_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
-if r66_8(v) {  return true; }
+if r66_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1187,10 +1181,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e2`.
-fn r66_8(v: &mut Values) -> bool {
+fn r66_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
-if r67_8(v) {  return true; }
+if r67_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1198,10 +1192,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e3`.
-fn r67_8(v: &mut Values) -> bool {
+fn r67_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
-if r68_8(v) {  return true; }
+if r68_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1209,10 +1203,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e4`.
-fn r68_8(v: &mut Values) -> bool {
+fn r68_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
-if r69_8(v) {  return true; }
+if r69_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1220,46 +1214,46 @@ false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r69_8(v: &mut Values) -> bool {
-let g110 = v[75] == 5;
-let g111 = v[75] == 6;
-let g112 = v[75] == 7;
-let g113 = v[75] == 8;
-let g114 = v[75] == 9;
-let g115 = v[75] == 10;
+fn r69_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g110 = r75 == 5;
+let g111 = r75 == 6;
+let g112 = r75 == 7;
+let g113 = r75 == 8;
+let g114 = r75 == 9;
+let g115 = r75 == 10;
 {
 if g110 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g111 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g112 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g113 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g114 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g115 {
-if r39_8(v) {  return true; }
+if r39_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1267,9 +1261,9 @@ false
 }
 
 /// Node `Atom0_1_pos`.
-fn r70_8(v: &mut Values) -> bool {
+fn r70_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if TAB6[(v[76] as usize)] == 63 {
+if TAB6[(r76 as usize)] == 63 {
 {  return true; }
 }
 
@@ -1278,10 +1272,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e0`.
-fn r71_8(v: &mut Values) -> bool {
+fn r71_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
-if r72_8(v) {  return true; }
+if r72_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1289,10 +1283,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e1`.
-fn r72_8(v: &mut Values) -> bool {
+fn r72_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
-if r73_8(v) {  return true; }
+if r73_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1300,10 +1294,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e2`.
-fn r73_8(v: &mut Values) -> bool {
+fn r73_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
-if r74_8(v) {  return true; }
+if r74_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1311,10 +1305,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e3`.
-fn r74_8(v: &mut Values) -> bool {
+fn r74_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
-if r75_8(v) {  return true; }
+if r75_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1322,10 +1316,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e4`.
-fn r75_8(v: &mut Values) -> bool {
+fn r75_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
-if r76_8(v) {  return true; }
+if r76_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1333,53 +1327,53 @@ false
 }
 
 /// Node `Atom0_1_o0t1`.
-fn r76_8(v: &mut Values) -> bool {
-let g122 = v[75] == 29;
-let g123 = v[75] == 30;
-let g124 = v[75] == 31;
-let g125 = v[75] == 32;
-let g126 = v[75] == 33;
-let g127 = v[75] == 34;
+fn r76_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g122 = r75 == 29;
+let g123 = r75 == 30;
+let g124 = r75 == 31;
+let g125 = r75 == 32;
+let g126 = r75 == 33;
+let g127 = r75 == 34;
 let g128 = v[24] == 45;
 {
 if g122 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g123 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g124 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g125 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g126 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g127 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g128 {
-if r77_8(v) {  return true; }
+if r77_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1387,10 +1381,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e0`.
-fn r77_8(v: &mut Values) -> bool {
+fn r77_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
-if r78_8(v) {  return true; }
+if r78_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1398,10 +1392,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e1`.
-fn r78_8(v: &mut Values) -> bool {
+fn r78_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
-if r79_8(v) {  return true; }
+if r79_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1409,10 +1403,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e2`.
-fn r79_8(v: &mut Values) -> bool {
+fn r79_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
-if r80_8(v) {  return true; }
+if r80_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1420,10 +1414,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e3`.
-fn r80_8(v: &mut Values) -> bool {
+fn r80_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
-if r81_8(v) {  return true; }
+if r81_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1431,10 +1425,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e4`.
-fn r81_8(v: &mut Values) -> bool {
+fn r81_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
-if r82_8(v) {  return true; }
+if r82_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1442,53 +1436,53 @@ false
 }
 
 /// Node `Atom0_1_o0t2`.
-fn r82_8(v: &mut Values) -> bool {
-let g134 = v[75] == 23;
-let g135 = v[75] == 24;
-let g136 = v[75] == 25;
-let g137 = v[75] == 26;
-let g138 = v[75] == 27;
-let g139 = v[75] == 28;
+fn r82_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g134 = r75 == 23;
+let g135 = r75 == 24;
+let g136 = r75 == 25;
+let g137 = r75 == 26;
+let g138 = r75 == 27;
+let g139 = r75 == 28;
 let g140 = v[18] == 45;
 {
 if g134 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g135 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g136 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g137 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g138 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g139 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g140 {
-if r83_8(v) {  return true; }
+if r83_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1496,10 +1490,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e0`.
-fn r83_8(v: &mut Values) -> bool {
+fn r83_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
-if r84_8(v) {  return true; }
+if r84_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1507,10 +1501,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e1`.
-fn r84_8(v: &mut Values) -> bool {
+fn r84_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
-if r85_8(v) {  return true; }
+if r85_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1518,10 +1512,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e2`.
-fn r85_8(v: &mut Values) -> bool {
+fn r85_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
-if r86_8(v) {  return true; }
+if r86_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1529,10 +1523,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e3`.
-fn r86_8(v: &mut Values) -> bool {
+fn r86_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
-if r87_8(v) {  return true; }
+if r87_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1540,10 +1534,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e4`.
-fn r87_8(v: &mut Values) -> bool {
+fn r87_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
-if r88_8(v) {  return true; }
+if r88_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1551,53 +1545,53 @@ false
 }
 
 /// Node `Atom0_1_o0t3`.
-fn r88_8(v: &mut Values) -> bool {
-let g146 = v[75] == 17;
-let g147 = v[75] == 18;
-let g148 = v[75] == 19;
-let g149 = v[75] == 20;
-let g150 = v[75] == 21;
-let g151 = v[75] == 22;
+fn r88_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g146 = r75 == 17;
+let g147 = r75 == 18;
+let g148 = r75 == 19;
+let g149 = r75 == 20;
+let g150 = r75 == 21;
+let g151 = r75 == 22;
 let g152 = v[12] == 45;
 {
 if g146 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g147 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g148 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g149 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g150 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g151 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g152 {
-if r89_8(v) {  return true; }
+if r89_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1605,10 +1599,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e0`.
-fn r89_8(v: &mut Values) -> bool {
+fn r89_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
-if r90_8(v) {  return true; }
+if r90_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1616,10 +1610,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e1`.
-fn r90_8(v: &mut Values) -> bool {
+fn r90_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
-if r91_8(v) {  return true; }
+if r91_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1627,10 +1621,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e2`.
-fn r91_8(v: &mut Values) -> bool {
+fn r91_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
-if r92_8(v) {  return true; }
+if r92_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1638,10 +1632,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e3`.
-fn r92_8(v: &mut Values) -> bool {
+fn r92_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
-if r93_8(v) {  return true; }
+if r93_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1649,10 +1643,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e4`.
-fn r93_8(v: &mut Values) -> bool {
+fn r93_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
-if r94_8(v) {  return true; }
+if r94_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1660,53 +1654,53 @@ false
 }
 
 /// Node `Atom0_1_o0t4`.
-fn r94_8(v: &mut Values) -> bool {
-let g158 = v[75] == 11;
-let g159 = v[75] == 12;
-let g160 = v[75] == 13;
-let g161 = v[75] == 14;
-let g162 = v[75] == 15;
-let g163 = v[75] == 16;
+fn r94_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g158 = r75 == 11;
+let g159 = r75 == 12;
+let g160 = r75 == 13;
+let g161 = r75 == 14;
+let g162 = r75 == 15;
+let g163 = r75 == 16;
 let g164 = v[6] == 45;
 {
 if g158 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g159 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g160 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g161 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g162 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g163 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g164 {
-if r95_8(v) {  return true; }
+if r95_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1714,10 +1708,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e0`.
-fn r95_8(v: &mut Values) -> bool {
+fn r95_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
-if r96_8(v) {  return true; }
+if r96_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1725,10 +1719,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e1`.
-fn r96_8(v: &mut Values) -> bool {
+fn r96_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
-if r97_8(v) {  return true; }
+if r97_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1736,10 +1730,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e2`.
-fn r97_8(v: &mut Values) -> bool {
+fn r97_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
-if r98_8(v) {  return true; }
+if r98_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1747,10 +1741,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e3`.
-fn r98_8(v: &mut Values) -> bool {
+fn r98_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
-if r99_8(v) {  return true; }
+if r99_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1758,10 +1752,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e4`.
-fn r99_8(v: &mut Values) -> bool {
+fn r99_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
-if r100_8(v) {  return true; }
+if r100_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1769,46 +1763,46 @@ false
 }
 
 /// Node `Atom0_1_o0t5`.
-fn r100_8(v: &mut Values) -> bool {
-let g170 = v[75] == 5;
-let g171 = v[75] == 6;
-let g172 = v[75] == 7;
-let g173 = v[75] == 8;
-let g174 = v[75] == 9;
-let g175 = v[75] == 10;
+fn r100_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g170 = r75 == 5;
+let g171 = r75 == 6;
+let g172 = r75 == 7;
+let g173 = r75 == 8;
+let g174 = r75 == 9;
+let g175 = r75 == 10;
 {
 if g170 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g171 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g172 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g173 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g174 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g175 {
-if r70_8(v) {  return true; }
+if r70_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1816,10 +1810,10 @@ false
 }
 
 /// Node `AccLine1`.
-fn r101_8(v: &mut Values) -> bool {
+fn r101_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[79] != 56 {
-if r102_8(v) {  return true; }
+if r102_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1827,10 +1821,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r102_8(v: &mut Values) -> bool {
+fn r102_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[75] as usize)] as usize] != 45 {
-if r103_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
+if r103_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1838,18 +1832,18 @@ false
 }
 
 /// Node `Atom1_0_shape`.
-fn r103_8(v: &mut Values) -> bool {
-let g178 = v[37 + MEMBER_INDEX1[(v[75] as usize)] as usize] == 52;
-let g179 = v[37 + MEMBER_INDEX1[(v[75] as usize)] as usize] == 53;
+fn r103_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g178 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 52;
+let g179 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 53;
 {
 if g178 {
-if r104_8(v) {  return true; }
+if r104_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g179 {
-if r105_8(v) {  return true; }
+if r105_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1857,53 +1851,53 @@ false
 }
 
 /// Node `Atom1_0_color`.
-fn r104_8(v: &mut Values) -> bool {
-let g180 = v[75] == 35;
-let g181 = v[75] == 36;
-let g182 = v[75] == 37;
-let g183 = v[75] == 38;
-let g184 = v[75] == 39;
-let g185 = v[75] == 40;
+fn r104_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g180 = r75 == 35;
+let g181 = r75 == 36;
+let g182 = r75 == 37;
+let g183 = r75 == 38;
+let g184 = r75 == 39;
+let g185 = r75 == 40;
 let g186 = v[30] == 45;
 {
 if g180 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g181 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g182 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g183 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g184 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g185 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g186 {
-if r107_8(v) {  return true; }
+if r107_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1911,53 +1905,53 @@ false
 }
 
 /// Node `Atom1_1_color`.
-fn r105_8(v: &mut Values) -> bool {
-let g187 = v[75] == 35;
-let g188 = v[75] == 36;
-let g189 = v[75] == 37;
-let g190 = v[75] == 38;
-let g191 = v[75] == 39;
-let g192 = v[75] == 40;
+fn r105_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g187 = r75 == 35;
+let g188 = r75 == 36;
+let g189 = r75 == 37;
+let g190 = r75 == 38;
+let g191 = r75 == 39;
+let g192 = r75 == 40;
 let g193 = v[30] == 45;
 {
 if g187 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g188 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g189 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g190 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g191 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g192 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g193 {
-if r138_8(v) {  return true; }
+if r138_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1965,9 +1959,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r106_8(v: &mut Values) -> bool {
+fn r106_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if TAB7[(v[76] as usize)] == 63 {
+if TAB7[(r76 as usize)] == 63 {
 {  return true; }
 }
 
@@ -1976,10 +1970,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e0`.
-fn r107_8(v: &mut Values) -> bool {
+fn r107_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
-if r108_8(v) {  return true; }
+if r108_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1987,10 +1981,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e1`.
-fn r108_8(v: &mut Values) -> bool {
+fn r108_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
-if r109_8(v) {  return true; }
+if r109_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -1998,10 +1992,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e2`.
-fn r109_8(v: &mut Values) -> bool {
+fn r109_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
-if r110_8(v) {  return true; }
+if r110_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2009,10 +2003,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e3`.
-fn r110_8(v: &mut Values) -> bool {
+fn r110_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
-if r111_8(v) {  return true; }
+if r111_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2020,10 +2014,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e4`.
-fn r111_8(v: &mut Values) -> bool {
+fn r111_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
-if r112_8(v) {  return true; }
+if r112_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2031,53 +2025,53 @@ false
 }
 
 /// Node `Atom1_0_o0t1`.
-fn r112_8(v: &mut Values) -> bool {
-let g200 = v[75] == 29;
-let g201 = v[75] == 30;
-let g202 = v[75] == 31;
-let g203 = v[75] == 32;
-let g204 = v[75] == 33;
-let g205 = v[75] == 34;
+fn r112_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g200 = r75 == 29;
+let g201 = r75 == 30;
+let g202 = r75 == 31;
+let g203 = r75 == 32;
+let g204 = r75 == 33;
+let g205 = r75 == 34;
 let g206 = v[24] == 45;
 {
 if g200 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g201 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g202 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g203 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g204 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g205 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g206 {
-if r113_8(v) {  return true; }
+if r113_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2085,10 +2079,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e0`.
-fn r113_8(v: &mut Values) -> bool {
+fn r113_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
-if r114_8(v) {  return true; }
+if r114_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2096,10 +2090,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e1`.
-fn r114_8(v: &mut Values) -> bool {
+fn r114_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
-if r115_8(v) {  return true; }
+if r115_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2107,10 +2101,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e2`.
-fn r115_8(v: &mut Values) -> bool {
+fn r115_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
-if r116_8(v) {  return true; }
+if r116_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2118,10 +2112,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e3`.
-fn r116_8(v: &mut Values) -> bool {
+fn r116_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
-if r117_8(v) {  return true; }
+if r117_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2129,10 +2123,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e4`.
-fn r117_8(v: &mut Values) -> bool {
+fn r117_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
-if r118_8(v) {  return true; }
+if r118_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2140,53 +2134,53 @@ false
 }
 
 /// Node `Atom1_0_o0t2`.
-fn r118_8(v: &mut Values) -> bool {
-let g212 = v[75] == 23;
-let g213 = v[75] == 24;
-let g214 = v[75] == 25;
-let g215 = v[75] == 26;
-let g216 = v[75] == 27;
-let g217 = v[75] == 28;
+fn r118_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g212 = r75 == 23;
+let g213 = r75 == 24;
+let g214 = r75 == 25;
+let g215 = r75 == 26;
+let g216 = r75 == 27;
+let g217 = r75 == 28;
 let g218 = v[18] == 45;
 {
 if g212 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g213 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g214 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g215 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g216 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g217 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g218 {
-if r119_8(v) {  return true; }
+if r119_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2194,10 +2188,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e0`.
-fn r119_8(v: &mut Values) -> bool {
+fn r119_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
-if r120_8(v) {  return true; }
+if r120_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2205,10 +2199,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e1`.
-fn r120_8(v: &mut Values) -> bool {
+fn r120_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
-if r121_8(v) {  return true; }
+if r121_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2216,10 +2210,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e2`.
-fn r121_8(v: &mut Values) -> bool {
+fn r121_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
-if r122_8(v) {  return true; }
+if r122_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2227,10 +2221,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e3`.
-fn r122_8(v: &mut Values) -> bool {
+fn r122_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
-if r123_8(v) {  return true; }
+if r123_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2238,10 +2232,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e4`.
-fn r123_8(v: &mut Values) -> bool {
+fn r123_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
-if r124_8(v) {  return true; }
+if r124_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2249,53 +2243,53 @@ false
 }
 
 /// Node `Atom1_0_o0t3`.
-fn r124_8(v: &mut Values) -> bool {
-let g224 = v[75] == 17;
-let g225 = v[75] == 18;
-let g226 = v[75] == 19;
-let g227 = v[75] == 20;
-let g228 = v[75] == 21;
-let g229 = v[75] == 22;
+fn r124_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g224 = r75 == 17;
+let g225 = r75 == 18;
+let g226 = r75 == 19;
+let g227 = r75 == 20;
+let g228 = r75 == 21;
+let g229 = r75 == 22;
 let g230 = v[12] == 45;
 {
 if g224 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g225 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g226 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g227 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g228 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g229 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g230 {
-if r125_8(v) {  return true; }
+if r125_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2303,10 +2297,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e0`.
-fn r125_8(v: &mut Values) -> bool {
+fn r125_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
-if r126_8(v) {  return true; }
+if r126_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2314,10 +2308,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e1`.
-fn r126_8(v: &mut Values) -> bool {
+fn r126_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
-if r127_8(v) {  return true; }
+if r127_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2325,10 +2319,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e2`.
-fn r127_8(v: &mut Values) -> bool {
+fn r127_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
-if r128_8(v) {  return true; }
+if r128_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2336,10 +2330,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e3`.
-fn r128_8(v: &mut Values) -> bool {
+fn r128_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
-if r129_8(v) {  return true; }
+if r129_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2347,10 +2341,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e4`.
-fn r129_8(v: &mut Values) -> bool {
+fn r129_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
-if r130_8(v) {  return true; }
+if r130_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2358,53 +2352,53 @@ false
 }
 
 /// Node `Atom1_0_o0t4`.
-fn r130_8(v: &mut Values) -> bool {
-let g236 = v[75] == 11;
-let g237 = v[75] == 12;
-let g238 = v[75] == 13;
-let g239 = v[75] == 14;
-let g240 = v[75] == 15;
-let g241 = v[75] == 16;
+fn r130_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g236 = r75 == 11;
+let g237 = r75 == 12;
+let g238 = r75 == 13;
+let g239 = r75 == 14;
+let g240 = r75 == 15;
+let g241 = r75 == 16;
 let g242 = v[6] == 45;
 {
 if g236 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g237 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g238 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g239 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g240 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g241 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g242 {
-if r131_8(v) {  return true; }
+if r131_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2412,10 +2406,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e0`.
-fn r131_8(v: &mut Values) -> bool {
+fn r131_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
-if r132_8(v) {  return true; }
+if r132_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2423,10 +2417,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e1`.
-fn r132_8(v: &mut Values) -> bool {
+fn r132_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
-if r133_8(v) {  return true; }
+if r133_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2434,10 +2428,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e2`.
-fn r133_8(v: &mut Values) -> bool {
+fn r133_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
-if r134_8(v) {  return true; }
+if r134_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2445,10 +2439,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e3`.
-fn r134_8(v: &mut Values) -> bool {
+fn r134_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
-if r135_8(v) {  return true; }
+if r135_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2456,10 +2450,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e4`.
-fn r135_8(v: &mut Values) -> bool {
+fn r135_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
-if r136_8(v) {  return true; }
+if r136_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2467,46 +2461,46 @@ false
 }
 
 /// Node `Atom1_0_o0t5`.
-fn r136_8(v: &mut Values) -> bool {
-let g248 = v[75] == 5;
-let g249 = v[75] == 6;
-let g250 = v[75] == 7;
-let g251 = v[75] == 8;
-let g252 = v[75] == 9;
-let g253 = v[75] == 10;
+fn r136_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g248 = r75 == 5;
+let g249 = r75 == 6;
+let g250 = r75 == 7;
+let g251 = r75 == 8;
+let g252 = r75 == 9;
+let g253 = r75 == 10;
 {
 if g248 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g249 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g250 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g251 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g252 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g253 {
-if r106_8(v) {  return true; }
+if r106_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2514,9 +2508,9 @@ false
 }
 
 /// Node `Atom1_1_pos`.
-fn r137_8(v: &mut Values) -> bool {
+fn r137_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if TAB8[(v[76] as usize)] == 63 {
+if TAB8[(r76 as usize)] == 63 {
 {  return true; }
 }
 
@@ -2525,10 +2519,10 @@ false
 }
 
 /// Node `Atom1_1_o0t0e0`.
-fn r138_8(v: &mut Values) -> bool {
+fn r138_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
-if r139_8(v) {  return true; }
+if r139_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2536,10 +2530,10 @@ false
 }
 
 /// Node `Atom1_1_o0t0e1`.
-fn r139_8(v: &mut Values) -> bool {
+fn r139_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
-if r140_8(v) {  return true; }
+if r140_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2547,10 +2541,10 @@ false
 }
 
 /// Node `Atom1_1_o0t0e2`.
-fn r140_8(v: &mut Values) -> bool {
+fn r140_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
-if r141_8(v) {  return true; }
+if r141_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2558,10 +2552,10 @@ false
 }
 
 /// Node `Atom1_1_o0t0e3`.
-fn r141_8(v: &mut Values) -> bool {
+fn r141_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
-if r142_8(v) {  return true; }
+if r142_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2569,10 +2563,10 @@ false
 }
 
 /// Node `Atom1_1_o0t0e4`.
-fn r142_8(v: &mut Values) -> bool {
+fn r142_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
-if r143_8(v) {  return true; }
+if r143_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2580,53 +2574,53 @@ false
 }
 
 /// Node `Atom1_1_o0t1`.
-fn r143_8(v: &mut Values) -> bool {
-let g260 = v[75] == 29;
-let g261 = v[75] == 30;
-let g262 = v[75] == 31;
-let g263 = v[75] == 32;
-let g264 = v[75] == 33;
-let g265 = v[75] == 34;
+fn r143_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g260 = r75 == 29;
+let g261 = r75 == 30;
+let g262 = r75 == 31;
+let g263 = r75 == 32;
+let g264 = r75 == 33;
+let g265 = r75 == 34;
 let g266 = v[24] == 45;
 {
 if g260 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g261 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g262 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g263 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g264 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g265 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g266 {
-if r144_8(v) {  return true; }
+if r144_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2634,10 +2628,10 @@ false
 }
 
 /// Node `Atom1_1_o0t1e0`.
-fn r144_8(v: &mut Values) -> bool {
+fn r144_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
-if r145_8(v) {  return true; }
+if r145_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2645,10 +2639,10 @@ false
 }
 
 /// Node `Atom1_1_o0t1e1`.
-fn r145_8(v: &mut Values) -> bool {
+fn r145_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
-if r146_8(v) {  return true; }
+if r146_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2656,10 +2650,10 @@ false
 }
 
 /// Node `Atom1_1_o0t1e2`.
-fn r146_8(v: &mut Values) -> bool {
+fn r146_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
-if r147_8(v) {  return true; }
+if r147_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2667,10 +2661,10 @@ false
 }
 
 /// Node `Atom1_1_o0t1e3`.
-fn r147_8(v: &mut Values) -> bool {
+fn r147_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
-if r148_8(v) {  return true; }
+if r148_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2678,10 +2672,10 @@ false
 }
 
 /// Node `Atom1_1_o0t1e4`.
-fn r148_8(v: &mut Values) -> bool {
+fn r148_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
-if r149_8(v) {  return true; }
+if r149_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2689,53 +2683,53 @@ false
 }
 
 /// Node `Atom1_1_o0t2`.
-fn r149_8(v: &mut Values) -> bool {
-let g272 = v[75] == 23;
-let g273 = v[75] == 24;
-let g274 = v[75] == 25;
-let g275 = v[75] == 26;
-let g276 = v[75] == 27;
-let g277 = v[75] == 28;
+fn r149_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g272 = r75 == 23;
+let g273 = r75 == 24;
+let g274 = r75 == 25;
+let g275 = r75 == 26;
+let g276 = r75 == 27;
+let g277 = r75 == 28;
 let g278 = v[18] == 45;
 {
 if g272 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g273 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g274 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g275 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g276 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g277 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g278 {
-if r150_8(v) {  return true; }
+if r150_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2743,10 +2737,10 @@ false
 }
 
 /// Node `Atom1_1_o0t2e0`.
-fn r150_8(v: &mut Values) -> bool {
+fn r150_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
-if r151_8(v) {  return true; }
+if r151_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2754,10 +2748,10 @@ false
 }
 
 /// Node `Atom1_1_o0t2e1`.
-fn r151_8(v: &mut Values) -> bool {
+fn r151_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
-if r152_8(v) {  return true; }
+if r152_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2765,10 +2759,10 @@ false
 }
 
 /// Node `Atom1_1_o0t2e2`.
-fn r152_8(v: &mut Values) -> bool {
+fn r152_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
-if r153_8(v) {  return true; }
+if r153_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2776,10 +2770,10 @@ false
 }
 
 /// Node `Atom1_1_o0t2e3`.
-fn r153_8(v: &mut Values) -> bool {
+fn r153_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
-if r154_8(v) {  return true; }
+if r154_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2787,10 +2781,10 @@ false
 }
 
 /// Node `Atom1_1_o0t2e4`.
-fn r154_8(v: &mut Values) -> bool {
+fn r154_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
-if r155_8(v) {  return true; }
+if r155_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2798,53 +2792,53 @@ false
 }
 
 /// Node `Atom1_1_o0t3`.
-fn r155_8(v: &mut Values) -> bool {
-let g284 = v[75] == 17;
-let g285 = v[75] == 18;
-let g286 = v[75] == 19;
-let g287 = v[75] == 20;
-let g288 = v[75] == 21;
-let g289 = v[75] == 22;
+fn r155_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g284 = r75 == 17;
+let g285 = r75 == 18;
+let g286 = r75 == 19;
+let g287 = r75 == 20;
+let g288 = r75 == 21;
+let g289 = r75 == 22;
 let g290 = v[12] == 45;
 {
 if g284 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g285 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g286 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g287 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g288 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g289 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g290 {
-if r156_8(v) {  return true; }
+if r156_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2852,10 +2846,10 @@ false
 }
 
 /// Node `Atom1_1_o0t3e0`.
-fn r156_8(v: &mut Values) -> bool {
+fn r156_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
-if r157_8(v) {  return true; }
+if r157_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2863,10 +2857,10 @@ false
 }
 
 /// Node `Atom1_1_o0t3e1`.
-fn r157_8(v: &mut Values) -> bool {
+fn r157_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
-if r158_8(v) {  return true; }
+if r158_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2874,10 +2868,10 @@ false
 }
 
 /// Node `Atom1_1_o0t3e2`.
-fn r158_8(v: &mut Values) -> bool {
+fn r158_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
-if r159_8(v) {  return true; }
+if r159_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2885,10 +2879,10 @@ false
 }
 
 /// Node `Atom1_1_o0t3e3`.
-fn r159_8(v: &mut Values) -> bool {
+fn r159_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
-if r160_8(v) {  return true; }
+if r160_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2896,10 +2890,10 @@ false
 }
 
 /// Node `Atom1_1_o0t3e4`.
-fn r160_8(v: &mut Values) -> bool {
+fn r160_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
-if r161_8(v) {  return true; }
+if r161_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2907,53 +2901,53 @@ false
 }
 
 /// Node `Atom1_1_o0t4`.
-fn r161_8(v: &mut Values) -> bool {
-let g296 = v[75] == 11;
-let g297 = v[75] == 12;
-let g298 = v[75] == 13;
-let g299 = v[75] == 14;
-let g300 = v[75] == 15;
-let g301 = v[75] == 16;
+fn r161_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g296 = r75 == 11;
+let g297 = r75 == 12;
+let g298 = r75 == 13;
+let g299 = r75 == 14;
+let g300 = r75 == 15;
+let g301 = r75 == 16;
 let g302 = v[6] == 45;
 {
 if g296 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g297 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g298 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g299 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g300 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g301 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g302 {
-if r162_8(v) {  return true; }
+if r162_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2961,10 +2955,10 @@ false
 }
 
 /// Node `Atom1_1_o0t4e0`.
-fn r162_8(v: &mut Values) -> bool {
+fn r162_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
-if r163_8(v) {  return true; }
+if r163_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2972,10 +2966,10 @@ false
 }
 
 /// Node `Atom1_1_o0t4e1`.
-fn r163_8(v: &mut Values) -> bool {
+fn r163_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
-if r164_8(v) {  return true; }
+if r164_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2983,10 +2977,10 @@ false
 }
 
 /// Node `Atom1_1_o0t4e2`.
-fn r164_8(v: &mut Values) -> bool {
+fn r164_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
-if r165_8(v) {  return true; }
+if r165_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -2994,10 +2988,10 @@ false
 }
 
 /// Node `Atom1_1_o0t4e3`.
-fn r165_8(v: &mut Values) -> bool {
+fn r165_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
-if r166_8(v) {  return true; }
+if r166_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -3005,10 +2999,10 @@ false
 }
 
 /// Node `Atom1_1_o0t4e4`.
-fn r166_8(v: &mut Values) -> bool {
+fn r166_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
-if r167_8(v) {  return true; }
+if r167_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -3016,46 +3010,46 @@ false
 }
 
 /// Node `Atom1_1_o0t5`.
-fn r167_8(v: &mut Values) -> bool {
-let g308 = v[75] == 5;
-let g309 = v[75] == 6;
-let g310 = v[75] == 7;
-let g311 = v[75] == 8;
-let g312 = v[75] == 9;
-let g313 = v[75] == 10;
+fn r167_8(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g308 = r75 == 5;
+let g309 = r75 == 6;
+let g310 = r75 == 7;
+let g311 = r75 == 8;
+let g312 = r75 == 9;
+let g313 = r75 == 10;
 {
 if g308 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g309 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g310 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g311 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g312 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g313 {
-if r137_8(v) {  return true; }
+if r137_8(v, r75, r76) {  return true; }
 }
 
 }
@@ -3097,13 +3091,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -3177,13 +3171,13 @@ None
 fn a13(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a14(v) { return Some(node); }
 }
 
@@ -3231,13 +3225,13 @@ None
 fn a17(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[75], v[76]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a18(v) { return Some(node); }
 }
 

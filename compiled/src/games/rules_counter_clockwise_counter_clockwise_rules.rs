@@ -161,13 +161,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -260,13 +260,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -302,13 +302,13 @@ v[slot] = old;
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -558,30 +558,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r37_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r37_8(v, member, r40) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r36_8(v: &mut Values) -> bool {
+fn r36_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r37_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r37_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -589,36 +586,29 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r37_8(v: &mut Values) -> bool {
+fn r37_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-let slot = 40usize;
-let old = v[slot];
-v[slot] = 41;
-if r38_8_k40_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r38_8_k40_42(v) { v[slot] = old; return true; }
-v[slot] = 43;
-if r38_8_k40_43(v) { v[slot] = old; return true; }
-v[slot] = 44;
-if r38_8_k40_44(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_8_k40_41(v, r39, 41) {  return true; }
+if r38_8_k40_42(v, r39, 42) {  return true; }
+if r38_8_k40_43(v, r39, 43) {  return true; }
+if r38_8_k40_44(v, r39, 44) {  return true; }
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r38_8(v: &mut Values) -> bool {
+fn r38_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 53;
 let g43 = v[38] == 54;
 {
 if g42 {
-if r39_8(v) {  return true; }
+if r39_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8(v) {  return true; }
+if r42_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -626,10 +616,10 @@ false
 }
 
 /// Node `Atom0_0`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 55 {
-if r40_8(v) {  return true; }
+if r40_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -637,10 +627,10 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -648,9 +638,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r41_8(v: &mut Values) -> bool {
+fn r41_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB3[(v[40] as usize)] == 61 {
+if TAB3[(r40 as usize)] == 61 {
 {  return true; }
 }
 
@@ -659,10 +649,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -670,9 +660,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r43_8(v: &mut Values) -> bool {
+fn r43_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[15 + OFF4[(v[37] as usize)] as usize + OFF5[(v[40] as usize)] as usize] == 61 {
+if CONSTANTS[15 + OFF4[(v[37] as usize)] as usize + OFF5[(r40 as usize)] as usize] == 61 {
 {  return true; }
 }
 
@@ -748,13 +738,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -816,13 +806,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -858,13 +848,13 @@ None
 fn a15(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -1015,18 +1005,18 @@ cx.pop_tag();
 }
 
 /// Node `AccBegin` where v[40] == 41.
-fn r38_8_k40_41(v: &mut Values) -> bool {
+fn r38_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 53;
 let g43 = v[38] == 54;
 {
 if g42 {
-if r39_8_k40_41(v) {  return true; }
+if r39_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_41(v) {  return true; }
+if r42_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1034,18 +1024,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 42.
-fn r38_8_k40_42(v: &mut Values) -> bool {
+fn r38_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 53;
 let g43 = v[38] == 54;
 {
 if g42 {
-if r39_8_k40_42(v) {  return true; }
+if r39_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_42(v) {  return true; }
+if r42_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1053,18 +1043,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 43.
-fn r38_8_k40_43(v: &mut Values) -> bool {
+fn r38_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 53;
 let g43 = v[38] == 54;
 {
 if g42 {
-if r39_8_k40_43(v) {  return true; }
+if r39_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_43(v) {  return true; }
+if r42_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1072,18 +1062,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 44.
-fn r38_8_k40_44(v: &mut Values) -> bool {
+fn r38_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g42 = v[38] == 53;
 let g43 = v[38] == 54;
 {
 if g42 {
-if r39_8_k40_44(v) {  return true; }
+if r39_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k40_44(v) {  return true; }
+if r42_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1167,10 +1157,10 @@ m26_k40_44(v, cx);
 }
 
 /// Node `Atom0_0` where v[40] == 41.
-fn r39_8_k40_41(v: &mut Values) -> bool {
+fn r39_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 55 {
-if r40_8_k40_41(v) {  return true; }
+if r40_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1178,10 +1168,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 41.
-fn r42_8_k40_41(v: &mut Values) -> bool {
+fn r42_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1189,10 +1179,10 @@ false
 }
 
 /// Node `Atom0_0` where v[40] == 42.
-fn r39_8_k40_42(v: &mut Values) -> bool {
+fn r39_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 55 {
-if r40_8_k40_42(v) {  return true; }
+if r40_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1200,10 +1190,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 42.
-fn r42_8_k40_42(v: &mut Values) -> bool {
+fn r42_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1211,10 +1201,10 @@ false
 }
 
 /// Node `Atom0_0` where v[40] == 43.
-fn r39_8_k40_43(v: &mut Values) -> bool {
+fn r39_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 55 {
-if r40_8_k40_43(v) {  return true; }
+if r40_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1222,10 +1212,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 43.
-fn r42_8_k40_43(v: &mut Values) -> bool {
+fn r42_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1233,10 +1223,10 @@ false
 }
 
 /// Node `Atom0_0` where v[40] == 44.
-fn r39_8_k40_44(v: &mut Values) -> bool {
+fn r39_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 55 {
-if r40_8_k40_44(v) {  return true; }
+if r40_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1244,10 +1234,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 44.
-fn r42_8_k40_44(v: &mut Values) -> bool {
+fn r42_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r43_8_k40_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r43_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1343,10 +1333,10 @@ m27_k40_44(v, cx);
 }
 
 /// Node `Atom0_0_counted` where v[40] == 41.
-fn r40_8_k40_41(v: &mut Values) -> bool {
+fn r40_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1354,7 +1344,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 41.
-fn r43_8_k40_41(v: &mut Values) -> bool {
+fn r43_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB7[(v[37] as usize)] == 61 {
 {  return true; }
@@ -1365,10 +1355,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[40] == 42.
-fn r40_8_k40_42(v: &mut Values) -> bool {
+fn r40_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1376,7 +1366,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 42.
-fn r43_8_k40_42(v: &mut Values) -> bool {
+fn r43_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB8[(v[37] as usize)] == 61 {
 {  return true; }
@@ -1387,10 +1377,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[40] == 43.
-fn r40_8_k40_43(v: &mut Values) -> bool {
+fn r40_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1398,7 +1388,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 43.
-fn r43_8_k40_43(v: &mut Values) -> bool {
+fn r43_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB9[(v[37] as usize)] == 61 {
 {  return true; }
@@ -1409,10 +1399,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[40] == 44.
-fn r40_8_k40_44(v: &mut Values) -> bool {
+fn r40_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r41_8_k40_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r41_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1420,7 +1410,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 44.
-fn r43_8_k40_44(v: &mut Values) -> bool {
+fn r43_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB10[(v[37] as usize)] == 61 {
 {  return true; }
@@ -1523,7 +1513,7 @@ m25(v, cx);
 }
 
 /// Node `Atom0_0_pos` where v[40] == 41.
-fn r41_8_k40_41(v: &mut Values) -> bool {
+fn r41_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if 61 == 61 {
 {  return true; }
@@ -1534,7 +1524,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[40] == 42.
-fn r41_8_k40_42(v: &mut Values) -> bool {
+fn r41_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if 61 == 61 {
 {  return true; }
@@ -1545,7 +1535,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[40] == 43.
-fn r41_8_k40_43(v: &mut Values) -> bool {
+fn r41_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if 61 == 61 {
 {  return true; }
@@ -1556,7 +1546,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[40] == 44.
-fn r41_8_k40_44(v: &mut Values) -> bool {
+fn r41_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if 61 == 61 {
 {  return true; }

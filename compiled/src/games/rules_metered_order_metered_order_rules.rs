@@ -161,13 +161,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -272,13 +272,13 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 m14(v, cx);
 }
 
@@ -326,13 +326,13 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 m18(v, cx);
 }
 
@@ -402,7 +402,7 @@ cx.pop_tag();
 /// Node `Dropped`.
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r25_8(v) {
+if r25_8(v, v[85], v[86]) {
 m24(v, cx);
 }
 
@@ -552,38 +552,35 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-let slot = 85usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r38_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r38_8(v, member, r86) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r25_8(v: &mut Values) -> bool {
+fn r25_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g27 = v[84] == 52;
 let g28 = v[84] == 53;
 {
 if g27 {
-if r39_8(v) {  return true; }
+if r39_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g28 {
-if r58_8(v) {  return true; }
+if r58_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -591,10 +588,10 @@ false
 }
 
 /// Node `AnyPick`.
-fn r37_8(v: &mut Values) -> bool {
+fn r37_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
-if r38_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] != 45 {
+if r38_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -602,24 +599,21 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r38_8(v: &mut Values) -> bool {
+fn r38_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-let slot = 86usize;
-let old = v[slot];
 for i in 0..4 {
-v[slot] = MEMBERS3[i];
-if r25_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS3[i];
+if r25_8(v, r85, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccLine0`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[88] != 54 {
-if r40_8(v) {  return true; }
+if r40_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -627,18 +621,18 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r40_8(v: &mut Values) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45;
+fn r40_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g44 = v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] != 45;
 let g45 = v[89] != 54;
 {
 if g44 {
-if r41_8(v) {  return true; }
+if r41_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g45 {
-if r42_8(v) {  return true; }
+if r42_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -646,10 +640,10 @@ false
 }
 
 /// Node `Atom0_0_shape`.
-fn r41_8(v: &mut Values) -> bool {
+fn r41_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 50 {
-if r43_8(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r85 as usize)] as usize] == 50 {
+if r43_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -657,10 +651,10 @@ false
 }
 
 /// Node `Atom0_1_counted`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] == 47 {
-if r57_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] == 47 {
+if r57_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -668,39 +662,39 @@ false
 }
 
 /// Node `Atom0_0_color`.
-fn r43_8(v: &mut Values) -> bool {
-let g48 = v[85] == 5;
-let g49 = v[85] == 10;
-let g50 = v[85] == 35;
-let g51 = v[85] == 40;
+fn r43_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g48 = r85 == 5;
+let g49 = r85 == 10;
+let g50 = r85 == 35;
+let g51 = r85 == 40;
 let g52 = v[0] == 45;
 {
 if g48 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g49 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g50 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g51 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g52 {
-if r45_8(v) {  return true; }
+if r45_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -708,9 +702,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r44_8(v: &mut Values) -> bool {
+fn r44_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if CONSTANTS[11 + OFF7[(v[74 + OFF5[(v[37 + MEMBER_INDEX1[(v[85] as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF8[(v[85] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
+if CONSTANTS[11 + OFF7[(v[74 + OFF5[(v[37 + MEMBER_INDEX1[(r85 as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF8[(r85 as usize)] as usize + OFF9[(r86 as usize)] as usize] == 61 {
 {  return true; }
 }
 
@@ -719,10 +713,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e0`.
-fn r45_8(v: &mut Values) -> bool {
+fn r45_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[5] == 45 {
-if r46_8(v) {  return true; }
+if r46_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -730,10 +724,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e1`.
-fn r46_8(v: &mut Values) -> bool {
+fn r46_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[30] == 45 {
-if r47_8(v) {  return true; }
+if r47_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -741,10 +735,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e2`.
-fn r47_8(v: &mut Values) -> bool {
+fn r47_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[35] == 45 {
-if r48_8(v) {  return true; }
+if r48_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -752,67 +746,67 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r48_8(v: &mut Values) -> bool {
-let g57 = v[85] == 6;
-let g58 = v[85] == 9;
-let g59 = v[85] == 11;
-let g60 = v[85] == 16;
-let g61 = v[85] == 29;
-let g62 = v[85] == 34;
-let g63 = v[85] == 36;
-let g64 = v[85] == 39;
+fn r48_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g57 = r85 == 6;
+let g58 = r85 == 9;
+let g59 = r85 == 11;
+let g60 = r85 == 16;
+let g61 = r85 == 29;
+let g62 = r85 == 34;
+let g63 = r85 == 36;
+let g64 = r85 == 39;
 let g65 = v[1] == 45;
 {
 if g57 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g58 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g59 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g60 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g61 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g62 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g63 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g64 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g65 {
-if r49_8(v) {  return true; }
+if r49_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -820,10 +814,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e0`.
-fn r49_8(v: &mut Values) -> bool {
+fn r49_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[4] == 45 {
-if r50_8(v) {  return true; }
+if r50_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -831,10 +825,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e1`.
-fn r50_8(v: &mut Values) -> bool {
+fn r50_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[6] == 45 {
-if r51_8(v) {  return true; }
+if r51_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -842,10 +836,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e2`.
-fn r51_8(v: &mut Values) -> bool {
+fn r51_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[11] == 45 {
-if r52_8(v) {  return true; }
+if r52_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -853,10 +847,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e3`.
-fn r52_8(v: &mut Values) -> bool {
+fn r52_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[24] == 45 {
-if r53_8(v) {  return true; }
+if r53_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -864,10 +858,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e4`.
-fn r53_8(v: &mut Values) -> bool {
+fn r53_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[29] == 45 {
-if r54_8(v) {  return true; }
+if r54_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -875,10 +869,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e5`.
-fn r54_8(v: &mut Values) -> bool {
+fn r54_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[31] == 45 {
-if r55_8(v) {  return true; }
+if r55_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -886,10 +880,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e6`.
-fn r55_8(v: &mut Values) -> bool {
+fn r55_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[34] == 45 {
-if r56_8(v) {  return true; }
+if r56_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -897,172 +891,172 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r56_8(v: &mut Values) -> bool {
-let g73 = v[85] == 7;
-let g74 = v[85] == 8;
-let g75 = v[85] == 12;
-let g76 = v[85] == 13;
-let g77 = v[85] == 14;
-let g78 = v[85] == 15;
-let g79 = v[85] == 17;
-let g80 = v[85] == 18;
-let g81 = v[85] == 19;
-let g82 = v[85] == 20;
-let g83 = v[85] == 21;
-let g84 = v[85] == 22;
-let g85 = v[85] == 23;
-let g86 = v[85] == 24;
-let g87 = v[85] == 25;
-let g88 = v[85] == 26;
-let g89 = v[85] == 27;
-let g90 = v[85] == 28;
-let g91 = v[85] == 30;
-let g92 = v[85] == 31;
-let g93 = v[85] == 32;
-let g94 = v[85] == 33;
-let g95 = v[85] == 37;
-let g96 = v[85] == 38;
+fn r56_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g73 = r85 == 7;
+let g74 = r85 == 8;
+let g75 = r85 == 12;
+let g76 = r85 == 13;
+let g77 = r85 == 14;
+let g78 = r85 == 15;
+let g79 = r85 == 17;
+let g80 = r85 == 18;
+let g81 = r85 == 19;
+let g82 = r85 == 20;
+let g83 = r85 == 21;
+let g84 = r85 == 22;
+let g85 = r85 == 23;
+let g86 = r85 == 24;
+let g87 = r85 == 25;
+let g88 = r85 == 26;
+let g89 = r85 == 27;
+let g90 = r85 == 28;
+let g91 = r85 == 30;
+let g92 = r85 == 31;
+let g93 = r85 == 32;
+let g94 = r85 == 33;
+let g95 = r85 == 37;
+let g96 = r85 == 38;
 {
 if g73 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g74 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g75 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g76 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g77 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g78 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g79 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g80 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g81 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g82 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g83 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g84 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g85 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g86 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g87 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g88 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g89 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g90 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g91 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g92 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g93 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g94 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g95 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g96 {
-if r44_8(v) {  return true; }
+if r44_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1070,9 +1064,9 @@ false
 }
 
 /// Node `Atom0_1_pos`.
-fn r57_8(v: &mut Values) -> bool {
+fn r57_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if CONSTANTS[1121 + OFF10[(v[78 + OFF6[(v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
+if CONSTANTS[1121 + OFF10[(v[78 + OFF6[(v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF9[(r86 as usize)] as usize] == 61 {
 {  return true; }
 }
 
@@ -1081,10 +1075,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r58_8(v: &mut Values) -> bool {
+fn r58_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[85] as usize)] as usize] != 45 {
-if r59_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] != 45 {
+if r59_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1092,53 +1086,53 @@ false
 }
 
 /// Node `Atom1_0_color`.
-fn r59_8(v: &mut Values) -> bool {
-let g99 = v[85] == 5;
-let g100 = v[85] == 6;
-let g101 = v[85] == 7;
-let g102 = v[85] == 8;
-let g103 = v[85] == 9;
-let g104 = v[85] == 10;
+fn r59_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g99 = r85 == 5;
+let g100 = r85 == 6;
+let g101 = r85 == 7;
+let g102 = r85 == 8;
+let g103 = r85 == 9;
+let g104 = r85 == 10;
 let g105 = v[0] == 45;
 {
 if g99 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g100 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g101 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g102 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g103 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g104 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g105 {
-if r61_8(v) {  return true; }
+if r61_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1146,9 +1140,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r60_8(v: &mut Values) -> bool {
+fn r60_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
-if CONSTANTS[1151 + OFF8[(v[85] as usize)] as usize + OFF9[(v[86] as usize)] as usize] == 61 {
+if CONSTANTS[1151 + OFF8[(r85 as usize)] as usize + OFF9[(r86 as usize)] as usize] == 61 {
 {  return true; }
 }
 
@@ -1157,10 +1151,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e0`.
-fn r61_8(v: &mut Values) -> bool {
+fn r61_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[1] == 45 {
-if r62_8(v) {  return true; }
+if r62_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1168,10 +1162,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e1`.
-fn r62_8(v: &mut Values) -> bool {
+fn r62_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[2] == 45 {
-if r63_8(v) {  return true; }
+if r63_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1179,10 +1173,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e2`.
-fn r63_8(v: &mut Values) -> bool {
+fn r63_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[3] == 45 {
-if r64_8(v) {  return true; }
+if r64_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1190,10 +1184,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e3`.
-fn r64_8(v: &mut Values) -> bool {
+fn r64_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[4] == 45 {
-if r65_8(v) {  return true; }
+if r65_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1201,10 +1195,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e4`.
-fn r65_8(v: &mut Values) -> bool {
+fn r65_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[5] == 45 {
-if r66_8(v) {  return true; }
+if r66_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1212,53 +1206,53 @@ false
 }
 
 /// Node `Atom1_0_o0t1`.
-fn r66_8(v: &mut Values) -> bool {
-let g112 = v[85] == 11;
-let g113 = v[85] == 12;
-let g114 = v[85] == 13;
-let g115 = v[85] == 14;
-let g116 = v[85] == 15;
-let g117 = v[85] == 16;
+fn r66_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g112 = r85 == 11;
+let g113 = r85 == 12;
+let g114 = r85 == 13;
+let g115 = r85 == 14;
+let g116 = r85 == 15;
+let g117 = r85 == 16;
 let g118 = v[6] == 45;
 {
 if g112 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g113 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g114 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g115 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g116 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g117 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g118 {
-if r67_8(v) {  return true; }
+if r67_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1266,10 +1260,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e0`.
-fn r67_8(v: &mut Values) -> bool {
+fn r67_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[7] == 45 {
-if r68_8(v) {  return true; }
+if r68_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1277,10 +1271,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e1`.
-fn r68_8(v: &mut Values) -> bool {
+fn r68_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[8] == 45 {
-if r69_8(v) {  return true; }
+if r69_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1288,10 +1282,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e2`.
-fn r69_8(v: &mut Values) -> bool {
+fn r69_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[9] == 45 {
-if r70_8(v) {  return true; }
+if r70_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1299,10 +1293,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e3`.
-fn r70_8(v: &mut Values) -> bool {
+fn r70_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[10] == 45 {
-if r71_8(v) {  return true; }
+if r71_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1310,10 +1304,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e4`.
-fn r71_8(v: &mut Values) -> bool {
+fn r71_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[11] == 45 {
-if r72_8(v) {  return true; }
+if r72_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1321,53 +1315,53 @@ false
 }
 
 /// Node `Atom1_0_o0t2`.
-fn r72_8(v: &mut Values) -> bool {
-let g124 = v[85] == 17;
-let g125 = v[85] == 18;
-let g126 = v[85] == 19;
-let g127 = v[85] == 20;
-let g128 = v[85] == 21;
-let g129 = v[85] == 22;
+fn r72_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g124 = r85 == 17;
+let g125 = r85 == 18;
+let g126 = r85 == 19;
+let g127 = r85 == 20;
+let g128 = r85 == 21;
+let g129 = r85 == 22;
 let g130 = v[12] == 45;
 {
 if g124 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g125 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g126 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g127 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g128 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g129 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g130 {
-if r73_8(v) {  return true; }
+if r73_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1375,10 +1369,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e0`.
-fn r73_8(v: &mut Values) -> bool {
+fn r73_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[13] == 45 {
-if r74_8(v) {  return true; }
+if r74_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1386,10 +1380,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e1`.
-fn r74_8(v: &mut Values) -> bool {
+fn r74_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[14] == 45 {
-if r75_8(v) {  return true; }
+if r75_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1397,10 +1391,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e2`.
-fn r75_8(v: &mut Values) -> bool {
+fn r75_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[15] == 45 {
-if r76_8(v) {  return true; }
+if r76_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1408,10 +1402,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e3`.
-fn r76_8(v: &mut Values) -> bool {
+fn r76_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[16] == 45 {
-if r77_8(v) {  return true; }
+if r77_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1419,10 +1413,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e4`.
-fn r77_8(v: &mut Values) -> bool {
+fn r77_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[17] == 45 {
-if r78_8(v) {  return true; }
+if r78_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1430,53 +1424,53 @@ false
 }
 
 /// Node `Atom1_0_o0t3`.
-fn r78_8(v: &mut Values) -> bool {
-let g136 = v[85] == 23;
-let g137 = v[85] == 24;
-let g138 = v[85] == 25;
-let g139 = v[85] == 26;
-let g140 = v[85] == 27;
-let g141 = v[85] == 28;
+fn r78_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g136 = r85 == 23;
+let g137 = r85 == 24;
+let g138 = r85 == 25;
+let g139 = r85 == 26;
+let g140 = r85 == 27;
+let g141 = r85 == 28;
 let g142 = v[18] == 45;
 {
 if g136 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g137 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g138 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g139 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g140 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g141 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g142 {
-if r79_8(v) {  return true; }
+if r79_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1484,10 +1478,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e0`.
-fn r79_8(v: &mut Values) -> bool {
+fn r79_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[19] == 45 {
-if r80_8(v) {  return true; }
+if r80_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1495,10 +1489,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e1`.
-fn r80_8(v: &mut Values) -> bool {
+fn r80_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[20] == 45 {
-if r81_8(v) {  return true; }
+if r81_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1506,10 +1500,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e2`.
-fn r81_8(v: &mut Values) -> bool {
+fn r81_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[21] == 45 {
-if r82_8(v) {  return true; }
+if r82_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1517,10 +1511,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e3`.
-fn r82_8(v: &mut Values) -> bool {
+fn r82_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[22] == 45 {
-if r83_8(v) {  return true; }
+if r83_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1528,10 +1522,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e4`.
-fn r83_8(v: &mut Values) -> bool {
+fn r83_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[23] == 45 {
-if r84_8(v) {  return true; }
+if r84_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1539,53 +1533,53 @@ false
 }
 
 /// Node `Atom1_0_o0t4`.
-fn r84_8(v: &mut Values) -> bool {
-let g148 = v[85] == 29;
-let g149 = v[85] == 30;
-let g150 = v[85] == 31;
-let g151 = v[85] == 32;
-let g152 = v[85] == 33;
-let g153 = v[85] == 34;
+fn r84_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g148 = r85 == 29;
+let g149 = r85 == 30;
+let g150 = r85 == 31;
+let g151 = r85 == 32;
+let g152 = r85 == 33;
+let g153 = r85 == 34;
 let g154 = v[24] == 45;
 {
 if g148 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g149 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g150 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g151 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g152 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g153 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g154 {
-if r85_8(v) {  return true; }
+if r85_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1593,10 +1587,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e0`.
-fn r85_8(v: &mut Values) -> bool {
+fn r85_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[25] == 45 {
-if r86_8(v) {  return true; }
+if r86_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1604,10 +1598,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e1`.
-fn r86_8(v: &mut Values) -> bool {
+fn r86_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[26] == 45 {
-if r87_8(v) {  return true; }
+if r87_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1615,10 +1609,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e2`.
-fn r87_8(v: &mut Values) -> bool {
+fn r87_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[27] == 45 {
-if r88_8(v) {  return true; }
+if r88_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1626,10 +1620,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e3`.
-fn r88_8(v: &mut Values) -> bool {
+fn r88_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[28] == 45 {
-if r89_8(v) {  return true; }
+if r89_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1637,10 +1631,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e4`.
-fn r89_8(v: &mut Values) -> bool {
+fn r89_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[29] == 45 {
-if r90_8(v) {  return true; }
+if r90_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1648,46 +1642,46 @@ false
 }
 
 /// Node `Atom1_0_o0t5`.
-fn r90_8(v: &mut Values) -> bool {
-let g160 = v[85] == 35;
-let g161 = v[85] == 36;
-let g162 = v[85] == 37;
-let g163 = v[85] == 38;
-let g164 = v[85] == 39;
-let g165 = v[85] == 40;
+fn r90_8(v: &mut Values, r85: u8, r86: u8) -> bool {
+let g160 = r85 == 35;
+let g161 = r85 == 36;
+let g162 = r85 == 37;
+let g163 = r85 == 38;
+let g164 = r85 == 39;
+let g165 = r85 == 40;
 {
 if g160 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g161 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g162 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g163 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g164 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
 {
 if g165 {
-if r60_8(v) {  return true; }
+if r60_8(v, r85, r86) {  return true; }
 }
 
 }
@@ -1762,13 +1756,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -1842,13 +1836,13 @@ None
 fn a13(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a14(v) { return Some(node); }
 }
 
@@ -1896,13 +1890,13 @@ None
 fn a17(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[85], v[86]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a18(v) { return Some(node); }
 }
 

@@ -147,13 +147,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -258,13 +258,13 @@ v[slot] = old;
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m14(v, cx);
 }
 
@@ -312,13 +312,13 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m18(v, cx);
 }
 
@@ -413,13 +413,13 @@ v[slot] = old;
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_26_8: Option<bool> = None;
 {
-if (match reach_26_8 { Some(found) => found, None => { let found = r26_8(v); reach_26_8 = Some(found); found } }) {
+if (match reach_26_8 { Some(found) => found, None => { let found = r26_8(v, v[38], v[39]); reach_26_8 = Some(found); found } }) {
 m25(v, cx);
 }
 
 }
 {
-if !(match reach_26_8 { Some(found) => found, None => { let found = r26_8(v); reach_26_8 = Some(found); found } }) {
+if !(match reach_26_8 { Some(found) => found, None => { let found = r26_8(v, v[38], v[39]); reach_26_8 = Some(found); found } }) {
 m28(v, cx);
 }
 
@@ -461,13 +461,13 @@ m36(v, cx);
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_30_8: Option<bool> = None;
 {
-if (match reach_30_8 { Some(found) => found, None => { let found = r30_8(v); reach_30_8 = Some(found); found } }) {
+if (match reach_30_8 { Some(found) => found, None => { let found = r30_8(v, v[38], v[39]); reach_30_8 = Some(found); found } }) {
 m29(v, cx);
 }
 
 }
 {
-if !(match reach_30_8 { Some(found) => found, None => { let found = r30_8(v); reach_30_8 = Some(found); found } }) {
+if !(match reach_30_8 { Some(found) => found, None => { let found = r30_8(v, v[38], v[39]); reach_30_8 = Some(found); found } }) {
 m32(v, cx);
 }
 
@@ -578,38 +578,35 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-let slot = 38usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 47) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS1[i];
-if r30_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS1[i];
+if r30_8(v, member, r39) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r26_8(v: &mut Values) -> bool {
+fn r26_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g29 = v[37] == 53;
 let g30 = v[37] == 54;
 {
 if g29 {
-if r39_8(v) {  return true; }
+if r39_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g30 {
-if r75_8(v) {  return true; }
+if r75_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -617,24 +614,21 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r30_8(v: &mut Values) -> bool {
+fn r30_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for i in 0..4 {
-v[slot] = MEMBERS4[i];
-if r26_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS4[i];
+if r26_8(v, r38, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r38_8(v: &mut Values) -> bool {
+fn r38_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 46 {
-if r30_8(v) {  return true; }
+if v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] != 46 {
+if r30_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -642,10 +636,10 @@ false
 }
 
 /// Node `AccLine0`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[42] != 55 {
-if r40_8(v) {  return true; }
+if r40_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -653,10 +647,10 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 46 {
-if r41_8(v) {  return true; }
+if v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] != 46 {
+if r41_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -664,39 +658,39 @@ false
 }
 
 /// Node `Atom0_0_color`.
-fn r41_8(v: &mut Values) -> bool {
-let g48 = v[38] == 6;
-let g49 = v[38] == 11;
-let g50 = v[38] == 36;
-let g51 = v[38] == 41;
+fn r41_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g48 = r38 == 6;
+let g49 = r38 == 11;
+let g50 = r38 == 36;
+let g51 = r38 == 41;
 let g52 = v[0] == 46;
 {
 if g48 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g49 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g50 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g51 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g52 {
-if r43_8(v) {  return true; }
+if r43_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -704,9 +698,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if CONSTANTS[21 + OFF7[(v[38] as usize)] as usize + OFF8[(v[39] as usize)] as usize] == 60 {
+if CONSTANTS[21 + OFF7[(r38 as usize)] as usize + OFF8[(r39 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -715,10 +709,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e0`.
-fn r43_8(v: &mut Values) -> bool {
+fn r43_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[5] == 46 {
-if r44_8(v) {  return true; }
+if r44_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -726,10 +720,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e1`.
-fn r44_8(v: &mut Values) -> bool {
+fn r44_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[30] == 46 {
-if r45_8(v) {  return true; }
+if r45_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -737,10 +731,10 @@ false
 }
 
 /// Node `Atom0_0_o0t0e2`.
-fn r45_8(v: &mut Values) -> bool {
+fn r45_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[35] == 46 {
-if r46_8(v) {  return true; }
+if r46_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -748,67 +742,67 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r46_8(v: &mut Values) -> bool {
-let g57 = v[38] == 7;
-let g58 = v[38] == 10;
-let g59 = v[38] == 12;
-let g60 = v[38] == 17;
-let g61 = v[38] == 30;
-let g62 = v[38] == 35;
-let g63 = v[38] == 37;
-let g64 = v[38] == 40;
+fn r46_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g57 = r38 == 7;
+let g58 = r38 == 10;
+let g59 = r38 == 12;
+let g60 = r38 == 17;
+let g61 = r38 == 30;
+let g62 = r38 == 35;
+let g63 = r38 == 37;
+let g64 = r38 == 40;
 let g65 = v[1] == 46;
 {
 if g57 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g58 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g59 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g60 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g61 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g62 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g63 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g64 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g65 {
-if r47_8(v) {  return true; }
+if r47_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -816,10 +810,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e0`.
-fn r47_8(v: &mut Values) -> bool {
+fn r47_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[4] == 46 {
-if r48_8(v) {  return true; }
+if r48_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -827,10 +821,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e1`.
-fn r48_8(v: &mut Values) -> bool {
+fn r48_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[6] == 46 {
-if r49_8(v) {  return true; }
+if r49_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -838,10 +832,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e2`.
-fn r49_8(v: &mut Values) -> bool {
+fn r49_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[11] == 46 {
-if r50_8(v) {  return true; }
+if r50_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -849,10 +843,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e3`.
-fn r50_8(v: &mut Values) -> bool {
+fn r50_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[24] == 46 {
-if r51_8(v) {  return true; }
+if r51_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -860,10 +854,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e4`.
-fn r51_8(v: &mut Values) -> bool {
+fn r51_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[29] == 46 {
-if r52_8(v) {  return true; }
+if r52_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -871,10 +865,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e5`.
-fn r52_8(v: &mut Values) -> bool {
+fn r52_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[31] == 46 {
-if r53_8(v) {  return true; }
+if r53_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -882,10 +876,10 @@ false
 }
 
 /// Node `Atom0_0_o0t1e6`.
-fn r53_8(v: &mut Values) -> bool {
+fn r53_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[34] == 46 {
-if r54_8(v) {  return true; }
+if r54_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -893,39 +887,39 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r54_8(v: &mut Values) -> bool {
-let g73 = v[38] == 13;
-let g74 = v[38] == 16;
-let g75 = v[38] == 31;
-let g76 = v[38] == 34;
+fn r54_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g73 = r38 == 13;
+let g74 = r38 == 16;
+let g75 = r38 == 31;
+let g76 = r38 == 34;
 let g77 = v[7] == 46;
 {
 if g73 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g74 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g75 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g76 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g77 {
-if r55_8(v) {  return true; }
+if r55_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -933,10 +927,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e0`.
-fn r55_8(v: &mut Values) -> bool {
+fn r55_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[10] == 46 {
-if r56_8(v) {  return true; }
+if r56_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -944,10 +938,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e1`.
-fn r56_8(v: &mut Values) -> bool {
+fn r56_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[25] == 46 {
-if r57_8(v) {  return true; }
+if r57_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -955,10 +949,10 @@ false
 }
 
 /// Node `Atom0_0_o0t2e2`.
-fn r57_8(v: &mut Values) -> bool {
+fn r57_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[28] == 46 {
-if r58_8(v) {  return true; }
+if r58_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -966,67 +960,67 @@ false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r58_8(v: &mut Values) -> bool {
-let g81 = v[38] == 8;
-let g82 = v[38] == 9;
-let g83 = v[38] == 18;
-let g84 = v[38] == 23;
-let g85 = v[38] == 24;
-let g86 = v[38] == 29;
-let g87 = v[38] == 38;
-let g88 = v[38] == 39;
+fn r58_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g81 = r38 == 8;
+let g82 = r38 == 9;
+let g83 = r38 == 18;
+let g84 = r38 == 23;
+let g85 = r38 == 24;
+let g86 = r38 == 29;
+let g87 = r38 == 38;
+let g88 = r38 == 39;
 let g89 = v[2] == 46;
 {
 if g81 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g82 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g83 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g84 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g85 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g86 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g87 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g88 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g89 {
-if r59_8(v) {  return true; }
+if r59_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1034,10 +1028,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e0`.
-fn r59_8(v: &mut Values) -> bool {
+fn r59_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[3] == 46 {
-if r60_8(v) {  return true; }
+if r60_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1045,10 +1039,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e1`.
-fn r60_8(v: &mut Values) -> bool {
+fn r60_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[12] == 46 {
-if r61_8(v) {  return true; }
+if r61_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1056,10 +1050,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e2`.
-fn r61_8(v: &mut Values) -> bool {
+fn r61_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[17] == 46 {
-if r62_8(v) {  return true; }
+if r62_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1067,10 +1061,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e3`.
-fn r62_8(v: &mut Values) -> bool {
+fn r62_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[18] == 46 {
-if r63_8(v) {  return true; }
+if r63_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1078,10 +1072,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e4`.
-fn r63_8(v: &mut Values) -> bool {
+fn r63_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[23] == 46 {
-if r64_8(v) {  return true; }
+if r64_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1089,10 +1083,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e5`.
-fn r64_8(v: &mut Values) -> bool {
+fn r64_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[32] == 46 {
-if r65_8(v) {  return true; }
+if r65_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1100,10 +1094,10 @@ false
 }
 
 /// Node `Atom0_0_o0t3e6`.
-fn r65_8(v: &mut Values) -> bool {
+fn r65_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[33] == 46 {
-if r66_8(v) {  return true; }
+if r66_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1111,67 +1105,67 @@ false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r66_8(v: &mut Values) -> bool {
-let g97 = v[38] == 14;
-let g98 = v[38] == 15;
-let g99 = v[38] == 19;
-let g100 = v[38] == 22;
-let g101 = v[38] == 25;
-let g102 = v[38] == 28;
-let g103 = v[38] == 32;
-let g104 = v[38] == 33;
+fn r66_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g97 = r38 == 14;
+let g98 = r38 == 15;
+let g99 = r38 == 19;
+let g100 = r38 == 22;
+let g101 = r38 == 25;
+let g102 = r38 == 28;
+let g103 = r38 == 32;
+let g104 = r38 == 33;
 let g105 = v[8] == 46;
 {
 if g97 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g98 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g99 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g100 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g101 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g102 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g103 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g104 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g105 {
-if r67_8(v) {  return true; }
+if r67_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1179,10 +1173,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e0`.
-fn r67_8(v: &mut Values) -> bool {
+fn r67_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[9] == 46 {
-if r68_8(v) {  return true; }
+if r68_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1190,10 +1184,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e1`.
-fn r68_8(v: &mut Values) -> bool {
+fn r68_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[13] == 46 {
-if r69_8(v) {  return true; }
+if r69_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1201,10 +1195,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e2`.
-fn r69_8(v: &mut Values) -> bool {
+fn r69_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[16] == 46 {
-if r70_8(v) {  return true; }
+if r70_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1212,10 +1206,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e3`.
-fn r70_8(v: &mut Values) -> bool {
+fn r70_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[19] == 46 {
-if r71_8(v) {  return true; }
+if r71_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1223,10 +1217,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e4`.
-fn r71_8(v: &mut Values) -> bool {
+fn r71_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[22] == 46 {
-if r72_8(v) {  return true; }
+if r72_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1234,10 +1228,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e5`.
-fn r72_8(v: &mut Values) -> bool {
+fn r72_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[26] == 46 {
-if r73_8(v) {  return true; }
+if r73_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1245,10 +1239,10 @@ false
 }
 
 /// Node `Atom0_0_o0t4e6`.
-fn r73_8(v: &mut Values) -> bool {
+fn r73_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[27] == 46 {
-if r74_8(v) {  return true; }
+if r74_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1256,32 +1250,32 @@ false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r74_8(v: &mut Values) -> bool {
-let g113 = v[38] == 20;
-let g114 = v[38] == 21;
-let g115 = v[38] == 26;
-let g116 = v[38] == 27;
+fn r74_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g113 = r38 == 20;
+let g114 = r38 == 21;
+let g115 = r38 == 26;
+let g116 = r38 == 27;
 {
 if g113 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g114 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g115 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g116 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1289,10 +1283,10 @@ false
 }
 
 /// Node `AccLine1`.
-fn r75_8(v: &mut Values) -> bool {
+fn r75_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[43] != 55 {
-if r76_8(v) {  return true; }
+if r76_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1300,10 +1294,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r76_8(v: &mut Values) -> bool {
+fn r76_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 46 {
-if r77_8(v) {  return true; }
+if v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] != 46 {
+if r77_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1311,39 +1305,39 @@ false
 }
 
 /// Node `Atom1_0_color`.
-fn r77_8(v: &mut Values) -> bool {
-let g119 = v[38] == 20;
-let g120 = v[38] == 21;
-let g121 = v[38] == 26;
-let g122 = v[38] == 27;
+fn r77_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g119 = r38 == 20;
+let g120 = r38 == 21;
+let g121 = r38 == 26;
+let g122 = r38 == 27;
 let g123 = v[14] == 46;
 {
 if g119 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g120 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g121 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g122 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g123 {
-if r79_8(v) {  return true; }
+if r79_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1351,9 +1345,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r78_8(v: &mut Values) -> bool {
+fn r78_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if CONSTANTS[206 + OFF7[(v[38] as usize)] as usize + OFF8[(v[39] as usize)] as usize] == 60 {
+if CONSTANTS[206 + OFF7[(r38 as usize)] as usize + OFF8[(r39 as usize)] as usize] == 60 {
 {  return true; }
 }
 
@@ -1362,10 +1356,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e0`.
-fn r79_8(v: &mut Values) -> bool {
+fn r79_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[15] == 46 {
-if r80_8(v) {  return true; }
+if r80_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1373,10 +1367,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e1`.
-fn r80_8(v: &mut Values) -> bool {
+fn r80_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[20] == 46 {
-if r81_8(v) {  return true; }
+if r81_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1384,10 +1378,10 @@ false
 }
 
 /// Node `Atom1_0_o0t0e2`.
-fn r81_8(v: &mut Values) -> bool {
+fn r81_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[21] == 46 {
-if r82_8(v) {  return true; }
+if r82_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1395,67 +1389,67 @@ false
 }
 
 /// Node `Atom1_0_o0t1`.
-fn r82_8(v: &mut Values) -> bool {
-let g128 = v[38] == 14;
-let g129 = v[38] == 15;
-let g130 = v[38] == 19;
-let g131 = v[38] == 22;
-let g132 = v[38] == 25;
-let g133 = v[38] == 28;
-let g134 = v[38] == 32;
-let g135 = v[38] == 33;
+fn r82_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g128 = r38 == 14;
+let g129 = r38 == 15;
+let g130 = r38 == 19;
+let g131 = r38 == 22;
+let g132 = r38 == 25;
+let g133 = r38 == 28;
+let g134 = r38 == 32;
+let g135 = r38 == 33;
 let g136 = v[8] == 46;
 {
 if g128 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g129 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g130 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g131 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g132 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g133 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g134 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g135 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g136 {
-if r83_8(v) {  return true; }
+if r83_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1463,10 +1457,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e0`.
-fn r83_8(v: &mut Values) -> bool {
+fn r83_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[9] == 46 {
-if r84_8(v) {  return true; }
+if r84_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1474,10 +1468,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e1`.
-fn r84_8(v: &mut Values) -> bool {
+fn r84_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[13] == 46 {
-if r85_8(v) {  return true; }
+if r85_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1485,10 +1479,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e2`.
-fn r85_8(v: &mut Values) -> bool {
+fn r85_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[16] == 46 {
-if r86_8(v) {  return true; }
+if r86_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1496,10 +1490,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e3`.
-fn r86_8(v: &mut Values) -> bool {
+fn r86_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[19] == 46 {
-if r87_8(v) {  return true; }
+if r87_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1507,10 +1501,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e4`.
-fn r87_8(v: &mut Values) -> bool {
+fn r87_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[22] == 46 {
-if r88_8(v) {  return true; }
+if r88_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1518,10 +1512,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e5`.
-fn r88_8(v: &mut Values) -> bool {
+fn r88_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[26] == 46 {
-if r89_8(v) {  return true; }
+if r89_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1529,10 +1523,10 @@ false
 }
 
 /// Node `Atom1_0_o0t1e6`.
-fn r89_8(v: &mut Values) -> bool {
+fn r89_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[27] == 46 {
-if r90_8(v) {  return true; }
+if r90_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1540,67 +1534,67 @@ false
 }
 
 /// Node `Atom1_0_o0t2`.
-fn r90_8(v: &mut Values) -> bool {
-let g144 = v[38] == 8;
-let g145 = v[38] == 9;
-let g146 = v[38] == 18;
-let g147 = v[38] == 23;
-let g148 = v[38] == 24;
-let g149 = v[38] == 29;
-let g150 = v[38] == 38;
-let g151 = v[38] == 39;
+fn r90_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g144 = r38 == 8;
+let g145 = r38 == 9;
+let g146 = r38 == 18;
+let g147 = r38 == 23;
+let g148 = r38 == 24;
+let g149 = r38 == 29;
+let g150 = r38 == 38;
+let g151 = r38 == 39;
 let g152 = v[2] == 46;
 {
 if g144 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g145 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g146 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g147 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g148 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g149 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g150 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g151 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g152 {
-if r91_8(v) {  return true; }
+if r91_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1608,10 +1602,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e0`.
-fn r91_8(v: &mut Values) -> bool {
+fn r91_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[3] == 46 {
-if r92_8(v) {  return true; }
+if r92_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1619,10 +1613,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e1`.
-fn r92_8(v: &mut Values) -> bool {
+fn r92_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[12] == 46 {
-if r93_8(v) {  return true; }
+if r93_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1630,10 +1624,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e2`.
-fn r93_8(v: &mut Values) -> bool {
+fn r93_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[17] == 46 {
-if r94_8(v) {  return true; }
+if r94_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1641,10 +1635,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e3`.
-fn r94_8(v: &mut Values) -> bool {
+fn r94_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[18] == 46 {
-if r95_8(v) {  return true; }
+if r95_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1652,10 +1646,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e4`.
-fn r95_8(v: &mut Values) -> bool {
+fn r95_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[23] == 46 {
-if r96_8(v) {  return true; }
+if r96_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1663,10 +1657,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e5`.
-fn r96_8(v: &mut Values) -> bool {
+fn r96_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[32] == 46 {
-if r97_8(v) {  return true; }
+if r97_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1674,10 +1668,10 @@ false
 }
 
 /// Node `Atom1_0_o0t2e6`.
-fn r97_8(v: &mut Values) -> bool {
+fn r97_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[33] == 46 {
-if r98_8(v) {  return true; }
+if r98_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1685,39 +1679,39 @@ false
 }
 
 /// Node `Atom1_0_o0t3`.
-fn r98_8(v: &mut Values) -> bool {
-let g160 = v[38] == 13;
-let g161 = v[38] == 16;
-let g162 = v[38] == 31;
-let g163 = v[38] == 34;
+fn r98_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g160 = r38 == 13;
+let g161 = r38 == 16;
+let g162 = r38 == 31;
+let g163 = r38 == 34;
 let g164 = v[7] == 46;
 {
 if g160 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g161 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g162 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g163 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g164 {
-if r99_8(v) {  return true; }
+if r99_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1725,10 +1719,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e0`.
-fn r99_8(v: &mut Values) -> bool {
+fn r99_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[10] == 46 {
-if r100_8(v) {  return true; }
+if r100_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1736,10 +1730,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e1`.
-fn r100_8(v: &mut Values) -> bool {
+fn r100_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[25] == 46 {
-if r101_8(v) {  return true; }
+if r101_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1747,10 +1741,10 @@ false
 }
 
 /// Node `Atom1_0_o0t3e2`.
-fn r101_8(v: &mut Values) -> bool {
+fn r101_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[28] == 46 {
-if r102_8(v) {  return true; }
+if r102_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1758,67 +1752,67 @@ false
 }
 
 /// Node `Atom1_0_o0t4`.
-fn r102_8(v: &mut Values) -> bool {
-let g168 = v[38] == 7;
-let g169 = v[38] == 10;
-let g170 = v[38] == 12;
-let g171 = v[38] == 17;
-let g172 = v[38] == 30;
-let g173 = v[38] == 35;
-let g174 = v[38] == 37;
-let g175 = v[38] == 40;
+fn r102_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g168 = r38 == 7;
+let g169 = r38 == 10;
+let g170 = r38 == 12;
+let g171 = r38 == 17;
+let g172 = r38 == 30;
+let g173 = r38 == 35;
+let g174 = r38 == 37;
+let g175 = r38 == 40;
 let g176 = v[1] == 46;
 {
 if g168 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g169 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g170 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g171 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g172 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g173 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g174 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g175 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g176 {
-if r103_8(v) {  return true; }
+if r103_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1826,10 +1820,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e0`.
-fn r103_8(v: &mut Values) -> bool {
+fn r103_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[4] == 46 {
-if r104_8(v) {  return true; }
+if r104_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1837,10 +1831,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e1`.
-fn r104_8(v: &mut Values) -> bool {
+fn r104_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[6] == 46 {
-if r105_8(v) {  return true; }
+if r105_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1848,10 +1842,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e2`.
-fn r105_8(v: &mut Values) -> bool {
+fn r105_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[11] == 46 {
-if r106_8(v) {  return true; }
+if r106_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1859,10 +1853,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e3`.
-fn r106_8(v: &mut Values) -> bool {
+fn r106_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[24] == 46 {
-if r107_8(v) {  return true; }
+if r107_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1870,10 +1864,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e4`.
-fn r107_8(v: &mut Values) -> bool {
+fn r107_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[29] == 46 {
-if r108_8(v) {  return true; }
+if r108_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1881,10 +1875,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e5`.
-fn r108_8(v: &mut Values) -> bool {
+fn r108_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[31] == 46 {
-if r109_8(v) {  return true; }
+if r109_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1892,10 +1886,10 @@ false
 }
 
 /// Node `Atom1_0_o0t4e6`.
-fn r109_8(v: &mut Values) -> bool {
+fn r109_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[34] == 46 {
-if r110_8(v) {  return true; }
+if r110_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1903,32 +1897,32 @@ false
 }
 
 /// Node `Atom1_0_o0t5`.
-fn r110_8(v: &mut Values) -> bool {
-let g184 = v[38] == 6;
-let g185 = v[38] == 11;
-let g186 = v[38] == 36;
-let g187 = v[38] == 41;
+fn r110_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g184 = r38 == 6;
+let g185 = r38 == 11;
+let g186 = r38 == 36;
+let g187 = r38 == 41;
 {
 if g184 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g185 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g186 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g187 {
-if r78_8(v) {  return true; }
+if r78_8(v, r38, r39) {  return true; }
 }
 
 }

@@ -157,13 +157,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -244,13 +244,13 @@ v[slot] = old;
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m12(v, cx);
 }
 
@@ -320,7 +320,7 @@ cx.pop_tag();
 /// Node `Dropped`.
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r19_8(v) {
+if r19_8(v, v[38], v[39]) {
 m18(v, cx);
 }
 
@@ -381,30 +381,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-let slot = 38usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r24_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r24_8(v, member, r39) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r19_8(v: &mut Values) -> bool {
+fn r19_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 53 {
-if r25_8(v) {  return true; }
+if r25_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -412,10 +409,10 @@ false
 }
 
 /// Node `AnyPick`.
-fn r23_8(v: &mut Values) -> bool {
+fn r23_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[38] as usize)] as usize] != 45 {
-if r24_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r38 as usize)] as usize] != 45 {
+if r24_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -423,25 +420,22 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r24_8(v: &mut Values) -> bool {
+fn r24_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for i in 0..4 {
-if !(v[37] == 53 && v[0 + MEMBER_INDEX1[(v[38] as usize)] as usize] != 45) { continue; }
-v[slot] = MEMBERS3[i];
-if r26_8(v) { v[slot] = old; return true; }
+if !(v[37] == 53 && v[0 + MEMBER_INDEX1[(r38 as usize)] as usize] != 45) { continue; }
+let member: u8 = MEMBERS3[i];
+if r26_8(v, r38, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `Atom0_0_counted`.
-fn r25_8(v: &mut Values) -> bool {
+fn r25_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[38] as usize)] as usize] != 45 {
-if r26_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r38 as usize)] as usize] != 45 {
+if r26_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -449,18 +443,18 @@ false
 }
 
 /// Node `Atom0_0_color`.
-fn r26_8(v: &mut Values) -> bool {
-let g27 = v[38] == 35;
+fn r26_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g27 = r38 == 35;
 let g28 = v[30] == 45;
 {
 if g27 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g28 {
-if r28_8(v) {  return true; }
+if r28_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -468,9 +462,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r27_8(v: &mut Values) -> bool {
+fn r27_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if CONSTANTS[10 + OFF5[(v[38] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 61 {
+if CONSTANTS[10 + OFF5[(r38 as usize)] as usize + OFF6[(r39 as usize)] as usize] == 61 {
 {  return true; }
 }
 
@@ -479,18 +473,18 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
-fn r28_8(v: &mut Values) -> bool {
-let g30 = v[38] == 36;
+fn r28_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g30 = r38 == 36;
 let g31 = v[31] == 45;
 {
 if g30 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g31 {
-if r29_8(v) {  return true; }
+if r29_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -498,18 +492,18 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
-fn r29_8(v: &mut Values) -> bool {
-let g32 = v[38] == 37;
+fn r29_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g32 = r38 == 37;
 let g33 = v[32] == 45;
 {
 if g32 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g33 {
-if r30_8(v) {  return true; }
+if r30_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -517,18 +511,18 @@ false
 }
 
 /// Node `Atom0_0_o0t3`.
-fn r30_8(v: &mut Values) -> bool {
-let g34 = v[38] == 38;
+fn r30_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g34 = r38 == 38;
 let g35 = v[33] == 45;
 {
 if g34 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g35 {
-if r31_8(v) {  return true; }
+if r31_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -536,18 +530,18 @@ false
 }
 
 /// Node `Atom0_0_o0t4`.
-fn r31_8(v: &mut Values) -> bool {
-let g36 = v[38] == 39;
+fn r31_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g36 = r38 == 39;
 let g37 = v[34] == 45;
 {
 if g36 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g37 {
-if r32_8(v) {  return true; }
+if r32_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -555,18 +549,18 @@ false
 }
 
 /// Node `Atom0_0_o0t5`.
-fn r32_8(v: &mut Values) -> bool {
-let g38 = v[38] == 40;
+fn r32_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g38 = r38 == 40;
 let g39 = v[35] == 45;
 {
 if g38 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g39 {
-if r33_8(v) {  return true; }
+if r33_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -574,18 +568,18 @@ false
 }
 
 /// Node `Atom0_0_o0t6`.
-fn r33_8(v: &mut Values) -> bool {
-let g40 = v[38] == 29;
+fn r33_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g40 = r38 == 29;
 let g41 = v[24] == 45;
 {
 if g40 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g41 {
-if r34_8(v) {  return true; }
+if r34_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -593,18 +587,18 @@ false
 }
 
 /// Node `Atom0_0_o0t7`.
-fn r34_8(v: &mut Values) -> bool {
-let g42 = v[38] == 30;
+fn r34_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g42 = r38 == 30;
 let g43 = v[25] == 45;
 {
 if g42 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g43 {
-if r35_8(v) {  return true; }
+if r35_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -612,18 +606,18 @@ false
 }
 
 /// Node `Atom0_0_o0t8`.
-fn r35_8(v: &mut Values) -> bool {
-let g44 = v[38] == 31;
+fn r35_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g44 = r38 == 31;
 let g45 = v[26] == 45;
 {
 if g44 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g45 {
-if r36_8(v) {  return true; }
+if r36_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -631,18 +625,18 @@ false
 }
 
 /// Node `Atom0_0_o0t9`.
-fn r36_8(v: &mut Values) -> bool {
-let g46 = v[38] == 32;
+fn r36_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g46 = r38 == 32;
 let g47 = v[27] == 45;
 {
 if g46 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g47 {
-if r37_8(v) {  return true; }
+if r37_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -650,18 +644,18 @@ false
 }
 
 /// Node `Atom0_0_o0t10`.
-fn r37_8(v: &mut Values) -> bool {
-let g48 = v[38] == 33;
+fn r37_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g48 = r38 == 33;
 let g49 = v[28] == 45;
 {
 if g48 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g49 {
-if r38_8(v) {  return true; }
+if r38_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -669,18 +663,18 @@ false
 }
 
 /// Node `Atom0_0_o0t11`.
-fn r38_8(v: &mut Values) -> bool {
-let g50 = v[38] == 34;
+fn r38_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g50 = r38 == 34;
 let g51 = v[29] == 45;
 {
 if g50 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g51 {
-if r39_8(v) {  return true; }
+if r39_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -688,18 +682,18 @@ false
 }
 
 /// Node `Atom0_0_o0t12`.
-fn r39_8(v: &mut Values) -> bool {
-let g52 = v[38] == 23;
+fn r39_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g52 = r38 == 23;
 let g53 = v[18] == 45;
 {
 if g52 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g53 {
-if r40_8(v) {  return true; }
+if r40_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -707,18 +701,18 @@ false
 }
 
 /// Node `Atom0_0_o0t13`.
-fn r40_8(v: &mut Values) -> bool {
-let g54 = v[38] == 24;
+fn r40_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g54 = r38 == 24;
 let g55 = v[19] == 45;
 {
 if g54 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g55 {
-if r41_8(v) {  return true; }
+if r41_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -726,18 +720,18 @@ false
 }
 
 /// Node `Atom0_0_o0t14`.
-fn r41_8(v: &mut Values) -> bool {
-let g56 = v[38] == 25;
+fn r41_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g56 = r38 == 25;
 let g57 = v[20] == 45;
 {
 if g56 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g57 {
-if r42_8(v) {  return true; }
+if r42_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -745,18 +739,18 @@ false
 }
 
 /// Node `Atom0_0_o0t15`.
-fn r42_8(v: &mut Values) -> bool {
-let g58 = v[38] == 26;
+fn r42_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g58 = r38 == 26;
 let g59 = v[21] == 45;
 {
 if g58 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g59 {
-if r43_8(v) {  return true; }
+if r43_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -764,18 +758,18 @@ false
 }
 
 /// Node `Atom0_0_o0t16`.
-fn r43_8(v: &mut Values) -> bool {
-let g60 = v[38] == 27;
+fn r43_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g60 = r38 == 27;
 let g61 = v[22] == 45;
 {
 if g60 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g61 {
-if r44_8(v) {  return true; }
+if r44_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -783,18 +777,18 @@ false
 }
 
 /// Node `Atom0_0_o0t17`.
-fn r44_8(v: &mut Values) -> bool {
-let g62 = v[38] == 28;
+fn r44_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g62 = r38 == 28;
 let g63 = v[23] == 45;
 {
 if g62 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g63 {
-if r45_8(v) {  return true; }
+if r45_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -802,18 +796,18 @@ false
 }
 
 /// Node `Atom0_0_o0t18`.
-fn r45_8(v: &mut Values) -> bool {
-let g64 = v[38] == 17;
+fn r45_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g64 = r38 == 17;
 let g65 = v[12] == 45;
 {
 if g64 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g65 {
-if r46_8(v) {  return true; }
+if r46_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -821,18 +815,18 @@ false
 }
 
 /// Node `Atom0_0_o0t19`.
-fn r46_8(v: &mut Values) -> bool {
-let g66 = v[38] == 18;
+fn r46_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g66 = r38 == 18;
 let g67 = v[13] == 45;
 {
 if g66 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g67 {
-if r47_8(v) {  return true; }
+if r47_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -840,18 +834,18 @@ false
 }
 
 /// Node `Atom0_0_o0t20`.
-fn r47_8(v: &mut Values) -> bool {
-let g68 = v[38] == 19;
+fn r47_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g68 = r38 == 19;
 let g69 = v[14] == 45;
 {
 if g68 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g69 {
-if r48_8(v) {  return true; }
+if r48_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -859,18 +853,18 @@ false
 }
 
 /// Node `Atom0_0_o0t21`.
-fn r48_8(v: &mut Values) -> bool {
-let g70 = v[38] == 20;
+fn r48_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g70 = r38 == 20;
 let g71 = v[15] == 45;
 {
 if g70 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g71 {
-if r49_8(v) {  return true; }
+if r49_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -878,18 +872,18 @@ false
 }
 
 /// Node `Atom0_0_o0t22`.
-fn r49_8(v: &mut Values) -> bool {
-let g72 = v[38] == 21;
+fn r49_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g72 = r38 == 21;
 let g73 = v[16] == 45;
 {
 if g72 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g73 {
-if r50_8(v) {  return true; }
+if r50_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -897,18 +891,18 @@ false
 }
 
 /// Node `Atom0_0_o0t23`.
-fn r50_8(v: &mut Values) -> bool {
-let g74 = v[38] == 22;
+fn r50_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g74 = r38 == 22;
 let g75 = v[17] == 45;
 {
 if g74 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g75 {
-if r51_8(v) {  return true; }
+if r51_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -916,18 +910,18 @@ false
 }
 
 /// Node `Atom0_0_o0t24`.
-fn r51_8(v: &mut Values) -> bool {
-let g76 = v[38] == 11;
+fn r51_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g76 = r38 == 11;
 let g77 = v[6] == 45;
 {
 if g76 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g77 {
-if r52_8(v) {  return true; }
+if r52_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -935,18 +929,18 @@ false
 }
 
 /// Node `Atom0_0_o0t25`.
-fn r52_8(v: &mut Values) -> bool {
-let g78 = v[38] == 12;
+fn r52_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g78 = r38 == 12;
 let g79 = v[7] == 45;
 {
 if g78 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g79 {
-if r53_8(v) {  return true; }
+if r53_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -954,18 +948,18 @@ false
 }
 
 /// Node `Atom0_0_o0t26`.
-fn r53_8(v: &mut Values) -> bool {
-let g80 = v[38] == 13;
+fn r53_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g80 = r38 == 13;
 let g81 = v[8] == 45;
 {
 if g80 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g81 {
-if r54_8(v) {  return true; }
+if r54_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -973,18 +967,18 @@ false
 }
 
 /// Node `Atom0_0_o0t27`.
-fn r54_8(v: &mut Values) -> bool {
-let g82 = v[38] == 14;
+fn r54_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g82 = r38 == 14;
 let g83 = v[9] == 45;
 {
 if g82 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g83 {
-if r55_8(v) {  return true; }
+if r55_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -992,18 +986,18 @@ false
 }
 
 /// Node `Atom0_0_o0t28`.
-fn r55_8(v: &mut Values) -> bool {
-let g84 = v[38] == 15;
+fn r55_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g84 = r38 == 15;
 let g85 = v[10] == 45;
 {
 if g84 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g85 {
-if r56_8(v) {  return true; }
+if r56_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1011,18 +1005,18 @@ false
 }
 
 /// Node `Atom0_0_o0t29`.
-fn r56_8(v: &mut Values) -> bool {
-let g86 = v[38] == 16;
+fn r56_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g86 = r38 == 16;
 let g87 = v[11] == 45;
 {
 if g86 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g87 {
-if r57_8(v) {  return true; }
+if r57_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1030,18 +1024,18 @@ false
 }
 
 /// Node `Atom0_0_o0t30`.
-fn r57_8(v: &mut Values) -> bool {
-let g88 = v[38] == 5;
+fn r57_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g88 = r38 == 5;
 let g89 = v[0] == 45;
 {
 if g88 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g89 {
-if r58_8(v) {  return true; }
+if r58_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1049,18 +1043,18 @@ false
 }
 
 /// Node `Atom0_0_o0t31`.
-fn r58_8(v: &mut Values) -> bool {
-let g90 = v[38] == 6;
+fn r58_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g90 = r38 == 6;
 let g91 = v[1] == 45;
 {
 if g90 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g91 {
-if r59_8(v) {  return true; }
+if r59_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1068,18 +1062,18 @@ false
 }
 
 /// Node `Atom0_0_o0t32`.
-fn r59_8(v: &mut Values) -> bool {
-let g92 = v[38] == 7;
+fn r59_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g92 = r38 == 7;
 let g93 = v[2] == 45;
 {
 if g92 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g93 {
-if r60_8(v) {  return true; }
+if r60_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1087,18 +1081,18 @@ false
 }
 
 /// Node `Atom0_0_o0t33`.
-fn r60_8(v: &mut Values) -> bool {
-let g94 = v[38] == 8;
+fn r60_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g94 = r38 == 8;
 let g95 = v[3] == 45;
 {
 if g94 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g95 {
-if r61_8(v) {  return true; }
+if r61_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1106,18 +1100,18 @@ false
 }
 
 /// Node `Atom0_0_o0t34`.
-fn r61_8(v: &mut Values) -> bool {
-let g96 = v[38] == 9;
+fn r61_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g96 = r38 == 9;
 let g97 = v[4] == 45;
 {
 if g96 {
-if r27_8(v) {  return true; }
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g97 {
-if r62_8(v) {  return true; }
+if r62_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1125,10 +1119,10 @@ false
 }
 
 /// Node `Atom0_0_o0t35`.
-fn r62_8(v: &mut Values) -> bool {
+fn r62_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[38] == 10 {
-if r27_8(v) {  return true; }
+if r38 == 10 {
+if r27_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -1170,13 +1164,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -1226,13 +1220,13 @@ None
 fn a11(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a12(v) { return Some(node); }
 }
 

@@ -526,13 +526,13 @@ v[slot] = old;
 fn m31(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_35_36: Option<bool> = None;
 {
-if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 m34(v, cx);
 }
 
 }
 {
-if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 m38(v, cx);
 }
 
@@ -613,13 +613,13 @@ v[slot] = old;
 fn m39(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_35_36: Option<bool> = None;
 {
-if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 m34(v, cx);
 }
 
 }
 {
-if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 m40(v, cx);
 }
 
@@ -689,7 +689,7 @@ cx.pop_tag();
 /// Node `Dropped`.
 fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r47_36(v) {
+if r47_36(v, v[75], v[76]) {
 m46(v, cx);
 }
 
@@ -763,30 +763,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r35_36(v: &mut Values) -> bool {
+fn r35_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-let slot = 75usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r53_36(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r53_36(v, member, r76) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r47_36(v: &mut Values) -> bool {
+fn r47_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[74] == 50 {
-if r54_36(v) {  return true; }
+if r54_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -794,10 +791,10 @@ false
 }
 
 /// Node `AnyPick`.
-fn r52_36(v: &mut Values) -> bool {
+fn r52_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[75] as usize)] as usize] != 45 {
-if r53_36(v) {  return true; }
+if v[0 + MEMBER_INDEX2[(r75 as usize)] as usize] != 45 {
+if r53_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -805,33 +802,30 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r53_36(v: &mut Values) -> bool {
+fn r53_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-let slot = 76usize;
-let old = v[slot];
 for i in 0..4 {
 if !(v[74] == 50) { continue; }
-v[slot] = MEMBERS6[i];
-if r54_36(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS6[i];
+if r54_36(v, r75, member) {  return true; }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `Atom0_0_counted`.
-fn r54_36(v: &mut Values) -> bool {
-let g55 = v[0 + MEMBER_INDEX2[(v[75] as usize)] as usize] == 46;
-let g56 = v[0 + MEMBER_INDEX2[(v[75] as usize)] as usize] == 47;
+fn r54_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g55 = v[0 + MEMBER_INDEX2[(r75 as usize)] as usize] == 46;
+let g56 = v[0 + MEMBER_INDEX2[(r75 as usize)] as usize] == 47;
 {
 if g55 {
-if r55_36(v) {  return true; }
+if r55_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g56 {
-if r56_36(v) {  return true; }
+if r56_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -839,9 +833,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r55_36(v: &mut Values) -> bool {
+fn r55_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if TAB8[(v[76] as usize)] == 54 {
+if TAB8[(r76 as usize)] == 54 {
 {  return true; }
 }
 
@@ -850,18 +844,18 @@ false
 }
 
 /// Node `Atom0_1_shape`.
-fn r56_36(v: &mut Values) -> bool {
-let g58 = v[37 + MEMBER_INDEX2[(v[75] as usize)] as usize] == 49;
-let g59 = v[37 + MEMBER_INDEX2[(v[75] as usize)] as usize] == 48;
+fn r56_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g58 = v[37 + MEMBER_INDEX2[(r75 as usize)] as usize] == 49;
+let g59 = v[37 + MEMBER_INDEX2[(r75 as usize)] as usize] == 48;
 {
 if g58 {
-if r57_36(v) {  return true; }
+if r57_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g59 {
-if r58_36(v) {  return true; }
+if r58_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -869,53 +863,53 @@ false
 }
 
 /// Node `Atom0_1_color`.
-fn r57_36(v: &mut Values) -> bool {
-let g60 = v[75] == 5;
-let g61 = v[75] == 11;
-let g62 = v[75] == 17;
-let g63 = v[75] == 23;
-let g64 = v[75] == 29;
-let g65 = v[75] == 35;
+fn r57_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g60 = r75 == 5;
+let g61 = r75 == 11;
+let g62 = r75 == 17;
+let g63 = r75 == 23;
+let g64 = r75 == 29;
+let g65 = r75 == 35;
 let g66 = v[0] == 45;
 {
 if g60 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g61 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g62 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g63 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g64 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g65 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g66 {
-if r60_36(v) {  return true; }
+if r60_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -923,9 +917,9 @@ false
 }
 
 /// Node `Atom0_2_pos`.
-fn r58_36(v: &mut Values) -> bool {
+fn r58_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if CONSTANTS[16 + OFF9[(v[75] as usize)] as usize + OFF10[(v[76] as usize)] as usize] == 54 {
+if CONSTANTS[16 + OFF9[(r75 as usize)] as usize + OFF10[(r76 as usize)] as usize] == 54 {
 {  return true; }
 }
 
@@ -934,9 +928,9 @@ false
 }
 
 /// Node `Atom0_1_pos`.
-fn r59_36(v: &mut Values) -> bool {
+fn r59_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if TAB11[(v[76] as usize)] == 54 {
+if TAB11[(r76 as usize)] == 54 {
 {  return true; }
 }
 
@@ -945,10 +939,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e0`.
-fn r60_36(v: &mut Values) -> bool {
+fn r60_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[6] == 45 {
-if r61_36(v) {  return true; }
+if r61_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -956,10 +950,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e1`.
-fn r61_36(v: &mut Values) -> bool {
+fn r61_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[12] == 45 {
-if r62_36(v) {  return true; }
+if r62_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -967,10 +961,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e2`.
-fn r62_36(v: &mut Values) -> bool {
+fn r62_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[18] == 45 {
-if r63_36(v) {  return true; }
+if r63_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -978,10 +972,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e3`.
-fn r63_36(v: &mut Values) -> bool {
+fn r63_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[24] == 45 {
-if r64_36(v) {  return true; }
+if r64_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -989,10 +983,10 @@ false
 }
 
 /// Node `Atom0_1_o0t0e4`.
-fn r64_36(v: &mut Values) -> bool {
+fn r64_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[30] == 45 {
-if r65_36(v) {  return true; }
+if r65_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1000,53 +994,53 @@ false
 }
 
 /// Node `Atom0_1_o0t1`.
-fn r65_36(v: &mut Values) -> bool {
-let g74 = v[75] == 6;
-let g75 = v[75] == 12;
-let g76 = v[75] == 18;
-let g77 = v[75] == 24;
-let g78 = v[75] == 30;
-let g79 = v[75] == 36;
+fn r65_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g74 = r75 == 6;
+let g75 = r75 == 12;
+let g76 = r75 == 18;
+let g77 = r75 == 24;
+let g78 = r75 == 30;
+let g79 = r75 == 36;
 let g80 = v[1] == 45;
 {
 if g74 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g75 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g76 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g77 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g78 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g79 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g80 {
-if r66_36(v) {  return true; }
+if r66_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1054,10 +1048,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e0`.
-fn r66_36(v: &mut Values) -> bool {
+fn r66_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
-if r67_36(v) {  return true; }
+if r67_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1065,10 +1059,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e1`.
-fn r67_36(v: &mut Values) -> bool {
+fn r67_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
-if r68_36(v) {  return true; }
+if r68_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1076,10 +1070,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e2`.
-fn r68_36(v: &mut Values) -> bool {
+fn r68_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
-if r69_36(v) {  return true; }
+if r69_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1087,10 +1081,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e3`.
-fn r69_36(v: &mut Values) -> bool {
+fn r69_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
-if r70_36(v) {  return true; }
+if r70_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1098,10 +1092,10 @@ false
 }
 
 /// Node `Atom0_1_o0t1e4`.
-fn r70_36(v: &mut Values) -> bool {
+fn r70_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
-if r71_36(v) {  return true; }
+if r71_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1109,53 +1103,53 @@ false
 }
 
 /// Node `Atom0_1_o0t2`.
-fn r71_36(v: &mut Values) -> bool {
-let g86 = v[75] == 7;
-let g87 = v[75] == 13;
-let g88 = v[75] == 19;
-let g89 = v[75] == 25;
-let g90 = v[75] == 31;
-let g91 = v[75] == 37;
+fn r71_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g86 = r75 == 7;
+let g87 = r75 == 13;
+let g88 = r75 == 19;
+let g89 = r75 == 25;
+let g90 = r75 == 31;
+let g91 = r75 == 37;
 let g92 = v[2] == 45;
 {
 if g86 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g87 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g88 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g89 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g90 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g91 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g92 {
-if r72_36(v) {  return true; }
+if r72_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1163,10 +1157,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e0`.
-fn r72_36(v: &mut Values) -> bool {
+fn r72_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
-if r73_36(v) {  return true; }
+if r73_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1174,10 +1168,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e1`.
-fn r73_36(v: &mut Values) -> bool {
+fn r73_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
-if r74_36(v) {  return true; }
+if r74_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1185,10 +1179,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e2`.
-fn r74_36(v: &mut Values) -> bool {
+fn r74_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
-if r75_36(v) {  return true; }
+if r75_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1196,10 +1190,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e3`.
-fn r75_36(v: &mut Values) -> bool {
+fn r75_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
-if r76_36(v) {  return true; }
+if r76_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1207,10 +1201,10 @@ false
 }
 
 /// Node `Atom0_1_o0t2e4`.
-fn r76_36(v: &mut Values) -> bool {
+fn r76_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
-if r77_36(v) {  return true; }
+if r77_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1218,53 +1212,53 @@ false
 }
 
 /// Node `Atom0_1_o0t3`.
-fn r77_36(v: &mut Values) -> bool {
-let g98 = v[75] == 8;
-let g99 = v[75] == 14;
-let g100 = v[75] == 20;
-let g101 = v[75] == 26;
-let g102 = v[75] == 32;
-let g103 = v[75] == 38;
+fn r77_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g98 = r75 == 8;
+let g99 = r75 == 14;
+let g100 = r75 == 20;
+let g101 = r75 == 26;
+let g102 = r75 == 32;
+let g103 = r75 == 38;
 let g104 = v[3] == 45;
 {
 if g98 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g99 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g100 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g101 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g102 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g103 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g104 {
-if r78_36(v) {  return true; }
+if r78_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1272,10 +1266,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e0`.
-fn r78_36(v: &mut Values) -> bool {
+fn r78_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
-if r79_36(v) {  return true; }
+if r79_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1283,10 +1277,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e1`.
-fn r79_36(v: &mut Values) -> bool {
+fn r79_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
-if r80_36(v) {  return true; }
+if r80_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1294,10 +1288,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e2`.
-fn r80_36(v: &mut Values) -> bool {
+fn r80_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
-if r81_36(v) {  return true; }
+if r81_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1305,10 +1299,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e3`.
-fn r81_36(v: &mut Values) -> bool {
+fn r81_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
-if r82_36(v) {  return true; }
+if r82_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1316,10 +1310,10 @@ false
 }
 
 /// Node `Atom0_1_o0t3e4`.
-fn r82_36(v: &mut Values) -> bool {
+fn r82_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
-if r83_36(v) {  return true; }
+if r83_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1327,53 +1321,53 @@ false
 }
 
 /// Node `Atom0_1_o0t4`.
-fn r83_36(v: &mut Values) -> bool {
-let g110 = v[75] == 9;
-let g111 = v[75] == 15;
-let g112 = v[75] == 21;
-let g113 = v[75] == 27;
-let g114 = v[75] == 33;
-let g115 = v[75] == 39;
+fn r83_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g110 = r75 == 9;
+let g111 = r75 == 15;
+let g112 = r75 == 21;
+let g113 = r75 == 27;
+let g114 = r75 == 33;
+let g115 = r75 == 39;
 let g116 = v[4] == 45;
 {
 if g110 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g111 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g112 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g113 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g114 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g115 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g116 {
-if r84_36(v) {  return true; }
+if r84_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1381,10 +1375,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e0`.
-fn r84_36(v: &mut Values) -> bool {
+fn r84_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
-if r85_36(v) {  return true; }
+if r85_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1392,10 +1386,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e1`.
-fn r85_36(v: &mut Values) -> bool {
+fn r85_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
-if r86_36(v) {  return true; }
+if r86_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1403,10 +1397,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e2`.
-fn r86_36(v: &mut Values) -> bool {
+fn r86_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
-if r87_36(v) {  return true; }
+if r87_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1414,10 +1408,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e3`.
-fn r87_36(v: &mut Values) -> bool {
+fn r87_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
-if r88_36(v) {  return true; }
+if r88_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1425,10 +1419,10 @@ false
 }
 
 /// Node `Atom0_1_o0t4e4`.
-fn r88_36(v: &mut Values) -> bool {
+fn r88_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
-if r89_36(v) {  return true; }
+if r89_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1436,46 +1430,46 @@ false
 }
 
 /// Node `Atom0_1_o0t5`.
-fn r89_36(v: &mut Values) -> bool {
-let g122 = v[75] == 10;
-let g123 = v[75] == 16;
-let g124 = v[75] == 22;
-let g125 = v[75] == 28;
-let g126 = v[75] == 34;
-let g127 = v[75] == 40;
+fn r89_36(v: &mut Values, r75: u8, r76: u8) -> bool {
+let g122 = r75 == 10;
+let g123 = r75 == 16;
+let g124 = r75 == 22;
+let g125 = r75 == 28;
+let g126 = r75 == 34;
+let g127 = r75 == 40;
 {
 if g122 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g123 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g124 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g125 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g126 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
 {
 if g127 {
-if r59_36(v) {  return true; }
+if r59_36(v, r75, r76) {  return true; }
 }
 
 }
@@ -1517,13 +1511,13 @@ None
 fn a31(v: &mut Values) -> Option<u32> {
 let mut reach_35_36: Option<bool> = None;
 {
-if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 if let Some(node) = a34(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 if let Some(node) = a38(v) { return Some(node); }
 }
 
@@ -1573,13 +1567,13 @@ None
 fn a39(v: &mut Values) -> Option<u32> {
 let mut reach_35_36: Option<bool> = None;
 {
-if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if (match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 if let Some(node) = a34(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v); reach_35_36 = Some(found); found } }) {
+if !(match reach_35_36 { Some(found) => found, None => { let found = r35_36(v, v[75], v[76]); reach_35_36 = Some(found); found } }) {
 if let Some(node) = a40(v) { return Some(node); }
 }
 

@@ -158,13 +158,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -257,13 +257,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -299,13 +299,13 @@ v[slot] = old;
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -547,30 +547,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r34_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r34_8(v, member, r40) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r33_8(v: &mut Values) -> bool {
+fn r33_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
-if r34_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if r34_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -578,36 +575,29 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r34_8(v: &mut Values) -> bool {
+fn r34_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-let slot = 40usize;
-let old = v[slot];
-v[slot] = 41;
-if r35_8_k40_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r35_8_k40_42(v) { v[slot] = old; return true; }
-v[slot] = 43;
-if r35_8_k40_43(v) { v[slot] = old; return true; }
-v[slot] = 44;
-if r35_8_k40_44(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r35_8_k40_41(v, r39, 41) {  return true; }
+if r35_8_k40_42(v, r39, 42) {  return true; }
+if r35_8_k40_43(v, r39, 43) {  return true; }
+if r35_8_k40_44(v, r39, 44) {  return true; }
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r35_8(v: &mut Values) -> bool {
+fn r35_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g40 = v[38] == 51;
 let g41 = v[38] == 52;
 {
 if g40 {
-if r36_8(v) {  return true; }
+if r36_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g41 {
-if r38_8(v) {  return true; }
+if r38_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -616,10 +606,10 @@ false
 
 /// Node `AccLine0`.
 #[inline(always)]
-fn r36_8(v: &mut Values) -> bool {
+fn r36_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if v[42] != 53 {
-if r37_8(v) {  return true; }
+if r37_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -627,9 +617,9 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r37_8(v: &mut Values) -> bool {
+fn r37_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
+if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
 {  return true; }
 }
 
@@ -638,18 +628,18 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r38_8(v: &mut Values) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+fn r38_8(v: &mut Values, r39: u8, r40: u8) -> bool {
+let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
+let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
 {
 if g44 {
-if r39_8(v) {  return true; }
+if r39_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g45 {
-if r40_8(v) {  return true; }
+if r40_8(v, r39, r40) {  return true; }
 }
 
 }
@@ -657,9 +647,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
+if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(r40 as usize)] as usize] == 59 {
 {  return true; }
 }
 
@@ -668,9 +658,9 @@ false
 }
 
 /// Node `Atom1_1_pos`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
+if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(r40 as usize)] as usize] == 59 {
 {  return true; }
 }
 
@@ -713,13 +703,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -781,13 +771,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -823,13 +813,13 @@ None
 fn a15(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[39], v[40]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -962,18 +952,18 @@ cx.pop_tag();
 }
 
 /// Node `AccBegin` where v[40] == 41.
-fn r35_8_k40_41(v: &mut Values) -> bool {
+fn r35_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g40 = v[38] == 51;
 let g41 = v[38] == 52;
 {
 if g40 {
-if r36_8(v) {  return true; }
+if r36_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g41 {
-if r38_8_k40_41(v) {  return true; }
+if r38_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -981,18 +971,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 42.
-fn r35_8_k40_42(v: &mut Values) -> bool {
+fn r35_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g40 = v[38] == 51;
 let g41 = v[38] == 52;
 {
 if g40 {
-if r36_8(v) {  return true; }
+if r36_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g41 {
-if r38_8_k40_42(v) {  return true; }
+if r38_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1000,18 +990,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 43.
-fn r35_8_k40_43(v: &mut Values) -> bool {
+fn r35_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g40 = v[38] == 51;
 let g41 = v[38] == 52;
 {
 if g40 {
-if r36_8(v) {  return true; }
+if r36_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g41 {
-if r38_8_k40_43(v) {  return true; }
+if r38_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1019,18 +1009,18 @@ false
 }
 
 /// Node `AccBegin` where v[40] == 44.
-fn r35_8_k40_44(v: &mut Values) -> bool {
+fn r35_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 let g40 = v[38] == 51;
 let g41 = v[38] == 52;
 {
 if g40 {
-if r36_8(v) {  return true; }
+if r36_8(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g41 {
-if r38_8_k40_44(v) {  return true; }
+if r38_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1114,18 +1104,18 @@ m25_k40_44(v, cx);
 }
 
 /// Node `Atom1_0_counted` where v[40] == 41.
-fn r38_8_k40_41(v: &mut Values) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+fn r38_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
+let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
+let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
 {
 if g44 {
-if r39_8_k40_41(v) {  return true; }
+if r39_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g45 {
-if r40_8_k40_41(v) {  return true; }
+if r40_8_k40_41(v, r39, r40) {  return true; }
 }
 
 }
@@ -1133,18 +1123,18 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 42.
-fn r38_8_k40_42(v: &mut Values) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+fn r38_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
+let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
+let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
 {
 if g44 {
-if r39_8_k40_42(v) {  return true; }
+if r39_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g45 {
-if r40_8_k40_42(v) {  return true; }
+if r40_8_k40_42(v, r39, r40) {  return true; }
 }
 
 }
@@ -1152,18 +1142,18 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 43.
-fn r38_8_k40_43(v: &mut Values) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+fn r38_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
+let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
+let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
 {
 if g44 {
-if r39_8_k40_43(v) {  return true; }
+if r39_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g45 {
-if r40_8_k40_43(v) {  return true; }
+if r40_8_k40_43(v, r39, r40) {  return true; }
 }
 
 }
@@ -1171,18 +1161,18 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[40] == 44.
-fn r38_8_k40_44(v: &mut Values) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+fn r38_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
+let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
+let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
 {
 if g44 {
-if r39_8_k40_44(v) {  return true; }
+if r39_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
 {
 if g45 {
-if r40_8_k40_44(v) {  return true; }
+if r40_8_k40_44(v, r39, r40) {  return true; }
 }
 
 }
@@ -1266,7 +1256,7 @@ m27_k40_44(v, cx);
 }
 
 /// Node `Atom1_0_pos` where v[40] == 41.
-fn r39_8_k40_41(v: &mut Values) -> bool {
+fn r39_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1277,7 +1267,7 @@ false
 }
 
 /// Node `Atom1_1_pos` where v[40] == 41.
-fn r40_8_k40_41(v: &mut Values) -> bool {
+fn r40_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1288,7 +1278,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 42.
-fn r39_8_k40_42(v: &mut Values) -> bool {
+fn r39_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1299,7 +1289,7 @@ false
 }
 
 /// Node `Atom1_1_pos` where v[40] == 42.
-fn r40_8_k40_42(v: &mut Values) -> bool {
+fn r40_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1310,7 +1300,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 43.
-fn r39_8_k40_43(v: &mut Values) -> bool {
+fn r39_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB7[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1321,7 +1311,7 @@ false
 }
 
 /// Node `Atom1_1_pos` where v[40] == 43.
-fn r40_8_k40_43(v: &mut Values) -> bool {
+fn r40_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB7[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1332,7 +1322,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[40] == 44.
-fn r39_8_k40_44(v: &mut Values) -> bool {
+fn r39_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB7[(v[37] as usize)] == 59 {
 {  return true; }
@@ -1343,7 +1333,7 @@ false
 }
 
 /// Node `Atom1_1_pos` where v[40] == 44.
-fn r40_8_k40_44(v: &mut Values) -> bool {
+fn r40_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
 if TAB7[(v[37] as usize)] == 59 {
 {  return true; }

@@ -148,13 +148,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -235,13 +235,13 @@ v[slot] = old;
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[38], v[39]); reach_7_8 = Some(found); found } }) {
 m12(v, cx);
 }
 
@@ -336,13 +336,13 @@ v[slot] = old;
 fn m18(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_20_8: Option<bool> = None;
 {
-if (match reach_20_8 { Some(found) => found, None => { let found = r20_8(v); reach_20_8 = Some(found); found } }) {
+if (match reach_20_8 { Some(found) => found, None => { let found = r20_8(v, v[38], v[39]); reach_20_8 = Some(found); found } }) {
 m19(v, cx);
 }
 
 }
 {
-if !(match reach_20_8 { Some(found) => found, None => { let found = r20_8(v); reach_20_8 = Some(found); found } }) {
+if !(match reach_20_8 { Some(found) => found, None => { let found = r20_8(v, v[38], v[39]); reach_20_8 = Some(found); found } }) {
 m22(v, cx);
 }
 
@@ -376,13 +376,13 @@ m28(v, cx);
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_24_8: Option<bool> = None;
 {
-if (match reach_24_8 { Some(found) => found, None => { let found = r24_8(v); reach_24_8 = Some(found); found } }) {
+if (match reach_24_8 { Some(found) => found, None => { let found = r24_8(v, v[38], v[39]); reach_24_8 = Some(found); found } }) {
 m23(v, cx);
 }
 
 }
 {
-if !(match reach_24_8 { Some(found) => found, None => { let found = r24_8(v); reach_24_8 = Some(found); found } }) {
+if !(match reach_24_8 { Some(found) => found, None => { let found = r24_8(v, v[38], v[39]); reach_24_8 = Some(found); found } }) {
 m26(v, cx);
 }
 
@@ -469,30 +469,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-let slot = 38usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 48) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS1[i];
-if r24_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS1[i];
+if r24_8(v, member, r39) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r20_8(v: &mut Values) -> bool {
+fn r20_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 55 {
-if r31_8(v) {  return true; }
+if r31_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -500,28 +497,21 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r24_8(v: &mut Values) -> bool {
+fn r24_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-let slot = 39usize;
-let old = v[slot];
-v[slot] = 43;
-if r20_8_k39_43(v) { v[slot] = old; return true; }
-v[slot] = 44;
-if r20_8_k39_44(v) { v[slot] = old; return true; }
-v[slot] = 45;
-if r20_8_k39_45(v) { v[slot] = old; return true; }
-v[slot] = 46;
-if r20_8_k39_46(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r20_8_k39_43(v, r38, 43) {  return true; }
+if r20_8_k39_44(v, r38, 44) {  return true; }
+if r20_8_k39_45(v, r38, 45) {  return true; }
+if r20_8_k39_46(v, r38, 46) {  return true; }
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r30_8(v: &mut Values) -> bool {
+fn r30_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 47 {
-if r24_8(v) {  return true; }
+if v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] != 47 {
+if r24_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -529,32 +519,32 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r31_8(v: &mut Values) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 51;
+fn r31_8(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
+let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
+let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
+let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
 {
 if g35 {
-if r32_8(v) {  return true; }
+if r32_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g36 {
-if r33_8(v) {  return true; }
+if r33_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g37 {
-if r34_8(v) {  return true; }
+if r34_8(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g38 {
-if r35_8(v) {  return true; }
+if r35_8(v, r38, r39) {  return true; }
 }
 
 }
@@ -562,9 +552,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r32_8(v: &mut Values) -> bool {
+fn r32_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if TAB7[(v[39] as usize)] == 60 {
+if TAB7[(r39 as usize)] == 60 {
 {  return true; }
 }
 
@@ -573,9 +563,9 @@ false
 }
 
 /// Node `Atom0_1_pos`.
-fn r33_8(v: &mut Values) -> bool {
+fn r33_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if TAB8[(v[39] as usize)] == 60 {
+if TAB8[(r39 as usize)] == 60 {
 {  return true; }
 }
 
@@ -584,9 +574,9 @@ false
 }
 
 /// Node `Atom0_2_pos`.
-fn r34_8(v: &mut Values) -> bool {
+fn r34_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if TAB9[(v[39] as usize)] == 60 {
+if TAB9[(r39 as usize)] == 60 {
 {  return true; }
 }
 
@@ -595,9 +585,9 @@ false
 }
 
 /// Node `Atom0_3_pos`.
-fn r35_8(v: &mut Values) -> bool {
+fn r35_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if TAB10[(v[39] as usize)] == 60 {
+if TAB10[(r39 as usize)] == 60 {
 {  return true; }
 }
 
@@ -606,10 +596,10 @@ false
 }
 
 /// Node `AccBegin` where v[39] == 43.
-fn r20_8_k39_43(v: &mut Values) -> bool {
+fn r20_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 55 {
-if r31_8_k39_43(v) {  return true; }
+if r31_8_k39_43(v, r38, r39) {  return true; }
 }
 
 }
@@ -617,10 +607,10 @@ false
 }
 
 /// Node `AccBegin` where v[39] == 44.
-fn r20_8_k39_44(v: &mut Values) -> bool {
+fn r20_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 55 {
-if r31_8_k39_44(v) {  return true; }
+if r31_8_k39_44(v, r38, r39) {  return true; }
 }
 
 }
@@ -628,10 +618,10 @@ false
 }
 
 /// Node `AccBegin` where v[39] == 45.
-fn r20_8_k39_45(v: &mut Values) -> bool {
+fn r20_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 55 {
-if r31_8_k39_45(v) {  return true; }
+if r31_8_k39_45(v, r38, r39) {  return true; }
 }
 
 }
@@ -639,10 +629,10 @@ false
 }
 
 /// Node `AccBegin` where v[39] == 46.
-fn r20_8_k39_46(v: &mut Values) -> bool {
+fn r20_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 55 {
-if r31_8_k39_46(v) {  return true; }
+if r31_8_k39_46(v, r38, r39) {  return true; }
 }
 
 }
@@ -650,32 +640,32 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[39] == 43.
-fn r31_8_k39_43(v: &mut Values) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 51;
+fn r31_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
+let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
+let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
+let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
 {
 if g35 {
-if r32_8_k39_43(v) {  return true; }
+if r32_8_k39_43(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g36 {
-if r33_8_k39_43(v) {  return true; }
+if r33_8_k39_43(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g37 {
-if r34_8_k39_43(v) {  return true; }
+if r34_8_k39_43(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g38 {
-if r35_8_k39_43(v) {  return true; }
+if r35_8_k39_43(v, r38, r39) {  return true; }
 }
 
 }
@@ -683,32 +673,32 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[39] == 44.
-fn r31_8_k39_44(v: &mut Values) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 51;
+fn r31_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
+let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
+let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
+let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
 {
 if g35 {
-if r32_8_k39_44(v) {  return true; }
+if r32_8_k39_44(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g36 {
-if r33_8_k39_44(v) {  return true; }
+if r33_8_k39_44(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g37 {
-if r34_8_k39_44(v) {  return true; }
+if r34_8_k39_44(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g38 {
-if r35_8_k39_44(v) {  return true; }
+if r35_8_k39_44(v, r38, r39) {  return true; }
 }
 
 }
@@ -716,32 +706,32 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[39] == 45.
-fn r31_8_k39_45(v: &mut Values) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 51;
+fn r31_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
+let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
+let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
+let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
 {
 if g35 {
-if r32_8_k39_45(v) {  return true; }
+if r32_8_k39_45(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g36 {
-if r33_8_k39_45(v) {  return true; }
+if r33_8_k39_45(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g37 {
-if r34_8_k39_45(v) {  return true; }
+if r34_8_k39_45(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g38 {
-if r35_8_k39_45(v) {  return true; }
+if r35_8_k39_45(v, r38, r39) {  return true; }
 }
 
 }
@@ -749,32 +739,32 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[39] == 46.
-fn r31_8_k39_46(v: &mut Values) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] == 51;
+fn r31_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
+let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
+let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
+let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
+let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
 {
 if g35 {
-if r32_8_k39_46(v) {  return true; }
+if r32_8_k39_46(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g36 {
-if r33_8_k39_46(v) {  return true; }
+if r33_8_k39_46(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g37 {
-if r34_8_k39_46(v) {  return true; }
+if r34_8_k39_46(v, r38, r39) {  return true; }
 }
 
 }
 {
 if g38 {
-if r35_8_k39_46(v) {  return true; }
+if r35_8_k39_46(v, r38, r39) {  return true; }
 }
 
 }
@@ -782,7 +772,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[39] == 43.
-fn r32_8_k39_43(v: &mut Values) -> bool {
+fn r32_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 60 == 60 {
 {  return true; }
@@ -793,7 +783,7 @@ false
 }
 
 /// Node `Atom0_1_pos` where v[39] == 43.
-fn r33_8_k39_43(v: &mut Values) -> bool {
+fn r33_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -804,7 +794,7 @@ false
 }
 
 /// Node `Atom0_2_pos` where v[39] == 43.
-fn r34_8_k39_43(v: &mut Values) -> bool {
+fn r34_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -815,7 +805,7 @@ false
 }
 
 /// Node `Atom0_3_pos` where v[39] == 43.
-fn r35_8_k39_43(v: &mut Values) -> bool {
+fn r35_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -826,7 +816,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[39] == 44.
-fn r32_8_k39_44(v: &mut Values) -> bool {
+fn r32_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -837,7 +827,7 @@ false
 }
 
 /// Node `Atom0_1_pos` where v[39] == 44.
-fn r33_8_k39_44(v: &mut Values) -> bool {
+fn r33_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 60 == 60 {
 {  return true; }
@@ -848,7 +838,7 @@ false
 }
 
 /// Node `Atom0_2_pos` where v[39] == 44.
-fn r34_8_k39_44(v: &mut Values) -> bool {
+fn r34_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -859,7 +849,7 @@ false
 }
 
 /// Node `Atom0_3_pos` where v[39] == 44.
-fn r35_8_k39_44(v: &mut Values) -> bool {
+fn r35_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -870,7 +860,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[39] == 45.
-fn r32_8_k39_45(v: &mut Values) -> bool {
+fn r32_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -881,7 +871,7 @@ false
 }
 
 /// Node `Atom0_1_pos` where v[39] == 45.
-fn r33_8_k39_45(v: &mut Values) -> bool {
+fn r33_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -892,7 +882,7 @@ false
 }
 
 /// Node `Atom0_2_pos` where v[39] == 45.
-fn r34_8_k39_45(v: &mut Values) -> bool {
+fn r34_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 60 == 60 {
 {  return true; }
@@ -903,7 +893,7 @@ false
 }
 
 /// Node `Atom0_3_pos` where v[39] == 45.
-fn r35_8_k39_45(v: &mut Values) -> bool {
+fn r35_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -914,7 +904,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[39] == 46.
-fn r32_8_k39_46(v: &mut Values) -> bool {
+fn r32_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -925,7 +915,7 @@ false
 }
 
 /// Node `Atom0_1_pos` where v[39] == 46.
-fn r33_8_k39_46(v: &mut Values) -> bool {
+fn r33_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -936,7 +926,7 @@ false
 }
 
 /// Node `Atom0_2_pos` where v[39] == 46.
-fn r34_8_k39_46(v: &mut Values) -> bool {
+fn r34_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 1 == 60 {
 {  return true; }
@@ -947,7 +937,7 @@ false
 }
 
 /// Node `Atom0_3_pos` where v[39] == 46.
-fn r35_8_k39_46(v: &mut Values) -> bool {
+fn r35_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if 60 == 60 {
 {  return true; }

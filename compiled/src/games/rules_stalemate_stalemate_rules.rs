@@ -161,13 +161,13 @@ v[slot] = old;
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m10(v, cx);
 }
 
@@ -260,13 +260,13 @@ v[slot] = old;
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -302,13 +302,13 @@ v[slot] = old;
 fn m15(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m6(v, cx);
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -575,30 +575,27 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
-fn r7_8(v: &mut Values) -> bool {
+fn r7_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-let slot = 76usize;
-let old = v[slot];
 for chunk in 0..5 {
 let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
 while mask != 0 {
 let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
 mask &= mask - 1;
 if i >= 36 { break; }
-v[slot] = MEMBERS0[i];
-if r37_8(v) { v[slot] = old; return true; }
+let member: u8 = MEMBERS0[i];
+if r37_8(v, member, r77) {  return true; }
 }
 }
-v[slot] = old;
 }
 false
 }
 
 /// Node `AnyPick`.
-fn r36_8(v: &mut Values) -> bool {
+fn r36_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r37_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r37_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -606,36 +603,29 @@ false
 }
 
 /// Node `PieceBegin`.
-fn r37_8(v: &mut Values) -> bool {
+fn r37_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-let slot = 77usize;
-let old = v[slot];
-v[slot] = 41;
-if r38_8_k77_41(v) { v[slot] = old; return true; }
-v[slot] = 42;
-if r38_8_k77_42(v) { v[slot] = old; return true; }
-v[slot] = 43;
-if r38_8_k77_43(v) { v[slot] = old; return true; }
-v[slot] = 44;
-if r38_8_k77_44(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r38_8_k77_41(v, r76, 41) {  return true; }
+if r38_8_k77_42(v, r76, 42) {  return true; }
+if r38_8_k77_43(v, r76, 43) {  return true; }
+if r38_8_k77_44(v, r76, 44) {  return true; }
 }
 false
 }
 
 /// Node `AccBegin`.
-fn r38_8(v: &mut Values) -> bool {
+fn r38_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8(v) {  return true; }
+if r39_8(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8(v) {  return true; }
+if r42_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -643,10 +633,10 @@ false
 }
 
 /// Node `Atom0_0_counted`.
-fn r39_8(v: &mut Values) -> bool {
+fn r39_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -654,10 +644,10 @@ false
 }
 
 /// Node `Atom0_0_shape`.
-fn r40_8(v: &mut Values) -> bool {
+fn r40_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -665,9 +655,9 @@ false
 }
 
 /// Node `Atom0_0_pos`.
-fn r41_8(v: &mut Values) -> bool {
+fn r41_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB3[(v[77] as usize)] == 59 {
+if TAB3[(r77 as usize)] == 59 {
 {  return true; }
 }
 
@@ -676,10 +666,10 @@ false
 }
 
 /// Node `AccLine1`.
-fn r42_8(v: &mut Values) -> bool {
+fn r42_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8(v) {  return true; }
+if r43_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -687,10 +677,10 @@ false
 }
 
 /// Node `Atom1_0_counted`.
-fn r43_8(v: &mut Values) -> bool {
+fn r43_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -698,10 +688,10 @@ false
 }
 
 /// Node `Atom1_0_shape`.
-fn r44_8(v: &mut Values) -> bool {
+fn r44_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8(v, r76, r77) {  return true; }
 }
 
 }
@@ -709,9 +699,9 @@ false
 }
 
 /// Node `Atom1_0_pos`.
-fn r45_8(v: &mut Values) -> bool {
+fn r45_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59 {
+if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(r77 as usize)] as usize] == 59 {
 {  return true; }
 }
 
@@ -754,13 +744,13 @@ None
 fn a3(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
@@ -822,13 +812,13 @@ None
 fn a12(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -864,13 +854,13 @@ None
 fn a15(v: &mut Values) -> Option<u32> {
 let mut reach_7_8: Option<bool> = None;
 {
-if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if (match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a6(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v); reach_7_8 = Some(found); found } }) {
+if !(match reach_7_8 { Some(found) => found, None => { let found = r7_8(v, v[76], v[77]); reach_7_8 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -1016,18 +1006,18 @@ cx.pop_tag();
 }
 
 /// Node `AccBegin` where v[77] == 41.
-fn r38_8_k77_41(v: &mut Values) -> bool {
+fn r38_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_41(v) {  return true; }
+if r39_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_41(v) {  return true; }
+if r42_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1035,18 +1025,18 @@ false
 }
 
 /// Node `AccBegin` where v[77] == 42.
-fn r38_8_k77_42(v: &mut Values) -> bool {
+fn r38_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_42(v) {  return true; }
+if r39_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_42(v) {  return true; }
+if r42_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1054,18 +1044,18 @@ false
 }
 
 /// Node `AccBegin` where v[77] == 43.
-fn r38_8_k77_43(v: &mut Values) -> bool {
+fn r38_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_43(v) {  return true; }
+if r39_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_43(v) {  return true; }
+if r42_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1073,18 +1063,18 @@ false
 }
 
 /// Node `AccBegin` where v[77] == 44.
-fn r38_8_k77_44(v: &mut Values) -> bool {
+fn r38_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 let g42 = v[75] == 51;
 let g43 = v[75] == 52;
 {
 if g42 {
-if r39_8_k77_44(v) {  return true; }
+if r39_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
 {
 if g43 {
-if r42_8_k77_44(v) {  return true; }
+if r42_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1168,10 +1158,10 @@ m26_k77_44(v, cx);
 }
 
 /// Node `Atom0_0_counted` where v[77] == 41.
-fn r39_8_k77_41(v: &mut Values) -> bool {
+fn r39_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1179,10 +1169,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 41.
-fn r42_8_k77_41(v: &mut Values) -> bool {
+fn r42_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_41(v) {  return true; }
+if r43_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1190,10 +1180,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[77] == 42.
-fn r39_8_k77_42(v: &mut Values) -> bool {
+fn r39_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1201,10 +1191,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 42.
-fn r42_8_k77_42(v: &mut Values) -> bool {
+fn r42_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_42(v) {  return true; }
+if r43_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1212,10 +1202,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[77] == 43.
-fn r39_8_k77_43(v: &mut Values) -> bool {
+fn r39_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1223,10 +1213,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 43.
-fn r42_8_k77_43(v: &mut Values) -> bool {
+fn r42_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_43(v) {  return true; }
+if r43_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1234,10 +1224,10 @@ false
 }
 
 /// Node `Atom0_0_counted` where v[77] == 44.
-fn r39_8_k77_44(v: &mut Values) -> bool {
+fn r39_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
-if r40_8_k77_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if r40_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1245,10 +1235,10 @@ false
 }
 
 /// Node `AccLine1` where v[77] == 44.
-fn r42_8_k77_44(v: &mut Values) -> bool {
+fn r42_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if v[79] != 53 {
-if r43_8_k77_44(v) {  return true; }
+if r43_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1344,10 +1334,10 @@ m27_k77_44(v, cx);
 }
 
 /// Node `Atom0_0_shape` where v[77] == 41.
-fn r40_8_k77_41(v: &mut Values) -> bool {
+fn r40_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_41(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1355,10 +1345,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 41.
-fn r43_8_k77_41(v: &mut Values) -> bool {
+fn r43_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_41(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1366,10 +1356,10 @@ false
 }
 
 /// Node `Atom0_0_shape` where v[77] == 42.
-fn r40_8_k77_42(v: &mut Values) -> bool {
+fn r40_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_42(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1377,10 +1367,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 42.
-fn r43_8_k77_42(v: &mut Values) -> bool {
+fn r43_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_42(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1388,10 +1378,10 @@ false
 }
 
 /// Node `Atom0_0_shape` where v[77] == 43.
-fn r40_8_k77_43(v: &mut Values) -> bool {
+fn r40_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_43(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1399,10 +1389,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 43.
-fn r43_8_k77_43(v: &mut Values) -> bool {
+fn r43_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_43(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1410,10 +1400,10 @@ false
 }
 
 /// Node `Atom0_0_shape` where v[77] == 44.
-fn r40_8_k77_44(v: &mut Values) -> bool {
+fn r40_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
-if r41_8_k77_44(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if r41_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1421,10 +1411,10 @@ false
 }
 
 /// Node `Atom1_0_counted` where v[77] == 44.
-fn r43_8_k77_44(v: &mut Values) -> bool {
+fn r43_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
-if r44_8_k77_44(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if r44_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1520,7 +1510,7 @@ m28_k77_44(v, cx);
 }
 
 /// Node `Atom0_0_pos` where v[77] == 41.
-fn r41_8_k77_41(v: &mut Values) -> bool {
+fn r41_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 59 == 59 {
 {  return true; }
@@ -1531,10 +1521,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 41.
-fn r44_8_k77_41(v: &mut Values) -> bool {
+fn r44_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_41(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_41(v, r76, r77) {  return true; }
 }
 
 }
@@ -1542,7 +1532,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[77] == 42.
-fn r41_8_k77_42(v: &mut Values) -> bool {
+fn r41_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 59 == 59 {
 {  return true; }
@@ -1553,10 +1543,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 42.
-fn r44_8_k77_42(v: &mut Values) -> bool {
+fn r44_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_42(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_42(v, r76, r77) {  return true; }
 }
 
 }
@@ -1564,7 +1554,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[77] == 43.
-fn r41_8_k77_43(v: &mut Values) -> bool {
+fn r41_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 1 == 59 {
 {  return true; }
@@ -1575,10 +1565,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 43.
-fn r44_8_k77_43(v: &mut Values) -> bool {
+fn r44_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_43(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_43(v, r76, r77) {  return true; }
 }
 
 }
@@ -1586,7 +1576,7 @@ false
 }
 
 /// Node `Atom0_0_pos` where v[77] == 44.
-fn r41_8_k77_44(v: &mut Values) -> bool {
+fn r41_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if 1 == 59 {
 {  return true; }
@@ -1597,10 +1587,10 @@ false
 }
 
 /// Node `Atom1_0_shape` where v[77] == 44.
-fn r44_8_k77_44(v: &mut Values) -> bool {
+fn r44_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
-if r45_8_k77_44(v) {  return true; }
+if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if r45_8_k77_44(v, r76, r77) {  return true; }
 }
 
 }
@@ -1700,7 +1690,7 @@ m29_k77_44(v, cx);
 }
 
 /// Node `Atom1_0_pos` where v[77] == 41.
-fn r45_8_k77_41(v: &mut Values) -> bool {
+fn r45_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB7[(v[74] as usize)] == 59 {
 {  return true; }
@@ -1711,7 +1701,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[77] == 42.
-fn r45_8_k77_42(v: &mut Values) -> bool {
+fn r45_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB8[(v[74] as usize)] == 59 {
 {  return true; }
@@ -1722,7 +1712,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[77] == 43.
-fn r45_8_k77_43(v: &mut Values) -> bool {
+fn r45_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB9[(v[74] as usize)] == 59 {
 {  return true; }
@@ -1733,7 +1723,7 @@ false
 }
 
 /// Node `Atom1_0_pos` where v[77] == 44.
-fn r45_8_k77_44(v: &mut Values) -> bool {
+fn r45_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
 if TAB10[(v[74] as usize)] == 59 {
 {  return true; }

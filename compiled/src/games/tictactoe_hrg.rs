@@ -226,13 +226,13 @@ v[slot] = old;
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 m8(v, cx);
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 m11(v, cx);
 }
 
@@ -256,13 +256,13 @@ v[slot] = old;
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m18(v, cx);
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m19(v, cx);
 }
 
@@ -429,13 +429,13 @@ v[slot] = old;
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_28_29: Option<bool> = None;
 {
-if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 m27(v, cx);
 }
 
 }
 {
-if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 m30(v, cx);
 }
 
@@ -459,13 +459,13 @@ v[slot] = old;
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m1(v, cx);
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 m19(v, cx);
 }
 
@@ -486,36 +486,25 @@ v[slot] = old;
 }
 
 /// Node `hasLine_reach_1__hasLine_reach_1`.
-fn r9_10(v: &mut Values) -> bool {
+fn r9_10(v: &mut Values, r11: u8) -> bool {
 {
-let slot = 11usize;
-let old = v[slot];
-v[slot] = 17;
-if r32_10_k11_17(v) { v[slot] = old; return true; }
-v[slot] = 18;
-if r32_10_k11_18(v) { v[slot] = old; return true; }
-v[slot] = 19;
-if r32_10_k11_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r32_10_k11_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r32_10_k11_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r32_10_k11_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r32_10_k11_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r32_10_k11_24(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r32_10_k11_17(v, 17) {  return true; }
+if r32_10_k11_18(v, 18) {  return true; }
+if r32_10_k11_19(v, 19) {  return true; }
+if r32_10_k11_20(v, 20) {  return true; }
+if r32_10_k11_21(v, 21) {  return true; }
+if r32_10_k11_22(v, 22) {  return true; }
+if r32_10_k11_23(v, 23) {  return true; }
+if r32_10_k11_24(v, 24) {  return true; }
 }
 false
 }
 
 /// Node `hasLine_reach_1__hasLine_1`.
-fn r32_10(v: &mut Values) -> bool {
+fn r32_10(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF1[(v[11] as usize)] as usize] == 0 {
-if r33_10(v) {  return true; }
+if v[0 + OFF1[(r11 as usize)] as usize] == 0 {
+if r33_10(v, r11) {  return true; }
 }
 
 }
@@ -523,10 +512,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2`.
-fn r33_10(v: &mut Values) -> bool {
+fn r33_10(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF2[(v[11] as usize)] as usize] == 0 {
-if r34_10(v) {  return true; }
+if v[0 + OFF2[(r11 as usize)] as usize] == 0 {
+if r34_10(v, r11) {  return true; }
 }
 
 }
@@ -534,9 +523,9 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3`.
-fn r34_10(v: &mut Values) -> bool {
+fn r34_10(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF3[(v[11] as usize)] as usize] == 0 {
+if v[0 + OFF3[(r11 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -545,37 +534,25 @@ false
 }
 
 /// Node `hasEmpty_reach_1`.
-fn r15_17(v: &mut Values) -> bool {
+fn r15_17(v: &mut Values, r10: u8) -> bool {
 {
-let slot = 10usize;
-let old = v[slot];
-v[slot] = 8;
-if r16_17_k10_8(v) { v[slot] = old; return true; }
-v[slot] = 9;
-if r16_17_k10_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r16_17_k10_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r16_17_k10_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r16_17_k10_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r16_17_k10_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r16_17_k10_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r16_17_k10_15(v) { v[slot] = old; return true; }
-v[slot] = 16;
-if r16_17_k10_16(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r16_17_k10_8(v, 8) {  return true; }
+if r16_17_k10_9(v, 9) {  return true; }
+if r16_17_k10_10(v, 10) {  return true; }
+if r16_17_k10_11(v, 11) {  return true; }
+if r16_17_k10_12(v, 12) {  return true; }
+if r16_17_k10_13(v, 13) {  return true; }
+if r16_17_k10_14(v, 14) {  return true; }
+if r16_17_k10_15(v, 15) {  return true; }
+if r16_17_k10_16(v, 16) {  return true; }
 }
 false
 }
 
 /// Node `hasEmpty_1`.
-fn r16_17(v: &mut Values) -> bool {
+fn r16_17(v: &mut Values, r10: u8) -> bool {
 {
-if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
+if v[0 + OFF0[(r10 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -584,36 +561,25 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_reach_2`.
-fn r28_29(v: &mut Values) -> bool {
+fn r28_29(v: &mut Values, r11: u8) -> bool {
 {
-let slot = 11usize;
-let old = v[slot];
-v[slot] = 17;
-if r35_29_k11_17(v) { v[slot] = old; return true; }
-v[slot] = 18;
-if r35_29_k11_18(v) { v[slot] = old; return true; }
-v[slot] = 19;
-if r35_29_k11_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r35_29_k11_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r35_29_k11_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r35_29_k11_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r35_29_k11_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r35_29_k11_24(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r35_29_k11_17(v, 17) {  return true; }
+if r35_29_k11_18(v, 18) {  return true; }
+if r35_29_k11_19(v, 19) {  return true; }
+if r35_29_k11_20(v, 20) {  return true; }
+if r35_29_k11_21(v, 21) {  return true; }
+if r35_29_k11_22(v, 22) {  return true; }
+if r35_29_k11_23(v, 23) {  return true; }
+if r35_29_k11_24(v, 24) {  return true; }
 }
 false
 }
 
 /// Node `hasLine_reach_2__hasLine_1`.
-fn r35_29(v: &mut Values) -> bool {
+fn r35_29(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF1[(v[11] as usize)] as usize] == 1 {
-if r36_29(v) {  return true; }
+if v[0 + OFF1[(r11 as usize)] as usize] == 1 {
+if r36_29(v, r11) {  return true; }
 }
 
 }
@@ -621,10 +587,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2`.
-fn r36_29(v: &mut Values) -> bool {
+fn r36_29(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF2[(v[11] as usize)] as usize] == 1 {
-if r37_29(v) {  return true; }
+if v[0 + OFF2[(r11 as usize)] as usize] == 1 {
+if r37_29(v, r11) {  return true; }
 }
 
 }
@@ -632,9 +598,9 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3`.
-fn r37_29(v: &mut Values) -> bool {
+fn r37_29(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF3[(v[11] as usize)] as usize] == 1 {
+if v[0 + OFF3[(r11 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -672,13 +638,13 @@ None
 fn a7(v: &mut Values) -> Option<u32> {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 if let Some(node) = a8(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[11]); reach_9_10 = Some(found); found } }) {
 if let Some(node) = a11(v) { return Some(node); }
 }
 
@@ -702,13 +668,13 @@ None
 fn a11(v: &mut Values) -> Option<u32> {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a18(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a19(v) { return Some(node); }
 }
 
@@ -795,13 +761,13 @@ None
 fn a26(v: &mut Values) -> Option<u32> {
 let mut reach_28_29: Option<bool> = None;
 {
-if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if (match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 if let Some(node) = a27(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v); reach_28_29 = Some(found); found } }) {
+if !(match reach_28_29 { Some(found) => found, None => { let found = r28_29(v, v[11]); reach_28_29 = Some(found); found } }) {
 if let Some(node) = a30(v) { return Some(node); }
 }
 
@@ -825,13 +791,13 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 let mut reach_15_17: Option<bool> = None;
 {
-if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if (match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a1(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v); reach_15_17 = Some(found); found } }) {
+if !(match reach_15_17 { Some(found) => found, None => { let found = r15_17(v, v[10]); reach_15_17 = Some(found); found } }) {
 if let Some(node) = a19(v) { return Some(node); }
 }
 
@@ -1068,10 +1034,10 @@ m23(v, cx);
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 17.
-fn r32_10_k11_17(v: &mut Values) -> bool {
+fn r32_10_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 0 {
-if r33_10_k11_17(v) {  return true; }
+if r33_10_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1079,10 +1045,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 18.
-fn r32_10_k11_18(v: &mut Values) -> bool {
+fn r32_10_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 0 {
-if r33_10_k11_18(v) {  return true; }
+if r33_10_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1090,10 +1056,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 19.
-fn r32_10_k11_19(v: &mut Values) -> bool {
+fn r32_10_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 0 {
-if r33_10_k11_19(v) {  return true; }
+if r33_10_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1101,10 +1067,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 20.
-fn r32_10_k11_20(v: &mut Values) -> bool {
+fn r32_10_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 0 {
-if r33_10_k11_20(v) {  return true; }
+if r33_10_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1112,10 +1078,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 21.
-fn r32_10_k11_21(v: &mut Values) -> bool {
+fn r32_10_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 0 {
-if r33_10_k11_21(v) {  return true; }
+if r33_10_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1123,10 +1089,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 22.
-fn r32_10_k11_22(v: &mut Values) -> bool {
+fn r32_10_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 0 {
-if r33_10_k11_22(v) {  return true; }
+if r33_10_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1134,10 +1100,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 23.
-fn r32_10_k11_23(v: &mut Values) -> bool {
+fn r32_10_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 0 {
-if r33_10_k11_23(v) {  return true; }
+if r33_10_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1145,10 +1111,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_1` where v[11] == 24.
-fn r32_10_k11_24(v: &mut Values) -> bool {
+fn r32_10_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 0 {
-if r33_10_k11_24(v) {  return true; }
+if r33_10_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1156,7 +1122,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 8.
-fn r16_17_k10_8(v: &mut Values) -> bool {
+fn r16_17_k10_8(v: &mut Values, r10: u8) -> bool {
 {
 if v[0] == 7 {
 {  return true; }
@@ -1167,7 +1133,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 9.
-fn r16_17_k10_9(v: &mut Values) -> bool {
+fn r16_17_k10_9(v: &mut Values, r10: u8) -> bool {
 {
 if v[1] == 7 {
 {  return true; }
@@ -1178,7 +1144,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 10.
-fn r16_17_k10_10(v: &mut Values) -> bool {
+fn r16_17_k10_10(v: &mut Values, r10: u8) -> bool {
 {
 if v[2] == 7 {
 {  return true; }
@@ -1189,7 +1155,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 11.
-fn r16_17_k10_11(v: &mut Values) -> bool {
+fn r16_17_k10_11(v: &mut Values, r10: u8) -> bool {
 {
 if v[3] == 7 {
 {  return true; }
@@ -1200,7 +1166,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 12.
-fn r16_17_k10_12(v: &mut Values) -> bool {
+fn r16_17_k10_12(v: &mut Values, r10: u8) -> bool {
 {
 if v[4] == 7 {
 {  return true; }
@@ -1211,7 +1177,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 13.
-fn r16_17_k10_13(v: &mut Values) -> bool {
+fn r16_17_k10_13(v: &mut Values, r10: u8) -> bool {
 {
 if v[5] == 7 {
 {  return true; }
@@ -1222,7 +1188,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 14.
-fn r16_17_k10_14(v: &mut Values) -> bool {
+fn r16_17_k10_14(v: &mut Values, r10: u8) -> bool {
 {
 if v[6] == 7 {
 {  return true; }
@@ -1233,7 +1199,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 15.
-fn r16_17_k10_15(v: &mut Values) -> bool {
+fn r16_17_k10_15(v: &mut Values, r10: u8) -> bool {
 {
 if v[7] == 7 {
 {  return true; }
@@ -1244,7 +1210,7 @@ false
 }
 
 /// Node `hasEmpty_1` where v[10] == 16.
-fn r16_17_k10_16(v: &mut Values) -> bool {
+fn r16_17_k10_16(v: &mut Values, r10: u8) -> bool {
 {
 if v[8] == 7 {
 {  return true; }
@@ -1255,10 +1221,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 17.
-fn r35_29_k11_17(v: &mut Values) -> bool {
+fn r35_29_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 1 {
-if r36_29_k11_17(v) {  return true; }
+if r36_29_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1266,10 +1232,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 18.
-fn r35_29_k11_18(v: &mut Values) -> bool {
+fn r35_29_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 1 {
-if r36_29_k11_18(v) {  return true; }
+if r36_29_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1277,10 +1243,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 19.
-fn r35_29_k11_19(v: &mut Values) -> bool {
+fn r35_29_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 1 {
-if r36_29_k11_19(v) {  return true; }
+if r36_29_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1288,10 +1254,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 20.
-fn r35_29_k11_20(v: &mut Values) -> bool {
+fn r35_29_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 1 {
-if r36_29_k11_20(v) {  return true; }
+if r36_29_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1299,10 +1265,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 21.
-fn r35_29_k11_21(v: &mut Values) -> bool {
+fn r35_29_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 1 {
-if r36_29_k11_21(v) {  return true; }
+if r36_29_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1310,10 +1276,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 22.
-fn r35_29_k11_22(v: &mut Values) -> bool {
+fn r35_29_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 1 {
-if r36_29_k11_22(v) {  return true; }
+if r36_29_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1321,10 +1287,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 23.
-fn r35_29_k11_23(v: &mut Values) -> bool {
+fn r35_29_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 1 {
-if r36_29_k11_23(v) {  return true; }
+if r36_29_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1332,10 +1298,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_1` where v[11] == 24.
-fn r35_29_k11_24(v: &mut Values) -> bool {
+fn r35_29_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 1 {
-if r36_29_k11_24(v) {  return true; }
+if r36_29_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1343,10 +1309,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 17.
-fn r33_10_k11_17(v: &mut Values) -> bool {
+fn r33_10_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 0 {
-if r34_10_k11_17(v) {  return true; }
+if r34_10_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1354,10 +1320,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 18.
-fn r33_10_k11_18(v: &mut Values) -> bool {
+fn r33_10_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_18(v) {  return true; }
+if r34_10_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1365,10 +1331,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 19.
-fn r33_10_k11_19(v: &mut Values) -> bool {
+fn r33_10_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 0 {
-if r34_10_k11_19(v) {  return true; }
+if r34_10_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1376,10 +1342,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 20.
-fn r33_10_k11_20(v: &mut Values) -> bool {
+fn r33_10_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 0 {
-if r34_10_k11_20(v) {  return true; }
+if r34_10_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1387,10 +1353,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 21.
-fn r33_10_k11_21(v: &mut Values) -> bool {
+fn r33_10_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_21(v) {  return true; }
+if r34_10_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1398,10 +1364,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 22.
-fn r33_10_k11_22(v: &mut Values) -> bool {
+fn r33_10_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 0 {
-if r34_10_k11_22(v) {  return true; }
+if r34_10_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1409,10 +1375,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 23.
-fn r33_10_k11_23(v: &mut Values) -> bool {
+fn r33_10_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_23(v) {  return true; }
+if r34_10_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1420,10 +1386,10 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_2` where v[11] == 24.
-fn r33_10_k11_24(v: &mut Values) -> bool {
+fn r33_10_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 0 {
-if r34_10_k11_24(v) {  return true; }
+if r34_10_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1431,10 +1397,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 17.
-fn r36_29_k11_17(v: &mut Values) -> bool {
+fn r36_29_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 1 {
-if r37_29_k11_17(v) {  return true; }
+if r37_29_k11_17(v, r11) {  return true; }
 }
 
 }
@@ -1442,10 +1408,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 18.
-fn r36_29_k11_18(v: &mut Values) -> bool {
+fn r36_29_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_18(v) {  return true; }
+if r37_29_k11_18(v, r11) {  return true; }
 }
 
 }
@@ -1453,10 +1419,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 19.
-fn r36_29_k11_19(v: &mut Values) -> bool {
+fn r36_29_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 1 {
-if r37_29_k11_19(v) {  return true; }
+if r37_29_k11_19(v, r11) {  return true; }
 }
 
 }
@@ -1464,10 +1430,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 20.
-fn r36_29_k11_20(v: &mut Values) -> bool {
+fn r36_29_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 1 {
-if r37_29_k11_20(v) {  return true; }
+if r37_29_k11_20(v, r11) {  return true; }
 }
 
 }
@@ -1475,10 +1441,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 21.
-fn r36_29_k11_21(v: &mut Values) -> bool {
+fn r36_29_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_21(v) {  return true; }
+if r37_29_k11_21(v, r11) {  return true; }
 }
 
 }
@@ -1486,10 +1452,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 22.
-fn r36_29_k11_22(v: &mut Values) -> bool {
+fn r36_29_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 1 {
-if r37_29_k11_22(v) {  return true; }
+if r37_29_k11_22(v, r11) {  return true; }
 }
 
 }
@@ -1497,10 +1463,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 23.
-fn r36_29_k11_23(v: &mut Values) -> bool {
+fn r36_29_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_23(v) {  return true; }
+if r37_29_k11_23(v, r11) {  return true; }
 }
 
 }
@@ -1508,10 +1474,10 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_2` where v[11] == 24.
-fn r36_29_k11_24(v: &mut Values) -> bool {
+fn r36_29_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 1 {
-if r37_29_k11_24(v) {  return true; }
+if r37_29_k11_24(v, r11) {  return true; }
 }
 
 }
@@ -1519,7 +1485,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 17.
-fn r34_10_k11_17(v: &mut Values) -> bool {
+fn r34_10_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 0 {
 {  return true; }
@@ -1530,7 +1496,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 18.
-fn r34_10_k11_18(v: &mut Values) -> bool {
+fn r34_10_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 0 {
 {  return true; }
@@ -1541,7 +1507,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 19.
-fn r34_10_k11_19(v: &mut Values) -> bool {
+fn r34_10_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 0 {
 {  return true; }
@@ -1552,7 +1518,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 20.
-fn r34_10_k11_20(v: &mut Values) -> bool {
+fn r34_10_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 0 {
 {  return true; }
@@ -1563,7 +1529,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 21.
-fn r34_10_k11_21(v: &mut Values) -> bool {
+fn r34_10_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 0 {
 {  return true; }
@@ -1574,7 +1540,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 22.
-fn r34_10_k11_22(v: &mut Values) -> bool {
+fn r34_10_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 0 {
 {  return true; }
@@ -1585,7 +1551,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 23.
-fn r34_10_k11_23(v: &mut Values) -> bool {
+fn r34_10_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 0 {
 {  return true; }
@@ -1596,7 +1562,7 @@ false
 }
 
 /// Node `hasLine_reach_1__hasLine_3` where v[11] == 24.
-fn r34_10_k11_24(v: &mut Values) -> bool {
+fn r34_10_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 0 {
 {  return true; }
@@ -1607,7 +1573,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 17.
-fn r37_29_k11_17(v: &mut Values) -> bool {
+fn r37_29_k11_17(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 1 {
 {  return true; }
@@ -1618,7 +1584,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 18.
-fn r37_29_k11_18(v: &mut Values) -> bool {
+fn r37_29_k11_18(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 1 {
 {  return true; }
@@ -1629,7 +1595,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 19.
-fn r37_29_k11_19(v: &mut Values) -> bool {
+fn r37_29_k11_19(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 1 {
 {  return true; }
@@ -1640,7 +1606,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 20.
-fn r37_29_k11_20(v: &mut Values) -> bool {
+fn r37_29_k11_20(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 1 {
 {  return true; }
@@ -1651,7 +1617,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 21.
-fn r37_29_k11_21(v: &mut Values) -> bool {
+fn r37_29_k11_21(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 1 {
 {  return true; }
@@ -1662,7 +1628,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 22.
-fn r37_29_k11_22(v: &mut Values) -> bool {
+fn r37_29_k11_22(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 1 {
 {  return true; }
@@ -1673,7 +1639,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 23.
-fn r37_29_k11_23(v: &mut Values) -> bool {
+fn r37_29_k11_23(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 1 {
 {  return true; }
@@ -1684,7 +1650,7 @@ false
 }
 
 /// Node `hasLine_reach_2__hasLine_3` where v[11] == 24.
-fn r37_29_k11_24(v: &mut Values) -> bool {
+fn r37_29_k11_24(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 1 {
 {  return true; }

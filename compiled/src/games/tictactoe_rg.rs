@@ -225,13 +225,13 @@ v[slot] = old;
 fn m7(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[12]); reach_9_10 = Some(found); found } }) {
 m8(v, cx);
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[12]); reach_9_10 = Some(found); found } }) {
 m11(v, cx);
 }
 
@@ -256,13 +256,13 @@ v[slot] = old;
 fn m11(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_14_15: Option<bool> = None;
 {
-if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
+if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v, v[11]); reach_14_15 = Some(found); found } }) {
 m13(v, cx);
 }
 
 }
 {
-if (match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
+if (match reach_14_15 { Some(found) => found, None => { let found = r14_15(v, v[11]); reach_14_15 = Some(found); found } }) {
 m16(v, cx);
 }
 
@@ -314,36 +314,25 @@ fn m17(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `lineSearch`.
-fn r9_10(v: &mut Values) -> bool {
+fn r9_10(v: &mut Values, r12: u8) -> bool {
 {
-let slot = 12usize;
-let old = v[slot];
-v[slot] = 17;
-if r18_10_k12_17(v) { v[slot] = old; return true; }
-v[slot] = 18;
-if r18_10_k12_18(v) { v[slot] = old; return true; }
-v[slot] = 19;
-if r18_10_k12_19(v) { v[slot] = old; return true; }
-v[slot] = 20;
-if r18_10_k12_20(v) { v[slot] = old; return true; }
-v[slot] = 21;
-if r18_10_k12_21(v) { v[slot] = old; return true; }
-v[slot] = 22;
-if r18_10_k12_22(v) { v[slot] = old; return true; }
-v[slot] = 23;
-if r18_10_k12_23(v) { v[slot] = old; return true; }
-v[slot] = 24;
-if r18_10_k12_24(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r18_10_k12_17(v, 17) {  return true; }
+if r18_10_k12_18(v, 18) {  return true; }
+if r18_10_k12_19(v, 19) {  return true; }
+if r18_10_k12_20(v, 20) {  return true; }
+if r18_10_k12_21(v, 21) {  return true; }
+if r18_10_k12_22(v, 22) {  return true; }
+if r18_10_k12_23(v, 23) {  return true; }
+if r18_10_k12_24(v, 24) {  return true; }
 }
 false
 }
 
 /// Node `lineChosen`.
-fn r18_10(v: &mut Values) -> bool {
+fn r18_10(v: &mut Values, r12: u8) -> bool {
 {
-if v[0 + OFF3[(v[12] as usize)] as usize] == v[10] {
-if r19_10(v) {  return true; }
+if v[0 + OFF3[(r12 as usize)] as usize] == v[10] {
+if r19_10(v, r12) {  return true; }
 }
 
 }
@@ -351,10 +340,10 @@ false
 }
 
 /// Node `firstOk`.
-fn r19_10(v: &mut Values) -> bool {
+fn r19_10(v: &mut Values, r12: u8) -> bool {
 {
-if v[0 + OFF4[(v[12] as usize)] as usize] == v[10] {
-if r20_10(v) {  return true; }
+if v[0 + OFF4[(r12 as usize)] as usize] == v[10] {
+if r20_10(v, r12) {  return true; }
 }
 
 }
@@ -362,9 +351,9 @@ false
 }
 
 /// Node `secondOk`.
-fn r20_10(v: &mut Values) -> bool {
+fn r20_10(v: &mut Values, r12: u8) -> bool {
 {
-if v[0 + OFF5[(v[12] as usize)] as usize] == v[10] {
+if v[0 + OFF5[(r12 as usize)] as usize] == v[10] {
 {  return true; }
 }
 
@@ -373,37 +362,25 @@ false
 }
 
 /// Node `emptySearch`.
-fn r14_15(v: &mut Values) -> bool {
+fn r14_15(v: &mut Values, r11: u8) -> bool {
 {
-let slot = 11usize;
-let old = v[slot];
-v[slot] = 7;
-if r21_15_k11_7(v) { v[slot] = old; return true; }
-v[slot] = 8;
-if r21_15_k11_8(v) { v[slot] = old; return true; }
-v[slot] = 9;
-if r21_15_k11_9(v) { v[slot] = old; return true; }
-v[slot] = 10;
-if r21_15_k11_10(v) { v[slot] = old; return true; }
-v[slot] = 11;
-if r21_15_k11_11(v) { v[slot] = old; return true; }
-v[slot] = 12;
-if r21_15_k11_12(v) { v[slot] = old; return true; }
-v[slot] = 13;
-if r21_15_k11_13(v) { v[slot] = old; return true; }
-v[slot] = 14;
-if r21_15_k11_14(v) { v[slot] = old; return true; }
-v[slot] = 15;
-if r21_15_k11_15(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r21_15_k11_7(v, 7) {  return true; }
+if r21_15_k11_8(v, 8) {  return true; }
+if r21_15_k11_9(v, 9) {  return true; }
+if r21_15_k11_10(v, 10) {  return true; }
+if r21_15_k11_11(v, 11) {  return true; }
+if r21_15_k11_12(v, 12) {  return true; }
+if r21_15_k11_13(v, 13) {  return true; }
+if r21_15_k11_14(v, 14) {  return true; }
+if r21_15_k11_15(v, 15) {  return true; }
 }
 false
 }
 
 /// Node `emptyChosen`.
-fn r21_15(v: &mut Values) -> bool {
+fn r21_15(v: &mut Values, r11: u8) -> bool {
 {
-if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
+if v[0 + OFF0[(r11 as usize)] as usize] == 16 {
 {  return true; }
 }
 
@@ -441,13 +418,13 @@ None
 fn a7(v: &mut Values) -> Option<u32> {
 let mut reach_9_10: Option<bool> = None;
 {
-if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if (match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[12]); reach_9_10 = Some(found); found } }) {
 if let Some(node) = a8(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v); reach_9_10 = Some(found); found } }) {
+if !(match reach_9_10 { Some(found) => found, None => { let found = r9_10(v, v[12]); reach_9_10 = Some(found); found } }) {
 if let Some(node) = a11(v) { return Some(node); }
 }
 
@@ -472,13 +449,13 @@ None
 fn a11(v: &mut Values) -> Option<u32> {
 let mut reach_14_15: Option<bool> = None;
 {
-if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
+if !(match reach_14_15 { Some(found) => found, None => { let found = r14_15(v, v[11]); reach_14_15 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
 }
 {
-if (match reach_14_15 { Some(found) => found, None => { let found = r14_15(v); reach_14_15 = Some(found); found } }) {
+if (match reach_14_15 { Some(found) => found, None => { let found = r14_15(v, v[11]); reach_14_15 = Some(found); found } }) {
 if let Some(node) = a16(v) { return Some(node); }
 }
 
@@ -633,10 +610,10 @@ m4(v, cx);
 }
 
 /// Node `lineChosen` where v[12] == 17.
-fn r18_10_k12_17(v: &mut Values) -> bool {
+fn r18_10_k12_17(v: &mut Values, r12: u8) -> bool {
 {
 if v[0] == v[10] {
-if r19_10_k12_17(v) {  return true; }
+if r19_10_k12_17(v, r12) {  return true; }
 }
 
 }
@@ -644,10 +621,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 18.
-fn r18_10_k12_18(v: &mut Values) -> bool {
+fn r18_10_k12_18(v: &mut Values, r12: u8) -> bool {
 {
 if v[3] == v[10] {
-if r19_10_k12_18(v) {  return true; }
+if r19_10_k12_18(v, r12) {  return true; }
 }
 
 }
@@ -655,10 +632,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 19.
-fn r18_10_k12_19(v: &mut Values) -> bool {
+fn r18_10_k12_19(v: &mut Values, r12: u8) -> bool {
 {
 if v[6] == v[10] {
-if r19_10_k12_19(v) {  return true; }
+if r19_10_k12_19(v, r12) {  return true; }
 }
 
 }
@@ -666,10 +643,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 20.
-fn r18_10_k12_20(v: &mut Values) -> bool {
+fn r18_10_k12_20(v: &mut Values, r12: u8) -> bool {
 {
 if v[0] == v[10] {
-if r19_10_k12_20(v) {  return true; }
+if r19_10_k12_20(v, r12) {  return true; }
 }
 
 }
@@ -677,10 +654,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 21.
-fn r18_10_k12_21(v: &mut Values) -> bool {
+fn r18_10_k12_21(v: &mut Values, r12: u8) -> bool {
 {
 if v[1] == v[10] {
-if r19_10_k12_21(v) {  return true; }
+if r19_10_k12_21(v, r12) {  return true; }
 }
 
 }
@@ -688,10 +665,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 22.
-fn r18_10_k12_22(v: &mut Values) -> bool {
+fn r18_10_k12_22(v: &mut Values, r12: u8) -> bool {
 {
 if v[2] == v[10] {
-if r19_10_k12_22(v) {  return true; }
+if r19_10_k12_22(v, r12) {  return true; }
 }
 
 }
@@ -699,10 +676,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 23.
-fn r18_10_k12_23(v: &mut Values) -> bool {
+fn r18_10_k12_23(v: &mut Values, r12: u8) -> bool {
 {
 if v[0] == v[10] {
-if r19_10_k12_23(v) {  return true; }
+if r19_10_k12_23(v, r12) {  return true; }
 }
 
 }
@@ -710,10 +687,10 @@ false
 }
 
 /// Node `lineChosen` where v[12] == 24.
-fn r18_10_k12_24(v: &mut Values) -> bool {
+fn r18_10_k12_24(v: &mut Values, r12: u8) -> bool {
 {
 if v[6] == v[10] {
-if r19_10_k12_24(v) {  return true; }
+if r19_10_k12_24(v, r12) {  return true; }
 }
 
 }
@@ -721,7 +698,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 7.
-fn r21_15_k11_7(v: &mut Values) -> bool {
+fn r21_15_k11_7(v: &mut Values, r11: u8) -> bool {
 {
 if v[0] == 16 {
 {  return true; }
@@ -732,7 +709,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 8.
-fn r21_15_k11_8(v: &mut Values) -> bool {
+fn r21_15_k11_8(v: &mut Values, r11: u8) -> bool {
 {
 if v[1] == 16 {
 {  return true; }
@@ -743,7 +720,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 9.
-fn r21_15_k11_9(v: &mut Values) -> bool {
+fn r21_15_k11_9(v: &mut Values, r11: u8) -> bool {
 {
 if v[2] == 16 {
 {  return true; }
@@ -754,7 +731,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 10.
-fn r21_15_k11_10(v: &mut Values) -> bool {
+fn r21_15_k11_10(v: &mut Values, r11: u8) -> bool {
 {
 if v[3] == 16 {
 {  return true; }
@@ -765,7 +742,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 11.
-fn r21_15_k11_11(v: &mut Values) -> bool {
+fn r21_15_k11_11(v: &mut Values, r11: u8) -> bool {
 {
 if v[4] == 16 {
 {  return true; }
@@ -776,7 +753,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 12.
-fn r21_15_k11_12(v: &mut Values) -> bool {
+fn r21_15_k11_12(v: &mut Values, r11: u8) -> bool {
 {
 if v[5] == 16 {
 {  return true; }
@@ -787,7 +764,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 13.
-fn r21_15_k11_13(v: &mut Values) -> bool {
+fn r21_15_k11_13(v: &mut Values, r11: u8) -> bool {
 {
 if v[6] == 16 {
 {  return true; }
@@ -798,7 +775,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 14.
-fn r21_15_k11_14(v: &mut Values) -> bool {
+fn r21_15_k11_14(v: &mut Values, r11: u8) -> bool {
 {
 if v[7] == 16 {
 {  return true; }
@@ -809,7 +786,7 @@ false
 }
 
 /// Node `emptyChosen` where v[11] == 15.
-fn r21_15_k11_15(v: &mut Values) -> bool {
+fn r21_15_k11_15(v: &mut Values, r11: u8) -> bool {
 {
 if v[8] == 16 {
 {  return true; }
@@ -820,10 +797,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 17.
-fn r19_10_k12_17(v: &mut Values) -> bool {
+fn r19_10_k12_17(v: &mut Values, r12: u8) -> bool {
 {
 if v[1] == v[10] {
-if r20_10_k12_17(v) {  return true; }
+if r20_10_k12_17(v, r12) {  return true; }
 }
 
 }
@@ -831,10 +808,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 18.
-fn r19_10_k12_18(v: &mut Values) -> bool {
+fn r19_10_k12_18(v: &mut Values, r12: u8) -> bool {
 {
 if v[4] == v[10] {
-if r20_10_k12_18(v) {  return true; }
+if r20_10_k12_18(v, r12) {  return true; }
 }
 
 }
@@ -842,10 +819,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 19.
-fn r19_10_k12_19(v: &mut Values) -> bool {
+fn r19_10_k12_19(v: &mut Values, r12: u8) -> bool {
 {
 if v[7] == v[10] {
-if r20_10_k12_19(v) {  return true; }
+if r20_10_k12_19(v, r12) {  return true; }
 }
 
 }
@@ -853,10 +830,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 20.
-fn r19_10_k12_20(v: &mut Values) -> bool {
+fn r19_10_k12_20(v: &mut Values, r12: u8) -> bool {
 {
 if v[3] == v[10] {
-if r20_10_k12_20(v) {  return true; }
+if r20_10_k12_20(v, r12) {  return true; }
 }
 
 }
@@ -864,10 +841,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 21.
-fn r19_10_k12_21(v: &mut Values) -> bool {
+fn r19_10_k12_21(v: &mut Values, r12: u8) -> bool {
 {
 if v[4] == v[10] {
-if r20_10_k12_21(v) {  return true; }
+if r20_10_k12_21(v, r12) {  return true; }
 }
 
 }
@@ -875,10 +852,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 22.
-fn r19_10_k12_22(v: &mut Values) -> bool {
+fn r19_10_k12_22(v: &mut Values, r12: u8) -> bool {
 {
 if v[5] == v[10] {
-if r20_10_k12_22(v) {  return true; }
+if r20_10_k12_22(v, r12) {  return true; }
 }
 
 }
@@ -886,10 +863,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 23.
-fn r19_10_k12_23(v: &mut Values) -> bool {
+fn r19_10_k12_23(v: &mut Values, r12: u8) -> bool {
 {
 if v[4] == v[10] {
-if r20_10_k12_23(v) {  return true; }
+if r20_10_k12_23(v, r12) {  return true; }
 }
 
 }
@@ -897,10 +874,10 @@ false
 }
 
 /// Node `firstOk` where v[12] == 24.
-fn r19_10_k12_24(v: &mut Values) -> bool {
+fn r19_10_k12_24(v: &mut Values, r12: u8) -> bool {
 {
 if v[4] == v[10] {
-if r20_10_k12_24(v) {  return true; }
+if r20_10_k12_24(v, r12) {  return true; }
 }
 
 }
@@ -908,7 +885,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 17.
-fn r20_10_k12_17(v: &mut Values) -> bool {
+fn r20_10_k12_17(v: &mut Values, r12: u8) -> bool {
 {
 if v[2] == v[10] {
 {  return true; }
@@ -919,7 +896,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 18.
-fn r20_10_k12_18(v: &mut Values) -> bool {
+fn r20_10_k12_18(v: &mut Values, r12: u8) -> bool {
 {
 if v[5] == v[10] {
 {  return true; }
@@ -930,7 +907,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 19.
-fn r20_10_k12_19(v: &mut Values) -> bool {
+fn r20_10_k12_19(v: &mut Values, r12: u8) -> bool {
 {
 if v[8] == v[10] {
 {  return true; }
@@ -941,7 +918,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 20.
-fn r20_10_k12_20(v: &mut Values) -> bool {
+fn r20_10_k12_20(v: &mut Values, r12: u8) -> bool {
 {
 if v[6] == v[10] {
 {  return true; }
@@ -952,7 +929,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 21.
-fn r20_10_k12_21(v: &mut Values) -> bool {
+fn r20_10_k12_21(v: &mut Values, r12: u8) -> bool {
 {
 if v[7] == v[10] {
 {  return true; }
@@ -963,7 +940,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 22.
-fn r20_10_k12_22(v: &mut Values) -> bool {
+fn r20_10_k12_22(v: &mut Values, r12: u8) -> bool {
 {
 if v[8] == v[10] {
 {  return true; }
@@ -974,7 +951,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 23.
-fn r20_10_k12_23(v: &mut Values) -> bool {
+fn r20_10_k12_23(v: &mut Values, r12: u8) -> bool {
 {
 if v[8] == v[10] {
 {  return true; }
@@ -985,7 +962,7 @@ false
 }
 
 /// Node `secondOk` where v[12] == 24.
-fn r20_10_k12_24(v: &mut Values) -> bool {
+fn r20_10_k12_24(v: &mut Values, r12: u8) -> bool {
 {
 if v[2] == v[10] {
 {  return true; }

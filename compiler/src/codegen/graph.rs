@@ -579,6 +579,86 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
     (slots.len() <= MAX_PROGRESS_SLOTS).then(|| slots.into_iter().collect())
 }
 
+/// The slots a pure check keeps in registers: its functions take each one's value as an argument
+/// (`r<slot>`) instead of writing it into the state and restoring it, so a cursor walked along
+/// a line lives in a register and the compiler need not store it at every step (a board read
+/// through a computed index could otherwise read it). `edges` are the edges the check walks.
+///
+/// A slot qualifies when some edge writes it as `slot = e` or `slot = T(*)` (a fixed set-valued
+/// slot, the member loop's variable), every edge that may write its variable is such a write, and no state read or write through a
+/// computed key can reach it (each such place's slot range, from its offset tables, excludes
+/// it); the check must nest no check (a nested one reads the state) and copy or compare no
+/// blocks. Exact: the functions then read the slot nowhere but through the argument, and the
+/// state the check leaves is the one it found, as before (it restored every write).
+/// Cost: one pass over the edges per candidate slot.
+pub(crate) fn register_slots(plan: &Plan, edges: &[usize]) -> Vec<u32> {
+    let ops: Vec<&PlanOp> = edges.iter().map(|&edge| &plan.ops[edge]).collect();
+    let unsupported = ops.iter().any(|op| match op {
+        PlanOp::Reach { .. } => true,
+        PlanOp::Assign { transfer, .. } | PlanOp::Compare { transfer, .. } => *transfer != PlanTransfer::Slot,
+        _ => false,
+    });
+    if unsupported {
+        return Vec::new();
+    }
+    let candidates: BTreeSet<u32> = ops
+        .iter()
+        .filter_map(|op| match op {
+            PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } | PlanOp::AssignAny { lhs, .. } => fixed_slot(lhs),
+            _ => None,
+        })
+        .collect();
+    candidates
+        .into_iter()
+        .filter(|&slot| {
+            ops.iter().all(|op| {
+                let plain_write = match op {
+                    PlanOp::Assign { lhs, transfer: PlanTransfer::Slot, .. } | PlanOp::AssignAny { lhs, .. } => {
+                        fixed_slot(lhs) == Some(slot)
+                    }
+                    _ => false,
+                };
+                let writes = super::known::op_writes(plan, op, slot);
+                (plain_write || !writes) && !op_may_reach_computed(op, slot)
+            })
+        })
+        .collect()
+}
+
+/// Whether some place of `op` read or written through a computed key may be `slot`.
+fn op_may_reach_computed(op: &PlanOp, slot: u32) -> bool {
+    let operand = |operand: &PlanOperand| match operand {
+        PlanOperand::Literal(_) => false,
+        PlanOperand::Place(place) => place_may_reach_computed(place, slot),
+    };
+    match op {
+        PlanOp::Assign { lhs, rhs, .. } => place_may_reach_computed(lhs, slot) || operand(rhs),
+        PlanOp::AssignAny { lhs, .. } => place_may_reach_computed(lhs, slot),
+        PlanOp::Compare { lhs, rhs, .. } => operand(lhs) || operand(rhs),
+        PlanOp::TagExpr(value) => operand(value),
+        PlanOp::Skip | PlanOp::Reach { .. } | PlanOp::Tag(_) => false,
+    }
+}
+
+/// Whether `place` (or a place its keys read) is a state place with a computed key whose slot
+/// range (its base plus the least to the greatest offset of each step) holds `slot`.
+fn place_may_reach_computed(place: &PlanPlace, slot: u32) -> bool {
+    let keys = place.steps.iter().any(|step| match &step.key {
+        PlanOperand::Literal(_) => false,
+        PlanOperand::Place(key) => place_may_reach_computed(key, slot),
+    });
+    if keys || !place.in_state || place.steps.is_empty() {
+        return keys;
+    }
+    let (mut low, mut high) = (place.base as u64, place.base as u64);
+    for step in &place.steps {
+        let offsets = step.offsets.iter().chain([&step.default_offset]);
+        low += offsets.clone().min().copied().unwrap_or(0) as u64;
+        high += offsets.max().copied().unwrap_or(0) as u64;
+    }
+    (low..=high).contains(&(slot as u64))
+}
+
 /// The reachability checks of an automaton by target node. `checks` lists every `(from, to)`
 /// with `from != to`; `fallible[e]` says whether edge `e`'s label can fail (a write through a
 /// computed key); `plan.ops[e]` is edge `e`'s operation (a nested check, when it is one).
@@ -840,6 +920,31 @@ pub(crate) fn cyclic_components(successors: &[Vec<u32>]) -> Vec<Option<usize>> {
 mod tests {
     use super::*;
     use regula_runtime::automaton::builder::AutomatonBuilder;
+
+    /// A state place `base[key]` over a map of `offsets` (default block at `default`).
+    fn computed_place(base: u32, offsets: Vec<u32>, default: u32, key: PlanOperand) -> PlanPlace {
+        let step = regula_runtime::compiled::PlanStep { key, offsets, default_offset: default, map_type: "M".into() };
+        PlanPlace { in_state: true, base, steps: vec![step] }
+    }
+
+    #[test]
+    fn a_computed_place_may_reach_exactly_the_slots_between_its_least_and_greatest_offset() {
+        let cursor = PlanOperand::Place(PlanPlace { in_state: true, base: 9, steps: Vec::new() });
+        // Slots 2..=5 (offsets 0..=2 and the default block at 3).
+        let board = computed_place(2, vec![1, 0, 2, 1], 3, cursor.clone());
+        let reached: Vec<u32> = (0..8).filter(|&slot| place_may_reach_computed(&board, slot)).collect();
+        assert_eq!(reached, vec![2, 3, 4, 5]);
+        // A plain slot is no computed place, even the one it names.
+        let PlanOperand::Place(plain) = &cursor else { unreachable!() };
+        assert!(!place_may_reach_computed(plain, 9));
+        // A key read through a computed place counts: `board[other[cursor]]` with `other` at 7..=8.
+        let other = computed_place(7, vec![0, 1], 1, cursor);
+        let nested = computed_place(2, vec![0, 1], 1, PlanOperand::Place(other));
+        assert!(place_may_reach_computed(&nested, 8) && !place_may_reach_computed(&nested, 6));
+        // A constant place never reaches the state.
+        let constant = PlanPlace { in_state: false, ..computed_place(2, vec![0, 1], 1, PlanOperand::Literal(0)) };
+        assert!(!place_may_reach_computed(&constant, 2));
+    }
 
     /// The analysis of a one-player game whose move search starts at `choose`, and a node's id.
     fn analysis_at(edges: &[(&str, &str, &str)], node: &str) -> (Analysis, usize) {

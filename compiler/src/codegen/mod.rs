@@ -217,6 +217,15 @@ struct Generator<'a> {
     /// Per node, whether a sink start's search reaches it: its move-search function is generic
     /// over the `MoveSink` it runs on.
     sink_nodes: Vec<bool>,
+    /// Per pure check (by target node), the slots its functions take as arguments
+    /// ([`graph::register_slots`]).
+    registers: BTreeMap<u32, Vec<u32>>,
+    /// While a pure check's function is written: its register slots (reads of them are the
+    /// arguments `r<slot>`).
+    in_registers: Vec<u32>,
+    /// While an edge (or a member filter's skipped chain) writing register slots continues:
+    /// those slots with the variables holding their new values, which its callee gets.
+    register_writes: Vec<(u32, String)>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -708,6 +717,9 @@ impl<'a> Generator<'a> {
             delta_places: Vec::new(),
             sink_bounds: Vec::new(),
             sink_nodes: Vec::new(),
+            registers: BTreeMap::new(),
+            in_registers: Vec::new(),
+            register_writes: Vec::new(),
         }
     }
 
@@ -780,8 +792,12 @@ impl<'a> Generator<'a> {
             if let Some(value) = self.bound_value(place.base) {
                 return value.to_string();
             }
+            // A known value (a specialised copy's) holds in a register slot too: a constant folds.
             if let Some(symbol) = self.known.iter().find(|&&(slot, _)| slot == place.base).map(|&(_, s)| s) {
                 return format!("{symbol}");
+            }
+            if self.in_registers.contains(&place.base) {
+                return format!("r{}", place.base);
             }
         }
         // Known keys fold into the base.
@@ -1058,7 +1074,10 @@ impl<'a> Generator<'a> {
             Mode::Moves => format!("{callee}(v, cx);\n"),
             Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} {ring}return true; }}\n"),
             Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} {ring}return Ok(true); }}\n"),
-            Mode::Reach { pure: true, .. } => format!("if {callee}(v) {{ {undo} {ring}return true; }}\n"),
+            Mode::Reach { pure: true, .. } => {
+                let args = self.register_args();
+                format!("if {callee}(v{args}) {{ {undo} {ring}return true; }}\n")
+            }
             Mode::Reach { pure: false, .. } => {
                 format!("if {callee}(v, cx)? {{ {undo} {ring}return Ok(true); }}\n")
             }
@@ -1576,7 +1595,14 @@ impl<'a> Generator<'a> {
         let sym = self.sym;
         let mut write = String::new();
         let mut restores = Vec::new();
+        let writes_before = self.register_writes.len();
         for (k, (slot, value)) in skip.writes.iter().enumerate() {
+            if self.in_registers.contains(slot) {
+                // A register slot: the callee takes the new value; the state is not written.
+                writeln!(write, "let new{k}: {sym} = {value};").expect("writing to a String");
+                self.register_writes.push((*slot, format!("new{k}")));
+                continue;
+            }
             writeln!(write, "let kept{k}: {sym} = v[{slot}]; let new{k}: {sym} = {value}; v[{slot}] = new{k};")
                 .expect("writing to a String");
             restores.insert(0, format!("v[{slot}] = kept{k};"));
@@ -1590,11 +1616,45 @@ impl<'a> Generator<'a> {
             known_slot != loop_slot && !skip.writes.iter().any(|&(slot, _)| slot == known_slot)
         });
         let cont = self.continue_to(mode, skip.edge, &early, None);
+        self.register_writes.truncate(writes_before);
         self.known = known;
-        if restore.is_empty() {
+        if write.is_empty() {
             return cont;
         }
         format!("{write}{cont}{restore}\n")
+    }
+
+    /// The register arguments of a pure check's call from the function being written: each
+    /// register's value there, or the new value the current edge writes into it.
+    fn register_args(&self) -> String {
+        let arg = |slot: u32| match self.register_writes.iter().rev().find(|(written, _)| *written == slot) {
+            Some((_, value)) => format!(", {value}"),
+            None => format!(", r{slot}"),
+        };
+        self.in_registers.iter().map(|&slot| arg(slot)).collect()
+    }
+
+    /// Per pure check, its register slots ([`graph::register_slots`]) less those a ring of the
+    /// check writes (a ring's loop writes the state).
+    fn register_slots(&mut self) -> BTreeMap<u32, Vec<u32>> {
+        let mut registers = BTreeMap::new();
+        let targets: Vec<u32> = self.reach.iter().filter(|(_, target)| target.pure).map(|(&to, _)| to).collect();
+        for to in targets {
+            let mode = Mode::Reach { to, pure: true };
+            let region = self.reach[&to].region.clone();
+            let nodes: Vec<u32> = (0..region.len() as u32).filter(|&node| region[node as usize]).collect();
+            let edges: Vec<usize> = nodes.iter().flat_map(|&node| self.walked_edges(mode, node)).collect();
+            let mut slots = graph::register_slots(self.plan, &edges);
+            for &node in &nodes {
+                if let Some(ring) = self.ring(mode, node) {
+                    slots.retain(|slot| !ring.written.contains(slot));
+                }
+            }
+            if !slots.is_empty() {
+                registers.insert(to, slots);
+            }
+        }
+        registers
     }
 
     fn reach_call(&self, from: u32, to: u32) -> String {
@@ -1607,7 +1667,10 @@ impl<'a> Generator<'a> {
             return "false".into();
         }
         if target.pure {
-            return format!("r{from}_{to}(v)");
+            // The check starts with its register slots' values in the state.
+            let args: String =
+                self.registers.get(&to).into_iter().flatten().map(|slot| format!(", v[{slot}]")).collect();
+            return format!("r{from}_{to}(v{args})");
         }
         format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}_{to}(v, cx); cx.leave_reach(); found? }}")
     }
@@ -1657,6 +1720,16 @@ impl<'a> Generator<'a> {
                     format!("cx.push_tag({value} as u32, {target})?")
                 };
                 simple(self, "", Some(push), "cx.pop_tag();")
+            }
+            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. }
+                if graph::fixed_slot(&lhs).is_some_and(|slot| self.in_registers.contains(&slot)) =>
+            {
+                // A register slot: the callee takes the new value; the state is not written.
+                let value = self.value(&rhs);
+                self.register_writes.push((lhs.base, "x".to_string()));
+                let cont = self.continue_to(mode, edge, "", None);
+                self.register_writes.pop();
+                format!("{{\nlet x: {sym} = {value};\n{cont}}}\n")
             }
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
                 let value = self.value(&rhs);
@@ -1714,6 +1787,20 @@ impl<'a> Generator<'a> {
             {
                 // Unrolled: each member continues into functions specialised for its value.
                 let slot = lhs.base;
+                if self.in_registers.contains(&slot) {
+                    // A register slot: each callee takes its member; the state is not written.
+                    let mut code = String::new();
+                    for &member in &members {
+                        self.register_writes.push((slot, member.to_string()));
+                        code.push_str(&self.continue_to(mode, edge, "", Some((slot, member))));
+                        self.register_writes.pop();
+                    }
+                    return format!(
+                        "{{
+{code}}}
+"
+                    );
+                }
                 let mut code = format!("{{\nlet slot = {slot}usize;\nlet old = v[slot];\n");
                 for &member in &members {
                     let cont = self.continue_to(mode, edge, "v[slot] = old;", Some((slot, member)));
@@ -1741,6 +1828,21 @@ impl<'a> Generator<'a> {
                     let conditions: Vec<&str> = member_filter.conditions.iter().map(|(c, _)| c.as_str()).collect();
                     format!("if !({}) {{ continue; }}\n", conditions.join(" && "))
                 };
+                if !tagged && self.in_registers.contains(&lhs.base) {
+                    // A register slot: the body's callee takes the member; the state is not
+                    // written.
+                    self.register_writes.push((lhs.base, "member".to_string()));
+                    let filtered = match &member_filter.skip {
+                        Some(skip) => self.filtered_body(mode, lhs.base, skip, ""),
+                        None => self.continue_to(mode, edge, "", None),
+                    };
+                    self.register_writes.pop();
+                    let member = format!("let member: {sym} = {table}[i];\n");
+                    if let Some((head, tail)) = self.byte_scan(&member_filter, count, None) {
+                        return format!("{{\n{head}{member}{filtered}{tail}}}\n");
+                    }
+                    return format!("{{\nfor i in 0..{count} {{\n{filter}{member}{filtered}}}\n}}\n");
+                }
                 let cont = self.continue_to(mode, edge, "v[slot] = old;", None);
                 // Behind the filter, the body continues below the guards the filter tested.
                 let filtered = match &member_filter.skip {
@@ -2004,6 +2106,17 @@ impl<'a> Generator<'a> {
     /// The function of one node in one mode.
     /// `name` is the function's name (`m<N>`, `r<N>_<T>`, or a specialised copy's).
     fn node_function(&mut self, mode: Mode, node: u32, name: &str) -> String {
+        self.in_registers = match mode {
+            Mode::Reach { to, pure: true } => self.registers.get(&to).cloned().unwrap_or_default(),
+            Mode::Moves | Mode::Apply | Mode::Reach { .. } => Vec::new(),
+        };
+        let function = self.node_function_body(mode, node, name);
+        self.in_registers.clear();
+        function
+    }
+
+    /// [`Generator::node_function`] with its register slots set.
+    fn node_function_body(&mut self, mode: Mode, node: u32, name: &str) -> String {
         let memoised = self.memoised_checks(node);
         let mut body = String::new();
         let (signature, done) = match mode {
@@ -2015,7 +2128,11 @@ impl<'a> Generator<'a> {
             }
             Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
             Mode::Apply => (format!("fn {name}(v: &mut Values) -> Option<u32>"), "None"),
-            Mode::Reach { pure: true, .. } => (format!("fn {name}(v: &mut Values) -> bool"), "false"),
+            Mode::Reach { pure: true, .. } => {
+                let sym = self.sym;
+                let registers: String = self.in_registers.iter().map(|slot| format!(", r{slot}: {sym}")).collect();
+                (format!("fn {name}(v: &mut Values{registers}) -> bool"), "false")
+            }
             Mode::Reach { pure: false, .. } => {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
             }
@@ -2117,6 +2234,7 @@ impl<'a> Generator<'a> {
     }
 
     fn functions(&mut self) -> String {
+        self.registers = self.register_slots();
         let mut plain = Vec::new();
         for node in 0..self.automaton.nodes.len() as u32 {
             if self.analysis.in_moves[node as usize] {
@@ -3325,5 +3443,79 @@ mod tests {
         ]);
         assert!(ambiguous.contains("cx.complete(") || ambiguous.contains("cx.complete_scoped("), "{ambiguous}");
         assert!(!flag(&ambiguous, "LEAN_READS_NO_TAGS") && flag(&ambiguous, "NO_VISITS"), "{ambiguous}");
+    }
+
+    /// A one-player game whose move needs a pure check: `pos` walks two steps up a line of
+    /// squares, each onto a stone of `board`, with the edges `extra` added.
+    fn cursor_module(extra: &[(&str, &str, &str)]) -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, stone}").typedef("Board", "Sq -> Content");
+        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
+        builder.variable("pos", "Sq", "s1").variable("board", "Board", "{:stone}");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "done", "? start -> goal");
+        builder.edge("done", "end", "player = keeper");
+        let walk = [
+            ("start", "first", "pos = up[pos]"),
+            ("first", "second", "board[pos] == stone"),
+            ("second", "third", "pos = up[pos]"),
+            ("third", "goal", "board[pos] == stone"),
+        ];
+        for (from, to, label) in walk.iter().chain(extra) {
+            builder.edge(from, to, label);
+        }
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// The signatures of a module's check functions (`fn r<N>_<T>`).
+    fn check_signatures(module: &str) -> Vec<&str> {
+        module.lines().filter(|l| l.starts_with("fn r")).collect()
+    }
+
+    #[test]
+    fn a_pure_check_keeps_a_slot_it_writes_in_a_register() {
+        let walked = cursor_module(&[]);
+        // `pos` is slot 0: the check starts from its value in the state and never writes it.
+        assert!(walked.contains("r4_5(v, v[0])"), "{walked}");
+        let signatures = check_signatures(&walked);
+        assert_eq!(signatures.len(), 4, "{walked}");
+        assert!(signatures.iter().all(|s| s.ends_with("(v: &mut Values, r0: u8) -> bool {")), "{walked}");
+        assert!(!walked.contains("let slot = 0usize"), "{walked}");
+        // Each step passes the new value on; the reads use the argument.
+        assert!(walked.contains("let x: u8 = TAB") && walked.contains("(v, x) {  return true; }"), "{walked}");
+        assert!(walked.contains("OFF") && walked.contains("[(r0 as usize)]"), "{walked}");
+    }
+
+    #[test]
+    fn a_pure_check_keeps_a_member_loop_slot_in_a_register() {
+        // A member loop over `pos` (slot 0) next to the plain steps: every callee takes the
+        // member as its argument and the state is never written.
+        let any = cursor_module(&[("second", "third", "pos = Sq(*)")]);
+        let signatures = check_signatures(&any);
+        assert!(signatures.iter().all(|s| s.contains("(v: &mut Values, r0: u8) -> bool {")), "{any}");
+        assert!(!any.contains("let slot = 0usize") && !any.contains("v[0] = "), "{any}");
+        // Each member (symbols s1..off) is passed on to the function specialised for it.
+        let passed = (0..16).filter(|member| any.contains(&format!("_k0_{member}(v, {member})"))).count();
+        assert_eq!(passed, 4, "{any}");
+    }
+
+    #[test]
+    fn a_check_keeps_no_register_for_a_slot_it_writes_into_a_nested_check() {
+        let registered = |module: &str| check_signatures(module).iter().any(|s| s.contains(", r"));
+        // A nested check reads the state, where a register's value is not.
+        let nested = cursor_module(&[
+            ("second", "third", "? inner -> inner_goal"),
+            ("inner", "inner_goal", "board[pos] == stone"),
+        ]);
+        assert!(!registered(&nested) && nested.contains("let slot = 0usize"), "{nested}");
+        // The same with a member loop over `pos`: it keeps writing the state.
+        let nested_any = cursor_module(&[
+            ("second", "third", "pos = Sq(*)"),
+            ("second", "third", "? inner -> inner_goal"),
+            ("inner", "inner_goal", "board[pos] == stone"),
+        ]);
+        assert!(!registered(&nested_any) && nested_any.contains("let slot = 0usize"), "{nested_any}");
     }
 }
