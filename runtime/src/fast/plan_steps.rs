@@ -26,6 +26,12 @@
 //! one). A walk that takes more than [`super::reach::CYCLE_STEPS`] steps on cyclic nodes gives up
 //! as the walk does, and the general search decides. Cost per step: one dispatch, the operand
 //! loads and a jump; per check, one save per branching node entered that has slots to save.
+//!
+//! A program that is one straight chain over a single cursor slot, run once or per member of a
+//! leading member loop (reversi's flank checks), also gets a [`CursorChain`]: the same steps run
+//! with the member and the cursor in registers, nothing written to the state, no save area and
+//! no dispatch for the first step and comparison, which most members end at. `run_plan` runs it
+//! instead of the steps, before saving any plan slot.
 
 use super::program::Val;
 use super::reach::{NodeKind, PlanEdge, PlanNode, PlanOp, ACCEPT};
@@ -49,6 +55,8 @@ pub(crate) struct PlanSteps {
     pub saved: u32,
     /// The slot lists of the `Save` and `Restore` steps.
     pub slot_lists: Box<[u32]>,
+    /// The whole program as one cursor chain, when it has that shape (see [`CursorChain`]).
+    pub cursor: Option<CursorChain>,
 }
 
 /// One step: run `op`, then go on at `pass` (an assignment, or a comparison that holds) or at
@@ -201,6 +209,275 @@ impl PlanWalk {
                 }
             };
         }
+    }
+}
+
+/// A program that is one straight chain of steps over a single *cursor* slot, run once or once
+/// per member of a leading member loop: reversi's `legalAt`, `dir = Dir(*); cursor =
+/// step[dir][cell]; board[cursor] == other; cursor = step[dir][cursor]`, a walk over the enemy
+/// discs, `board[cursor] == me`, and its `flanksAlongDir`, the same without the member loop.
+///
+/// Every step writes the cursor alone (the member loop the member), and the first step writes
+/// it before any reads it, so what a member sees does not depend on what earlier members wrote:
+/// nothing is saved, put back or counted in the save area. The member and the cursor live in
+/// registers and are never written to the state; the operands that are neither (`cell`, the
+/// maps, the right-hand sides) are slots no step writes, read from the state. The caller puts
+/// every plan slot back after a check, so the state after a check is the same as the steps
+/// leave it. A comparison failing goes on with the next member (or fails the check), the last
+/// step passing accepts: the steps' answer, with the same step bound (each step of a cyclic node
+/// and each round of a walk count as there). Cost per member: the steps' loads and compares and
+/// one dispatch per step; per check, no set-up at all (the steps' entry, save area and member
+/// counter cost reversi about 200 instructions a check).
+#[derive(Debug)]
+pub(crate) struct CursorChain {
+    /// The leading member loop's members (`None`: the chain runs once).
+    pub members: Option<Box<[SymbolId]>>,
+    /// The first step, `cursor = table[first * width + second]` (neither operand the cursor),
+    /// and the comparison after it, run per member without dispatch: most members end here.
+    pub head: (Operand, Operand, u32, Box<[u32]>),
+    pub head_test: MemberTest,
+    /// The steps after the head's comparison.
+    pub ops: Box<[CursorOp]>,
+}
+
+/// Where a [`CursorChain`] step reads a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operand {
+    /// The member being tried.
+    Member,
+    /// The cursor.
+    Cursor,
+    /// A slot no step writes.
+    Fixed(u32),
+}
+
+impl Operand {
+    #[inline(always)]
+    fn get(self, values: &[SymbolId], member: SymbolId, cursor: SymbolId) -> SymbolId {
+        match self {
+            Operand::Member => member,
+            Operand::Cursor => cursor,
+            Operand::Fixed(slot) => values[slot as usize],
+        }
+    }
+}
+
+/// A step of a [`CursorChain`]: `cyclic` as [`PlanStep::cyclic`].
+#[derive(Debug)]
+pub(crate) enum CursorOp {
+    /// `cursor = table[first * width + second]` (`width` 0: `table[second]`).
+    Step { first: Operand, second: Operand, width: u32, table: Box<[u32]>, cyclic: bool },
+    /// The map at the cursor compared; failing ends the member.
+    Test { test: MemberTest, cyclic: bool },
+    /// A [`PlanWalk`] of the cursor: test, step, test, ... until the test leaves.
+    Walk { first: Operand, second: Operand, width: u32, table: Box<[u32]>, test: MemberTest, again: bool },
+}
+
+impl CursorChain {
+    /// The answer of the check (`None`: the step bound ran out, the general search decides).
+    pub(crate) fn run(&self, values: &[SymbolId]) -> Option<bool> {
+        let mut budget = super::reach::CYCLE_STEPS;
+        // The head's key as `member * scale + offset` (the operands not the member read once):
+        // wrapping, as the steps' `first * width + second` wraps, so the same entry is read.
+        let (first, second, width, table) = &self.head;
+        let part = |operand: Operand, scale: u32| match operand {
+            Operand::Fixed(slot) => (0, values[slot as usize].wrapping_mul(scale)),
+            _ => (scale, 0),
+        };
+        let ((a, b), (c, d)) = (part(*first, *width), part(*second, 1));
+        let (scale, offset) = (a.wrapping_add(c), b.wrapping_add(d));
+        let test = &self.head_test;
+        let rhs = test.rhs.read(values);
+        let Some(members) = &self.members else {
+            let cursor = table[offset as usize];
+            return if test.holds(values, cursor, rhs) {
+                self.pass(values, 0, cursor, &mut budget)
+            } else {
+                Some(false)
+            };
+        };
+        for &member in members.iter() {
+            let cursor = table[member.wrapping_mul(scale).wrapping_add(offset) as usize];
+            if test.holds(values, cursor, rhs) && self.pass(values, member, cursor, &mut budget)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// The rest of the chain with `member`, from `cursor`: whether every comparison held.
+    #[inline(always)]
+    fn pass(&self, values: &[SymbolId], member: SymbolId, mut cursor: SymbolId, budget: &mut u32) -> Option<bool> {
+        for op in self.ops.iter() {
+            match op {
+                CursorOp::Step { first, second, width, table, cyclic } => {
+                    if *cyclic {
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                    }
+                    let key = first.get(values, member, cursor) * *width + second.get(values, member, cursor);
+                    cursor = table[key as usize];
+                }
+                CursorOp::Test { test, cyclic } => {
+                    if *cyclic {
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                    }
+                    if !test.holds(values, cursor, test.rhs.read(values)) {
+                        return Some(false);
+                    }
+                }
+                CursorOp::Walk { first, second, width, table, test, again } => {
+                    let rhs = test.rhs.read(values);
+                    loop {
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                        if test.holds(values, cursor, rhs) != *again {
+                            break;
+                        }
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                        let key = first.get(values, member, cursor) * *width + second.get(values, member, cursor);
+                        cursor = table[key as usize];
+                    }
+                }
+            }
+        }
+        Some(true)
+    }
+
+    /// The chain of the program entered at `entry`, if it has that shape (see the type).
+    fn of(entry: u32, steps: &[PlanStep]) -> Option<CursorChain> {
+        /// Longer chains keep their steps (a bound on the shape's walk, not a cost limit).
+        const MAX_OPS: usize = 64;
+        let mut at = entry;
+        if let ProgramOp::Save { .. } = steps.get(at as usize)?.op {
+            // Copies for the member loop's restore list, which the chain never needs.
+            at = steps[at as usize].pass;
+        }
+        let head = steps.get(at as usize)?;
+        let (members, member_slot, cursor, mut ops) = match &head.op {
+            ProgramOp::Member(choice) if !choice.resume && head.fail == STEPS_FAIL => {
+                let MemberFilter::Step { step, first, second, width, table, test } = &choice.filter else {
+                    return None;
+                };
+                if test.offsets.contains(&choice.slot) || test.rhs.reads(choice.slot) {
+                    return None;
+                }
+                let operand = |slot: u32| if slot == choice.slot { Operand::Member } else { Operand::Fixed(slot) };
+                let ops = vec![
+                    CursorOp::Step {
+                        first: operand(*first),
+                        second: operand(*second),
+                        width: *width,
+                        table: table.clone(),
+                        cyclic: false,
+                    },
+                    CursorOp::Test { test: test.clone(), cyclic: false },
+                ];
+                (Some(choice.members.clone()), Some(choice.slot), *step, ops)
+            }
+            // No member loop: the first step writes the cursor from slots it never writes.
+            ProgramOp::SetLookup { slot, .. } | ProgramOp::SetLookup2 { slot, .. } => (None, None, *slot, Vec::new()),
+            _ => return None,
+        };
+        let written: Vec<u32> = member_slot.into_iter().chain([cursor]).collect();
+        let operand = |slot: u32| match slot {
+            _ if Some(slot) == member_slot => Operand::Member,
+            _ if slot == cursor => Operand::Cursor,
+            _ => Operand::Fixed(slot),
+        };
+        let test_of = |op: &ProgramOp| {
+            MemberTest::of(op, cursor, &written).filter(|t| !written.iter().any(|w| t.offsets.contains(w)))
+        };
+        if members.is_some() {
+            at = head.pass;
+        }
+        // Where a failing comparison goes: the resumed member loop, or the check's failure.
+        let mut resume = None;
+        while at != ACCEPT {
+            if ops.len() > MAX_OPS {
+                return None;
+            }
+            let step = steps.get(at as usize)?;
+            match &step.op {
+                ProgramOp::SetLookup { slot, key, table } if *slot == cursor => ops.push(CursorOp::Step {
+                    first: operand(*key),
+                    second: operand(*key),
+                    width: 0,
+                    table: table.clone(),
+                    cyclic: step.cyclic,
+                }),
+                ProgramOp::SetLookup2 { slot, first, second, width, table } if *slot == cursor => {
+                    ops.push(CursorOp::Step {
+                        first: operand(*first),
+                        second: operand(*second),
+                        width: *width,
+                        table: table.clone(),
+                        cyclic: step.cyclic,
+                    })
+                }
+                ProgramOp::Walk(walk) if walk.slot == cursor && step.pass == step.fail && !step.cyclic => {
+                    let (first, second, width, table) = match &walk.step {
+                        WalkStep::Lookup { key, table } => (operand(*key), operand(*key), 0, table.clone()),
+                        WalkStep::Lookup2 { first, second, width, table } => {
+                            (operand(*first), operand(*second), *width, table.clone())
+                        }
+                    };
+                    let test = &walk.test;
+                    if written.iter().any(|&w| test.rhs.reads(w) || test.offsets.contains(&w)) {
+                        return None;
+                    }
+                    let test = test.clone();
+                    ops.push(CursorOp::Walk { first, second, width, table, test, again: walk.again });
+                }
+                op => {
+                    let test = test_of(op)?;
+                    if *resume.get_or_insert(step.fail) != step.fail {
+                        return None;
+                    }
+                    ops.push(CursorOp::Test { test, cyclic: step.cyclic });
+                }
+            }
+            at = step.pass;
+        }
+        // The first step writes the cursor before anything reads it; a comparison follows.
+        let mut ops = ops.into_iter();
+        let (lead, lead_test) = match (ops.next(), ops.next()) {
+            (
+                Some(CursorOp::Step { first, second, width, table, cyclic: false }),
+                Some(CursorOp::Test { test, cyclic: false }),
+            ) if first != Operand::Cursor && second != Operand::Cursor => ((first, second, width, table), test),
+            _ => return None,
+        };
+        match (members.is_some(), resume) {
+            (_, None) => {}
+            (false, Some(fail)) if fail == STEPS_FAIL => {}
+            (true, Some(fail)) => {
+                // The resumed copy of the entry's loop, going on at the same chain.
+                let step = steps.get(fail as usize)?;
+                let (ProgramOp::Member(resumed), ProgramOp::Member(first)) = (&step.op, &head.op) else {
+                    return None;
+                };
+                if !resumed.resume
+                    || resumed.counter != first.counter
+                    || step.pass != head.pass
+                    || step.fail != STEPS_FAIL
+                {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        Some(CursorChain { members, head: lead, head_test: lead_test, ops: ops.collect() })
     }
 }
 
@@ -571,7 +848,14 @@ pub(crate) fn plan_steps(nodes: &[PlanNode], edges: &[PlanEdge], below: &[u32], 
         nesting: 0,
     };
     let entry = builder.node(0, STEPS_FAIL)?;
-    Some(PlanSteps { entry, steps: builder.steps.into(), saved: builder.saved, slot_lists: builder.slot_lists.into() })
+    let cursor = CursorChain::of(entry, &builder.steps);
+    Some(PlanSteps {
+        entry,
+        steps: builder.steps.into(),
+        saved: builder.saved,
+        slot_lists: builder.slot_lists.into(),
+        cursor,
+    })
 }
 
 struct Builder<'p> {

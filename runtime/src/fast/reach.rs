@@ -2226,4 +2226,141 @@ mod tests {
             assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
         }
     }
+
+    /// A reversi-like flank check over the test game: `other = Cell(*)` (the direction), a step
+    /// from `cursor`, a full cell, a walk over full cells, then `board[probe] == empty`; with
+    /// `member` false, `other` is fixed and the check starts at the step. `last` replaces the
+    /// final comparison.
+    fn flank(member: bool, last: &'static str) -> Vec<(&'static str, &'static str, &'static str)> {
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        if member {
+            edges.push(("from", "chosen", "other = Cell(*)"));
+        } else {
+            edges.push(("from", "chosen", ""));
+        }
+        edges.extend([
+            ("chosen", "stepped", "probe = jump[other][cursor]"),
+            ("stepped", "moved", "board[probe] == full"),
+            ("moved", "walk", "probe = jump[other][probe]"),
+            ("walk", "advance", "board[probe] == full"),
+            ("walk", "done", "board[probe] != full"),
+            ("advance", "walk", "probe = jump[other][probe]"),
+            ("done", "to", last),
+        ]);
+        edges
+    }
+
+    fn flank_engine(edges: &[(&str, &str, &str)]) -> FastEngine {
+        engine_with(edges, &[("other", "Cell", "b"), ("probe", "Cell", "a")])
+    }
+
+    /// The check's answer by the cursor chain, by its steps and by the general search on every
+    /// board (16), `cursor` and `other` (4 each): all must agree (`None` where the walk runs out
+    /// of steps round a cycle of full cells, for both plan paths) and leave the state as it was.
+    /// Returns how many states the check held in and how many the plans gave up on.
+    fn assert_chain_agrees(edges: &[(&str, &str, &str)]) -> (usize, usize) {
+        let engine = flank_engine(edges);
+        let mut stepped = flank_engine(edges);
+        let context = engine.plans.iter().position(Option::is_some).expect("a plan");
+        let plan = engine.plans[context].as_ref().expect("a plan");
+        assert!(plan.steps.as_ref().is_some_and(|s| s.cursor.is_some()), "a cursor chain");
+        let plain = stepped.plans[context].as_mut().expect("a plan");
+        plain.steps.as_mut().expect("steps").cursor = None;
+        let plain = stepped.plans[context].as_ref().expect("a plan");
+        let automaton = &engine.automaton;
+        let (from, to) = (automaton.node_id("from").expect("from"), automaton.node_id("to").expect("to"));
+        let symbol = |name: &str| automaton.symbol_id(name).expect(name);
+        let cells = ["a", "b", "c", "null"].map(symbol);
+        let discs = ["empty", "full"].map(symbol);
+        let layout = crate::reference::layout::Layout::new(automaton).expect("a layout");
+        let slot_of = |name: &str| {
+            let variable = automaton.variables.iter().position(|v| v.name == name).expect(name);
+            layout.var_offsets[variable] as usize
+        };
+        let (cursor, other) = (slot_of("cursor"), slot_of("other"));
+        // The board's cells, as the chain's head comparison reads them.
+        let chain = plan.steps.as_ref().and_then(|s| s.cursor.as_ref()).expect("a cursor chain");
+        let board: Vec<usize> = cells.iter().map(|&cell| chain.head_test.offsets[cell as usize] as usize).collect();
+        assert_eq!(board.iter().collect::<std::collections::BTreeSet<_>>().len(), 4, "four board cells");
+        let (mut scratch, mut plain_scratch) = (engine.scratch(), stepped.scratch());
+        let (mut held, mut gave_up) = (0, 0);
+        for fill in 0..16usize {
+            for (&at, &dir) in cells.iter().flat_map(|at| cells.iter().map(move |dir| (at, dir))) {
+                scratch.load(automaton.begin, &engine.initial_values);
+                for (bit, &slot) in board.iter().enumerate() {
+                    scratch.values[slot] = discs[(fill >> bit) & 1];
+                }
+                (scratch.values[cursor], scratch.values[other]) = (at, dir);
+                plain_scratch.load(automaton.begin, &scratch.values);
+                let before = scratch.values.clone();
+                let by_chain = scratch.run_plan(&engine, plan, 1).expect("chain");
+                let by_steps = plain_scratch.run_plan(&stepped, plain, 1).expect("steps");
+                let by_search = scratch.reach_general(&engine, from, to, context as u32, 1).expect("search");
+                assert_eq!(by_chain, by_steps, "board {fill:04b}, cursor {at}, other {dir}");
+                assert!(by_chain.is_none_or(|held| held == by_search), "board {fill:04b}, cursor {at}, other {dir}");
+                assert_eq!((&scratch.values, &plain_scratch.values), (&before, &before), "the state is unchanged");
+                held += usize::from(by_chain == Some(true));
+                gave_up += usize::from(by_chain.is_none());
+            }
+        }
+        (held, gave_up)
+    }
+
+    #[test]
+    fn a_flank_check_runs_as_a_cursor_chain_that_agrees_with_its_steps_and_the_general_search() {
+        // With the member loop (reversi's `legalAt`) and without it (`flanksAlongDir`).
+        for member in [true, false] {
+            let edges = flank(member, "board[probe] == empty");
+            let engine = flank_engine(&edges);
+            let plan = engine.plans.iter().flatten().next().expect("a plan");
+            let chain = plan.steps.as_ref().and_then(|s| s.cursor.as_ref()).expect("a cursor chain");
+            assert_eq!(chain.members.as_ref().map(|m| m.len()), member.then_some(4));
+            let ops: Vec<String> = chain
+                .ops
+                .iter()
+                .map(|op| format!("{op:?}").split([' ', '(']).next().unwrap_or("").to_owned())
+                .collect();
+            // The head (the step from `cursor` and its comparison) runs apart; then the step
+            // into the walk, the walk and the last comparison.
+            assert_eq!(ops, ["Step", "Walk", "Test"], "{chain:?}");
+            let (first, second) = (chain.head.0, chain.head.1);
+            assert_eq!(first == crate::fast::plan_steps::Operand::Member, member, "{chain:?}");
+            assert!(matches!(second, crate::fast::plan_steps::Operand::Fixed(_)), "{chain:?}");
+        }
+        assert_eq!(assert_chain_agrees(&flank(true, "board[probe] == empty")), (104, 116));
+        assert_eq!(assert_chain_agrees(&flank(false, "board[probe] == empty")), (32, 96));
+        // Playouts with every check run by the chain and by the general search.
+        for member in [true, false] {
+            let edges = flank(member, "board[probe] == empty");
+            let planned = flank_engine(&edges).with_reach_plans(crate::fast::ReachPlans::Checked);
+            let general = flank_engine(&edges).with_reach_plans(crate::fast::ReachPlans::Off);
+            let config = crate::playout::PlayoutConfig { count: 80, seed: 31, threads: 1, ..Default::default() };
+            let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+            assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+        }
+    }
+
+    #[test]
+    fn no_cursor_chain_when_a_step_writes_another_slot_or_a_comparison_leaves_the_cursor() {
+        let chain_of = |edges: &[(&str, &str, &str)]| {
+            let engine = flank_engine(edges);
+            let plan = engine.plans.iter().flatten().next().expect("a plan");
+            (plan.steps.is_some(), plan.steps.as_ref().is_some_and(|s| s.cursor.is_some()))
+        };
+        assert_eq!(chain_of(&flank(true, "board[probe] == empty")), (true, true));
+        // A last comparison of a slot, not of the map at the cursor.
+        assert_eq!(chain_of(&flank(true, "probe == c")), (true, false));
+        // A comparison of the member, which the chain never writes to the state.
+        let mut edges = flank(true, "other == c");
+        assert_eq!(chain_of(&edges), (true, false));
+        // A step writing a slot other than the cursor.
+        edges.pop();
+        edges.extend([("done", "copied", "cursor = probe"), ("copied", "to", "board[probe] == empty")]);
+        assert_eq!(chain_of(&edges), (true, false));
+        // Two alternatives after the walk: not one straight chain.
+        let mut edges = flank(true, "board[probe] == empty");
+        edges.push(("done", "to", "board[probe] == full"));
+        assert_eq!(chain_of(&edges), (true, false));
+    }
 }

@@ -1511,7 +1511,7 @@ impl Scratch {
         self.reach_general(engine, from, to, context, depth)
     }
 
-    fn reach_general(
+    pub(super) fn reach_general(
         &mut self,
         engine: &FastEngine,
         from: NodeId,
@@ -1548,9 +1548,18 @@ impl Scratch {
     // filter's shortcut there: out of line it took `run_plan_steps` in with it and cost reversi
     // and draughts about 0.8 % per playout.
     #[inline(always)]
-    fn run_plan(&mut self, engine: &FastEngine, plan: &ReachPlan, depth: usize) -> Result<Option<bool>, EngineError> {
+    pub(super) fn run_plan(
+        &mut self,
+        engine: &FastEngine,
+        plan: &ReachPlan,
+        depth: usize,
+    ) -> Result<Option<bool>, EngineError> {
         if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
             return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth).map(Some);
+        }
+        if let Some(chain) = plan.steps.as_ref().and_then(|steps| steps.cursor.as_ref()) {
+            // Writes nothing to the state: no slot to save or put back.
+            return Ok(chain.run(&self.values));
         }
         let frames_base = self.plan_frames.len();
         let saved_base = self.plan_saved.len();
