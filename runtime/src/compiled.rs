@@ -2476,42 +2476,56 @@ mod tests {
         }
     }
 
+    /// The constants [`Sunk`] and [`Mixed`] take from [`Deltas`]: the same game, listed another way.
+    macro_rules! deltas_constants {
+        () => {
+            type Values = [u8; 3];
+            const FINGERPRINT: u64 = 0;
+            const NAMES: Names = Deltas::<true>::NAMES;
+            const BEGIN: NodeId = Deltas::<true>::BEGIN;
+            const END: NodeId = Deltas::<true>::END;
+            const KEEPER: SymbolId = Deltas::<true>::KEEPER;
+            const RANDOM: SymbolId = Deltas::<true>::RANDOM;
+            const PLAYERS: &'static [SymbolId] = Deltas::<true>::PLAYERS;
+            const SCORES: &'static [SymbolId] = Deltas::<true>::SCORES;
+            const ONE: Option<SymbolId> = Deltas::<true>::ONE;
+            const STARTS_ALL_UNIQUE: bool = Deltas::<true>::STARTS_ALL_UNIQUE;
+            const NO_VISITS: bool = Deltas::<true>::NO_VISITS;
+        };
+    }
+
+    /// The trait functions [`Sunk`] and [`Mixed`] take from [`Deltas`] unchanged.
+    macro_rules! deltas_functions {
+        () => {
+            fn apply_delta(delta: u64, state: &mut CompiledState<[u8; 3]>) {
+                Deltas::<true>::apply_delta(delta, state)
+            }
+            fn initial_values() -> [u8; 3] {
+                Deltas::<true>::initial_values()
+            }
+            fn player(values: &[u8; 3]) -> SymbolId {
+                Deltas::<true>::player(values)
+            }
+            fn goal(values: &[u8; 3], player: usize) -> SymbolId {
+                Deltas::<true>::goal(values, player)
+            }
+            fn visible(_: &[u8; 3], _: usize) -> SymbolId {
+                0
+            }
+            fn search(state: &CompiledState<[u8; 3]>, cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
+                let mut values = state.values;
+                Self::search_in_place(state.node, &mut values, cx)
+            }
+        };
+    }
+
     impl<const BOUND: usize> CompiledGame for Sunk<BOUND> {
-        type Values = [u8; 3];
-        const FINGERPRINT: u64 = 0;
-        const NAMES: Names = Deltas::<true>::NAMES;
-        const BEGIN: NodeId = Deltas::<true>::BEGIN;
-        const END: NodeId = Deltas::<true>::END;
-        const KEEPER: SymbolId = Deltas::<true>::KEEPER;
-        const RANDOM: SymbolId = Deltas::<true>::RANDOM;
-        const PLAYERS: &'static [SymbolId] = Deltas::<true>::PLAYERS;
-        const SCORES: &'static [SymbolId] = Deltas::<true>::SCORES;
-        const ONE: Option<SymbolId> = Deltas::<true>::ONE;
-        const STARTS_ALL_UNIQUE: bool = Deltas::<true>::STARTS_ALL_UNIQUE;
-        const NO_VISITS: bool = Deltas::<true>::NO_VISITS;
+        deltas_constants!();
 
         fn delta_start(node: NodeId) -> bool {
             node == 2
         }
-        fn apply_delta(delta: u64, state: &mut CompiledState<[u8; 3]>) {
-            Deltas::<true>::apply_delta(delta, state)
-        }
-        fn initial_values() -> [u8; 3] {
-            Deltas::<true>::initial_values()
-        }
-        fn player(values: &[u8; 3]) -> SymbolId {
-            Deltas::<true>::player(values)
-        }
-        fn goal(values: &[u8; 3], player: usize) -> SymbolId {
-            Deltas::<true>::goal(values, player)
-        }
-        fn visible(_: &[u8; 3], _: usize) -> SymbolId {
-            0
-        }
-        fn search(state: &CompiledState<[u8; 3]>, cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
-            let mut values = state.values;
-            Self::search_in_place(state.node, &mut values, cx)
-        }
+        deltas_functions!();
         fn search_in_place(node: NodeId, v: &mut [u8; 3], cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
             if node != 2 {
                 return Deltas::<true>::search_in_place(node, v, cx);
@@ -2566,42 +2580,13 @@ mod tests {
     struct Mixed<const DELTAS: bool>;
 
     impl<const DELTAS: bool> CompiledGame for Mixed<DELTAS> {
-        type Values = [u8; 3];
-        const FINGERPRINT: u64 = 0;
-        const NAMES: Names = Deltas::<true>::NAMES;
-        const BEGIN: NodeId = Deltas::<true>::BEGIN;
-        const END: NodeId = Deltas::<true>::END;
-        const KEEPER: SymbolId = Deltas::<true>::KEEPER;
-        const RANDOM: SymbolId = Deltas::<true>::RANDOM;
-        const PLAYERS: &'static [SymbolId] = Deltas::<true>::PLAYERS;
-        const SCORES: &'static [SymbolId] = Deltas::<true>::SCORES;
-        const ONE: Option<SymbolId> = Deltas::<true>::ONE;
-        const STARTS_ALL_UNIQUE: bool = Deltas::<true>::STARTS_ALL_UNIQUE;
-        const NO_VISITS: bool = Deltas::<true>::NO_VISITS;
+        deltas_constants!();
         const MIXED_DELTAS: bool = DELTAS;
 
         fn delta_start(node: NodeId) -> bool {
             DELTAS && node == 2
         }
-        fn apply_delta(delta: u64, state: &mut CompiledState<[u8; 3]>) {
-            Deltas::<true>::apply_delta(delta, state)
-        }
-        fn initial_values() -> [u8; 3] {
-            Deltas::<true>::initial_values()
-        }
-        fn player(values: &[u8; 3]) -> SymbolId {
-            Deltas::<true>::player(values)
-        }
-        fn goal(values: &[u8; 3], player: usize) -> SymbolId {
-            Deltas::<true>::goal(values, player)
-        }
-        fn visible(_: &[u8; 3], _: usize) -> SymbolId {
-            0
-        }
-        fn search(state: &CompiledState<[u8; 3]>, cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
-            let mut values = state.values;
-            Self::search_in_place(state.node, &mut values, cx)
-        }
+        deltas_functions!();
         fn search_in_place(node: NodeId, v: &mut [u8; 3], cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
             if node != 2 {
                 return Deltas::<true>::search_in_place(node, v, cx);
