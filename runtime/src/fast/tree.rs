@@ -535,16 +535,8 @@ mod tests {
             ("merged", "ok", "board[cursor] != full"),
             ("ok", "tagged", first),
             ("tagged", "tagged2", second),
-            ("tagged2", "done", "player = keeper"),
-            ("done", "filled", "board[cell] = full"),
-            ("filled", "more", "? probeFrom -> probeTo"),
-            ("filled", "over", "! probeFrom -> probeTo"),
-            ("more", "turn", "player = x"),
-            ("over", "end", "player = keeper"),
-            ("probeFrom", "probed", "probe = Cell(*)"),
-            ("probed", "probeTo", "board[probe] == empty"),
         ];
-        for (source, target, label) in edges {
+        for (source, target, label) in edges.into_iter().chain(AFTER_THE_TAGS) {
             builder.edge(source, target, label);
         }
         FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
@@ -864,6 +856,19 @@ mod tests {
         }
     }
 
+    /// The test games' edges after a move's tags: the keeper fills `cell`, then the turn passes
+    /// back while some cell is empty (`? probeFrom -> probeTo`) and the game ends otherwise.
+    const AFTER_THE_TAGS: [(&str, &str, &str); 8] = [
+        ("tagged2", "done", "player = keeper"),
+        ("done", "filled", "board[cell] = full"),
+        ("filled", "more", "? probeFrom -> probeTo"),
+        ("filled", "over", "! probeFrom -> probeTo"),
+        ("more", "turn", "player = x"),
+        ("over", "end", "player = keeper"),
+        ("probeFrom", "probed", "probe = Cell(*)"),
+        ("probed", "probeTo", "board[probe] == empty"),
+    ];
+
     /// A game whose move search picks `cell` (filtered `board[cell] == empty`), then `target`
     /// with `filter` after it (none when empty), and tags both.
     fn two_choices(filter: &str) -> FastEngine {
@@ -887,19 +892,8 @@ mod tests {
         } else {
             builder.edge("aimed", "kept", filter);
         }
-        let edges = [
-            ("kept", "tagged", "$$ cell"),
-            ("tagged", "tagged2", "$$ target"),
-            ("tagged2", "done", "player = keeper"),
-            ("done", "filled", "board[cell] = full"),
-            ("filled", "more", "? probeFrom -> probeTo"),
-            ("filled", "over", "! probeFrom -> probeTo"),
-            ("more", "turn", "player = x"),
-            ("over", "end", "player = keeper"),
-            ("probeFrom", "probed", "probe = Cell(*)"),
-            ("probed", "probeTo", "board[probe] == empty"),
-        ];
-        for (source, target, label) in edges {
+        let edges = [("kept", "tagged", "$$ cell"), ("tagged", "tagged2", "$$ target")];
+        for (source, target, label) in edges.into_iter().chain(AFTER_THE_TAGS) {
             builder.edge(source, target, label);
         }
         FastEngine::new(builder.build().expect("a valid automaton")).expect("an engine")
