@@ -751,6 +751,25 @@ impl<V: Values> MoveBuffer<V> {
         }
     }
 
+    /// [`MoveBuffer::take_successor`] where the caller knows the listing was of whole successors.
+    #[inline(always)]
+    fn take_whole(&self, index: usize, state: &mut CompiledState<V>) {
+        debug_assert!(!self.deltas && index < self.count as usize);
+        *state = self.successors[index];
+    }
+
+    /// [`MoveBuffer::take_successor`] where the caller knows the listing was of deltas.
+    #[inline(always)]
+    fn take_delta<G: CompiledGame<Values = V>>(&self, index: usize, state: &mut CompiledState<V>) {
+        debug_assert!(self.deltas && index < self.count as usize);
+        let delta = self.keys[index];
+        if G::MIXED_DELTAS && delta == WHOLE_MOVE {
+            *state = self.successors[index];
+        } else {
+            G::apply_delta(delta, state);
+        }
+    }
+
     /// Delta mode: appends a move without a delta word (below a mixed delta start) as its whole
     /// successor, and [`WHOLE_MOVE`] in its key slot so that [`MoveBuffer::take_successor`]
     /// copies it instead of applying a delta.
@@ -1179,7 +1198,10 @@ impl<V: Values> Search<V> {
         debug_assert!(self.moves.lean && self.depth == 0 && !self.scope_open);
         self.moves.count = 0;
         self.moves.deltas = deltas;
-        self.start = start;
+        // A delta listing runs on a sink, which reports no error naming the start.
+        if !deltas {
+            self.start = start;
+        }
     }
 
     fn fail(error: EngineError) -> Fail {
@@ -1814,9 +1836,13 @@ pub fn settle<G: CompiledGame>(
 /// the keeper symbol, decided by one comparison.
 #[inline(always)]
 fn keeper_moves<G: CompiledGame>(state: &CompiledState<G::Values>) -> bool {
-    if state.node == G::END {
-        return false;
-    }
+    state.node != G::END && keeper_moves_in_play::<G>(state)
+}
+
+/// [`keeper_moves`] in a state known not to be terminal.
+#[inline(always)]
+fn keeper_moves_in_play<G: CompiledGame>(state: &CompiledState<G::Values>) -> bool {
+    debug_assert!(state.node != G::END);
     let player = G::player(&state.values);
     let keeper_is_no_player = G::KEEPER != G::RANDOM && !G::PLAYERS.contains(&G::KEEPER);
     if player == G::KEEPER && keeper_is_no_player {
@@ -1847,14 +1873,18 @@ fn keep_lean<G: CompiledGame>(search: &mut Search<G::Values>) {
 }
 
 /// [`settle`] in the playout loop: the usual cases inline (no keeper move, or one keeper move into
-/// a state where someone else moves), anything longer in [`settle_after`].
+/// a state where someone else moves), anything longer in [`settle_after`]. Returns whether the
+/// game goes on (`state` is not terminal), so the loop tests the end once a move.
 #[inline(always)]
 fn settle_in_place<G: CompiledGame>(
     state: &mut CompiledState<G::Values>,
     search: &mut Search<G::Values>,
-) -> Result<(), EngineError> {
-    if !keeper_moves::<G>(state) {
-        return Ok(());
+) -> Result<bool, EngineError> {
+    if state.node == G::END {
+        return Ok(false);
+    }
+    if !keeper_moves_in_play::<G>(state) {
+        return Ok(true);
     }
     #[cfg(debug_assertions)]
     let before = *state;
@@ -1868,10 +1898,14 @@ fn settle_in_place<G: CompiledGame>(
         }
         search.moves.take_successor::<G>(0, state);
     }
-    if keeper_moves::<G>(state) {
-        return settle_after::<G>(state, 1, search);
+    if state.node == G::END {
+        return Ok(false);
     }
-    Ok(())
+    if keeper_moves_in_play::<G>(state) {
+        settle_after::<G>(state, 1, search)?;
+        return Ok(state.node != G::END);
+    }
+    Ok(true)
 }
 
 /// Debug builds: the keeper move [`CompiledGame::apply_keeper`] applied to `before` is the one
@@ -1965,8 +1999,22 @@ pub fn random_playout<G: CompiledGame>(
     Ok(outcome)
 }
 
+/// The most moves a playout ply lists with their successors before the next ply from a start
+/// that is not a delta start lists tags only: more than [`tags_only_above_bytes`] of successors.
+#[inline(always)]
+fn tags_only_above_moves<G: CompiledGame>() -> usize {
+    tags_only_above_bytes::<G>() / std::mem::size_of::<CompiledState<G::Values>>()
+}
+
 /// [`random_playout`] into an outcome the caller reuses (every field is overwritten; the goals
 /// buffer keeps its capacity, so the playout allocates nothing).
+///
+/// Per ply the loop tests the move limit, lists, picks, takes the picked move and settles the
+/// successor (one test of the end and one of who moves after the move, and after each keeper
+/// move applied in place). The move limit counts down (one decrement and branch a ply); whether
+/// a listing is of deltas follows from the start node ([`listed_as_deltas`]), so taking the
+/// picked move tests no field of the context; a ply listing tags only runs out of line
+/// ([`tags_only_ply`]), so the usual ply's code is not interleaved with it.
 pub fn random_playout_into<G: CompiledGame>(
     rng: &mut Xoshiro256,
     max_moves: u64,
@@ -1981,64 +2029,108 @@ pub fn random_playout_into<G: CompiledGame>(
     outcome.plies = 0;
     outcome.chance_moves = 0;
     outcome.legal_moves = 0;
-    let mut moves_made = 0u64;
+    let mut moves_left = max_moves;
     let mut last_count = 0;
-    loop {
-        // A settled state is terminal, or `random` or a player moves.
-        if state.node == G::END {
-            break;
-        }
-        let random = G::player(&state.values) == G::RANDOM;
-        if moves_made >= max_moves {
-            return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
-        }
-        // With many moves, list tags only and search the picked move again alone (its tags prune
-        // every other path): one successor is copied instead of all of them. A delta listing
-        // copies none, unless the game's replay skips to its member: then a placement's tags-only
-        // listing, which writes nothing per member, costs less than its delta listing (gomoku
-        // +13 % instructions per playout with deltas instead).
-        let try_tags = last_count * std::mem::size_of::<CompiledState<G::Values>>() > tags_only_above_bytes::<G>()
-            && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node));
-        let tags_only = try_tags && generate_tags::<G>(&state, search)?;
-        if !tags_only {
-            if try_tags && lean_kept::<G>() {
-                // The tags-only listing began a full search.
-                keep_lean::<G>(search);
+    // A settled state is terminal, or `random` or a player moves.
+    if state.node != G::END {
+        loop {
+            let random = G::player(&state.values) == G::RANDOM;
+            if moves_left == 0 {
+                return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
             }
-            generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
-        }
-        let count = search.moves.len();
-        last_count = count;
-        if count == 0 {
-            return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
-        }
-        let pick = rng.below(count as u64) as usize;
-        if random {
-            outcome.chance_moves += 1;
-        } else {
-            outcome.plies += 1;
-            outcome.legal_moves += count as u64;
-        }
-        moves_made += 1;
-        if tags_only {
-            let mut picked = std::mem::take(&mut search.picked);
-            picked.clear();
-            search.moves.copy_tags(pick, &mut picked);
-            let next = raw_apply::<G>(&state, &picked, search);
-            search.picked = picked;
-            state =
-                next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?;
-            if lean_kept::<G>() {
-                keep_lean::<G>(search);
+            moves_left -= 1;
+            // With many moves, list tags only and search the picked move again alone (its tags
+            // prune every other path): one successor is copied instead of all of them. A delta
+            // listing copies none, unless the game's replay skips to its member: then a
+            // placement's tags-only listing, which writes nothing per member, costs less than
+            // its delta listing (gomoku +13 % instructions per playout with deltas instead).
+            let try_tags =
+                (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node)) && last_count > tags_only_above_moves::<G>();
+            let mut listed = false;
+            if try_tags {
+                if let Some(count) = tags_only_ply::<G>(&mut state, rng, random, search, outcome)? {
+                    last_count = count;
+                    listed = true;
+                } else if lean_kept::<G>() {
+                    // The tags-only listing began a full search.
+                    keep_lean::<G>(search);
+                }
             }
-        } else {
-            search.moves.take_successor::<G>(pick, &mut state);
+            if !listed {
+                let deltas = listed_as_deltas::<G>(state.node);
+                generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
+                let count = search.moves.len();
+                last_count = count;
+                if count == 0 {
+                    return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
+                }
+                let pick = rng.below(count as u64) as usize;
+                if random {
+                    outcome.chance_moves += 1;
+                } else {
+                    outcome.plies += 1;
+                    outcome.legal_moves += count as u64;
+                }
+                if deltas {
+                    search.moves.take_delta::<G>(pick, &mut state);
+                } else {
+                    search.moves.take_whole(pick, &mut state);
+                }
+            }
+            if !settle_in_place::<G>(&mut state, search)? {
+                break;
+            }
         }
-        settle_in_place::<G>(&mut state, search)?;
     }
     outcome.goals.clear();
     outcome.goals.extend((0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)));
     Ok(())
+}
+
+/// The playout loop's ply listing tags only (see [`random_playout_into`]): lists the tags of
+/// `state`'s moves, picks one and makes `state` its successor (keeper moves not applied),
+/// returning the number of moves; `None` when two paths gave the same tags (nothing is picked:
+/// the caller lists successors instead). Out of line: large listings only take it.
+#[inline(never)]
+fn tags_only_ply<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    rng: &mut Xoshiro256,
+    random: bool,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<Option<usize>, EngineError> {
+    if !generate_tags::<G>(state, search)? {
+        return Ok(None);
+    }
+    let count = search.moves.len();
+    if count == 0 {
+        return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
+    }
+    let pick = rng.below(count as u64) as usize;
+    if random {
+        outcome.chance_moves += 1;
+    } else {
+        outcome.plies += 1;
+        outcome.legal_moves += count as u64;
+    }
+    let mut picked = std::mem::take(&mut search.picked);
+    picked.clear();
+    search.moves.copy_tags(pick, &mut picked);
+    let next = raw_apply::<G>(state, &picked, search);
+    search.picked = picked;
+    *state = next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?;
+    if lean_kept::<G>() {
+        keep_lean::<G>(search);
+    }
+    Ok(Some(count))
+}
+
+/// Whether the playout loop's listing from `node` (not tags only) lists deltas: what
+/// [`generate_successors_in_place`] passes to [`Search::begin_lean`] (a unique start lists lean,
+/// as deltas where [`CompiledGame::delta_start`] holds; any other start lists whole successors).
+#[inline(always)]
+fn listed_as_deltas<G: CompiledGame>(node: NodeId) -> bool {
+    unique_start::<G>(node) && G::delta_start(node)
 }
 
 /// A score symbol read as a [`Score`] (as [`ForwardModel::scores`] reads it).
