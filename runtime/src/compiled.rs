@@ -779,11 +779,20 @@ impl<V: Values> MoveBuffer<V> {
         self.push_delta(WHOLE_MOVE);
     }
 
-    /// Makes at least `len` key slots ([`Search::list_deltas_into`]'s room), doubling them.
+    /// The first [`DELTA_SINK_SLOTS`] key slots, for a [`DeltaSink`]; the first call makes them.
+    #[inline(always)]
+    fn delta_sink_slots(&mut self) -> &mut [u64; DELTA_SINK_SLOTS] {
+        if self.keys.len() < DELTA_SINK_SLOTS {
+            self.grow_keys_to(DELTA_SINK_SLOTS);
+        }
+        self.keys.first_chunk_mut().expect("the sink's slots were made")
+    }
+
+    /// Makes at least `len` key slots (a [`DeltaSink`]'s), keeping those there are.
     #[cold]
     #[inline(never)]
     fn grow_keys_to(&mut self, len: usize) {
-        self.keys.resize(len.max(64) * 2, 0);
+        self.keys.resize(len, 0);
     }
 
     /// Appends the key of move `count` beyond the slots, doubling them.
@@ -1000,16 +1009,25 @@ impl<V: Values> MoveSink<V> for Search<V> {
     }
 }
 
+/// The key slots a delta listing on a [`DeltaSink`] writes: a fixed number, the most moves the
+/// generator lets such a listing complete (its `DELTA_SINK_BOUND`). A fixed length lets a push
+/// reduce its slot index modulo the length instead of comparing it with a slice's length: where
+/// the listing's pushes are straight-line code (a placement unrolled over its cells) the
+/// compiler proves the index in range and the push is one store and one increment, where the
+/// comparison and its branch made it four (spec/codegen.md, "The playout loop"). 32 KiB, made
+/// once per context by its first delta listing.
+pub const DELTA_SINK_SLOTS: usize = 4096;
+
 /// The moves of a delta listing while its search runs ([`Search::list_deltas_into`]): the key
-/// slots, made room for the search's bound beforehand, and the move count. Held by the search
-/// function as a local, so the count lives in a register (the context's count is a field the
-/// compiler reloads and stores at every push, around the completions' other paths).
+/// slots ([`DELTA_SINK_SLOTS`] of them, at least the search's bound) and the move count. Held by
+/// the search function as a local, so the count lives in a register (the context's count is a
+/// field the compiler reloads and stores at every push, around the completions' other paths).
 ///
 /// Invariant: only the search of a delta start runs on a sink, so every completion it reaches
 /// has a delta word and tags are not recorded (a delta listing is lean); the completing methods
 /// are never called and the tag methods keep nothing.
 pub struct DeltaSink<'a> {
-    keys: &'a mut [u64],
+    keys: &'a mut [u64; DELTA_SINK_SLOTS],
     count: usize,
 }
 
@@ -1037,13 +1055,13 @@ impl<V> MoveSink<V> for DeltaSink<'_> {
     fn lists_deltas(&self) -> bool {
         true
     }
-    /// One store after one comparison: the room for the search's bound was made beforehand
-    /// (a push past it stores nothing, and [`Search::list_deltas_into`] reports it).
+    /// One store: the slot index is reduced modulo the fixed slot count, which the compiler
+    /// drops where it proves the index in range. The listing's bound fits the slots, so no
+    /// push wraps unless the search completes more moves than its bound, which
+    /// [`Search::list_deltas_into`] reports.
     #[inline(always)]
     fn push_delta(&mut self, delta: u64) {
-        if let Some(slot) = self.keys.get_mut(self.count) {
-            *slot = delta;
-        }
+        self.keys[self.count % DELTA_SINK_SLOTS] = delta;
         self.count += 1;
     }
     #[inline(always)]
@@ -1191,7 +1209,7 @@ impl<V: Values> Search<V> {
     /// [`Search::begin_lean`] where the caller keeps the context as a full `begin_lean` with
     /// `skip_path` leaves it, and `checked` false (the playout loop of a game whose every search
     /// runs lean and in place: see [`random_playout_into`]): only the move count, the delta mode
-    /// and the start node change, with no test.
+    /// and (for a listing of whole successors, whose errors name it) the start node change.
     #[inline(always)]
     fn begin_lean_kept(&mut self, start: NodeId, skip_path: bool, deltas: bool) {
         debug_assert!(self.lean_ready == Some(skip_path) && !self.checked);
@@ -1404,21 +1422,21 @@ impl<V: Values> Search<V> {
     /// Generated code: runs `search` (the move search of a delta start whose search cannot fail,
     /// generic over its [`MoveSink`]) as a delta listing into a [`DeltaSink`], where
     /// [`Search::lists_deltas`] holds. `bound` is the most moves one search from that start can
-    /// complete (the generator's count over its acyclic region), so the slots are made room for
-    /// once and each push is a store after one comparison, with the move count in a register
-    /// instead of the context's field. The count is the context's again afterwards.
+    /// complete (the generator's count over its acyclic region, at most [`DELTA_SINK_SLOTS`]),
+    /// so the fixed slots hold every move and each push is a store, with the move count in a
+    /// register instead of the context's field. The count is the context's again afterwards.
     /// The search takes the sink by value and hands it back, so that where the search function
     /// is inlined the sink is a local whose fields the compiler keeps in registers.
     #[inline(always)]
     pub fn list_deltas_into(&mut self, bound: usize, search: impl FnOnce(DeltaSink<'_>) -> DeltaSink<'_>) {
         debug_assert!(self.moves.deltas, "only a delta listing fills a delta sink");
         let start = self.moves.count as usize;
-        if self.moves.keys.len() < start + bound {
-            self.moves.grow_keys_to(start + bound);
-        }
-        let sink = search(DeltaSink { keys: &mut self.moves.keys, count: start });
-        // A push past the room stores nothing (no panic path per push). The generator's bound
-        // makes that impossible; this one test per listing would report a wrong bound.
+        // A delta start's search begins with the sink (no move listed before it) and the
+        // generator's bounds fit the slots: both constants where the listing is inlined.
+        assert!(start + bound <= DELTA_SINK_SLOTS, "a delta listing's bound exceeds the sink's slots");
+        let sink = search(DeltaSink { keys: self.moves.delta_sink_slots(), count: start });
+        // A push past the bound wraps round the slots (no panic path per push). The generator's
+        // bound makes that impossible; this one test per listing would report a wrong bound.
         assert!(sink.count <= start + bound, "a delta listing completed more moves than its bound");
         self.moves.count = sink.count as u32;
     }
