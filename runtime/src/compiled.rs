@@ -2031,8 +2031,8 @@ fn tags_only_above_moves<G: CompiledGame>() -> usize {
 /// successor (one test of the end and one of who moves after the move, and after each keeper
 /// move applied in place). The move limit counts down (one decrement and branch a ply); whether
 /// a listing is of deltas follows from the start node ([`listed_as_deltas`]), so taking the
-/// picked move tests no field of the context; a ply listing tags only runs out of line
-/// ([`tags_only_ply`]), so the usual ply's code is not interleaved with it.
+/// picked move tests no field of the context; a ply listing tags only runs out of line where
+/// such plies are rare ([`tags_only_ply_out_of_line`]).
 pub fn random_playout_into<G: CompiledGame>(
     rng: &mut Xoshiro256,
     max_moves: u64,
@@ -2066,7 +2066,12 @@ pub fn random_playout_into<G: CompiledGame>(
                 (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node)) && last_count > tags_only_above_moves::<G>();
             let mut listed = false;
             if try_tags {
-                if let Some(count) = tags_only_ply::<G>(&mut state, rng, random, search, outcome)? {
+                let listed_tags = if G::REPLAY_SKIPS_TO_MEMBER {
+                    tags_only_ply::<G>(&mut state, rng, random, search, outcome)?
+                } else {
+                    tags_only_ply_out_of_line::<G>(&mut state, rng, random, search, outcome)?
+                };
+                if let Some(count) = listed_tags {
                     last_count = count;
                     listed = true;
                 } else if lean_kept::<G>() {
@@ -2105,11 +2110,28 @@ pub fn random_playout_into<G: CompiledGame>(
     Ok(())
 }
 
+/// [`tags_only_ply`] out of line, for a game whose replay does not skip to its member: its
+/// tags-only plies are rare (only from a start that is no delta start, above
+/// [`tags_only_above_moves`]), and inlined they share the usual ply's registers (tic-tac-toe
+/// and connect four ~2 % more instructions per playout). A game whose replay skips to its
+/// member lists tags only from delta starts too, often every ply for most of a playout
+/// (gomoku, hex): there the call costs ~35 instructions a ply (gomoku +1.0 %), so it is inlined.
+#[inline(never)]
+fn tags_only_ply_out_of_line<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    rng: &mut Xoshiro256,
+    random: bool,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<Option<usize>, EngineError> {
+    tags_only_ply::<G>(state, rng, random, search, outcome)
+}
+
 /// The playout loop's ply listing tags only (see [`random_playout_into`]): lists the tags of
 /// `state`'s moves, picks one and makes `state` its successor (keeper moves not applied),
 /// returning the number of moves; `None` when two paths gave the same tags (nothing is picked:
-/// the caller lists successors instead). Out of line: large listings only take it.
-#[inline(never)]
+/// the caller lists successors instead).
+#[inline(always)]
 fn tags_only_ply<G: CompiledGame>(
     state: &mut CompiledState<G::Values>,
     rng: &mut Xoshiro256,
