@@ -98,8 +98,9 @@ const UNROLL_MEMBERS: usize = 16;
 const UNROLL_EDGE_BUDGET: usize = 256;
 
 /// The most moves a delta listing on a sink may complete ([`Generator::sink_starts`]): the
-/// sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most).
-const DELTA_SINK_BOUND: u64 = 4096;
+/// sink's fixed slots (`regula_runtime::compiled::DELTA_SINK_SLOTS`, 8 bytes a move, 32 KiB),
+/// which the runtime asserts a listing's bound fits.
+const DELTA_SINK_BOUND: u64 = regula_runtime::compiled::DELTA_SINK_SLOTS as u64;
 
 /// The most specialised functions of one game (nested unrolled loops multiply).
 const SPECIALISED_LIMIT: usize = 256;
