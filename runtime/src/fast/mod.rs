@@ -152,6 +152,8 @@ pub struct FastEngine {
     /// Per node without a linear search: its move search as nested choices over straight steps
     /// (module `tree`), if it is.
     pub(crate) trees: Vec<Option<Box<tree::MoveTree>>>,
+    /// Per node: its out-edges as a [`program::Switch`], when they are comparisons of one slot.
+    pub(crate) switches: Vec<Option<Box<program::Switch>>>,
 }
 
 /// A move search that is one choice followed by a straight path: the start node's only out-edge
@@ -371,7 +373,7 @@ impl FastEngine {
             let completes = matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
             let ins = lowering.ins(&op);
             edges.push(FastEdge {
-                hot: program::Hot::of(&ins),
+                hot: program::Hot::of(&ins, automaton.symbols.len()),
                 ins,
                 target: edge.target,
                 completes,
@@ -518,6 +520,13 @@ impl FastEngine {
                 moves.immediate = proves_immediate(moves, &edges, values, &write_ranges, player_slot, &valid_player);
             }
         }
+        let switches = node_edges
+            .iter()
+            .map(|&(first, end)| {
+                let out = edges[first as usize..end as usize].iter().map(|edge| &edge.hot);
+                program::Switch::of(out, automaton.symbols.len()).map(Box::new)
+            })
+            .collect();
         let goal_slots = player_map_slots(automaton.goals_var);
         let visible_slots = player_map_slots(automaton.visible_var);
         let mut player_number = vec![usize::MAX; automaton.symbols.len()];
@@ -547,6 +556,7 @@ impl FastEngine {
             keeper_in_place: true,
             linear,
             trees,
+            switches,
         })
     }
 

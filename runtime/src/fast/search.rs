@@ -263,7 +263,10 @@ impl VisitedSet {
 struct Frame {
     next_edge: u32,
     end_edge: u32,
-    /// The next member to try when the current edge is an any-assignment.
+    /// The next member to try when the current edge is an any-assignment. At a node with a
+    /// [`super::program::Switch`] (whose out-edges are comparisons), the out-edges still to
+    /// take, which are known to hold: bit `i` for edge `next_edge - member.trailing_zeros() +
+    /// i` (never 0 while edges are left; 0 at every other comparison).
     member: u32,
     undo_mark: u32,
     tags_len: u32,
@@ -459,6 +462,19 @@ impl TreeWalk<'_> {
                 let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                 self.write(*slot as usize, value);
             }
+            Hot::CompareSlotIn { slot, pass } => {
+                return Some(if pass[values[*slot as usize] as usize] { step.pass } else { step.fail });
+            }
+            Hot::CompareSlotPair { first, second, width, pass } => {
+                let holds = pass[(values[*first as usize] * *width + values[*second as usize]) as usize];
+                return Some(if holds { step.pass } else { step.fail });
+            }
+            Hot::CompareSlotCell { slot, key, width, cells, pass } => {
+                let cell = values[cells[values[*key as usize] as usize] as usize];
+                let holds = pass[(values[*slot as usize] * *width + cell) as usize];
+                return Some(if holds { step.pass } else { step.fail });
+            }
+            Hot::SetCellLit { .. } | Hot::SetCellSlot { .. } => unreachable!("a move tree writes fixed slots only"),
             Hot::General => {
                 if !self.run_edge(engine, &engine.edges[step.edge as usize]) {
                     return Some(step.fail);
@@ -1129,6 +1145,15 @@ impl Scratch {
                         table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                     true
                 }
+                Hot::CompareSlotIn { slot, pass } => pass[values[*slot as usize] as usize],
+                Hot::CompareSlotPair { first, second, width, pass } => {
+                    pass[(values[*first as usize] * *width + values[*second as usize]) as usize]
+                }
+                Hot::CompareSlotCell { slot, key, width, cells, pass } => {
+                    let cell = values[cells[values[*key as usize] as usize] as usize];
+                    pass[(values[*slot as usize] * *width + cell) as usize]
+                }
+                Hot::SetCellLit { .. } | Hot::SetCellSlot { .. } => unreachable!("a move tree writes fixed slots only"),
                 Hot::General => match &engine.edges[step.edge as usize].ins {
                     Ins::Set { target: Target::Fixed(slot), value } => {
                         values[*slot as usize] = read(value, values, &engine.constants);
@@ -2247,11 +2272,20 @@ impl Scratch {
 
     #[inline]
     fn push_frame(&mut self, engine: &FastEngine, node: NodeId, tags_len: usize) {
-        let (start, end) = engine.node_edges[node as usize];
+        let (mut start, end) = engine.node_edges[node as usize];
+        let mut member = 0;
+        if let Some(switch) = &engine.switches[node as usize] {
+            // Only the out-edges that hold (see `Frame::member`); none: a dead end.
+            member = switch.masks[self.values[switch.slot as usize] as usize];
+            if member == 0 {
+                return;
+            }
+            start += member.trailing_zeros();
+        }
         let frame = Frame {
             next_edge: start,
             end_edge: end,
-            member: 0,
+            member,
             undo_mark: self.undo.len() as u32,
             tags_len: tags_len as u32,
         };
@@ -2342,6 +2376,30 @@ impl Scratch {
             Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
                 let values = &self.values;
                 return Ok((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
+            }
+            Hot::CompareSlotIn { slot, pass } => return Ok(pass[self.values[*slot as usize] as usize]),
+            Hot::CompareSlotPair { first, second, width, pass } => {
+                let values = &self.values;
+                return Ok(pass[(values[*first as usize] * *width + values[*second as usize]) as usize]);
+            }
+            Hot::CompareSlotCell { slot, key, width, cells, pass } => {
+                let values = &self.values;
+                let cell = values[cells[values[*key as usize] as usize] as usize];
+                return Ok(pass[(values[*slot as usize] * *width + cell) as usize]);
+            }
+            Hot::SetCellLit { key, lit, outside, cells } => {
+                let cell = cells[self.values[*key as usize] as usize];
+                if cell != *outside {
+                    self.write(cell as usize, *lit);
+                    return Ok(true);
+                }
+            }
+            Hot::SetCellSlot { key, from, outside, cells } => {
+                let cell = cells[self.values[*key as usize] as usize];
+                if cell != *outside {
+                    self.write(cell as usize, self.values[*from as usize]);
+                    return Ok(true);
+                }
             }
         }
         Ok(match &edge.ins {
@@ -2478,6 +2536,17 @@ impl Scratch {
                             }
                             member += 1;
                         }
+                    } else if let Hot::CompareSlotCell { slot: other, key, width, cells, pass } = &filter.hot {
+                        // A cell against another slot (`ownerOf[board[from]] == me`).
+                        while member < members.len() {
+                            self.values[slot] = members[member];
+                            let values = &self.values;
+                            let cell = values[cells[values[*key as usize] as usize] as usize];
+                            if pass[(values[*other as usize] * *width + cell) as usize] {
+                                break;
+                            }
+                            member += 1;
+                        }
                     } else {
                         while member < members.len() {
                             self.values[slot] = members[member];
@@ -2496,13 +2565,22 @@ impl Scratch {
                 if !step_member(&mut frame.next_edge, &mut frame.member, member, members.len()) {
                     continue;
                 }
-            } else {
+            } else if frame.member == 0 {
                 frame.next_edge += 1;
+            } else {
+                // A switch's frame: this edge holds; on to the next one that does.
+                let rest = frame.member & (frame.member - 1);
+                let first = frame.next_edge - frame.member.trailing_zeros();
+                frame.member = rest;
+                frame.next_edge = if rest == 0 { frame.end_edge } else { first + rest.trailing_zeros() };
+                member = usize::MAX;
             }
             self.undo_to(undo_mark);
             self.tags.truncate(tags_len);
 
-            if !self.run_edge::<MOVES>(engine, edge_id, member, level, only, tags_base, Some(&mut reach_memo))? {
+            if member != usize::MAX
+                && !self.run_edge::<MOVES>(engine, edge_id, member, level, only, tags_base, Some(&mut reach_memo))?
+            {
                 continue;
             }
             // Follow the path from the edge's target: through nodes with a single out-edge the
@@ -2612,7 +2690,14 @@ pub(crate) fn never_fails(edge: &super::FastEdge, player_slot: u32, valid_player
         | Hot::SetSlotIndexed { slot, .. }
         | Hot::SetSlotLookup2 { slot, .. } => *slot != player_slot,
         Hot::TagLit { .. } | Hot::TagSlot { .. } => true,
-        Hot::SetAnySlot { .. } | Hot::CompareSlotLit { .. } | Hot::CompareIndexedLit { .. } => false,
+        Hot::SetAnySlot { .. }
+        | Hot::CompareSlotLit { .. }
+        | Hot::CompareIndexedLit { .. }
+        | Hot::CompareSlotIn { .. }
+        | Hot::CompareSlotPair { .. }
+        | Hot::CompareSlotCell { .. }
+        | Hot::SetCellLit { .. }
+        | Hot::SetCellSlot { .. } => false,
         Hot::General => match &edge.ins {
             Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => true,
             Ins::Set { target: Target::Fixed(slot), .. } => *slot != player_slot,
@@ -2666,8 +2751,23 @@ fn run_detached(
         Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
             return Some((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
         }
+        // Run as their general instruction below (these searches' instruction counts were
+        // measured with it).
+        Hot::CompareSlotIn { .. }
+        | Hot::CompareSlotPair { .. }
+        | Hot::CompareSlotCell { .. }
+        | Hot::SetCellLit { .. }
+        | Hot::SetCellSlot { .. } => {}
     }
-    if !matches!(edge.hot, Hot::General) {
+    if !matches!(
+        edge.hot,
+        Hot::General
+            | Hot::CompareSlotIn { .. }
+            | Hot::CompareSlotPair { .. }
+            | Hot::CompareSlotCell { .. }
+            | Hot::SetCellLit { .. }
+            | Hot::SetCellSlot { .. }
+    ) {
         return Some(true);
     }
     Some(match &edge.ins {

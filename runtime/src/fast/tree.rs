@@ -146,7 +146,7 @@ fn complement(first: &Ins, second: &Ins) -> bool {
 /// or a skip (any form that needs no undo of anything but fixed slots and raises no error).
 fn runnable(edge: &FastEdge) -> bool {
     match &edge.hot {
-        Hot::SetAnySlot { .. } => false,
+        Hot::SetAnySlot { .. } | Hot::SetCellLit { .. } | Hot::SetCellSlot { .. } => false,
         Hot::General => matches!(
             &edge.ins,
             Ins::Skip | Ins::Compare { .. } | Ins::Tag(_) | Ins::TagVal(_) | Ins::Set { target: Target::Fixed(_), .. }
