@@ -462,19 +462,11 @@ impl TreeWalk<'_> {
                 let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                 self.write(*slot as usize, value);
             }
-            Hot::CompareSlotIn { slot, pass } => {
-                return Some(if pass[values[*slot as usize] as usize] { step.pass } else { step.fail });
-            }
-            Hot::CompareSlotPair { first, second, width, pass } => {
-                let holds = pass[(values[*first as usize] * *width + values[*second as usize]) as usize];
-                return Some(if holds { step.pass } else { step.fail });
-            }
-            Hot::CompareSlotCell { slot, key, width, cells, pass } => {
-                let cell = values[cells[values[*key as usize] as usize] as usize];
-                let holds = pass[(values[*slot as usize] * *width + cell) as usize];
-                return Some(if holds { step.pass } else { step.fail });
-            }
-            Hot::SetCellLit { .. } | Hot::SetCellSlot { .. } => unreachable!("a move tree writes fixed slots only"),
+            Hot::CompareSlotIn { .. }
+            | Hot::CompareSlotPair { .. }
+            | Hot::CompareSlotCell { .. }
+            | Hot::SetCellLit { .. }
+            | Hot::SetCellSlot { .. } => unreachable!("not a tree step's form (module `tree`, `tree_hot`)"),
             Hot::General => {
                 if !self.run_edge(engine, &engine.edges[step.edge as usize]) {
                     return Some(step.fail);
@@ -836,12 +828,11 @@ impl Scratch {
                     Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
                         (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
                     }
-                    Hot::General => match &edge.ins {
-                        Ins::Reach { from, to, negated, context } => {
-                            self.keeper_reach(engine, &mut memo, (*from, *to, *context))? != *negated
-                        }
-                        _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
-                    },
+                    Hot::General if matches!(edge.ins, Ins::Reach { .. }) => {
+                        let Ins::Reach { from, to, negated, context } = &edge.ins else { unreachable!("matched") };
+                        self.keeper_reach(engine, &mut memo, (*from, *to, *context))? != *negated
+                    }
+                    // One call site, so the general edge runner is inlined here once.
                     _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
                 };
                 if holds {
@@ -1145,15 +1136,11 @@ impl Scratch {
                         table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                     true
                 }
-                Hot::CompareSlotIn { slot, pass } => pass[values[*slot as usize] as usize],
-                Hot::CompareSlotPair { first, second, width, pass } => {
-                    pass[(values[*first as usize] * *width + values[*second as usize]) as usize]
-                }
-                Hot::CompareSlotCell { slot, key, width, cells, pass } => {
-                    let cell = values[cells[values[*key as usize] as usize] as usize];
-                    pass[(values[*slot as usize] * *width + cell) as usize]
-                }
-                Hot::SetCellLit { .. } | Hot::SetCellSlot { .. } => unreachable!("a move tree writes fixed slots only"),
+                Hot::CompareSlotIn { .. }
+                | Hot::CompareSlotPair { .. }
+                | Hot::CompareSlotCell { .. }
+                | Hot::SetCellLit { .. }
+                | Hot::SetCellSlot { .. } => unreachable!("not a tree step's form (module `tree`, `tree_hot`)"),
                 Hot::General => match &engine.edges[step.edge as usize].ins {
                     Ins::Set { target: Target::Fixed(slot), value } => {
                         values[*slot as usize] = read(value, values, &engine.constants);
@@ -2734,41 +2721,47 @@ fn run_detached(
     tags: &mut Vec<SymbolId>,
 ) -> Option<bool> {
     match &edge.hot {
-        Hot::General => {}
-        Hot::SetSlotLit { slot, lit } => values[*slot as usize] = *lit,
-        Hot::SetSlotSlot { slot, from } => values[*slot as usize] = values[*from as usize],
-        Hot::SetSlotLookup { slot, key, table } => values[*slot as usize] = table[values[*key as usize] as usize],
-        Hot::SetSlotIndexed { slot, base, key, offsets } => {
-            values[*slot as usize] = values[(*base + offsets[values[*key as usize] as usize]) as usize];
-        }
-        Hot::SetSlotLookup2 { slot, first, second, width, table } => {
-            values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
-        }
-        Hot::SetAnySlot { .. } => return None,
-        Hot::TagLit { lit } => tags.push(*lit),
-        Hot::TagSlot { slot } => tags.push(values[*slot as usize]),
-        Hot::CompareSlotLit { slot, lit, equal } => return Some((values[*slot as usize] == *lit) == *equal),
-        Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
-            return Some((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
-        }
-        // Run as their general instruction below (these searches' instruction counts were
-        // measured with it).
-        Hot::CompareSlotIn { .. }
+        // The tabulated comparisons and cell writes run as their general instruction below
+        // (these searches' code and instruction counts were tuned with it).
+        Hot::General
+        | Hot::CompareSlotIn { .. }
         | Hot::CompareSlotPair { .. }
         | Hot::CompareSlotCell { .. }
         | Hot::SetCellLit { .. }
         | Hot::SetCellSlot { .. } => {}
-    }
-    if !matches!(
-        edge.hot,
-        Hot::General
-            | Hot::CompareSlotIn { .. }
-            | Hot::CompareSlotPair { .. }
-            | Hot::CompareSlotCell { .. }
-            | Hot::SetCellLit { .. }
-            | Hot::SetCellSlot { .. }
-    ) {
-        return Some(true);
+        Hot::SetSlotLit { slot, lit } => {
+            values[*slot as usize] = *lit;
+            return Some(true);
+        }
+        Hot::SetSlotSlot { slot, from } => {
+            values[*slot as usize] = values[*from as usize];
+            return Some(true);
+        }
+        Hot::SetSlotLookup { slot, key, table } => {
+            values[*slot as usize] = table[values[*key as usize] as usize];
+            return Some(true);
+        }
+        Hot::SetSlotIndexed { slot, base, key, offsets } => {
+            values[*slot as usize] = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+            return Some(true);
+        }
+        Hot::SetSlotLookup2 { slot, first, second, width, table } => {
+            values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+            return Some(true);
+        }
+        Hot::SetAnySlot { .. } => return None,
+        Hot::TagLit { lit } => {
+            tags.push(*lit);
+            return Some(true);
+        }
+        Hot::TagSlot { slot } => {
+            tags.push(values[*slot as usize]);
+            return Some(true);
+        }
+        Hot::CompareSlotLit { slot, lit, equal } => return Some((values[*slot as usize] == *lit) == *equal),
+        Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
+            return Some((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
+        }
     }
     Some(match &edge.ins {
         Ins::Skip => true,
@@ -3025,5 +3018,179 @@ mod tests {
         assert!(no_grid(&engine(&free).with_reach_plans(ReachPlans::Off)));
         assert!(no_grid(&engine(&free).with_reach_plans(ReachPlans::Checked)));
         assert!(!no_grid(&engine(&free).with_reach_plans(ReachPlans::Checked).with_reach_plans(ReachPlans::On)));
+    }
+
+    /// A two-player game on four cells whose move search has every tabulated form: a choice
+    /// filtered by a cell against a slot (`owner[board[from]] == me`), a switch over the piece's
+    /// kind, a cell against two-level table (`land[me][board[to]] == yes`), cell writes and a
+    /// comparison of two slots (`from == to`).
+    fn tabulated_game() -> crate::automaton::Automaton {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x, y}")
+            .typedef("Score", "{0}")
+            .typedef("Side", "{nobody, x, y}")
+            .typedef("Cell", "{a, b, c, d}")
+            .typedef("Piece", "{none, xp, xk, yp}")
+            .typedef("Kind", "{nil, pawn, king}")
+            .typedef("Flag", "{no, yes}")
+            .constant("kind", "Piece -> Kind", "{xp: pawn, yp: pawn, xk: king, :nil}")
+            .constant("owner", "Piece -> Side", "{xp: x, xk: x, yp: y, :nobody}")
+            .constant("next", "Cell -> Cell", "{a: b, b: c, c: d, :a}")
+            .constant("opp", "Player -> Player", "{x: y, :x}")
+            .constant(
+                "land",
+                "Player -> Piece -> Flag",
+                "{x: {none: yes, yp: yes, xk: yes, :no}, :{none: yes, xp: yes, xk: yes, :no}}",
+            )
+            .variable("board", "Cell -> Piece", "{a: xp, b: xk, c: yp, :none}")
+            .variable("me", "Player", "x")
+            .variable("from", "Cell", "a")
+            .variable("to", "Cell", "a")
+            .variable("piece", "Piece", "none");
+        let edges = [
+            ("begin", "turn", "player = me"),
+            ("turn", "p1", "from = Cell(*)"),
+            ("turn", "fin", "$ pass"),
+            ("p1", "p2", "owner[board[from]] == me"),
+            ("p2", "p3", "$$ from"),
+            ("p3", "p4", "piece = board[from]"),
+            ("p4", "pawn", "kind[piece] == pawn"),
+            ("p4", "king", "kind[piece] == king"),
+            ("p4", "any", "piece != none"),
+            ("pawn", "m1", "to = next[from]"),
+            ("king", "m1", "to = next[next[next[next[from]]]]"),
+            ("any", "m1", "to = next[next[next[from]]]"),
+            ("m1", "m2", "land[me][board[to]] == yes"),
+            ("m2", "m3", "$$ to"),
+            ("m3", "m4", "board[to] = piece"),
+            ("m4", "m5", "board[from] = none"),
+            ("m5", "m6", "from == to"),
+            ("m5", "fin", "from != to"),
+            ("m6", "fin", "$ stay"),
+            ("fin", "k", "player = keeper"),
+            ("k", "back", "me = opp[me]"),
+            ("back", "turn", "player = me"),
+        ];
+        for (source, target, label) in edges {
+            builder.edge(source, target, label);
+        }
+        builder.build().expect("a valid automaton")
+    }
+
+    /// The engine with every tabulated form run as its general instruction and no switch.
+    fn untabulated(automaton: crate::automaton::Automaton) -> FastEngine {
+        let mut engine = FastEngine::new(automaton).expect("an engine");
+        for edge in &mut engine.edges {
+            if matches!(
+                edge.hot,
+                Hot::CompareSlotIn { .. }
+                    | Hot::CompareSlotPair { .. }
+                    | Hot::CompareSlotCell { .. }
+                    | Hot::SetCellLit { .. }
+                    | Hot::SetCellSlot { .. }
+            ) {
+                edge.hot = Hot::General;
+            }
+        }
+        engine.switches.iter_mut().for_each(|switch| *switch = None);
+        engine
+    }
+
+    /// The edge from `source` to `target` (the first, when there are several).
+    fn edge_between(engine: &FastEngine, source: &str, target: &str) -> usize {
+        let automaton = &engine.automaton;
+        let node = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("a node") as u32;
+        let (source, target) = (node(source), node(target));
+        automaton.edges.iter().position(|e| e.source == source && e.target == target).expect("an edge")
+    }
+
+    #[test]
+    fn tabulated_forms_are_chosen_for_their_shapes() {
+        let engine = FastEngine::new(tabulated_game()).expect("an engine");
+        let symbols = engine.automaton.symbols.len() as u32;
+        let hot = |source: &str, target: &str| &engine.edges[edge_between(&engine, source, target)].hot;
+        assert!(matches!(hot("p1", "p2"), Hot::CompareSlotCell { width, .. } if *width == symbols));
+        assert!(matches!(hot("p4", "pawn"), Hot::CompareSlotIn { .. }));
+        assert!(matches!(hot("p4", "king"), Hot::CompareSlotIn { .. }));
+        assert!(matches!(hot("p4", "any"), Hot::CompareSlotLit { .. }));
+        assert!(matches!(hot("m1", "m2"), Hot::CompareSlotCell { width, .. } if *width == symbols));
+        assert!(matches!(hot("m3", "m4"), Hot::SetCellSlot { .. }));
+        assert!(matches!(hot("m4", "m5"), Hot::SetCellLit { .. }));
+        assert!(matches!(hot("m5", "m6"), Hot::CompareSlotPair { width, .. } if *width == symbols));
+        // The switch at `p4`: a pawn takes its own edge and `piece != none`, a king likewise,
+        // `none` nothing.
+        let node = engine.automaton.edges[edge_between(&engine, "p4", "pawn")].source as usize;
+        let switch = engine.switches[node].as_deref().expect("a switch at p4");
+        let symbol = |name: &str| engine.automaton.symbols.iter().position(|s| s == name).expect("a symbol");
+        assert_eq!(switch.masks[symbol("xp")], 0b101);
+        assert_eq!(switch.masks[symbol("yp")], 0b101);
+        assert_eq!(switch.masks[symbol("xk")], 0b110);
+        assert_eq!(switch.masks[symbol("none")], 0b000);
+        assert_eq!(engine.switches.iter().flatten().count(), 1, "only p4's out-edges all compare one slot");
+    }
+
+    #[test]
+    fn tabulated_forms_agree_with_their_general_instructions_on_random_states() {
+        let engine = FastEngine::new(tabulated_game()).expect("an engine");
+        let general = untabulated(tabulated_game());
+        let symbols = engine.automaton.symbols.len() as u64;
+        let mut rng = crate::playout::Xoshiro256::from_seed(7);
+        let (mut fast, mut plain) = (engine.scratch(), general.scratch());
+        let tabulated: Vec<usize> = (0..engine.edges.len())
+            .filter(|&e| {
+                matches!(
+                    engine.edges[e].hot,
+                    Hot::CompareSlotIn { .. }
+                        | Hot::CompareSlotPair { .. }
+                        | Hot::CompareSlotCell { .. }
+                        | Hot::SetCellLit { .. }
+                        | Hot::SetCellSlot { .. }
+                )
+            })
+            .collect();
+        assert_eq!(tabulated.len(), 8, "the game's eight tabulated edges");
+        let (mut held, mut failed, mut errors) = (0, 0, 0);
+        for _ in 0..4000 {
+            // Any symbol in any slot (the tables cover every symbol), and often keys in range.
+            let values: Vec<u32> = (0..engine.initial_values.len())
+                .map(|slot| {
+                    if rng.next_u64() % 2 == 0 {
+                        (rng.next_u64() % symbols) as u32
+                    } else {
+                        engine.initial_values[(slot + (rng.next_u64() % 3) as usize) % engine.initial_values.len()]
+                    }
+                })
+                .collect();
+            for &edge in &tabulated {
+                fast.values.clone_from(&values);
+                plain.values.clone_from(&values);
+                let a = fast.run_edge::<true>(&engine, edge, 0, 0, None, 0, None).map_err(|e| e.to_string());
+                let b = plain.run_edge::<true>(&general, edge, 0, 0, None, 0, None).map_err(|e| e.to_string());
+                assert_eq!(a, b, "edge {edge} on {values:?}");
+                assert_eq!(fast.values, plain.values, "edge {edge} on {values:?}");
+                match a {
+                    Ok(true) => held += 1,
+                    Ok(false) => failed += 1,
+                    Err(_) => errors += 1,
+                }
+            }
+        }
+        // Every outcome was met (so the agreement covers each).
+        assert!(held > 0 && failed > 0 && errors > 0, "{held} {failed} {errors}");
+    }
+
+    #[test]
+    fn tabulated_forms_and_switches_keep_perft_and_moves() {
+        let automaton = tabulated_game();
+        let engine = FastEngine::new(automaton.clone()).expect("an engine");
+        let general = untabulated(automaton.clone());
+        let reference = crate::reference::ReferenceEngine::new(automaton).expect("a reference engine");
+        let expected = crate::perft::perft(&reference, 6).expect("reference perft");
+        // By hand at depth 1: the pass, the pawn's step (onto its own king, which `land`
+        // allows), its `any` move to `d`, the king's stay (`next^4`); not its `any` move to `a`.
+        assert_eq!(expected, vec![1, 4, 12, 38, 102, 282, 716]);
+        assert_eq!(engine.perft(6).expect("fast perft"), expected);
+        assert_eq!(general.perft(6).expect("general perft"), expected);
     }
 }
