@@ -263,10 +263,7 @@ impl VisitedSet {
 struct Frame {
     next_edge: u32,
     end_edge: u32,
-    /// The next member to try when the current edge is an any-assignment. At a node with a
-    /// [`super::program::Switch`] (whose out-edges are comparisons), the out-edges still to
-    /// take, which are known to hold: bit `i` for edge `next_edge - member.trailing_zeros() +
-    /// i` (never 0 while edges are left; 0 at every other comparison).
+    /// The next member to try when the current edge is an any-assignment.
     member: u32,
     undo_mark: u32,
     tags_len: u32,
@@ -2261,20 +2258,22 @@ impl Scratch {
     // cost amazons 4 % and pentago 2 % more instructions per playout.
     #[inline(always)]
     fn push_frame(&mut self, engine: &FastEngine, node: NodeId, tags_len: usize) {
-        let (mut start, end) = engine.node_edges[node as usize];
-        let mut member = 0;
+        let (mut start, mut end) = engine.node_edges[node as usize];
         if let Some(switch) = &engine.switches[node as usize] {
-            // Only the out-edges that hold (see `Frame::member`); none: a dead end.
-            member = switch.masks[self.values[switch.slot as usize] as usize];
-            if member == 0 {
+            // Only the out-edges from the first that holds to the last that does (the others
+            // fail on this state, which every out-edge of the frame starts from); none: a dead
+            // end. The loop runs the guards in between as usual, so it needs no test of its own.
+            let mask = switch.masks[self.values[switch.slot as usize] as usize];
+            if mask == 0 {
                 return;
             }
-            start += member.trailing_zeros();
+            end = start + (u32::BITS - mask.leading_zeros());
+            start += mask.trailing_zeros();
         }
         let frame = Frame {
             next_edge: start,
             end_edge: end,
-            member,
+            member: 0,
             undo_mark: self.undo.len() as u32,
             tags_len: tags_len as u32,
         };
@@ -2565,22 +2564,13 @@ impl Scratch {
                 if !step_member(&mut frame.next_edge, &mut frame.member, member, members.len()) {
                     continue;
                 }
-            } else if frame.member == 0 {
-                frame.next_edge += 1;
             } else {
-                // A switch's frame: this edge holds; on to the next one that does.
-                let rest = frame.member & (frame.member - 1);
-                let first = frame.next_edge - frame.member.trailing_zeros();
-                frame.member = rest;
-                frame.next_edge = if rest == 0 { frame.end_edge } else { first + rest.trailing_zeros() };
-                member = usize::MAX;
+                frame.next_edge += 1;
             }
             self.undo_to(undo_mark);
             self.tags.truncate(tags_len);
 
-            if member != usize::MAX
-                && !self.run_edge::<MOVES>(engine, edge_id, member, level, only, tags_base, Some(&mut reach_memo))?
-            {
+            if !self.run_edge::<MOVES>(engine, edge_id, member, level, only, tags_base, Some(&mut reach_memo))? {
                 continue;
             }
             // Follow the path from the edge's target: through nodes with a single out-edge the
@@ -3194,7 +3184,7 @@ mod tests {
             // Any symbol in any slot (the tables cover every symbol), and often keys in range.
             let values: Vec<u32> = (0..engine.initial_values.len())
                 .map(|slot| {
-                    if rng.next_u64() % 2 == 0 {
+                    if rng.next_u64().is_multiple_of(2) {
                         (rng.next_u64() % symbols) as u32
                     } else {
                         engine.initial_values[(slot + (rng.next_u64() % 3) as usize) % engine.initial_values.len()]
