@@ -526,14 +526,22 @@ pub(crate) struct FanTest {
 /// One or more alternatives of a [`ProbeFan`].
 #[derive(Debug)]
 pub(crate) enum FanAlternative {
-    /// Consecutive probes keyed by `values[first] * width + values[second]` (`width` 0: the
-    /// key is `values[second]`): probe `i` reads `values[cells[key * count + i]]`.
-    Probes { first: u32, second: u32, width: u32, count: usize, cells: Box<[u32]>, tests: Box<[FanTest]> },
+    /// Consecutive probes with one test, keyed by `values[first] * width + values[second]`
+    /// (`width` 0: the key is `values[second]`): probe `i` reads `values[cells[key * count + i]]`.
+    Probes { first: u32, second: u32, width: u32, count: usize, cells: Box<[u32]>, test: FanTest },
     /// `cursor = table[values[first] * width + values[second]]`; with `walk`, `cursor =
     /// walk.cells[cursor].1` while the walk's test of `values[walk.cells[cursor].0]` comes out
     /// `again` (each round counted twice against the bound); then `values[map[cursor]]` against
     /// each test.
-    Ray { first: u32, second: u32, width: u32, table: Box<[u32]>, walk: Option<FanWalk>, map: Box<[u32]>, tests: Box<[FanTest]> },
+    Ray {
+        first: u32,
+        second: u32,
+        width: u32,
+        table: Box<[u32]>,
+        walk: Option<FanWalk>,
+        map: Box<[u32]>,
+        tests: Box<[FanTest]>,
+    },
 }
 
 /// The walk of a [`FanAlternative::Ray`]: per cursor the map's cell and the next cursor (the
@@ -561,13 +569,20 @@ type RawProbe = (u32, u32, u32, Box<[u32]>, TestRhs, bool);
 /// An alternative of a [`ProbeFan`] as parsed from the steps, before its checks.
 enum RawFan {
     Probe(RawProbe),
-    Ray { slot: u32, lead: (u32, u32, u32, Box<[u32]>), walk: Option<(Box<[u32]>, MemberTest, bool)>, tests: Vec<MemberTest> },
+    Ray {
+        slot: u32,
+        lead: (u32, u32, u32, Box<[u32]>),
+        walk: Option<(Box<[u32]>, MemberTest, bool)>,
+        tests: Vec<MemberTest>,
+    },
 }
 
 /// `op` as a probe, if it is a comparison of a map read at fixed slots.
 fn probe_of(op: &ProgramOp) -> Option<RawProbe> {
     Some(match op {
-        ProgramOp::IndexedLit { key, offsets, lit, equal } => (*key, *key, 0, offsets.clone(), TestRhs::Lit(*lit), *equal),
+        ProgramOp::IndexedLit { key, offsets, lit, equal } => {
+            (*key, *key, 0, offsets.clone(), TestRhs::Lit(*lit), *equal)
+        }
         ProgramOp::IndexedSlot { key, offsets, slot, equal } => {
             (*key, *key, 0, offsets.clone(), TestRhs::Slot(*slot), *equal)
         }
@@ -577,14 +592,9 @@ fn probe_of(op: &ProgramOp) -> Option<RawProbe> {
         ProgramOp::Indexed2Lit { first, second, width, offsets, lit, equal } => {
             (*first, *second, *width, offsets.clone(), TestRhs::Lit(*lit), *equal)
         }
-        ProgramOp::Indexed2Lookup { first, second, width, offsets, rhs_key, table, equal } => (
-            *first,
-            *second,
-            *width,
-            offsets.clone(),
-            TestRhs::Lookup { key: *rhs_key, table: table.clone() },
-            *equal,
-        ),
+        ProgramOp::Indexed2Lookup { first, second, width, offsets, rhs_key, table, equal } => {
+            (*first, *second, *width, offsets.clone(), TestRhs::Lookup { key: *rhs_key, table: table.clone() }, *equal)
+        }
         _ => return None,
     })
 }
@@ -623,20 +633,26 @@ impl ProbeFan {
         };
         // `rhs` indices are below MAX_FAN_RHS (checked at construction): the mask only spares
         // the bounds check.
-        let holds = |value: SymbolId, test: &FanTest| (value == rhs[test.rhs as usize & (MAX_FAN_RHS - 1)]) == test.equal;
+        let holds =
+            |value: SymbolId, test: &FanTest| (value == rhs[test.rhs as usize & (MAX_FAN_RHS - 1)]) == test.equal;
         let key_of = |first: u32, second: u32, width: u32| {
             values[first as usize].wrapping_mul(width).wrapping_add(values[second as usize]) as usize
         };
         let mut budget = super::reach::CYCLE_STEPS;
         for alternative in self.alternatives.iter() {
             match alternative {
-                FanAlternative::Probes { first, second, width, count, cells, tests } => {
+                FanAlternative::Probes { first, second, width, count, cells, test } => {
                     let key = key_of(*first, *second, *width);
                     let row = &cells[key * count..][..*count];
-                    for (&cell, test) in row.iter().zip(tests.iter()) {
-                        if holds(values[cell as usize], test) {
-                            return Some(true);
-                        }
+                    let side = rhs[test.rhs as usize & (MAX_FAN_RHS - 1)];
+                    // One loop per sense, the sense tested once per run.
+                    let found = if test.equal {
+                        row.iter().any(|&cell| values[cell as usize] == side)
+                    } else {
+                        row.iter().any(|&cell| values[cell as usize] != side)
+                    };
+                    if found {
+                        return Some(true);
                     }
                 }
                 FanAlternative::Ray { first, second, width, table, walk, map, tests } => {
@@ -737,7 +753,8 @@ impl ProbeFan {
             }
         }
         // Nothing after the head may read a cursor slot but its own ray after writing it.
-        let cursors: Vec<u32> = raw.iter().filter_map(|r| if let RawFan::Ray { slot, .. } = r { Some(*slot) } else { None }).collect();
+        let cursors: Vec<u32> =
+            raw.iter().filter_map(|r| if let RawFan::Ray { slot, .. } = r { Some(*slot) } else { None }).collect();
         let fixed = |slot: u32| !cursors.contains(&slot);
         let fixed_map = |offsets: &[u32]| !offsets.iter().any(|o| cursors.contains(o));
         let fixed_rhs = |rhs: &TestRhs| cursors.iter().all(|&c| !rhs.reads(c));
@@ -760,12 +777,13 @@ impl ProbeFan {
                         return None;
                     }
                     let test = index_of(&side, equal)?;
-                    // Joins the run before it when keyed the same over a table as long.
-                    if let Some(FanAlternative::Probes { first: f, second: s, width: w, count, cells, tests }) =
+                    // Joins the run before it when keyed the same over a table as long, with the
+                    // same test.
+                    if let Some(FanAlternative::Probes { first: f, second: s, width: w, count, cells, test: t }) =
                         alternatives.last_mut()
                     {
                         let rows = cells.len() / *count;
-                        if (*f, *s, *w) == (first, second, width)
+                        if (*f, *s, *w, *t) == (first, second, width, test)
                             && rows == offsets.len()
                             && cells.len() + rows <= MAX_FAN_CELLS
                         {
@@ -776,18 +794,10 @@ impl ProbeFan {
                             }
                             *cells = joined.into();
                             *count += 1;
-                            *tests = tests.iter().copied().chain([test]).collect();
                             continue;
                         }
                     }
-                    alternatives.push(FanAlternative::Probes {
-                        first,
-                        second,
-                        width,
-                        count: 1,
-                        cells: offsets,
-                        tests: Box::new([test]),
-                    });
+                    alternatives.push(FanAlternative::Probes { first, second, width, count: 1, cells: offsets, test });
                 }
                 RawFan::Ray { slot: _, lead: (first, second, width, table), walk, tests } => {
                     if !fixed(first) || !fixed(second) {
@@ -804,7 +814,7 @@ impl ProbeFan {
                                 return None;
                             }
                             let FanTest { rhs, equal } = index_of(&test.rhs, test.equal)?;
-                            let cells = map.iter().copied().zip(step.iter().copied()).collect();
+                            let cells: Box<[(u32, u32)]> = map.iter().copied().zip(step.iter().copied()).collect();
                             Some(FanWalk { cells, rhs, go_on: equal == again })
                         }
                     };
@@ -817,7 +827,13 @@ impl ProbeFan {
             return None;
         }
         let rhs_rows = Self::rows_of(&rhs);
-        Some(ProbeFan { head: head.into(), head_slots: head_slots.into(), rhs: rhs.into(), rhs_rows, alternatives: alternatives.into() })
+        Some(ProbeFan {
+            head: head.into(),
+            head_slots: head_slots.into(),
+            rhs: rhs.into(),
+            rhs_rows,
+            alternatives: alternatives.into(),
+        })
     }
 
     /// [`ProbeFan::rhs_rows`], if the right-hand sides have that shape (at least one table read,

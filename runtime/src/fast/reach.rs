@@ -2367,13 +2367,15 @@ mod tests {
     /// A chess-like `attacked` check over the test game: a head (`other = next[cursor]`), then
     /// probes of the map around `other` and `cursor`, a ray from `other` walked over empty cells
     /// and compared twice, and a last probe. `extra` edges are added to the check.
-    fn fan_check(extra: &[(&'static str, &'static str, &'static str)]) -> Vec<(&'static str, &'static str, &'static str)> {
+    fn fan_check(
+        extra: &[(&'static str, &'static str, &'static str)],
+    ) -> Vec<(&'static str, &'static str, &'static str)> {
         let mut edges = fill_until_checked();
         edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
         edges.extend([
             ("from", "fan", "other = next[cursor]"),
             ("fan", "to", "board[other] == mark"),
-            ("fan", "to", "board[next[other]] == full"),
+            ("fan", "to", "board[next[other]] == mark"),
             ("fan", "to", "board[jump[cursor][other]] == full"),
             ("fan", "ray", "probe = next[other]"),
             ("ray", "onward", "board[probe] == empty"),
@@ -2419,13 +2421,18 @@ mod tests {
         let (cursor, other, probe, mark) = (slot_of("cursor"), slot_of("other"), slot_of("probe"), slot_of("mark"));
         // The board's cells, as the ray's comparisons read them.
         let fan = plan.steps.as_ref().and_then(|s| s.fan.as_ref()).expect("a fan");
-        let map = fan.alternatives.iter().find_map(|a| if let FanAlternative::Ray { map, .. } = a { Some(map) } else { None });
+        let map =
+            fan.alternatives
+                .iter()
+                .find_map(|a| if let FanAlternative::Ray { map, .. } = a { Some(map) } else { None });
         let board: Vec<usize> = cells.iter().map(|&cell| map.expect("a ray")[cell as usize] as usize).collect();
         assert_eq!(board.iter().collect::<std::collections::BTreeSet<_>>().len(), 4, "four board cells");
         let (mut scratch, mut plain_scratch) = (engine.scratch(), stepped.scratch());
         let (mut held, mut gave_up) = (0, 0);
         for fill in 0..16usize {
-            for (&at, &disc, start) in cells.iter().flat_map(|at| discs.iter().flat_map(move |d| [(at, d, 0), (at, d, 1)]).collect::<Vec<_>>()) {
+            for (&at, &disc, start) in
+                cells.iter().flat_map(|at| discs.iter().flat_map(move |d| [(at, d, 0), (at, d, 1)]).collect::<Vec<_>>())
+            {
                 scratch.load(automaton.begin, &engine.initial_values);
                 for (bit, &slot) in board.iter().enumerate() {
                     scratch.values[slot] = discs[(fill >> bit) & 1];
@@ -2440,7 +2447,11 @@ mod tests {
                 let case = format!("board {fill:04b}, cursor {at}, mark {disc}, start {start}");
                 assert_eq!(by_fan, by_steps, "{case}");
                 assert!(by_fan.is_none_or(|held| held == by_search), "{case}");
-                assert_eq!((&scratch.values, &plain_scratch.values), (&before, &before), "the state is unchanged: {case}");
+                assert_eq!(
+                    (&scratch.values, &plain_scratch.values),
+                    (&before, &before),
+                    "the state is unchanged: {case}"
+                );
                 held += usize::from(by_fan == Some(true));
                 gave_up += usize::from(by_fan.is_none());
             }
@@ -2454,7 +2465,8 @@ mod tests {
         let plan = engine.plans.iter().flatten().next().expect("a plan");
         let fan = plan.steps.as_ref().and_then(|s| s.fan.as_ref()).expect("a fan");
         assert_eq!(fan.head.len(), 1, "{fan:?}");
-        // The two probes keyed by `other` share a row; the two-level one is keyed apart.
+        // The two probes keyed by `other` with one test share a row; the two-level one is keyed
+        // apart.
         let shapes: Vec<String> = fan
             .alternatives
             .iter()
@@ -2466,7 +2478,7 @@ mod tests {
         assert_eq!(shapes, ["probes 2 false", "probes 1 true", "ray true 2", "probes 1 false"], "{fan:?}");
         // `mark`, `full` and `empty` (the walk's test): three right-hand sides.
         assert_eq!(fan.rhs.len(), 3, "{fan:?}");
-        assert_eq!(assert_fan_agrees(&fan_check(&[])), (208, 48));
+        assert_eq!(assert_fan_agrees(&fan_check(&[])), (220, 36));
         // Playouts with every check run by the fan and by the general search.
         let planned = fan_engine(&fan_check(&[])).with_reach_plans(crate::fast::ReachPlans::Checked);
         let general = fan_engine(&fan_check(&[])).with_reach_plans(crate::fast::ReachPlans::Off);
@@ -2486,7 +2498,10 @@ mod tests {
         // A probe of the map at the ray's cursor after the ray (put back by then).
         assert_eq!(fan_of(&[("fan", "to", "board[probe] == full")]), (true, false));
         // A second ray led from the first one's cursor.
-        assert_eq!(fan_of(&[("fan", "last", "probe = next[probe]"), ("last", "to", "board[probe] == full")]), (true, false));
+        assert_eq!(
+            fan_of(&[("fan", "last", "probe = next[probe]"), ("last", "to", "board[probe] == full")]),
+            (true, false)
+        );
         // A comparison of a slot, not of a map.
         assert_eq!(fan_of(&[("fan", "to", "cursor == c")]), (true, false));
     }
