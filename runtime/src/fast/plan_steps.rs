@@ -58,7 +58,7 @@ pub(crate) struct PlanSteps {
     /// The whole program as one cursor chain, when it has that shape (see [`CursorChain`]).
     pub cursor: Option<CursorChain>,
     /// The whole program as a fan of probes and rays, when it has that shape (see [`ProbeFan`]).
-    pub fan: Option<ProbeFan>,
+    pub fan: Option<Box<ProbeFan>>,
 }
 
 /// One step: run `op`, then go on at `pass` (an assignment, or a comparison that holds) or at
@@ -1265,7 +1265,7 @@ pub(crate) fn plan_steps(nodes: &[PlanNode], edges: &[PlanEdge], below: &[u32], 
     };
     let entry = builder.node(0, STEPS_FAIL)?;
     let cursor = CursorChain::of(entry, &builder.steps);
-    let fan = if cursor.is_none() { ProbeFan::of(entry, &builder.steps) } else { None };
+    let fan = if cursor.is_none() { ProbeFan::of(entry, &builder.steps).map(Box::new) } else { None };
     Some(PlanSteps {
         entry,
         steps: builder.steps.into(),
