@@ -57,6 +57,8 @@ pub(crate) struct PlanSteps {
     pub slot_lists: Box<[u32]>,
     /// The whole program as one cursor chain, when it has that shape (see [`CursorChain`]).
     pub cursor: Option<CursorChain>,
+    /// The whole program as a fan of probes and rays, when it has that shape (see [`ProbeFan`]).
+    pub fan: Option<Box<ProbeFan>>,
 }
 
 /// One step: run `op`, then go on at `pass` (an assignment, or a comparison that holds) or at
@@ -481,6 +483,420 @@ impl CursorChain {
     }
 }
 
+/// A program that runs a few flat assignments (the *head*, chess's `target = kingAt[me]`) and
+/// then tries *alternatives* in order until one accepts: *probes*, a map read at fixed slots
+/// against a right-hand side (`board[leap[nne][target]] == make_opp[me][knight]`), and *rays*,
+/// a cursor set from fixed slots, optionally walked while a test of the map at it holds
+/// (`cursor = step[n][target]`, then `cursor = step[n][cursor]` while `board[cursor] ==
+/// empty`), then one or more comparisons of the map at the cursor (`== queen`, `== rook`):
+/// chess's `attacked`. Run by [`ProbeFan::run`] with every right-hand side read once per check,
+/// consecutive probes with one key as one row of cells (`cells[key * count + i]`), the cursor in
+/// a register and the value under it read once for the walk's last test and the comparisons.
+///
+/// Exact because it follows the steps' own chain: a probe or a ray's comparison that holds
+/// passes to [`ACCEPT`], one that fails goes on at the step it fails to, which is the next
+/// comparison or alternative; `Save` and `Restore` are skipped, which is exact since after the
+/// head nothing is written to the state (the cursors stay in registers, and no step reads a
+/// cursor slot but its own ray after writing it, checked at construction), so the state always
+/// equals what a `Restore` would put back. The head's slots are put back after the check and the
+/// cursor slots are never written, so the state afterwards is the one the steps' caller leaves.
+/// The step bound is the steps': only the walks count (the other steps lie on no cycle), each
+/// round's test and step as [`PlanWalk::run`] counts them.
+#[derive(Debug)]
+pub(crate) struct ProbeFan {
+    /// The flat assignments run first, and the slots they write (put back after the check).
+    pub head: Box<[ProgramOp]>,
+    pub head_slots: Box<[u32]>,
+    /// The distinct right-hand sides, read once per check after the head; a [`FanTest`]'s `rhs`
+    /// indexes this list.
+    pub rhs: Box<[TestRhs]>,
+    /// When every right-hand side is a literal or a table read at one slot `key` (chess's
+    /// `make_opp[me][..]`), all of them per value of `key`: one row per check, no reads.
+    pub rhs_rows: Option<(u32, Box<[[SymbolId; MAX_FAN_RHS]]>)>,
+    pub alternatives: Box<[FanAlternative]>,
+}
+
+/// A comparison of a [`ProbeFan`]: the value read (== or !=) the right-hand side `rhs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FanTest {
+    pub rhs: u8,
+    pub equal: bool,
+}
+
+/// One or more alternatives of a [`ProbeFan`].
+#[derive(Debug)]
+pub(crate) enum FanAlternative {
+    /// Consecutive probes with one test, keyed by `values[first] * width + values[second]`
+    /// (`width` 0: the key is `values[second]`): probe `i` reads `values[cells[key * count + i]]`.
+    Probes { first: u32, second: u32, width: u32, count: usize, cells: Box<[u32]>, test: FanTest },
+    /// `cursor = table[values[first] * width + values[second]]`; with `walk`, `cursor =
+    /// walk.cells[cursor].1` while the walk's test of `values[walk.cells[cursor].0]` comes out
+    /// `again` (each round counted twice against the bound); then `values[map[cursor]]` against
+    /// each test.
+    Ray {
+        first: u32,
+        second: u32,
+        width: u32,
+        table: Box<[u32]>,
+        walk: Option<FanWalk>,
+        map: Box<[u32]>,
+        tests: Box<[FanTest]>,
+    },
+}
+
+/// The walk of a [`FanAlternative::Ray`]: per cursor the map's cell and the next cursor (the
+/// walk's map and step tables side by side, one bounds check a round), and the right-hand side
+/// whose equality with the cell's value goes round again (`go_on`: the test's sense is folded in).
+#[derive(Debug)]
+pub(crate) struct FanWalk {
+    pub cells: Box<[(u32, u32)]>,
+    pub rhs: u8,
+    pub go_on: bool,
+}
+
+/// Heads writing more slots than this keep their steps.
+const MAX_FAN_HEAD: usize = 4;
+/// Fans with more distinct right-hand sides than this keep their steps.
+const MAX_FAN_RHS: usize = 16;
+/// Right-hand sides keyed by a slot with more values than this are read per check.
+const MAX_FAN_ROWS: usize = 4096;
+/// A probe row table larger than this is split (a bound on memory, not a cost limit).
+const MAX_FAN_CELLS: usize = 1 << 16;
+
+/// A probe's shape: `values[offsets[values[first] * width + values[second]]] == rhs` (or `!=`).
+type RawProbe = (u32, u32, u32, Box<[u32]>, TestRhs, bool);
+
+/// An alternative of a [`ProbeFan`] as parsed from the steps, before its checks.
+enum RawFan {
+    Probe(RawProbe),
+    Ray {
+        slot: u32,
+        lead: (u32, u32, u32, Box<[u32]>),
+        walk: Option<(Box<[u32]>, MemberTest, bool)>,
+        tests: Vec<MemberTest>,
+    },
+}
+
+/// `op` as a probe, if it is a comparison of a map read at fixed slots.
+fn probe_of(op: &ProgramOp) -> Option<RawProbe> {
+    Some(match op {
+        ProgramOp::IndexedLit { key, offsets, lit, equal } => {
+            (*key, *key, 0, offsets.clone(), TestRhs::Lit(*lit), *equal)
+        }
+        ProgramOp::IndexedSlot { key, offsets, slot, equal } => {
+            (*key, *key, 0, offsets.clone(), TestRhs::Slot(*slot), *equal)
+        }
+        ProgramOp::IndexedLookup { key, offsets, rhs_key, table, equal } => {
+            (*key, *key, 0, offsets.clone(), TestRhs::Lookup { key: *rhs_key, table: table.clone() }, *equal)
+        }
+        ProgramOp::Indexed2Lit { first, second, width, offsets, lit, equal } => {
+            (*first, *second, *width, offsets.clone(), TestRhs::Lit(*lit), *equal)
+        }
+        ProgramOp::Indexed2Lookup { first, second, width, offsets, rhs_key, table, equal } => {
+            (*first, *second, *width, offsets.clone(), TestRhs::Lookup { key: *rhs_key, table: table.clone() }, *equal)
+        }
+        _ => return None,
+    })
+}
+
+impl ProbeFan {
+    /// The answer of the check (`None`: a walk ran out of steps, the general search decides).
+    /// The state is the same afterwards.
+    #[inline(never)]
+    pub(crate) fn run(&self, values: &mut [SymbolId]) -> Option<bool> {
+        let mut kept = [0; MAX_FAN_HEAD];
+        for (copy, &slot) in kept.iter_mut().zip(self.head_slots.iter()) {
+            *copy = values[slot as usize];
+        }
+        for op in self.head.iter() {
+            op.run_flat(values);
+        }
+        let answer = self.search(values);
+        for (&copy, &slot) in kept.iter().zip(self.head_slots.iter()) {
+            values[slot as usize] = copy;
+        }
+        answer
+    }
+
+    /// The alternatives in order, after the head.
+    #[inline(always)]
+    fn search(&self, values: &[SymbolId]) -> Option<bool> {
+        let mut filled = [0; MAX_FAN_RHS];
+        let rhs = match &self.rhs_rows {
+            Some((key, rows)) => &rows[values[*key as usize] as usize],
+            None => {
+                for (value, side) in filled.iter_mut().zip(self.rhs.iter()) {
+                    *value = side.read(values);
+                }
+                &filled
+            }
+        };
+        // `rhs` indices are below MAX_FAN_RHS (checked at construction): the mask only spares
+        // the bounds check.
+        let holds =
+            |value: SymbolId, test: &FanTest| (value == rhs[test.rhs as usize & (MAX_FAN_RHS - 1)]) == test.equal;
+        let key_of = |first: u32, second: u32, width: u32| {
+            values[first as usize].wrapping_mul(width).wrapping_add(values[second as usize]) as usize
+        };
+        let mut budget = super::reach::CYCLE_STEPS;
+        for alternative in self.alternatives.iter() {
+            match alternative {
+                FanAlternative::Probes { first, second, width, count, cells, test } => {
+                    let key = key_of(*first, *second, *width);
+                    let row = &cells[key * count..][..*count];
+                    let side = rhs[test.rhs as usize & (MAX_FAN_RHS - 1)];
+                    // One loop per sense, the sense tested once per run.
+                    let found = if test.equal {
+                        row.iter().any(|&cell| values[cell as usize] == side)
+                    } else {
+                        row.iter().any(|&cell| values[cell as usize] != side)
+                    };
+                    if found {
+                        return Some(true);
+                    }
+                }
+                FanAlternative::Ray { first, second, width, table, walk, map, tests } => {
+                    let mut cursor = table[key_of(*first, *second, *width)];
+                    let value = match walk {
+                        None => values[map[cursor as usize] as usize],
+                        Some(walk) => {
+                            let (cells, go_on) = (&walk.cells[..], walk.go_on);
+                            let rhs = rhs[walk.rhs as usize & (MAX_FAN_RHS - 1)];
+                            loop {
+                                if budget <= 2 {
+                                    // The steps' two checks a round, near the bound: the round's
+                                    // test takes the last step but one, its step the last.
+                                    if budget == 1 {
+                                        return None;
+                                    }
+                                    budget = 1;
+                                    let value = values[cells[cursor as usize].0 as usize];
+                                    if (value == rhs) == go_on {
+                                        return None;
+                                    }
+                                    break value;
+                                }
+                                let (cell, next) = cells[cursor as usize];
+                                let value = values[cell as usize];
+                                if (value == rhs) != go_on {
+                                    budget -= 1;
+                                    break value;
+                                }
+                                budget -= 2;
+                                cursor = next;
+                            }
+                        }
+                    };
+                    if tests.iter().any(|test| holds(value, test)) {
+                        return Some(true);
+                    }
+                }
+            }
+        }
+        Some(false)
+    }
+
+    /// The fan of the program entered at `entry`, if it has that shape (see the type).
+    fn of(entry: u32, steps: &[PlanStep]) -> Option<ProbeFan> {
+        let step_at = |at: u32| steps.get(at as usize).filter(|step| !step.cyclic);
+        let mut at = entry;
+        let mut head = Vec::new();
+        while let Some(step) = step_at(at) {
+            if step.op.written().is_none() {
+                break;
+            }
+            head.push(step.op.clone());
+            at = step.pass;
+        }
+        if let Some(PlanStep { op: ProgramOp::Save { .. }, pass, .. }) = step_at(at) {
+            at = *pass;
+        }
+        let mut head_slots: Vec<u32> = head.iter().filter_map(ProgramOp::written).collect();
+        head_slots.sort_unstable();
+        head_slots.dedup();
+        if head_slots.len() > MAX_FAN_HEAD {
+            return None;
+        }
+        // The alternatives as the steps chain them.
+        let mut raw = Vec::new();
+        let mut visited = 0;
+        while at != STEPS_FAIL {
+            visited += 1;
+            if visited > steps.len() {
+                return None;
+            }
+            let step = step_at(at)?;
+            match &step.op {
+                ProgramOp::Restore { .. } => {
+                    at = step.pass;
+                    continue;
+                }
+                ProgramOp::SetLookup { slot, key, table } => {
+                    let lead = (*key, *key, 0, table.clone());
+                    let (ray, next) = Self::ray_of(*slot, lead, step.pass, steps)?;
+                    raw.push(ray);
+                    at = next;
+                }
+                ProgramOp::SetLookup2 { slot, first, second, width, table } => {
+                    let lead = (*first, *second, *width, table.clone());
+                    let (ray, next) = Self::ray_of(*slot, lead, step.pass, steps)?;
+                    raw.push(ray);
+                    at = next;
+                }
+                op => {
+                    if step.pass != ACCEPT {
+                        return None;
+                    }
+                    raw.push(RawFan::Probe(probe_of(op)?));
+                    at = step.fail;
+                }
+            }
+        }
+        // Nothing after the head may read a cursor slot but its own ray after writing it.
+        let cursors: Vec<u32> =
+            raw.iter().filter_map(|r| if let RawFan::Ray { slot, .. } = r { Some(*slot) } else { None }).collect();
+        let fixed = |slot: u32| !cursors.contains(&slot);
+        let fixed_map = |offsets: &[u32]| !offsets.iter().any(|o| cursors.contains(o));
+        let fixed_rhs = |rhs: &TestRhs| cursors.iter().all(|&c| !rhs.reads(c));
+        if head_slots.iter().any(|&s| !fixed(s)) {
+            return None;
+        }
+        let mut rhs: Vec<TestRhs> = Vec::new();
+        let mut index_of = |side: &TestRhs, equal: bool| -> Option<FanTest> {
+            let at = rhs.iter().position(|r| r == side).unwrap_or_else(|| {
+                rhs.push(side.clone());
+                rhs.len() - 1
+            });
+            (at < MAX_FAN_RHS).then_some(FanTest { rhs: at as u8, equal })
+        };
+        let mut alternatives: Vec<FanAlternative> = Vec::new();
+        for alternative in raw {
+            match alternative {
+                RawFan::Probe((first, second, width, offsets, side, equal)) => {
+                    if !fixed(first) || !fixed(second) || !fixed_map(&offsets) || !fixed_rhs(&side) {
+                        return None;
+                    }
+                    let test = index_of(&side, equal)?;
+                    // Joins the run before it when keyed the same over a table as long, with the
+                    // same test.
+                    if let Some(FanAlternative::Probes { first: f, second: s, width: w, count, cells, test: t }) =
+                        alternatives.last_mut()
+                    {
+                        let rows = cells.len() / *count;
+                        if (*f, *s, *w, *t) == (first, second, width, test)
+                            && rows == offsets.len()
+                            && cells.len() + rows <= MAX_FAN_CELLS
+                        {
+                            let mut joined = Vec::with_capacity(cells.len() + rows);
+                            for (row, &cell) in cells.chunks(*count).zip(offsets.iter()) {
+                                joined.extend_from_slice(row);
+                                joined.push(cell);
+                            }
+                            *cells = joined.into();
+                            *count += 1;
+                            continue;
+                        }
+                    }
+                    alternatives.push(FanAlternative::Probes { first, second, width, count: 1, cells: offsets, test });
+                }
+                RawFan::Ray { slot: _, lead: (first, second, width, table), walk, tests } => {
+                    if !fixed(first) || !fixed(second) {
+                        return None;
+                    }
+                    let map = tests.first()?.offsets.clone();
+                    if !fixed_map(&map) || tests.iter().any(|t| t.offsets != map || !fixed_rhs(&t.rhs)) {
+                        return None;
+                    }
+                    let walk = match walk {
+                        None => None,
+                        Some((step, test, again)) => {
+                            if test.offsets != map || step.len() != map.len() || !fixed_rhs(&test.rhs) {
+                                return None;
+                            }
+                            let FanTest { rhs, equal } = index_of(&test.rhs, test.equal)?;
+                            let cells: Box<[(u32, u32)]> = map.iter().copied().zip(step.iter().copied()).collect();
+                            Some(FanWalk { cells, rhs, go_on: equal == again })
+                        }
+                    };
+                    let tests = tests.iter().map(|t| index_of(&t.rhs, t.equal)).collect::<Option<_>>()?;
+                    alternatives.push(FanAlternative::Ray { first, second, width, table, walk, map, tests });
+                }
+            }
+        }
+        if alternatives.is_empty() {
+            return None;
+        }
+        let rhs_rows = Self::rows_of(&rhs);
+        Some(ProbeFan {
+            head: head.into(),
+            head_slots: head_slots.into(),
+            rhs: rhs.into(),
+            rhs_rows,
+            alternatives: alternatives.into(),
+        })
+    }
+
+    /// [`ProbeFan::rhs_rows`], if the right-hand sides have that shape (at least one table read,
+    /// every table as long, so a key past them fails as the reads would).
+    fn rows_of(rhs: &[TestRhs]) -> Option<(u32, Box<[[SymbolId; MAX_FAN_RHS]]>)> {
+        let mut shape = None;
+        for side in rhs {
+            match side {
+                TestRhs::Lit(_) => {}
+                TestRhs::Slot(_) => return None,
+                TestRhs::Lookup { key, table } => {
+                    if *shape.get_or_insert((*key, table.len())) != (*key, table.len()) {
+                        return None;
+                    }
+                }
+            }
+        }
+        let (key, rows) = shape?;
+        if rows > MAX_FAN_ROWS {
+            return None;
+        }
+        let row = |value: usize| {
+            let mut row = [0; MAX_FAN_RHS];
+            for (entry, side) in row.iter_mut().zip(rhs) {
+                *entry = match side {
+                    TestRhs::Lookup { table, .. } => table[value],
+                    TestRhs::Lit(lit) => *lit,
+                    TestRhs::Slot(_) => unreachable!("no slot right-hand side"),
+                };
+            }
+            row
+        };
+        Some((key, (0..rows).map(row).collect()))
+    }
+
+    /// The ray whose lead writes `slot` from the operands `lead` and goes on at `pass`: an
+    /// optional walk of `slot`, then comparisons of a map at `slot` passing to [`ACCEPT`], each
+    /// failing to the next. Returns it and where its last comparison fails to.
+    fn ray_of(slot: u32, lead: (u32, u32, u32, Box<[u32]>), pass: u32, steps: &[PlanStep]) -> Option<(RawFan, u32)> {
+        let step_at = |at: u32| steps.get(at as usize).filter(|step| !step.cyclic);
+        let mut at = pass;
+        let mut walk = None;
+        if let Some(PlanStep { op: ProgramOp::Walk(w), pass, fail, .. }) = step_at(at) {
+            let WalkStep::Lookup { key, table } = &w.step else { return None };
+            if w.slot != slot || *key != slot || pass != fail {
+                return None;
+            }
+            walk = Some((table.clone(), w.test.clone(), w.again));
+            at = *pass;
+        }
+        let mut tests = Vec::new();
+        while let Some(step) = step_at(at) {
+            let Some(test) = MemberTest::of(&step.op, slot, &[slot]) else { break };
+            if step.pass != ACCEPT {
+                return None;
+            }
+            tests.push(test);
+            at = step.fail;
+        }
+        (!tests.is_empty()).then_some((RawFan::Ray { slot, lead, walk, tests }, at))
+    }
+}
+
 /// The member loop of an any-assignment node (reversi's `dir = Dir(*)`): the first entry tries
 /// members from the first, a resumed one (the fail continuation of everything below) from the one
 /// after the member last taken, kept in the save area at `counter`. Before every member but the
@@ -527,7 +943,7 @@ pub(crate) struct MemberTest {
 }
 
 /// The right-hand side of a [`MemberTest`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum TestRhs {
     Lit(SymbolId),
     Slot(u32),
@@ -849,12 +1265,14 @@ pub(crate) fn plan_steps(nodes: &[PlanNode], edges: &[PlanEdge], below: &[u32], 
     };
     let entry = builder.node(0, STEPS_FAIL)?;
     let cursor = CursorChain::of(entry, &builder.steps);
+    let fan = if cursor.is_none() { ProbeFan::of(entry, &builder.steps).map(Box::new) } else { None };
     Some(PlanSteps {
         entry,
         steps: builder.steps.into(),
         saved: builder.saved,
         slot_lists: builder.slot_lists.into(),
         cursor,
+        fan,
     })
 }
 

@@ -1535,7 +1535,7 @@ fn complementary(first: &Ins, second: &Ins) -> bool {
 mod tests {
     use super::*;
     use crate::automaton::builder::AutomatonBuilder;
-    use crate::fast::plan_steps::{MemberFilter, ProgramOp};
+    use crate::fast::plan_steps::{FanAlternative, MemberFilter, ProgramOp};
     use crate::fast::FastEngine;
 
     fn engine(edges: &[(&str, &str, &str)]) -> FastEngine {
@@ -2362,5 +2362,147 @@ mod tests {
         let mut edges = flank(true, "board[probe] == empty");
         edges.push(("done", "to", "board[probe] == full"));
         assert_eq!(chain_of(&edges), (true, false));
+    }
+
+    /// A chess-like `attacked` check over the test game: a head (`other = next[cursor]`), then
+    /// probes of the map around `other` and `cursor`, a ray from `other` walked over empty cells
+    /// and compared twice, and a last probe. `extra` edges are added to the check.
+    fn fan_check(
+        extra: &[(&'static str, &'static str, &'static str)],
+    ) -> Vec<(&'static str, &'static str, &'static str)> {
+        let mut edges = fill_until_checked();
+        edges.extend([("turn", "quit", "$$ x"), ("quit", "end", "player = keeper")]);
+        edges.extend([
+            ("from", "fan", "other = next[cursor]"),
+            ("fan", "to", "board[other] == mark"),
+            ("fan", "to", "board[next[other]] == mark"),
+            ("fan", "to", "board[jump[cursor][other]] == full"),
+            ("fan", "ray", "probe = next[other]"),
+            ("ray", "onward", "board[probe] == empty"),
+            ("ray", "hit", "board[probe] != empty"),
+            ("onward", "ray", "probe = next[probe]"),
+            ("hit", "to", "board[probe] == mark"),
+            ("hit", "miss", "board[probe] != mark"),
+            ("miss", "to", "board[probe] == full"),
+        ]);
+        edges.extend_from_slice(extra);
+        edges.push(("fan", "to", "board[cursor] == mark"));
+        edges
+    }
+
+    fn fan_engine(edges: &[(&str, &str, &str)]) -> FastEngine {
+        engine_with(edges, &[("other", "Cell", "b"), ("probe", "Cell", "a"), ("mark", "Disc", "full")])
+    }
+
+    /// The check's answer by the fan, by its steps and by the general search on every board
+    /// (16), `cursor` (4), `mark` (2) and starting `other` and `probe` (2 each): all must agree
+    /// (`None` where the walk runs out of steps on an empty `null`, for both plan paths) and
+    /// leave the state as it was. Returns how many states the check held in and how many the
+    /// plans gave up on.
+    fn assert_fan_agrees(edges: &[(&str, &str, &str)]) -> (usize, usize) {
+        let engine = fan_engine(edges);
+        let mut stepped = fan_engine(edges);
+        let context = engine.plans.iter().position(Option::is_some).expect("a plan");
+        let plan = engine.plans[context].as_ref().expect("a plan");
+        assert!(plan.steps.as_ref().is_some_and(|s| s.fan.is_some()), "a fan");
+        let plain = stepped.plans[context].as_mut().expect("a plan");
+        plain.steps.as_mut().expect("steps").fan = None;
+        let plain = stepped.plans[context].as_ref().expect("a plan");
+        let automaton = &engine.automaton;
+        let (from, to) = (automaton.node_id("from").expect("from"), automaton.node_id("to").expect("to"));
+        let symbol = |name: &str| automaton.symbol_id(name).expect(name);
+        let cells = ["a", "b", "c", "null"].map(symbol);
+        let discs = ["empty", "full"].map(symbol);
+        let layout = crate::reference::layout::Layout::new(automaton).expect("a layout");
+        let slot_of = |name: &str| {
+            let variable = automaton.variables.iter().position(|v| v.name == name).expect(name);
+            layout.var_offsets[variable] as usize
+        };
+        let (cursor, other, probe, mark) = (slot_of("cursor"), slot_of("other"), slot_of("probe"), slot_of("mark"));
+        // The board's cells, as the ray's comparisons read them.
+        let fan = plan.steps.as_ref().and_then(|s| s.fan.as_ref()).expect("a fan");
+        let map =
+            fan.alternatives
+                .iter()
+                .find_map(|a| if let FanAlternative::Ray { map, .. } = a { Some(map) } else { None });
+        let board: Vec<usize> = cells.iter().map(|&cell| map.expect("a ray")[cell as usize] as usize).collect();
+        assert_eq!(board.iter().collect::<std::collections::BTreeSet<_>>().len(), 4, "four board cells");
+        let (mut scratch, mut plain_scratch) = (engine.scratch(), stepped.scratch());
+        let (mut held, mut gave_up) = (0, 0);
+        for fill in 0..16usize {
+            for (&at, &disc, start) in
+                cells.iter().flat_map(|at| discs.iter().flat_map(move |d| [(at, d, 0), (at, d, 1)]).collect::<Vec<_>>())
+            {
+                scratch.load(automaton.begin, &engine.initial_values);
+                for (bit, &slot) in board.iter().enumerate() {
+                    scratch.values[slot] = discs[(fill >> bit) & 1];
+                }
+                (scratch.values[cursor], scratch.values[mark]) = (at, disc);
+                (scratch.values[other], scratch.values[probe]) = (cells[start], cells[3 - start]);
+                plain_scratch.load(automaton.begin, &scratch.values);
+                let before = scratch.values.clone();
+                let by_fan = scratch.run_plan(&engine, plan, 1).expect("fan");
+                let by_steps = plain_scratch.run_plan(&stepped, plain, 1).expect("steps");
+                let by_search = scratch.reach_general(&engine, from, to, context as u32, 1).expect("search");
+                let case = format!("board {fill:04b}, cursor {at}, mark {disc}, start {start}");
+                assert_eq!(by_fan, by_steps, "{case}");
+                assert!(by_fan.is_none_or(|held| held == by_search), "{case}");
+                assert_eq!(
+                    (&scratch.values, &plain_scratch.values),
+                    (&before, &before),
+                    "the state is unchanged: {case}"
+                );
+                held += usize::from(by_fan == Some(true));
+                gave_up += usize::from(by_fan.is_none());
+            }
+        }
+        (held, gave_up)
+    }
+
+    #[test]
+    fn an_attack_check_runs_as_a_probe_fan_that_agrees_with_its_steps_and_the_general_search() {
+        let engine = fan_engine(&fan_check(&[]));
+        let plan = engine.plans.iter().flatten().next().expect("a plan");
+        let fan = plan.steps.as_ref().and_then(|s| s.fan.as_ref()).expect("a fan");
+        assert_eq!(fan.head.len(), 1, "{fan:?}");
+        // The two probes keyed by `other` with one test share a row; the two-level one is keyed
+        // apart.
+        let shapes: Vec<String> = fan
+            .alternatives
+            .iter()
+            .map(|a| match a {
+                FanAlternative::Probes { count, width, .. } => format!("probes {count} {}", *width != 0),
+                FanAlternative::Ray { walk, tests, .. } => format!("ray {} {}", walk.is_some(), tests.len()),
+            })
+            .collect();
+        assert_eq!(shapes, ["probes 2 false", "probes 1 true", "ray true 2", "probes 1 false"], "{fan:?}");
+        // `mark`, `full` and `empty` (the walk's test): three right-hand sides.
+        assert_eq!(fan.rhs.len(), 3, "{fan:?}");
+        assert_eq!(assert_fan_agrees(&fan_check(&[])), (220, 36));
+        // Playouts with every check run by the fan and by the general search.
+        let planned = fan_engine(&fan_check(&[])).with_reach_plans(crate::fast::ReachPlans::Checked);
+        let general = fan_engine(&fan_check(&[])).with_reach_plans(crate::fast::ReachPlans::Off);
+        let config = crate::playout::PlayoutConfig { count: 80, seed: 17, threads: 1, ..Default::default() };
+        let (a, b) = (planned.run_playouts(&config).expect("checked"), general.run_playouts(&config).expect("off"));
+        assert_eq!((a.total_plies, a.score_distribution), (b.total_plies, b.score_distribution));
+    }
+
+    #[test]
+    fn no_probe_fan_when_a_step_reads_a_cursor_outside_its_ray() {
+        let fan_of = |extra: &[(&'static str, &'static str, &'static str)]| {
+            let engine = fan_engine(&fan_check(extra));
+            let plan = engine.plans.iter().flatten().next().expect("a plan");
+            (plan.steps.is_some(), plan.steps.as_ref().is_some_and(|s| s.fan.is_some()))
+        };
+        assert_eq!(fan_of(&[]), (true, true));
+        // A probe of the map at the ray's cursor after the ray (put back by then).
+        assert_eq!(fan_of(&[("fan", "to", "board[probe] == full")]), (true, false));
+        // A second ray led from the first one's cursor.
+        assert_eq!(
+            fan_of(&[("fan", "last", "probe = next[probe]"), ("last", "to", "board[probe] == full")]),
+            (true, false)
+        );
+        // A comparison of a slot, not of a map.
+        assert_eq!(fan_of(&[("fan", "to", "cursor == c")]), (true, false));
     }
 }

@@ -1566,9 +1566,15 @@ impl Scratch {
         if let (true, [slot]) = (plan.lone_filter, &plan.slots[..]) {
             return self.run_lone_filter_restoring(engine, plan, *slot as usize, depth).map(Some);
         }
-        if let Some(chain) = plan.steps.as_ref().and_then(|steps| steps.cursor.as_ref()) {
-            // Writes nothing to the state: no slot to save or put back.
-            return Ok(chain.run(&self.values));
+        if let Some(steps) = &plan.steps {
+            if let Some(chain) = &steps.cursor {
+                // Writes nothing to the state: no slot to save or put back.
+                return Ok(chain.run(&self.values));
+            }
+            if let Some(fan) = &steps.fan {
+                // Puts back the few slots it writes itself.
+                return Ok(fan.run(&mut self.values));
+            }
         }
         let frames_base = self.plan_frames.len();
         let saved_base = self.plan_saved.len();
