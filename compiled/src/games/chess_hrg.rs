@@ -1286,7 +1286,7 @@ m55(v, cx);
 /// Node `pick_114`.
 fn m55(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !r56_58(v, v[83]) {
+if !r56_58(v, v[82], v[83]) {
 m85(v, cx);
 }
 
@@ -1368,7 +1368,7 @@ m91(v, cx);
 /// Node `pick_125`.
 fn m91(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !r92_94(v, v[83]) {
+if !r92_94(v, v[82], v[83]) {
 m121(v, cx);
 }
 
@@ -1556,7 +1556,7 @@ m165(v, cx);
 /// Node `finish_5`.
 fn m133(v: &mut Values, cx: &mut Search<Values>) {
 {
-if !r134_136(v, v[83]) {
+if !r134_136(v, v[82], v[83]) {
 m163(v, cx);
 }
 
@@ -2255,16 +2255,16 @@ fn m288(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `attacked_reach_1`.
-fn r56_58(v: &mut Values, r83: u8) -> bool {
+fn r56_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
 let x: u8 = TAB21[(v[79] as usize)];
-if r57_58(v, x) {  return true; }
+if r57_58(v, r82, x) {  return true; }
 }
 false
 }
 
 /// Node `pick_116`.
-fn r57_58(v: &mut Values, r83: u8) -> bool {
+fn r57_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let g95 = v[0 + OFF43[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
 let g96 = v[0 + OFF45[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
 let g97 = v[0 + OFF46[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
@@ -2393,90 +2393,66 @@ if g112 {
 }
 {
 let x: u8 = TAB19[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r59_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r59_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB20[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r63_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r63_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB21[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r66_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r66_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB22[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r69_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r69_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB23[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r72_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r72_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB24[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r76_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r76_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB25[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r79_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r79_58(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB26[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r82_58(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r82_58(v, x, r83) {  return true; }
 }
 false
 }
 
 /// Node `attacked_25`.
-fn r59_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r59_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g121 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g122 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g121 {
-if r60_58(v, r83) {  v[82] = w82; return true; }
+if r60_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g122) { break; }
 }
 {
-v[82] = TAB19[(v[82] as usize)];
+r82 = TAB19[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_26`.
-fn r60_58(v: &mut Values, r83: u8) -> bool {
-let g123 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g124 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r60_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g123 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g124 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g123 {
 {  return true; }
@@ -2485,7 +2461,7 @@ if g123 {
 }
 {
 if g124 {
-if r62_58(v, r83) {  return true; }
+if r62_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2493,32 +2469,32 @@ false
 }
 
 /// Node `attacked_28`.
-fn r61_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r61_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB19[(v[82] as usize)];
+r82 = TAB19[(r82 as usize)];
 }
 {
-let g121 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g122 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g121 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g122 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g121 {
-if r60_58(v, r83) {  v[82] = w82; return true; }
+if r60_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g122) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_31`.
-fn r62_58(v: &mut Values, r83: u8) -> bool {
+fn r62_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
+if v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB61[(v[66] as usize)] {
 {  return true; }
 }
 
@@ -2527,32 +2503,32 @@ false
 }
 
 /// Node `attacked_33`.
-fn r63_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r63_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g127 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g128 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g127 {
-if r64_58(v, r83) {  v[82] = w82; return true; }
+if r64_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g128) { break; }
 }
 {
-v[82] = TAB20[(v[82] as usize)];
+r82 = TAB20[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_34`.
-fn r64_58(v: &mut Values, r83: u8) -> bool {
-let g129 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g130 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r64_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g129 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g130 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g129 {
 {  return true; }
@@ -2561,7 +2537,7 @@ if g129 {
 }
 {
 if g130 {
-if r62_58(v, r83) {  return true; }
+if r62_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2569,55 +2545,55 @@ false
 }
 
 /// Node `attacked_36`.
-fn r65_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r65_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB20[(v[82] as usize)];
+r82 = TAB20[(r82 as usize)];
 }
 {
-let g127 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g128 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g127 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g128 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g127 {
-if r64_58(v, r83) {  v[82] = w82; return true; }
+if r64_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g128) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_41`.
-fn r66_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r66_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g132 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g133 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g132 {
-if r67_58(v, r83) {  v[82] = w82; return true; }
+if r67_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g133) { break; }
 }
 {
-v[82] = TAB21[(v[82] as usize)];
+r82 = TAB21[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_42`.
-fn r67_58(v: &mut Values, r83: u8) -> bool {
-let g134 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g135 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r67_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g134 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g135 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g134 {
 {  return true; }
@@ -2626,7 +2602,7 @@ if g134 {
 }
 {
 if g135 {
-if r62_58(v, r83) {  return true; }
+if r62_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2634,55 +2610,55 @@ false
 }
 
 /// Node `attacked_44`.
-fn r68_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r68_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB21[(v[82] as usize)];
+r82 = TAB21[(r82 as usize)];
 }
 {
-let g132 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g133 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g132 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g133 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g132 {
-if r67_58(v, r83) {  v[82] = w82; return true; }
+if r67_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g133) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_49`.
-fn r69_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r69_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g137 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g138 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g137 {
-if r70_58(v, r83) {  v[82] = w82; return true; }
+if r70_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g138) { break; }
 }
 {
-v[82] = TAB22[(v[82] as usize)];
+r82 = TAB22[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_50`.
-fn r70_58(v: &mut Values, r83: u8) -> bool {
-let g139 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g140 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r70_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g139 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g140 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g139 {
 {  return true; }
@@ -2691,7 +2667,7 @@ if g139 {
 }
 {
 if g140 {
-if r62_58(v, r83) {  return true; }
+if r62_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2699,55 +2675,55 @@ false
 }
 
 /// Node `attacked_52`.
-fn r71_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r71_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB22[(v[82] as usize)];
+r82 = TAB22[(r82 as usize)];
 }
 {
-let g137 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g138 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g137 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g138 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g137 {
-if r70_58(v, r83) {  v[82] = w82; return true; }
+if r70_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g138) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_57`.
-fn r72_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r72_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g142 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g143 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g142 {
-if r73_58(v, r83) {  v[82] = w82; return true; }
+if r73_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g143) { break; }
 }
 {
-v[82] = TAB23[(v[82] as usize)];
+r82 = TAB23[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_58`.
-fn r73_58(v: &mut Values, r83: u8) -> bool {
-let g144 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g145 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r73_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g144 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g145 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g144 {
 {  return true; }
@@ -2756,7 +2732,7 @@ if g144 {
 }
 {
 if g145 {
-if r75_58(v, r83) {  return true; }
+if r75_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2764,32 +2740,32 @@ false
 }
 
 /// Node `attacked_60`.
-fn r74_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r74_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB23[(v[82] as usize)];
+r82 = TAB23[(r82 as usize)];
 }
 {
-let g142 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g143 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g142 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g143 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g142 {
-if r73_58(v, r83) {  v[82] = w82; return true; }
+if r73_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g143) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_63`.
-fn r75_58(v: &mut Values, r83: u8) -> bool {
+fn r75_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
+if v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB62[(v[66] as usize)] {
 {  return true; }
 }
 
@@ -2798,32 +2774,32 @@ false
 }
 
 /// Node `attacked_65`.
-fn r76_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r76_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g148 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g149 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g148 {
-if r77_58(v, r83) {  v[82] = w82; return true; }
+if r77_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g149) { break; }
 }
 {
-v[82] = TAB24[(v[82] as usize)];
+r82 = TAB24[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_66`.
-fn r77_58(v: &mut Values, r83: u8) -> bool {
-let g150 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g151 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r77_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g150 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g151 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g150 {
 {  return true; }
@@ -2832,7 +2808,7 @@ if g150 {
 }
 {
 if g151 {
-if r75_58(v, r83) {  return true; }
+if r75_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2840,55 +2816,55 @@ false
 }
 
 /// Node `attacked_68`.
-fn r78_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r78_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB24[(v[82] as usize)];
+r82 = TAB24[(r82 as usize)];
 }
 {
-let g148 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g149 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g148 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g149 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g148 {
-if r77_58(v, r83) {  v[82] = w82; return true; }
+if r77_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g149) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_73`.
-fn r79_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r79_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g153 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g154 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g153 {
-if r80_58(v, r83) {  v[82] = w82; return true; }
+if r80_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g154) { break; }
 }
 {
-v[82] = TAB25[(v[82] as usize)];
+r82 = TAB25[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_74`.
-fn r80_58(v: &mut Values, r83: u8) -> bool {
-let g155 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g156 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r80_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g155 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g156 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g155 {
 {  return true; }
@@ -2897,7 +2873,7 @@ if g155 {
 }
 {
 if g156 {
-if r75_58(v, r83) {  return true; }
+if r75_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2905,55 +2881,55 @@ false
 }
 
 /// Node `attacked_76`.
-fn r81_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r81_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB25[(v[82] as usize)];
+r82 = TAB25[(r82 as usize)];
 }
 {
-let g153 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g154 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g153 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g154 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g153 {
-if r80_58(v, r83) {  v[82] = w82; return true; }
+if r80_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g154) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_81`.
-fn r82_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r82_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g158 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g159 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g158 {
-if r83_58(v, r83) {  v[82] = w82; return true; }
+if r83_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g159) { break; }
 }
 {
-v[82] = TAB26[(v[82] as usize)];
+r82 = TAB26[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_82`.
-fn r83_58(v: &mut Values, r83: u8) -> bool {
-let g160 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g161 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r83_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g160 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g161 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g160 {
 {  return true; }
@@ -2962,7 +2938,7 @@ if g160 {
 }
 {
 if g161 {
-if r75_58(v, r83) {  return true; }
+if r75_58(v, r82, r83) {  return true; }
 }
 
 }
@@ -2970,39 +2946,39 @@ false
 }
 
 /// Node `attacked_84`.
-fn r84_58(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r84_58(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB26[(v[82] as usize)];
+r82 = TAB26[(r82 as usize)];
 }
 {
-let g158 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g159 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g158 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g159 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g158 {
-if r83_58(v, r83) {  v[82] = w82; return true; }
+if r83_58(v, r82, r83) {  return true; }
 }
 
 }
 if !(g159) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_reach_2`.
-fn r92_94(v: &mut Values, r83: u8) -> bool {
+fn r92_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
 let x: u8 = TAB22[(v[79] as usize)];
-if r93_94(v, x) {  return true; }
+if r93_94(v, r82, x) {  return true; }
 }
 false
 }
 
 /// Node `pick_127`.
-fn r93_94(v: &mut Values, r83: u8) -> bool {
+fn r93_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let g171 = v[0 + OFF43[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
 let g172 = v[0 + OFF45[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
 let g173 = v[0 + OFF46[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
@@ -3131,90 +3107,66 @@ if g188 {
 }
 {
 let x: u8 = TAB19[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r95_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r95_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB20[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r99_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB21[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r102_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r102_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB22[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r105_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r105_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB23[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r108_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r108_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB24[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r112_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r112_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB25[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r115_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r115_94(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB26[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r118_94(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r118_94(v, x, r83) {  return true; }
 }
 false
 }
 
 /// Node `attacked_112`.
-fn r95_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r95_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g197 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g198 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g197 {
-if r96_94(v, r83) {  v[82] = w82; return true; }
+if r96_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g198) { break; }
 }
 {
-v[82] = TAB19[(v[82] as usize)];
+r82 = TAB19[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_113`.
-fn r96_94(v: &mut Values, r83: u8) -> bool {
-let g199 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g200 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r96_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g199 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g200 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g199 {
 {  return true; }
@@ -3223,7 +3175,7 @@ if g199 {
 }
 {
 if g200 {
-if r98_94(v, r83) {  return true; }
+if r98_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3231,32 +3183,32 @@ false
 }
 
 /// Node `attacked_115`.
-fn r97_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r97_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB19[(v[82] as usize)];
+r82 = TAB19[(r82 as usize)];
 }
 {
-let g197 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g198 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g197 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g198 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g197 {
-if r96_94(v, r83) {  v[82] = w82; return true; }
+if r96_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g198) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_118`.
-fn r98_94(v: &mut Values, r83: u8) -> bool {
+fn r98_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
+if v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB61[(v[66] as usize)] {
 {  return true; }
 }
 
@@ -3265,32 +3217,32 @@ false
 }
 
 /// Node `attacked_120`.
-fn r99_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r99_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g203 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g204 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g203 {
-if r100_94(v, r83) {  v[82] = w82; return true; }
+if r100_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g204) { break; }
 }
 {
-v[82] = TAB20[(v[82] as usize)];
+r82 = TAB20[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_121`.
-fn r100_94(v: &mut Values, r83: u8) -> bool {
-let g205 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g206 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r100_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g205 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g206 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g205 {
 {  return true; }
@@ -3299,7 +3251,7 @@ if g205 {
 }
 {
 if g206 {
-if r98_94(v, r83) {  return true; }
+if r98_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3307,55 +3259,55 @@ false
 }
 
 /// Node `attacked_123`.
-fn r101_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r101_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB20[(v[82] as usize)];
+r82 = TAB20[(r82 as usize)];
 }
 {
-let g203 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g204 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g203 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g204 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g203 {
-if r100_94(v, r83) {  v[82] = w82; return true; }
+if r100_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g204) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_128`.
-fn r102_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r102_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g208 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g209 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g208 {
-if r103_94(v, r83) {  v[82] = w82; return true; }
+if r103_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g209) { break; }
 }
 {
-v[82] = TAB21[(v[82] as usize)];
+r82 = TAB21[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_129`.
-fn r103_94(v: &mut Values, r83: u8) -> bool {
-let g210 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g211 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r103_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g210 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g211 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g210 {
 {  return true; }
@@ -3364,7 +3316,7 @@ if g210 {
 }
 {
 if g211 {
-if r98_94(v, r83) {  return true; }
+if r98_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3372,55 +3324,55 @@ false
 }
 
 /// Node `attacked_131`.
-fn r104_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r104_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB21[(v[82] as usize)];
+r82 = TAB21[(r82 as usize)];
 }
 {
-let g208 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g209 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g208 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g209 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g208 {
-if r103_94(v, r83) {  v[82] = w82; return true; }
+if r103_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g209) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_136`.
-fn r105_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r105_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g213 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g214 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g213 {
-if r106_94(v, r83) {  v[82] = w82; return true; }
+if r106_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g214) { break; }
 }
 {
-v[82] = TAB22[(v[82] as usize)];
+r82 = TAB22[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_137`.
-fn r106_94(v: &mut Values, r83: u8) -> bool {
-let g215 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g216 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r106_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g215 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g216 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g215 {
 {  return true; }
@@ -3429,7 +3381,7 @@ if g215 {
 }
 {
 if g216 {
-if r98_94(v, r83) {  return true; }
+if r98_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3437,55 +3389,55 @@ false
 }
 
 /// Node `attacked_139`.
-fn r107_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r107_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB22[(v[82] as usize)];
+r82 = TAB22[(r82 as usize)];
 }
 {
-let g213 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g214 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g213 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g214 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g213 {
-if r106_94(v, r83) {  v[82] = w82; return true; }
+if r106_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g214) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_144`.
-fn r108_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r108_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g218 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g219 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g218 {
-if r109_94(v, r83) {  v[82] = w82; return true; }
+if r109_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g219) { break; }
 }
 {
-v[82] = TAB23[(v[82] as usize)];
+r82 = TAB23[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_145`.
-fn r109_94(v: &mut Values, r83: u8) -> bool {
-let g220 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g221 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r109_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g220 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g221 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g220 {
 {  return true; }
@@ -3494,7 +3446,7 @@ if g220 {
 }
 {
 if g221 {
-if r111_94(v, r83) {  return true; }
+if r111_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3502,32 +3454,32 @@ false
 }
 
 /// Node `attacked_147`.
-fn r110_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r110_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB23[(v[82] as usize)];
+r82 = TAB23[(r82 as usize)];
 }
 {
-let g218 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g219 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g218 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g219 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g218 {
-if r109_94(v, r83) {  v[82] = w82; return true; }
+if r109_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g219) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_150`.
-fn r111_94(v: &mut Values, r83: u8) -> bool {
+fn r111_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
+if v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB62[(v[66] as usize)] {
 {  return true; }
 }
 
@@ -3536,32 +3488,32 @@ false
 }
 
 /// Node `attacked_152`.
-fn r112_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r112_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g224 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g225 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g224 {
-if r113_94(v, r83) {  v[82] = w82; return true; }
+if r113_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g225) { break; }
 }
 {
-v[82] = TAB24[(v[82] as usize)];
+r82 = TAB24[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_153`.
-fn r113_94(v: &mut Values, r83: u8) -> bool {
-let g226 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g227 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r113_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g226 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g227 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g226 {
 {  return true; }
@@ -3570,7 +3522,7 @@ if g226 {
 }
 {
 if g227 {
-if r111_94(v, r83) {  return true; }
+if r111_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3578,55 +3530,55 @@ false
 }
 
 /// Node `attacked_155`.
-fn r114_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r114_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB24[(v[82] as usize)];
+r82 = TAB24[(r82 as usize)];
 }
 {
-let g224 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g225 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g224 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g225 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g224 {
-if r113_94(v, r83) {  v[82] = w82; return true; }
+if r113_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g225) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_160`.
-fn r115_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r115_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g229 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g230 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g229 {
-if r116_94(v, r83) {  v[82] = w82; return true; }
+if r116_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g230) { break; }
 }
 {
-v[82] = TAB25[(v[82] as usize)];
+r82 = TAB25[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_161`.
-fn r116_94(v: &mut Values, r83: u8) -> bool {
-let g231 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g232 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r116_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g231 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g232 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g231 {
 {  return true; }
@@ -3635,7 +3587,7 @@ if g231 {
 }
 {
 if g232 {
-if r111_94(v, r83) {  return true; }
+if r111_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3643,55 +3595,55 @@ false
 }
 
 /// Node `attacked_163`.
-fn r117_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r117_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB25[(v[82] as usize)];
+r82 = TAB25[(r82 as usize)];
 }
 {
-let g229 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g230 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g229 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g230 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g229 {
-if r116_94(v, r83) {  v[82] = w82; return true; }
+if r116_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g230) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_168`.
-fn r118_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r118_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g234 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g235 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g234 {
-if r119_94(v, r83) {  v[82] = w82; return true; }
+if r119_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g235) { break; }
 }
 {
-v[82] = TAB26[(v[82] as usize)];
+r82 = TAB26[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_169`.
-fn r119_94(v: &mut Values, r83: u8) -> bool {
-let g236 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g237 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r119_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g236 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g237 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g236 {
 {  return true; }
@@ -3700,7 +3652,7 @@ if g236 {
 }
 {
 if g237 {
-if r111_94(v, r83) {  return true; }
+if r111_94(v, r82, r83) {  return true; }
 }
 
 }
@@ -3708,39 +3660,39 @@ false
 }
 
 /// Node `attacked_171`.
-fn r120_94(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r120_94(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB26[(v[82] as usize)];
+r82 = TAB26[(r82 as usize)];
 }
 {
-let g234 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g235 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g234 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g235 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g234 {
-if r119_94(v, r83) {  v[82] = w82; return true; }
+if r119_94(v, r82, r83) {  return true; }
 }
 
 }
 if !(g235) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_reach_3`.
-fn r134_136(v: &mut Values, r83: u8) -> bool {
+fn r134_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
 let x: u8 = v[67 + OFF27[(v[66] as usize)] as usize];
-if r135_136(v, x) {  return true; }
+if r135_136(v, r82, x) {  return true; }
 }
 false
 }
 
 /// Node `kingSafe_2`.
-fn r135_136(v: &mut Values, r83: u8) -> bool {
+fn r135_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let g257 = v[0 + OFF43[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
 let g258 = v[0 + OFF45[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
 let g259 = v[0 + OFF46[(r83 as usize)] as usize] == TAB44[(v[66] as usize)];
@@ -3869,90 +3821,66 @@ if g274 {
 }
 {
 let x: u8 = TAB19[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r137_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r137_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB20[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r141_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r141_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB21[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r144_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r144_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB22[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r147_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r147_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB23[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r150_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r150_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB24[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r154_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r154_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB25[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r157_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r157_136(v, x, r83) {  return true; }
 }
 {
 let x: u8 = TAB26[(r83 as usize)];
-let slot = 82usize;
-let old = v[slot]; v[slot] = x;
-if r160_136(v, r83) { v[slot] = old; return true; }
-v[slot] = old;
+if r160_136(v, x, r83) {  return true; }
 }
 false
 }
 
 /// Node `attacked_199`.
-fn r137_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r137_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g283 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g284 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g283 {
-if r138_136(v, r83) {  v[82] = w82; return true; }
+if r138_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g284) { break; }
 }
 {
-v[82] = TAB19[(v[82] as usize)];
+r82 = TAB19[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_200`.
-fn r138_136(v: &mut Values, r83: u8) -> bool {
-let g285 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g286 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r138_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g285 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g286 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g285 {
 {  return true; }
@@ -3961,7 +3889,7 @@ if g285 {
 }
 {
 if g286 {
-if r140_136(v, r83) {  return true; }
+if r140_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -3969,32 +3897,32 @@ false
 }
 
 /// Node `attacked_202`.
-fn r139_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r139_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB19[(v[82] as usize)];
+r82 = TAB19[(r82 as usize)];
 }
 {
-let g283 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g284 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g283 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g284 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g283 {
-if r138_136(v, r83) {  v[82] = w82; return true; }
+if r138_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g284) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_205`.
-fn r140_136(v: &mut Values, r83: u8) -> bool {
+fn r140_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB61[(v[66] as usize)] {
+if v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB61[(v[66] as usize)] {
 {  return true; }
 }
 
@@ -4003,32 +3931,32 @@ false
 }
 
 /// Node `attacked_207`.
-fn r141_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r141_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g289 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g290 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g289 {
-if r142_136(v, r83) {  v[82] = w82; return true; }
+if r142_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g290) { break; }
 }
 {
-v[82] = TAB20[(v[82] as usize)];
+r82 = TAB20[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_208`.
-fn r142_136(v: &mut Values, r83: u8) -> bool {
-let g291 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g292 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r142_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g291 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g292 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g291 {
 {  return true; }
@@ -4037,7 +3965,7 @@ if g291 {
 }
 {
 if g292 {
-if r140_136(v, r83) {  return true; }
+if r140_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4045,55 +3973,55 @@ false
 }
 
 /// Node `attacked_210`.
-fn r143_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r143_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB20[(v[82] as usize)];
+r82 = TAB20[(r82 as usize)];
 }
 {
-let g289 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g290 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g289 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g290 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g289 {
-if r142_136(v, r83) {  v[82] = w82; return true; }
+if r142_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g290) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_215`.
-fn r144_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r144_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g294 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g295 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g294 {
-if r145_136(v, r83) {  v[82] = w82; return true; }
+if r145_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g295) { break; }
 }
 {
-v[82] = TAB21[(v[82] as usize)];
+r82 = TAB21[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_216`.
-fn r145_136(v: &mut Values, r83: u8) -> bool {
-let g296 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g297 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r145_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g296 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g297 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g296 {
 {  return true; }
@@ -4102,7 +4030,7 @@ if g296 {
 }
 {
 if g297 {
-if r140_136(v, r83) {  return true; }
+if r140_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4110,55 +4038,55 @@ false
 }
 
 /// Node `attacked_218`.
-fn r146_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r146_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB21[(v[82] as usize)];
+r82 = TAB21[(r82 as usize)];
 }
 {
-let g294 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g295 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g294 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g295 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g294 {
-if r145_136(v, r83) {  v[82] = w82; return true; }
+if r145_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g295) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_223`.
-fn r147_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r147_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g299 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g300 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g299 {
-if r148_136(v, r83) {  v[82] = w82; return true; }
+if r148_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g300) { break; }
 }
 {
-v[82] = TAB22[(v[82] as usize)];
+r82 = TAB22[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_224`.
-fn r148_136(v: &mut Values, r83: u8) -> bool {
-let g301 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g302 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r148_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g301 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g302 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g301 {
 {  return true; }
@@ -4167,7 +4095,7 @@ if g301 {
 }
 {
 if g302 {
-if r140_136(v, r83) {  return true; }
+if r140_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4175,55 +4103,55 @@ false
 }
 
 /// Node `attacked_226`.
-fn r149_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r149_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB22[(v[82] as usize)];
+r82 = TAB22[(r82 as usize)];
 }
 {
-let g299 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g300 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g299 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g300 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g299 {
-if r148_136(v, r83) {  v[82] = w82; return true; }
+if r148_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g300) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_231`.
-fn r150_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r150_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g304 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g305 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g304 {
-if r151_136(v, r83) {  v[82] = w82; return true; }
+if r151_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g305) { break; }
 }
 {
-v[82] = TAB23[(v[82] as usize)];
+r82 = TAB23[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_232`.
-fn r151_136(v: &mut Values, r83: u8) -> bool {
-let g306 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g307 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r151_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g306 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g307 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g306 {
 {  return true; }
@@ -4232,7 +4160,7 @@ if g306 {
 }
 {
 if g307 {
-if r153_136(v, r83) {  return true; }
+if r153_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4240,32 +4168,32 @@ false
 }
 
 /// Node `attacked_234`.
-fn r152_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r152_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB23[(v[82] as usize)];
+r82 = TAB23[(r82 as usize)];
 }
 {
-let g304 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g305 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g304 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g305 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g304 {
-if r151_136(v, r83) {  v[82] = w82; return true; }
+if r151_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g305) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_237`.
-fn r153_136(v: &mut Values, r83: u8) -> bool {
+fn r153_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB62[(v[66] as usize)] {
+if v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB62[(v[66] as usize)] {
 {  return true; }
 }
 
@@ -4274,32 +4202,32 @@ false
 }
 
 /// Node `attacked_239`.
-fn r154_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r154_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g310 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g311 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g310 {
-if r155_136(v, r83) {  v[82] = w82; return true; }
+if r155_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g311) { break; }
 }
 {
-v[82] = TAB24[(v[82] as usize)];
+r82 = TAB24[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_240`.
-fn r155_136(v: &mut Values, r83: u8) -> bool {
-let g312 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g313 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r155_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g312 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g313 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g312 {
 {  return true; }
@@ -4308,7 +4236,7 @@ if g312 {
 }
 {
 if g313 {
-if r153_136(v, r83) {  return true; }
+if r153_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4316,55 +4244,55 @@ false
 }
 
 /// Node `attacked_242`.
-fn r156_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r156_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB24[(v[82] as usize)];
+r82 = TAB24[(r82 as usize)];
 }
 {
-let g310 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g311 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g310 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g311 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g310 {
-if r155_136(v, r83) {  v[82] = w82; return true; }
+if r155_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g311) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_247`.
-fn r157_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r157_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g315 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g316 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g315 {
-if r158_136(v, r83) {  v[82] = w82; return true; }
+if r158_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g316) { break; }
 }
 {
-v[82] = TAB25[(v[82] as usize)];
+r82 = TAB25[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_248`.
-fn r158_136(v: &mut Values, r83: u8) -> bool {
-let g317 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g318 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r158_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g317 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g318 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g317 {
 {  return true; }
@@ -4373,7 +4301,7 @@ if g317 {
 }
 {
 if g318 {
-if r153_136(v, r83) {  return true; }
+if r153_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4381,55 +4309,55 @@ false
 }
 
 /// Node `attacked_250`.
-fn r159_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r159_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB25[(v[82] as usize)];
+r82 = TAB25[(r82 as usize)];
 }
 {
-let g315 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g316 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g315 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g316 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g315 {
-if r158_136(v, r83) {  v[82] = w82; return true; }
+if r158_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g316) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_255`.
-fn r160_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r160_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g320 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g321 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g320 {
-if r161_136(v, r83) {  v[82] = w82; return true; }
+if r161_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g321) { break; }
 }
 {
-v[82] = TAB26[(v[82] as usize)];
+r82 = TAB26[(r82 as usize)];
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `attacked_256`.
-fn r161_136(v: &mut Values, r83: u8) -> bool {
-let g322 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == TAB60[(v[66] as usize)];
-let g323 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != TAB60[(v[66] as usize)];
+fn r161_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let g322 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == TAB60[(v[66] as usize)];
+let g323 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != TAB60[(v[66] as usize)];
 {
 if g322 {
 {  return true; }
@@ -4438,7 +4366,7 @@ if g322 {
 }
 {
 if g323 {
-if r153_136(v, r83) {  return true; }
+if r153_136(v, r82, r83) {  return true; }
 }
 
 }
@@ -4446,32 +4374,32 @@ false
 }
 
 /// Node `attacked_258`.
-fn r162_136(v: &mut Values, r83: u8) -> bool {
-let w82: u8 = v[82];
+fn r162_136(v: &mut Values, r82: u8, r83: u8) -> bool {
+let mut r82: u8 = r82;
 loop {
 {
-v[82] = TAB26[(v[82] as usize)];
+r82 = TAB26[(r82 as usize)];
 }
 {
-let g320 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] != 15;
-let g321 = v[0 + MEMBER_INDEX2[(v[82] as usize)] as usize] == 15;
+let g320 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] != 15;
+let g321 = v[0 + MEMBER_INDEX2[(r82 as usize)] as usize] == 15;
 {
 if g320 {
-if r161_136(v, r83) {  v[82] = w82; return true; }
+if r161_136(v, r82, r83) {  return true; }
 }
 
 }
 if !(g321) { break; }
 }
 }
-v[82] = w82;
+
 false
 }
 
 /// Node `inCheck_reach_1`.
 fn r190_191(v: &mut Values) -> bool {
 {
-if r134_136(v, v[83]) {
+if r134_136(v, v[82], v[83]) {
 {  return true; }
 }
 
@@ -5580,7 +5508,7 @@ false
 /// Node `pick_245`.
 fn r253_270(v: &mut Values) -> bool {
 {
-if !r56_58(v, v[83]) {
+if !r56_58(v, v[82], v[83]) {
 if r254_270(v) {  return true; }
 }
 
@@ -5662,7 +5590,7 @@ false
 /// Node `pick_255`.
 fn r260_270(v: &mut Values) -> bool {
 {
-if !r92_94(v, v[83]) {
+if !r92_94(v, v[82], v[83]) {
 if r261_270(v) {  return true; }
 }
 
@@ -5788,7 +5716,7 @@ false
 /// Node `finish_31`.
 fn r269_270(v: &mut Values) -> bool {
 {
-if !r134_136(v, v[83]) {
+if !r134_136(v, v[82], v[83]) {
 {  return true; }
 }
 

@@ -589,7 +589,9 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
 /// computed key can reach it (each such place's slot range, from its offset tables, excludes
 /// it); the check must nest no check (a nested one reads the state) and copy or compare no
 /// blocks. Exact: the functions then read the slot nowhere but through the argument, and the
-/// state the check leaves is the one it found, as before (it restored every write).
+/// state the check leaves is the one it found, as before (it restored every write). A ring of
+/// the check that steps the slot (`cursor = next[cursor]`, loops.rs) qualifies the same way: its
+/// loop steps a local copy of the argument instead of the state.
 /// Cost: one pass over the edges per candidate slot.
 pub(crate) fn register_slots(plan: &Plan, edges: &[usize]) -> Vec<u32> {
     let ops: Vec<&PlanOp> = edges.iter().map(|&edge| &plan.ops[edge]).collect();

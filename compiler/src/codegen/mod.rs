@@ -1634,8 +1634,8 @@ impl<'a> Generator<'a> {
         self.in_registers.iter().map(|&slot| arg(slot)).collect()
     }
 
-    /// Per pure check, its register slots ([`graph::register_slots`]) less those a ring of the
-    /// check writes (a ring's loop writes the state).
+    /// Per pure check, its register slots ([`graph::register_slots`]). A ring of the check that
+    /// steps one of them keeps it in a local register too ([`Generator::ring_walk`]).
     fn register_slots(&mut self) -> BTreeMap<u32, Vec<u32>> {
         let mut registers = BTreeMap::new();
         let targets: Vec<u32> = self.reach.iter().filter(|(_, target)| target.pure).map(|(&to, _)| to).collect();
@@ -1644,12 +1644,7 @@ impl<'a> Generator<'a> {
             let region = self.reach[&to].region.clone();
             let nodes: Vec<u32> = (0..region.len() as u32).filter(|&node| region[node as usize]).collect();
             let edges: Vec<usize> = nodes.iter().flat_map(|&node| self.walked_edges(mode, node)).collect();
-            let mut slots = graph::register_slots(self.plan, &edges);
-            for &node in &nodes {
-                if let Some(ring) = self.ring(mode, node) {
-                    slots.retain(|slot| !ring.written.contains(slot));
-                }
-            }
+            let slots = graph::register_slots(self.plan, &edges);
             if !slots.is_empty() {
                 registers.insert(to, slots);
             }
@@ -2036,13 +2031,24 @@ impl<'a> Generator<'a> {
     /// The body of a function walking `ring` as a loop (see [`loops`]): the ring's slots saved,
     /// then per node around the ring its exits (their usual blocks) and its ring edge (a guard
     /// that ends the walk, or a write without undo), the slots restored when the walk ends.
+    ///
+    /// A slot the ring writes that is a register of the pure check (`r<slot>`, an argument) is
+    /// stepped in a mutable local of that name instead: nothing is saved, stored or restored
+    /// (the state never held the walk's value), and the exits' calls pass the local on. Exact
+    /// for the reason register slots are ([`graph::register_slots`]): no read in the check
+    /// reaches the slot but through the register.
     fn ring_walk(&mut self, mode: Mode, ring: &loops::Ring) -> String {
         let sym = self.sym;
         let mut code = String::new();
-        for slot in &ring.written {
+        let (in_registers, in_state): (Vec<u32>, Vec<u32>) =
+            ring.written.iter().partition(|slot| self.in_registers.contains(slot));
+        for slot in &in_registers {
+            writeln!(code, "let mut r{slot}: {sym} = r{slot};").expect("writing to a String");
+        }
+        for slot in &in_state {
             writeln!(code, "let w{slot}: {sym} = v[{slot}];").expect("writing to a String");
         }
-        let restore: String = ring.written.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
+        let restore: String = in_state.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
         let outer = std::mem::replace(&mut self.ring_restore, restore.clone());
         code.push_str("loop {\n");
         for &(node, ring_edge) in &ring.rotation {
@@ -2071,7 +2077,11 @@ impl<'a> Generator<'a> {
                 PlanOp::Assign { lhs, rhs, .. } => {
                     let slot = graph::fixed_slot(&lhs).expect("a ring writes fixed slots only");
                     let value = self.value(&rhs);
-                    writeln!(code, "v[{slot}] = {value};").expect("writing to a String");
+                    if in_registers.contains(&slot) {
+                        writeln!(code, "r{slot} = {value};").expect("writing to a String");
+                    } else {
+                        writeln!(code, "v[{slot}] = {value};").expect("writing to a String");
+                    }
                 }
                 // Skips, and tags a check ignores.
                 _ => {}
@@ -3089,12 +3099,64 @@ mod tests {
     fn a_ray_without_visits_is_walked_as_a_loop() {
         let closed = ray_module("{off: wall, :empty}");
         assert!(closed.contains("loop {"), "{closed}");
-        // The ring edge at `walk` comes first, the exit into `goal` second: a pure check runs
-        // the exit first, and its early return restores the slot the ring writes.
-        assert!(closed.lines().any(|l| l.contains("= w") && l.contains("return true")), "{closed}");
         // `board[off]` may be empty: the ring keeps its visits and its recursion.
         let open = ray_module("{:empty}");
         assert!(!open.contains("loop {") && open.contains("cx.visit"), "{open}");
+    }
+
+    /// The text of the pure check function whose signature starts with `fn {name}(`, through
+    /// its closing `false` and brace.
+    fn check_text(module: &str, name: &str) -> String {
+        let start = module.find(&format!("\nfn {name}(")).expect("the function is emitted") + 1;
+        let end = module[start..].find("\nfalse\n}\n").expect("the function ends") + start + 9;
+        module[start..end].to_string()
+    }
+
+    #[test]
+    fn a_pure_check_steps_a_ray_in_a_register() {
+        // `pos` (slot 0) is the check's register: the ring at `walk` steps a local copy of the
+        // argument, and the exit into `goal` returns without restoring anything.
+        let closed = ray_module("{off: wall, :empty}");
+        let expected = "fn r6_5(v: &mut Values, r0: u8) -> bool {
+let mut r0: u8 = r0;
+loop {
+{
+let g4 = v[1 + OFF1[(r0 as usize)] as usize] == 7;
+let g5 = v[1 + OFF1[(r0 as usize)] as usize] == 9;
+{
+if g5 {
+{  return true; }
+}
+
+}
+if !(g4) { break; }
+}
+{
+r0 = TAB0[(r0 as usize)];
+}
+}
+
+false
+}
+";
+        assert_eq!(check_text(&closed, "r6_5"), expected, "{closed}");
+        assert!(!closed.contains("let w0") && !closed.contains("v[0] = "), "{closed}");
+        // The check starts from `pos` in the state.
+        assert!(closed.contains("r4_5(v, v[0])"), "{closed}");
+    }
+
+    #[test]
+    fn a_ray_of_a_check_that_nests_a_check_keeps_its_cursor_in_the_state() {
+        // The nested check reads `pos` from the state: no register, the ring saves, writes and
+        // restores slot 0.
+        let automaton = progress::tests::ray_automaton(
+            "{off: wall, :empty}",
+            &[("walk", "goal", "? inner -> inner_goal"), ("inner", "inner_goal", "board[pos] == wall")],
+        );
+        let nested = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(check_signatures(&nested).iter().all(|s| !s.contains(", r")), "{nested}");
+        assert!(nested.contains("let w0: u8 = v[0];") && nested.contains("v[0] = TAB0[(v[0] as usize)];"), "{nested}");
+        assert!(!nested.contains("let mut r0"), "{nested}");
     }
 
     /// The value of a `const NAME: bool` of a module's `impl CompiledGame`.
