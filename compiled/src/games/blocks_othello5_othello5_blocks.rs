@@ -2490,6 +2490,7 @@ false
 }
 
 /// Node `embraceHVDRed_3`.
+#[inline(always)]
 fn r8_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2513,6 +2514,7 @@ false
 }
 
 /// Node `embraceHVDRed_5`.
+#[inline(always)]
 fn r9_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2654,6 +2656,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3`.
+#[inline(always)]
 fn r24_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2677,6 +2680,7 @@ false
 }
 
 /// Node `embraceHVDGreen_5`.
+#[inline(always)]
 fn r25_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2832,6 +2836,7 @@ false
 }
 
 /// Node `embraceHVDRed_11`.
+#[inline(always)]
 fn r48_51(v: &mut Values, r33: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2855,6 +2860,7 @@ false
 }
 
 /// Node `embraceHVDRed_13`.
+#[inline(always)]
 fn r49_51(v: &mut Values, r33: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2909,6 +2915,7 @@ false
 }
 
 /// Node `embraceHVDGreen_11`.
+#[inline(always)]
 fn r131_134(v: &mut Values, r33: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -2932,6 +2939,7 @@ false
 }
 
 /// Node `embraceHVDGreen_13`.
+#[inline(always)]
 fn r132_134(v: &mut Values, r33: u8) -> bool {
 let mut r33: u8 = r33;
 loop {

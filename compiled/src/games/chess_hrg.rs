@@ -2427,6 +2427,7 @@ false
 }
 
 /// Node `attacked_25`.
+#[inline(always)]
 fn r59_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2469,6 +2470,7 @@ false
 }
 
 /// Node `attacked_28`.
+#[inline(always)]
 fn r61_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2503,6 +2505,7 @@ false
 }
 
 /// Node `attacked_33`.
+#[inline(always)]
 fn r63_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2545,6 +2548,7 @@ false
 }
 
 /// Node `attacked_36`.
+#[inline(always)]
 fn r65_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2568,6 +2572,7 @@ false
 }
 
 /// Node `attacked_41`.
+#[inline(always)]
 fn r66_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2610,6 +2615,7 @@ false
 }
 
 /// Node `attacked_44`.
+#[inline(always)]
 fn r68_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2633,6 +2639,7 @@ false
 }
 
 /// Node `attacked_49`.
+#[inline(always)]
 fn r69_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2675,6 +2682,7 @@ false
 }
 
 /// Node `attacked_52`.
+#[inline(always)]
 fn r71_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2698,6 +2706,7 @@ false
 }
 
 /// Node `attacked_57`.
+#[inline(always)]
 fn r72_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2740,6 +2749,7 @@ false
 }
 
 /// Node `attacked_60`.
+#[inline(always)]
 fn r74_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2774,6 +2784,7 @@ false
 }
 
 /// Node `attacked_65`.
+#[inline(always)]
 fn r76_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2816,6 +2827,7 @@ false
 }
 
 /// Node `attacked_68`.
+#[inline(always)]
 fn r78_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2839,6 +2851,7 @@ false
 }
 
 /// Node `attacked_73`.
+#[inline(always)]
 fn r79_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2881,6 +2894,7 @@ false
 }
 
 /// Node `attacked_76`.
+#[inline(always)]
 fn r81_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2904,6 +2918,7 @@ false
 }
 
 /// Node `attacked_81`.
+#[inline(always)]
 fn r82_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -2946,6 +2961,7 @@ false
 }
 
 /// Node `attacked_84`.
+#[inline(always)]
 fn r84_58(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3141,6 +3157,7 @@ false
 }
 
 /// Node `attacked_112`.
+#[inline(always)]
 fn r95_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3183,6 +3200,7 @@ false
 }
 
 /// Node `attacked_115`.
+#[inline(always)]
 fn r97_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3217,6 +3235,7 @@ false
 }
 
 /// Node `attacked_120`.
+#[inline(always)]
 fn r99_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3259,6 +3278,7 @@ false
 }
 
 /// Node `attacked_123`.
+#[inline(always)]
 fn r101_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3282,6 +3302,7 @@ false
 }
 
 /// Node `attacked_128`.
+#[inline(always)]
 fn r102_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3324,6 +3345,7 @@ false
 }
 
 /// Node `attacked_131`.
+#[inline(always)]
 fn r104_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3347,6 +3369,7 @@ false
 }
 
 /// Node `attacked_136`.
+#[inline(always)]
 fn r105_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3389,6 +3412,7 @@ false
 }
 
 /// Node `attacked_139`.
+#[inline(always)]
 fn r107_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3412,6 +3436,7 @@ false
 }
 
 /// Node `attacked_144`.
+#[inline(always)]
 fn r108_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3454,6 +3479,7 @@ false
 }
 
 /// Node `attacked_147`.
+#[inline(always)]
 fn r110_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3488,6 +3514,7 @@ false
 }
 
 /// Node `attacked_152`.
+#[inline(always)]
 fn r112_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3530,6 +3557,7 @@ false
 }
 
 /// Node `attacked_155`.
+#[inline(always)]
 fn r114_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3553,6 +3581,7 @@ false
 }
 
 /// Node `attacked_160`.
+#[inline(always)]
 fn r115_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3595,6 +3624,7 @@ false
 }
 
 /// Node `attacked_163`.
+#[inline(always)]
 fn r117_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3618,6 +3648,7 @@ false
 }
 
 /// Node `attacked_168`.
+#[inline(always)]
 fn r118_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3660,6 +3691,7 @@ false
 }
 
 /// Node `attacked_171`.
+#[inline(always)]
 fn r120_94(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3855,6 +3887,7 @@ false
 }
 
 /// Node `attacked_199`.
+#[inline(always)]
 fn r137_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3897,6 +3930,7 @@ false
 }
 
 /// Node `attacked_202`.
+#[inline(always)]
 fn r139_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3931,6 +3965,7 @@ false
 }
 
 /// Node `attacked_207`.
+#[inline(always)]
 fn r141_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3973,6 +4008,7 @@ false
 }
 
 /// Node `attacked_210`.
+#[inline(always)]
 fn r143_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -3996,6 +4032,7 @@ false
 }
 
 /// Node `attacked_215`.
+#[inline(always)]
 fn r144_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4038,6 +4075,7 @@ false
 }
 
 /// Node `attacked_218`.
+#[inline(always)]
 fn r146_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4061,6 +4099,7 @@ false
 }
 
 /// Node `attacked_223`.
+#[inline(always)]
 fn r147_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4103,6 +4142,7 @@ false
 }
 
 /// Node `attacked_226`.
+#[inline(always)]
 fn r149_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4126,6 +4166,7 @@ false
 }
 
 /// Node `attacked_231`.
+#[inline(always)]
 fn r150_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4168,6 +4209,7 @@ false
 }
 
 /// Node `attacked_234`.
+#[inline(always)]
 fn r152_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4202,6 +4244,7 @@ false
 }
 
 /// Node `attacked_239`.
+#[inline(always)]
 fn r154_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4244,6 +4287,7 @@ false
 }
 
 /// Node `attacked_242`.
+#[inline(always)]
 fn r156_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4267,6 +4311,7 @@ false
 }
 
 /// Node `attacked_247`.
+#[inline(always)]
 fn r157_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4309,6 +4354,7 @@ false
 }
 
 /// Node `attacked_250`.
+#[inline(always)]
 fn r159_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4332,6 +4378,7 @@ false
 }
 
 /// Node `attacked_255`.
+#[inline(always)]
 fn r160_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4374,6 +4421,7 @@ false
 }
 
 /// Node `attacked_258`.
+#[inline(always)]
 fn r162_136(v: &mut Values, r82: u8, r83: u8) -> bool {
 let mut r82: u8 = r82;
 loop {
@@ -4751,6 +4799,7 @@ false
 }
 
 /// Node `pick_168`.
+#[inline(always)]
 fn r217_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4774,6 +4823,7 @@ false
 }
 
 /// Node `pick_170`.
+#[inline(always)]
 fn r218_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4797,6 +4847,7 @@ false
 }
 
 /// Node `pick_171`.
+#[inline(always)]
 fn r219_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4832,6 +4883,7 @@ false
 }
 
 /// Node `pick_176`.
+#[inline(always)]
 fn r221_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4855,6 +4907,7 @@ false
 }
 
 /// Node `pick_178`.
+#[inline(always)]
 fn r222_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4878,6 +4931,7 @@ false
 }
 
 /// Node `pick_179`.
+#[inline(always)]
 fn r223_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4913,6 +4967,7 @@ false
 }
 
 /// Node `pick_184`.
+#[inline(always)]
 fn r225_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4936,6 +4991,7 @@ false
 }
 
 /// Node `pick_186`.
+#[inline(always)]
 fn r226_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4959,6 +5015,7 @@ false
 }
 
 /// Node `pick_187`.
+#[inline(always)]
 fn r227_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -4994,6 +5051,7 @@ false
 }
 
 /// Node `pick_192`.
+#[inline(always)]
 fn r229_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5017,6 +5075,7 @@ false
 }
 
 /// Node `pick_194`.
+#[inline(always)]
 fn r230_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5040,6 +5099,7 @@ false
 }
 
 /// Node `pick_195`.
+#[inline(always)]
 fn r231_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5075,6 +5135,7 @@ false
 }
 
 /// Node `pick_200`.
+#[inline(always)]
 fn r233_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5098,6 +5159,7 @@ false
 }
 
 /// Node `pick_202`.
+#[inline(always)]
 fn r234_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5121,6 +5183,7 @@ false
 }
 
 /// Node `pick_203`.
+#[inline(always)]
 fn r235_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5156,6 +5219,7 @@ false
 }
 
 /// Node `pick_208`.
+#[inline(always)]
 fn r237_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5179,6 +5243,7 @@ false
 }
 
 /// Node `pick_210`.
+#[inline(always)]
 fn r238_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5202,6 +5267,7 @@ false
 }
 
 /// Node `pick_211`.
+#[inline(always)]
 fn r239_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5237,6 +5303,7 @@ false
 }
 
 /// Node `pick_216`.
+#[inline(always)]
 fn r241_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5260,6 +5327,7 @@ false
 }
 
 /// Node `pick_218`.
+#[inline(always)]
 fn r242_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5283,6 +5351,7 @@ false
 }
 
 /// Node `pick_219`.
+#[inline(always)]
 fn r243_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5318,6 +5387,7 @@ false
 }
 
 /// Node `pick_224`.
+#[inline(always)]
 fn r245_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5341,6 +5411,7 @@ false
 }
 
 /// Node `pick_226`.
+#[inline(always)]
 fn r246_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {
@@ -5364,6 +5435,7 @@ false
 }
 
 /// Node `pick_227`.
+#[inline(always)]
 fn r247_270(v: &mut Values) -> bool {
 let w80: u8 = v[80];
 loop {

@@ -379,6 +379,7 @@ false
 }
 
 /// Node `walk`.
+#[inline(always)]
 fn r21_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 let mut r55: u8 = r55;
 loop {
@@ -402,6 +403,7 @@ false
 }
 
 /// Node `stepped`.
+#[inline(always)]
 fn r22_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 let mut r55: u8 = r55;
 loop {

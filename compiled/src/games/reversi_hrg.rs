@@ -1109,6 +1109,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3`.
+#[inline(always)]
 fn r75_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1132,6 +1133,7 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_5`.
+#[inline(always)]
 fn r76_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1202,6 +1204,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11`.
+#[inline(always)]
 fn r95_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1225,6 +1228,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
+#[inline(always)]
 fn r96_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1280,6 +1284,7 @@ false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_19`.
+#[inline(always)]
 fn r86_19(v: &mut Values, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1303,6 +1308,7 @@ false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_21`.
+#[inline(always)]
 fn r87_19(v: &mut Values, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1395,6 +1401,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3`.
+#[inline(always)]
 fn r82_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1418,6 +1425,7 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_5`.
+#[inline(always)]
 fn r83_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1488,6 +1496,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11`.
+#[inline(always)]
 fn r100_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1511,6 +1520,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
+#[inline(always)]
 fn r101_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1566,6 +1576,7 @@ false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_19`.
+#[inline(always)]
 fn r90_57(v: &mut Values, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -1589,6 +1600,7 @@ false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_21`.
+#[inline(always)]
 fn r91_57(v: &mut Values, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {

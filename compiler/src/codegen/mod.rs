@@ -2186,6 +2186,12 @@ impl<'a> Generator<'a> {
         // ring overwrites (its reads there are literals only before the first write).
         if let Some(ring) = self.ring(mode, node) {
             if !self.known.iter().any(|(slot, _)| ring.written.contains(slot)) {
+                // A pure check's ray is a few instructions a step, and the compiler left three of
+                // chess's eight king-safety rays (all from one node) as calls: always inlined,
+                // they run in their caller's frame.
+                if matches!(mode, Mode::Reach { pure: true, .. }) {
+                    self.inlined.insert((mode, node));
+                }
                 let walk = self.ring_walk(mode, &ring);
                 body.push_str(&walk);
                 writeln!(body, "{done}\n}}\n").expect("writing to a String");
@@ -3143,6 +3149,32 @@ false
         assert!(!closed.contains("let w0") && !closed.contains("v[0] = "), "{closed}");
         // The check starts from `pos` in the state.
         assert!(closed.contains("r4_5(v, v[0])"), "{closed}");
+    }
+
+    #[test]
+    fn a_pure_check_s_ray_is_inlined_into_its_caller_and_a_move_search_s_slide_is_not() {
+        // The check's ring at `walk` (and at `free`, entered there) is always inlined.
+        let closed = ray_module("{off: wall, :empty}");
+        assert_eq!(attribute_of(&closed, "walk"), "#[inline(always)]", "{closed}");
+        assert_eq!(attribute_of(&closed, "free"), "#[inline(always)]", "{closed}");
+        // The check's first step is no ring: left to the compiler.
+        assert_eq!(attribute_of(&closed, "start"), "fn r4_5(v: &mut Values, r0: u8) -> bool {", "{closed}");
+        // The same slide in the move search runs as a loop, without the attribute.
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, wall}").typedef("Board", "Sq -> Content");
+        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
+        builder.variable("pos", "Sq", "s1").variable("board", "Board", "{off: wall, :empty}");
+        builder.edge("begin", "walk", "player = x");
+        builder.edge("walk", "stepped", "pos = up[pos]");
+        builder.edge("stepped", "free", "board[pos] == empty");
+        builder.edge("free", "stop", "$$ pos");
+        builder.edge("free", "walk", "pos != off");
+        builder.edge("stop", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        let slide = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(slide.contains("loop {"), "{slide}");
+        assert!(attribute_of(&slide, "walk").starts_with("fn m"), "{slide}");
     }
 
     #[test]
