@@ -223,6 +223,12 @@ struct Generator<'a> {
     /// While a pure check's function is written: its register slots (reads of them are the
     /// arguments `r<slot>`).
     in_registers: Vec<u32>,
+    /// Per pure check (by target node), its offset register: a register slot held as the board
+    /// offset it keys instead of its symbol ([`graph::offset_register_keys`]), with its offsets
+    /// per symbol and the table turning the state's symbol into the offset at the check's call.
+    offset_registers: BTreeMap<u32, (u32, Vec<u32>, String)>,
+    /// While a pure check's function is written: its offset register and offsets, if any.
+    in_offset: Option<(u32, Vec<u32>)>,
     /// While an edge (or a member filter's skipped chain) writing register slots continues:
     /// those slots with the variables holding their new values, which its callee gets.
     register_writes: Vec<(u32, String)>,
@@ -719,6 +725,8 @@ impl<'a> Generator<'a> {
             sink_nodes: Vec::new(),
             registers: BTreeMap::new(),
             in_registers: Vec::new(),
+            offset_registers: BTreeMap::new(),
+            in_offset: None,
             register_writes: Vec::new(),
         }
     }
@@ -839,6 +847,13 @@ impl<'a> Generator<'a> {
     /// Appends ` + OFF[key] as usize` for each computed key of a place to an offset expression.
     fn offset_terms(&mut self, dynamic: &[&PlanStep], offset: &mut String) {
         for step in dynamic {
+            // The offset register is the offset itself.
+            if let Some((slot, _)) = &self.in_offset {
+                if graph::is_slot_read(&step.key, *slot) {
+                    write!(offset, " + r{slot} as usize").expect("writing to a String");
+                    continue;
+                }
+            }
             let mut per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
             let mut key_operand = &step.key;
             // A key read from a constant map with one computed key, `m[c[k]]`, is one table
@@ -1645,11 +1660,70 @@ impl<'a> Generator<'a> {
             let nodes: Vec<u32> = (0..region.len() as u32).filter(|&node| region[node as usize]).collect();
             let edges: Vec<usize> = nodes.iter().flat_map(|&node| self.walked_edges(mode, node)).collect();
             let slots = graph::register_slots(self.plan, &edges);
+            if let Some((slot, offsets)) = slots.iter().find_map(|&slot| self.offset_register(&edges, slot)) {
+                let per_symbol: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+                let sym = self.sym;
+                let table = self.symbol_table("TAB", sym, &per_symbol, 0);
+                self.offset_registers.insert(to, (slot, offsets, table));
+            }
             if !slots.is_empty() {
                 registers.insert(to, slots);
             }
         }
         registers
+    }
+
+    /// `slot`'s offsets when a pure check walking `edges` can hold it as an offset register
+    /// ([`graph::offset_register_keys`]): its offsets fit the symbol type (the register's), and
+    /// every cursor step `slot = next[slot]` is a function of the offset
+    /// ([`graph::step_on_offsets`]).
+    fn offset_register(&self, edges: &[usize], slot: u32) -> Option<(u32, Vec<u32>)> {
+        let offsets = graph::offset_register_keys(self.plan, edges, slot)?;
+        if offsets.iter().any(|&offset| u64::from(offset) >> slot_bits(self.sym) != 0) {
+            return None;
+        }
+        for &edge in edges {
+            if let PlanOp::Assign { lhs, rhs: PlanOperand::Place(place), .. } = &self.plan.ops[edge] {
+                let step = graph::constant_map_key(place).map(|(_, step)| step);
+                if graph::fixed_slot(lhs) == Some(slot) && step.is_some_and(|step| graph::is_slot_read(&step.key, slot)) {
+                    graph::step_on_offsets(&offsets, 0, &self.constant_map(place))?;
+                }
+            }
+        }
+        Some((slot, offsets))
+    }
+
+    /// The values per symbol of a constant map with one key (`c[k]`, an offset register's
+    /// write, [`graph::offset_register_keys`]).
+    fn constant_map(&self, place: &PlanPlace) -> Vec<u32> {
+        let (base, step) = graph::constant_map_key(place).expect("offset_register_keys checked the write");
+        step.offsets.iter().map(|&offset| self.plan.const_values[(base + offset) as usize]).collect()
+    }
+
+    /// The value a register slot takes from `rhs`: `rhs` itself, or for the offset register the
+    /// offset of its symbol, one table composed at generation time (a cursor step `r = next[r]`
+    /// becomes `r = NEXT[r]` on offsets, [`graph::step_on_offsets`]).
+    fn register_value(&mut self, slot: u32, rhs: &PlanOperand) -> String {
+        let Some((offset_slot, offsets)) = self.in_offset.clone() else { return self.value(rhs) };
+        if offset_slot != slot {
+            return self.value(rhs);
+        }
+        let sym = self.sym;
+        match rhs {
+            PlanOperand::Literal(symbol) => format!("{}", offsets[*symbol as usize]),
+            PlanOperand::Place(place) => {
+                let next = self.constant_map(place);
+                let key = &graph::constant_map_key(place).expect("offset_register_keys checked the write").1.key;
+                let per_key: Vec<u64> = if graph::is_slot_read(key, slot) {
+                    graph::step_on_offsets(&offsets, 0, &next).expect("offset_register checked the step")
+                } else {
+                    next.iter().map(|&symbol| offsets.get(symbol as usize).copied().unwrap_or(0) as u64).collect()
+                };
+                let table = self.symbol_table("TAB", sym, &per_key, 0);
+                let index = if graph::is_slot_read(key, slot) { format!("(r{slot} as usize)") } else { self.index(key) };
+                format!("{table}[{index}]")
+            }
+        }
     }
 
     fn reach_call(&self, from: u32, to: u32) -> String {
@@ -1663,8 +1737,12 @@ impl<'a> Generator<'a> {
         }
         if target.pure {
             // The check starts with its register slots' values in the state.
-            let args: String =
-                self.registers.get(&to).into_iter().flatten().map(|slot| format!(", v[{slot}]")).collect();
+            let offset = self.offset_registers.get(&to);
+            let arg = |slot: &u32| match offset {
+                Some((offset_slot, _, table)) if offset_slot == slot => format!(", {table}[(v[{slot}] as usize)]"),
+                _ => format!(", v[{slot}]"),
+            };
+            let args: String = self.registers.get(&to).into_iter().flatten().map(arg).collect();
             return format!("r{from}_{to}(v{args})");
         }
         format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}_{to}(v, cx); cx.leave_reach(); found? }}")
@@ -1720,7 +1798,7 @@ impl<'a> Generator<'a> {
                 if graph::fixed_slot(&lhs).is_some_and(|slot| self.in_registers.contains(&slot)) =>
             {
                 // A register slot: the callee takes the new value; the state is not written.
-                let value = self.value(&rhs);
+                let value = self.register_value(lhs.base, &rhs);
                 self.register_writes.push((lhs.base, "x".to_string()));
                 let cont = self.continue_to(mode, edge, "", None);
                 self.register_writes.pop();
@@ -2076,10 +2154,11 @@ impl<'a> Generator<'a> {
                 }
                 PlanOp::Assign { lhs, rhs, .. } => {
                     let slot = graph::fixed_slot(&lhs).expect("a ring writes fixed slots only");
-                    let value = self.value(&rhs);
                     if in_registers.contains(&slot) {
+                        let value = self.register_value(slot, &rhs);
                         writeln!(code, "r{slot} = {value};").expect("writing to a String");
                     } else {
+                        let value = self.value(&rhs);
                         writeln!(code, "v[{slot}] = {value};").expect("writing to a String");
                     }
                 }
@@ -2120,8 +2199,15 @@ impl<'a> Generator<'a> {
             Mode::Reach { to, pure: true } => self.registers.get(&to).cloned().unwrap_or_default(),
             Mode::Moves | Mode::Apply | Mode::Reach { .. } => Vec::new(),
         };
+        self.in_offset = match mode {
+            Mode::Reach { to, pure: true } => {
+                self.offset_registers.get(&to).map(|(slot, offsets, _)| (*slot, offsets.clone()))
+            }
+            Mode::Moves | Mode::Apply | Mode::Reach { .. } => None,
+        };
         let function = self.node_function_body(mode, node, name);
         self.in_registers.clear();
+        self.in_offset = None;
         function
     }
 
@@ -2191,6 +2277,21 @@ impl<'a> Generator<'a> {
                 // they run in their caller's frame.
                 if matches!(mode, Mode::Reach { pure: true, .. }) {
                     self.inlined.insert((mode, node));
+                }
+                // With an offset register the exits' functions are a few board compares, and
+                // the compiler left three of chess's eight as calls (+7 % instructions in the
+                // king-safety check): inlined into the ring too.
+                if let Mode::Reach { to, pure: true } = mode {
+                    if self.in_offset.is_some() {
+                        for &(ring_node, ring_edge) in &ring.rotation {
+                            for edge in self.walked_edges(mode, ring_node) {
+                                let target = self.automaton.edges[edge].target;
+                                if edge != ring_edge && target != to && self.reach[&to].region[target as usize] {
+                                    self.inlined.insert((mode, target));
+                                }
+                            }
+                        }
+                    }
                 }
                 let walk = self.ring_walk(mode, &ring);
                 body.push_str(&walk);
@@ -3175,6 +3276,17 @@ false
         let slide = generate(&automaton, "test").expect("the test automaton generates");
         assert!(slide.contains("loop {"), "{slide}");
         assert!(attribute_of(&slide, "walk").starts_with("fn m"), "{slide}");
+    }
+
+    #[test]
+    fn a_cursor_read_other_than_as_a_board_key_stays_a_symbol() {
+        // `pos == s3` reads the register itself: it keeps its symbol, the board read goes
+        // through the offsets table and the check starts from `pos` as it is in the state.
+        let automaton = progress::tests::ray_automaton("{off: wall, :empty}", &[("walk", "goal", "pos == s3")]);
+        let module = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(module.contains("r4_5(v, v[0])"), "{module}");
+        assert!(module.contains("v[1 + OFF1[(r0 as usize)] as usize]"), "{module}");
+        assert!(!module.contains("r0 as usize]"), "{module}");
     }
 
     #[test]
