@@ -968,7 +968,8 @@ pub(crate) fn offset_register_keys(plan: &Plan, edges: &[usize], slot: u32) -> O
             PlanOperand::Place(place) => reads_slot_as_key_only(place, slot, offsets),
         };
         let ok = match &plan.ops[edge] {
-            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if fixed_slot(lhs) == Some(slot) => match rhs {
+            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if fixed_slot(lhs) == Some(slot) => match rhs
+            {
                 PlanOperand::Literal(_) => true,
                 PlanOperand::Place(place) => constant_map_key(place).is_some(),
             },

@@ -1685,7 +1685,8 @@ impl<'a> Generator<'a> {
         for &edge in edges {
             if let PlanOp::Assign { lhs, rhs: PlanOperand::Place(place), .. } = &self.plan.ops[edge] {
                 let step = graph::constant_map_key(place).map(|(_, step)| step);
-                if graph::fixed_slot(lhs) == Some(slot) && step.is_some_and(|step| graph::is_slot_read(&step.key, slot)) {
+                if graph::fixed_slot(lhs) == Some(slot) && step.is_some_and(|step| graph::is_slot_read(&step.key, slot))
+                {
                     graph::step_on_offsets(&offsets, 0, &self.constant_map(place))?;
                 }
             }
@@ -1720,7 +1721,8 @@ impl<'a> Generator<'a> {
                     next.iter().map(|&symbol| offsets.get(symbol as usize).copied().unwrap_or(0) as u64).collect()
                 };
                 let table = self.symbol_table("TAB", sym, &per_key, 0);
-                let index = if graph::is_slot_read(key, slot) { format!("(r{slot} as usize)") } else { self.index(key) };
+                let index =
+                    if graph::is_slot_read(key, slot) { format!("(r{slot} as usize)") } else { self.index(key) };
                 format!("{table}[{index}]")
             }
         }
@@ -3228,8 +3230,8 @@ mod tests {
 let mut r0: u8 = r0;
 loop {
 {
-let g4 = v[1 + OFF1[(r0 as usize)] as usize] == 7;
-let g5 = v[1 + OFF1[(r0 as usize)] as usize] == 9;
+let g4 = v[1 + r0 as usize] == 7;
+let g5 = v[1 + r0 as usize] == 9;
 {
 if g5 {
 {  return true; }
@@ -3239,7 +3241,7 @@ if g5 {
 if !(g4) { break; }
 }
 {
-r0 = TAB0[(r0 as usize)];
+r0 = TAB1[(r0 as usize)];
 }
 }
 
@@ -3248,8 +3250,13 @@ false
 ";
         assert_eq!(check_text(&closed, "r6_5"), expected, "{closed}");
         assert!(!closed.contains("let w0") && !closed.contains("v[0] = "), "{closed}");
-        // The check starts from `pos` in the state.
-        assert!(closed.contains("r4_5(v, v[0])"), "{closed}");
+        // `pos` is only a board key: the register holds its board offset (`TAB0`, per symbol;
+        // s1..off are symbols 3..6 at offsets 0..3, the others at the default 4), the check
+        // starts from the offset of `pos` in the state, and the step is `up` on offsets.
+        assert!(closed.contains("r4_5(v, TAB0[(v[0] as usize)])"), "{closed}");
+        let table = |name: &str| closed.lines().find(|l| l.starts_with(&format!("static {name}: "))).expect(name);
+        assert!(table("TAB0").starts_with("static TAB0: [u8; 256] = [4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 0,"));
+        assert!(table("TAB1").starts_with("static TAB1: [u8; 256] = [1, 2, 3, 3, 3, 0,"));
     }
 
     #[test]
@@ -3683,15 +3690,20 @@ false
     #[test]
     fn a_pure_check_keeps_a_slot_it_writes_in_a_register() {
         let walked = cursor_module(&[]);
-        // `pos` is slot 0: the check starts from its value in the state and never writes it.
-        assert!(walked.contains("r4_5(v, v[0])"), "{walked}");
+        // `pos` is slot 0: the check starts from its value in the state (as its board offset,
+        // an offset register) and never writes it.
+        assert!(walked.contains("r4_5(v, TAB0[(v[0] as usize)])"), "{walked}");
         let signatures = check_signatures(&walked);
         assert_eq!(signatures.len(), 4, "{walked}");
         assert!(signatures.iter().all(|s| s.ends_with("(v: &mut Values, r0: u8) -> bool {")), "{walked}");
         assert!(!walked.contains("let slot = 0usize"), "{walked}");
         // Each step passes the new value on; the reads use the argument.
         assert!(walked.contains("let x: u8 = TAB") && walked.contains("(v, x) {  return true; }"), "{walked}");
-        assert!(walked.contains("OFF") && walked.contains("[(r0 as usize)]"), "{walked}");
+        // The board reads use the offset itself, the steps `up` on offsets (`TAB1`).
+        assert!(
+            walked.contains("v[1 + r0 as usize]") && walked.contains("let x: u8 = TAB1[(r0 as usize)];"),
+            "{walked}"
+        );
     }
 
     #[test]
