@@ -983,9 +983,6 @@ pub(crate) fn offset_register_keys(plan: &Plan, edges: &[usize], slot: u32) -> O
             PlanOp::Skip | PlanOp::Tag(_) | PlanOp::Reach { .. } => true,
         };
         if !ok {
-            if std::env::var_os("REGULA_DEBUG_OFFSETS").is_some() {
-                eprintln!("slot {slot}: {:?}", plan.ops[edge]);
-            }
             return None;
         }
     }
