@@ -255,7 +255,7 @@ m39(v, cx);
 /// Node `move1Red_8`.
 fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r5_11(v, v[34]) {
+if r5_11(v, v[33], v[34]) {
 m40(v, cx);
 }
 
@@ -339,13 +339,13 @@ v[slot] = old;
 fn m45(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m52(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m53(v, cx);
 }
 
@@ -449,13 +449,13 @@ v[slot] = old;
 fn m59(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m60(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m61(v, cx);
 }
 
@@ -559,13 +559,13 @@ v[slot] = old;
 fn m67(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m68(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m69(v, cx);
 }
 
@@ -669,13 +669,13 @@ v[slot] = old;
 fn m75(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m76(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m77(v, cx);
 }
 
@@ -779,13 +779,13 @@ v[slot] = old;
 fn m83(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m84(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m85(v, cx);
 }
 
@@ -889,13 +889,13 @@ v[slot] = old;
 fn m91(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m92(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m93(v, cx);
 }
 
@@ -999,13 +999,13 @@ v[slot] = old;
 fn m99(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m100(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m101(v, cx);
 }
 
@@ -1109,13 +1109,13 @@ v[slot] = old;
 fn m107(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_46_51: Option<bool> = None;
 {
-if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if (match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m108(v, cx);
 }
 
 }
 {
-if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v); reach_46_51 = Some(found); found } }) {
+if !(match reach_46_51 { Some(found) => found, None => { let found = r46_51(v, v[33]); reach_46_51 = Some(found); found } }) {
 m109(v, cx);
 }
 
@@ -1334,7 +1334,7 @@ m122(v, cx);
 /// Node `move1Green_8`.
 fn m122<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if r21_27(v, v[34]) {
+if r21_27(v, v[33], v[34]) {
 m123(v, cx);
 }
 
@@ -1418,13 +1418,13 @@ v[slot] = old;
 fn m128(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m135(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m136(v, cx);
 }
 
@@ -1528,13 +1528,13 @@ v[slot] = old;
 fn m142(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m143(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m144(v, cx);
 }
 
@@ -1638,13 +1638,13 @@ v[slot] = old;
 fn m150(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m151(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m152(v, cx);
 }
 
@@ -1748,13 +1748,13 @@ v[slot] = old;
 fn m158(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m159(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m160(v, cx);
 }
 
@@ -1858,13 +1858,13 @@ v[slot] = old;
 fn m166(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m167(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m168(v, cx);
 }
 
@@ -1968,13 +1968,13 @@ v[slot] = old;
 fn m174(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m175(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m176(v, cx);
 }
 
@@ -2078,13 +2078,13 @@ v[slot] = old;
 fn m182(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m183(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m184(v, cx);
 }
 
@@ -2188,13 +2188,13 @@ v[slot] = old;
 fn m190(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_129_134: Option<bool> = None;
 {
-if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if (match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m191(v, cx);
 }
 
 }
 {
-if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v); reach_129_134 = Some(found); found } }) {
+if !(match reach_129_134 { Some(found) => found, None => { let found = r129_134(v, v[33]); reach_129_134 = Some(found); found } }) {
 m192(v, cx);
 }
 
@@ -2455,37 +2455,34 @@ v[slot] = old;
 }
 
 /// Node `flips1Red_reach_1`.
-fn r5_11(v: &mut Values, r34: u8) -> bool {
+fn r5_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if r6_11_k34_35(v, 35) {  return true; }
-if r6_11_k34_36(v, 36) {  return true; }
-if r6_11_k34_37(v, 37) {  return true; }
-if r6_11_k34_38(v, 38) {  return true; }
-if r6_11_k34_39(v, 39) {  return true; }
-if r6_11_k34_40(v, 40) {  return true; }
-if r6_11_k34_41(v, 41) {  return true; }
-if r6_11_k34_42(v, 42) {  return true; }
+if r6_11_k34_35(v, r33, 35) {  return true; }
+if r6_11_k34_36(v, r33, 36) {  return true; }
+if r6_11_k34_37(v, r33, 37) {  return true; }
+if r6_11_k34_38(v, r33, 38) {  return true; }
+if r6_11_k34_39(v, r33, 39) {  return true; }
+if r6_11_k34_40(v, r33, 40) {  return true; }
+if r6_11_k34_41(v, r33, 41) {  return true; }
+if r6_11_k34_42(v, r33, 42) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1`.
-fn r6_11(v: &mut Values, r34: u8) -> bool {
+fn r6_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `embraceHVDRed_1`.
-fn r7_11(v: &mut Values, r34: u8) -> bool {
+fn r7_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11(v, r33, r34) {  return true; }
 }
 
 }
@@ -2493,56 +2490,58 @@ false
 }
 
 /// Node `embraceHVDRed_3`.
-fn r8_11(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r8_11(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_5`.
-fn r9_11(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r9_11(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 {
-v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_4`.
 #[inline(always)]
-fn r10_11(v: &mut Values, r34: u8) -> bool {
+fn r10_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -2579,7 +2578,7 @@ false
 /// Node `move1Red_2`.
 fn r4_15(v: &mut Values) -> bool {
 {
-if r5_11(v, v[34]) {
+if r5_11(v, v[33], v[34]) {
 if r12_15(v) {  return true; }
 }
 
@@ -2622,37 +2621,34 @@ false
 }
 
 /// Node `flips1Green_reach_1`.
-fn r21_27(v: &mut Values, r34: u8) -> bool {
+fn r21_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if r22_27_k34_35(v, 35) {  return true; }
-if r22_27_k34_36(v, 36) {  return true; }
-if r22_27_k34_37(v, 37) {  return true; }
-if r22_27_k34_38(v, 38) {  return true; }
-if r22_27_k34_39(v, 39) {  return true; }
-if r22_27_k34_40(v, 40) {  return true; }
-if r22_27_k34_41(v, 41) {  return true; }
-if r22_27_k34_42(v, 42) {  return true; }
+if r22_27_k34_35(v, r33, 35) {  return true; }
+if r22_27_k34_36(v, r33, 36) {  return true; }
+if r22_27_k34_37(v, r33, 37) {  return true; }
+if r22_27_k34_38(v, r33, 38) {  return true; }
+if r22_27_k34_39(v, r33, 39) {  return true; }
+if r22_27_k34_40(v, r33, 40) {  return true; }
+if r22_27_k34_41(v, r33, 41) {  return true; }
+if r22_27_k34_42(v, r33, 42) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1`.
-fn r22_27(v: &mut Values, r34: u8) -> bool {
+fn r22_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `embraceHVDGreen_1`.
-fn r23_27(v: &mut Values, r34: u8) -> bool {
+fn r23_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27(v, r33, r34) {  return true; }
 }
 
 }
@@ -2660,56 +2656,58 @@ false
 }
 
 /// Node `embraceHVDGreen_3`.
-fn r24_27(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r24_27(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_5`.
-fn r25_27(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r25_27(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 {
-v[33] = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_4`.
 #[inline(always)]
-fn r26_27(v: &mut Values, r34: u8) -> bool {
+fn r26_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -2746,7 +2744,7 @@ false
 /// Node `move1Green_2`.
 fn r20_31(v: &mut Values) -> bool {
 {
-if r21_27(v, v[34]) {
+if r21_27(v, v[33], v[34]) {
 if r28_31(v) {  return true; }
 }
 
@@ -2818,22 +2816,19 @@ false
 }
 
 /// Node `embraceHVDRed_reach_1`.
-fn r46_51(v: &mut Values) -> bool {
+fn r46_51(v: &mut Values, r33: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[32] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r47_51(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r47_51(v, x) {  return true; }
 }
 false
 }
 
 /// Node `embraceHVDRed_9`.
-fn r47_51(v: &mut Values) -> bool {
+fn r47_51(v: &mut Values, r33: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r48_51(v) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r48_51(v, r33) {  return true; }
 }
 
 }
@@ -2841,55 +2836,57 @@ false
 }
 
 /// Node `embraceHVDRed_11`.
-fn r48_51(v: &mut Values) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r48_51(v: &mut Values, r33: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 {
-let g51 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g52 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g51 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g52 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g51 {
-if r50_51(v) {  v[33] = w33; return true; }
+if r50_51(v, r33) {  return true; }
 }
 
 }
 if !(g52) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_13`.
-fn r49_51(v: &mut Values) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r49_51(v: &mut Values, r33: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-let g51 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g52 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g51 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g52 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g51 {
-if r50_51(v) {  v[33] = w33; return true; }
+if r50_51(v, r33) {  return true; }
 }
 
 }
 if !(g52) { break; }
 }
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_12`.
-fn r50_51(v: &mut Values) -> bool {
+fn r50_51(v: &mut Values, r33: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -2898,22 +2895,19 @@ false
 }
 
 /// Node `embraceHVDGreen_reach_1`.
-fn r129_134(v: &mut Values) -> bool {
+fn r129_134(v: &mut Values, r33: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[32] as usize)] as usize];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r130_134(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r130_134(v, x) {  return true; }
 }
 false
 }
 
 /// Node `embraceHVDGreen_9`.
-fn r130_134(v: &mut Values) -> bool {
+fn r130_134(v: &mut Values, r33: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r131_134(v) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r131_134(v, r33) {  return true; }
 }
 
 }
@@ -2921,55 +2915,57 @@ false
 }
 
 /// Node `embraceHVDGreen_11`.
-fn r131_134(v: &mut Values) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r131_134(v: &mut Values, r33: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 {
-let g152 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g153 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g152 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g153 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g152 {
-if r133_134(v) {  v[33] = w33; return true; }
+if r133_134(v, r33) {  return true; }
 }
 
 }
 if !(g153) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_13`.
-fn r132_134(v: &mut Values) -> bool {
-let w33: u8 = v[33];
+#[inline(always)]
+fn r132_134(v: &mut Values, r33: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-let g152 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g153 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g152 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g153 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g152 {
-if r133_134(v) {  v[33] = w33; return true; }
+if r133_134(v, r33) {  return true; }
 }
 
 }
 if !(g153) { break; }
 }
 {
-v[33] = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(v[33] as usize)] as usize];
+r33 = CONSTANTS[0 + OFF15[(v[34] as usize)] as usize + OFF4[(r33 as usize)] as usize];
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_12`.
-fn r133_134(v: &mut Values) -> bool {
+fn r133_134(v: &mut Values, r33: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -3253,202 +3249,154 @@ None
 }
 
 /// Node `flips1Red_1` where v[34] == 35.
-fn r6_11_k34_35(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_35(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_35(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 36.
-fn r6_11_k34_36(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_36(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_36(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 37.
-fn r6_11_k34_37(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_37(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_37(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 38.
-fn r6_11_k34_38(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_38(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_38(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 39.
-fn r6_11_k34_39(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_39(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_39(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 40.
-fn r6_11_k34_40(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_40(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_40(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 41.
-fn r6_11_k34_41(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_41(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_41(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Red_1` where v[34] == 42.
-fn r6_11_k34_42(v: &mut Values, r34: u8) -> bool {
+fn r6_11_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r7_11_k34_42(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r7_11_k34_42(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 35.
-fn r22_27_k34_35(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_35(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_35(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 36.
-fn r22_27_k34_36(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_36(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_36(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 37.
-fn r22_27_k34_37(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_37(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_37(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 38.
-fn r22_27_k34_38(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_38(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_38(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 39.
-fn r22_27_k34_39(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_39(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_39(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 40.
-fn r22_27_k34_40(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_40(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_40(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 41.
-fn r22_27_k34_41(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_41(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_41(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `flips1Green_1` where v[34] == 42.
-fn r22_27_k34_42(v: &mut Values, r34: u8) -> bool {
+fn r22_27_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
-let slot = 33usize;
-let old = v[slot]; v[slot] = x;
-if r23_27_k34_42(v, r34) { v[slot] = old; return true; }
-v[slot] = old;
+if r23_27_k34_42(v, x, r34) {  return true; }
 }
 false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 35.
-fn r7_11_k34_35(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_35(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_35(v, r33, r34) {  return true; }
 }
 
 }
@@ -3456,10 +3404,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 36.
-fn r7_11_k34_36(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_36(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_36(v, r33, r34) {  return true; }
 }
 
 }
@@ -3467,10 +3415,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 37.
-fn r7_11_k34_37(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_37(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_37(v, r33, r34) {  return true; }
 }
 
 }
@@ -3478,10 +3426,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 38.
-fn r7_11_k34_38(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_38(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_38(v, r33, r34) {  return true; }
 }
 
 }
@@ -3489,10 +3437,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 39.
-fn r7_11_k34_39(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_39(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_39(v, r33, r34) {  return true; }
 }
 
 }
@@ -3500,10 +3448,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 40.
-fn r7_11_k34_40(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_40(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_40(v, r33, r34) {  return true; }
 }
 
 }
@@ -3511,10 +3459,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 41.
-fn r7_11_k34_41(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_41(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_41(v, r33, r34) {  return true; }
 }
 
 }
@@ -3522,10 +3470,10 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 42.
-fn r7_11_k34_42(v: &mut Values, r34: u8) -> bool {
+fn r7_11_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
-if r8_11_k34_42(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
+if r8_11_k34_42(v, r33, r34) {  return true; }
 }
 
 }
@@ -3533,10 +3481,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 35.
-fn r23_27_k34_35(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_35(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_35(v, r33, r34) {  return true; }
 }
 
 }
@@ -3544,10 +3492,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 36.
-fn r23_27_k34_36(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_36(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_36(v, r33, r34) {  return true; }
 }
 
 }
@@ -3555,10 +3503,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 37.
-fn r23_27_k34_37(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_37(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_37(v, r33, r34) {  return true; }
 }
 
 }
@@ -3566,10 +3514,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 38.
-fn r23_27_k34_38(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_38(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_38(v, r33, r34) {  return true; }
 }
 
 }
@@ -3577,10 +3525,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 39.
-fn r23_27_k34_39(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_39(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_39(v, r33, r34) {  return true; }
 }
 
 }
@@ -3588,10 +3536,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 40.
-fn r23_27_k34_40(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_40(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_40(v, r33, r34) {  return true; }
 }
 
 }
@@ -3599,10 +3547,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 41.
-fn r23_27_k34_41(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_41(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_41(v, r33, r34) {  return true; }
 }
 
 }
@@ -3610,10 +3558,10 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 42.
-fn r23_27_k34_42(v: &mut Values, r34: u8) -> bool {
+fn r23_27_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
-if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
-if r24_27_k34_42(v, r34) {  return true; }
+if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
+if r24_27_k34_42(v, r33, r34) {  return true; }
 }
 
 }
@@ -3621,370 +3569,370 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 35.
-fn r8_11_k34_35(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB6[(v[33] as usize)];
+r33 = TAB6[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 36.
-fn r8_11_k34_36(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB8[(v[33] as usize)];
+r33 = TAB8[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 37.
-fn r8_11_k34_37(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB9[(v[33] as usize)];
+r33 = TAB9[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 38.
-fn r8_11_k34_38(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB10[(v[33] as usize)];
+r33 = TAB10[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 39.
-fn r8_11_k34_39(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB11[(v[33] as usize)];
+r33 = TAB11[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 40.
-fn r8_11_k34_40(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB12[(v[33] as usize)];
+r33 = TAB12[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 41.
-fn r8_11_k34_41(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB13[(v[33] as usize)];
+r33 = TAB13[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 42.
-fn r8_11_k34_42(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r8_11_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB14[(v[33] as usize)];
+r33 = TAB14[(r33 as usize)];
 }
 {
-let g10 = v[0 + OFF4[(v[33] as usize)] as usize] != 1;
-let g11 = v[0 + OFF4[(v[33] as usize)] as usize] == 1;
+let g10 = v[0 + OFF4[(r33 as usize)] as usize] != 1;
+let g11 = v[0 + OFF4[(r33 as usize)] as usize] == 1;
 {
 if g10 {
-if r10_11(v, r34) {  v[33] = w33; return true; }
+if r10_11(v, r33, r34) {  return true; }
 }
 
 }
 if !(g11) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 35.
-fn r24_27_k34_35(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB6[(v[33] as usize)];
+r33 = TAB6[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 36.
-fn r24_27_k34_36(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB8[(v[33] as usize)];
+r33 = TAB8[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 37.
-fn r24_27_k34_37(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB9[(v[33] as usize)];
+r33 = TAB9[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 38.
-fn r24_27_k34_38(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB10[(v[33] as usize)];
+r33 = TAB10[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 39.
-fn r24_27_k34_39(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB11[(v[33] as usize)];
+r33 = TAB11[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 40.
-fn r24_27_k34_40(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB12[(v[33] as usize)];
+r33 = TAB12[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 41.
-fn r24_27_k34_41(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB13[(v[33] as usize)];
+r33 = TAB13[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 42.
-fn r24_27_k34_42(v: &mut Values, r34: u8) -> bool {
-let w33: u8 = v[33];
+fn r24_27_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
+let mut r33: u8 = r33;
 loop {
 {
-v[33] = TAB14[(v[33] as usize)];
+r33 = TAB14[(r33 as usize)];
 }
 {
-let g26 = v[0 + OFF4[(v[33] as usize)] as usize] != 0;
-let g27 = v[0 + OFF4[(v[33] as usize)] as usize] == 0;
+let g26 = v[0 + OFF4[(r33 as usize)] as usize] != 0;
+let g27 = v[0 + OFF4[(r33 as usize)] as usize] == 0;
 {
 if g26 {
-if r26_27(v, r34) {  v[33] = w33; return true; }
+if r26_27(v, r33, r34) {  return true; }
 }
 
 }
 if !(g27) { break; }
 }
 }
-v[33] = w33;
+
 false
 }
 

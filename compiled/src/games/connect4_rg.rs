@@ -270,13 +270,13 @@ v[slot] = old;
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 m10(v, cx);
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 m13(v, cx);
 }
 
@@ -359,79 +359,78 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `fourSearch`.
-fn r11_12(v: &mut Values, r54: u8) -> bool {
+fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if r20_12_k54_58(v, 58) {  return true; }
-if r20_12_k54_59(v, 59) {  return true; }
-if r20_12_k54_60(v, 60) {  return true; }
-if r20_12_k54_61(v, 61) {  return true; }
+if r20_12_k54_58(v, 58, r55) {  return true; }
+if r20_12_k54_59(v, 59, r55) {  return true; }
+if r20_12_k54_60(v, 60, r55) {  return true; }
+if r20_12_k54_61(v, 61, r55) {  return true; }
 }
 false
 }
 
 /// Node `axis`.
-fn r20_12(v: &mut Values, r54: u8) -> bool {
+fn r20_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r21_12(v, r54) { v[slot] = old; return true; }
-v[slot] = old;
+if r21_12(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `walk`.
-fn r21_12(v: &mut Values, r54: u8) -> bool {
-let w55: u8 = v[55];
+#[inline(always)]
+fn r21_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let mut r55: u8 = r55;
 loop {
 {
-let g20 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
-let g21 = v[0 + COFF7[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
+let g20 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize] as usize] == v[51];
+let g21 = v[0 + COFF7[0 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize] as usize] == v[51];
 {
 if g21 {
-if r23_12(v, r54) {  v[55] = w55; return true; }
+if r23_12(v, r54, r55) {  return true; }
 }
 
 }
 if !(g20) { break; }
 }
 {
-v[55] = CONSTANTS[215 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize];
+r55 = CONSTANTS[215 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize];
 }
 }
-v[55] = w55;
+
 false
 }
 
 /// Node `stepped`.
-fn r22_12(v: &mut Values, r54: u8) -> bool {
-let w55: u8 = v[55];
+#[inline(always)]
+fn r22_12(v: &mut Values, r54: u8, r55: u8) -> bool {
+let mut r55: u8 = r55;
 loop {
 {
-v[55] = CONSTANTS[215 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize];
+r55 = CONSTANTS[215 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize];
 }
 {
-let g20 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
-let g21 = v[0 + COFF7[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51];
+let g20 = v[0 + COFF5[0 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize] as usize] == v[51];
+let g21 = v[0 + COFF7[0 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize] as usize] == v[51];
 {
 if g21 {
-if r23_12(v, r54) {  v[55] = w55; return true; }
+if r23_12(v, r54, r55) {  return true; }
 }
 
 }
 if !(g20) { break; }
 }
 }
-v[55] = w55;
+
 false
 }
 
 /// Node `two`.
-fn r23_12(v: &mut Values, r54: u8) -> bool {
+fn r23_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + COFF8[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
-if r24_12(v, r54) {  return true; }
+if v[0 + COFF8[0 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize] as usize] == v[51] {
+if r24_12(v, r54, r55) {  return true; }
 }
 
 }
@@ -439,9 +438,9 @@ false
 }
 
 /// Node `three`.
-fn r24_12(v: &mut Values, r54: u8) -> bool {
+fn r24_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + COFF9[0 + OFF6[(r54 as usize)] as usize + OFF1[(v[55] as usize)] as usize] as usize] == v[51] {
+if v[0 + COFF9[0 + OFF6[(r54 as usize)] as usize + OFF1[(r55 as usize)] as usize] as usize] == v[51] {
 {  return true; }
 }
 
@@ -529,13 +528,13 @@ None
 fn a9(v: &mut Values) -> Option<u32> {
 let mut reach_11_12: Option<bool> = None;
 {
-if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
+if (match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a10(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54]); reach_11_12 = Some(found); found } }) {
+if !(match reach_11_12 { Some(found) => found, None => { let found = r11_12(v, v[54], v[55]); reach_11_12 = Some(found); found } }) {
 if let Some(node) = a13(v) { return Some(node); }
 }
 
@@ -697,49 +696,37 @@ m4(v, cx);
 }
 
 /// Node `axis` where v[54] == 58.
-fn r20_12_k54_58(v: &mut Values, r54: u8) -> bool {
+fn r20_12_k54_58(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r21_12_k54_58(v, r54) { v[slot] = old; return true; }
-v[slot] = old;
+if r21_12_k54_58(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `axis` where v[54] == 59.
-fn r20_12_k54_59(v: &mut Values, r54: u8) -> bool {
+fn r20_12_k54_59(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r21_12_k54_59(v, r54) { v[slot] = old; return true; }
-v[slot] = old;
+if r21_12_k54_59(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `axis` where v[54] == 60.
-fn r20_12_k54_60(v: &mut Values, r54: u8) -> bool {
+fn r20_12_k54_60(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r21_12_k54_60(v, r54) { v[slot] = old; return true; }
-v[slot] = old;
+if r21_12_k54_60(v, r54, x) {  return true; }
 }
 false
 }
 
 /// Node `axis` where v[54] == 61.
-fn r20_12_k54_61(v: &mut Values, r54: u8) -> bool {
+fn r20_12_k54_61(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
 let x: u8 = v[53];
-let slot = 55usize;
-let old = v[slot]; v[slot] = x;
-if r21_12_k54_61(v, r54) { v[slot] = old; return true; }
-v[slot] = old;
+if r21_12_k54_61(v, r54, x) {  return true; }
 }
 false
 }
@@ -822,102 +809,102 @@ false
 }
 
 /// Node `walk` where v[54] == 58.
-fn r21_12_k54_58(v: &mut Values, r54: u8) -> bool {
-let w55: u8 = v[55];
+fn r21_12_k54_58(v: &mut Values, r54: u8, r55: u8) -> bool {
+let mut r55: u8 = r55;
 loop {
 {
-let g20 = v[0 + OFF10[(v[55] as usize)] as usize] == v[51];
-let g21 = v[0 + OFF11[(v[55] as usize)] as usize] == v[51];
+let g20 = v[0 + OFF10[(r55 as usize)] as usize] == v[51];
+let g21 = v[0 + OFF11[(r55 as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_58(v, r54) {  v[55] = w55; return true; }
+if r23_12_k54_58(v, r54, r55) {  return true; }
 }
 
 }
 if !(g20) { break; }
 }
 {
-v[55] = TAB12[(v[55] as usize)];
+r55 = TAB12[(r55 as usize)];
 }
 }
-v[55] = w55;
+
 false
 }
 
 /// Node `walk` where v[54] == 59.
-fn r21_12_k54_59(v: &mut Values, r54: u8) -> bool {
-let w55: u8 = v[55];
+fn r21_12_k54_59(v: &mut Values, r54: u8, r55: u8) -> bool {
+let mut r55: u8 = r55;
 loop {
 {
-let g20 = v[0 + OFF13[(v[55] as usize)] as usize] == v[51];
-let g21 = v[0 + OFF14[(v[55] as usize)] as usize] == v[51];
+let g20 = v[0 + OFF13[(r55 as usize)] as usize] == v[51];
+let g21 = v[0 + OFF14[(r55 as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_59(v, r54) {  v[55] = w55; return true; }
+if r23_12_k54_59(v, r54, r55) {  return true; }
 }
 
 }
 if !(g20) { break; }
 }
 {
-v[55] = TAB15[(v[55] as usize)];
+r55 = TAB15[(r55 as usize)];
 }
 }
-v[55] = w55;
+
 false
 }
 
 /// Node `walk` where v[54] == 60.
-fn r21_12_k54_60(v: &mut Values, r54: u8) -> bool {
-let w55: u8 = v[55];
+fn r21_12_k54_60(v: &mut Values, r54: u8, r55: u8) -> bool {
+let mut r55: u8 = r55;
 loop {
 {
-let g20 = v[0 + OFF16[(v[55] as usize)] as usize] == v[51];
-let g21 = v[0 + OFF17[(v[55] as usize)] as usize] == v[51];
+let g20 = v[0 + OFF16[(r55 as usize)] as usize] == v[51];
+let g21 = v[0 + OFF17[(r55 as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_60(v, r54) {  v[55] = w55; return true; }
+if r23_12_k54_60(v, r54, r55) {  return true; }
 }
 
 }
 if !(g20) { break; }
 }
 {
-v[55] = TAB18[(v[55] as usize)];
+r55 = TAB18[(r55 as usize)];
 }
 }
-v[55] = w55;
+
 false
 }
 
 /// Node `walk` where v[54] == 61.
-fn r21_12_k54_61(v: &mut Values, r54: u8) -> bool {
-let w55: u8 = v[55];
+fn r21_12_k54_61(v: &mut Values, r54: u8, r55: u8) -> bool {
+let mut r55: u8 = r55;
 loop {
 {
-let g20 = v[0 + OFF19[(v[55] as usize)] as usize] == v[51];
-let g21 = v[0 + OFF20[(v[55] as usize)] as usize] == v[51];
+let g20 = v[0 + OFF19[(r55 as usize)] as usize] == v[51];
+let g21 = v[0 + OFF20[(r55 as usize)] as usize] == v[51];
 {
 if g21 {
-if r23_12_k54_61(v, r54) {  v[55] = w55; return true; }
+if r23_12_k54_61(v, r54, r55) {  return true; }
 }
 
 }
 if !(g20) { break; }
 }
 {
-v[55] = TAB21[(v[55] as usize)];
+r55 = TAB21[(r55 as usize)];
 }
 }
-v[55] = w55;
+
 false
 }
 
 /// Node `two` where v[54] == 58.
-fn r23_12_k54_58(v: &mut Values, r54: u8) -> bool {
+fn r23_12_k54_58(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF22[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_58(v, r54) {  return true; }
+if v[0 + OFF22[(r55 as usize)] as usize] == v[51] {
+if r24_12_k54_58(v, r54, r55) {  return true; }
 }
 
 }
@@ -925,10 +912,10 @@ false
 }
 
 /// Node `two` where v[54] == 59.
-fn r23_12_k54_59(v: &mut Values, r54: u8) -> bool {
+fn r23_12_k54_59(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF23[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_59(v, r54) {  return true; }
+if v[0 + OFF23[(r55 as usize)] as usize] == v[51] {
+if r24_12_k54_59(v, r54, r55) {  return true; }
 }
 
 }
@@ -936,10 +923,10 @@ false
 }
 
 /// Node `two` where v[54] == 60.
-fn r23_12_k54_60(v: &mut Values, r54: u8) -> bool {
+fn r23_12_k54_60(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF24[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_60(v, r54) {  return true; }
+if v[0 + OFF24[(r55 as usize)] as usize] == v[51] {
+if r24_12_k54_60(v, r54, r55) {  return true; }
 }
 
 }
@@ -947,10 +934,10 @@ false
 }
 
 /// Node `two` where v[54] == 61.
-fn r23_12_k54_61(v: &mut Values, r54: u8) -> bool {
+fn r23_12_k54_61(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF25[(v[55] as usize)] as usize] == v[51] {
-if r24_12_k54_61(v, r54) {  return true; }
+if v[0 + OFF25[(r55 as usize)] as usize] == v[51] {
+if r24_12_k54_61(v, r54, r55) {  return true; }
 }
 
 }
@@ -958,9 +945,9 @@ false
 }
 
 /// Node `three` where v[54] == 58.
-fn r24_12_k54_58(v: &mut Values, r54: u8) -> bool {
+fn r24_12_k54_58(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF26[(v[55] as usize)] as usize] == v[51] {
+if v[0 + OFF26[(r55 as usize)] as usize] == v[51] {
 {  return true; }
 }
 
@@ -969,9 +956,9 @@ false
 }
 
 /// Node `three` where v[54] == 59.
-fn r24_12_k54_59(v: &mut Values, r54: u8) -> bool {
+fn r24_12_k54_59(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF27[(v[55] as usize)] as usize] == v[51] {
+if v[0 + OFF27[(r55 as usize)] as usize] == v[51] {
 {  return true; }
 }
 
@@ -980,9 +967,9 @@ false
 }
 
 /// Node `three` where v[54] == 60.
-fn r24_12_k54_60(v: &mut Values, r54: u8) -> bool {
+fn r24_12_k54_60(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF28[(v[55] as usize)] as usize] == v[51] {
+if v[0 + OFF28[(r55 as usize)] as usize] == v[51] {
 {  return true; }
 }
 
@@ -991,9 +978,9 @@ false
 }
 
 /// Node `three` where v[54] == 61.
-fn r24_12_k54_61(v: &mut Values, r54: u8) -> bool {
+fn r24_12_k54_61(v: &mut Values, r54: u8, r55: u8) -> bool {
 {
-if v[0 + OFF29[(v[55] as usize)] as usize] == v[51] {
+if v[0 + OFF29[(r55 as usize)] as usize] == v[51] {
 {  return true; }
 }
 

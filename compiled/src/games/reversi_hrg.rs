@@ -200,13 +200,13 @@ m1(v, cx);
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], v[71]); reach_3_4 = Some(found); found } }) {
 m2(v, cx);
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], v[71]); reach_3_4 = Some(found); found } }) {
 m5(v, cx);
 }
 
@@ -274,7 +274,7 @@ m8(v, cx);
 /// Node `turn_7`.
 fn m8(v: &mut Values, cx: &mut Search<Values>) {
 {
-if r10_11(v, v[70]) {
+if r10_11(v, v[70], v[71]) {
 m9(v, cx);
 }
 
@@ -359,13 +359,13 @@ fn m16(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(16, v)? { return Ok(()); }
 let mut reach_18_19: Option<bool> = None;
 {
-if (match reach_18_19 { Some(found) => found, None => { let found = r18_19(v); reach_18_19 = Some(found); found } }) {
+if (match reach_18_19 { Some(found) => found, None => { let found = r18_19(v, v[71]); reach_18_19 = Some(found); found } }) {
 m17(v, cx)?;
 }
 
 }
 {
-if !(match reach_18_19 { Some(found) => found, None => { let found = r18_19(v); reach_18_19 = Some(found); found } }) {
+if !(match reach_18_19 { Some(found) => found, None => { let found = r18_19(v, v[71]); reach_18_19 = Some(found); found } }) {
 m20(v, cx)?;
 }
 
@@ -490,13 +490,13 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], v[71]); reach_41_42 = Some(found); found } }) {
 m40(v, cx);
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], v[71]); reach_41_42 = Some(found); found } }) {
 m43(v, cx);
 }
 
@@ -734,7 +734,7 @@ m46(v, cx);
 /// Node `turn_55`.
 fn m46(v: &mut Values, cx: &mut Search<Values>) {
 {
-if r48_49(v, v[70]) {
+if r48_49(v, v[70], v[71]) {
 m47(v, cx);
 }
 
@@ -819,13 +819,13 @@ fn m54(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 if !cx.visit(54, v)? { return Ok(()); }
 let mut reach_56_57: Option<bool> = None;
 {
-if (match reach_56_57 { Some(found) => found, None => { let found = r56_57(v); reach_56_57 = Some(found); found } }) {
+if (match reach_56_57 { Some(found) => found, None => { let found = r56_57(v, v[71]); reach_56_57 = Some(found); found } }) {
 m55(v, cx)?;
 }
 
 }
 {
-if !(match reach_56_57 { Some(found) => found, None => { let found = r56_57(v); reach_56_57 = Some(found); found } }) {
+if !(match reach_56_57 { Some(found) => found, None => { let found = r56_57(v, v[71]); reach_56_57 = Some(found); found } }) {
 m58(v, cx)?;
 }
 
@@ -1051,22 +1051,22 @@ m37(v, cx);
 }
 
 /// Node `canPlace_reach_1__canPlace_reach_1`.
-fn r3_4(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r3_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
 let member: u8 = MEMBERS0[i];
-if r72_4(v, member, r70) {  return true; }
+if r72_4(v, member, r70, r71) {  return true; }
 }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_1`.
-fn r71_4(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r71_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 7 {
-if r72_4(v, r69, r70) {  return true; }
+if r72_4(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -1074,37 +1074,34 @@ false
 }
 
 /// Node `canPlace_reach_1__canPlace_2`.
-fn r72_4(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r72_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if r73_4_k70_77(v, r69, 77) {  return true; }
-if r73_4_k70_78(v, r69, 78) {  return true; }
-if r73_4_k70_79(v, r69, 79) {  return true; }
-if r73_4_k70_80(v, r69, 80) {  return true; }
-if r73_4_k70_81(v, r69, 81) {  return true; }
-if r73_4_k70_82(v, r69, 82) {  return true; }
-if r73_4_k70_83(v, r69, 83) {  return true; }
-if r73_4_k70_84(v, r69, 84) {  return true; }
+if r73_4_k70_77(v, r69, 77, r71) {  return true; }
+if r73_4_k70_78(v, r69, 78, r71) {  return true; }
+if r73_4_k70_79(v, r69, 79, r71) {  return true; }
+if r73_4_k70_80(v, r69, 80, r71) {  return true; }
+if r73_4_k70_81(v, r69, 81, r71) {  return true; }
+if r73_4_k70_82(v, r69, 82, r71) {  return true; }
+if r73_4_k70_83(v, r69, 83, r71) {  return true; }
+if r73_4_k70_84(v, r69, 84, r71) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5`.
-fn r73_4(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r69 as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_1`.
-fn r74_4(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -1112,56 +1109,58 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3`.
-fn r75_4(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r75_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_5`.
-fn r76_4(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r76_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_4`.
 #[inline(always)]
-fn r77_4(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r77_4(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -1170,37 +1169,34 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_reach_1`.
-fn r10_11(v: &mut Values, r70: u8) -> bool {
+fn r10_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if r93_11_k70_77(v, 77) {  return true; }
-if r93_11_k70_78(v, 78) {  return true; }
-if r93_11_k70_79(v, 79) {  return true; }
-if r93_11_k70_80(v, 80) {  return true; }
-if r93_11_k70_81(v, 81) {  return true; }
-if r93_11_k70_82(v, 82) {  return true; }
-if r93_11_k70_83(v, 83) {  return true; }
-if r93_11_k70_84(v, 84) {  return true; }
+if r93_11_k70_77(v, 77, r71) {  return true; }
+if r93_11_k70_78(v, 78, r71) {  return true; }
+if r93_11_k70_79(v, 79, r71) {  return true; }
+if r93_11_k70_80(v, 80, r71) {  return true; }
+if r93_11_k70_81(v, 81, r71) {  return true; }
+if r93_11_k70_82(v, 82, r71) {  return true; }
+if r93_11_k70_83(v, 83, r71) {  return true; }
+if r93_11_k70_84(v, 84, r71) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3`.
-fn r93_11(v: &mut Values, r70: u8) -> bool {
+fn r93_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_9`.
-fn r94_11(v: &mut Values, r70: u8) -> bool {
+fn r94_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11(v, r70, r71) {  return true; }
 }
 
 }
@@ -1208,56 +1204,58 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11`.
-fn r95_11(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r95_11(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
-fn r96_11(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r96_11(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_12`.
 #[inline(always)]
-fn r97_11(v: &mut Values, r70: u8) -> bool {
+fn r97_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -1266,22 +1264,19 @@ false
 }
 
 /// Node `flanksAlongDir_reach_1__flanksAlongDir_reach_1`.
-fn r18_19(v: &mut Values) -> bool {
+fn r18_19(v: &mut Values, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r85_19(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r85_19(v, x) {  return true; }
 }
 false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_17`.
-fn r85_19(v: &mut Values) -> bool {
+fn r85_19(v: &mut Values, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r86_19(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r86_19(v, r71) {  return true; }
 }
 
 }
@@ -1289,55 +1284,57 @@ false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_19`.
-fn r86_19(v: &mut Values) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r86_19(v: &mut Values, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 {
-let g96 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g97 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g96 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g97 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g96 {
-if r88_19(v) {  v[71] = w71; return true; }
+if r88_19(v, r71) {  return true; }
 }
 
 }
 if !(g97) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_21`.
-fn r87_19(v: &mut Values) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r87_19(v: &mut Values, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-let g96 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g97 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g96 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g97 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g96 {
-if r88_19(v) {  v[71] = w71; return true; }
+if r88_19(v, r71) {  return true; }
 }
 
 }
 if !(g97) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `flanksAlongDir_reach_1__outflanks_20`.
-fn r88_19(v: &mut Values) -> bool {
+fn r88_19(v: &mut Values, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
 {  return true; }
 }
 
@@ -1346,22 +1343,22 @@ false
 }
 
 /// Node `canPlace_reach_2__canPlace_reach_2`.
-fn r41_42(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r41_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 for i in 0..65 {
 if !(v[0 + 0 + i] == 7) { continue; }
 let member: u8 = MEMBERS0[i];
-if r79_42(v, member, r70) {  return true; }
+if r79_42(v, member, r70, r71) {  return true; }
 }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_1`.
-fn r78_42(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r78_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 7 {
-if r79_42(v, r69, r70) {  return true; }
+if r79_42(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -1369,37 +1366,34 @@ false
 }
 
 /// Node `canPlace_reach_2__canPlace_2`.
-fn r79_42(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r79_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if r80_42_k70_77(v, r69, 77) {  return true; }
-if r80_42_k70_78(v, r69, 78) {  return true; }
-if r80_42_k70_79(v, r69, 79) {  return true; }
-if r80_42_k70_80(v, r69, 80) {  return true; }
-if r80_42_k70_81(v, r69, 81) {  return true; }
-if r80_42_k70_82(v, r69, 82) {  return true; }
-if r80_42_k70_83(v, r69, 83) {  return true; }
-if r80_42_k70_84(v, r69, 84) {  return true; }
+if r80_42_k70_77(v, r69, 77, r71) {  return true; }
+if r80_42_k70_78(v, r69, 78, r71) {  return true; }
+if r80_42_k70_79(v, r69, 79, r71) {  return true; }
+if r80_42_k70_80(v, r69, 80, r71) {  return true; }
+if r80_42_k70_81(v, r69, 81, r71) {  return true; }
+if r80_42_k70_82(v, r69, 82, r71) {  return true; }
+if r80_42_k70_83(v, r69, 83, r71) {  return true; }
+if r80_42_k70_84(v, r69, 84, r71) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5`.
-fn r80_42(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r69 as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_1`.
-fn r81_42(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -1407,56 +1401,58 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_3`.
-fn r82_42(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r82_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_5`.
-fn r83_42(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r83_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_4`.
 #[inline(always)]
-fn r84_42(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r84_42(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1465,37 +1461,34 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_reach_2`.
-fn r48_49(v: &mut Values, r70: u8) -> bool {
+fn r48_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if r98_49_k70_77(v, 77) {  return true; }
-if r98_49_k70_78(v, 78) {  return true; }
-if r98_49_k70_79(v, 79) {  return true; }
-if r98_49_k70_80(v, 80) {  return true; }
-if r98_49_k70_81(v, 81) {  return true; }
-if r98_49_k70_82(v, 82) {  return true; }
-if r98_49_k70_83(v, 83) {  return true; }
-if r98_49_k70_84(v, 84) {  return true; }
+if r98_49_k70_77(v, 77, r71) {  return true; }
+if r98_49_k70_78(v, 78, r71) {  return true; }
+if r98_49_k70_79(v, 79, r71) {  return true; }
+if r98_49_k70_80(v, 80, r71) {  return true; }
+if r98_49_k70_81(v, 81, r71) {  return true; }
+if r98_49_k70_82(v, 82, r71) {  return true; }
+if r98_49_k70_83(v, 83, r71) {  return true; }
+if r98_49_k70_84(v, 84, r71) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3`.
-fn r98_49(v: &mut Values, r70: u8) -> bool {
+fn r98_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_9`.
-fn r99_49(v: &mut Values, r70: u8) -> bool {
+fn r99_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49(v, r70, r71) {  return true; }
 }
 
 }
@@ -1503,56 +1496,58 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11`.
-fn r100_49(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r100_49(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
-fn r101_49(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r101_49(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_12`.
 #[inline(always)]
-fn r102_49(v: &mut Values, r70: u8) -> bool {
+fn r102_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1561,22 +1556,19 @@ false
 }
 
 /// Node `flanksAlongDir_reach_2__flanksAlongDir_reach_2`.
-fn r56_57(v: &mut Values) -> bool {
+fn r56_57(v: &mut Values, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r89_57(v) { v[slot] = old; return true; }
-v[slot] = old;
+if r89_57(v, x) {  return true; }
 }
 false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_17`.
-fn r89_57(v: &mut Values) -> bool {
+fn r89_57(v: &mut Values, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r90_57(v) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r90_57(v, r71) {  return true; }
 }
 
 }
@@ -1584,55 +1576,57 @@ false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_19`.
-fn r90_57(v: &mut Values) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r90_57(v: &mut Values, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 {
-let g101 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g102 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g101 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g102 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g101 {
-if r92_57(v) {  v[71] = w71; return true; }
+if r92_57(v, r71) {  return true; }
 }
 
 }
 if !(g102) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_21`.
-fn r91_57(v: &mut Values) -> bool {
-let w71: u8 = v[71];
+#[inline(always)]
+fn r91_57(v: &mut Values, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-let g101 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g102 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g101 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g102 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g101 {
-if r92_57(v) {  v[71] = w71; return true; }
+if r92_57(v, r71) {  return true; }
 }
 
 }
 if !(g102) { break; }
 }
 {
-v[71] = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(v[71] as usize)] as usize];
+r71 = CONSTANTS[0 + OFF3[(v[70] as usize)] as usize + MEMBER_INDEX1[(r71 as usize)] as usize];
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `flanksAlongDir_reach_2__outflanks_20`.
-fn r92_57(v: &mut Values) -> bool {
+fn r92_57(v: &mut Values, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
 {  return true; }
 }
 
@@ -1644,13 +1638,13 @@ false
 fn a1(v: &mut Values) -> Option<u32> {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], v[71]); reach_3_4 = Some(found); found } }) {
 if let Some(node) = a2(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70]); reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], v[71]); reach_3_4 = Some(found); found } }) {
 if let Some(node) = a5(v) { return Some(node); }
 }
 
@@ -1688,13 +1682,13 @@ None
 fn a27(v: &mut Values) -> Option<u32> {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], v[71]); reach_41_42 = Some(found); found } }) {
 if let Some(node) = a40(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70]); reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], v[71]); reach_41_42 = Some(found); found } }) {
 if let Some(node) = a43(v) { return Some(node); }
 }
 
@@ -1928,394 +1922,298 @@ None
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 77.
-fn r73_4_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_77(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB9[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_77(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_77(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 78.
-fn r73_4_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_78(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB10[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_78(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_78(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 79.
-fn r73_4_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_79(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB11[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_79(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_79(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 80.
-fn r73_4_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_80(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB12[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_80(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_80(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 81.
-fn r73_4_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_81(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB13[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_81(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_81(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 82.
-fn r73_4_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_82(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB14[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_82(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_82(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 83.
-fn r73_4_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_83(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB15[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_83(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_83(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__canPlace_5` where v[70] == 84.
-fn r73_4_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r73_4_k70_84(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB16[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r74_4_k70_84(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r74_4_k70_84(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 77.
-fn r93_11_k70_77(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_77(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_77(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 78.
-fn r93_11_k70_78(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_78(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_78(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 79.
-fn r93_11_k70_79(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_79(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_79(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 80.
-fn r93_11_k70_80(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_80(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_80(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 81.
-fn r93_11_k70_81(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_81(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_81(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 82.
-fn r93_11_k70_82(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_82(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_82(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 83.
-fn r93_11_k70_83(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_83(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_83(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 84.
-fn r93_11_k70_84(v: &mut Values, r70: u8) -> bool {
+fn r93_11_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r94_11_k70_84(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r94_11_k70_84(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 77.
-fn r80_42_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_77(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB9[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_77(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_77(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 78.
-fn r80_42_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_78(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB10[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_78(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_78(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 79.
-fn r80_42_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_79(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB11[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_79(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_79(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 80.
-fn r80_42_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_80(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB12[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_80(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_80(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 81.
-fn r80_42_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_81(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB13[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_81(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_81(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 82.
-fn r80_42_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_82(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB14[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_82(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_82(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 83.
-fn r80_42_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_83(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB15[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_83(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_83(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_2__canPlace_5` where v[70] == 84.
-fn r80_42_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r80_42_k70_84(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB16[(r69 as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r81_42_k70_84(v, r69, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r81_42_k70_84(v, r69, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 77.
-fn r98_49_k70_77(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_77(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_77(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 78.
-fn r98_49_k70_78(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_78(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_78(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 79.
-fn r98_49_k70_79(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_79(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_79(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 80.
-fn r98_49_k70_80(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_80(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_80(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 81.
-fn r98_49_k70_81(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_81(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_81(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 82.
-fn r98_49_k70_82(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_82(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_82(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 83.
-fn r98_49_k70_83(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_83(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_83(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 84.
-fn r98_49_k70_84(v: &mut Values, r70: u8) -> bool {
+fn r98_49_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
-let slot = 71usize;
-let old = v[slot]; v[slot] = x;
-if r99_49_k70_84(v, r70) { v[slot] = old; return true; }
-v[slot] = old;
+if r99_49_k70_84(v, r70, x) {  return true; }
 }
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 77.
-fn r74_4_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_77(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_77(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_77(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2323,10 +2221,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 78.
-fn r74_4_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_78(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_78(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_78(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2334,10 +2232,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 79.
-fn r74_4_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_79(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_79(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_79(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2345,10 +2243,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 80.
-fn r74_4_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_80(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_80(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_80(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2356,10 +2254,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 81.
-fn r74_4_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_81(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_81(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_81(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2367,10 +2265,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 82.
-fn r74_4_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_82(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_82(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_82(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2378,10 +2276,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 83.
-fn r74_4_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_83(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_83(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_83(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2389,10 +2287,10 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_1` where v[70] == 84.
-fn r74_4_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r74_4_k70_84(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r75_4_k70_84(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r75_4_k70_84(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2400,10 +2298,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 77.
-fn r94_11_k70_77(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_77(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_77(v, r70, r71) {  return true; }
 }
 
 }
@@ -2411,10 +2309,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 78.
-fn r94_11_k70_78(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_78(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_78(v, r70, r71) {  return true; }
 }
 
 }
@@ -2422,10 +2320,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 79.
-fn r94_11_k70_79(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_79(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_79(v, r70, r71) {  return true; }
 }
 
 }
@@ -2433,10 +2331,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 80.
-fn r94_11_k70_80(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_80(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_80(v, r70, r71) {  return true; }
 }
 
 }
@@ -2444,10 +2342,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 81.
-fn r94_11_k70_81(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_81(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_81(v, r70, r71) {  return true; }
 }
 
 }
@@ -2455,10 +2353,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 82.
-fn r94_11_k70_82(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_82(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_82(v, r70, r71) {  return true; }
 }
 
 }
@@ -2466,10 +2364,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 83.
-fn r94_11_k70_83(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_83(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_83(v, r70, r71) {  return true; }
 }
 
 }
@@ -2477,10 +2375,10 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 84.
-fn r94_11_k70_84(v: &mut Values, r70: u8) -> bool {
+fn r94_11_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
-if r95_11_k70_84(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
+if r95_11_k70_84(v, r70, r71) {  return true; }
 }
 
 }
@@ -2488,10 +2386,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 77.
-fn r81_42_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_77(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_77(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_77(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2499,10 +2397,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 78.
-fn r81_42_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_78(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_78(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_78(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2510,10 +2408,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 79.
-fn r81_42_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_79(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_79(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_79(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2521,10 +2419,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 80.
-fn r81_42_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_80(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_80(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_80(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2532,10 +2430,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 81.
-fn r81_42_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_81(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_81(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_81(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2543,10 +2441,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 82.
-fn r81_42_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_82(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_82(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_82(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2554,10 +2452,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 83.
-fn r81_42_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_83(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_83(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_83(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2565,10 +2463,10 @@ false
 }
 
 /// Node `canPlace_reach_2__outflanks_1` where v[70] == 84.
-fn r81_42_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
+fn r81_42_k70_84(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r82_42_k70_84(v, r69, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r82_42_k70_84(v, r69, r70, r71) {  return true; }
 }
 
 }
@@ -2576,10 +2474,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 77.
-fn r99_49_k70_77(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_77(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_77(v, r70, r71) {  return true; }
 }
 
 }
@@ -2587,10 +2485,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 78.
-fn r99_49_k70_78(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_78(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_78(v, r70, r71) {  return true; }
 }
 
 }
@@ -2598,10 +2496,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 79.
-fn r99_49_k70_79(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_79(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_79(v, r70, r71) {  return true; }
 }
 
 }
@@ -2609,10 +2507,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 80.
-fn r99_49_k70_80(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_80(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_80(v, r70, r71) {  return true; }
 }
 
 }
@@ -2620,10 +2518,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 81.
-fn r99_49_k70_81(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_81(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_81(v, r70, r71) {  return true; }
 }
 
 }
@@ -2631,10 +2529,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 82.
-fn r99_49_k70_82(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_82(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_82(v, r70, r71) {  return true; }
 }
 
 }
@@ -2642,10 +2540,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 83.
-fn r99_49_k70_83(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_83(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_83(v, r70, r71) {  return true; }
 }
 
 }
@@ -2653,10 +2551,10 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 84.
-fn r99_49_k70_84(v: &mut Values, r70: u8) -> bool {
+fn r99_49_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
-if r100_49_k70_84(v, r70) {  return true; }
+if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
+if r100_49_k70_84(v, r70, r71) {  return true; }
 }
 
 }
@@ -2664,738 +2562,738 @@ false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 77.
-fn r75_4_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_77(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB9[(v[71] as usize)];
+r71 = TAB9[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 78.
-fn r75_4_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_78(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB10[(v[71] as usize)];
+r71 = TAB10[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 79.
-fn r75_4_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_79(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB11[(v[71] as usize)];
+r71 = TAB11[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 80.
-fn r75_4_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_80(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB12[(v[71] as usize)];
+r71 = TAB12[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 81.
-fn r75_4_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_81(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB13[(v[71] as usize)];
+r71 = TAB13[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 82.
-fn r75_4_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_82(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB14[(v[71] as usize)];
+r71 = TAB14[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 83.
-fn r75_4_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_83(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB15[(v[71] as usize)];
+r71 = TAB15[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_1__outflanks_3` where v[70] == 84.
-fn r75_4_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r75_4_k70_84(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB16[(v[71] as usize)];
+r71 = TAB16[(r71 as usize)];
 }
 {
-let g83 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g84 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g83 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g84 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g83 {
-if r77_4(v, r69, r70) {  v[71] = w71; return true; }
+if r77_4(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g84) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
-fn r95_11_k70_77(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB9[(v[71] as usize)];
+r71 = TAB9[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
-fn r95_11_k70_78(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB10[(v[71] as usize)];
+r71 = TAB10[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
-fn r95_11_k70_79(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB11[(v[71] as usize)];
+r71 = TAB11[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
-fn r95_11_k70_80(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB12[(v[71] as usize)];
+r71 = TAB12[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
-fn r95_11_k70_81(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB13[(v[71] as usize)];
+r71 = TAB13[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
-fn r95_11_k70_82(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB14[(v[71] as usize)];
+r71 = TAB14[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
-fn r95_11_k70_83(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB15[(v[71] as usize)];
+r71 = TAB15[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
-fn r95_11_k70_84(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r95_11_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB16[(v[71] as usize)];
+r71 = TAB16[(r71 as usize)];
 }
 {
-let g107 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 1;
-let g108 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1;
+let g107 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 1;
+let g108 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1;
 {
 if g107 {
-if r97_11(v, r70) {  v[71] = w71; return true; }
+if r97_11(v, r70, r71) {  return true; }
 }
 
 }
 if !(g108) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 77.
-fn r82_42_k70_77(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_77(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB9[(v[71] as usize)];
+r71 = TAB9[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 78.
-fn r82_42_k70_78(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_78(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB10[(v[71] as usize)];
+r71 = TAB10[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 79.
-fn r82_42_k70_79(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_79(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB11[(v[71] as usize)];
+r71 = TAB11[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 80.
-fn r82_42_k70_80(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_80(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB12[(v[71] as usize)];
+r71 = TAB12[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 81.
-fn r82_42_k70_81(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_81(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB13[(v[71] as usize)];
+r71 = TAB13[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 82.
-fn r82_42_k70_82(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_82(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB14[(v[71] as usize)];
+r71 = TAB14[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 83.
-fn r82_42_k70_83(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_83(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB15[(v[71] as usize)];
+r71 = TAB15[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `canPlace_reach_2__outflanks_3` where v[70] == 84.
-fn r82_42_k70_84(v: &mut Values, r69: u8, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r82_42_k70_84(v: &mut Values, r69: u8, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB16[(v[71] as usize)];
+r71 = TAB16[(r71 as usize)];
 }
 {
-let g91 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g92 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g91 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g92 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g91 {
-if r84_42(v, r69, r70) {  v[71] = w71; return true; }
+if r84_42(v, r69, r70, r71) {  return true; }
 }
 
 }
 if !(g92) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
-fn r100_49_k70_77(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB9[(v[71] as usize)];
+r71 = TAB9[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
-fn r100_49_k70_78(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB10[(v[71] as usize)];
+r71 = TAB10[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
-fn r100_49_k70_79(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB11[(v[71] as usize)];
+r71 = TAB11[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
-fn r100_49_k70_80(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB12[(v[71] as usize)];
+r71 = TAB12[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
-fn r100_49_k70_81(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB13[(v[71] as usize)];
+r71 = TAB13[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
-fn r100_49_k70_82(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB14[(v[71] as usize)];
+r71 = TAB14[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
-fn r100_49_k70_83(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB15[(v[71] as usize)];
+r71 = TAB15[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
-fn r100_49_k70_84(v: &mut Values, r70: u8) -> bool {
-let w71: u8 = v[71];
+fn r100_49_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
+let mut r71: u8 = r71;
 loop {
 {
-v[71] = TAB16[(v[71] as usize)];
+r71 = TAB16[(r71 as usize)];
 }
 {
-let g113 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] != 0;
-let g114 = v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0;
+let g113 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] != 0;
+let g114 = v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0;
 {
 if g113 {
-if r102_49(v, r70) {  v[71] = w71; return true; }
+if r102_49(v, r70, r71) {  return true; }
 }
 
 }
 if !(g114) { break; }
 }
 }
-v[71] = w71;
+
 false
 }
 

@@ -15,7 +15,7 @@ use super::explore::{Explorer, Obligation};
 use super::progress;
 use super::values::ValueSets;
 use regula_runtime::automaton::Automaton;
-use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
+use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanStep, PlanTransfer};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Per-node facts, indexed by node id.
@@ -589,7 +589,9 @@ pub(crate) fn progress_slots(automaton: &Automaton, plan: &Plan, to: u32, region
 /// computed key can reach it (each such place's slot range, from its offset tables, excludes
 /// it); the check must nest no check (a nested one reads the state) and copy or compare no
 /// blocks. Exact: the functions then read the slot nowhere but through the argument, and the
-/// state the check leaves is the one it found, as before (it restored every write).
+/// state the check leaves is the one it found, as before (it restored every write). A ring of
+/// the check that steps the slot (`cursor = next[cursor]`, loops.rs) qualifies the same way: its
+/// loop steps a local copy of the argument instead of the state.
 /// Cost: one pass over the edges per candidate slot.
 pub(crate) fn register_slots(plan: &Plan, edges: &[usize]) -> Vec<u32> {
     let ops: Vec<&PlanOp> = edges.iter().map(|&edge| &plan.ops[edge]).collect();
@@ -916,10 +918,129 @@ pub(crate) fn cyclic_components(successors: &[Vec<u32>]) -> Vec<Option<usize>> {
     cyclic
 }
 
+/// Whether `operand` is the plain read of state slot `slot` (`v[slot]`, no keys).
+pub(crate) fn is_slot_read(operand: &PlanOperand, slot: u32) -> bool {
+    matches!(operand, PlanOperand::Place(place) if place.in_state && place.steps.is_empty() && place.base == slot)
+}
+
+/// Whether every read of `slot` inside `place` (the place itself or a key at any depth) is the
+/// key of a state map step; each such step's offsets are recorded in `offsets`, which must all
+/// be the same table.
+fn reads_slot_as_key_only(place: &PlanPlace, slot: u32, offsets: &mut Option<Vec<u32>>) -> bool {
+    if place.in_state && place.steps.is_empty() && place.base == slot {
+        return false;
+    }
+    place.steps.iter().all(|step| {
+        if is_slot_read(&step.key, slot) {
+            if !place.in_state {
+                return false;
+            }
+            match offsets {
+                Some(known) => *known == step.offsets,
+                None => {
+                    *offsets = Some(step.offsets.clone());
+                    true
+                }
+            }
+        } else {
+            match &step.key {
+                PlanOperand::Literal(_) => true,
+                PlanOperand::Place(key) => reads_slot_as_key_only(key, slot, offsets),
+            }
+        }
+    })
+}
+
+/// The per-symbol board offsets a pure check's register slot keys, when the check's functions
+/// may hold the register as that offset instead of its symbol (codegen's offset registers):
+/// every read of `slot` in `edges` is the key of a state map with one offsets table (`board[r]`,
+/// read as `v[base + OFF[r]]`), every write of it is `slot = literal` or `slot = c[k]` (a
+/// constant map with one key, a plain slot: `k` may be `slot` itself, a cursor step), and the
+/// edges hold no member loop (its filter writes registers its own way). Exact with the
+/// composed tables of the writes ([`step_on_offsets`] for a step): every use then reads the
+/// offset the symbol would have been turned into. `None` when some use is anything else.
+/// Cost: one pass over the edges.
+pub(crate) fn offset_register_keys(plan: &Plan, edges: &[usize], slot: u32) -> Option<Vec<u32>> {
+    let mut offsets = None;
+    for &edge in edges {
+        let operand_ok = |operand: &PlanOperand, offsets: &mut Option<Vec<u32>>| match operand {
+            PlanOperand::Literal(_) => true,
+            PlanOperand::Place(place) => reads_slot_as_key_only(place, slot, offsets),
+        };
+        let ok = match &plan.ops[edge] {
+            PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if fixed_slot(lhs) == Some(slot) => match rhs
+            {
+                PlanOperand::Literal(_) => true,
+                PlanOperand::Place(place) => constant_map_key(place).is_some(),
+            },
+            PlanOp::Assign { lhs, rhs, .. } => {
+                let mut none = None;
+                reads_slot_as_key_only(lhs, slot, &mut none) && none.is_none() && operand_ok(rhs, &mut offsets)
+            }
+            PlanOp::AssignAny { .. } => false,
+            PlanOp::Compare { lhs, rhs, .. } => operand_ok(lhs, &mut offsets) && operand_ok(rhs, &mut offsets),
+            PlanOp::TagExpr(value) => operand_ok(value, &mut offsets),
+            PlanOp::Skip | PlanOp::Tag(_) | PlanOp::Reach { .. } => true,
+        };
+        if !ok {
+            return None;
+        }
+    }
+    offsets
+}
+
+/// A constant map read with one computed key, a plain slot (`c[k]`, other keys literals): its
+/// base with the literal keys folded in, and the computed key's step.
+pub(crate) fn constant_map_key(place: &PlanPlace) -> Option<(u32, &PlanStep)> {
+    if place.in_state {
+        return None;
+    }
+    let mut base = place.base;
+    let mut dynamic = None;
+    for step in &place.steps {
+        match &step.key {
+            PlanOperand::Literal(symbol) => base += *step.offsets.get(*symbol as usize)?,
+            PlanOperand::Place(key) if key.in_state && key.steps.is_empty() && dynamic.is_none() => {
+                dynamic = Some(step)
+            }
+            PlanOperand::Place(_) => return None,
+        }
+    }
+    Some((base, dynamic?))
+}
+
+/// A cursor step `r = next[r]` on offsets: `result[offsets[s]] = offsets[next[s]]` for every
+/// symbol `s` (a symbol outside `offsets` takes `default_offset`), or `None` when two symbols
+/// with one offset step to different offsets (the offset then does not determine the step).
+/// Offsets no symbol has are 0.
+pub(crate) fn step_on_offsets(offsets: &[u32], default_offset: u32, next: &[u32]) -> Option<Vec<u64>> {
+    let offset_of = |symbol: u32| offsets.get(symbol as usize).copied().unwrap_or(default_offset);
+    let len = offsets.iter().copied().max().unwrap_or(0) as usize + 1;
+    let mut stepped: Vec<Option<u32>> = vec![None; len];
+    for (symbol, &offset) in offsets.iter().enumerate() {
+        let target = offset_of(*next.get(symbol)?);
+        match stepped[offset as usize] {
+            Some(known) if known != target => return None,
+            _ => stepped[offset as usize] = Some(target),
+        }
+    }
+    Some(stepped.into_iter().map(|offset| offset.unwrap_or(0) as u64).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use regula_runtime::automaton::builder::AutomatonBuilder;
+
+    #[test]
+    fn a_cursor_step_on_offsets_is_exact_or_refused() {
+        // Symbols 2 and 3 share offset 2 and both step to it: one offset table.
+        assert_eq!(step_on_offsets(&[0, 1, 2, 2], 9, &[1, 2, 3, 3]), Some(vec![1, 2, 2]));
+        // A symbol outside the offsets steps to the default offset.
+        assert_eq!(step_on_offsets(&[0, 1], 9, &[1, 5]), Some(vec![1, 9]));
+        // Symbols 0 and 3 share offset 5 but step to offsets 6 and 5: no table on offsets.
+        assert_eq!(step_on_offsets(&[5, 6, 7, 5], 0, &[1, 2, 3, 3]), None);
+    }
 
     /// A state place `base[key]` over a map of `offsets` (default block at `default`).
     fn computed_place(base: u32, offsets: Vec<u32>, default: u32, key: PlanOperand) -> PlanPlace {

@@ -15,7 +15,9 @@
 //! node around the ring from `n0`, the exits (each its usual block, calling out and undoing
 //! itself), then the ring edge: a failed guard ends the walk, a write stores its value without
 //! saving the old one. The slots the ring writes are saved once on entry and restored when the
-//! walk ends or a reachability check returns early. Both forms run the same edges on the same
+//! walk ends or a reachability check returns early (in a pure check, a slot it keeps in a
+//! register, graph.rs's `register_slots`, is stepped in a local instead: no save, no store, no
+//! restore). Both forms run the same edges on the same
 //! states in the same order when every ring edge is its node's last walked edge: after a ring
 //! edge's call returns, the recursive form has nothing left to do but undo, all the way up. So
 //! the move search (whose order is the order of the moves) and checks that can fail (where the

@@ -224,6 +224,12 @@ struct Generator<'a> {
     /// While a pure check's function is written: its register slots (reads of them are the
     /// arguments `r<slot>`).
     in_registers: Vec<u32>,
+    /// Per pure check (by target node), its offset register: a register slot held as the board
+    /// offset it keys instead of its symbol ([`graph::offset_register_keys`]), with its offsets
+    /// per symbol and the table turning the state's symbol into the offset at the check's call.
+    offset_registers: BTreeMap<u32, (u32, Vec<u32>, String)>,
+    /// While a pure check's function is written: its offset register and offsets, if any.
+    in_offset: Option<(u32, Vec<u32>)>,
     /// While an edge (or a member filter's skipped chain) writing register slots continues:
     /// those slots with the variables holding their new values, which its callee gets.
     register_writes: Vec<(u32, String)>,
@@ -720,6 +726,8 @@ impl<'a> Generator<'a> {
             sink_nodes: Vec::new(),
             registers: BTreeMap::new(),
             in_registers: Vec::new(),
+            offset_registers: BTreeMap::new(),
+            in_offset: None,
             register_writes: Vec::new(),
         }
     }
@@ -840,6 +848,13 @@ impl<'a> Generator<'a> {
     /// Appends ` + OFF[key] as usize` for each computed key of a place to an offset expression.
     fn offset_terms(&mut self, dynamic: &[&PlanStep], offset: &mut String) {
         for step in dynamic {
+            // The offset register is the offset itself.
+            if let Some((slot, _)) = &self.in_offset {
+                if graph::is_slot_read(&step.key, *slot) {
+                    write!(offset, " + r{slot} as usize").expect("writing to a String");
+                    continue;
+                }
+            }
             let mut per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
             let mut key_operand = &step.key;
             // A key read from a constant map with one computed key, `m[c[k]]`, is one table
@@ -1635,8 +1650,8 @@ impl<'a> Generator<'a> {
         self.in_registers.iter().map(|&slot| arg(slot)).collect()
     }
 
-    /// Per pure check, its register slots ([`graph::register_slots`]) less those a ring of the
-    /// check writes (a ring's loop writes the state).
+    /// Per pure check, its register slots ([`graph::register_slots`]). A ring of the check that
+    /// steps one of them keeps it in a local register too ([`Generator::ring_walk`]).
     fn register_slots(&mut self) -> BTreeMap<u32, Vec<u32>> {
         let mut registers = BTreeMap::new();
         let targets: Vec<u32> = self.reach.iter().filter(|(_, target)| target.pure).map(|(&to, _)| to).collect();
@@ -1645,17 +1660,73 @@ impl<'a> Generator<'a> {
             let region = self.reach[&to].region.clone();
             let nodes: Vec<u32> = (0..region.len() as u32).filter(|&node| region[node as usize]).collect();
             let edges: Vec<usize> = nodes.iter().flat_map(|&node| self.walked_edges(mode, node)).collect();
-            let mut slots = graph::register_slots(self.plan, &edges);
-            for &node in &nodes {
-                if let Some(ring) = self.ring(mode, node) {
-                    slots.retain(|slot| !ring.written.contains(slot));
-                }
+            let slots = graph::register_slots(self.plan, &edges);
+            if let Some((slot, offsets)) = slots.iter().find_map(|&slot| self.offset_register(&edges, slot)) {
+                let per_symbol: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+                let sym = self.sym;
+                let table = self.symbol_table("TAB", sym, &per_symbol, 0);
+                self.offset_registers.insert(to, (slot, offsets, table));
             }
             if !slots.is_empty() {
                 registers.insert(to, slots);
             }
         }
         registers
+    }
+
+    /// `slot`'s offsets when a pure check walking `edges` can hold it as an offset register
+    /// ([`graph::offset_register_keys`]): its offsets fit the symbol type (the register's), and
+    /// every cursor step `slot = next[slot]` is a function of the offset
+    /// ([`graph::step_on_offsets`]).
+    fn offset_register(&self, edges: &[usize], slot: u32) -> Option<(u32, Vec<u32>)> {
+        let offsets = graph::offset_register_keys(self.plan, edges, slot)?;
+        if offsets.iter().any(|&offset| u64::from(offset) >> slot_bits(self.sym) != 0) {
+            return None;
+        }
+        for &edge in edges {
+            if let PlanOp::Assign { lhs, rhs: PlanOperand::Place(place), .. } = &self.plan.ops[edge] {
+                let step = graph::constant_map_key(place).map(|(_, step)| step);
+                if graph::fixed_slot(lhs) == Some(slot) && step.is_some_and(|step| graph::is_slot_read(&step.key, slot))
+                {
+                    graph::step_on_offsets(&offsets, 0, &self.constant_map(place))?;
+                }
+            }
+        }
+        Some((slot, offsets))
+    }
+
+    /// The values per symbol of a constant map with one key (`c[k]`, an offset register's
+    /// write, [`graph::offset_register_keys`]).
+    fn constant_map(&self, place: &PlanPlace) -> Vec<u32> {
+        let (base, step) = graph::constant_map_key(place).expect("offset_register_keys checked the write");
+        step.offsets.iter().map(|&offset| self.plan.const_values[(base + offset) as usize]).collect()
+    }
+
+    /// The value a register slot takes from `rhs`: `rhs` itself, or for the offset register the
+    /// offset of its symbol, one table composed at generation time (a cursor step `r = next[r]`
+    /// becomes `r = NEXT[r]` on offsets, [`graph::step_on_offsets`]).
+    fn register_value(&mut self, slot: u32, rhs: &PlanOperand) -> String {
+        let Some((offset_slot, offsets)) = self.in_offset.clone() else { return self.value(rhs) };
+        if offset_slot != slot {
+            return self.value(rhs);
+        }
+        let sym = self.sym;
+        match rhs {
+            PlanOperand::Literal(symbol) => format!("{}", offsets[*symbol as usize]),
+            PlanOperand::Place(place) => {
+                let next = self.constant_map(place);
+                let key = &graph::constant_map_key(place).expect("offset_register_keys checked the write").1.key;
+                let per_key: Vec<u64> = if graph::is_slot_read(key, slot) {
+                    graph::step_on_offsets(&offsets, 0, &next).expect("offset_register checked the step")
+                } else {
+                    next.iter().map(|&symbol| offsets.get(symbol as usize).copied().unwrap_or(0) as u64).collect()
+                };
+                let table = self.symbol_table("TAB", sym, &per_key, 0);
+                let index =
+                    if graph::is_slot_read(key, slot) { format!("(r{slot} as usize)") } else { self.index(key) };
+                format!("{table}[{index}]")
+            }
+        }
     }
 
     fn reach_call(&self, from: u32, to: u32) -> String {
@@ -1669,8 +1740,12 @@ impl<'a> Generator<'a> {
         }
         if target.pure {
             // The check starts with its register slots' values in the state.
-            let args: String =
-                self.registers.get(&to).into_iter().flatten().map(|slot| format!(", v[{slot}]")).collect();
+            let offset = self.offset_registers.get(&to);
+            let arg = |slot: &u32| match offset {
+                Some((offset_slot, _, table)) if offset_slot == slot => format!(", {table}[(v[{slot}] as usize)]"),
+                _ => format!(", v[{slot}]"),
+            };
+            let args: String = self.registers.get(&to).into_iter().flatten().map(arg).collect();
             return format!("r{from}_{to}(v{args})");
         }
         format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}_{to}(v, cx); cx.leave_reach(); found? }}")
@@ -1726,7 +1801,7 @@ impl<'a> Generator<'a> {
                 if graph::fixed_slot(&lhs).is_some_and(|slot| self.in_registers.contains(&slot)) =>
             {
                 // A register slot: the callee takes the new value; the state is not written.
-                let value = self.value(&rhs);
+                let value = self.register_value(lhs.base, &rhs);
                 self.register_writes.push((lhs.base, "x".to_string()));
                 let cont = self.continue_to(mode, edge, "", None);
                 self.register_writes.pop();
@@ -2037,13 +2112,24 @@ impl<'a> Generator<'a> {
     /// The body of a function walking `ring` as a loop (see [`loops`]): the ring's slots saved,
     /// then per node around the ring its exits (their usual blocks) and its ring edge (a guard
     /// that ends the walk, or a write without undo), the slots restored when the walk ends.
+    ///
+    /// A slot the ring writes that is a register of the pure check (`r<slot>`, an argument) is
+    /// stepped in a mutable local of that name instead: nothing is saved, stored or restored
+    /// (the state never held the walk's value), and the exits' calls pass the local on. Exact
+    /// for the reason register slots are ([`graph::register_slots`]): no read in the check
+    /// reaches the slot but through the register.
     fn ring_walk(&mut self, mode: Mode, ring: &loops::Ring) -> String {
         let sym = self.sym;
         let mut code = String::new();
-        for slot in &ring.written {
+        let (in_registers, in_state): (Vec<u32>, Vec<u32>) =
+            ring.written.iter().partition(|slot| self.in_registers.contains(slot));
+        for slot in &in_registers {
+            writeln!(code, "let mut r{slot}: {sym} = r{slot};").expect("writing to a String");
+        }
+        for slot in &in_state {
             writeln!(code, "let w{slot}: {sym} = v[{slot}];").expect("writing to a String");
         }
-        let restore: String = ring.written.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
+        let restore: String = in_state.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
         let outer = std::mem::replace(&mut self.ring_restore, restore.clone());
         code.push_str("loop {\n");
         for &(node, ring_edge) in &ring.rotation {
@@ -2071,8 +2157,13 @@ impl<'a> Generator<'a> {
                 }
                 PlanOp::Assign { lhs, rhs, .. } => {
                     let slot = graph::fixed_slot(&lhs).expect("a ring writes fixed slots only");
-                    let value = self.value(&rhs);
-                    writeln!(code, "v[{slot}] = {value};").expect("writing to a String");
+                    if in_registers.contains(&slot) {
+                        let value = self.register_value(slot, &rhs);
+                        writeln!(code, "r{slot} = {value};").expect("writing to a String");
+                    } else {
+                        let value = self.value(&rhs);
+                        writeln!(code, "v[{slot}] = {value};").expect("writing to a String");
+                    }
                 }
                 // Skips, and tags a check ignores.
                 _ => {}
@@ -2111,8 +2202,15 @@ impl<'a> Generator<'a> {
             Mode::Reach { to, pure: true } => self.registers.get(&to).cloned().unwrap_or_default(),
             Mode::Moves | Mode::Apply | Mode::Reach { .. } => Vec::new(),
         };
+        self.in_offset = match mode {
+            Mode::Reach { to, pure: true } => {
+                self.offset_registers.get(&to).map(|(slot, offsets, _)| (*slot, offsets.clone()))
+            }
+            Mode::Moves | Mode::Apply | Mode::Reach { .. } => None,
+        };
         let function = self.node_function_body(mode, node, name);
         self.in_registers.clear();
+        self.in_offset = None;
         function
     }
 
@@ -2177,6 +2275,27 @@ impl<'a> Generator<'a> {
         // ring overwrites (its reads there are literals only before the first write).
         if let Some(ring) = self.ring(mode, node) {
             if !self.known.iter().any(|(slot, _)| ring.written.contains(slot)) {
+                // A pure check's ray is a few instructions a step, and the compiler left three of
+                // chess's eight king-safety rays (all from one node) as calls: always inlined,
+                // they run in their caller's frame.
+                if matches!(mode, Mode::Reach { pure: true, .. }) {
+                    self.inlined.insert((mode, node));
+                }
+                // With an offset register the exits' functions are a few board compares, and
+                // the compiler left three of chess's eight as calls (+7 % instructions in the
+                // king-safety check): inlined into the ring too.
+                if let Mode::Reach { to, pure: true } = mode {
+                    if self.in_offset.is_some() {
+                        for &(ring_node, ring_edge) in &ring.rotation {
+                            for edge in self.walked_edges(mode, ring_node) {
+                                let target = self.automaton.edges[edge].target;
+                                if edge != ring_edge && target != to && self.reach[&to].region[target as usize] {
+                                    self.inlined.insert((mode, target));
+                                }
+                            }
+                        }
+                    }
+                }
                 let walk = self.ring_walk(mode, &ring);
                 body.push_str(&walk);
                 writeln!(body, "{done}\n}}\n").expect("writing to a String");
@@ -3090,12 +3209,106 @@ mod tests {
     fn a_ray_without_visits_is_walked_as_a_loop() {
         let closed = ray_module("{off: wall, :empty}");
         assert!(closed.contains("loop {"), "{closed}");
-        // The ring edge at `walk` comes first, the exit into `goal` second: a pure check runs
-        // the exit first, and its early return restores the slot the ring writes.
-        assert!(closed.lines().any(|l| l.contains("= w") && l.contains("return true")), "{closed}");
         // `board[off]` may be empty: the ring keeps its visits and its recursion.
         let open = ray_module("{:empty}");
         assert!(!open.contains("loop {") && open.contains("cx.visit"), "{open}");
+    }
+
+    /// The text of the pure check function whose signature starts with `fn {name}(`, through
+    /// its closing `false` and brace.
+    fn check_text(module: &str, name: &str) -> String {
+        let start = module.find(&format!("\nfn {name}(")).expect("the function is emitted") + 1;
+        let end = module[start..].find("\nfalse\n}\n").expect("the function ends") + start + 9;
+        module[start..end].to_string()
+    }
+
+    #[test]
+    fn a_pure_check_steps_a_ray_in_a_register() {
+        // `pos` (slot 0) is the check's register: the ring at `walk` steps a local copy of the
+        // argument, and the exit into `goal` returns without restoring anything.
+        let closed = ray_module("{off: wall, :empty}");
+        let expected = "fn r6_5(v: &mut Values, r0: u8) -> bool {
+let mut r0: u8 = r0;
+loop {
+{
+let g4 = v[1 + r0 as usize] == 7;
+let g5 = v[1 + r0 as usize] == 9;
+{
+if g5 {
+{  return true; }
+}
+
+}
+if !(g4) { break; }
+}
+{
+r0 = TAB1[(r0 as usize)];
+}
+}
+
+false
+}
+";
+        assert_eq!(check_text(&closed, "r6_5"), expected, "{closed}");
+        assert!(!closed.contains("let w0") && !closed.contains("v[0] = "), "{closed}");
+        // `pos` is only a board key: the register holds its board offset (`TAB0`, per symbol;
+        // s1..off are symbols 3..6 at offsets 0..3, the others at the default 4), the check
+        // starts from the offset of `pos` in the state, and the step is `up` on offsets.
+        assert!(closed.contains("r4_5(v, TAB0[(v[0] as usize)])"), "{closed}");
+        let table = |name: &str| closed.lines().find(|l| l.starts_with(&format!("static {name}: "))).expect(name);
+        assert!(table("TAB0").starts_with("static TAB0: [u8; 256] = [4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 0,"));
+        assert!(table("TAB1").starts_with("static TAB1: [u8; 256] = [1, 2, 3, 3, 3, 0,"));
+    }
+
+    #[test]
+    fn a_pure_check_s_ray_is_inlined_into_its_caller_and_a_move_search_s_slide_is_not() {
+        // The check's ring at `walk` (and at `free`, entered there) is always inlined.
+        let closed = ray_module("{off: wall, :empty}");
+        assert_eq!(attribute_of(&closed, "walk"), "#[inline(always)]", "{closed}");
+        assert_eq!(attribute_of(&closed, "free"), "#[inline(always)]", "{closed}");
+        // The check's first step is no ring: left to the compiler.
+        assert_eq!(attribute_of(&closed, "start"), "fn r4_5(v: &mut Values, r0: u8) -> bool {", "{closed}");
+        // The same slide in the move search runs as a loop, without the attribute.
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, wall}").typedef("Board", "Sq -> Content");
+        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
+        builder.variable("pos", "Sq", "s1").variable("board", "Board", "{off: wall, :empty}");
+        builder.edge("begin", "walk", "player = x");
+        builder.edge("walk", "stepped", "pos = up[pos]");
+        builder.edge("stepped", "free", "board[pos] == empty");
+        builder.edge("free", "stop", "$$ pos");
+        builder.edge("free", "walk", "pos != off");
+        builder.edge("stop", "end", "player = keeper");
+        let automaton = builder.build().expect("the test automaton builds");
+        let slide = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(slide.contains("loop {"), "{slide}");
+        assert!(attribute_of(&slide, "walk").starts_with("fn m"), "{slide}");
+    }
+
+    #[test]
+    fn a_cursor_read_other_than_as_a_board_key_stays_a_symbol() {
+        // `pos == s3` reads the register itself: it keeps its symbol, the board read goes
+        // through the offsets table and the check starts from `pos` as it is in the state.
+        let automaton = progress::tests::ray_automaton("{off: wall, :empty}", &[("walk", "goal", "pos == s3")]);
+        let module = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(module.contains("r4_5(v, v[0])"), "{module}");
+        assert!(module.contains("v[1 + OFF1[(r0 as usize)] as usize]"), "{module}");
+        assert!(!module.contains("r0 as usize]"), "{module}");
+    }
+
+    #[test]
+    fn a_ray_of_a_check_that_nests_a_check_keeps_its_cursor_in_the_state() {
+        // The nested check reads `pos` from the state: no register, the ring saves, writes and
+        // restores slot 0.
+        let automaton = progress::tests::ray_automaton(
+            "{off: wall, :empty}",
+            &[("walk", "goal", "? inner -> inner_goal"), ("inner", "inner_goal", "board[pos] == wall")],
+        );
+        let nested = generate(&automaton, "test").expect("the test automaton generates");
+        assert!(check_signatures(&nested).iter().all(|s| !s.contains(", r")), "{nested}");
+        assert!(nested.contains("let w0: u8 = v[0];") && nested.contains("v[0] = TAB0[(v[0] as usize)];"), "{nested}");
+        assert!(!nested.contains("let mut r0"), "{nested}");
     }
 
     /// The value of a `const NAME: bool` of a module's `impl CompiledGame`.
@@ -3478,15 +3691,20 @@ mod tests {
     #[test]
     fn a_pure_check_keeps_a_slot_it_writes_in_a_register() {
         let walked = cursor_module(&[]);
-        // `pos` is slot 0: the check starts from its value in the state and never writes it.
-        assert!(walked.contains("r4_5(v, v[0])"), "{walked}");
+        // `pos` is slot 0: the check starts from its value in the state (as its board offset,
+        // an offset register) and never writes it.
+        assert!(walked.contains("r4_5(v, TAB0[(v[0] as usize)])"), "{walked}");
         let signatures = check_signatures(&walked);
         assert_eq!(signatures.len(), 4, "{walked}");
         assert!(signatures.iter().all(|s| s.ends_with("(v: &mut Values, r0: u8) -> bool {")), "{walked}");
         assert!(!walked.contains("let slot = 0usize"), "{walked}");
         // Each step passes the new value on; the reads use the argument.
         assert!(walked.contains("let x: u8 = TAB") && walked.contains("(v, x) {  return true; }"), "{walked}");
-        assert!(walked.contains("OFF") && walked.contains("[(r0 as usize)]"), "{walked}");
+        // The board reads use the offset itself, the steps `up` on offsets (`TAB1`).
+        assert!(
+            walked.contains("v[1 + r0 as usize]") && walked.contains("let x: u8 = TAB1[(r0 as usize)];"),
+            "{walked}"
+        );
     }
 
     #[test]
