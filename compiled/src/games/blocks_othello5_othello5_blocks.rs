@@ -2455,6 +2455,7 @@ v[slot] = old;
 }
 
 /// Node `flips1Red_reach_1`.
+#[inline(always)]
 fn r5_11(v: &mut Values, r34: u8) -> bool {
 {
 if r6_11_k34_35(v, 35) {  return true; }
@@ -2470,6 +2471,7 @@ false
 }
 
 /// Node `flips1Red_1`.
+#[inline(always)]
 fn r6_11(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
@@ -2482,6 +2484,7 @@ false
 }
 
 /// Node `embraceHVDRed_1`.
+#[inline(always)]
 fn r7_11(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -2493,6 +2496,7 @@ false
 }
 
 /// Node `embraceHVDRed_3`.
+#[inline(always)]
 fn r8_11(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -2516,6 +2520,7 @@ false
 }
 
 /// Node `embraceHVDRed_5`.
+#[inline(always)]
 fn r9_11(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -2622,6 +2627,7 @@ false
 }
 
 /// Node `flips1Green_reach_1`.
+#[inline(always)]
 fn r21_27(v: &mut Values, r34: u8) -> bool {
 {
 if r22_27_k34_35(v, 35) {  return true; }
@@ -2637,6 +2643,7 @@ false
 }
 
 /// Node `flips1Green_1`.
+#[inline(always)]
 fn r22_27(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
@@ -2649,6 +2656,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1`.
+#[inline(always)]
 fn r23_27(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -2660,6 +2668,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3`.
+#[inline(always)]
 fn r24_27(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -2683,6 +2692,7 @@ false
 }
 
 /// Node `embraceHVDGreen_5`.
+#[inline(always)]
 fn r25_27(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3253,6 +3263,7 @@ None
 }
 
 /// Node `flips1Red_1` where v[34] == 35.
+#[inline(always)]
 fn r6_11_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
@@ -3265,6 +3276,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 36.
+#[inline(always)]
 fn r6_11_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
@@ -3277,6 +3289,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 37.
+#[inline(always)]
 fn r6_11_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
@@ -3289,6 +3302,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 38.
+#[inline(always)]
 fn r6_11_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
@@ -3301,6 +3315,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 39.
+#[inline(always)]
 fn r6_11_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
@@ -3313,6 +3328,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 40.
+#[inline(always)]
 fn r6_11_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
@@ -3325,6 +3341,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 41.
+#[inline(always)]
 fn r6_11_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
@@ -3337,6 +3354,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 42.
+#[inline(always)]
 fn r6_11_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
@@ -3349,6 +3367,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 35.
+#[inline(always)]
 fn r22_27_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
@@ -3361,6 +3380,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 36.
+#[inline(always)]
 fn r22_27_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
@@ -3373,6 +3393,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 37.
+#[inline(always)]
 fn r22_27_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
@@ -3385,6 +3406,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 38.
+#[inline(always)]
 fn r22_27_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
@@ -3397,6 +3419,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 39.
+#[inline(always)]
 fn r22_27_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
@@ -3409,6 +3432,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 40.
+#[inline(always)]
 fn r22_27_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
@@ -3421,6 +3445,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 41.
+#[inline(always)]
 fn r22_27_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
@@ -3433,6 +3458,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 42.
+#[inline(always)]
 fn r22_27_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
@@ -3445,6 +3471,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 35.
+#[inline(always)]
 fn r7_11_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3456,6 +3483,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 36.
+#[inline(always)]
 fn r7_11_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3467,6 +3495,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 37.
+#[inline(always)]
 fn r7_11_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3478,6 +3507,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 38.
+#[inline(always)]
 fn r7_11_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3489,6 +3519,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 39.
+#[inline(always)]
 fn r7_11_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3500,6 +3531,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 40.
+#[inline(always)]
 fn r7_11_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3511,6 +3543,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 41.
+#[inline(always)]
 fn r7_11_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3522,6 +3555,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 42.
+#[inline(always)]
 fn r7_11_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 1 {
@@ -3533,6 +3567,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 35.
+#[inline(always)]
 fn r23_27_k34_35(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3544,6 +3579,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 36.
+#[inline(always)]
 fn r23_27_k34_36(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3555,6 +3591,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 37.
+#[inline(always)]
 fn r23_27_k34_37(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3566,6 +3603,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 38.
+#[inline(always)]
 fn r23_27_k34_38(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3577,6 +3615,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 39.
+#[inline(always)]
 fn r23_27_k34_39(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3588,6 +3627,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 40.
+#[inline(always)]
 fn r23_27_k34_40(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3599,6 +3639,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 41.
+#[inline(always)]
 fn r23_27_k34_41(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3610,6 +3651,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 42.
+#[inline(always)]
 fn r23_27_k34_42(v: &mut Values, r34: u8) -> bool {
 {
 if v[0 + OFF4[(v[33] as usize)] as usize] == 0 {
@@ -3621,6 +3663,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 35.
+#[inline(always)]
 fn r8_11_k34_35(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3644,6 +3687,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 36.
+#[inline(always)]
 fn r8_11_k34_36(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3667,6 +3711,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 37.
+#[inline(always)]
 fn r8_11_k34_37(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3690,6 +3735,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 38.
+#[inline(always)]
 fn r8_11_k34_38(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3713,6 +3759,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 39.
+#[inline(always)]
 fn r8_11_k34_39(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3736,6 +3783,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 40.
+#[inline(always)]
 fn r8_11_k34_40(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3759,6 +3807,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 41.
+#[inline(always)]
 fn r8_11_k34_41(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3782,6 +3831,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 42.
+#[inline(always)]
 fn r8_11_k34_42(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3805,6 +3855,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 35.
+#[inline(always)]
 fn r24_27_k34_35(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3828,6 +3879,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 36.
+#[inline(always)]
 fn r24_27_k34_36(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3851,6 +3903,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 37.
+#[inline(always)]
 fn r24_27_k34_37(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3874,6 +3927,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 38.
+#[inline(always)]
 fn r24_27_k34_38(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3897,6 +3951,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 39.
+#[inline(always)]
 fn r24_27_k34_39(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3920,6 +3975,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 40.
+#[inline(always)]
 fn r24_27_k34_40(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3943,6 +3999,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 41.
+#[inline(always)]
 fn r24_27_k34_41(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {
@@ -3966,6 +4023,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 42.
+#[inline(always)]
 fn r24_27_k34_42(v: &mut Values, r34: u8) -> bool {
 let w33: u8 = v[33];
 loop {

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -136,7 +137,7 @@ fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_5", out of line (see `search`).
 #[inline(never)]
 fn e6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m6(v, cx); Ok(()) }
+    { if cx.lists_deltas() { cx.list_deltas_into(65, |mut sink| { m6(v, &mut sink); sink }); } else { m6(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_12", out of line (see `search`).
@@ -148,7 +149,7 @@ fn e13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_35", out of line (see `search`).
 #[inline(never)]
 fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m28(v, cx); Ok(()) }
+    { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m28(v, &mut sink); sink }); } else { m28(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_37", out of line (see `search`).
@@ -166,7 +167,7 @@ fn e39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_53", out of line (see `search`).
 #[inline(never)]
 fn e44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m44(v, cx); Ok(()) }
+    { if cx.lists_deltas() { cx.list_deltas_into(65, |mut sink| { m44(v, &mut sink); sink }); } else { m44(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_60", out of line (see `search`).
@@ -178,7 +179,7 @@ fn e51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_83", out of line (see `search`).
 #[inline(never)]
 fn e65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m65(v, cx); Ok(()) }
+    { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m65(v, &mut sink); sink }); } else { m65(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_85", out of line (see `search`).
@@ -241,7 +242,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
+fn m6<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -261,7 +262,7 @@ v[slot] = old;
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
 m8(v, cx);
@@ -272,7 +273,7 @@ m8(v, cx);
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r10_11(v, v[70]) {
 m9(v, cx);
@@ -284,7 +285,7 @@ m9(v, cx);
 
 /// Node `turn_8`.
 #[inline(always)]
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag9: u32 = v[68] as u32;
 {
@@ -303,7 +304,7 @@ v[slot] = old;
 
 /// Node `turn_11`.
 #[inline(always)]
-fn m12(v: &mut Values, cx: &mut Search<Values>) {
+fn m12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
@@ -506,7 +507,7 @@ m43(v, cx);
 
 /// Node `turn_35`.
 #[inline(always)]
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag30: u32 = 221;
 {
@@ -525,7 +526,7 @@ v[slot] = old;
 
 /// Node `turn_36`.
 #[inline(always)]
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -701,7 +702,7 @@ v[slot] = old;
 }
 
 /// Node `turn_53`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -721,7 +722,7 @@ v[slot] = old;
 }
 
 /// Node `turn_54`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
 m46(v, cx);
@@ -732,7 +733,7 @@ m46(v, cx);
 }
 
 /// Node `turn_55`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r48_49(v, v[70]) {
 m47(v, cx);
@@ -744,7 +745,7 @@ m47(v, cx);
 
 /// Node `turn_56`.
 #[inline(always)]
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag50: u32 = v[68] as u32;
 {
@@ -763,7 +764,7 @@ v[slot] = old;
 
 /// Node `turn_59`.
 #[inline(always)]
-fn m50(v: &mut Values, cx: &mut Search<Values>) {
+fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
@@ -948,7 +949,7 @@ Ok(())
 
 /// Node `turn_83`.
 #[inline(always)]
-fn m65(v: &mut Values, cx: &mut Search<Values>) {
+fn m65<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag69: u32 = 221;
 {
@@ -967,7 +968,7 @@ v[slot] = old;
 
 /// Node `turn_84`.
 #[inline(always)]
-fn m66(v: &mut Values, cx: &mut Search<Values>) {
+fn m66<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
@@ -1170,6 +1171,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_reach_1`.
+#[inline(always)]
 fn r10_11(v: &mut Values, r70: u8) -> bool {
 {
 if r93_11_k70_77(v, 77) {  return true; }
@@ -1185,6 +1187,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3`.
+#[inline(always)]
 fn r93_11(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
@@ -1197,6 +1200,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9`.
+#[inline(always)]
 fn r94_11(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -1208,6 +1212,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11`.
+#[inline(always)]
 fn r95_11(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -1231,6 +1236,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_13`.
+#[inline(always)]
 fn r96_11(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -1465,6 +1471,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_reach_2`.
+#[inline(always)]
 fn r48_49(v: &mut Values, r70: u8) -> bool {
 {
 if r98_49_k70_77(v, 77) {  return true; }
@@ -1480,6 +1487,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3`.
+#[inline(always)]
 fn r98_49(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
@@ -1492,6 +1500,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9`.
+#[inline(always)]
 fn r99_49(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -1503,6 +1512,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11`.
+#[inline(always)]
 fn r100_49(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -1526,6 +1536,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_13`.
+#[inline(always)]
 fn r101_49(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2024,6 +2035,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 77.
+#[inline(always)]
 fn r93_11_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
@@ -2036,6 +2048,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 78.
+#[inline(always)]
 fn r93_11_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
@@ -2048,6 +2061,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 79.
+#[inline(always)]
 fn r93_11_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
@@ -2060,6 +2074,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 80.
+#[inline(always)]
 fn r93_11_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
@@ -2072,6 +2087,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 81.
+#[inline(always)]
 fn r93_11_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
@@ -2084,6 +2100,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 82.
+#[inline(always)]
 fn r93_11_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
@@ -2096,6 +2113,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 83.
+#[inline(always)]
 fn r93_11_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
@@ -2108,6 +2126,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 84.
+#[inline(always)]
 fn r93_11_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
@@ -2216,6 +2235,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 77.
+#[inline(always)]
 fn r98_49_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
@@ -2228,6 +2248,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 78.
+#[inline(always)]
 fn r98_49_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
@@ -2240,6 +2261,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 79.
+#[inline(always)]
 fn r98_49_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
@@ -2252,6 +2274,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 80.
+#[inline(always)]
 fn r98_49_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
@@ -2264,6 +2287,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 81.
+#[inline(always)]
 fn r98_49_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
@@ -2276,6 +2300,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 82.
+#[inline(always)]
 fn r98_49_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
@@ -2288,6 +2313,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 83.
+#[inline(always)]
 fn r98_49_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
@@ -2300,6 +2326,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 84.
+#[inline(always)]
 fn r98_49_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
@@ -2400,6 +2427,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 77.
+#[inline(always)]
 fn r94_11_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2411,6 +2439,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 78.
+#[inline(always)]
 fn r94_11_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2422,6 +2451,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 79.
+#[inline(always)]
 fn r94_11_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2433,6 +2463,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 80.
+#[inline(always)]
 fn r94_11_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2444,6 +2475,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 81.
+#[inline(always)]
 fn r94_11_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2455,6 +2487,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 82.
+#[inline(always)]
 fn r94_11_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2466,6 +2499,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 83.
+#[inline(always)]
 fn r94_11_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2477,6 +2511,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 84.
+#[inline(always)]
 fn r94_11_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 1 {
@@ -2576,6 +2611,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 77.
+#[inline(always)]
 fn r99_49_k70_77(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2587,6 +2623,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 78.
+#[inline(always)]
 fn r99_49_k70_78(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2598,6 +2635,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 79.
+#[inline(always)]
 fn r99_49_k70_79(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2609,6 +2647,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 80.
+#[inline(always)]
 fn r99_49_k70_80(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2620,6 +2659,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 81.
+#[inline(always)]
 fn r99_49_k70_81(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2631,6 +2671,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 82.
+#[inline(always)]
 fn r99_49_k70_82(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2642,6 +2683,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 83.
+#[inline(always)]
 fn r99_49_k70_83(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2653,6 +2695,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 84.
+#[inline(always)]
 fn r99_49_k70_84(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(v[71] as usize)] as usize] == 0 {
@@ -2848,6 +2891,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
+#[inline(always)]
 fn r95_11_k70_77(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2871,6 +2915,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
+#[inline(always)]
 fn r95_11_k70_78(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2894,6 +2939,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
+#[inline(always)]
 fn r95_11_k70_79(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2917,6 +2963,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
+#[inline(always)]
 fn r95_11_k70_80(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2940,6 +2987,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
+#[inline(always)]
 fn r95_11_k70_81(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2963,6 +3011,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
+#[inline(always)]
 fn r95_11_k70_82(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -2986,6 +3035,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
+#[inline(always)]
 fn r95_11_k70_83(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3009,6 +3059,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
+#[inline(always)]
 fn r95_11_k70_84(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3216,6 +3267,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
+#[inline(always)]
 fn r100_49_k70_77(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3239,6 +3291,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
+#[inline(always)]
 fn r100_49_k70_78(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3262,6 +3315,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
+#[inline(always)]
 fn r100_49_k70_79(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3285,6 +3339,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
+#[inline(always)]
 fn r100_49_k70_80(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3308,6 +3363,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
+#[inline(always)]
 fn r100_49_k70_81(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3331,6 +3387,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
+#[inline(always)]
 fn r100_49_k70_82(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3354,6 +3411,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
+#[inline(always)]
 fn r100_49_k70_83(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {
@@ -3377,6 +3435,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
+#[inline(always)]
 fn r100_49_k70_84(v: &mut Values, r70: u8) -> bool {
 let w71: u8 = v[71];
 loop {

@@ -184,6 +184,9 @@ struct Generator<'a> {
     liveness: HashMap<(Mode, u32), Vec<bool>>,
     /// Unspecialised functions called from specialised copies (marked `#[inline(always)]`).
     inlined: BTreeSet<(Mode, u32)>,
+    /// The pure checks a function generic over the sink calls, directly or through another
+    /// such check ([`Generator::sink_checks`]): all their functions are `#[inline(always)]`.
+    sink_checks: BTreeSet<u32>,
     /// What the emitted functions call, recorded as they are emitted (see [`Emitted`]).
     emitted: Emitted,
     /// While a tag edge emits the completion right below it in its own block: the variable
@@ -395,7 +398,37 @@ impl<'a> Generator<'a> {
         let (sink_bounds, sink_nodes) = generator.sink_starts();
         generator.sink_bounds = sink_bounds;
         generator.sink_nodes = sink_nodes;
+        generator.sink_checks = generator.sink_checks();
         generator
+    }
+
+    /// The pure checks that functions generic over the sink call ([`Generator::sink_starts`]),
+    /// and the pure checks their regions call in turn. Such a function is emitted twice (for
+    /// the context and for the sink), so each check gets two callers where it had one, and the
+    /// compiler stopped inlining it into the listing loop: reversi's flank checks (`r10_11`,
+    /// eight direction walks, called once per empty cell) cost 21.6 % more instructions per
+    /// playout as calls. Their functions are marked `#[inline(always)]` instead, so both
+    /// copies inline them as the one copy did. Cost: one pass over the edges per check.
+    fn sink_checks(&self) -> BTreeSet<u32> {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let mut checks = BTreeSet::new();
+        let mut pending: Vec<u32> = Vec::new();
+        let calls_from = |within: &dyn Fn(usize) -> bool, checks: &mut BTreeSet<u32>, pending: &mut Vec<u32>| {
+            for (edge, record) in automaton.edges.iter().enumerate() {
+                if let PlanOp::Reach { from, to, .. } = &plan.ops[edge] {
+                    let pure = self.reach.get(to).is_some_and(|check| check.pure);
+                    if from != to && pure && within(record.source as usize) && checks.insert(*to) {
+                        pending.push(*to);
+                    }
+                }
+            }
+        };
+        calls_from(&|node| self.sink_nodes[node], &mut checks, &mut pending);
+        while let Some(to) = pending.pop() {
+            let region = &self.reach[&to].region;
+            calls_from(&|node| region[node], &mut checks, &mut pending);
+        }
+        checks
     }
 
     /// The delta starts whose listing runs on a `DeltaSink` (`Search::list_deltas_into`), with
@@ -413,15 +446,6 @@ impl<'a> Generator<'a> {
     fn sink_starts(&self) -> (Vec<Option<u64>>, Vec<bool>) {
         let count = self.automaton.nodes.len();
         let analysis = &self.analysis;
-        // The conditions under which `node_function` records `Emitted::visits`.
-        let searches_visit = (0..count).any(|n| analysis.in_moves[n] && analysis.visit_in_moves[n])
-            || self
-                .reach
-                .values()
-                .any(|check| (0..count).any(|n| check.region[n] && (check.visits[n] || check.counted_steps[n])));
-        if searches_visit {
-            return (vec![None; count], vec![false; count]);
-        }
         let bounds: Vec<Option<u64>> = (0..count)
             .map(|node| {
                 let bound = analysis.completion_bounds[node];
@@ -717,6 +741,7 @@ impl<'a> Generator<'a> {
             delta_places: Vec::new(),
             sink_bounds: Vec::new(),
             sink_nodes: Vec::new(),
+            sink_checks: BTreeSet::new(),
             registers: BTreeMap::new(),
             in_registers: Vec::new(),
             register_writes: Vec::new(),
@@ -2269,11 +2294,17 @@ impl<'a> Generator<'a> {
         self.delta_places = places.iter().map(|place| self.state_read(place)).collect();
         let mut out = String::new();
         for (mode, node, function) in plain {
-            let attribute = if self.inlined.contains(&(mode, node)) { "#[inline(always)]\n" } else { "" };
+            let attribute =
+                if self.inlined.contains(&(mode, node)) || self.sink_check(mode) { "#[inline(always)]\n" } else { "" };
             out.push_str(&function.replacen("#[inline]\n", attribute, 1));
         }
         out.push_str(&specialised.replace("#[inline]\n", ""));
         out
+    }
+
+    /// Whether functions of `mode` belong to a check a sink function calls ([`Generator::sink_checks`]).
+    fn sink_check(&self, mode: Mode) -> bool {
+        matches!(mode, Mode::Reach { to, pure: true } if self.sink_checks.contains(&to))
     }
 
     /// Generates the specialised copies named but not generated yet, from `pending[*next]` on,
@@ -2287,7 +2318,11 @@ impl<'a> Generator<'a> {
             self.known = known;
             let function = self.node_function(mode, node, &name);
             self.known.clear();
-            out.push_str(&function);
+            if self.sink_check(mode) {
+                out.push_str(&function.replacen("#[inline]\n", "#[inline(always)]\n", 1));
+            } else {
+                out.push_str(&function);
+            }
         }
     }
 
@@ -2531,7 +2566,7 @@ impl<'a> Generator<'a> {
         let call = |node: usize| {
             if self.fallible_moves[node] {
                 format!("m{node}(v, cx)")
-            } else if let (true, Some(bound)) = (no_visits, self.sink_bounds[node]) {
+            } else if let Some(bound) = self.sink_bounds[node] {
                 // A delta listing runs the search on a sink (see `Generator::sink_starts`).
                 format!(
                     "{{ if cx.lists_deltas() {{ cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }}); }} \
@@ -3266,6 +3301,49 @@ mod tests {
         let fallible = keyed_board_module("a, b");
         assert!(fallible.contains("cx.push_delta("), "still a delta start: {fallible}");
         assert!(sink_listings(&fallible).is_empty() && !fallible.contains("MoveSink"), "{fallible}");
+    }
+
+    /// The room the delta listing of each start that runs on a sink makes, by start node, in a
+    /// game with visits (the `list_deltas_into` calls of the out-of-line entries `e<N>`).
+    fn entry_sink_listings(module: &str) -> Vec<(u32, u64)> {
+        let lines: Vec<&str> = module.lines().collect();
+        lines
+            .windows(2)
+            .filter_map(|pair| {
+                let node = pair[0].strip_prefix("fn e")?.split('(').next()?.parse().ok()?;
+                let bound = pair[1].split_once("cx.list_deltas_into(")?.1.split(',').next()?;
+                Some((node, bound.parse().expect("a bound")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_delta_start_runs_on_a_sink_in_a_game_whose_other_searches_visit() {
+        // The keeper's search after the placement walks a cycle (`kept` -> `looped` -> `kept`):
+        // it records visits, so the game searches with a copy of the values (`e<N>` entries),
+        // but the placement's own search cannot fail: its delta listing runs on the sink.
+        let keeper_visits = board_module_then(
+            "a, b, c",
+            &[
+                ("written", "kept", "player = keeper"),
+                ("kept", "looped", "at = b"),
+                ("looped", "kept", "at == b"),
+                ("kept", "end", "player = x"),
+            ],
+        );
+        assert!(keeper_visits.contains("NO_VISITS: bool = false") && keeper_visits.contains("cx.visit("));
+        assert_eq!(entry_sink_listings(&keeper_visits), [(2, 3)], "{keeper_visits}");
+        assert!(keeper_visits.contains("fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "{keeper_visits}");
+        // A cycle in the player's own search: it visits, so it can fail, and gets no sink.
+        let player_visits = board_module_then(
+            "a, b, c",
+            &[("written", "looped", "at = b"), ("looped", "written", "at == b"), ("written", "end", "player = keeper")],
+        );
+        assert!(player_visits.contains("cx.visit("), "{player_visits}");
+        assert!(
+            entry_sink_listings(&player_visits).is_empty() && !player_visits.contains("MoveSink"),
+            "{player_visits}"
+        );
     }
 
     /// The attribute line under the doc line of node `name`'s (unspecialised) function.
