@@ -910,6 +910,25 @@ impl<V: Values> VisitedSet<V> {
     }
 }
 
+/// Stores `successor` as move `index`'s in `successors`, which has no slot for it yet
+/// ([`DeltaSink::push_whole`]): the slots grow to twice what is needed, like
+/// [`MoveBuffer`]'s, and the ones between stay unread (stale slots).
+#[cold]
+#[inline(never)]
+fn grow_successors_to<V: Copy>(successors: &mut Vec<CompiledState<V>>, index: usize, successor: CompiledState<V>) {
+    successors.resize((index + 1).max(8) * 2, successor);
+    successors[index] = successor;
+}
+
+/// Stores `key` as move `index`'s in `keys`, which has no slot for it yet
+/// ([`DeltaSink::push_delta`] past its room): the slots grow to twice what is needed.
+#[cold]
+#[inline(never)]
+fn grow_keys_for(keys: &mut Vec<u64>, index: usize, key: u64) {
+    keys.resize((index + 1).max(64) * 2, 0);
+    keys[index] = key;
+}
+
 /// What a generated move-search function that cannot fail calls on its context: the
 /// [`Search`] itself, or a [`DeltaSink`] (a delta listing, [`Search::list_deltas_into`]). The
 /// generator makes the functions below a delta start generic over it, so the compiler emits
@@ -932,6 +951,8 @@ pub trait MoveSink<V> {
     fn lists_deltas(&self) -> bool;
     /// [`Search::push_delta`].
     fn push_delta(&mut self, delta: u64);
+    /// [`Search::push_whole`] (below a mixed delta start only).
+    fn push_whole(&mut self, target: NodeId, values: &V);
     /// [`Search::lists_single_tags`].
     fn lists_single_tags(&self) -> bool;
     /// [`Search::push_single_tag`].
@@ -972,6 +993,10 @@ impl<V: Values> MoveSink<V> for Search<V> {
         Search::push_delta(self, delta)
     }
     #[inline(always)]
+    fn push_whole(&mut self, target: NodeId, values: &V) {
+        Search::push_whole(self, target, values)
+    }
+    #[inline(always)]
     fn lists_single_tags(&self) -> bool {
         Search::lists_single_tags(self)
     }
@@ -987,14 +1012,17 @@ impl<V: Values> MoveSink<V> for Search<V> {
 /// compiler reloads and stores at every push, around the completions' other paths).
 ///
 /// Invariant: only the search of a delta start runs on a sink, so every completion it reaches
-/// has a delta word and tags are not recorded (a delta listing is lean); the completing methods
-/// are never called and the tag methods keep nothing.
-pub struct DeltaSink<'a> {
-    keys: &'a mut [u64],
+/// has a delta word, or (below a mixed delta start) is pushed whole, and tags are not recorded
+/// (a delta listing is lean); the completing methods are never called and the tag methods keep
+/// nothing.
+pub struct DeltaSink<'a, V> {
+    keys: &'a mut Vec<u64>,
+    /// The successor slots a move pushed whole writes ([`MoveSink::push_whole`]).
+    successors: &'a mut Vec<CompiledState<V>>,
     count: usize,
 }
 
-impl<V> MoveSink<V> for DeltaSink<'_> {
+impl<V: Copy> MoveSink<V> for DeltaSink<'_, V> {
     #[inline(always)]
     fn push_tag_bounded(&mut self, _tag: SymbolId) -> bool {
         true
@@ -1019,13 +1047,25 @@ impl<V> MoveSink<V> for DeltaSink<'_> {
         true
     }
     /// One store after one comparison: the room for the search's bound was made beforehand
-    /// (a push past it stores nothing, and [`Search::list_deltas_into`] reports it).
+    /// (a push past it, where the bound is larger than the room, makes more: a cold call).
     #[inline(always)]
     fn push_delta(&mut self, delta: u64) {
-        if let Some(slot) = self.keys.get_mut(self.count) {
-            *slot = delta;
+        match self.keys.get_mut(self.count) {
+            Some(slot) => *slot = delta,
+            None => grow_keys_for(self.keys, self.count, delta),
         }
         self.count += 1;
+    }
+    /// The successor in its slot (made room for first when there is none: moves pushed whole
+    /// are the rare ones, chained captures), then [`WHOLE_MOVE`] as its delta word.
+    #[inline(always)]
+    fn push_whole(&mut self, target: NodeId, values: &V) {
+        let successor = CompiledState { node: target, values: *values };
+        match self.successors.get_mut(self.count) {
+            Some(slot) => *slot = successor,
+            None => grow_successors_to(self.successors, self.count, successor),
+        }
+        MoveSink::<V>::push_delta(self, WHOLE_MOVE);
     }
     #[inline(always)]
     fn lists_single_tags(&self) -> bool {
@@ -1381,23 +1421,23 @@ impl<V: Values> Search<V> {
 
     /// Generated code: runs `search` (the move search of a delta start whose search cannot fail,
     /// generic over its [`MoveSink`]) as a delta listing into a [`DeltaSink`], where
-    /// [`Search::lists_deltas`] holds. `bound` is the most moves one search from that start can
-    /// complete (the generator's count over its acyclic region), so the slots are made room for
-    /// once and each push is a store after one comparison, with the move count in a register
-    /// instead of the context's field. The count is the context's again afterwards.
+    /// [`Search::lists_deltas`] holds. `bound` is the room made first: the most moves one search
+    /// from that start can complete (the generator's count over its acyclic region) where that
+    /// is small, so the slots are made room for once and each push is a store after one
+    /// comparison, with the move count in a register instead of the context's field; a push
+    /// past the room (a larger bound, draughts' capture chains) makes more in a cold call. The
+    /// count is the context's again afterwards.
     /// The search takes the sink by value and hands it back, so that where the search function
     /// is inlined the sink is a local whose fields the compiler keeps in registers.
     #[inline(always)]
-    pub fn list_deltas_into(&mut self, bound: usize, search: impl FnOnce(DeltaSink<'_>) -> DeltaSink<'_>) {
+    pub fn list_deltas_into(&mut self, bound: usize, search: impl FnOnce(DeltaSink<'_, V>) -> DeltaSink<'_, V>) {
         debug_assert!(self.moves.deltas, "only a delta listing fills a delta sink");
         let start = self.moves.count as usize;
         if self.moves.keys.len() < start + bound {
             self.moves.grow_keys_to(start + bound);
         }
-        let sink = search(DeltaSink { keys: &mut self.moves.keys, count: start });
-        // A push past the room stores nothing (no panic path per push). The generator's bound
-        // makes that impossible; this one test per listing would report a wrong bound.
-        assert!(sink.count <= start + bound, "a delta listing completed more moves than its bound");
+        let moves = &mut self.moves;
+        let sink = search(DeltaSink { keys: &mut moves.keys, successors: &mut moves.successors, count: start });
         self.moves.count = sink.count as u32;
     }
 
@@ -2591,27 +2631,86 @@ mod tests {
             if node != 2 {
                 return Deltas::<true>::search_in_place(node, v, cx);
             }
-            let last = v[1];
-            for cell in (3..6).filter(|&cell| cell != last) {
-                let old = *v;
-                v[1] = cell;
-                v[0] = 1;
-                if cell == 5 {
-                    v[2] += 1;
-                    if cx.lists_deltas() {
-                        cx.push_whole(0, v);
-                    } else {
-                        cx.complete_unique_valid(0, v);
-                    }
-                } else if cx.lists_deltas() {
-                    cx.push_delta(7 | (v[0] as u64) << 16 | (v[1] as u64) << 24);
+            mixed_turn(v, cx);
+            Ok(())
+        }
+    }
+
+    /// The turn of [`Mixed`] and [`MixedSunk`], generic over the sink.
+    fn mixed_turn<C: MoveSink<[u8; 3]>>(v: &mut [u8; 3], cx: &mut C) {
+        let last = v[1];
+        for cell in (3..6).filter(|&cell| cell != last) {
+            let old = *v;
+            v[1] = cell;
+            v[0] = 1;
+            if cell == 5 {
+                v[2] += 1;
+                if cx.lists_deltas() {
+                    cx.push_whole(0, v);
                 } else {
                     cx.complete_unique_valid(0, v);
                 }
-                *v = old;
+            } else if cx.lists_deltas() {
+                cx.push_delta(7 | (v[0] as u64) << 16 | (v[1] as u64) << 24);
+            } else {
+                cx.complete_unique_valid(0, v);
+            }
+            *v = old;
+        }
+    }
+
+    /// [`Mixed`] with its turn listed on a [`DeltaSink`], which pushes the move to cell 5 whole.
+    struct MixedSunk;
+
+    impl CompiledGame for MixedSunk {
+        deltas_constants!();
+        const MIXED_DELTAS: bool = true;
+
+        fn delta_start(node: NodeId) -> bool {
+            node == 2
+        }
+        deltas_functions!();
+        fn search_in_place(node: NodeId, v: &mut [u8; 3], cx: &mut Search<[u8; 3]>) -> Result<(), Fail> {
+            if node != 2 {
+                return Deltas::<true>::search_in_place(node, v, cx);
+            }
+            if cx.lists_deltas() {
+                cx.list_deltas_into(3, |mut sink| {
+                    mixed_turn(v, &mut sink);
+                    sink
+                });
+            } else {
+                mixed_turn(v, cx);
             }
             Ok(())
         }
+    }
+
+    #[test]
+    fn a_mixed_delta_listing_on_a_sink_pushes_its_whole_moves_there() {
+        let config = PlayoutConfig { count: 300, seed: 7, threads: 1, ..Default::default() };
+        let sunk = run_playouts::<MixedSunk>(&config).expect("playouts with a mixed listing on a sink");
+        let copies = run_playouts::<Mixed<false>>(&config).expect("playouts without deltas");
+        assert_eq!(
+            (sunk.total_plies, sunk.mean_legal_moves, &sunk.score_distribution),
+            (copies.total_plies, copies.mean_legal_moves, &copies.score_distribution)
+        );
+        let mut search = search_context::<MixedSunk>();
+        let mut turn = start::<MixedSunk>(&mut search).expect("the start");
+        generate_successors_in_place::<MixedSunk>(&mut turn, &mut search, false).expect("moves");
+        assert!(search.moves.deltas);
+        assert_eq!(search.moves.keys[..3], [7 | 1 << 16 | 3 << 24, 7 | 1 << 16 | 4 << 24, WHOLE_MOVE]);
+        for index in 0..3 {
+            let (mut on_sink, mut on_context) = (turn, turn);
+            search.moves.take_successor::<MixedSunk>(index, &mut on_sink);
+            let mut context = search_context::<Mixed<true>>();
+            generate_successors_in_place::<Mixed<true>>(&mut turn, &mut context, false).expect("moves");
+            context.moves.take_successor::<Mixed<true>>(index, &mut on_context);
+            assert_eq!(on_sink, on_context, "move {index}");
+        }
+        let mut whole = turn;
+        search.moves.take_successor::<MixedSunk>(2, &mut whole);
+        assert_eq!((whole.node, whole.values), (0, [1, 5, 2]), "the count the whole move added");
     }
 
     #[test]
@@ -2645,10 +2744,28 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "a delta listing completed more moves than its bound")]
-    fn a_sink_listing_more_moves_than_its_bound_is_reported() {
-        let config = PlayoutConfig { count: 1, seed: 5, threads: 1, ..Default::default() };
-        let _ = run_playouts::<Sunk<2>>(&config);
+    fn a_sink_listing_more_moves_than_its_room_makes_more() {
+        // Room for one move, three listed (the room made is at least 128 slots, so these fit).
+        let config = PlayoutConfig { count: 200, seed: 5, threads: 1, ..Default::default() };
+        let small = run_playouts::<Sunk<1>>(&config).expect("playouts on a small sink");
+        let copies = run_playouts::<Deltas<false>>(&config).expect("playouts without deltas");
+        assert_eq!(
+            (small.total_plies, small.mean_legal_moves, &small.score_distribution),
+            (copies.total_plies, copies.mean_legal_moves, &copies.score_distribution)
+        );
+        // Past the slots made: 300 more words after the turn's three, every one kept in order.
+        let mut search = search_context::<Sunk<1>>();
+        let mut turn = start::<Sunk<1>>(&mut search).expect("the start");
+        generate_successors_in_place::<Sunk<1>>(&mut turn, &mut search, false).expect("moves");
+        let slots = search.moves.keys.len();
+        search.list_deltas_into(1, |mut sink| {
+            for word in 0..slots as u64 + 300 {
+                MoveSink::<[u8; 3]>::push_delta(&mut sink, word);
+            }
+            sink
+        });
+        assert_eq!(search.moves.len(), 3 + slots + 300);
+        assert!(search.moves.keys[3..3 + slots + 300].iter().copied().eq(0..slots as u64 + 300));
     }
 
     #[test]

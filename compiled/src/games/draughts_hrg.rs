@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -117,11 +118,11 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if cx.lists_deltas() { cx.list_deltas_into(4096, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
             64 => { m64(v, cx); Ok(()) }
             69 => { m69(v, cx); Ok(()) }
             105 => { m105(v, cx); Ok(()) }
-            109 => { m109(v, cx); Ok(()) }
+            109 => { if cx.lists_deltas() { cx.list_deltas_into(4096, |mut sink| { m109(v, &mut sink); sink }); } else { m109(v, cx); } Ok(()) }
             151 => { m151(v, cx); Ok(()) }
             156 => { m156(v, cx); Ok(()) }
             _ => Ok(()),
@@ -152,7 +153,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_3_22: Option<bool> = None;
 {
 if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
@@ -170,7 +171,7 @@ m24(v, cx);
 }
 
 /// Node `turn_2`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -198,7 +199,7 @@ v[slot] = old;
 }
 
 /// Node `turn_3`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -226,7 +227,7 @@ v[slot] = old;
 }
 
 /// Node `capture_1`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -238,7 +239,7 @@ v[slot] = old;
 }
 
 /// Node `capture_2`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB1[(v[71] as usize)] == 7 {
 m27(v, cx);
@@ -249,7 +250,7 @@ m27(v, cx);
 }
 
 /// Node `capture_3`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m28(v, cx);
@@ -260,7 +261,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_4`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[67]) as usize];
@@ -273,7 +274,7 @@ v[slot] = old;
 }
 
 /// Node `capture_5`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[67];
 let slot = 68usize;
@@ -285,7 +286,7 @@ v[slot] = old;
 }
 
 /// Node `capture_7`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) {
+fn m30<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g32 = TAB4[(v[71] as usize)] == 7;
 let g33 = TAB4[(v[71] as usize)] == 7;
 let g34 = TAB5[(v[71] as usize)] == 7;
@@ -318,7 +319,7 @@ m42(v, cx);
 }
 
 /// Node `capture_10`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) {
+fn m31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[68] as usize)];
 let slot = 69usize;
@@ -330,7 +331,7 @@ v[slot] = old;
 }
 
 /// Node `capture_11`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) {
+fn m32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m33(v, cx);
@@ -341,7 +342,7 @@ m33(v, cx);
 }
 
 /// Node `capture_12`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) {
+fn m33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[69] as usize)];
 let slot = 68usize;
@@ -353,7 +354,7 @@ v[slot] = old;
 }
 
 /// Node `capture_13`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) {
+fn m34<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m35(v, cx);
@@ -364,7 +365,7 @@ m35(v, cx);
 }
 
 /// Node `capture_9`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) {
+fn m35<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[69]) as usize];
@@ -377,7 +378,7 @@ v[slot] = old;
 }
 
 /// Node `capture_15`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) {
+fn m36<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[68] as usize)];
 let slot = 69usize;
@@ -389,7 +390,7 @@ v[slot] = old;
 }
 
 /// Node `capture_16`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) {
+fn m37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m38(v, cx);
@@ -400,7 +401,7 @@ m38(v, cx);
 }
 
 /// Node `capture_17`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) {
+fn m38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[69] as usize)];
 let slot = 68usize;
@@ -412,7 +413,7 @@ v[slot] = old;
 }
 
 /// Node `capture_20`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) {
+fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 69usize;
@@ -424,7 +425,7 @@ v[slot] = old;
 }
 
 /// Node `capture_21`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m41(v, cx);
@@ -435,7 +436,7 @@ m41(v, cx);
 }
 
 /// Node `capture_22`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 68usize;
@@ -447,7 +448,7 @@ v[slot] = old;
 }
 
 /// Node `capture_25`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) {
+fn m42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 69usize;
@@ -459,7 +460,7 @@ v[slot] = old;
 }
 
 /// Node `capture_26`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) {
+fn m43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m44(v, cx);
@@ -470,7 +471,7 @@ m44(v, cx);
 }
 
 /// Node `capture_27`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 68usize;
@@ -482,7 +483,7 @@ v[slot] = old;
 }
 
 /// Node `capture_30`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[68] as u32) {
 m46(v, cx);
@@ -493,7 +494,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_31`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g51 = TAB11[(v[71] as usize)] == 7;
 let g52 = TAB11[(v[71] as usize)] != 7;
 {
@@ -512,7 +513,7 @@ m48(v, cx);
 }
 
 /// Node `capture_32`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g53 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] != v[71];
 let g54 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] == v[71];
 {
@@ -531,7 +532,7 @@ m48(v, cx);
 }
 
 /// Node `capture_33`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) {
+fn m48<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_7_12: Option<bool> = None;
 {
 if (match reach_7_12 { Some(found) => found, None => { let found = r7_12(v, v[70]); reach_7_12 = Some(found); found } }) {
@@ -549,7 +550,7 @@ m50(v, cx);
 }
 
 /// Node `capture_34`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) {
+fn m49<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
 let slot = 71usize;
@@ -561,7 +562,7 @@ v[slot] = old;
 }
 
 /// Node `capture_8`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) {
+fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[71];
 let o0 = OFF3[(v[68]) as usize];
@@ -574,7 +575,7 @@ v[slot] = old;
 }
 
 /// Node `capture_39`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) {
+fn m51<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 83;
 let slot = 66usize;
@@ -587,7 +588,7 @@ v[slot] = old;
 
 /// Node `stepMove_21`.
 #[inline(always)]
-fn m52(v: &mut Values, cx: &mut Search<Values>) {
+fn m52<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 let slot = 75usize;
@@ -599,7 +600,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_1`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) {
+fn m53<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -611,7 +612,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_2`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) {
+fn m54<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB1[(v[71] as usize)] == 7 {
 m55(v, cx);
@@ -622,7 +623,7 @@ m55(v, cx);
 }
 
 /// Node `stepMove_3`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) {
+fn m55<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m56(v, cx);
@@ -633,7 +634,7 @@ cx.pop_tag();
 }
 
 /// Node `stepMove_4`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) {
+fn m56<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g64 = TAB4[(v[71] as usize)] == 7;
 let g65 = TAB4[(v[71] as usize)] == 7;
 let g66 = TAB5[(v[71] as usize)] == 7;
@@ -666,7 +667,7 @@ m61(v, cx);
 }
 
 /// Node `stepMove_6`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) {
+fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[67] as usize)];
 let slot = 68usize;
@@ -679,7 +680,7 @@ v[slot] = old;
 
 /// Node `stepMove_5`.
 #[inline(always)]
-fn m58(v: &mut Values, cx: &mut Search<Values>) {
+fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m62(v, cx);
@@ -690,7 +691,7 @@ m62(v, cx);
 }
 
 /// Node `stepMove_8`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) {
+fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[67] as usize)];
 let slot = 68usize;
@@ -702,7 +703,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_10`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) {
+fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
@@ -714,7 +715,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_12`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) {
+fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
@@ -727,7 +728,7 @@ v[slot] = old;
 
 /// Node `stepMove_14`.
 #[inline(always)]
-fn m62(v: &mut Values, cx: &mut Search<Values>) {
+fn m62<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag73: u32 = v[68] as u32;
 {
@@ -746,7 +747,7 @@ v[slot] = old;
 
 /// Node `stepMove_15`.
 #[inline(always)]
-fn m63(v: &mut Values, cx: &mut Search<Values>) {
+fn m63<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
@@ -964,7 +965,7 @@ v[slot] = old;
 }
 
 /// Node `turn_15`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) {
+fn m109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_82_101: Option<bool> = None;
 {
 if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
@@ -982,7 +983,7 @@ m111(v, cx);
 }
 
 /// Node `turn_16`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) {
+fn m110<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -1010,7 +1011,7 @@ v[slot] = old;
 }
 
 /// Node `turn_17`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) {
+fn m111<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -1038,7 +1039,7 @@ v[slot] = old;
 }
 
 /// Node `capture_41`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) {
+fn m112<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -1050,7 +1051,7 @@ v[slot] = old;
 }
 
 /// Node `capture_42`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) {
+fn m113<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[71] as usize)] == 7 {
 m114(v, cx);
@@ -1061,7 +1062,7 @@ m114(v, cx);
 }
 
 /// Node `capture_43`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) {
+fn m114<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m115(v, cx);
@@ -1072,7 +1073,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_44`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) {
+fn m115<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[67]) as usize];
@@ -1085,7 +1086,7 @@ v[slot] = old;
 }
 
 /// Node `capture_45`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) {
+fn m116<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[67];
 let slot = 68usize;
@@ -1097,7 +1098,7 @@ v[slot] = old;
 }
 
 /// Node `capture_47`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) {
+fn m117<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g135 = TAB4[(v[71] as usize)] == 7;
 let g136 = TAB4[(v[71] as usize)] == 7;
 let g137 = TAB5[(v[71] as usize)] == 7;
@@ -1130,7 +1131,7 @@ m129(v, cx);
 }
 
 /// Node `capture_50`.
-fn m118(v: &mut Values, cx: &mut Search<Values>) {
+fn m118<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[68] as usize)];
 let slot = 69usize;
@@ -1142,7 +1143,7 @@ v[slot] = old;
 }
 
 /// Node `capture_51`.
-fn m119(v: &mut Values, cx: &mut Search<Values>) {
+fn m119<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m120(v, cx);
@@ -1153,7 +1154,7 @@ m120(v, cx);
 }
 
 /// Node `capture_52`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) {
+fn m120<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[69] as usize)];
 let slot = 68usize;
@@ -1165,7 +1166,7 @@ v[slot] = old;
 }
 
 /// Node `capture_53`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) {
+fn m121<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m122(v, cx);
@@ -1176,7 +1177,7 @@ m122(v, cx);
 }
 
 /// Node `capture_49`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) {
+fn m122<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF3[(v[69]) as usize];
@@ -1189,7 +1190,7 @@ v[slot] = old;
 }
 
 /// Node `capture_55`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) {
+fn m123<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[68] as usize)];
 let slot = 69usize;
@@ -1201,7 +1202,7 @@ v[slot] = old;
 }
 
 /// Node `capture_56`.
-fn m124(v: &mut Values, cx: &mut Search<Values>) {
+fn m124<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m125(v, cx);
@@ -1212,7 +1213,7 @@ m125(v, cx);
 }
 
 /// Node `capture_57`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) {
+fn m125<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[69] as usize)];
 let slot = 68usize;
@@ -1224,7 +1225,7 @@ v[slot] = old;
 }
 
 /// Node `capture_60`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) {
+fn m126<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 69usize;
@@ -1236,7 +1237,7 @@ v[slot] = old;
 }
 
 /// Node `capture_61`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) {
+fn m127<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m128(v, cx);
@@ -1247,7 +1248,7 @@ m128(v, cx);
 }
 
 /// Node `capture_62`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) {
+fn m128<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 68usize;
@@ -1259,7 +1260,7 @@ v[slot] = old;
 }
 
 /// Node `capture_65`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) {
+fn m129<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 69usize;
@@ -1271,7 +1272,7 @@ v[slot] = old;
 }
 
 /// Node `capture_66`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) {
+fn m130<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB1[(v[0 + OFF3[(v[69] as usize)] as usize] as usize)] == 7 {
 m131(v, cx);
@@ -1282,7 +1283,7 @@ m131(v, cx);
 }
 
 /// Node `capture_67`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) {
+fn m131<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 68usize;
@@ -1294,7 +1295,7 @@ v[slot] = old;
 }
 
 /// Node `capture_70`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) {
+fn m132<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[68] as u32) {
 m133(v, cx);
@@ -1305,7 +1306,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_71`.
-fn m133(v: &mut Values, cx: &mut Search<Values>) {
+fn m133<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g154 = TAB11[(v[71] as usize)] == 7;
 let g155 = TAB11[(v[71] as usize)] != 7;
 {
@@ -1324,7 +1325,7 @@ m135(v, cx);
 }
 
 /// Node `capture_72`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) {
+fn m134<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g156 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] != v[71];
 let g157 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize] == v[71];
 {
@@ -1343,7 +1344,7 @@ m135(v, cx);
 }
 
 /// Node `capture_73`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) {
+fn m135<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_86_91: Option<bool> = None;
 {
 if (match reach_86_91 { Some(found) => found, None => { let found = r86_91(v, v[70]); reach_86_91 = Some(found); found } }) {
@@ -1361,7 +1362,7 @@ m137(v, cx);
 }
 
 /// Node `capture_74`.
-fn m136(v: &mut Values, cx: &mut Search<Values>) {
+fn m136<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[414 + OFF12[(v[71] as usize)] as usize + OFF3[(v[68] as usize)] as usize];
 let slot = 71usize;
@@ -1373,7 +1374,7 @@ v[slot] = old;
 }
 
 /// Node `capture_48`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) {
+fn m137<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[71];
 let o0 = OFF3[(v[68]) as usize];
@@ -1386,7 +1387,7 @@ v[slot] = old;
 }
 
 /// Node `capture_79`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) {
+fn m138<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 83;
 let slot = 66usize;
@@ -1399,7 +1400,7 @@ v[slot] = old;
 
 /// Node `stepMove_42`.
 #[inline(always)]
-fn m139(v: &mut Values, cx: &mut Search<Values>) {
+fn m139<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 let slot = 75usize;
@@ -1411,7 +1412,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_22`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) {
+fn m140<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF3[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -1423,7 +1424,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_23`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) {
+fn m141<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB7[(v[71] as usize)] == 7 {
 m142(v, cx);
@@ -1434,7 +1435,7 @@ m142(v, cx);
 }
 
 /// Node `stepMove_24`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) {
+fn m142<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m143(v, cx);
@@ -1445,7 +1446,7 @@ cx.pop_tag();
 }
 
 /// Node `stepMove_25`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) {
+fn m143<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g167 = TAB4[(v[71] as usize)] == 7;
 let g168 = TAB4[(v[71] as usize)] == 7;
 let g169 = TAB5[(v[71] as usize)] == 7;
@@ -1478,7 +1479,7 @@ m148(v, cx);
 }
 
 /// Node `stepMove_27`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) {
+fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB6[(v[67] as usize)];
 let slot = 68usize;
@@ -1491,7 +1492,7 @@ v[slot] = old;
 
 /// Node `stepMove_26`.
 #[inline(always)]
-fn m145(v: &mut Values, cx: &mut Search<Values>) {
+fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF3[(v[68] as usize)] as usize] == 8 {
 m149(v, cx);
@@ -1502,7 +1503,7 @@ m149(v, cx);
 }
 
 /// Node `stepMove_29`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) {
+fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB8[(v[67] as usize)];
 let slot = 68usize;
@@ -1514,7 +1515,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_31`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) {
+fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
@@ -1526,7 +1527,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_33`.
-fn m148(v: &mut Values, cx: &mut Search<Values>) {
+fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
@@ -1539,7 +1540,7 @@ v[slot] = old;
 
 /// Node `stepMove_35`.
 #[inline(always)]
-fn m149(v: &mut Values, cx: &mut Search<Values>) {
+fn m149<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag176: u32 = v[68] as u32;
 {
@@ -1558,7 +1559,7 @@ v[slot] = old;
 
 /// Node `stepMove_36`.
 #[inline(always)]
-fn m150(v: &mut Values, cx: &mut Search<Values>) {
+fn m150<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
@@ -1745,6 +1746,7 @@ v[slot] = old;
 }
 
 /// Node `jumpFromAt_reach_1`.
+#[inline(always)]
 fn r7_12(v: &mut Values, r70: u8) -> bool {
 let g8 = TAB4[(v[71] as usize)] == 7;
 let g9 = TAB4[(v[71] as usize)] == 7;
@@ -1778,6 +1780,7 @@ false
 }
 
 /// Node `jumpFromAt_2`.
+#[inline(always)]
 fn r8_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB6[(v[68] as usize)];
@@ -1787,6 +1790,7 @@ false
 }
 
 /// Node `jumpFromAt_3`.
+#[inline(always)]
 fn r9_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -1798,6 +1802,7 @@ false
 }
 
 /// Node `jumpFromAt_4`.
+#[inline(always)]
 fn r10_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB6[(r70 as usize)];
@@ -1807,6 +1812,7 @@ false
 }
 
 /// Node `jumpFromAt_5`.
+#[inline(always)]
 fn r11_12(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
@@ -1818,6 +1824,7 @@ false
 }
 
 /// Node `jumpFromAt_7`.
+#[inline(always)]
 fn r13_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB8[(v[68] as usize)];
@@ -1827,6 +1834,7 @@ false
 }
 
 /// Node `jumpFromAt_8`.
+#[inline(always)]
 fn r14_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -1838,6 +1846,7 @@ false
 }
 
 /// Node `jumpFromAt_9`.
+#[inline(always)]
 fn r15_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB8[(r70 as usize)];
@@ -1847,6 +1856,7 @@ false
 }
 
 /// Node `jumpFromAt_12`.
+#[inline(always)]
 fn r16_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
@@ -1856,6 +1866,7 @@ false
 }
 
 /// Node `jumpFromAt_13`.
+#[inline(always)]
 fn r17_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -1867,6 +1878,7 @@ false
 }
 
 /// Node `jumpFromAt_14`.
+#[inline(always)]
 fn r18_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(r70 as usize)];
@@ -1876,6 +1888,7 @@ false
 }
 
 /// Node `jumpFromAt_17`.
+#[inline(always)]
 fn r19_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
@@ -1885,6 +1898,7 @@ false
 }
 
 /// Node `jumpFromAt_18`.
+#[inline(always)]
 fn r20_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB7[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -1896,6 +1910,7 @@ false
 }
 
 /// Node `jumpFromAt_19`.
+#[inline(always)]
 fn r21_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(r70 as usize)];
@@ -1905,6 +1920,7 @@ false
 }
 
 /// Node `anyCapture_reach_1`.
+#[inline(always)]
 fn r3_22(v: &mut Values) -> bool {
 {
 let slot = 68usize;
@@ -1927,6 +1943,7 @@ false
 }
 
 /// Node `anyCapture_1`.
+#[inline(always)]
 fn r4_22(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + OFF3[(v[68] as usize)] as usize];
@@ -1939,6 +1956,7 @@ false
 }
 
 /// Node `anyCapture_2`.
+#[inline(always)]
 fn r5_22(v: &mut Values) -> bool {
 {
 if TAB1[(v[71] as usize)] == 7 {
@@ -1950,6 +1968,7 @@ false
 }
 
 /// Node `anyCapture_3`.
+#[inline(always)]
 fn r6_22(v: &mut Values) -> bool {
 {
 if r7_12(v, v[70]) {
@@ -2080,6 +2099,7 @@ false
 }
 
 /// Node `jumpFromAt_reach_2`.
+#[inline(always)]
 fn r86_91(v: &mut Values, r70: u8) -> bool {
 let g103 = TAB4[(v[71] as usize)] == 7;
 let g104 = TAB4[(v[71] as usize)] == 7;
@@ -2113,6 +2133,7 @@ false
 }
 
 /// Node `jumpFromAt_23`.
+#[inline(always)]
 fn r87_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB6[(v[68] as usize)];
@@ -2122,6 +2143,7 @@ false
 }
 
 /// Node `jumpFromAt_24`.
+#[inline(always)]
 fn r88_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -2133,6 +2155,7 @@ false
 }
 
 /// Node `jumpFromAt_25`.
+#[inline(always)]
 fn r89_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB6[(r70 as usize)];
@@ -2142,6 +2165,7 @@ false
 }
 
 /// Node `jumpFromAt_26`.
+#[inline(always)]
 fn r90_91(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + OFF3[(r70 as usize)] as usize] == 8 {
@@ -2153,6 +2177,7 @@ false
 }
 
 /// Node `jumpFromAt_28`.
+#[inline(always)]
 fn r92_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB8[(v[68] as usize)];
@@ -2162,6 +2187,7 @@ false
 }
 
 /// Node `jumpFromAt_29`.
+#[inline(always)]
 fn r93_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -2173,6 +2199,7 @@ false
 }
 
 /// Node `jumpFromAt_30`.
+#[inline(always)]
 fn r94_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB8[(r70 as usize)];
@@ -2182,6 +2209,7 @@ false
 }
 
 /// Node `jumpFromAt_33`.
+#[inline(always)]
 fn r95_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
@@ -2191,6 +2219,7 @@ false
 }
 
 /// Node `jumpFromAt_34`.
+#[inline(always)]
 fn r96_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -2202,6 +2231,7 @@ false
 }
 
 /// Node `jumpFromAt_35`.
+#[inline(always)]
 fn r97_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB9[(r70 as usize)];
@@ -2211,6 +2241,7 @@ false
 }
 
 /// Node `jumpFromAt_38`.
+#[inline(always)]
 fn r98_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
@@ -2220,6 +2251,7 @@ false
 }
 
 /// Node `jumpFromAt_39`.
+#[inline(always)]
 fn r99_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB1[(v[0 + OFF3[(r70 as usize)] as usize] as usize)] == 7 {
@@ -2231,6 +2263,7 @@ false
 }
 
 /// Node `jumpFromAt_40`.
+#[inline(always)]
 fn r100_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB10[(r70 as usize)];
@@ -2240,6 +2273,7 @@ false
 }
 
 /// Node `anyCapture_reach_2`.
+#[inline(always)]
 fn r82_101(v: &mut Values) -> bool {
 {
 let slot = 68usize;
@@ -2262,6 +2296,7 @@ false
 }
 
 /// Node `anyCapture_5`.
+#[inline(always)]
 fn r83_101(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + OFF3[(v[68] as usize)] as usize];
@@ -2274,6 +2309,7 @@ false
 }
 
 /// Node `anyCapture_6`.
+#[inline(always)]
 fn r84_101(v: &mut Values) -> bool {
 {
 if TAB7[(v[71] as usize)] == 7 {
@@ -2285,6 +2321,7 @@ false
 }
 
 /// Node `anyCapture_7`.
+#[inline(always)]
 fn r85_101(v: &mut Values) -> bool {
 {
 if r86_91(v, v[70]) {

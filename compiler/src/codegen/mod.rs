@@ -97,8 +97,10 @@ const UNROLL_MEMBERS: usize = 16;
 /// their compile time.
 const UNROLL_EDGE_BUDGET: usize = 256;
 
-/// The most moves a delta listing on a sink may complete ([`Generator::sink_starts`]): the
-/// sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most).
+/// The most room a delta listing on a sink makes before it runs ([`Generator::sink_starts`]):
+/// the sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most); a
+/// start that may complete more moves (a larger or no bound: draughts' capture chains,
+/// counted as the product of their choices) makes more as it pushes past the room.
 const DELTA_SINK_BOUND: u64 = 4096;
 
 /// The most specialised functions of one game (nested unrolled loops multiply).
@@ -434,15 +436,17 @@ impl<'a> Generator<'a> {
     /// The delta starts whose listing runs on a `DeltaSink` (`Search::list_deltas_into`), with
     /// the room each makes, and the nodes their searches reach. A start qualifies when its
     /// search cannot fail (`fallible_moves`: no visit, scope, impure check, unproved key or
-    /// unbounded tag below it, so its functions call only what `MoveSink` offers) and its region
-    /// is acyclic with at most [`DELTA_SINK_BOUND`] completions (`completion_bounds`: the
-    /// listing's pushes, so the sink's slots never run out), in a game whose searches record no
-    /// visit (`NO_VISITS`: the emitted functions then call no `cx.visit`, `cx.visit_slot` or
-    /// `cx.count_step`; only such a game searches in place, where the sink is used, and
-    /// elsewhere a generic function would only move inlining around). Every node such a search
-    /// reaches gets a function generic over the sink: the compiler emits it once for the context and
-    /// once for the sink, where every completion is a delta push with the move count in a
-    /// register. Cost: one reachability walk per qualifying start.
+    /// unbounded tag below it, so its functions call only what `MoveSink` offers) and reaches a
+    /// completion; the room it makes is its completion bound (`completion_bounds`, the product
+    /// of the choices on its paths) capped at [`DELTA_SINK_BOUND`]. Other searches of the game may
+    /// record visits (reversi's flips, hex's win check: the keeper's): the start's own cannot,
+    /// as a visit makes its function fallible, and its listing runs on the sink in its out-of-line
+    /// entry `e<N>` instead of in `search_in_place`. A mixed start qualifies too: its completions
+    /// without a delta word push their successors whole on the sink (`MoveSink::push_whole`).
+    /// Every node such a search reaches gets a function generic over the sink: the compiler emits
+    /// it once for the context and once for the sink, where every completion is a push with the
+    /// move count in a register and tag pushes are no-ops. Cost: one reachability walk per
+    /// qualifying start.
     fn sink_starts(&self) -> (Vec<Option<u64>>, Vec<bool>) {
         let count = self.automaton.nodes.len();
         let analysis = &self.analysis;
@@ -452,11 +456,10 @@ impl<'a> Generator<'a> {
                 let qualifies = analysis.is_start[node]
                     && analysis.in_moves[node]
                     && self.deltas.starts[node]
-                    && !self.deltas.mixed[node]
                     && !self.fallible_moves[node]
-                    && (1..=DELTA_SINK_BOUND).contains(&bound)
+                    && bound >= 1
                     && !self.starts_tags_only(node);
-                qualifies.then_some(bound)
+                qualifies.then_some(bound.min(DELTA_SINK_BOUND))
             })
             .collect();
         let roots: Vec<bool> = bounds.iter().map(Option::is_some).collect();
@@ -3390,8 +3393,8 @@ mod tests {
         // board, tags `at` again (so the two moves' tags differ: both unique) and then writes
         // `at` (the whole board moves: no delta). `choose` is a mixed start: the
         // first completion pushes its word, the second its successor whole, both only in a
-        // delta listing, and taking a move tests for the mark. It runs on no sink (the sink's
-        // completions are all delta words).
+        // delta listing, and taking a move tests for the mark. It runs on the sink, with room
+        // for both completions of each of the 8 cells.
         let mixed = board_module_then(
             "a, b, c, d, e, f, g, h",
             &[
@@ -3408,7 +3411,7 @@ mod tests {
         let whole = "if cx.lists_deltas() { cx.push_whole(1, v); } else { cx.complete_unique_valid(1, v); }";
         assert!(mixed.contains(whole), "{mixed}");
         assert_eq!(mixed.matches("cx.push_whole(").count(), 1, "only the completion without a delta: {mixed}");
-        assert!(sink_listings(&mixed).is_empty() && !mixed.contains("MoveSink"), "{mixed}");
+        assert_eq!(sink_listings(&mixed), [(2, 16)], "{mixed}");
         // Every completion with a delta: no mark, no whole push.
         for plain in [board_module("a, b"), board_module("a, b, c, d, e, f, g, h")] {
             assert!(!plain.contains("MIXED_DELTAS") && !plain.contains("push_whole"), "{plain}");
@@ -3545,6 +3548,73 @@ mod tests {
         }
         let automaton = builder.build().expect("the test automaton builds");
         generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// [`cursor_module`]'s check made by the keeper instead: the player's move hands it the turn
+    /// at once, and the keeper's move checks the walk before it ends the game.
+    fn keeper_cursor_module() -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, stone}").typedef("Board", "Sq -> Content");
+        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
+        builder.variable("pos", "Sq", "s1").variable("board", "Board", "{:stone}");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "kept", "player = keeper");
+        builder.edge("kept", "done", "? start -> goal");
+        builder.edge("done", "end", "player = x");
+        builder.edge("start", "first", "pos = up[pos]");
+        builder.edge("first", "goal", "board[pos] == stone");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// The attribute lines right above a module's check functions (`fn r<N>_<T>`), `""` where
+    /// there is none.
+    fn check_attributes(module: &str) -> Vec<&str> {
+        let lines: Vec<&str> = module.lines().collect();
+        lines
+            .windows(2)
+            .filter(|pair| pair[1].starts_with("fn r"))
+            .map(|pair| if pair[0].starts_with("#[") { pair[0] } else { "" })
+            .collect()
+    }
+
+    #[test]
+    fn the_checks_a_sink_function_calls_are_inlined_into_both_copies() {
+        // `choose` lists its one move on the sink (a delta: `player`) after the walk's check:
+        // every function of the check is `#[inline(always)]`.
+        let sunk = cursor_module(&[]);
+        assert_eq!(sink_listings(&sunk), [(2, 1)], "{sunk}");
+        let attributes = check_attributes(&sunk);
+        assert_eq!(attributes.len(), 4, "{sunk}");
+        assert!(attributes.iter().all(|&a| a == "#[inline(always)]"), "{sunk}");
+        // The keeper makes the same kind of check: the player's move (`choose`) still lists on
+        // the sink, but the keeper's search (no delta start) calls the check with the context
+        // only, so its functions are left to the compiler.
+        let kept = keeper_cursor_module();
+        assert_eq!(sink_listings(&kept), [(2, 1)], "{kept}");
+        assert!(kept.contains("fn m3(v: &mut Values, cx: &mut Search<Values>)"), "{kept}");
+        let attributes = check_attributes(&kept);
+        assert!(!attributes.is_empty() && attributes.iter().all(|&a| a.is_empty()), "{kept}");
+    }
+
+    #[test]
+    fn a_start_completing_more_moves_than_the_room_still_runs_on_a_sink() {
+        // Two choices in a row, 70 cells then 70 marks: up to 4,900 moves, more than the room
+        // (`DELTA_SINK_BOUND`), which a listing past it makes larger.
+        let cells: Vec<String> = (0..70).map(|i| format!("c{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", cells.join(", ")));
+        builder.variable("at", "Cell", "c0").variable("mark", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "marked", "mark = Cell(*)");
+        builder.edge("marked", "retagged", "$$ mark");
+        builder.edge("retagged", "end", "player = keeper");
+        let many = generate(&builder.build().expect("builds"), "test").expect("generates");
+        assert_eq!(sink_listings(&many), [(2, DELTA_SINK_BOUND)], "{many}");
     }
 
     /// The signatures of a module's check functions (`fn r<N>_<T>`).
