@@ -920,15 +920,6 @@ fn grow_successors_to<V: Copy>(successors: &mut Vec<CompiledState<V>>, index: us
     successors[index] = successor;
 }
 
-/// Stores `key` as move `index`'s in `keys`, which has no slot for it yet
-/// ([`DeltaSink::push_delta`] past its room): the slots grow to twice what is needed.
-#[cold]
-#[inline(never)]
-fn grow_keys_for(keys: &mut Vec<u64>, index: usize, key: u64) {
-    keys.resize((index + 1).max(64) * 2, 0);
-    keys[index] = key;
-}
-
 /// What a generated move-search function that cannot fail calls on its context: the
 /// [`Search`] itself, or a [`DeltaSink`] (a delta listing, [`Search::list_deltas_into`]). The
 /// generator makes the functions below a delta start generic over it, so the compiler emits
@@ -1016,7 +1007,7 @@ impl<V: Values> MoveSink<V> for Search<V> {
 /// (a delta listing is lean); the completing methods are never called and the tag methods keep
 /// nothing.
 pub struct DeltaSink<'a, V> {
-    keys: &'a mut Vec<u64>,
+    keys: &'a mut [u64],
     /// The successor slots a move pushed whole writes ([`MoveSink::push_whole`]).
     successors: &'a mut Vec<CompiledState<V>>,
     count: usize,
@@ -1047,12 +1038,11 @@ impl<V: Copy> MoveSink<V> for DeltaSink<'_, V> {
         true
     }
     /// One store after one comparison: the room for the search's bound was made beforehand
-    /// (a push past it, where the bound is larger than the room, makes more: a cold call).
+    /// (a push past it stores nothing, and [`Search::list_deltas_into`] reports it).
     #[inline(always)]
     fn push_delta(&mut self, delta: u64) {
-        match self.keys.get_mut(self.count) {
-            Some(slot) => *slot = delta,
-            None => grow_keys_for(self.keys, self.count, delta),
+        if let Some(slot) = self.keys.get_mut(self.count) {
+            *slot = delta;
         }
         self.count += 1;
     }
@@ -1424,13 +1414,19 @@ impl<V: Values> Search<V> {
     /// [`Search::lists_deltas`] holds. `bound` is the room made first: the most moves one search
     /// from that start can complete (the generator's count over its acyclic region) where that
     /// is small, so the slots are made room for once and each push is a store after one
-    /// comparison, with the move count in a register instead of the context's field; a push
-    /// past the room (a larger bound, draughts' capture chains) makes more in a cold call. The
-    /// count is the context's again afterwards.
+    /// comparison, with the move count in a register instead of the context's field. The count
+    /// is the context's again afterwards. Returns whether every move fitted: a push past the
+    /// room (a start whose bound is larger, draughts' capture chains) stores nothing, and then
+    /// the listing is dropped (the count as before) for the caller to run on the context.
     /// The search takes the sink by value and hands it back, so that where the search function
     /// is inlined the sink is a local whose fields the compiler keeps in registers.
     #[inline(always)]
-    pub fn list_deltas_into(&mut self, bound: usize, search: impl FnOnce(DeltaSink<'_, V>) -> DeltaSink<'_, V>) {
+    #[must_use = "a listing past the room is dropped: run the search on the context then"]
+    pub fn list_deltas_into(
+        &mut self,
+        bound: usize,
+        search: impl FnOnce(DeltaSink<'_, V>) -> DeltaSink<'_, V>,
+    ) -> bool {
         debug_assert!(self.moves.deltas, "only a delta listing fills a delta sink");
         let start = self.moves.count as usize;
         if self.moves.keys.len() < start + bound {
@@ -1438,7 +1434,11 @@ impl<V: Values> Search<V> {
         }
         let moves = &mut self.moves;
         let sink = search(DeltaSink { keys: &mut moves.keys, successors: &mut moves.successors, count: start });
-        self.moves.count = sink.count as u32;
+        let fitted = sink.count <= start + bound;
+        if fitted {
+            self.moves.count = sink.count as u32;
+        }
+        fitted
     }
 
     /// Generated code: whether a move completed now with one more tag would be stored by
@@ -2570,12 +2570,12 @@ mod tests {
             if node != 2 {
                 return Deltas::<true>::search_in_place(node, v, cx);
             }
-            if cx.lists_deltas() {
-                cx.list_deltas_into(BOUND, |mut sink| {
+            let listed = cx.lists_deltas()
+                && cx.list_deltas_into(BOUND, |mut sink| {
                     deltas_turn(v, &mut sink);
                     sink
                 });
-            } else {
+            if !listed {
                 deltas_turn(v, cx);
             }
             Ok(())
@@ -2674,12 +2674,12 @@ mod tests {
             if node != 2 {
                 return Deltas::<true>::search_in_place(node, v, cx);
             }
-            if cx.lists_deltas() {
-                cx.list_deltas_into(3, |mut sink| {
+            let listed = cx.lists_deltas()
+                && cx.list_deltas_into(3, |mut sink| {
                     mixed_turn(v, &mut sink);
                     sink
                 });
-            } else {
+            if !listed {
                 mixed_turn(v, cx);
             }
             Ok(())
@@ -2744,8 +2744,9 @@ mod tests {
     }
 
     #[test]
-    fn a_sink_listing_more_moves_than_its_room_makes_more() {
-        // Room for one move, three listed (the room made is at least 128 slots, so these fit).
+    fn a_sink_listing_more_moves_than_its_room_is_listed_on_the_context() {
+        // Room for one move, up to three listed: the sink's listing is dropped and the context
+        // lists the moves (as deltas), so the playouts are the same.
         let config = PlayoutConfig { count: 200, seed: 5, threads: 1, ..Default::default() };
         let small = run_playouts::<Sunk<1>>(&config).expect("playouts on a small sink");
         let copies = run_playouts::<Deltas<false>>(&config).expect("playouts without deltas");
@@ -2753,19 +2754,24 @@ mod tests {
             (small.total_plies, small.mean_legal_moves, &small.score_distribution),
             (copies.total_plies, copies.mean_legal_moves, &copies.score_distribution)
         );
-        // Past the slots made: 300 more words after the turn's three, every one kept in order.
+        // Past the slots made: the listing reports it and leaves the count as it was.
         let mut search = search_context::<Sunk<1>>();
         let mut turn = start::<Sunk<1>>(&mut search).expect("the start");
         generate_successors_in_place::<Sunk<1>>(&mut turn, &mut search, false).expect("moves");
+        assert_eq!(search.moves.len(), 3);
         let slots = search.moves.keys.len();
-        search.list_deltas_into(1, |mut sink| {
-            for word in 0..slots as u64 + 300 {
+        let fitted = search.list_deltas_into(1, |mut sink| {
+            for word in 0..slots as u64 {
                 MoveSink::<[u8; 3]>::push_delta(&mut sink, word);
             }
             sink
         });
-        assert_eq!(search.moves.len(), 3 + slots + 300);
-        assert!(search.moves.keys[3..3 + slots + 300].iter().copied().eq(0..slots as u64 + 300));
+        assert!(!fitted && search.moves.len() == 3);
+        let fitted = search.list_deltas_into(1, |mut sink| {
+            MoveSink::<[u8; 3]>::push_delta(&mut sink, 11);
+            sink
+        });
+        assert!(fitted && search.moves.len() == 4 && search.moves.keys[3] == 11);
     }
 
     #[test]

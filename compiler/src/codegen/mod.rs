@@ -100,7 +100,8 @@ const UNROLL_EDGE_BUDGET: usize = 256;
 /// The most room a delta listing on a sink makes before it runs ([`Generator::sink_starts`]):
 /// the sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most); a
 /// start that may complete more moves (a larger or no bound: draughts' capture chains,
-/// counted as the product of their choices) makes more as it pushes past the room.
+/// counted as the product of their choices) lists on the context instead when a listing
+/// overflows the room (`Search::list_deltas_into` returns `false`).
 const DELTA_SINK_BOUND: u64 = 4096;
 
 /// The most specialised functions of one game (nested unrolled loops multiply).
@@ -2572,8 +2573,8 @@ impl<'a> Generator<'a> {
             } else if let Some(bound) = self.sink_bounds[node] {
                 // A delta listing runs the search on a sink (see `Generator::sink_starts`).
                 format!(
-                    "{{ if cx.lists_deltas() {{ cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }}); }} \
-                     else {{ m{node}(v, cx); }} Ok(()) }}"
+                    "{{ if !(cx.lists_deltas() && cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }})) \
+                     {{ m{node}(v, cx); }} Ok(()) }}"
                 )
             } else {
                 format!("{{ m{node}(v, cx); Ok(()) }}")
