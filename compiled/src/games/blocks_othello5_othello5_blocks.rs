@@ -117,14 +117,14 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            37 => { if !(cx.lists_deltas() && cx.list_deltas_into(25, |mut sink| { m37(v, &mut sink); sink })) { m37(v, cx); } Ok(()) }
+            37 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(25, |mut sink| { m37(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m37(v, cx); } Ok(()) }
             42 => { m42(v, cx); Ok(()) }
             109 => { m109(v, cx); Ok(()) }
-            115 => { if !(cx.lists_deltas() && cx.list_deltas_into(1, |mut sink| { m115(v, &mut sink); sink })) { m115(v, cx); } Ok(()) }
-            120 => { if !(cx.lists_deltas() && cx.list_deltas_into(25, |mut sink| { m120(v, &mut sink); sink })) { m120(v, cx); } Ok(()) }
+            115 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m115(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m115(v, cx); } Ok(()) }
+            120 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(25, |mut sink| { m120(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m120(v, cx); } Ok(()) }
             125 => { m125(v, cx); Ok(()) }
             192 => { m192(v, cx); Ok(()) }
-            198 => { if !(cx.lists_deltas() && cx.list_deltas_into(1, |mut sink| { m198(v, &mut sink); sink })) { m198(v, cx); } Ok(()) }
+            198 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m198(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m198(v, cx); } Ok(()) }
             207 => { m207(v, cx); Ok(()) }
             _ => Ok(()),
         }

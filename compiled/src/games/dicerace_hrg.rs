@@ -119,13 +119,13 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if !(cx.lists_deltas() && cx.list_deltas_into(6, |mut sink| { m2(v, &mut sink); sink })) { m2(v, cx); } Ok(()) }
-            5 => { if !(cx.lists_deltas() && cx.list_deltas_into(35, |mut sink| { m5(v, &mut sink); sink })) { m5(v, cx); } Ok(()) }
+            2 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(6, |mut sink| { m2(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m2(v, cx); } Ok(()) }
+            5 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(35, |mut sink| { m5(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m5(v, cx); } Ok(()) }
             13 => { m13(v, cx); Ok(()) }
             17 => { m17(v, cx); Ok(()) }
             34 => { m34(v, cx); Ok(()) }
-            38 => { if !(cx.lists_deltas() && cx.list_deltas_into(6, |mut sink| { m38(v, &mut sink); sink })) { m38(v, cx); } Ok(()) }
-            41 => { if !(cx.lists_deltas() && cx.list_deltas_into(35, |mut sink| { m41(v, &mut sink); sink })) { m41(v, cx); } Ok(()) }
+            38 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(6, |mut sink| { m38(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m38(v, cx); } Ok(()) }
+            41 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(35, |mut sink| { m41(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m41(v, cx); } Ok(()) }
             49 => { m49(v, cx); Ok(()) }
             53 => { m53(v, cx); Ok(()) }
             _ => Ok(()),

@@ -137,7 +137,7 @@ fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_5", out of line (see `search`).
 #[inline(never)]
 fn e6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { if !(cx.lists_deltas() && cx.list_deltas_into(65, |mut sink| { m6(v, &mut sink); sink })) { m6(v, cx); } Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(65, |mut sink| { m6(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m6(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_12", out of line (see `search`).
@@ -149,7 +149,7 @@ fn e13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_35", out of line (see `search`).
 #[inline(never)]
 fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { if !(cx.lists_deltas() && cx.list_deltas_into(1, |mut sink| { m28(v, &mut sink); sink })) { m28(v, cx); } Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m28(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m28(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_37", out of line (see `search`).
@@ -167,7 +167,7 @@ fn e39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_53", out of line (see `search`).
 #[inline(never)]
 fn e44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { if !(cx.lists_deltas() && cx.list_deltas_into(65, |mut sink| { m44(v, &mut sink); sink })) { m44(v, cx); } Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(65, |mut sink| { m44(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m44(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_60", out of line (see `search`).
@@ -179,7 +179,7 @@ fn e51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_83", out of line (see `search`).
 #[inline(never)]
 fn e65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { if !(cx.lists_deltas() && cx.list_deltas_into(1, |mut sink| { m65(v, &mut sink); sink })) { m65(v, cx); } Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m65(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m65(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_85", out of line (see `search`).

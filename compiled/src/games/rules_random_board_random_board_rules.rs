@@ -115,7 +115,7 @@ impl CompiledGame for Game {
             15 => { m15(v, cx); Ok(()) }
             29 => { m29(v, cx); Ok(()) }
             33 => { m33(v, cx); Ok(()) }
-            37 => { if !(cx.lists_deltas() && cx.list_deltas_into(144, |mut sink| { m37(v, &mut sink); sink })) { m37(v, cx); } Ok(()) }
+            37 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(144, |mut sink| { m37(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m37(v, cx); } Ok(()) }
             48 => { m48(v, cx); Ok(()) }
             _ => Ok(()),
         }
