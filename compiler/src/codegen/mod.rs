@@ -2575,7 +2575,9 @@ impl<'a> Generator<'a> {
                 // a start whose bound is larger than the room can overflow it, and lists on the
                 // context then; any other asserts that it did not (breakthrough paid 0.6 % for
                 // the second call of the generic copy's context version).
-                let sunk = format!("cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }})");
+                // A mixed start's sink holds the successor slots too (`MixedSink`).
+                let into = if self.deltas.mixed[node] { "list_mixed_into" } else { "list_deltas_into" };
+                let sunk = format!("cx.{into}({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }})");
                 if self.analysis.completion_bounds[node] > DELTA_SINK_BOUND {
                     format!("{{ if !(cx.lists_deltas() && {sunk}) {{ m{node}(v, cx); }} Ok(()) }}")
                 } else {
@@ -3267,13 +3269,13 @@ mod tests {
     }
 
     /// The room the delta listing of each start that runs on a sink makes, by start node (the
-    /// `list_deltas_into` calls of `search_in_place`).
+    /// `list_deltas_into` and `list_mixed_into` calls of `search_in_place`).
     fn sink_listings(module: &str) -> Vec<(u32, u64)> {
         module
             .lines()
             .filter_map(|line| {
                 let (node, rest) = line.trim().split_once(" => ")?;
-                let bound = rest.split_once("cx.list_deltas_into(")?.1.split(',').next()?;
+                let bound = rest.split_once("cx.list_")?.1.split_once("_into(")?.1.split(',').next()?;
                 Some((node.parse().expect("a node"), bound.parse().expect("a bound")))
             })
             .collect()
@@ -3421,6 +3423,7 @@ mod tests {
         assert!(mixed.contains(whole), "{mixed}");
         assert_eq!(mixed.matches("cx.push_whole(").count(), 1, "only the completion without a delta: {mixed}");
         assert_eq!(sink_listings(&mixed), [(2, 16)], "{mixed}");
+        assert!(mixed.contains("cx.list_mixed_into(16,"), "{mixed}");
         // Every completion with a delta: no mark, no whole push.
         for plain in [board_module("a, b"), board_module("a, b, c, d, e, f, g, h")] {
             assert!(!plain.contains("MIXED_DELTAS") && !plain.contains("push_whole"), "{plain}");
