@@ -751,6 +751,25 @@ impl<V: Values> MoveBuffer<V> {
         }
     }
 
+    /// [`MoveBuffer::take_successor`] where the caller knows the listing was of whole successors.
+    #[inline(always)]
+    fn take_whole(&self, index: usize, state: &mut CompiledState<V>) {
+        debug_assert!(!self.deltas && index < self.count as usize);
+        *state = self.successors[index];
+    }
+
+    /// [`MoveBuffer::take_successor`] where the caller knows the listing was of deltas.
+    #[inline(always)]
+    fn take_delta<G: CompiledGame<Values = V>>(&self, index: usize, state: &mut CompiledState<V>) {
+        debug_assert!(self.deltas && index < self.count as usize);
+        let delta = self.keys[index];
+        if G::MIXED_DELTAS && delta == WHOLE_MOVE {
+            *state = self.successors[index];
+        } else {
+            G::apply_delta(delta, state);
+        }
+    }
+
     /// Delta mode: appends a move without a delta word (below a mixed delta start) as its whole
     /// successor, and [`WHOLE_MOVE`] in its key slot so that [`MoveBuffer::take_successor`]
     /// copies it instead of applying a delta.
@@ -760,11 +779,20 @@ impl<V: Values> MoveBuffer<V> {
         self.push_delta(WHOLE_MOVE);
     }
 
-    /// Makes at least `len` key slots ([`Search::list_deltas_into`]'s room), doubling them.
+    /// The first [`DELTA_SINK_SLOTS`] key slots, for a [`DeltaSink`]; the first call makes them.
+    #[inline(always)]
+    fn delta_sink_slots(&mut self) -> &mut [u64; DELTA_SINK_SLOTS] {
+        if self.keys.len() < DELTA_SINK_SLOTS {
+            self.grow_keys_to(DELTA_SINK_SLOTS);
+        }
+        self.keys.first_chunk_mut().expect("the sink's slots were made")
+    }
+
+    /// Makes at least `len` key slots (a [`DeltaSink`]'s), keeping those there are.
     #[cold]
     #[inline(never)]
     fn grow_keys_to(&mut self, len: usize) {
-        self.keys.resize(len.max(64) * 2, 0);
+        self.keys.resize(len, 0);
     }
 
     /// Appends the key of move `count` beyond the slots, doubling them.
@@ -997,16 +1025,25 @@ impl<V: Values> MoveSink<V> for Search<V> {
     }
 }
 
+/// The key slots a delta listing on a [`DeltaSink`] writes: a fixed number, the most moves the
+/// generator lets such a listing complete (its `DELTA_SINK_BOUND`). A fixed length lets a push
+/// reduce its slot index modulo the length instead of comparing it with a slice's length: where
+/// the listing's pushes are straight-line code (a placement unrolled over its cells) the
+/// compiler proves the index in range and the push is one store and one increment, where the
+/// comparison and its branch made it four (spec/codegen.md, "The playout loop"). 32 KiB, made
+/// once per context by its first delta listing.
+pub const DELTA_SINK_SLOTS: usize = 4096;
+
 /// The moves of a delta listing while its search runs ([`Search::list_deltas_into`]): the key
-/// slots, made room for the search's bound beforehand, and the move count. Held by the search
-/// function as a local, so the count lives in a register (the context's count is a field the
-/// compiler reloads and stores at every push, around the completions' other paths).
+/// slots ([`DELTA_SINK_SLOTS`] of them, at least the search's bound) and the move count. Held by
+/// the search function as a local, so the count lives in a register (the context's count is a
+/// field the compiler reloads and stores at every push, around the completions' other paths).
 ///
 /// Invariant: only the search of a delta start runs on a sink, so every completion it reaches
 /// has a delta word and tags are not recorded (a delta listing is lean); the completing methods
 /// are never called and the tag methods keep nothing. A mixed start runs on a [`MixedSink`].
 pub struct DeltaSink<'a> {
-    keys: &'a mut [u64],
+    keys: &'a mut [u64; DELTA_SINK_SLOTS],
     count: usize,
 }
 
@@ -1034,13 +1071,13 @@ impl<V> MoveSink<V> for DeltaSink<'_> {
     fn lists_deltas(&self) -> bool {
         true
     }
-    /// One store after one comparison: the room for the search's bound was made beforehand
-    /// (a push past it stores nothing, and [`Search::list_deltas_into`] reports it).
+    /// One store: the slot index is reduced modulo the fixed slot count, which the compiler
+    /// drops where it proves the index in range. The listing's bound fits the slots, so no
+    /// push wraps unless the search completes more moves than its bound, which
+    /// [`Search::list_deltas_into`] reports.
     #[inline(always)]
     fn push_delta(&mut self, delta: u64) {
-        if let Some(slot) = self.keys.get_mut(self.count) {
-            *slot = delta;
-        }
+        self.keys[self.count % DELTA_SINK_SLOTS] = delta;
         self.count += 1;
     }
     fn push_whole(&mut self, _target: NodeId, _values: &V) {
@@ -1253,14 +1290,17 @@ impl<V: Values> Search<V> {
     /// [`Search::begin_lean`] where the caller keeps the context as a full `begin_lean` with
     /// `skip_path` leaves it, and `checked` false (the playout loop of a game whose every search
     /// runs lean and in place: see [`random_playout_into`]): only the move count, the delta mode
-    /// and the start node change, with no test.
+    /// and (for a listing of whole successors, whose errors name it) the start node change.
     #[inline(always)]
     fn begin_lean_kept(&mut self, start: NodeId, skip_path: bool, deltas: bool) {
         debug_assert!(self.lean_ready == Some(skip_path) && !self.checked);
         debug_assert!(self.moves.lean && self.depth == 0 && !self.scope_open);
         self.moves.count = 0;
         self.moves.deltas = deltas;
-        self.start = start;
+        // A delta listing runs on a sink, which reports no error naming the start.
+        if !deltas {
+            self.start = start;
+        }
     }
 
     fn fail(error: EngineError) -> Fail {
@@ -1462,13 +1502,13 @@ impl<V: Values> Search<V> {
 
     /// Generated code: runs `search` (the move search of a delta start whose search cannot fail,
     /// generic over its [`MoveSink`]) as a delta listing into a [`DeltaSink`], where
-    /// [`Search::lists_deltas`] holds. `bound` is the room made first: the most moves one search
-    /// from that start can complete (the generator's count over its acyclic region) where that
-    /// is small, so the slots are made room for once and each push is a store after one
-    /// comparison, with the move count in a register instead of the context's field. The count
-    /// is the context's again afterwards. Returns whether every move fitted: a push past the
-    /// room (a start whose bound is larger, draughts' capture chains) stores nothing, and then
-    /// the listing is dropped (the count as before) for the caller to run on the context.
+    /// [`Search::lists_deltas`] holds. `bound` is the room: the most moves one search from that
+    /// start can complete (the generator's count over its acyclic region), capped at
+    /// [`DELTA_SINK_SLOTS`], so the fixed slots hold every move of a listing that fits and each
+    /// push is a store, with the move count in a register instead of the context's field. The
+    /// count is the context's again afterwards. Returns whether every move fitted: a start whose
+    /// bound is larger than the room (draughts' capture chains) may complete more, and then the
+    /// listing is dropped (the count as before) for the caller to run on the context.
     /// The search takes the sink by value and hands it back, so that where the search function
     /// is inlined the sink is a local whose fields the compiler keeps in registers.
     #[inline(always)]
@@ -1476,10 +1516,12 @@ impl<V: Values> Search<V> {
     pub fn list_deltas_into(&mut self, bound: usize, search: impl FnOnce(DeltaSink<'_>) -> DeltaSink<'_>) -> bool {
         debug_assert!(self.moves.deltas, "only a delta listing fills a delta sink");
         let start = self.moves.count as usize;
-        if self.moves.keys.len() < start + bound {
-            self.moves.grow_keys_to(start + bound);
-        }
-        let sink = search(DeltaSink { keys: &mut self.moves.keys, count: start });
+        // A delta start's search begins with the sink (no move listed before it) and the room
+        // fits the slots: both constants where the listing is inlined.
+        assert!(start + bound <= DELTA_SINK_SLOTS, "a delta listing's room exceeds the sink's slots");
+        let sink = search(DeltaSink { keys: self.moves.delta_sink_slots(), count: start });
+        // A push past the room wraps round the slots (no panic path per push); such a listing is
+        // dropped here, so what it overwrote is never read.
         let fitted = sink.count <= start + bound;
         if fitted {
             self.moves.count = sink.count as u32;
@@ -1919,9 +1961,13 @@ pub fn settle<G: CompiledGame>(
 /// the keeper symbol, decided by one comparison.
 #[inline(always)]
 fn keeper_moves<G: CompiledGame>(state: &CompiledState<G::Values>) -> bool {
-    if state.node == G::END {
-        return false;
-    }
+    state.node != G::END && keeper_moves_in_play::<G>(state)
+}
+
+/// [`keeper_moves`] in a state known not to be terminal.
+#[inline(always)]
+fn keeper_moves_in_play<G: CompiledGame>(state: &CompiledState<G::Values>) -> bool {
+    debug_assert!(state.node != G::END);
     let player = G::player(&state.values);
     let keeper_is_no_player = G::KEEPER != G::RANDOM && !G::PLAYERS.contains(&G::KEEPER);
     if player == G::KEEPER && keeper_is_no_player {
@@ -1952,14 +1998,18 @@ fn keep_lean<G: CompiledGame>(search: &mut Search<G::Values>) {
 }
 
 /// [`settle`] in the playout loop: the usual cases inline (no keeper move, or one keeper move into
-/// a state where someone else moves), anything longer in [`settle_after`].
+/// a state where someone else moves), anything longer in [`settle_after`]. Returns whether the
+/// game goes on (`state` is not terminal), so the loop tests the end once a move.
 #[inline(always)]
 fn settle_in_place<G: CompiledGame>(
     state: &mut CompiledState<G::Values>,
     search: &mut Search<G::Values>,
-) -> Result<(), EngineError> {
-    if !keeper_moves::<G>(state) {
-        return Ok(());
+) -> Result<bool, EngineError> {
+    if state.node == G::END {
+        return Ok(false);
+    }
+    if !keeper_moves_in_play::<G>(state) {
+        return Ok(true);
     }
     #[cfg(debug_assertions)]
     let before = *state;
@@ -1973,10 +2023,14 @@ fn settle_in_place<G: CompiledGame>(
         }
         search.moves.take_successor::<G>(0, state);
     }
-    if keeper_moves::<G>(state) {
-        return settle_after::<G>(state, 1, search);
+    if state.node == G::END {
+        return Ok(false);
     }
-    Ok(())
+    if keeper_moves_in_play::<G>(state) {
+        settle_after::<G>(state, 1, search)?;
+        return Ok(state.node != G::END);
+    }
+    Ok(true)
 }
 
 /// Debug builds: the keeper move [`CompiledGame::apply_keeper`] applied to `before` is the one
@@ -2070,8 +2124,22 @@ pub fn random_playout<G: CompiledGame>(
     Ok(outcome)
 }
 
+/// The most moves a playout ply lists with their successors before the next ply from a start
+/// that is not a delta start lists tags only: more than [`tags_only_above_bytes`] of successors.
+#[inline(always)]
+fn tags_only_above_moves<G: CompiledGame>() -> usize {
+    tags_only_above_bytes::<G>() / std::mem::size_of::<CompiledState<G::Values>>()
+}
+
 /// [`random_playout`] into an outcome the caller reuses (every field is overwritten; the goals
 /// buffer keeps its capacity, so the playout allocates nothing).
+///
+/// Per ply the loop tests the move limit, lists, picks, takes the picked move and settles the
+/// successor (one test of the end and one of who moves after the move, and after each keeper
+/// move applied in place). The move limit counts down (one decrement and branch a ply); whether
+/// a listing is of deltas follows from the start node ([`listed_as_deltas`]), so taking the
+/// picked move tests no field of the context; a ply listing tags only runs out of line where
+/// such plies are rare ([`tags_only_ply_out_of_line`]).
 pub fn random_playout_into<G: CompiledGame>(
     rng: &mut Xoshiro256,
     max_moves: u64,
@@ -2086,64 +2154,130 @@ pub fn random_playout_into<G: CompiledGame>(
     outcome.plies = 0;
     outcome.chance_moves = 0;
     outcome.legal_moves = 0;
-    let mut moves_made = 0u64;
+    let mut moves_left = max_moves;
     let mut last_count = 0;
-    loop {
-        // A settled state is terminal, or `random` or a player moves.
-        if state.node == G::END {
-            break;
-        }
-        let random = G::player(&state.values) == G::RANDOM;
-        if moves_made >= max_moves {
-            return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
-        }
-        // With many moves, list tags only and search the picked move again alone (its tags prune
-        // every other path): one successor is copied instead of all of them. A delta listing
-        // copies none, unless the game's replay skips to its member: then a placement's tags-only
-        // listing, which writes nothing per member, costs less than its delta listing (gomoku
-        // +13 % instructions per playout with deltas instead).
-        let try_tags = last_count * std::mem::size_of::<CompiledState<G::Values>>() > tags_only_above_bytes::<G>()
-            && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node));
-        let tags_only = try_tags && generate_tags::<G>(&state, search)?;
-        if !tags_only {
-            if try_tags && lean_kept::<G>() {
-                // The tags-only listing began a full search.
-                keep_lean::<G>(search);
+    // A settled state is terminal, or `random` or a player moves.
+    if state.node != G::END {
+        loop {
+            let random = G::player(&state.values) == G::RANDOM;
+            if moves_left == 0 {
+                return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
             }
-            generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
-        }
-        let count = search.moves.len();
-        last_count = count;
-        if count == 0 {
-            return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
-        }
-        let pick = rng.below(count as u64) as usize;
-        if random {
-            outcome.chance_moves += 1;
-        } else {
-            outcome.plies += 1;
-            outcome.legal_moves += count as u64;
-        }
-        moves_made += 1;
-        if tags_only {
-            let mut picked = std::mem::take(&mut search.picked);
-            picked.clear();
-            search.moves.copy_tags(pick, &mut picked);
-            let next = raw_apply::<G>(&state, &picked, search);
-            search.picked = picked;
-            state =
-                next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?;
-            if lean_kept::<G>() {
-                keep_lean::<G>(search);
+            moves_left -= 1;
+            // With many moves, list tags only and search the picked move again alone (its tags
+            // prune every other path): one successor is copied instead of all of them. A delta
+            // listing copies none, unless the game's replay skips to its member: then a
+            // placement's tags-only listing, which writes nothing per member, costs less than
+            // its delta listing (gomoku +13 % instructions per playout with deltas instead).
+            let try_tags =
+                (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node)) && last_count > tags_only_above_moves::<G>();
+            let mut listed = false;
+            if try_tags {
+                let listed_tags = if G::REPLAY_SKIPS_TO_MEMBER {
+                    tags_only_ply::<G>(&mut state, rng, random, search, outcome)?
+                } else {
+                    tags_only_ply_out_of_line::<G>(&mut state, rng, random, search, outcome)?
+                };
+                if let Some(count) = listed_tags {
+                    last_count = count;
+                    listed = true;
+                } else if lean_kept::<G>() {
+                    // The tags-only listing began a full search.
+                    keep_lean::<G>(search);
+                }
             }
-        } else {
-            search.moves.take_successor::<G>(pick, &mut state);
+            if !listed {
+                let deltas = listed_as_deltas::<G>(state.node);
+                generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
+                let count = search.moves.len();
+                last_count = count;
+                if count == 0 {
+                    return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
+                }
+                let pick = rng.below(count as u64) as usize;
+                if random {
+                    outcome.chance_moves += 1;
+                } else {
+                    outcome.plies += 1;
+                    outcome.legal_moves += count as u64;
+                }
+                if deltas {
+                    search.moves.take_delta::<G>(pick, &mut state);
+                } else {
+                    search.moves.take_whole(pick, &mut state);
+                }
+            }
+            if !settle_in_place::<G>(&mut state, search)? {
+                break;
+            }
         }
-        settle_in_place::<G>(&mut state, search)?;
     }
     outcome.goals.clear();
     outcome.goals.extend((0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)));
     Ok(())
+}
+
+/// [`tags_only_ply`] out of line, for a game whose replay does not skip to its member: its
+/// tags-only plies are rare (only from a start that is no delta start, above
+/// [`tags_only_above_moves`]), and inlined they share the usual ply's registers (tic-tac-toe
+/// and connect four ~2 % more instructions per playout). A game whose replay skips to its
+/// member lists tags only from delta starts too, often every ply for most of a playout
+/// (gomoku, hex): there the call costs ~35 instructions a ply (gomoku +1.0 %), so it is inlined.
+#[inline(never)]
+fn tags_only_ply_out_of_line<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    rng: &mut Xoshiro256,
+    random: bool,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<Option<usize>, EngineError> {
+    tags_only_ply::<G>(state, rng, random, search, outcome)
+}
+
+/// The playout loop's ply listing tags only (see [`random_playout_into`]): lists the tags of
+/// `state`'s moves, picks one and makes `state` its successor (keeper moves not applied),
+/// returning the number of moves; `None` when two paths gave the same tags (nothing is picked:
+/// the caller lists successors instead).
+#[inline(always)]
+fn tags_only_ply<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    rng: &mut Xoshiro256,
+    random: bool,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<Option<usize>, EngineError> {
+    if !generate_tags::<G>(state, search)? {
+        return Ok(None);
+    }
+    let count = search.moves.len();
+    if count == 0 {
+        return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
+    }
+    let pick = rng.below(count as u64) as usize;
+    if random {
+        outcome.chance_moves += 1;
+    } else {
+        outcome.plies += 1;
+        outcome.legal_moves += count as u64;
+    }
+    let mut picked = std::mem::take(&mut search.picked);
+    picked.clear();
+    search.moves.copy_tags(pick, &mut picked);
+    let next = raw_apply::<G>(state, &picked, search);
+    search.picked = picked;
+    *state = next?.ok_or_else(|| EngineError::Malformed { message: "a listed move was not found again".into() })?;
+    if lean_kept::<G>() {
+        keep_lean::<G>(search);
+    }
+    Ok(Some(count))
+}
+
+/// Whether the playout loop's listing from `node` (not tags only) lists deltas: what
+/// [`generate_successors_in_place`] passes to [`Search::begin_lean`] (a unique start lists lean,
+/// as deltas where [`CompiledGame::delta_start`] holds; any other start lists whole successors).
+#[inline(always)]
+fn listed_as_deltas<G: CompiledGame>(node: NodeId) -> bool {
+    unique_start::<G>(node) && G::delta_start(node)
 }
 
 /// A score symbol read as a [`Score`] (as [`ForwardModel::scores`] reads it).

@@ -97,12 +97,12 @@ const UNROLL_MEMBERS: usize = 16;
 /// their compile time.
 const UNROLL_EDGE_BUDGET: usize = 256;
 
-/// The most room a delta listing on a sink makes before it runs ([`Generator::sink_starts`]):
-/// the sink's slots are made room for once per listing, 8 bytes a move (32 KiB at most); a
-/// start that may complete more moves (a larger or no bound: draughts' capture chains,
-/// counted as the product of their choices) lists on the context instead when a listing
-/// overflows the room (`Search::list_deltas_into` returns `false`).
-const DELTA_SINK_BOUND: u64 = 4096;
+/// The most room a delta listing on a sink has ([`Generator::sink_starts`]): the sink's fixed
+/// slots (`regula_runtime::compiled::DELTA_SINK_SLOTS`, 8 bytes a move, 32 KiB). A start that
+/// may complete more moves (a larger or no bound: draughts' capture chains, counted as the
+/// product of their choices) lists on the context instead when a listing overflows the room
+/// (`Search::list_deltas_into` returns `false`).
+const DELTA_SINK_BOUND: u64 = regula_runtime::compiled::DELTA_SINK_SLOTS as u64;
 
 /// The most specialised functions of one game (nested unrolled loops multiply).
 const SPECIALISED_LIMIT: usize = 256;

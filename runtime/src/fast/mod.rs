@@ -93,8 +93,9 @@ pub(crate) struct FastEdge {
     /// `target` has a single out-edge that the search may run without a frame.
     pub target_chains: bool,
     /// `target`'s out-edges are pairwise exclusive guards: the search tries them in order and
-    /// follows the first that holds, without a frame.
-    pub target_selects: bool,
+    /// follows the first that holds, without a frame ([`SELECTS`]; [`SELECTS_BY_SWITCH`] when
+    /// `target` has a [`program::Switch`], which names that edge at once); 0 otherwise.
+    pub target_selects: u8,
     /// For an any-assignment to a fixed slot whose target node's only out-edge is a comparison:
     /// that comparison's edge, so members failing it are skipped without entering the search
     /// loop ([`NO_EDGE`] otherwise).
@@ -103,6 +104,11 @@ pub(crate) struct FastEdge {
     /// [`program::Hot`]), which the search runs with one dispatch instead of one per operand.
     pub hot: program::Hot,
 }
+
+/// See [`FastEdge::target_selects`].
+pub(crate) const SELECTS: u8 = 1;
+/// See [`FastEdge::target_selects`].
+pub(crate) const SELECTS_BY_SWITCH: u8 = 2;
 
 /// See [`FastEdge::target_on_cycle`].
 pub(crate) const CYCLE_IN_MOVES: u8 = 1;
@@ -152,6 +158,8 @@ pub struct FastEngine {
     /// Per node without a linear search: its move search as nested choices over straight steps
     /// (module `tree`), if it is.
     pub(crate) trees: Vec<Option<Box<tree::MoveTree>>>,
+    /// Per node: its out-edges as a [`program::Switch`], when they are comparisons of one slot.
+    pub(crate) switches: Vec<Option<Box<program::Switch>>>,
 }
 
 /// A move search that is one choice followed by a straight path: the start node's only out-edge
@@ -371,18 +379,25 @@ impl FastEngine {
             let completes = matches!(&edge.label, crate::automaton::Label::Assign { lhs, .. } | crate::automaton::Label::AssignAny { lhs, .. } if *lhs == crate::automaton::Expr::Var(automaton.player_var));
             let ins = lowering.ins(&op);
             edges.push(FastEdge {
-                hot: program::Hot::of(&ins),
+                hot: program::Hot::of(&ins, automaton.symbols.len()),
                 ins,
                 target: edge.target,
                 completes,
                 target_edges: (0, 0),
                 target_on_cycle: 0,
                 target_chains: false,
-                target_selects: false,
+                target_selects: 0,
                 filter: NO_EDGE,
             });
         }
         let node_edges: Vec<(u32, u32)> = automaton.nodes.iter().map(|n| (n.edges.start, n.edges.end)).collect();
+        let switches: Vec<Option<Box<program::Switch>>> = node_edges
+            .iter()
+            .map(|&(first, end)| {
+                let out = edges[first as usize..end as usize].iter().map(|edge| &edge.hot);
+                program::Switch::of(out, automaton.symbols.len()).map(Box::new)
+            })
+            .collect();
         let chainable: Vec<bool> = edges.iter().map(|e| !matches!(e.ins, Ins::SetAny { .. })).collect();
         let selects: Vec<bool> = node_edges
             .iter()
@@ -461,7 +476,11 @@ impl FastEngine {
             let edge = &mut edges[index];
             edge.target_edges = (first, end);
             edge.target_chains = single && chainable[first as usize];
-            edge.target_selects = selects[target];
+            edge.target_selects = match (selects[target], switches[target].is_some()) {
+                (false, _) => 0,
+                (true, false) => SELECTS,
+                (true, true) => SELECTS_BY_SWITCH,
+            };
             let cyclic_in = |c: &graph::Context| c.flags[target] & graph::CYCLIC != 0;
             edge.target_on_cycle = if cyclic_in(&contexts[0]) { CYCLE_IN_MOVES } else { 0 }
                 | if contexts[1..].iter().any(cyclic_in) { CYCLE_IN_CHECKS } else { 0 };
@@ -547,6 +566,7 @@ impl FastEngine {
             keeper_in_place: true,
             linear,
             trees,
+            switches,
         })
     }
 

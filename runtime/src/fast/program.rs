@@ -183,11 +183,131 @@ pub(crate) enum Hot {
     /// `(values[base + offsets[values[key]]] == lit) == equal`: a state map entry against a
     /// constant (`board[to] == empty`).
     CompareIndexedLit { base: u32, key: u32, offsets: Box<[u32]>, lit: SymbolId, equal: bool },
+    /// `pass[values[slot]]`: a comparison whose operands read one slot only, through constant
+    /// maps (`kindOf[piece] == pawn`, `slides[piece][n] == yes`), tabulated over the slot's
+    /// values ([`Hot::compare_table`]).
+    CompareSlotIn { slot: u32, pass: Box<[bool]> },
+    /// `pass[values[first] * width + values[second]]`: a comparison whose operands read two
+    /// slots only (`pawnHome[me][from] == yes`, `to == ep`), tabulated over both.
+    CompareSlotPair { first: u32, second: u32, width: u32, pass: Box<[bool]> },
+    /// `pass[values[slot] * width + values[cells[values[key]]]]`: a comparison whose operands
+    /// read one state map cell keyed by a slot (`cells[symbol]` is the cell's slot) and at most
+    /// one other slot (`ownerOf[board[from]] == me`, `landable[me][board[to]] == yes`); with no
+    /// other slot, `width` is 0 and `slot` is `key`.
+    CompareSlotCell { slot: u32, key: u32, width: u32, cells: Box<[u32]>, pass: Box<[bool]> },
+    /// `values[cells[values[key]]] = lit` (`board[from] = empty`) when `cells[values[key]] !=
+    /// outside`; a key outside the map's domain runs the general instruction, which reports it.
+    SetCellLit { key: u32, lit: SymbolId, outside: u32, cells: Box<[u32]> },
+    /// `values[cells[values[key]]] = values[from]` (`board[to] = piece`), as [`Hot::SetCellLit`].
+    SetCellSlot { key: u32, from: u32, outside: u32, cells: Box<[u32]> },
+}
+
+/// The out-edges of a node that are all comparisons reading one slot only ([`Hot::CompareSlotIn`],
+/// [`Hot::CompareSlotLit`]), tabulated: `masks[value]` has bit `i` set when out-edge `i` holds
+/// while the slot holds `value` (`kindOf[piece] == pawn`, `kindOf[piece] == knight`,
+/// `slides[piece][n] == yes`, ... at the node where a chess move's piece is known). A search
+/// frame at the node then takes only the edges that hold, without running them (they are pure
+/// guards: every out-edge of a frame runs on the state the frame started with, so the mask
+/// worked out when the frame is pushed is what each guard would give).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Switch {
+    pub slot: u32,
+    pub masks: Box<[u32]>,
+}
+
+/// Out-edges a [`Switch`] may have (the bits of its masks).
+pub(crate) const MAX_SWITCH_EDGES: usize = 32;
+
+impl Switch {
+    /// The switch of a node with these out-edges' flat forms, if they are 2 to
+    /// [`MAX_SWITCH_EDGES`] comparisons of one slot.
+    pub fn of<'h>(out_edges: impl ExactSizeIterator<Item = &'h Hot> + Clone, symbols: usize) -> Option<Switch> {
+        if !(2..=MAX_SWITCH_EDGES).contains(&out_edges.len()) {
+            return None;
+        }
+        let slot_of = |hot: &Hot| match hot {
+            Hot::CompareSlotIn { slot, .. } | Hot::CompareSlotLit { slot, .. } => Some(*slot),
+            _ => None,
+        };
+        let slot = slot_of(out_edges.clone().next()?)?;
+        if !out_edges.clone().all(|hot| slot_of(hot) == Some(slot)) {
+            return None;
+        }
+        let holds = |hot: &Hot, value: u32| match hot {
+            Hot::CompareSlotIn { pass, .. } => pass[value as usize],
+            Hot::CompareSlotLit { lit, equal, .. } => (value == *lit) == *equal,
+            _ => unreachable!("checked above"),
+        };
+        let masks = (0..symbols as u32)
+            .map(|value| {
+                out_edges.clone().enumerate().filter(|(_, hot)| holds(hot, value)).fold(0, |mask, (i, _)| mask | 1 << i)
+            })
+            .collect();
+        Some(Switch { slot, masks })
+    }
+}
+
+/// A value a tabulated comparison reads: a slot, or a state map cell keyed by a slot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Atom<'a> {
+    Slot(u32),
+    Cell { base: u32, key: u32, offsets: &'a [u32] },
+}
+
+/// Collects the atoms `value` reads (deduplicated); `false` when it reads something else (a
+/// computed state map key, a path).
+fn collect_atoms<'a>(value: &'a Val, atoms: &mut Vec<Atom<'a>>) -> bool {
+    let mut add = |atom: Atom<'a>| {
+        if !atoms.contains(&atom) {
+            atoms.push(atom);
+        }
+    };
+    match value {
+        Val::Lit(_) => true,
+        Val::Slot(slot) | Val::Lookup { key: slot, .. } => {
+            add(Atom::Slot(*slot));
+            true
+        }
+        Val::Lookup2Slots { first, second, .. } => {
+            add(Atom::Slot(*first));
+            add(Atom::Slot(*second));
+            true
+        }
+        Val::Indexed { base, key, offsets } => {
+            add(Atom::Cell { base: *base, key: *key, offsets });
+            true
+        }
+        Val::LookupOf { key, .. } => collect_atoms(key, atoms),
+        Val::Lookup2 { first, second, .. } => collect_atoms(first, atoms) && collect_atoms(second, atoms),
+        Val::IndexedBy { .. } | Val::Indexed2 { .. } | Val::Path(_) => false,
+    }
+}
+
+/// `value` when atom `i` holds `atom_values[i]` (the value reads nothing else, see
+/// [`collect_atoms`]). Every table is indexed by symbols (or by `symbol * width + symbol`),
+/// so any atom values below the symbol count stay inside them.
+fn eval_atoms(value: &Val, atoms: &[Atom], atom_values: &[u32]) -> u32 {
+    let of = |atom: Atom| atom_values[atoms.iter().position(|a| *a == atom).expect("collected")];
+    match value {
+        Val::Lit(symbol) => *symbol,
+        Val::Slot(slot) => of(Atom::Slot(*slot)),
+        Val::Lookup { key, table } => table[of(Atom::Slot(*key)) as usize],
+        Val::Lookup2Slots { first, second, width, table } => {
+            table[(of(Atom::Slot(*first)) * *width + of(Atom::Slot(*second))) as usize]
+        }
+        Val::Indexed { base, key, offsets } => of(Atom::Cell { base: *base, key: *key, offsets }),
+        Val::LookupOf { key, table } => table[eval_atoms(key, atoms, atom_values) as usize],
+        Val::Lookup2 { first, second, width, table } => {
+            let (x, y) = (eval_atoms(first, atoms, atom_values), eval_atoms(second, atoms, atom_values));
+            table[(x * *width + y) as usize]
+        }
+        Val::IndexedBy { .. } | Val::Indexed2 { .. } | Val::Path(_) => unreachable!("not collected"),
+    }
 }
 
 impl Hot {
     /// The flat form of `ins`, if it has one.
-    pub fn of(ins: &Ins) -> Hot {
+    pub fn of(ins: &Ins, symbols: usize) -> Hot {
         match ins {
             Ins::Set { target: Target::Fixed(slot), value } => {
                 let slot = *slot;
@@ -225,9 +345,72 @@ impl Hot {
                     lit: *lit,
                     equal: *equal,
                 },
-                _ => Hot::General,
+                _ => Hot::compare_table(lhs, rhs, *equal, symbols).unwrap_or(Hot::General),
             },
+            Ins::Set { target: Target::Indexed { base, key, offsets, default_offset, .. }, value } => {
+                let cells: Box<[u32]> = offsets.iter().map(|&offset| base + offset).collect();
+                let (key, outside) = (*key, base + default_offset);
+                match value {
+                    Val::Lit(lit) => Hot::SetCellLit { key, lit: *lit, outside, cells },
+                    Val::Slot(from) => Hot::SetCellSlot { key, from: *from, outside, cells },
+                    _ => Hot::General,
+                }
+            }
             _ => Hot::General,
+        }
+    }
+
+    /// A comparison tabulated over the values of what it reads: one slot, two slots, or a state
+    /// map cell keyed by a slot and at most one other slot, through constant maps (see
+    /// [`Hot::CompareSlotIn`], [`Hot::CompareSlotPair`], [`Hot::CompareSlotCell`]); `None` for
+    /// other shapes, for a comparison that reads nothing, and when a two-value table would
+    /// exceed [`MAX_PAIR_TABLE`] entries.
+    ///
+    /// Exact: every atom takes each symbol in turn and the operands are evaluated as
+    /// [`Val`]s are read at run time (the same tables), so `pass` is the comparison's outcome
+    /// for every state; the cell is read as `values[base + offsets[values[key]]]`, as
+    /// [`Val::Indexed`] is.
+    fn compare_table(lhs: &Val, rhs: &Val, equal: bool, symbols: usize) -> Option<Hot> {
+        let mut atoms = Vec::new();
+        if !(collect_atoms(lhs, &mut atoms) && collect_atoms(rhs, &mut atoms)) {
+            return None;
+        }
+        let holds = |atom_values: &[u32]| {
+            (eval_atoms(lhs, &atoms, atom_values) == eval_atoms(rhs, &atoms, atom_values)) == equal
+        };
+        let count = symbols as u32;
+        match *atoms.as_slice() {
+            [Atom::Slot(slot)] => Some(Hot::CompareSlotIn { slot, pass: (0..count).map(|v| holds(&[v])).collect() }),
+            [Atom::Cell { base, key, offsets }] => Some(Hot::CompareSlotCell {
+                slot: key,
+                key,
+                width: 0,
+                cells: offsets.iter().map(|&offset| base + offset).collect(),
+                pass: (0..count).map(|v| holds(&[v])).collect(),
+            }),
+            _ if symbols * symbols > MAX_PAIR_TABLE => None,
+            [Atom::Slot(first), Atom::Slot(second)] => Some(Hot::CompareSlotPair {
+                first,
+                second,
+                width: count,
+                pass: (0..count).flat_map(|a| (0..count).map(move |b| (a, b))).map(|(a, b)| holds(&[a, b])).collect(),
+            }),
+            [Atom::Slot(slot), Atom::Cell { base, key, offsets }]
+            | [Atom::Cell { base, key, offsets }, Atom::Slot(slot)] => {
+                let slot_first = matches!(atoms[0], Atom::Slot(_));
+                let pass = (0..count)
+                    .flat_map(|s| (0..count).map(move |c| (s, c)))
+                    .map(|(s, c)| if slot_first { holds(&[s, c]) } else { holds(&[c, s]) })
+                    .collect();
+                Some(Hot::CompareSlotCell {
+                    slot,
+                    key,
+                    width: count,
+                    cells: offsets.iter().map(|&offset| base + offset).collect(),
+                    pass,
+                })
+            }
+            _ => None,
         }
     }
 }

@@ -13,7 +13,7 @@ use super::reach::{
     MEMBER_TESTS,
 };
 use super::tree::{MoveTree, TREE_DONE};
-use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE};
+use super::{FastEngine, LinearMoves, ReachPlans, CYCLE_IN_CHECKS, CYCLE_IN_MOVES, NO_EDGE, SELECTS_BY_SWITCH};
 use crate::automaton::{NodeId, SymbolId};
 use crate::engine::EngineError;
 use crate::keyset::KeySet;
@@ -459,6 +459,11 @@ impl TreeWalk<'_> {
                 let value = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                 self.write(*slot as usize, value);
             }
+            Hot::CompareSlotIn { .. }
+            | Hot::CompareSlotPair { .. }
+            | Hot::CompareSlotCell { .. }
+            | Hot::SetCellLit { .. }
+            | Hot::SetCellSlot { .. } => unreachable!("not a tree step's form (module `tree`, `tree_hot`)"),
             Hot::General => {
                 if !self.run_edge(engine, &engine.edges[step.edge as usize]) {
                     return Some(step.fail);
@@ -820,12 +825,11 @@ impl Scratch {
                     Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
                         (values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal
                     }
-                    Hot::General => match &edge.ins {
-                        Ins::Reach { from, to, negated, context } => {
-                            self.keeper_reach(engine, &mut memo, (*from, *to, *context))? != *negated
-                        }
-                        _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
-                    },
+                    Hot::General if matches!(edge.ins, Ins::Reach { .. }) => {
+                        let Ins::Reach { from, to, negated, context } = &edge.ins else { unreachable!("matched") };
+                        self.keeper_reach(engine, &mut memo, (*from, *to, *context))? != *negated
+                    }
+                    // One call site, so the general edge runner is inlined here once.
                     _ => self.run_edge::<true>(engine, edge_id as usize, 0, 0, None, 0, Some(&mut memo))?,
                 };
                 if holds {
@@ -1129,6 +1133,11 @@ impl Scratch {
                         table[(values[*first as usize] * *width + values[*second as usize]) as usize];
                     true
                 }
+                Hot::CompareSlotIn { .. }
+                | Hot::CompareSlotPair { .. }
+                | Hot::CompareSlotCell { .. }
+                | Hot::SetCellLit { .. }
+                | Hot::SetCellSlot { .. } => unreachable!("not a tree step's form (module `tree`, `tree_hot`)"),
                 Hot::General => match &engine.edges[step.edge as usize].ins {
                     Ins::Set { target: Target::Fixed(slot), value } => {
                         values[*slot as usize] = read(value, values, &engine.constants);
@@ -2245,9 +2254,22 @@ impl Scratch {
         self.levels[level].visited.insert(node, tags, &self.diff)
     }
 
-    #[inline]
+    // Always inlined: out of line (as `#[inline]` left it once the switch was added) the call
+    // cost amazons 4 % and pentago 2 % more instructions per playout.
+    #[inline(always)]
     fn push_frame(&mut self, engine: &FastEngine, node: NodeId, tags_len: usize) {
-        let (start, end) = engine.node_edges[node as usize];
+        let (mut start, mut end) = engine.node_edges[node as usize];
+        if let Some(switch) = &engine.switches[node as usize] {
+            // Only the out-edges from the first that holds to the last that does (the others
+            // fail on this state, which every out-edge of the frame starts from); none: a dead
+            // end. The loop runs the guards in between as usual, so it needs no test of its own.
+            let mask = switch.masks[self.values[switch.slot as usize] as usize];
+            if mask == 0 {
+                return;
+            }
+            end = start + (u32::BITS - mask.leading_zeros());
+            start += mask.trailing_zeros();
+        }
         let frame = Frame {
             next_edge: start,
             end_edge: end,
@@ -2342,6 +2364,30 @@ impl Scratch {
             Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
                 let values = &self.values;
                 return Ok((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
+            }
+            Hot::CompareSlotIn { slot, pass } => return Ok(pass[self.values[*slot as usize] as usize]),
+            Hot::CompareSlotPair { first, second, width, pass } => {
+                let values = &self.values;
+                return Ok(pass[(values[*first as usize] * *width + values[*second as usize]) as usize]);
+            }
+            Hot::CompareSlotCell { slot, key, width, cells, pass } => {
+                let values = &self.values;
+                let cell = values[cells[values[*key as usize] as usize] as usize];
+                return Ok(pass[(values[*slot as usize] * *width + cell) as usize]);
+            }
+            Hot::SetCellLit { key, lit, outside, cells } => {
+                let cell = cells[self.values[*key as usize] as usize];
+                if cell != *outside {
+                    self.write(cell as usize, *lit);
+                    return Ok(true);
+                }
+            }
+            Hot::SetCellSlot { key, from, outside, cells } => {
+                let cell = cells[self.values[*key as usize] as usize];
+                if cell != *outside {
+                    self.write(cell as usize, self.values[*from as usize]);
+                    return Ok(true);
+                }
             }
         }
         Ok(match &edge.ins {
@@ -2478,6 +2524,28 @@ impl Scratch {
                             }
                             member += 1;
                         }
+                    } else if let Hot::CompareSlotCell { slot: other, key, width, cells, pass } = &filter.hot {
+                        // A cell against another slot (`ownerOf[board[from]] == me`).
+                        if *key as usize == slot && *other as usize != slot {
+                            // The cell is the member's own and the row is fixed: one read each.
+                            let row = &pass[(self.values[*other as usize] * *width) as usize..];
+                            while member < members.len() {
+                                if row[self.values[cells[members[member] as usize] as usize] as usize] {
+                                    break;
+                                }
+                                member += 1;
+                            }
+                        } else {
+                            while member < members.len() {
+                                self.values[slot] = members[member];
+                                let values = &self.values;
+                                let cell = values[cells[values[*key as usize] as usize] as usize];
+                                if pass[(values[*other as usize] * *width + cell) as usize] {
+                                    break;
+                                }
+                                member += 1;
+                            }
+                        }
                     } else {
                         while member < members.len() {
                             self.values[slot] = members[member];
@@ -2559,9 +2627,20 @@ impl Scratch {
                     edge = &engine.edges[first as usize];
                     continue;
                 }
-                if edge.target_selects {
+                if edge.target_selects != 0 {
                     // At most one out-edge holds: follow it without a frame.
                     let (first, end) = edge.target_edges;
+                    if edge.target_selects == SELECTS_BY_SWITCH {
+                        // The switch names it (its guards are pure: nothing to run).
+                        let switch = engine.switches[target as usize].as_deref().expect("a switch");
+                        match switch.masks[self.values[switch.slot as usize] as usize] {
+                            0 => break,
+                            mask => {
+                                edge = &engine.edges[(first + mask.trailing_zeros()) as usize];
+                                continue;
+                            }
+                        }
+                    }
                     let mut memo = None;
                     let mut chosen = None;
                     for next in first..end {
@@ -2612,7 +2691,14 @@ pub(crate) fn never_fails(edge: &super::FastEdge, player_slot: u32, valid_player
         | Hot::SetSlotIndexed { slot, .. }
         | Hot::SetSlotLookup2 { slot, .. } => *slot != player_slot,
         Hot::TagLit { .. } | Hot::TagSlot { .. } => true,
-        Hot::SetAnySlot { .. } | Hot::CompareSlotLit { .. } | Hot::CompareIndexedLit { .. } => false,
+        Hot::SetAnySlot { .. }
+        | Hot::CompareSlotLit { .. }
+        | Hot::CompareIndexedLit { .. }
+        | Hot::CompareSlotIn { .. }
+        | Hot::CompareSlotPair { .. }
+        | Hot::CompareSlotCell { .. }
+        | Hot::SetCellLit { .. }
+        | Hot::SetCellSlot { .. } => false,
         Hot::General => match &edge.ins {
             Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => true,
             Ins::Set { target: Target::Fixed(slot), .. } => *slot != player_slot,
@@ -2649,26 +2735,47 @@ fn run_detached(
     tags: &mut Vec<SymbolId>,
 ) -> Option<bool> {
     match &edge.hot {
-        Hot::General => {}
-        Hot::SetSlotLit { slot, lit } => values[*slot as usize] = *lit,
-        Hot::SetSlotSlot { slot, from } => values[*slot as usize] = values[*from as usize],
-        Hot::SetSlotLookup { slot, key, table } => values[*slot as usize] = table[values[*key as usize] as usize],
+        // The tabulated comparisons and cell writes run as their general instruction below
+        // (these searches' code and instruction counts were tuned with it).
+        Hot::General
+        | Hot::CompareSlotIn { .. }
+        | Hot::CompareSlotPair { .. }
+        | Hot::CompareSlotCell { .. }
+        | Hot::SetCellLit { .. }
+        | Hot::SetCellSlot { .. } => {}
+        Hot::SetSlotLit { slot, lit } => {
+            values[*slot as usize] = *lit;
+            return Some(true);
+        }
+        Hot::SetSlotSlot { slot, from } => {
+            values[*slot as usize] = values[*from as usize];
+            return Some(true);
+        }
+        Hot::SetSlotLookup { slot, key, table } => {
+            values[*slot as usize] = table[values[*key as usize] as usize];
+            return Some(true);
+        }
         Hot::SetSlotIndexed { slot, base, key, offsets } => {
             values[*slot as usize] = values[(*base + offsets[values[*key as usize] as usize]) as usize];
+            return Some(true);
         }
         Hot::SetSlotLookup2 { slot, first, second, width, table } => {
             values[*slot as usize] = table[(values[*first as usize] * *width + values[*second as usize]) as usize];
+            return Some(true);
         }
         Hot::SetAnySlot { .. } => return None,
-        Hot::TagLit { lit } => tags.push(*lit),
-        Hot::TagSlot { slot } => tags.push(values[*slot as usize]),
+        Hot::TagLit { lit } => {
+            tags.push(*lit);
+            return Some(true);
+        }
+        Hot::TagSlot { slot } => {
+            tags.push(values[*slot as usize]);
+            return Some(true);
+        }
         Hot::CompareSlotLit { slot, lit, equal } => return Some((values[*slot as usize] == *lit) == *equal),
         Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
             return Some((values[(*base + offsets[values[*key as usize] as usize]) as usize] == *lit) == *equal);
         }
-    }
-    if !matches!(edge.hot, Hot::General) {
-        return Some(true);
     }
     Some(match &edge.ins {
         Ins::Skip => true,
@@ -2925,5 +3032,194 @@ mod tests {
         assert!(no_grid(&engine(&free).with_reach_plans(ReachPlans::Off)));
         assert!(no_grid(&engine(&free).with_reach_plans(ReachPlans::Checked)));
         assert!(!no_grid(&engine(&free).with_reach_plans(ReachPlans::Checked).with_reach_plans(ReachPlans::On)));
+    }
+
+    /// A two-player game on four cells whose move search has every tabulated form: a choice
+    /// filtered by a cell against a slot (`owner[board[from]] == me`), a switch over the piece's
+    /// kind, a cell against two-level table (`land[me][board[to]] == yes`), cell writes and a
+    /// comparison of two slots (`from == to`).
+    fn tabulated_game() -> crate::automaton::Automaton {
+        let mut builder = AutomatonBuilder::new();
+        builder
+            .typedef("Player", "{x, y}")
+            .typedef("Score", "{0}")
+            .typedef("Side", "{nobody, x, y}")
+            .typedef("Cell", "{a, b, c, d}")
+            .typedef("Piece", "{none, xp, xk, yp}")
+            .typedef("Kind", "{nil, pawn, king}")
+            .typedef("Flag", "{no, yes}")
+            .constant("kind", "Piece -> Kind", "{xp: pawn, yp: pawn, xk: king, :nil}")
+            .constant("owner", "Piece -> Side", "{xp: x, xk: x, yp: y, :nobody}")
+            .constant("next", "Cell -> Cell", "{a: b, b: c, c: d, :a}")
+            .constant("opp", "Player -> Player", "{x: y, :x}")
+            .constant(
+                "land",
+                "Player -> Piece -> Flag",
+                "{x: {none: yes, yp: yes, xk: yes, :no}, :{none: yes, xp: yes, xk: yes, :no}}",
+            )
+            .variable("board", "Cell -> Piece", "{a: xp, b: xk, c: yp, :none}")
+            .variable("me", "Player", "x")
+            .variable("from", "Cell", "a")
+            .variable("to", "Cell", "a")
+            .variable("piece", "Piece", "none");
+        let edges = [
+            ("begin", "turn", "player = me"),
+            ("turn", "p1", "from = Cell(*)"),
+            ("turn", "fin", "$ pass"),
+            ("p1", "p2", "owner[board[from]] == me"),
+            ("p2", "p3", "$$ from"),
+            ("p3", "p4", "piece = board[from]"),
+            ("p4", "pawn", "kind[piece] == pawn"),
+            ("p4", "king", "kind[piece] == king"),
+            ("p4", "any", "piece != none"),
+            ("pawn", "m1", "to = next[from]"),
+            ("king", "m1", "to = next[next[next[next[from]]]]"),
+            ("any", "m1", "to = next[next[next[from]]]"),
+            ("m1", "m2", "land[me][board[to]] == yes"),
+            ("m2", "m3", "$$ to"),
+            ("m3", "s1", "kind[piece] == king"),
+            ("m3", "s2", "kind[piece] != king"),
+            ("s1", "m4", "board[to] = piece"),
+            ("s2", "m4", "board[to] = piece"),
+            ("m4", "m5", "board[from] = none"),
+            ("m5", "m6", "from == to"),
+            ("m5", "fin", "from != to"),
+            ("m6", "fin", "$ stay"),
+            ("fin", "k", "player = keeper"),
+            ("k", "back", "me = opp[me]"),
+            ("back", "turn", "player = me"),
+        ];
+        for (source, target, label) in edges {
+            builder.edge(source, target, label);
+        }
+        builder.build().expect("a valid automaton")
+    }
+
+    /// The engine with every tabulated form run as its general instruction and no switch.
+    fn untabulated(automaton: crate::automaton::Automaton) -> FastEngine {
+        let mut engine = FastEngine::new(automaton).expect("an engine");
+        for edge in &mut engine.edges {
+            if matches!(
+                edge.hot,
+                Hot::CompareSlotIn { .. }
+                    | Hot::CompareSlotPair { .. }
+                    | Hot::CompareSlotCell { .. }
+                    | Hot::SetCellLit { .. }
+                    | Hot::SetCellSlot { .. }
+            ) {
+                edge.hot = Hot::General;
+            }
+        }
+        engine.switches.iter_mut().for_each(|switch| *switch = None);
+        for edge in &mut engine.edges {
+            edge.target_selects = edge.target_selects.min(crate::fast::SELECTS);
+        }
+        engine
+    }
+
+    /// The edge from `source` to `target` (the first, when there are several).
+    fn edge_between(engine: &FastEngine, source: &str, target: &str) -> usize {
+        let automaton = &engine.automaton;
+        let node = |name: &str| automaton.nodes.iter().position(|n| n.name == name).expect("a node") as u32;
+        let (source, target) = (node(source), node(target));
+        automaton.edges.iter().position(|e| e.source == source && e.target == target).expect("an edge")
+    }
+
+    #[test]
+    fn tabulated_forms_are_chosen_for_their_shapes() {
+        let engine = FastEngine::new(tabulated_game()).expect("an engine");
+        let symbols = engine.automaton.symbols.len() as u32;
+        let hot = |source: &str, target: &str| &engine.edges[edge_between(&engine, source, target)].hot;
+        assert!(matches!(hot("p1", "p2"), Hot::CompareSlotCell { width, .. } if *width == symbols));
+        assert!(matches!(hot("p4", "pawn"), Hot::CompareSlotIn { .. }));
+        assert!(matches!(hot("p4", "king"), Hot::CompareSlotIn { .. }));
+        assert!(matches!(hot("p4", "any"), Hot::CompareSlotLit { .. }));
+        assert!(matches!(hot("m1", "m2"), Hot::CompareSlotCell { width, .. } if *width == symbols));
+        assert!(matches!(hot("s1", "m4"), Hot::SetCellSlot { .. }));
+        assert!(matches!(hot("m4", "m5"), Hot::SetCellLit { .. }));
+        assert!(matches!(hot("m5", "m6"), Hot::CompareSlotPair { width, .. } if *width == symbols));
+        // The switch at `p4`: a pawn takes its own edge and `piece != none`, a king likewise,
+        // `none` nothing.
+        let node = engine.automaton.edges[edge_between(&engine, "p4", "pawn")].source as usize;
+        let switch = engine.switches[node].as_deref().expect("a switch at p4");
+        let symbol = |name: &str| engine.automaton.symbols.iter().position(|s| s == name).expect("a symbol");
+        assert_eq!(switch.masks[symbol("xp")], 0b101);
+        assert_eq!(switch.masks[symbol("yp")], 0b101);
+        assert_eq!(switch.masks[symbol("xk")], 0b110);
+        assert_eq!(switch.masks[symbol("none")], 0b000);
+        // And at `m3`, whose two exclusive guards make the search follow the one that holds
+        // without a frame: the switch names it.
+        assert_eq!(engine.switches.iter().flatten().count(), 2, "only p4's and m3's out-edges all compare one slot");
+        assert_eq!(engine.edges[edge_between(&engine, "m2", "m3")].target_selects, SELECTS_BY_SWITCH);
+        let node = engine.automaton.edges[edge_between(&engine, "m3", "s1")].source as usize;
+        let switch = engine.switches[node].as_deref().expect("a switch at m3");
+        assert_eq!(
+            (switch.masks[symbol("xk")], switch.masks[symbol("xp")], switch.masks[symbol("none")]),
+            (0b01, 0b10, 0b10)
+        );
+    }
+
+    #[test]
+    fn tabulated_forms_agree_with_their_general_instructions_on_random_states() {
+        let engine = FastEngine::new(tabulated_game()).expect("an engine");
+        let general = untabulated(tabulated_game());
+        let symbols = engine.automaton.symbols.len() as u64;
+        let mut rng = crate::playout::Xoshiro256::from_seed(7);
+        let (mut fast, mut plain) = (engine.scratch(), general.scratch());
+        let tabulated: Vec<usize> = (0..engine.edges.len())
+            .filter(|&e| {
+                matches!(
+                    engine.edges[e].hot,
+                    Hot::CompareSlotIn { .. }
+                        | Hot::CompareSlotPair { .. }
+                        | Hot::CompareSlotCell { .. }
+                        | Hot::SetCellLit { .. }
+                        | Hot::SetCellSlot { .. }
+                )
+            })
+            .collect();
+        assert_eq!(tabulated.len(), 11, "the game's eleven tabulated edges");
+        let (mut held, mut failed, mut errors) = (0, 0, 0);
+        for _ in 0..4000 {
+            // Any symbol in any slot (the tables cover every symbol), and often keys in range.
+            let values: Vec<u32> = (0..engine.initial_values.len())
+                .map(|slot| {
+                    if rng.next_u64().is_multiple_of(2) {
+                        (rng.next_u64() % symbols) as u32
+                    } else {
+                        engine.initial_values[(slot + (rng.next_u64() % 3) as usize) % engine.initial_values.len()]
+                    }
+                })
+                .collect();
+            for &edge in &tabulated {
+                fast.values.clone_from(&values);
+                plain.values.clone_from(&values);
+                let a = fast.run_edge::<true>(&engine, edge, 0, 0, None, 0, None).map_err(|e| e.to_string());
+                let b = plain.run_edge::<true>(&general, edge, 0, 0, None, 0, None).map_err(|e| e.to_string());
+                assert_eq!(a, b, "edge {edge} on {values:?}");
+                assert_eq!(fast.values, plain.values, "edge {edge} on {values:?}");
+                match a {
+                    Ok(true) => held += 1,
+                    Ok(false) => failed += 1,
+                    Err(_) => errors += 1,
+                }
+            }
+        }
+        // Every outcome was met (so the agreement covers each).
+        assert!(held > 0 && failed > 0 && errors > 0, "{held} {failed} {errors}");
+    }
+
+    #[test]
+    fn tabulated_forms_and_switches_keep_perft_and_moves() {
+        let automaton = tabulated_game();
+        let engine = FastEngine::new(automaton.clone()).expect("an engine");
+        let general = untabulated(automaton.clone());
+        let reference = crate::reference::ReferenceEngine::new(automaton).expect("a reference engine");
+        let expected = crate::perft::perft(&reference, 6).expect("reference perft");
+        // By hand at depth 1: the pass, the pawn's step (onto its own king, which `land`
+        // allows), its `any` move to `d`, the king's stay (`next^4`); not its `any` move to `a`.
+        assert_eq!(expected, vec![1, 4, 12, 38, 102, 282, 716]);
+        assert_eq!(engine.perft(6).expect("fast perft"), expected);
+        assert_eq!(general.perft(6).expect("general perft"), expected);
     }
 }

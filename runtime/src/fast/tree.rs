@@ -146,12 +146,22 @@ fn complement(first: &Ins, second: &Ins) -> bool {
 /// or a skip (any form that needs no undo of anything but fixed slots and raises no error).
 fn runnable(edge: &FastEdge) -> bool {
     match &edge.hot {
-        Hot::SetAnySlot { .. } => false,
+        Hot::SetAnySlot { .. } | Hot::SetCellLit { .. } | Hot::SetCellSlot { .. } => false,
         Hot::General => matches!(
             &edge.ins,
             Ins::Skip | Ins::Compare { .. } | Ins::Tag(_) | Ins::TagVal(_) | Ins::Set { target: Target::Fixed(_), .. }
         ),
         _ => true,
+    }
+}
+
+/// An edge's flat form as a tree step runs it: the tabulated comparisons (`Hot::CompareSlotIn`,
+/// ...) run their general instruction, as before they existed (the tree walk's code and
+/// instruction counts were tuned without them; see spec/engines.md, session 24).
+fn tree_hot(hot: &Hot) -> Hot {
+    match hot {
+        Hot::CompareSlotIn { .. } | Hot::CompareSlotPair { .. } | Hot::CompareSlotCell { .. } => Hot::General,
+        other => other.clone(),
     }
 }
 
@@ -239,7 +249,7 @@ impl Builder<'_> {
                 _ => Box::new([]),
             };
             self.steps[at as usize] = TreeStep {
-                hot: edge.hot.clone(),
+                hot: tree_hot(&edge.hot),
                 edge: first,
                 member_cells,
                 filter,
@@ -263,7 +273,7 @@ impl Builder<'_> {
             let edge = &edges[e as usize];
             let pass = if edge.completes { TREE_DONE } else { self.entry(edge.target)? };
             let step = &mut self.steps[(at as usize) + index];
-            (step.hot, step.edge, step.pass, step.done_edge) = (edge.hot.clone(), e, pass, e);
+            (step.hot, step.edge, step.pass, step.done_edge) = (tree_hot(&edge.hot), e, pass, e);
         }
         // Failing guards go on with the next alternative; when that is the guard's complement
         // (`course == straight`, then `course != straight`), which holds, straight where it goes.
