@@ -136,12 +136,12 @@ impl CompiledGame for Game {
             57 => { m57(v, cx); Ok(()) }
             71 => { m71(v, cx); Ok(()) }
             101 => { m101(v, cx); Ok(()) }
-            104 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m104(v, &mut sink); sink }); } else { m104(v, cx); } Ok(()) }
+            104 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m104(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m104(v, cx); } Ok(()) }
             110 => m110(v, cx),
             118 => { m118(v, cx); Ok(()) }
             132 => { m132(v, cx); Ok(()) }
             162 => { m162(v, cx); Ok(()) }
-            165 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m165(v, &mut sink); sink }); } else { m165(v, cx); } Ok(()) }
+            165 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m165(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m165(v, cx); } Ok(()) }
             174 => { m174(v, cx); Ok(()) }
             _ => Ok(()),
         }

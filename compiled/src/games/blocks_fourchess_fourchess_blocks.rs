@@ -160,23 +160,23 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            38 => { if cx.lists_deltas() { cx.list_deltas_into(16, |mut sink| { m38(v, &mut sink); sink }); } else { m38(v, cx); } Ok(()) }
+            38 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(16, |mut sink| { m38(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m38(v, cx); } Ok(()) }
             42 => { m42(v, cx); Ok(()) }
             44 => { m44(v, cx); Ok(()) }
-            45 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m45(v, &mut sink); sink }); } else { m45(v, cx); } Ok(()) }
-            50 => { if cx.lists_deltas() { cx.list_deltas_into(16, |mut sink| { m50(v, &mut sink); sink }); } else { m50(v, cx); } Ok(()) }
+            45 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m45(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m45(v, cx); } Ok(()) }
+            50 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(16, |mut sink| { m50(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m50(v, cx); } Ok(()) }
             54 => { m54(v, cx); Ok(()) }
             56 => { m56(v, cx); Ok(()) }
-            57 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m57(v, &mut sink); sink }); } else { m57(v, cx); } Ok(()) }
+            57 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m57(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m57(v, cx); } Ok(()) }
             86 => { m86(v, cx); Ok(()) }
-            134 => { if cx.lists_deltas() { cx.list_deltas_into(128, |mut sink| { m134(v, &mut sink); sink }); } else { m134(v, cx); } Ok(()) }
+            134 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(128, |mut sink| { m134(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m134(v, cx); } Ok(()) }
             142 => { m142(v, cx); Ok(()) }
             144 => { m144(v, cx); Ok(()) }
-            145 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m145(v, &mut sink); sink }); } else { m145(v, cx); } Ok(()) }
-            151 => { if cx.lists_deltas() { cx.list_deltas_into(128, |mut sink| { m151(v, &mut sink); sink }); } else { m151(v, cx); } Ok(()) }
+            145 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m145(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m145(v, cx); } Ok(()) }
+            151 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(128, |mut sink| { m151(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m151(v, cx); } Ok(()) }
             159 => { m159(v, cx); Ok(()) }
             161 => { m161(v, cx); Ok(()) }
-            162 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m162(v, &mut sink); sink }); } else { m162(v, cx); } Ok(()) }
+            162 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m162(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m162(v, cx); } Ok(()) }
             _ => Ok(()),
         }
     }

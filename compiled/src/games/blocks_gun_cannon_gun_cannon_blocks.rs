@@ -133,26 +133,26 @@ impl CompiledGame for Game {
             50 => { m50(v, cx); Ok(()) }
             67 => { m67(v, cx); Ok(()) }
             68 => { m68(v, cx); Ok(()) }
-            69 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m69(v, &mut sink); sink }); } else { m69(v, cx); } Ok(()) }
+            69 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m69(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m69(v, cx); } Ok(()) }
             75 => m75(v, cx),
             83 => { m83(v, cx); Ok(()) }
             100 => { m100(v, cx); Ok(()) }
             101 => { m101(v, cx); Ok(()) }
-            102 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m102(v, &mut sink); sink }); } else { m102(v, cx); } Ok(()) }
+            102 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m102(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m102(v, cx); } Ok(()) }
             108 => m108(v, cx),
             116 => { m116(v, cx); Ok(()) }
             133 => { m133(v, cx); Ok(()) }
             134 => { m134(v, cx); Ok(()) }
-            135 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m135(v, &mut sink); sink }); } else { m135(v, cx); } Ok(()) }
-            141 => { if cx.lists_deltas() { cx.list_deltas_into(200, |mut sink| { m141(v, &mut sink); sink }); } else { m141(v, cx); } Ok(()) }
+            135 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m135(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m135(v, cx); } Ok(()) }
+            141 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(200, |mut sink| { m141(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m141(v, cx); } Ok(()) }
             149 => { m149(v, cx); Ok(()) }
             151 => { m151(v, cx); Ok(()) }
-            152 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m152(v, &mut sink); sink }); } else { m152(v, cx); } Ok(()) }
+            152 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m152(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m152(v, cx); } Ok(()) }
             158 => m158(v, cx),
             166 => { m166(v, cx); Ok(()) }
             183 => { m183(v, cx); Ok(()) }
             184 => { m184(v, cx); Ok(()) }
-            185 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m185(v, &mut sink); sink }); } else { m185(v, cx); } Ok(()) }
+            185 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m185(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m185(v, cx); } Ok(()) }
             196 => { m196(v, cx); Ok(()) }
             _ => Ok(()),
         }

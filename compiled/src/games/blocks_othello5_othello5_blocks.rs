@@ -117,14 +117,14 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            37 => { if cx.lists_deltas() { cx.list_deltas_into(25, |mut sink| { m37(v, &mut sink); sink }); } else { m37(v, cx); } Ok(()) }
+            37 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(25, |mut sink| { m37(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m37(v, cx); } Ok(()) }
             42 => { m42(v, cx); Ok(()) }
             109 => { m109(v, cx); Ok(()) }
-            115 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m115(v, &mut sink); sink }); } else { m115(v, cx); } Ok(()) }
-            120 => { if cx.lists_deltas() { cx.list_deltas_into(25, |mut sink| { m120(v, &mut sink); sink }); } else { m120(v, cx); } Ok(()) }
+            115 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m115(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m115(v, cx); } Ok(()) }
+            120 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(25, |mut sink| { m120(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m120(v, cx); } Ok(()) }
             125 => { m125(v, cx); Ok(()) }
             192 => { m192(v, cx); Ok(()) }
-            198 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m198(v, &mut sink); sink }); } else { m198(v, cx); } Ok(()) }
+            198 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m198(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m198(v, cx); } Ok(()) }
             207 => { m207(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -2455,6 +2455,7 @@ v[slot] = old;
 }
 
 /// Node `flips1Red_reach_1`.
+#[inline(always)]
 fn r5_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if r6_11_k34_35(v, r33, 35) {  return true; }
@@ -2470,6 +2471,7 @@ false
 }
 
 /// Node `flips1Red_1`.
+#[inline(always)]
 fn r6_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
@@ -2479,6 +2481,7 @@ false
 }
 
 /// Node `embraceHVDRed_1`.
+#[inline(always)]
 fn r7_11(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -2621,6 +2624,7 @@ false
 }
 
 /// Node `flips1Green_reach_1`.
+#[inline(always)]
 fn r21_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if r22_27_k34_35(v, r33, 35) {  return true; }
@@ -2636,6 +2640,7 @@ false
 }
 
 /// Node `flips1Green_1`.
+#[inline(always)]
 fn r22_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF15[(r34 as usize)] as usize + OFF4[(v[32] as usize)] as usize];
@@ -2645,6 +2650,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1`.
+#[inline(always)]
 fn r23_27(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3249,6 +3255,7 @@ None
 }
 
 /// Node `flips1Red_1` where v[34] == 35.
+#[inline(always)]
 fn r6_11_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
@@ -3258,6 +3265,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 36.
+#[inline(always)]
 fn r6_11_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
@@ -3267,6 +3275,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 37.
+#[inline(always)]
 fn r6_11_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
@@ -3276,6 +3285,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 38.
+#[inline(always)]
 fn r6_11_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
@@ -3285,6 +3295,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 39.
+#[inline(always)]
 fn r6_11_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
@@ -3294,6 +3305,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 40.
+#[inline(always)]
 fn r6_11_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
@@ -3303,6 +3315,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 41.
+#[inline(always)]
 fn r6_11_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
@@ -3312,6 +3325,7 @@ false
 }
 
 /// Node `flips1Red_1` where v[34] == 42.
+#[inline(always)]
 fn r6_11_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
@@ -3321,6 +3335,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 35.
+#[inline(always)]
 fn r22_27_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB6[(v[32] as usize)];
@@ -3330,6 +3345,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 36.
+#[inline(always)]
 fn r22_27_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB8[(v[32] as usize)];
@@ -3339,6 +3355,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 37.
+#[inline(always)]
 fn r22_27_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB9[(v[32] as usize)];
@@ -3348,6 +3365,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 38.
+#[inline(always)]
 fn r22_27_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB10[(v[32] as usize)];
@@ -3357,6 +3375,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 39.
+#[inline(always)]
 fn r22_27_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB11[(v[32] as usize)];
@@ -3366,6 +3385,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 40.
+#[inline(always)]
 fn r22_27_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB12[(v[32] as usize)];
@@ -3375,6 +3395,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 41.
+#[inline(always)]
 fn r22_27_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB13[(v[32] as usize)];
@@ -3384,6 +3405,7 @@ false
 }
 
 /// Node `flips1Green_1` where v[34] == 42.
+#[inline(always)]
 fn r22_27_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 let x: u8 = TAB14[(v[32] as usize)];
@@ -3393,6 +3415,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 35.
+#[inline(always)]
 fn r7_11_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3404,6 +3427,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 36.
+#[inline(always)]
 fn r7_11_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3415,6 +3439,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 37.
+#[inline(always)]
 fn r7_11_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3426,6 +3451,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 38.
+#[inline(always)]
 fn r7_11_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3437,6 +3463,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 39.
+#[inline(always)]
 fn r7_11_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3448,6 +3475,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 40.
+#[inline(always)]
 fn r7_11_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3459,6 +3487,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 41.
+#[inline(always)]
 fn r7_11_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3470,6 +3499,7 @@ false
 }
 
 /// Node `embraceHVDRed_1` where v[34] == 42.
+#[inline(always)]
 fn r7_11_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 1 {
@@ -3481,6 +3511,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 35.
+#[inline(always)]
 fn r23_27_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3492,6 +3523,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 36.
+#[inline(always)]
 fn r23_27_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3503,6 +3535,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 37.
+#[inline(always)]
 fn r23_27_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3514,6 +3547,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 38.
+#[inline(always)]
 fn r23_27_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3525,6 +3559,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 39.
+#[inline(always)]
 fn r23_27_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3536,6 +3571,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 40.
+#[inline(always)]
 fn r23_27_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3547,6 +3583,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 41.
+#[inline(always)]
 fn r23_27_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3558,6 +3595,7 @@ false
 }
 
 /// Node `embraceHVDGreen_1` where v[34] == 42.
+#[inline(always)]
 fn r23_27_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 {
 if v[0 + OFF4[(r33 as usize)] as usize] == 0 {
@@ -3569,6 +3607,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 35.
+#[inline(always)]
 fn r8_11_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3592,6 +3631,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 36.
+#[inline(always)]
 fn r8_11_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3615,6 +3655,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 37.
+#[inline(always)]
 fn r8_11_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3638,6 +3679,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 38.
+#[inline(always)]
 fn r8_11_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3661,6 +3703,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 39.
+#[inline(always)]
 fn r8_11_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3684,6 +3727,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 40.
+#[inline(always)]
 fn r8_11_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3707,6 +3751,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 41.
+#[inline(always)]
 fn r8_11_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3730,6 +3775,7 @@ false
 }
 
 /// Node `embraceHVDRed_3` where v[34] == 42.
+#[inline(always)]
 fn r8_11_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3753,6 +3799,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 35.
+#[inline(always)]
 fn r24_27_k34_35(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3776,6 +3823,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 36.
+#[inline(always)]
 fn r24_27_k34_36(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3799,6 +3847,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 37.
+#[inline(always)]
 fn r24_27_k34_37(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3822,6 +3871,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 38.
+#[inline(always)]
 fn r24_27_k34_38(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3845,6 +3895,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 39.
+#[inline(always)]
 fn r24_27_k34_39(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3868,6 +3919,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 40.
+#[inline(always)]
 fn r24_27_k34_40(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3891,6 +3943,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 41.
+#[inline(always)]
 fn r24_27_k34_41(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {
@@ -3914,6 +3967,7 @@ false
 }
 
 /// Node `embraceHVDGreen_3` where v[34] == 42.
+#[inline(always)]
 fn r24_27_k34_42(v: &mut Values, r33: u8, r34: u8) -> bool {
 let mut r33: u8 = r33;
 loop {

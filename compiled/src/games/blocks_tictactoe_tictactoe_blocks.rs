@@ -121,14 +121,14 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            33 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m33(v, &mut sink); sink }); } else { m33(v, cx); } Ok(()) }
+            33 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(9, |mut sink| { m33(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m33(v, cx); } Ok(()) }
             37 => { m37(v, cx); Ok(()) }
             39 => { m39(v, cx); Ok(()) }
-            40 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m40(v, &mut sink); sink }); } else { m40(v, cx); } Ok(()) }
-            45 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m45(v, &mut sink); sink }); } else { m45(v, cx); } Ok(()) }
+            40 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m40(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m40(v, cx); } Ok(()) }
+            45 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(9, |mut sink| { m45(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m45(v, cx); } Ok(()) }
             49 => { m49(v, cx); Ok(()) }
             51 => { m51(v, cx); Ok(()) }
-            52 => { if cx.lists_deltas() { cx.list_deltas_into(1, |mut sink| { m52(v, &mut sink); sink }); } else { m52(v, cx); } Ok(()) }
+            52 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m52(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m52(v, cx); } Ok(()) }
             77 => { m77(v, cx); Ok(()) }
             _ => Ok(()),
         }

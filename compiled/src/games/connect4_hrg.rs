@@ -118,10 +118,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if cx.lists_deltas() { cx.list_deltas_into(7, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
+            2 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(7, |mut sink| { m2(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m2(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             16 => { m16(v, cx); Ok(()) }
-            23 => { if cx.lists_deltas() { cx.list_deltas_into(7, |mut sink| { m23(v, &mut sink); sink }); } else { m23(v, cx); } Ok(()) }
+            23 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(7, |mut sink| { m23(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m23(v, cx); } Ok(()) }
             27 => { m27(v, cx); Ok(()) }
             _ => Ok(()),
         }

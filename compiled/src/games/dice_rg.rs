@@ -106,8 +106,8 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if cx.lists_deltas() { cx.list_deltas_into(2, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
-            4 => { if cx.lists_deltas() { cx.list_deltas_into(6, |mut sink| { m4(v, &mut sink); sink }); } else { m4(v, cx); } Ok(()) }
+            2 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(2, |mut sink| { m2(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m2(v, cx); } Ok(()) }
+            4 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(6, |mut sink| { m4(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m4(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             9 => { m9(v, cx); Ok(()) }
             28 => { m28(v, cx); Ok(()) }

@@ -119,13 +119,13 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if cx.lists_deltas() { cx.list_deltas_into(6, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
-            5 => { if cx.lists_deltas() { cx.list_deltas_into(35, |mut sink| { m5(v, &mut sink); sink }); } else { m5(v, cx); } Ok(()) }
+            2 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(6, |mut sink| { m2(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m2(v, cx); } Ok(()) }
+            5 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(35, |mut sink| { m5(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m5(v, cx); } Ok(()) }
             13 => { m13(v, cx); Ok(()) }
             17 => { m17(v, cx); Ok(()) }
             34 => { m34(v, cx); Ok(()) }
-            38 => { if cx.lists_deltas() { cx.list_deltas_into(6, |mut sink| { m38(v, &mut sink); sink }); } else { m38(v, cx); } Ok(()) }
-            41 => { if cx.lists_deltas() { cx.list_deltas_into(35, |mut sink| { m41(v, &mut sink); sink }); } else { m41(v, cx); } Ok(()) }
+            38 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(6, |mut sink| { m38(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m38(v, cx); } Ok(()) }
+            41 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(35, |mut sink| { m41(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m41(v, cx); } Ok(()) }
             49 => { m49(v, cx); Ok(()) }
             53 => { m53(v, cx); Ok(()) }
             _ => Ok(()),
@@ -981,6 +981,7 @@ v[slot] = old;
 }
 
 /// Node `someMove_reach_1`.
+#[inline(always)]
 fn r20_26(v: &mut Values, r39: u8) -> bool {
 {
 for i in 0..17 {
@@ -993,6 +994,7 @@ false
 }
 
 /// Node `someMove_1`.
+#[inline(always)]
 fn r21_26(v: &mut Values, r39: u8) -> bool {
 {
 if r39 != 24 {
@@ -1004,6 +1006,7 @@ false
 }
 
 /// Node `someMove_2`.
+#[inline(always)]
 fn r22_26(v: &mut Values, r39: u8) -> bool {
 {
 if v[0 + OFF5[(r39 as usize)] as usize] != 2 {
@@ -1015,6 +1018,7 @@ false
 }
 
 /// Node `someMove_3`.
+#[inline(always)]
 fn r23_26(v: &mut Values, r39: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF6[(r39 as usize)] as usize + OFF3[(v[35] as usize)] as usize];
@@ -1024,6 +1028,7 @@ false
 }
 
 /// Node `someMove_4`.
+#[inline(always)]
 fn r24_26(v: &mut Values, r39: u8) -> bool {
 let g28 = r39 != 24;
 let g29 = r39 == 24;
@@ -1043,6 +1048,7 @@ false
 }
 
 /// Node `someMove_5`.
+#[inline(always)]
 fn r25_26(v: &mut Values, r39: u8) -> bool {
 {
 if v[0 + OFF7[(r39 as usize)] as usize] != 31 {
@@ -1054,6 +1060,7 @@ false
 }
 
 /// Node `someMove_reach_2`.
+#[inline(always)]
 fn r56_62(v: &mut Values, r39: u8) -> bool {
 {
 for i in 0..17 {
@@ -1066,6 +1073,7 @@ false
 }
 
 /// Node `someMove_8`.
+#[inline(always)]
 fn r57_62(v: &mut Values, r39: u8) -> bool {
 {
 if r39 != 24 {
@@ -1077,6 +1085,7 @@ false
 }
 
 /// Node `someMove_9`.
+#[inline(always)]
 fn r58_62(v: &mut Values, r39: u8) -> bool {
 {
 if v[0 + OFF7[(r39 as usize)] as usize] != 2 {
@@ -1088,6 +1097,7 @@ false
 }
 
 /// Node `someMove_10`.
+#[inline(always)]
 fn r59_62(v: &mut Values, r39: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF6[(r39 as usize)] as usize + OFF3[(v[35] as usize)] as usize];
@@ -1097,6 +1107,7 @@ false
 }
 
 /// Node `someMove_11`.
+#[inline(always)]
 fn r60_62(v: &mut Values, r39: u8) -> bool {
 let g69 = r39 != 24;
 let g70 = r39 == 24;
@@ -1116,6 +1127,7 @@ false
 }
 
 /// Node `someMove_12`.
+#[inline(always)]
 fn r61_62(v: &mut Values, r39: u8) -> bool {
 {
 if v[0 + OFF5[(r39 as usize)] as usize] != 31 {

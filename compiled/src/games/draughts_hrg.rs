@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -126,11 +127,11 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { m2(v, cx); Ok(()) }
+            2 => { if !(cx.lists_deltas() && cx.list_mixed_into(4096, |mut sink| { m2(v, &mut sink); sink })) { m2(v, cx); } Ok(()) }
             64 => { m64(v, cx); Ok(()) }
             69 => { m69(v, cx); Ok(()) }
             105 => { m105(v, cx); Ok(()) }
-            109 => { m109(v, cx); Ok(()) }
+            109 => { if !(cx.lists_deltas() && cx.list_mixed_into(4096, |mut sink| { m109(v, &mut sink); sink })) { m109(v, cx); } Ok(()) }
             151 => { m151(v, cx); Ok(()) }
             156 => { m156(v, cx); Ok(()) }
             _ => Ok(()),
@@ -161,7 +162,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_3_22: Option<bool> = None;
 {
 if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
@@ -179,7 +180,7 @@ m24(v, cx);
 }
 
 /// Node `turn_2`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -207,7 +208,7 @@ v[slot] = old;
 }
 
 /// Node `turn_3`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -235,7 +236,7 @@ v[slot] = old;
 }
 
 /// Node `capture_1`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF4[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -247,7 +248,7 @@ v[slot] = old;
 }
 
 /// Node `capture_2`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB2[(v[71] as usize)] == 7 {
 m27(v, cx);
@@ -258,7 +259,7 @@ m27(v, cx);
 }
 
 /// Node `capture_3`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m28(v, cx);
@@ -269,7 +270,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_4`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF4[(v[67]) as usize];
@@ -282,7 +283,7 @@ v[slot] = old;
 }
 
 /// Node `capture_5`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[67];
 let slot = 68usize;
@@ -294,7 +295,7 @@ v[slot] = old;
 }
 
 /// Node `capture_7`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) {
+fn m30<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g32 = TAB5[(v[71] as usize)] == 7;
 let g33 = TAB5[(v[71] as usize)] == 7;
 let g34 = TAB6[(v[71] as usize)] == 7;
@@ -327,7 +328,7 @@ m42(v, cx);
 }
 
 /// Node `capture_10`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) {
+fn m31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[68] as usize)];
 let slot = 69usize;
@@ -339,7 +340,7 @@ v[slot] = old;
 }
 
 /// Node `capture_11`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) {
+fn m32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m33(v, cx);
@@ -350,7 +351,7 @@ m33(v, cx);
 }
 
 /// Node `capture_12`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) {
+fn m33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[69] as usize)];
 let slot = 68usize;
@@ -362,7 +363,7 @@ v[slot] = old;
 }
 
 /// Node `capture_13`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) {
+fn m34<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
 m35(v, cx);
@@ -373,7 +374,7 @@ m35(v, cx);
 }
 
 /// Node `capture_9`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) {
+fn m35<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF4[(v[69]) as usize];
@@ -386,7 +387,7 @@ v[slot] = old;
 }
 
 /// Node `capture_15`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) {
+fn m36<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 69usize;
@@ -398,7 +399,7 @@ v[slot] = old;
 }
 
 /// Node `capture_16`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) {
+fn m37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m38(v, cx);
@@ -409,7 +410,7 @@ m38(v, cx);
 }
 
 /// Node `capture_17`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) {
+fn m38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 68usize;
@@ -421,7 +422,7 @@ v[slot] = old;
 }
 
 /// Node `capture_20`.
-fn m39(v: &mut Values, cx: &mut Search<Values>) {
+fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 69usize;
@@ -433,7 +434,7 @@ v[slot] = old;
 }
 
 /// Node `capture_21`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m41(v, cx);
@@ -444,7 +445,7 @@ m41(v, cx);
 }
 
 /// Node `capture_22`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 68usize;
@@ -456,7 +457,7 @@ v[slot] = old;
 }
 
 /// Node `capture_25`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) {
+fn m42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[68] as usize)];
 let slot = 69usize;
@@ -468,7 +469,7 @@ v[slot] = old;
 }
 
 /// Node `capture_26`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) {
+fn m43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m44(v, cx);
@@ -479,7 +480,7 @@ m44(v, cx);
 }
 
 /// Node `capture_27`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[69] as usize)];
 let slot = 68usize;
@@ -491,7 +492,7 @@ v[slot] = old;
 }
 
 /// Node `capture_30`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[68] as u32) {
 m46(v, cx);
@@ -502,7 +503,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_31`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g51 = TAB12[(v[71] as usize)] == 7;
 let g52 = TAB12[(v[71] as usize)] != 7;
 {
@@ -521,7 +522,7 @@ m48(v, cx);
 }
 
 /// Node `capture_32`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g53 = CONSTANTS[414 + OFF13[(v[71] as usize)] as usize + OFF4[(v[68] as usize)] as usize] != v[71];
 let g54 = CONSTANTS[414 + OFF13[(v[71] as usize)] as usize + OFF4[(v[68] as usize)] as usize] == v[71];
 {
@@ -540,7 +541,7 @@ m48(v, cx);
 }
 
 /// Node `capture_33`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) {
+fn m48<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_7_12: Option<bool> = None;
 {
 if (match reach_7_12 { Some(found) => found, None => { let found = r7_12(v, TAB0[(v[70] as usize)]); reach_7_12 = Some(found); found } }) {
@@ -558,7 +559,7 @@ m50(v, cx);
 }
 
 /// Node `capture_34`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) {
+fn m49<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[414 + OFF13[(v[71] as usize)] as usize + OFF4[(v[68] as usize)] as usize];
 let slot = 71usize;
@@ -570,7 +571,7 @@ v[slot] = old;
 }
 
 /// Node `capture_8`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) {
+fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[71];
 let o0 = OFF4[(v[68]) as usize];
@@ -583,7 +584,7 @@ v[slot] = old;
 }
 
 /// Node `capture_39`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) {
+fn m51<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 83;
 let slot = 66usize;
@@ -596,7 +597,7 @@ v[slot] = old;
 
 /// Node `stepMove_21`.
 #[inline(always)]
-fn m52(v: &mut Values, cx: &mut Search<Values>) {
+fn m52<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 let slot = 75usize;
@@ -608,7 +609,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_1`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) {
+fn m53<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF4[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -620,7 +621,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_2`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) {
+fn m54<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB2[(v[71] as usize)] == 7 {
 m55(v, cx);
@@ -631,7 +632,7 @@ m55(v, cx);
 }
 
 /// Node `stepMove_3`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) {
+fn m55<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m56(v, cx);
@@ -642,7 +643,7 @@ cx.pop_tag();
 }
 
 /// Node `stepMove_4`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) {
+fn m56<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g64 = TAB5[(v[71] as usize)] == 7;
 let g65 = TAB5[(v[71] as usize)] == 7;
 let g66 = TAB6[(v[71] as usize)] == 7;
@@ -675,7 +676,7 @@ m61(v, cx);
 }
 
 /// Node `stepMove_6`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) {
+fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[67] as usize)];
 let slot = 68usize;
@@ -688,7 +689,7 @@ v[slot] = old;
 
 /// Node `stepMove_5`.
 #[inline(always)]
-fn m58(v: &mut Values, cx: &mut Search<Values>) {
+fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
 m62(v, cx);
@@ -699,7 +700,7 @@ m62(v, cx);
 }
 
 /// Node `stepMove_8`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) {
+fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
@@ -711,7 +712,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_10`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) {
+fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
@@ -723,7 +724,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_12`.
-fn m61(v: &mut Values, cx: &mut Search<Values>) {
+fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[67] as usize)];
 let slot = 68usize;
@@ -736,7 +737,7 @@ v[slot] = old;
 
 /// Node `stepMove_14`.
 #[inline(always)]
-fn m62(v: &mut Values, cx: &mut Search<Values>) {
+fn m62<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag73: u32 = v[68] as u32;
 {
@@ -755,7 +756,7 @@ v[slot] = old;
 
 /// Node `stepMove_15`.
 #[inline(always)]
-fn m63(v: &mut Values, cx: &mut Search<Values>) {
+fn m63<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
@@ -973,7 +974,7 @@ v[slot] = old;
 }
 
 /// Node `turn_15`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) {
+fn m109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_82_101: Option<bool> = None;
 {
 if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
@@ -991,7 +992,7 @@ m111(v, cx);
 }
 
 /// Node `turn_16`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) {
+fn m110<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -1019,7 +1020,7 @@ v[slot] = old;
 }
 
 /// Node `turn_17`.
-fn m111(v: &mut Values, cx: &mut Search<Values>) {
+fn m111<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 67usize;
 let old = v[slot];
@@ -1047,7 +1048,7 @@ v[slot] = old;
 }
 
 /// Node `capture_41`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) {
+fn m112<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF4[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -1059,7 +1060,7 @@ v[slot] = old;
 }
 
 /// Node `capture_42`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) {
+fn m113<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[71] as usize)] == 7 {
 m114(v, cx);
@@ -1070,7 +1071,7 @@ m114(v, cx);
 }
 
 /// Node `capture_43`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) {
+fn m114<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m115(v, cx);
@@ -1081,7 +1082,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_44`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) {
+fn m115<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF4[(v[67]) as usize];
@@ -1094,7 +1095,7 @@ v[slot] = old;
 }
 
 /// Node `capture_45`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) {
+fn m116<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[67];
 let slot = 68usize;
@@ -1106,7 +1107,7 @@ v[slot] = old;
 }
 
 /// Node `capture_47`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) {
+fn m117<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g135 = TAB5[(v[71] as usize)] == 7;
 let g136 = TAB5[(v[71] as usize)] == 7;
 let g137 = TAB6[(v[71] as usize)] == 7;
@@ -1139,7 +1140,7 @@ m129(v, cx);
 }
 
 /// Node `capture_50`.
-fn m118(v: &mut Values, cx: &mut Search<Values>) {
+fn m118<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[68] as usize)];
 let slot = 69usize;
@@ -1151,7 +1152,7 @@ v[slot] = old;
 }
 
 /// Node `capture_51`.
-fn m119(v: &mut Values, cx: &mut Search<Values>) {
+fn m119<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB2[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m120(v, cx);
@@ -1162,7 +1163,7 @@ m120(v, cx);
 }
 
 /// Node `capture_52`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) {
+fn m120<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[69] as usize)];
 let slot = 68usize;
@@ -1174,7 +1175,7 @@ v[slot] = old;
 }
 
 /// Node `capture_53`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) {
+fn m121<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
 m122(v, cx);
@@ -1185,7 +1186,7 @@ m122(v, cx);
 }
 
 /// Node `capture_49`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) {
+fn m122<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 8;
 let o0 = OFF4[(v[69]) as usize];
@@ -1198,7 +1199,7 @@ v[slot] = old;
 }
 
 /// Node `capture_55`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) {
+fn m123<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[68] as usize)];
 let slot = 69usize;
@@ -1210,7 +1211,7 @@ v[slot] = old;
 }
 
 /// Node `capture_56`.
-fn m124(v: &mut Values, cx: &mut Search<Values>) {
+fn m124<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB2[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m125(v, cx);
@@ -1221,7 +1222,7 @@ m125(v, cx);
 }
 
 /// Node `capture_57`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) {
+fn m125<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[69] as usize)];
 let slot = 68usize;
@@ -1233,7 +1234,7 @@ v[slot] = old;
 }
 
 /// Node `capture_60`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) {
+fn m126<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[68] as usize)];
 let slot = 69usize;
@@ -1245,7 +1246,7 @@ v[slot] = old;
 }
 
 /// Node `capture_61`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) {
+fn m127<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB2[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m128(v, cx);
@@ -1256,7 +1257,7 @@ m128(v, cx);
 }
 
 /// Node `capture_62`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) {
+fn m128<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[69] as usize)];
 let slot = 68usize;
@@ -1268,7 +1269,7 @@ v[slot] = old;
 }
 
 /// Node `capture_65`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) {
+fn m129<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[68] as usize)];
 let slot = 69usize;
@@ -1280,7 +1281,7 @@ v[slot] = old;
 }
 
 /// Node `capture_66`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) {
+fn m130<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB2[(v[0 + OFF4[(v[69] as usize)] as usize] as usize)] == 7 {
 m131(v, cx);
@@ -1291,7 +1292,7 @@ m131(v, cx);
 }
 
 /// Node `capture_67`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) {
+fn m131<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[69] as usize)];
 let slot = 68usize;
@@ -1303,7 +1304,7 @@ v[slot] = old;
 }
 
 /// Node `capture_70`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) {
+fn m132<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[68] as u32) {
 m133(v, cx);
@@ -1314,7 +1315,7 @@ cx.pop_tag();
 }
 
 /// Node `capture_71`.
-fn m133(v: &mut Values, cx: &mut Search<Values>) {
+fn m133<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g154 = TAB12[(v[71] as usize)] == 7;
 let g155 = TAB12[(v[71] as usize)] != 7;
 {
@@ -1333,7 +1334,7 @@ m135(v, cx);
 }
 
 /// Node `capture_72`.
-fn m134(v: &mut Values, cx: &mut Search<Values>) {
+fn m134<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g156 = CONSTANTS[414 + OFF13[(v[71] as usize)] as usize + OFF4[(v[68] as usize)] as usize] != v[71];
 let g157 = CONSTANTS[414 + OFF13[(v[71] as usize)] as usize + OFF4[(v[68] as usize)] as usize] == v[71];
 {
@@ -1352,7 +1353,7 @@ m135(v, cx);
 }
 
 /// Node `capture_73`.
-fn m135(v: &mut Values, cx: &mut Search<Values>) {
+fn m135<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let mut reach_86_91: Option<bool> = None;
 {
 if (match reach_86_91 { Some(found) => found, None => { let found = r86_91(v, TAB0[(v[70] as usize)]); reach_86_91 = Some(found); found } }) {
@@ -1370,7 +1371,7 @@ m137(v, cx);
 }
 
 /// Node `capture_74`.
-fn m136(v: &mut Values, cx: &mut Search<Values>) {
+fn m136<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = CONSTANTS[414 + OFF13[(v[71] as usize)] as usize + OFF4[(v[68] as usize)] as usize];
 let slot = 71usize;
@@ -1382,7 +1383,7 @@ v[slot] = old;
 }
 
 /// Node `capture_48`.
-fn m137(v: &mut Values, cx: &mut Search<Values>) {
+fn m137<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[71];
 let o0 = OFF4[(v[68]) as usize];
@@ -1395,7 +1396,7 @@ v[slot] = old;
 }
 
 /// Node `capture_79`.
-fn m138(v: &mut Values, cx: &mut Search<Values>) {
+fn m138<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 83;
 let slot = 66usize;
@@ -1408,7 +1409,7 @@ v[slot] = old;
 
 /// Node `stepMove_42`.
 #[inline(always)]
-fn m139(v: &mut Values, cx: &mut Search<Values>) {
+fn m139<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 let slot = 75usize;
@@ -1420,7 +1421,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_22`.
-fn m140(v: &mut Values, cx: &mut Search<Values>) {
+fn m140<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[0 + OFF4[(v[67] as usize)] as usize];
 let slot = 71usize;
@@ -1432,7 +1433,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_23`.
-fn m141(v: &mut Values, cx: &mut Search<Values>) {
+fn m141<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if TAB8[(v[71] as usize)] == 7 {
 m142(v, cx);
@@ -1443,7 +1444,7 @@ m142(v, cx);
 }
 
 /// Node `stepMove_24`.
-fn m142(v: &mut Values, cx: &mut Search<Values>) {
+fn m142<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[67] as u32) {
 m143(v, cx);
@@ -1454,7 +1455,7 @@ cx.pop_tag();
 }
 
 /// Node `stepMove_25`.
-fn m143(v: &mut Values, cx: &mut Search<Values>) {
+fn m143<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let g167 = TAB5[(v[71] as usize)] == 7;
 let g168 = TAB5[(v[71] as usize)] == 7;
 let g169 = TAB6[(v[71] as usize)] == 7;
@@ -1487,7 +1488,7 @@ m148(v, cx);
 }
 
 /// Node `stepMove_27`.
-fn m144(v: &mut Values, cx: &mut Search<Values>) {
+fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB7[(v[67] as usize)];
 let slot = 68usize;
@@ -1500,7 +1501,7 @@ v[slot] = old;
 
 /// Node `stepMove_26`.
 #[inline(always)]
-fn m145(v: &mut Values, cx: &mut Search<Values>) {
+fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
 m149(v, cx);
@@ -1511,7 +1512,7 @@ m149(v, cx);
 }
 
 /// Node `stepMove_29`.
-fn m146(v: &mut Values, cx: &mut Search<Values>) {
+fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
@@ -1523,7 +1524,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_31`.
-fn m147(v: &mut Values, cx: &mut Search<Values>) {
+fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
@@ -1535,7 +1536,7 @@ v[slot] = old;
 }
 
 /// Node `stepMove_33`.
-fn m148(v: &mut Values, cx: &mut Search<Values>) {
+fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = TAB11[(v[67] as usize)];
 let slot = 68usize;
@@ -1548,7 +1549,7 @@ v[slot] = old;
 
 /// Node `stepMove_35`.
 #[inline(always)]
-fn m149(v: &mut Values, cx: &mut Search<Values>) {
+fn m149<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag176: u32 = v[68] as u32;
 {
@@ -1567,7 +1568,7 @@ v[slot] = old;
 
 /// Node `stepMove_36`.
 #[inline(always)]
-fn m150(v: &mut Values, cx: &mut Search<Values>) {
+fn m150<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else {
@@ -1754,6 +1755,7 @@ v[slot] = old;
 }
 
 /// Node `jumpFromAt_reach_1`.
+#[inline(always)]
 fn r7_12(v: &mut Values, r70: u8) -> bool {
 let g8 = TAB5[(v[71] as usize)] == 7;
 let g9 = TAB5[(v[71] as usize)] == 7;
@@ -1787,6 +1789,7 @@ false
 }
 
 /// Node `jumpFromAt_2`.
+#[inline(always)]
 fn r8_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
@@ -1796,6 +1799,7 @@ false
 }
 
 /// Node `jumpFromAt_3`.
+#[inline(always)]
 fn r9_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB8[(v[0 + r70 as usize] as usize)] == 7 {
@@ -1807,6 +1811,7 @@ false
 }
 
 /// Node `jumpFromAt_4`.
+#[inline(always)]
 fn r10_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB16[(r70 as usize)];
@@ -1816,6 +1821,7 @@ false
 }
 
 /// Node `jumpFromAt_5`.
+#[inline(always)]
 fn r11_12(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + r70 as usize] == 8 {
@@ -1827,6 +1833,7 @@ false
 }
 
 /// Node `jumpFromAt_7`.
+#[inline(always)]
 fn r13_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB17[(v[68] as usize)];
@@ -1836,6 +1843,7 @@ false
 }
 
 /// Node `jumpFromAt_8`.
+#[inline(always)]
 fn r14_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB8[(v[0 + r70 as usize] as usize)] == 7 {
@@ -1847,6 +1855,7 @@ false
 }
 
 /// Node `jumpFromAt_9`.
+#[inline(always)]
 fn r15_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB18[(r70 as usize)];
@@ -1856,6 +1865,7 @@ false
 }
 
 /// Node `jumpFromAt_12`.
+#[inline(always)]
 fn r16_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB19[(v[68] as usize)];
@@ -1865,6 +1875,7 @@ false
 }
 
 /// Node `jumpFromAt_13`.
+#[inline(always)]
 fn r17_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB8[(v[0 + r70 as usize] as usize)] == 7 {
@@ -1876,6 +1887,7 @@ false
 }
 
 /// Node `jumpFromAt_14`.
+#[inline(always)]
 fn r18_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB20[(r70 as usize)];
@@ -1885,6 +1897,7 @@ false
 }
 
 /// Node `jumpFromAt_17`.
+#[inline(always)]
 fn r19_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB21[(v[68] as usize)];
@@ -1894,6 +1907,7 @@ false
 }
 
 /// Node `jumpFromAt_18`.
+#[inline(always)]
 fn r20_12(v: &mut Values, r70: u8) -> bool {
 {
 if TAB8[(v[0 + r70 as usize] as usize)] == 7 {
@@ -1905,6 +1919,7 @@ false
 }
 
 /// Node `jumpFromAt_19`.
+#[inline(always)]
 fn r21_12(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB22[(r70 as usize)];
@@ -1914,6 +1929,7 @@ false
 }
 
 /// Node `anyCapture_reach_1`.
+#[inline(always)]
 fn r3_22(v: &mut Values) -> bool {
 {
 let slot = 68usize;
@@ -1936,6 +1952,7 @@ false
 }
 
 /// Node `anyCapture_1`.
+#[inline(always)]
 fn r4_22(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + OFF4[(v[68] as usize)] as usize];
@@ -1948,6 +1965,7 @@ false
 }
 
 /// Node `anyCapture_2`.
+#[inline(always)]
 fn r5_22(v: &mut Values) -> bool {
 {
 if TAB2[(v[71] as usize)] == 7 {
@@ -1959,6 +1977,7 @@ false
 }
 
 /// Node `anyCapture_3`.
+#[inline(always)]
 fn r6_22(v: &mut Values) -> bool {
 {
 if r7_12(v, TAB0[(v[70] as usize)]) {
@@ -2089,6 +2108,7 @@ false
 }
 
 /// Node `jumpFromAt_reach_2`.
+#[inline(always)]
 fn r86_91(v: &mut Values, r70: u8) -> bool {
 let g103 = TAB5[(v[71] as usize)] == 7;
 let g104 = TAB5[(v[71] as usize)] == 7;
@@ -2122,6 +2142,7 @@ false
 }
 
 /// Node `jumpFromAt_23`.
+#[inline(always)]
 fn r87_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
@@ -2131,6 +2152,7 @@ false
 }
 
 /// Node `jumpFromAt_24`.
+#[inline(always)]
 fn r88_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB2[(v[0 + r70 as usize] as usize)] == 7 {
@@ -2142,6 +2164,7 @@ false
 }
 
 /// Node `jumpFromAt_25`.
+#[inline(always)]
 fn r89_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB16[(r70 as usize)];
@@ -2151,6 +2174,7 @@ false
 }
 
 /// Node `jumpFromAt_26`.
+#[inline(always)]
 fn r90_91(v: &mut Values, r70: u8) -> bool {
 {
 if v[0 + r70 as usize] == 8 {
@@ -2162,6 +2186,7 @@ false
 }
 
 /// Node `jumpFromAt_28`.
+#[inline(always)]
 fn r92_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB17[(v[68] as usize)];
@@ -2171,6 +2196,7 @@ false
 }
 
 /// Node `jumpFromAt_29`.
+#[inline(always)]
 fn r93_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB2[(v[0 + r70 as usize] as usize)] == 7 {
@@ -2182,6 +2208,7 @@ false
 }
 
 /// Node `jumpFromAt_30`.
+#[inline(always)]
 fn r94_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB18[(r70 as usize)];
@@ -2191,6 +2218,7 @@ false
 }
 
 /// Node `jumpFromAt_33`.
+#[inline(always)]
 fn r95_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB19[(v[68] as usize)];
@@ -2200,6 +2228,7 @@ false
 }
 
 /// Node `jumpFromAt_34`.
+#[inline(always)]
 fn r96_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB2[(v[0 + r70 as usize] as usize)] == 7 {
@@ -2211,6 +2240,7 @@ false
 }
 
 /// Node `jumpFromAt_35`.
+#[inline(always)]
 fn r97_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB20[(r70 as usize)];
@@ -2220,6 +2250,7 @@ false
 }
 
 /// Node `jumpFromAt_38`.
+#[inline(always)]
 fn r98_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB21[(v[68] as usize)];
@@ -2229,6 +2260,7 @@ false
 }
 
 /// Node `jumpFromAt_39`.
+#[inline(always)]
 fn r99_91(v: &mut Values, r70: u8) -> bool {
 {
 if TAB2[(v[0 + r70 as usize] as usize)] == 7 {
@@ -2240,6 +2272,7 @@ false
 }
 
 /// Node `jumpFromAt_40`.
+#[inline(always)]
 fn r100_91(v: &mut Values, r70: u8) -> bool {
 {
 let x: u8 = TAB22[(r70 as usize)];
@@ -2249,6 +2282,7 @@ false
 }
 
 /// Node `anyCapture_reach_2`.
+#[inline(always)]
 fn r82_101(v: &mut Values) -> bool {
 {
 let slot = 68usize;
@@ -2271,6 +2305,7 @@ false
 }
 
 /// Node `anyCapture_5`.
+#[inline(always)]
 fn r83_101(v: &mut Values) -> bool {
 {
 let x: u8 = v[0 + OFF4[(v[68] as usize)] as usize];
@@ -2283,6 +2318,7 @@ false
 }
 
 /// Node `anyCapture_6`.
+#[inline(always)]
 fn r84_101(v: &mut Values) -> bool {
 {
 if TAB8[(v[71] as usize)] == 7 {
@@ -2294,6 +2330,7 @@ false
 }
 
 /// Node `anyCapture_7`.
+#[inline(always)]
 fn r85_101(v: &mut Values) -> bool {
 {
 if r86_91(v, TAB0[(v[70] as usize)]) {

@@ -103,7 +103,7 @@ impl CompiledGame for Game {
             0 => { m0(v, cx); Ok(()) }
             2 => { m2(v, cx); Ok(()) }
             9 => { m9(v, cx); Ok(()) }
-            16 => { if cx.lists_deltas() { cx.list_deltas_into(4, |mut sink| { m16(v, &mut sink); sink }); } else { m16(v, cx); } Ok(()) }
+            16 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(4, |mut sink| { m16(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m16(v, cx); } Ok(()) }
             20 => { m20(v, cx); Ok(()) }
             35 => { m35(v, cx); Ok(()) }
             _ => Ok(()),

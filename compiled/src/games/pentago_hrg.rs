@@ -128,10 +128,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
+            2 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(288, |mut sink| { m2(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m2(v, cx); } Ok(()) }
             11 => { m11(v, cx); Ok(()) }
             87 => { m87(v, cx); Ok(()) }
-            95 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m95(v, &mut sink); sink }); } else { m95(v, cx); } Ok(()) }
+            95 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(288, |mut sink| { m95(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m95(v, cx); } Ok(()) }
             104 => { m104(v, cx); Ok(()) }
             _ => Ok(()),
         }

@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -136,7 +137,7 @@ fn e0(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_5", out of line (see `search`).
 #[inline(never)]
 fn e6(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m6(v, cx); Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(65, |mut sink| { m6(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m6(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_12", out of line (see `search`).
@@ -148,7 +149,7 @@ fn e13(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_35", out of line (see `search`).
 #[inline(never)]
 fn e28(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m28(v, cx); Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m28(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m28(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_37", out of line (see `search`).
@@ -166,7 +167,7 @@ fn e39(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_53", out of line (see `search`).
 #[inline(never)]
 fn e44(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m44(v, cx); Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(65, |mut sink| { m44(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m44(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_60", out of line (see `search`).
@@ -178,7 +179,7 @@ fn e51(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 /// The search from node "turn_83", out of line (see `search`).
 #[inline(never)]
 fn e65(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
-    { m65(v, cx); Ok(()) }
+    { if cx.lists_deltas() { let fitted = cx.list_deltas_into(1, |mut sink| { m65(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m65(v, cx); } Ok(()) }
 }
 
 /// The search from node "turn_85", out of line (see `search`).
@@ -241,7 +242,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
+fn m6<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -261,7 +262,7 @@ v[slot] = old;
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
 m8(v, cx);
@@ -272,7 +273,7 @@ m8(v, cx);
 }
 
 /// Node `turn_7`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r10_11(v, v[70], v[71]) {
 m9(v, cx);
@@ -284,7 +285,7 @@ m9(v, cx);
 
 /// Node `turn_8`.
 #[inline(always)]
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag9: u32 = v[68] as u32;
 {
@@ -303,7 +304,7 @@ v[slot] = old;
 
 /// Node `turn_11`.
 #[inline(always)]
-fn m12(v: &mut Values, cx: &mut Search<Values>) {
+fn m12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(0u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
@@ -506,7 +507,7 @@ m43(v, cx);
 
 /// Node `turn_35`.
 #[inline(always)]
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag30: u32 = 221;
 {
@@ -525,7 +526,7 @@ v[slot] = old;
 
 /// Node `turn_36`.
 #[inline(always)]
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(1u64 | (x as u64) << 16); } else {
@@ -701,7 +702,7 @@ v[slot] = old;
 }
 
 /// Node `turn_53`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 68usize;
 let old = v[slot];
@@ -721,7 +722,7 @@ v[slot] = old;
 }
 
 /// Node `turn_54`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + MEMBER_INDEX1[(v[68] as usize)] as usize] == 7 {
 m46(v, cx);
@@ -732,7 +733,7 @@ m46(v, cx);
 }
 
 /// Node `turn_55`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if r48_49(v, v[70], v[71]) {
 m47(v, cx);
@@ -744,7 +745,7 @@ m47(v, cx);
 
 /// Node `turn_56`.
 #[inline(always)]
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag50: u32 = v[68] as u32;
 {
@@ -763,7 +764,7 @@ v[slot] = old;
 
 /// Node `turn_59`.
 #[inline(always)]
-fn m50(v: &mut Values, cx: &mut Search<Values>) {
+fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(2u64 | (v[68] as u64) << 16 | (x as u64) << 24); } else {
@@ -948,7 +949,7 @@ Ok(())
 
 /// Node `turn_83`.
 #[inline(always)]
-fn m65(v: &mut Values, cx: &mut Search<Values>) {
+fn m65<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag69: u32 = 221;
 {
@@ -967,7 +968,7 @@ v[slot] = old;
 
 /// Node `turn_84`.
 #[inline(always)]
-fn m66(v: &mut Values, cx: &mut Search<Values>) {
+fn m66<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 5;
 if cx.lists_deltas() { cx.push_delta(3u64 | (x as u64) << 16); } else {
@@ -1169,6 +1170,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_reach_1`.
+#[inline(always)]
 fn r10_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if r93_11_k70_77(v, 77, r71) {  return true; }
@@ -1184,6 +1186,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3`.
+#[inline(always)]
 fn r93_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
@@ -1193,6 +1196,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9`.
+#[inline(always)]
 fn r94_11(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -1461,6 +1465,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_reach_2`.
+#[inline(always)]
 fn r48_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if r98_49_k70_77(v, 77, r71) {  return true; }
@@ -1476,6 +1481,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3`.
+#[inline(always)]
 fn r98_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = CONSTANTS[0 + OFF3[(r70 as usize)] as usize + MEMBER_INDEX1[(v[68] as usize)] as usize];
@@ -1485,6 +1491,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9`.
+#[inline(always)]
 fn r99_49(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -1994,6 +2001,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 77.
+#[inline(always)]
 fn r93_11_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
@@ -2003,6 +2011,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 78.
+#[inline(always)]
 fn r93_11_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
@@ -2012,6 +2021,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 79.
+#[inline(always)]
 fn r93_11_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
@@ -2021,6 +2031,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 80.
+#[inline(always)]
 fn r93_11_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
@@ -2030,6 +2041,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 81.
+#[inline(always)]
 fn r93_11_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
@@ -2039,6 +2051,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 82.
+#[inline(always)]
 fn r93_11_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
@@ -2048,6 +2061,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 83.
+#[inline(always)]
 fn r93_11_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
@@ -2057,6 +2071,7 @@ false
 }
 
 /// Node `legalAt_reach_1__legalAt_3` where v[70] == 84.
+#[inline(always)]
 fn r93_11_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
@@ -2138,6 +2153,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 77.
+#[inline(always)]
 fn r98_49_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB9[(v[68] as usize)];
@@ -2147,6 +2163,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 78.
+#[inline(always)]
 fn r98_49_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB10[(v[68] as usize)];
@@ -2156,6 +2173,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 79.
+#[inline(always)]
 fn r98_49_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB11[(v[68] as usize)];
@@ -2165,6 +2183,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 80.
+#[inline(always)]
 fn r98_49_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB12[(v[68] as usize)];
@@ -2174,6 +2193,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 81.
+#[inline(always)]
 fn r98_49_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB13[(v[68] as usize)];
@@ -2183,6 +2203,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 82.
+#[inline(always)]
 fn r98_49_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB14[(v[68] as usize)];
@@ -2192,6 +2213,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 83.
+#[inline(always)]
 fn r98_49_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB15[(v[68] as usize)];
@@ -2201,6 +2223,7 @@ false
 }
 
 /// Node `legalAt_reach_2__legalAt_3` where v[70] == 84.
+#[inline(always)]
 fn r98_49_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 let x: u8 = TAB16[(v[68] as usize)];
@@ -2298,6 +2321,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 77.
+#[inline(always)]
 fn r94_11_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2309,6 +2333,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 78.
+#[inline(always)]
 fn r94_11_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2320,6 +2345,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 79.
+#[inline(always)]
 fn r94_11_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2331,6 +2357,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 80.
+#[inline(always)]
 fn r94_11_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2342,6 +2369,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 81.
+#[inline(always)]
 fn r94_11_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2353,6 +2381,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 82.
+#[inline(always)]
 fn r94_11_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2364,6 +2393,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 83.
+#[inline(always)]
 fn r94_11_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2375,6 +2405,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_9` where v[70] == 84.
+#[inline(always)]
 fn r94_11_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 1 {
@@ -2474,6 +2505,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 77.
+#[inline(always)]
 fn r99_49_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2485,6 +2517,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 78.
+#[inline(always)]
 fn r99_49_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2496,6 +2529,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 79.
+#[inline(always)]
 fn r99_49_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2507,6 +2541,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 80.
+#[inline(always)]
 fn r99_49_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2518,6 +2553,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 81.
+#[inline(always)]
 fn r99_49_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2529,6 +2565,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 82.
+#[inline(always)]
 fn r99_49_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2540,6 +2577,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 83.
+#[inline(always)]
 fn r99_49_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2551,6 +2589,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_9` where v[70] == 84.
+#[inline(always)]
 fn r99_49_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r71 as usize)] as usize] == 0 {
@@ -2746,6 +2785,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 77.
+#[inline(always)]
 fn r95_11_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2769,6 +2809,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 78.
+#[inline(always)]
 fn r95_11_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2792,6 +2833,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 79.
+#[inline(always)]
 fn r95_11_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2815,6 +2857,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 80.
+#[inline(always)]
 fn r95_11_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2838,6 +2881,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 81.
+#[inline(always)]
 fn r95_11_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2861,6 +2905,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 82.
+#[inline(always)]
 fn r95_11_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2884,6 +2929,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 83.
+#[inline(always)]
 fn r95_11_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -2907,6 +2953,7 @@ false
 }
 
 /// Node `legalAt_reach_1__outflanks_11` where v[70] == 84.
+#[inline(always)]
 fn r95_11_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3114,6 +3161,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 77.
+#[inline(always)]
 fn r100_49_k70_77(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3137,6 +3185,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 78.
+#[inline(always)]
 fn r100_49_k70_78(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3160,6 +3209,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 79.
+#[inline(always)]
 fn r100_49_k70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3183,6 +3233,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 80.
+#[inline(always)]
 fn r100_49_k70_80(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3206,6 +3257,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 81.
+#[inline(always)]
 fn r100_49_k70_81(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3229,6 +3281,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 82.
+#[inline(always)]
 fn r100_49_k70_82(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3252,6 +3305,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 83.
+#[inline(always)]
 fn r100_49_k70_83(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {
@@ -3275,6 +3329,7 @@ false
 }
 
 /// Node `legalAt_reach_2__outflanks_11` where v[70] == 84.
+#[inline(always)]
 fn r100_49_k70_84(v: &mut Values, r70: u8, r71: u8) -> bool {
 let mut r71: u8 = r71;
 loop {

@@ -107,7 +107,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
+            9 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m9(v, cx); } Ok(()) }
             26 => { m26(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -505,6 +505,7 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
+#[inline(always)]
 fn r7_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 for chunk in 0..5 {
@@ -522,6 +523,7 @@ false
 }
 
 /// Node `AccBegin`.
+#[inline(always)]
 fn r25_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g27 = v[74] == 54;
 let g28 = v[74] == 55;
@@ -541,6 +543,7 @@ false
 }
 
 /// Node `AnyPick`.
+#[inline(always)]
 fn r32_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
@@ -552,6 +555,7 @@ false
 }
 
 /// Node `PieceBegin`.
+#[inline(always)]
 fn r33_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 for i in 0..4 {
@@ -563,6 +567,7 @@ false
 }
 
 /// Node `AccLine0`.
+#[inline(always)]
 fn r34_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[78] != 56 {
@@ -574,6 +579,7 @@ false
 }
 
 /// Node `Atom0_0_counted`.
+#[inline(always)]
 fn r35_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
@@ -585,6 +591,7 @@ false
 }
 
 /// Node `Atom0_0_shape`.
+#[inline(always)]
 fn r36_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g40 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 50;
 let g41 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 51;
@@ -604,6 +611,7 @@ false
 }
 
 /// Node `Atom0_0_color`.
+#[inline(always)]
 fn r37_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g42 = r75 == 35;
 let g43 = r75 == 36;
@@ -658,6 +666,7 @@ false
 }
 
 /// Node `Atom0_1_color`.
+#[inline(always)]
 fn r38_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g49 = r75 == 35;
 let g50 = r75 == 36;
@@ -712,6 +721,7 @@ false
 }
 
 /// Node `Atom0_0_pos`.
+#[inline(always)]
 fn r39_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if TAB5[(r76 as usize)] == 63 {
@@ -723,6 +733,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e0`.
+#[inline(always)]
 fn r40_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
@@ -734,6 +745,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e1`.
+#[inline(always)]
 fn r41_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
@@ -745,6 +757,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e2`.
+#[inline(always)]
 fn r42_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
@@ -756,6 +769,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e3`.
+#[inline(always)]
 fn r43_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
@@ -767,6 +781,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e4`.
+#[inline(always)]
 fn r44_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
@@ -778,6 +793,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
+#[inline(always)]
 fn r45_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g62 = r75 == 29;
 let g63 = r75 == 30;
@@ -832,6 +848,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e0`.
+#[inline(always)]
 fn r46_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
@@ -843,6 +860,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e1`.
+#[inline(always)]
 fn r47_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
@@ -854,6 +872,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e2`.
+#[inline(always)]
 fn r48_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
@@ -865,6 +884,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e3`.
+#[inline(always)]
 fn r49_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
@@ -876,6 +896,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e4`.
+#[inline(always)]
 fn r50_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
@@ -887,6 +908,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
+#[inline(always)]
 fn r51_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g74 = r75 == 23;
 let g75 = r75 == 24;
@@ -941,6 +963,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2e0`.
+#[inline(always)]
 fn r52_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
@@ -952,6 +975,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2e1`.
+#[inline(always)]
 fn r53_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
@@ -963,6 +987,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2e2`.
+#[inline(always)]
 fn r54_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
@@ -974,6 +999,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2e3`.
+#[inline(always)]
 fn r55_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
@@ -985,6 +1011,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2e4`.
+#[inline(always)]
 fn r56_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
@@ -996,6 +1023,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3`.
+#[inline(always)]
 fn r57_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g86 = r75 == 17;
 let g87 = r75 == 18;
@@ -1050,6 +1078,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3e0`.
+#[inline(always)]
 fn r58_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
@@ -1061,6 +1090,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3e1`.
+#[inline(always)]
 fn r59_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
@@ -1072,6 +1102,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3e2`.
+#[inline(always)]
 fn r60_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
@@ -1083,6 +1114,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3e3`.
+#[inline(always)]
 fn r61_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
@@ -1094,6 +1126,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3e4`.
+#[inline(always)]
 fn r62_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
@@ -1105,6 +1138,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4`.
+#[inline(always)]
 fn r63_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g98 = r75 == 11;
 let g99 = r75 == 12;
@@ -1159,6 +1193,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4e0`.
+#[inline(always)]
 fn r64_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
@@ -1170,6 +1205,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4e1`.
+#[inline(always)]
 fn r65_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
@@ -1181,6 +1217,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4e2`.
+#[inline(always)]
 fn r66_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
@@ -1192,6 +1229,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4e3`.
+#[inline(always)]
 fn r67_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
@@ -1203,6 +1241,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4e4`.
+#[inline(always)]
 fn r68_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
@@ -1214,6 +1253,7 @@ false
 }
 
 /// Node `Atom0_0_o0t5`.
+#[inline(always)]
 fn r69_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g110 = r75 == 5;
 let g111 = r75 == 6;
@@ -1261,6 +1301,7 @@ false
 }
 
 /// Node `Atom0_1_pos`.
+#[inline(always)]
 fn r70_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if TAB6[(r76 as usize)] == 63 {
@@ -1272,6 +1313,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e0`.
+#[inline(always)]
 fn r71_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
@@ -1283,6 +1325,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e1`.
+#[inline(always)]
 fn r72_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
@@ -1294,6 +1337,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e2`.
+#[inline(always)]
 fn r73_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
@@ -1305,6 +1349,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e3`.
+#[inline(always)]
 fn r74_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
@@ -1316,6 +1361,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e4`.
+#[inline(always)]
 fn r75_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
@@ -1327,6 +1373,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1`.
+#[inline(always)]
 fn r76_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g122 = r75 == 29;
 let g123 = r75 == 30;
@@ -1381,6 +1428,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e0`.
+#[inline(always)]
 fn r77_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
@@ -1392,6 +1440,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e1`.
+#[inline(always)]
 fn r78_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
@@ -1403,6 +1452,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e2`.
+#[inline(always)]
 fn r79_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
@@ -1414,6 +1464,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e3`.
+#[inline(always)]
 fn r80_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
@@ -1425,6 +1476,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e4`.
+#[inline(always)]
 fn r81_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
@@ -1436,6 +1488,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2`.
+#[inline(always)]
 fn r82_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g134 = r75 == 23;
 let g135 = r75 == 24;
@@ -1490,6 +1543,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e0`.
+#[inline(always)]
 fn r83_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
@@ -1501,6 +1555,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e1`.
+#[inline(always)]
 fn r84_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
@@ -1512,6 +1567,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e2`.
+#[inline(always)]
 fn r85_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
@@ -1523,6 +1579,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e3`.
+#[inline(always)]
 fn r86_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
@@ -1534,6 +1591,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e4`.
+#[inline(always)]
 fn r87_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
@@ -1545,6 +1603,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3`.
+#[inline(always)]
 fn r88_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g146 = r75 == 17;
 let g147 = r75 == 18;
@@ -1599,6 +1658,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e0`.
+#[inline(always)]
 fn r89_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
@@ -1610,6 +1670,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e1`.
+#[inline(always)]
 fn r90_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
@@ -1621,6 +1682,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e2`.
+#[inline(always)]
 fn r91_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
@@ -1632,6 +1694,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e3`.
+#[inline(always)]
 fn r92_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
@@ -1643,6 +1706,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e4`.
+#[inline(always)]
 fn r93_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
@@ -1654,6 +1718,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4`.
+#[inline(always)]
 fn r94_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g158 = r75 == 11;
 let g159 = r75 == 12;
@@ -1708,6 +1773,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e0`.
+#[inline(always)]
 fn r95_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
@@ -1719,6 +1785,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e1`.
+#[inline(always)]
 fn r96_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
@@ -1730,6 +1797,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e2`.
+#[inline(always)]
 fn r97_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
@@ -1741,6 +1809,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e3`.
+#[inline(always)]
 fn r98_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
@@ -1752,6 +1821,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e4`.
+#[inline(always)]
 fn r99_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
@@ -1763,6 +1833,7 @@ false
 }
 
 /// Node `Atom0_1_o0t5`.
+#[inline(always)]
 fn r100_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g170 = r75 == 5;
 let g171 = r75 == 6;
@@ -1810,6 +1881,7 @@ false
 }
 
 /// Node `AccLine1`.
+#[inline(always)]
 fn r101_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[79] != 56 {
@@ -1821,6 +1893,7 @@ false
 }
 
 /// Node `Atom1_0_counted`.
+#[inline(always)]
 fn r102_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
@@ -1832,6 +1905,7 @@ false
 }
 
 /// Node `Atom1_0_shape`.
+#[inline(always)]
 fn r103_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g178 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 52;
 let g179 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 53;
@@ -1851,6 +1925,7 @@ false
 }
 
 /// Node `Atom1_0_color`.
+#[inline(always)]
 fn r104_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g180 = r75 == 35;
 let g181 = r75 == 36;
@@ -1905,6 +1980,7 @@ false
 }
 
 /// Node `Atom1_1_color`.
+#[inline(always)]
 fn r105_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g187 = r75 == 35;
 let g188 = r75 == 36;
@@ -1959,6 +2035,7 @@ false
 }
 
 /// Node `Atom1_0_pos`.
+#[inline(always)]
 fn r106_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if TAB7[(r76 as usize)] == 63 {
@@ -1970,6 +2047,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e0`.
+#[inline(always)]
 fn r107_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
@@ -1981,6 +2059,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e1`.
+#[inline(always)]
 fn r108_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
@@ -1992,6 +2071,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e2`.
+#[inline(always)]
 fn r109_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
@@ -2003,6 +2083,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e3`.
+#[inline(always)]
 fn r110_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
@@ -2014,6 +2095,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e4`.
+#[inline(always)]
 fn r111_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
@@ -2025,6 +2107,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1`.
+#[inline(always)]
 fn r112_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g200 = r75 == 29;
 let g201 = r75 == 30;
@@ -2079,6 +2162,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e0`.
+#[inline(always)]
 fn r113_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
@@ -2090,6 +2174,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e1`.
+#[inline(always)]
 fn r114_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
@@ -2101,6 +2186,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e2`.
+#[inline(always)]
 fn r115_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
@@ -2112,6 +2198,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e3`.
+#[inline(always)]
 fn r116_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
@@ -2123,6 +2210,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e4`.
+#[inline(always)]
 fn r117_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
@@ -2134,6 +2222,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2`.
+#[inline(always)]
 fn r118_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g212 = r75 == 23;
 let g213 = r75 == 24;
@@ -2188,6 +2277,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e0`.
+#[inline(always)]
 fn r119_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
@@ -2199,6 +2289,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e1`.
+#[inline(always)]
 fn r120_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
@@ -2210,6 +2301,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e2`.
+#[inline(always)]
 fn r121_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
@@ -2221,6 +2313,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e3`.
+#[inline(always)]
 fn r122_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
@@ -2232,6 +2325,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e4`.
+#[inline(always)]
 fn r123_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
@@ -2243,6 +2337,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3`.
+#[inline(always)]
 fn r124_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g224 = r75 == 17;
 let g225 = r75 == 18;
@@ -2297,6 +2392,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e0`.
+#[inline(always)]
 fn r125_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
@@ -2308,6 +2404,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e1`.
+#[inline(always)]
 fn r126_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
@@ -2319,6 +2416,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e2`.
+#[inline(always)]
 fn r127_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
@@ -2330,6 +2428,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e3`.
+#[inline(always)]
 fn r128_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
@@ -2341,6 +2440,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e4`.
+#[inline(always)]
 fn r129_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
@@ -2352,6 +2452,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4`.
+#[inline(always)]
 fn r130_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g236 = r75 == 11;
 let g237 = r75 == 12;
@@ -2406,6 +2507,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e0`.
+#[inline(always)]
 fn r131_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
@@ -2417,6 +2519,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e1`.
+#[inline(always)]
 fn r132_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
@@ -2428,6 +2531,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e2`.
+#[inline(always)]
 fn r133_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
@@ -2439,6 +2543,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e3`.
+#[inline(always)]
 fn r134_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
@@ -2450,6 +2555,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e4`.
+#[inline(always)]
 fn r135_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
@@ -2461,6 +2567,7 @@ false
 }
 
 /// Node `Atom1_0_o0t5`.
+#[inline(always)]
 fn r136_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g248 = r75 == 5;
 let g249 = r75 == 6;
@@ -2508,6 +2615,7 @@ false
 }
 
 /// Node `Atom1_1_pos`.
+#[inline(always)]
 fn r137_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if TAB8[(r76 as usize)] == 63 {
@@ -2519,6 +2627,7 @@ false
 }
 
 /// Node `Atom1_1_o0t0e0`.
+#[inline(always)]
 fn r138_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
@@ -2530,6 +2639,7 @@ false
 }
 
 /// Node `Atom1_1_o0t0e1`.
+#[inline(always)]
 fn r139_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
@@ -2541,6 +2651,7 @@ false
 }
 
 /// Node `Atom1_1_o0t0e2`.
+#[inline(always)]
 fn r140_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
@@ -2552,6 +2663,7 @@ false
 }
 
 /// Node `Atom1_1_o0t0e3`.
+#[inline(always)]
 fn r141_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
@@ -2563,6 +2675,7 @@ false
 }
 
 /// Node `Atom1_1_o0t0e4`.
+#[inline(always)]
 fn r142_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[35] == 45 {
@@ -2574,6 +2687,7 @@ false
 }
 
 /// Node `Atom1_1_o0t1`.
+#[inline(always)]
 fn r143_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g260 = r75 == 29;
 let g261 = r75 == 30;
@@ -2628,6 +2742,7 @@ false
 }
 
 /// Node `Atom1_1_o0t1e0`.
+#[inline(always)]
 fn r144_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
@@ -2639,6 +2754,7 @@ false
 }
 
 /// Node `Atom1_1_o0t1e1`.
+#[inline(always)]
 fn r145_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
@@ -2650,6 +2766,7 @@ false
 }
 
 /// Node `Atom1_1_o0t1e2`.
+#[inline(always)]
 fn r146_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
@@ -2661,6 +2778,7 @@ false
 }
 
 /// Node `Atom1_1_o0t1e3`.
+#[inline(always)]
 fn r147_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
@@ -2672,6 +2790,7 @@ false
 }
 
 /// Node `Atom1_1_o0t1e4`.
+#[inline(always)]
 fn r148_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[29] == 45 {
@@ -2683,6 +2802,7 @@ false
 }
 
 /// Node `Atom1_1_o0t2`.
+#[inline(always)]
 fn r149_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g272 = r75 == 23;
 let g273 = r75 == 24;
@@ -2737,6 +2857,7 @@ false
 }
 
 /// Node `Atom1_1_o0t2e0`.
+#[inline(always)]
 fn r150_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
@@ -2748,6 +2869,7 @@ false
 }
 
 /// Node `Atom1_1_o0t2e1`.
+#[inline(always)]
 fn r151_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
@@ -2759,6 +2881,7 @@ false
 }
 
 /// Node `Atom1_1_o0t2e2`.
+#[inline(always)]
 fn r152_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
@@ -2770,6 +2893,7 @@ false
 }
 
 /// Node `Atom1_1_o0t2e3`.
+#[inline(always)]
 fn r153_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
@@ -2781,6 +2905,7 @@ false
 }
 
 /// Node `Atom1_1_o0t2e4`.
+#[inline(always)]
 fn r154_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[23] == 45 {
@@ -2792,6 +2917,7 @@ false
 }
 
 /// Node `Atom1_1_o0t3`.
+#[inline(always)]
 fn r155_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g284 = r75 == 17;
 let g285 = r75 == 18;
@@ -2846,6 +2972,7 @@ false
 }
 
 /// Node `Atom1_1_o0t3e0`.
+#[inline(always)]
 fn r156_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
@@ -2857,6 +2984,7 @@ false
 }
 
 /// Node `Atom1_1_o0t3e1`.
+#[inline(always)]
 fn r157_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
@@ -2868,6 +2996,7 @@ false
 }
 
 /// Node `Atom1_1_o0t3e2`.
+#[inline(always)]
 fn r158_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
@@ -2879,6 +3008,7 @@ false
 }
 
 /// Node `Atom1_1_o0t3e3`.
+#[inline(always)]
 fn r159_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
@@ -2890,6 +3020,7 @@ false
 }
 
 /// Node `Atom1_1_o0t3e4`.
+#[inline(always)]
 fn r160_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[17] == 45 {
@@ -2901,6 +3032,7 @@ false
 }
 
 /// Node `Atom1_1_o0t4`.
+#[inline(always)]
 fn r161_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g296 = r75 == 11;
 let g297 = r75 == 12;
@@ -2955,6 +3087,7 @@ false
 }
 
 /// Node `Atom1_1_o0t4e0`.
+#[inline(always)]
 fn r162_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
@@ -2966,6 +3099,7 @@ false
 }
 
 /// Node `Atom1_1_o0t4e1`.
+#[inline(always)]
 fn r163_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
@@ -2977,6 +3111,7 @@ false
 }
 
 /// Node `Atom1_1_o0t4e2`.
+#[inline(always)]
 fn r164_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
@@ -2988,6 +3123,7 @@ false
 }
 
 /// Node `Atom1_1_o0t4e3`.
+#[inline(always)]
 fn r165_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
@@ -2999,6 +3135,7 @@ false
 }
 
 /// Node `Atom1_1_o0t4e4`.
+#[inline(always)]
 fn r166_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[11] == 45 {
@@ -3010,6 +3147,7 @@ false
 }
 
 /// Node `Atom1_1_o0t5`.
+#[inline(always)]
 fn r167_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g308 = r75 == 5;
 let g309 = r75 == 6;

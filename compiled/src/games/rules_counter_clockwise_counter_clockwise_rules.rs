@@ -110,7 +110,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { if cx.lists_deltas() { cx.list_deltas_into(288, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
+            9 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(288, |mut sink| { m9(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m9(v, cx); } Ok(()) }
             28 => { m28(v, cx); Ok(()) }
             _ => Ok(()),
         }

@@ -110,7 +110,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
+            9 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m9(v, cx); } Ok(()) }
             26 => { m26(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -552,6 +552,7 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
+#[inline(always)]
 fn r7_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 for chunk in 0..5 {
@@ -569,6 +570,7 @@ false
 }
 
 /// Node `AccBegin`.
+#[inline(always)]
 fn r25_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g27 = v[84] == 52;
 let g28 = v[84] == 53;
@@ -588,6 +590,7 @@ false
 }
 
 /// Node `AnyPick`.
+#[inline(always)]
 fn r37_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] != 45 {
@@ -599,6 +602,7 @@ false
 }
 
 /// Node `PieceBegin`.
+#[inline(always)]
 fn r38_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 for i in 0..4 {
@@ -610,6 +614,7 @@ false
 }
 
 /// Node `AccLine0`.
+#[inline(always)]
 fn r39_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[88] != 54 {
@@ -621,6 +626,7 @@ false
 }
 
 /// Node `Atom0_0_counted`.
+#[inline(always)]
 fn r40_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g44 = v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] != 45;
 let g45 = v[89] != 54;
@@ -640,6 +646,7 @@ false
 }
 
 /// Node `Atom0_0_shape`.
+#[inline(always)]
 fn r41_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[37 + MEMBER_INDEX1[(r85 as usize)] as usize] == 50 {
@@ -651,6 +658,7 @@ false
 }
 
 /// Node `Atom0_1_counted`.
+#[inline(always)]
 fn r42_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] == 47 {
@@ -662,6 +670,7 @@ false
 }
 
 /// Node `Atom0_0_color`.
+#[inline(always)]
 fn r43_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g48 = r85 == 5;
 let g49 = r85 == 10;
@@ -702,6 +711,7 @@ false
 }
 
 /// Node `Atom0_0_pos`.
+#[inline(always)]
 fn r44_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if CONSTANTS[11 + OFF7[(v[74 + OFF5[(v[37 + MEMBER_INDEX1[(r85 as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF8[(r85 as usize)] as usize + OFF9[(r86 as usize)] as usize] == 61 {
@@ -713,6 +723,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e0`.
+#[inline(always)]
 fn r45_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[5] == 45 {
@@ -724,6 +735,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e1`.
+#[inline(always)]
 fn r46_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[30] == 45 {
@@ -735,6 +747,7 @@ false
 }
 
 /// Node `Atom0_0_o0t0e2`.
+#[inline(always)]
 fn r47_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[35] == 45 {
@@ -746,6 +759,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
+#[inline(always)]
 fn r48_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g57 = r85 == 6;
 let g58 = r85 == 9;
@@ -814,6 +828,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e0`.
+#[inline(always)]
 fn r49_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[4] == 45 {
@@ -825,6 +840,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e1`.
+#[inline(always)]
 fn r50_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[6] == 45 {
@@ -836,6 +852,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e2`.
+#[inline(always)]
 fn r51_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[11] == 45 {
@@ -847,6 +864,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e3`.
+#[inline(always)]
 fn r52_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[24] == 45 {
@@ -858,6 +876,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e4`.
+#[inline(always)]
 fn r53_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[29] == 45 {
@@ -869,6 +888,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e5`.
+#[inline(always)]
 fn r54_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[31] == 45 {
@@ -880,6 +900,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1e6`.
+#[inline(always)]
 fn r55_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[34] == 45 {
@@ -891,6 +912,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
+#[inline(always)]
 fn r56_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g73 = r85 == 7;
 let g74 = r85 == 8;
@@ -1064,6 +1086,7 @@ false
 }
 
 /// Node `Atom0_1_pos`.
+#[inline(always)]
 fn r57_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if CONSTANTS[1121 + OFF10[(v[78 + OFF6[(v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] as usize)] as usize] as usize)] as usize + OFF9[(r86 as usize)] as usize] == 61 {
@@ -1075,6 +1098,7 @@ false
 }
 
 /// Node `Atom1_0_counted`.
+#[inline(always)]
 fn r58_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r85 as usize)] as usize] != 45 {
@@ -1086,6 +1110,7 @@ false
 }
 
 /// Node `Atom1_0_color`.
+#[inline(always)]
 fn r59_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g99 = r85 == 5;
 let g100 = r85 == 6;
@@ -1140,6 +1165,7 @@ false
 }
 
 /// Node `Atom1_0_pos`.
+#[inline(always)]
 fn r60_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if CONSTANTS[1151 + OFF8[(r85 as usize)] as usize + OFF9[(r86 as usize)] as usize] == 61 {
@@ -1151,6 +1177,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e0`.
+#[inline(always)]
 fn r61_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[1] == 45 {
@@ -1162,6 +1189,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e1`.
+#[inline(always)]
 fn r62_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[2] == 45 {
@@ -1173,6 +1201,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e2`.
+#[inline(always)]
 fn r63_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[3] == 45 {
@@ -1184,6 +1213,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e3`.
+#[inline(always)]
 fn r64_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[4] == 45 {
@@ -1195,6 +1225,7 @@ false
 }
 
 /// Node `Atom1_0_o0t0e4`.
+#[inline(always)]
 fn r65_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[5] == 45 {
@@ -1206,6 +1237,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1`.
+#[inline(always)]
 fn r66_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g112 = r85 == 11;
 let g113 = r85 == 12;
@@ -1260,6 +1292,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e0`.
+#[inline(always)]
 fn r67_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[7] == 45 {
@@ -1271,6 +1304,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e1`.
+#[inline(always)]
 fn r68_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[8] == 45 {
@@ -1282,6 +1316,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e2`.
+#[inline(always)]
 fn r69_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[9] == 45 {
@@ -1293,6 +1328,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e3`.
+#[inline(always)]
 fn r70_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[10] == 45 {
@@ -1304,6 +1340,7 @@ false
 }
 
 /// Node `Atom1_0_o0t1e4`.
+#[inline(always)]
 fn r71_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[11] == 45 {
@@ -1315,6 +1352,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2`.
+#[inline(always)]
 fn r72_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g124 = r85 == 17;
 let g125 = r85 == 18;
@@ -1369,6 +1407,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e0`.
+#[inline(always)]
 fn r73_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[13] == 45 {
@@ -1380,6 +1419,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e1`.
+#[inline(always)]
 fn r74_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[14] == 45 {
@@ -1391,6 +1431,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e2`.
+#[inline(always)]
 fn r75_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[15] == 45 {
@@ -1402,6 +1443,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e3`.
+#[inline(always)]
 fn r76_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[16] == 45 {
@@ -1413,6 +1455,7 @@ false
 }
 
 /// Node `Atom1_0_o0t2e4`.
+#[inline(always)]
 fn r77_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[17] == 45 {
@@ -1424,6 +1467,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3`.
+#[inline(always)]
 fn r78_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g136 = r85 == 23;
 let g137 = r85 == 24;
@@ -1478,6 +1522,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e0`.
+#[inline(always)]
 fn r79_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[19] == 45 {
@@ -1489,6 +1534,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e1`.
+#[inline(always)]
 fn r80_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[20] == 45 {
@@ -1500,6 +1546,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e2`.
+#[inline(always)]
 fn r81_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[21] == 45 {
@@ -1511,6 +1558,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e3`.
+#[inline(always)]
 fn r82_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[22] == 45 {
@@ -1522,6 +1570,7 @@ false
 }
 
 /// Node `Atom1_0_o0t3e4`.
+#[inline(always)]
 fn r83_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[23] == 45 {
@@ -1533,6 +1582,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4`.
+#[inline(always)]
 fn r84_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g148 = r85 == 29;
 let g149 = r85 == 30;
@@ -1587,6 +1637,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e0`.
+#[inline(always)]
 fn r85_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[25] == 45 {
@@ -1598,6 +1649,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e1`.
+#[inline(always)]
 fn r86_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[26] == 45 {
@@ -1609,6 +1661,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e2`.
+#[inline(always)]
 fn r87_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[27] == 45 {
@@ -1620,6 +1673,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e3`.
+#[inline(always)]
 fn r88_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[28] == 45 {
@@ -1631,6 +1685,7 @@ false
 }
 
 /// Node `Atom1_0_o0t4e4`.
+#[inline(always)]
 fn r89_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 {
 if v[29] == 45 {
@@ -1642,6 +1697,7 @@ false
 }
 
 /// Node `Atom1_0_o0t5`.
+#[inline(always)]
 fn r90_8(v: &mut Values, r85: u8, r86: u8) -> bool {
 let g160 = r85 == 35;
 let g161 = r85 == 36;

@@ -106,7 +106,7 @@ impl CompiledGame for Game {
         match node {
             0 => { m0(v, cx); Ok(()) }
             5 => { m5(v, cx); Ok(()) }
-            9 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); } else { m9(v, cx); } Ok(()) }
+            9 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(144, |mut sink| { m9(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m9(v, cx); } Ok(()) }
             20 => { m20(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -381,6 +381,7 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
+#[inline(always)]
 fn r7_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 for chunk in 0..5 {
@@ -398,6 +399,7 @@ false
 }
 
 /// Node `AccBegin`.
+#[inline(always)]
 fn r19_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[37] == 53 {
@@ -409,6 +411,7 @@ false
 }
 
 /// Node `AnyPick`.
+#[inline(always)]
 fn r23_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r38 as usize)] as usize] != 45 {
@@ -420,6 +423,7 @@ false
 }
 
 /// Node `PieceBegin`.
+#[inline(always)]
 fn r24_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 for i in 0..4 {
@@ -432,6 +436,7 @@ false
 }
 
 /// Node `Atom0_0_counted`.
+#[inline(always)]
 fn r25_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX1[(r38 as usize)] as usize] != 45 {
@@ -443,6 +448,7 @@ false
 }
 
 /// Node `Atom0_0_color`.
+#[inline(always)]
 fn r26_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g27 = r38 == 35;
 let g28 = v[30] == 45;
@@ -462,6 +468,7 @@ false
 }
 
 /// Node `Atom0_0_pos`.
+#[inline(always)]
 fn r27_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if CONSTANTS[10 + OFF5[(r38 as usize)] as usize + OFF6[(r39 as usize)] as usize] == 61 {
@@ -473,6 +480,7 @@ false
 }
 
 /// Node `Atom0_0_o0t1`.
+#[inline(always)]
 fn r28_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g30 = r38 == 36;
 let g31 = v[31] == 45;
@@ -492,6 +500,7 @@ false
 }
 
 /// Node `Atom0_0_o0t2`.
+#[inline(always)]
 fn r29_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g32 = r38 == 37;
 let g33 = v[32] == 45;
@@ -511,6 +520,7 @@ false
 }
 
 /// Node `Atom0_0_o0t3`.
+#[inline(always)]
 fn r30_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g34 = r38 == 38;
 let g35 = v[33] == 45;
@@ -530,6 +540,7 @@ false
 }
 
 /// Node `Atom0_0_o0t4`.
+#[inline(always)]
 fn r31_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g36 = r38 == 39;
 let g37 = v[34] == 45;
@@ -549,6 +560,7 @@ false
 }
 
 /// Node `Atom0_0_o0t5`.
+#[inline(always)]
 fn r32_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g38 = r38 == 40;
 let g39 = v[35] == 45;
@@ -568,6 +580,7 @@ false
 }
 
 /// Node `Atom0_0_o0t6`.
+#[inline(always)]
 fn r33_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g40 = r38 == 29;
 let g41 = v[24] == 45;
@@ -587,6 +600,7 @@ false
 }
 
 /// Node `Atom0_0_o0t7`.
+#[inline(always)]
 fn r34_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g42 = r38 == 30;
 let g43 = v[25] == 45;
@@ -606,6 +620,7 @@ false
 }
 
 /// Node `Atom0_0_o0t8`.
+#[inline(always)]
 fn r35_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g44 = r38 == 31;
 let g45 = v[26] == 45;
@@ -625,6 +640,7 @@ false
 }
 
 /// Node `Atom0_0_o0t9`.
+#[inline(always)]
 fn r36_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g46 = r38 == 32;
 let g47 = v[27] == 45;
@@ -644,6 +660,7 @@ false
 }
 
 /// Node `Atom0_0_o0t10`.
+#[inline(always)]
 fn r37_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g48 = r38 == 33;
 let g49 = v[28] == 45;
@@ -663,6 +680,7 @@ false
 }
 
 /// Node `Atom0_0_o0t11`.
+#[inline(always)]
 fn r38_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g50 = r38 == 34;
 let g51 = v[29] == 45;
@@ -682,6 +700,7 @@ false
 }
 
 /// Node `Atom0_0_o0t12`.
+#[inline(always)]
 fn r39_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g52 = r38 == 23;
 let g53 = v[18] == 45;
@@ -701,6 +720,7 @@ false
 }
 
 /// Node `Atom0_0_o0t13`.
+#[inline(always)]
 fn r40_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g54 = r38 == 24;
 let g55 = v[19] == 45;
@@ -720,6 +740,7 @@ false
 }
 
 /// Node `Atom0_0_o0t14`.
+#[inline(always)]
 fn r41_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g56 = r38 == 25;
 let g57 = v[20] == 45;
@@ -739,6 +760,7 @@ false
 }
 
 /// Node `Atom0_0_o0t15`.
+#[inline(always)]
 fn r42_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g58 = r38 == 26;
 let g59 = v[21] == 45;
@@ -758,6 +780,7 @@ false
 }
 
 /// Node `Atom0_0_o0t16`.
+#[inline(always)]
 fn r43_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g60 = r38 == 27;
 let g61 = v[22] == 45;
@@ -777,6 +800,7 @@ false
 }
 
 /// Node `Atom0_0_o0t17`.
+#[inline(always)]
 fn r44_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g62 = r38 == 28;
 let g63 = v[23] == 45;
@@ -796,6 +820,7 @@ false
 }
 
 /// Node `Atom0_0_o0t18`.
+#[inline(always)]
 fn r45_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g64 = r38 == 17;
 let g65 = v[12] == 45;
@@ -815,6 +840,7 @@ false
 }
 
 /// Node `Atom0_0_o0t19`.
+#[inline(always)]
 fn r46_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g66 = r38 == 18;
 let g67 = v[13] == 45;
@@ -834,6 +860,7 @@ false
 }
 
 /// Node `Atom0_0_o0t20`.
+#[inline(always)]
 fn r47_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g68 = r38 == 19;
 let g69 = v[14] == 45;
@@ -853,6 +880,7 @@ false
 }
 
 /// Node `Atom0_0_o0t21`.
+#[inline(always)]
 fn r48_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g70 = r38 == 20;
 let g71 = v[15] == 45;
@@ -872,6 +900,7 @@ false
 }
 
 /// Node `Atom0_0_o0t22`.
+#[inline(always)]
 fn r49_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g72 = r38 == 21;
 let g73 = v[16] == 45;
@@ -891,6 +920,7 @@ false
 }
 
 /// Node `Atom0_0_o0t23`.
+#[inline(always)]
 fn r50_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g74 = r38 == 22;
 let g75 = v[17] == 45;
@@ -910,6 +940,7 @@ false
 }
 
 /// Node `Atom0_0_o0t24`.
+#[inline(always)]
 fn r51_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g76 = r38 == 11;
 let g77 = v[6] == 45;
@@ -929,6 +960,7 @@ false
 }
 
 /// Node `Atom0_0_o0t25`.
+#[inline(always)]
 fn r52_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g78 = r38 == 12;
 let g79 = v[7] == 45;
@@ -948,6 +980,7 @@ false
 }
 
 /// Node `Atom0_0_o0t26`.
+#[inline(always)]
 fn r53_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g80 = r38 == 13;
 let g81 = v[8] == 45;
@@ -967,6 +1000,7 @@ false
 }
 
 /// Node `Atom0_0_o0t27`.
+#[inline(always)]
 fn r54_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g82 = r38 == 14;
 let g83 = v[9] == 45;
@@ -986,6 +1020,7 @@ false
 }
 
 /// Node `Atom0_0_o0t28`.
+#[inline(always)]
 fn r55_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g84 = r38 == 15;
 let g85 = v[10] == 45;
@@ -1005,6 +1040,7 @@ false
 }
 
 /// Node `Atom0_0_o0t29`.
+#[inline(always)]
 fn r56_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g86 = r38 == 16;
 let g87 = v[11] == 45;
@@ -1024,6 +1060,7 @@ false
 }
 
 /// Node `Atom0_0_o0t30`.
+#[inline(always)]
 fn r57_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g88 = r38 == 5;
 let g89 = v[0] == 45;
@@ -1043,6 +1080,7 @@ false
 }
 
 /// Node `Atom0_0_o0t31`.
+#[inline(always)]
 fn r58_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g90 = r38 == 6;
 let g91 = v[1] == 45;
@@ -1062,6 +1100,7 @@ false
 }
 
 /// Node `Atom0_0_o0t32`.
+#[inline(always)]
 fn r59_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g92 = r38 == 7;
 let g93 = v[2] == 45;
@@ -1081,6 +1120,7 @@ false
 }
 
 /// Node `Atom0_0_o0t33`.
+#[inline(always)]
 fn r60_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g94 = r38 == 8;
 let g95 = v[3] == 45;
@@ -1100,6 +1140,7 @@ false
 }
 
 /// Node `Atom0_0_o0t34`.
+#[inline(always)]
 fn r61_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let g96 = r38 == 9;
 let g97 = v[4] == 45;
@@ -1119,6 +1160,7 @@ false
 }
 
 /// Node `Atom0_0_o0t35`.
+#[inline(always)]
 fn r62_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
 if r38 == 10 {

@@ -115,7 +115,7 @@ impl CompiledGame for Game {
             15 => { m15(v, cx); Ok(()) }
             29 => { m29(v, cx); Ok(()) }
             33 => { m33(v, cx); Ok(()) }
-            37 => { if cx.lists_deltas() { cx.list_deltas_into(144, |mut sink| { m37(v, &mut sink); sink }); } else { m37(v, cx); } Ok(()) }
+            37 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(144, |mut sink| { m37(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m37(v, cx); } Ok(()) }
             48 => { m48(v, cx); Ok(()) }
             _ => Ok(()),
         }
@@ -763,6 +763,7 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`.
+#[inline(always)]
 fn r35_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 for chunk in 0..5 {
@@ -780,6 +781,7 @@ false
 }
 
 /// Node `AccBegin`.
+#[inline(always)]
 fn r47_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[74] == 50 {
@@ -791,6 +793,7 @@ false
 }
 
 /// Node `AnyPick`.
+#[inline(always)]
 fn r52_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[0 + MEMBER_INDEX2[(r75 as usize)] as usize] != 45 {
@@ -802,6 +805,7 @@ false
 }
 
 /// Node `PieceBegin`.
+#[inline(always)]
 fn r53_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 for i in 0..4 {
@@ -814,6 +818,7 @@ false
 }
 
 /// Node `Atom0_0_counted`.
+#[inline(always)]
 fn r54_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g55 = v[0 + MEMBER_INDEX2[(r75 as usize)] as usize] == 46;
 let g56 = v[0 + MEMBER_INDEX2[(r75 as usize)] as usize] == 47;
@@ -833,6 +838,7 @@ false
 }
 
 /// Node `Atom0_0_pos`.
+#[inline(always)]
 fn r55_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if TAB8[(r76 as usize)] == 54 {
@@ -844,6 +850,7 @@ false
 }
 
 /// Node `Atom0_1_shape`.
+#[inline(always)]
 fn r56_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g58 = v[37 + MEMBER_INDEX2[(r75 as usize)] as usize] == 49;
 let g59 = v[37 + MEMBER_INDEX2[(r75 as usize)] as usize] == 48;
@@ -863,6 +870,7 @@ false
 }
 
 /// Node `Atom0_1_color`.
+#[inline(always)]
 fn r57_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g60 = r75 == 5;
 let g61 = r75 == 11;
@@ -917,6 +925,7 @@ false
 }
 
 /// Node `Atom0_2_pos`.
+#[inline(always)]
 fn r58_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if CONSTANTS[16 + OFF9[(r75 as usize)] as usize + OFF10[(r76 as usize)] as usize] == 54 {
@@ -928,6 +937,7 @@ false
 }
 
 /// Node `Atom0_1_pos`.
+#[inline(always)]
 fn r59_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if TAB11[(r76 as usize)] == 54 {
@@ -939,6 +949,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e0`.
+#[inline(always)]
 fn r60_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[6] == 45 {
@@ -950,6 +961,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e1`.
+#[inline(always)]
 fn r61_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[12] == 45 {
@@ -961,6 +973,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e2`.
+#[inline(always)]
 fn r62_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[18] == 45 {
@@ -972,6 +985,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e3`.
+#[inline(always)]
 fn r63_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[24] == 45 {
@@ -983,6 +997,7 @@ false
 }
 
 /// Node `Atom0_1_o0t0e4`.
+#[inline(always)]
 fn r64_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[30] == 45 {
@@ -994,6 +1009,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1`.
+#[inline(always)]
 fn r65_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g74 = r75 == 6;
 let g75 = r75 == 12;
@@ -1048,6 +1064,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e0`.
+#[inline(always)]
 fn r66_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[7] == 45 {
@@ -1059,6 +1076,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e1`.
+#[inline(always)]
 fn r67_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[13] == 45 {
@@ -1070,6 +1088,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e2`.
+#[inline(always)]
 fn r68_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[19] == 45 {
@@ -1081,6 +1100,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e3`.
+#[inline(always)]
 fn r69_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[25] == 45 {
@@ -1092,6 +1112,7 @@ false
 }
 
 /// Node `Atom0_1_o0t1e4`.
+#[inline(always)]
 fn r70_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[31] == 45 {
@@ -1103,6 +1124,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2`.
+#[inline(always)]
 fn r71_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g86 = r75 == 7;
 let g87 = r75 == 13;
@@ -1157,6 +1179,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e0`.
+#[inline(always)]
 fn r72_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[8] == 45 {
@@ -1168,6 +1191,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e1`.
+#[inline(always)]
 fn r73_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[14] == 45 {
@@ -1179,6 +1203,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e2`.
+#[inline(always)]
 fn r74_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[20] == 45 {
@@ -1190,6 +1215,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e3`.
+#[inline(always)]
 fn r75_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[26] == 45 {
@@ -1201,6 +1227,7 @@ false
 }
 
 /// Node `Atom0_1_o0t2e4`.
+#[inline(always)]
 fn r76_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[32] == 45 {
@@ -1212,6 +1239,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3`.
+#[inline(always)]
 fn r77_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g98 = r75 == 8;
 let g99 = r75 == 14;
@@ -1266,6 +1294,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e0`.
+#[inline(always)]
 fn r78_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[9] == 45 {
@@ -1277,6 +1306,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e1`.
+#[inline(always)]
 fn r79_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[15] == 45 {
@@ -1288,6 +1318,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e2`.
+#[inline(always)]
 fn r80_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[21] == 45 {
@@ -1299,6 +1330,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e3`.
+#[inline(always)]
 fn r81_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[27] == 45 {
@@ -1310,6 +1342,7 @@ false
 }
 
 /// Node `Atom0_1_o0t3e4`.
+#[inline(always)]
 fn r82_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[33] == 45 {
@@ -1321,6 +1354,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4`.
+#[inline(always)]
 fn r83_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g110 = r75 == 9;
 let g111 = r75 == 15;
@@ -1375,6 +1409,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e0`.
+#[inline(always)]
 fn r84_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[10] == 45 {
@@ -1386,6 +1421,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e1`.
+#[inline(always)]
 fn r85_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[16] == 45 {
@@ -1397,6 +1433,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e2`.
+#[inline(always)]
 fn r86_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[22] == 45 {
@@ -1408,6 +1445,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e3`.
+#[inline(always)]
 fn r87_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[28] == 45 {
@@ -1419,6 +1457,7 @@ false
 }
 
 /// Node `Atom0_1_o0t4e4`.
+#[inline(always)]
 fn r88_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
 if v[34] == 45 {
@@ -1430,6 +1469,7 @@ false
 }
 
 /// Node `Atom0_1_o0t5`.
+#[inline(always)]
 fn r89_36(v: &mut Values, r75: u8, r76: u8) -> bool {
 let g122 = r75 == 10;
 let g123 = r75 == 16;

@@ -102,10 +102,10 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m2(v, &mut sink); sink }); } else { m2(v, cx); } Ok(()) }
+            2 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(9, |mut sink| { m2(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m2(v, cx); } Ok(()) }
             6 => { m6(v, cx); Ok(()) }
             14 => { m14(v, cx); Ok(()) }
-            21 => { if cx.lists_deltas() { cx.list_deltas_into(9, |mut sink| { m21(v, &mut sink); sink }); } else { m21(v, cx); } Ok(()) }
+            21 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(9, |mut sink| { m21(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m21(v, cx); } Ok(()) }
             25 => { m25(v, cx); Ok(()) }
             _ => Ok(()),
         }

@@ -122,9 +122,9 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            8 => { if cx.lists_deltas() { cx.list_deltas_into(8, |mut sink| { m8(v, &mut sink); sink }); } else { m8(v, cx); } Ok(()) }
+            8 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(8, |mut sink| { m8(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m8(v, cx); } Ok(()) }
             12 => { m12(v, cx); Ok(()) }
-            19 => { if cx.lists_deltas() { cx.list_deltas_into(2, |mut sink| { m19(v, &mut sink); sink }); } else { m19(v, cx); } Ok(()) }
+            19 => { if cx.lists_deltas() { let fitted = cx.list_deltas_into(2, |mut sink| { m19(v, &mut sink); sink }); assert!(fitted, "a delta listing completed more moves than its bound"); } else { m19(v, cx); } Ok(()) }
             21 => m21(v, cx),
             22 => m22(v, cx),
             31 => { m31(v, cx); Ok(()) }

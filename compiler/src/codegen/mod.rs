@@ -97,9 +97,11 @@ const UNROLL_MEMBERS: usize = 16;
 /// their compile time.
 const UNROLL_EDGE_BUDGET: usize = 256;
 
-/// The most moves a delta listing on a sink may complete ([`Generator::sink_starts`]): the
-/// sink's fixed slots (`regula_runtime::compiled::DELTA_SINK_SLOTS`, 8 bytes a move, 32 KiB),
-/// which the runtime asserts a listing's bound fits.
+/// The most room a delta listing on a sink has ([`Generator::sink_starts`]): the sink's fixed
+/// slots (`regula_runtime::compiled::DELTA_SINK_SLOTS`, 8 bytes a move, 32 KiB). A start that
+/// may complete more moves (a larger or no bound: draughts' capture chains, counted as the
+/// product of their choices) lists on the context instead when a listing overflows the room
+/// (`Search::list_deltas_into` returns `false`).
 const DELTA_SINK_BOUND: u64 = regula_runtime::compiled::DELTA_SINK_SLOTS as u64;
 
 /// The most specialised functions of one game (nested unrolled loops multiply).
@@ -185,6 +187,9 @@ struct Generator<'a> {
     liveness: HashMap<(Mode, u32), Vec<bool>>,
     /// Unspecialised functions called from specialised copies (marked `#[inline(always)]`).
     inlined: BTreeSet<(Mode, u32)>,
+    /// The pure checks a function generic over the sink calls, directly or through another
+    /// such check ([`Generator::sink_checks`]): all their functions are `#[inline(always)]`.
+    sink_checks: BTreeSet<u32>,
     /// What the emitted functions call, recorded as they are emitted (see [`Emitted`]).
     emitted: Emitted,
     /// While a tag edge emits the completion right below it in its own block: the variable
@@ -402,44 +407,66 @@ impl<'a> Generator<'a> {
         let (sink_bounds, sink_nodes) = generator.sink_starts();
         generator.sink_bounds = sink_bounds;
         generator.sink_nodes = sink_nodes;
+        generator.sink_checks = generator.sink_checks();
         generator
+    }
+
+    /// The pure checks that functions generic over the sink call ([`Generator::sink_starts`]),
+    /// and the pure checks their regions call in turn. Such a function is emitted twice (for
+    /// the context and for the sink), so each check gets two callers where it had one, and the
+    /// compiler stopped inlining it into the listing loop: reversi's flank checks (`r10_11`,
+    /// eight direction walks, called once per empty cell) cost 21.6 % more instructions per
+    /// playout as calls. Their functions are marked `#[inline(always)]` instead, so both
+    /// copies inline them as the one copy did. Cost: one pass over the edges per check.
+    fn sink_checks(&self) -> BTreeSet<u32> {
+        let (automaton, plan) = (self.automaton, self.plan);
+        let mut checks = BTreeSet::new();
+        let mut pending: Vec<u32> = Vec::new();
+        let calls_from = |within: &dyn Fn(usize) -> bool, checks: &mut BTreeSet<u32>, pending: &mut Vec<u32>| {
+            for (edge, record) in automaton.edges.iter().enumerate() {
+                if let PlanOp::Reach { from, to, .. } = &plan.ops[edge] {
+                    let pure = self.reach.get(to).is_some_and(|check| check.pure);
+                    if from != to && pure && within(record.source as usize) && checks.insert(*to) {
+                        pending.push(*to);
+                    }
+                }
+            }
+        };
+        calls_from(&|node| self.sink_nodes[node], &mut checks, &mut pending);
+        while let Some(to) = pending.pop() {
+            let region = &self.reach[&to].region;
+            calls_from(&|node| region[node], &mut checks, &mut pending);
+        }
+        checks
     }
 
     /// The delta starts whose listing runs on a `DeltaSink` (`Search::list_deltas_into`), with
     /// the room each makes, and the nodes their searches reach. A start qualifies when its
     /// search cannot fail (`fallible_moves`: no visit, scope, impure check, unproved key or
-    /// unbounded tag below it, so its functions call only what `MoveSink` offers) and its region
-    /// is acyclic with at most [`DELTA_SINK_BOUND`] completions (`completion_bounds`: the
-    /// listing's pushes, so the sink's slots never run out), in a game whose searches record no
-    /// visit (`NO_VISITS`: the emitted functions then call no `cx.visit`, `cx.visit_slot` or
-    /// `cx.count_step`; only such a game searches in place, where the sink is used, and
-    /// elsewhere a generic function would only move inlining around). Every node such a search
-    /// reaches gets a function generic over the sink: the compiler emits it once for the context and
-    /// once for the sink, where every completion is a delta push with the move count in a
-    /// register. Cost: one reachability walk per qualifying start.
+    /// unbounded tag below it, so its functions call only what `MoveSink` offers) and reaches a
+    /// completion; the room it makes is its completion bound (`completion_bounds`, the product
+    /// of the choices on its paths) capped at [`DELTA_SINK_BOUND`]. Other searches of the game may
+    /// record visits (reversi's flips, hex's win check: the keeper's): the start's own cannot,
+    /// as a visit makes its function fallible, and its listing runs on the sink in its out-of-line
+    /// entry `e<N>` instead of in `search_in_place`. A mixed start qualifies too: its completions
+    /// without a delta word push their successors whole on the sink (`MoveSink::push_whole`).
+    /// Every node such a search reaches gets a function generic over the sink: the compiler emits
+    /// it once for the context and once for the sink, where every completion is a push with the
+    /// move count in a register and tag pushes are no-ops. Cost: one reachability walk per
+    /// qualifying start.
     fn sink_starts(&self) -> (Vec<Option<u64>>, Vec<bool>) {
         let count = self.automaton.nodes.len();
         let analysis = &self.analysis;
-        // The conditions under which `node_function` records `Emitted::visits`.
-        let searches_visit = (0..count).any(|n| analysis.in_moves[n] && analysis.visit_in_moves[n])
-            || self
-                .reach
-                .values()
-                .any(|check| (0..count).any(|n| check.region[n] && (check.visits[n] || check.counted_steps[n])));
-        if searches_visit {
-            return (vec![None; count], vec![false; count]);
-        }
         let bounds: Vec<Option<u64>> = (0..count)
             .map(|node| {
                 let bound = analysis.completion_bounds[node];
                 let qualifies = analysis.is_start[node]
                     && analysis.in_moves[node]
                     && self.deltas.starts[node]
-                    && !self.deltas.mixed[node]
                     && !self.fallible_moves[node]
-                    && (1..=DELTA_SINK_BOUND).contains(&bound)
+                    && bound >= 1
                     && !self.starts_tags_only(node);
-                qualifies.then_some(bound)
+                qualifies.then_some(bound.min(DELTA_SINK_BOUND))
             })
             .collect();
         let roots: Vec<bool> = bounds.iter().map(Option::is_some).collect();
@@ -724,6 +751,7 @@ impl<'a> Generator<'a> {
             delta_places: Vec::new(),
             sink_bounds: Vec::new(),
             sink_nodes: Vec::new(),
+            sink_checks: BTreeSet::new(),
             registers: BTreeMap::new(),
             in_registers: Vec::new(),
             offset_registers: BTreeMap::new(),
@@ -2389,11 +2417,17 @@ impl<'a> Generator<'a> {
         self.delta_places = places.iter().map(|place| self.state_read(place)).collect();
         let mut out = String::new();
         for (mode, node, function) in plain {
-            let attribute = if self.inlined.contains(&(mode, node)) { "#[inline(always)]\n" } else { "" };
+            let attribute =
+                if self.inlined.contains(&(mode, node)) || self.sink_check(mode) { "#[inline(always)]\n" } else { "" };
             out.push_str(&function.replacen("#[inline]\n", attribute, 1));
         }
         out.push_str(&specialised.replace("#[inline]\n", ""));
         out
+    }
+
+    /// Whether functions of `mode` belong to a check a sink function calls ([`Generator::sink_checks`]).
+    fn sink_check(&self, mode: Mode) -> bool {
+        matches!(mode, Mode::Reach { to, pure: true } if self.sink_checks.contains(&to))
     }
 
     /// Generates the specialised copies named but not generated yet, from `pending[*next]` on,
@@ -2407,7 +2441,11 @@ impl<'a> Generator<'a> {
             self.known = known;
             let function = self.node_function(mode, node, &name);
             self.known.clear();
-            out.push_str(&function);
+            if self.sink_check(mode) {
+                out.push_str(&function.replacen("#[inline]\n", "#[inline(always)]\n", 1));
+            } else {
+                out.push_str(&function);
+            }
         }
     }
 
@@ -2651,12 +2689,22 @@ impl<'a> Generator<'a> {
         let call = |node: usize| {
             if self.fallible_moves[node] {
                 format!("m{node}(v, cx)")
-            } else if let (true, Some(bound)) = (no_visits, self.sink_bounds[node]) {
-                // A delta listing runs the search on a sink (see `Generator::sink_starts`).
-                format!(
-                    "{{ if cx.lists_deltas() {{ cx.list_deltas_into({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }}); }} \
-                     else {{ m{node}(v, cx); }} Ok(()) }}"
-                )
+            } else if let Some(bound) = self.sink_bounds[node] {
+                // A delta listing runs the search on a sink (see `Generator::sink_starts`). Only
+                // a start whose bound is larger than the room can overflow it, and lists on the
+                // context then; any other asserts that it did not (breakthrough paid 0.6 % for
+                // the second call of the generic copy's context version).
+                // A mixed start's sink holds the successor slots too (`MixedSink`).
+                let into = if self.deltas.mixed[node] { "list_mixed_into" } else { "list_deltas_into" };
+                let sunk = format!("cx.{into}({bound}, |mut sink| {{ m{node}(v, &mut sink); sink }})");
+                if self.analysis.completion_bounds[node] > DELTA_SINK_BOUND {
+                    format!("{{ if !(cx.lists_deltas() && {sunk}) {{ m{node}(v, cx); }} Ok(()) }}")
+                } else {
+                    format!(
+                        "{{ if cx.lists_deltas() {{ let fitted = {sunk}; assert!(fitted, \"a delta listing completed more moves than its bound\"); }} \
+                         else {{ m{node}(v, cx); }} Ok(()) }}"
+                    )
+                }
             } else {
                 format!("{{ m{node}(v, cx); Ok(()) }}")
             }
@@ -3434,13 +3482,13 @@ false
     }
 
     /// The room the delta listing of each start that runs on a sink makes, by start node (the
-    /// `list_deltas_into` calls of `search_in_place`).
+    /// `list_deltas_into` and `list_mixed_into` calls of `search_in_place`).
     fn sink_listings(module: &str) -> Vec<(u32, u64)> {
         module
             .lines()
             .filter_map(|line| {
                 let (node, rest) = line.trim().split_once(" => ")?;
-                let bound = rest.split_once("cx.list_deltas_into(")?.1.split(',').next()?;
+                let bound = rest.split_once("cx.list_")?.1.split_once("_into(")?.1.split(',').next()?;
                 Some((node.parse().expect("a node"), bound.parse().expect("a bound")))
             })
             .collect()
@@ -3480,6 +3528,49 @@ false
         let fallible = keyed_board_module("a, b");
         assert!(fallible.contains("cx.push_delta("), "still a delta start: {fallible}");
         assert!(sink_listings(&fallible).is_empty() && !fallible.contains("MoveSink"), "{fallible}");
+    }
+
+    /// The room the delta listing of each start that runs on a sink makes, by start node, in a
+    /// game with visits (the `list_deltas_into` calls of the out-of-line entries `e<N>`).
+    fn entry_sink_listings(module: &str) -> Vec<(u32, u64)> {
+        let lines: Vec<&str> = module.lines().collect();
+        lines
+            .windows(2)
+            .filter_map(|pair| {
+                let node = pair[0].strip_prefix("fn e")?.split('(').next()?.parse().ok()?;
+                let bound = pair[1].split_once("cx.list_deltas_into(")?.1.split(',').next()?;
+                Some((node, bound.parse().expect("a bound")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_delta_start_runs_on_a_sink_in_a_game_whose_other_searches_visit() {
+        // The keeper's search after the placement walks a cycle (`kept` -> `looped` -> `kept`):
+        // it records visits, so the game searches with a copy of the values (`e<N>` entries),
+        // but the placement's own search cannot fail: its delta listing runs on the sink.
+        let keeper_visits = board_module_then(
+            "a, b, c",
+            &[
+                ("written", "kept", "player = keeper"),
+                ("kept", "looped", "at = b"),
+                ("looped", "kept", "at == b"),
+                ("kept", "end", "player = x"),
+            ],
+        );
+        assert!(keeper_visits.contains("NO_VISITS: bool = false") && keeper_visits.contains("cx.visit("));
+        assert_eq!(entry_sink_listings(&keeper_visits), [(2, 3)], "{keeper_visits}");
+        assert!(keeper_visits.contains("fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "{keeper_visits}");
+        // A cycle in the player's own search: it visits, so it can fail, and gets no sink.
+        let player_visits = board_module_then(
+            "a, b, c",
+            &[("written", "looped", "at = b"), ("looped", "written", "at == b"), ("written", "end", "player = keeper")],
+        );
+        assert!(player_visits.contains("cx.visit("), "{player_visits}");
+        assert!(
+            entry_sink_listings(&player_visits).is_empty() && !player_visits.contains("MoveSink"),
+            "{player_visits}"
+        );
     }
 
     /// The attribute line under the doc line of node `name`'s (unspecialised) function.
@@ -3526,8 +3617,8 @@ false
         // board, tags `at` again (so the two moves' tags differ: both unique) and then writes
         // `at` (the whole board moves: no delta). `choose` is a mixed start: the
         // first completion pushes its word, the second its successor whole, both only in a
-        // delta listing, and taking a move tests for the mark. It runs on no sink (the sink's
-        // completions are all delta words).
+        // delta listing, and taking a move tests for the mark. It runs on the sink, with room
+        // for both completions of each of the 8 cells.
         let mixed = board_module_then(
             "a, b, c, d, e, f, g, h",
             &[
@@ -3544,7 +3635,8 @@ false
         let whole = "if cx.lists_deltas() { cx.push_whole(1, v); } else { cx.complete_unique_valid(1, v); }";
         assert!(mixed.contains(whole), "{mixed}");
         assert_eq!(mixed.matches("cx.push_whole(").count(), 1, "only the completion without a delta: {mixed}");
-        assert!(sink_listings(&mixed).is_empty() && !mixed.contains("MoveSink"), "{mixed}");
+        assert_eq!(sink_listings(&mixed), [(2, 16)], "{mixed}");
+        assert!(mixed.contains("cx.list_mixed_into(16,"), "{mixed}");
         // Every completion with a delta: no mark, no whole push.
         for plain in [board_module("a, b"), board_module("a, b, c, d, e, f, g, h")] {
             assert!(!plain.contains("MIXED_DELTAS") && !plain.contains("push_whole"), "{plain}");
@@ -3681,6 +3773,73 @@ false
         }
         let automaton = builder.build().expect("the test automaton builds");
         generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// [`cursor_module`]'s check made by the keeper instead: the player's move hands it the turn
+    /// at once, and the keeper's move checks the walk before it ends the game.
+    fn keeper_cursor_module() -> String {
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Sq", "{s1, s2, s3, off}");
+        builder.typedef("Content", "{empty, stone}").typedef("Board", "Sq -> Content");
+        builder.typedef("Step", "Sq -> Sq").constant("up", "Step", "{s1: s2, s2: s3, :off}");
+        builder.variable("pos", "Sq", "s1").variable("board", "Board", "{:stone}");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "kept", "player = keeper");
+        builder.edge("kept", "done", "? start -> goal");
+        builder.edge("done", "end", "player = x");
+        builder.edge("start", "first", "pos = up[pos]");
+        builder.edge("first", "goal", "board[pos] == stone");
+        let automaton = builder.build().expect("the test automaton builds");
+        generate(&automaton, "test").expect("the test automaton generates")
+    }
+
+    /// The attribute lines right above a module's check functions (`fn r<N>_<T>`), `""` where
+    /// there is none.
+    fn check_attributes(module: &str) -> Vec<&str> {
+        let lines: Vec<&str> = module.lines().collect();
+        lines
+            .windows(2)
+            .filter(|pair| pair[1].starts_with("fn r"))
+            .map(|pair| if pair[0].starts_with("#[") { pair[0] } else { "" })
+            .collect()
+    }
+
+    #[test]
+    fn the_checks_a_sink_function_calls_are_inlined_into_both_copies() {
+        // `choose` lists its one move on the sink (a delta: `player`) after the walk's check:
+        // every function of the check is `#[inline(always)]`.
+        let sunk = cursor_module(&[]);
+        assert_eq!(sink_listings(&sunk), [(2, 1)], "{sunk}");
+        let attributes = check_attributes(&sunk);
+        assert_eq!(attributes.len(), 4, "{sunk}");
+        assert!(attributes.iter().all(|&a| a == "#[inline(always)]"), "{sunk}");
+        // The keeper makes the same kind of check: the player's move (`choose`) still lists on
+        // the sink, but the keeper's search (no delta start) calls the check with the context
+        // only, so its functions are left to the compiler.
+        let kept = keeper_cursor_module();
+        assert_eq!(sink_listings(&kept), [(2, 1)], "{kept}");
+        assert!(kept.contains("fn m3(v: &mut Values, cx: &mut Search<Values>)"), "{kept}");
+        let attributes = check_attributes(&kept);
+        assert!(!attributes.is_empty() && attributes.iter().all(|&a| a.is_empty()), "{kept}");
+    }
+
+    #[test]
+    fn a_start_completing_more_moves_than_the_room_still_runs_on_a_sink() {
+        // Two choices in a row, 70 cells then 70 marks: up to 4,900 moves, more than the room
+        // (`DELTA_SINK_BOUND`), which a listing past it makes larger.
+        let cells: Vec<String> = (0..70).map(|i| format!("c{i}")).collect();
+        let mut builder = AutomatonBuilder::new();
+        builder.typedef("Player", "{x}").typedef("Score", "{0, 100}");
+        builder.typedef("Cell", &format!("{{{}}}", cells.join(", ")));
+        builder.variable("at", "Cell", "c0").variable("mark", "Cell", "c0");
+        builder.edge("begin", "choose", "player = x");
+        builder.edge("choose", "picked", "at = Cell(*)");
+        builder.edge("picked", "tagged", "$$ at");
+        builder.edge("tagged", "marked", "mark = Cell(*)");
+        builder.edge("marked", "retagged", "$$ mark");
+        builder.edge("retagged", "end", "player = keeper");
+        let many = generate(&builder.build().expect("builds"), "test").expect("generates");
+        assert_eq!(sink_listings(&many), [(2, DELTA_SINK_BOUND)], "{many}");
     }
 
     /// The signatures of a module's check functions (`fn r<N>_<T>`).
