@@ -1034,6 +1034,49 @@ impl<V: Values> MoveSink<V> for Search<V> {
 /// once per context by its first delta listing.
 pub const DELTA_SINK_SLOTS: usize = 4096;
 
+/// The [`MoveSink`] methods a delta listing's sinks share ([`DeltaSink`], [`MixedSink`]): tags are
+/// not recorded (a delta listing is lean) and no move completes through the context's methods,
+/// only as a delta word (or, on a mixed sink, pushed whole).
+macro_rules! lean_delta_sink_methods {
+    () => {
+        #[inline(always)]
+        fn push_tag_bounded(&mut self, _tag: SymbolId) -> bool {
+            true
+        }
+        #[inline(always)]
+        fn pop_tag(&mut self) {}
+        #[inline(always)]
+        fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
+            None
+        }
+        fn complete_unique_valid(&mut self, _target: NodeId, _values: &V) {
+            unreachable!("a delta listing completes every move as a delta word or whole");
+        }
+        fn complete_unique_valid_tagged(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
+            unreachable!("a delta listing completes every move as a delta word or whole");
+        }
+        fn complete_unique_valid_tagged_at<const DEPTH: usize>(
+            &mut self,
+            _tag: SymbolId,
+            _target: NodeId,
+            _values: &V,
+        ) {
+            unreachable!("a delta listing completes every move as a delta word or whole");
+        }
+        #[inline(always)]
+        fn lists_deltas(&self) -> bool {
+            true
+        }
+        #[inline(always)]
+        fn lists_single_tags(&self) -> bool {
+            false
+        }
+        fn push_single_tag(&mut self, _tag: SymbolId) {
+            unreachable!("a delta listing lists no tags");
+        }
+    };
+}
+
 /// The moves of a delta listing while its search runs ([`Search::list_deltas_into`]): the key
 /// slots ([`DELTA_SINK_SLOTS`] of them, at least the search's bound) and the move count. Held by
 /// the search function as a local, so the count lives in a register (the context's count is a
@@ -1048,33 +1091,11 @@ pub struct DeltaSink<'a> {
 }
 
 impl<V> MoveSink<V> for DeltaSink<'_> {
-    #[inline(always)]
-    fn push_tag_bounded(&mut self, _tag: SymbolId) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn pop_tag(&mut self) {}
-    #[inline(always)]
-    fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
-        None
-    }
-    fn complete_unique_valid(&mut self, _target: NodeId, _values: &V) {
-        unreachable!("a delta listing completes every move as its delta word");
-    }
-    fn complete_unique_valid_tagged(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
-        unreachable!("a delta listing completes every move as its delta word");
-    }
-    fn complete_unique_valid_tagged_at<const DEPTH: usize>(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
-        unreachable!("a delta listing completes every move as its delta word");
-    }
-    #[inline(always)]
-    fn lists_deltas(&self) -> bool {
-        true
-    }
+    lean_delta_sink_methods!();
     /// One store: the slot index is reduced modulo the fixed slot count, which the compiler
-    /// drops where it proves the index in range. The listing's bound fits the slots, so no
-    /// push wraps unless the search completes more moves than its bound, which
-    /// [`Search::list_deltas_into`] reports.
+    /// drops where it proves the index in range. The listing's room fits the slots, so no
+    /// push wraps unless the search completes more moves than its room, and then
+    /// [`Search::list_deltas_into`] drops the listing.
     #[inline(always)]
     fn push_delta(&mut self, delta: u64) {
         self.keys[self.count % DELTA_SINK_SLOTS] = delta;
@@ -1082,13 +1103,6 @@ impl<V> MoveSink<V> for DeltaSink<'_> {
     }
     fn push_whole(&mut self, _target: NodeId, _values: &V) {
         unreachable!("only a mixed delta listing pushes whole moves");
-    }
-    #[inline(always)]
-    fn lists_single_tags(&self) -> bool {
-        false
-    }
-    fn push_single_tag(&mut self, _tag: SymbolId) {
-        unreachable!("a delta listing lists no tags");
     }
 }
 
@@ -1103,29 +1117,7 @@ pub struct MixedSink<'a, V> {
 }
 
 impl<V: Copy> MoveSink<V> for MixedSink<'_, V> {
-    #[inline(always)]
-    fn push_tag_bounded(&mut self, _tag: SymbolId) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn pop_tag(&mut self) {}
-    #[inline(always)]
-    fn replayed_next_tag(&self) -> Option<Option<SymbolId>> {
-        None
-    }
-    fn complete_unique_valid(&mut self, _target: NodeId, _values: &V) {
-        unreachable!("a mixed delta listing completes every move as a delta word or whole");
-    }
-    fn complete_unique_valid_tagged(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
-        unreachable!("a mixed delta listing completes every move as a delta word or whole");
-    }
-    fn complete_unique_valid_tagged_at<const DEPTH: usize>(&mut self, _tag: SymbolId, _target: NodeId, _values: &V) {
-        unreachable!("a mixed delta listing completes every move as a delta word or whole");
-    }
-    #[inline(always)]
-    fn lists_deltas(&self) -> bool {
-        true
-    }
+    lean_delta_sink_methods!();
     /// As [`DeltaSink`]'s.
     #[inline(always)]
     fn push_delta(&mut self, delta: u64) {
@@ -1144,13 +1136,6 @@ impl<V: Copy> MoveSink<V> for MixedSink<'_, V> {
             None => grow_successors_to(self.successors, self.count, successor),
         }
         MoveSink::<V>::push_delta(self, WHOLE_MOVE);
-    }
-    #[inline(always)]
-    fn lists_single_tags(&self) -> bool {
-        false
-    }
-    fn push_single_tag(&mut self, _tag: SymbolId) {
-        unreachable!("a delta listing lists no tags");
     }
 }
 
