@@ -2176,16 +2176,8 @@ pub fn random_playout_into<G: CompiledGame>(
                 generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
                 let count = search.moves.len();
                 last_count = count;
-                if count == 0 {
-                    return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
-                }
-                let pick = rng.below(count as u64) as usize;
-                if random {
-                    outcome.chance_moves += 1;
-                } else {
-                    outcome.plies += 1;
-                    outcome.legal_moves += count as u64;
-                }
+                let pick = pick_and_count(rng, count, random, outcome)
+                    .ok_or_else(|| EngineError::UnexpectedEnd { node: search.node_name(state.node) })?;
                 if deltas {
                     search.moves.take_delta::<G>(pick, &mut state);
                 } else {
@@ -2235,16 +2227,8 @@ fn tags_only_ply<G: CompiledGame>(
         return Ok(None);
     }
     let count = search.moves.len();
-    if count == 0 {
-        return Err(EngineError::UnexpectedEnd { node: search.node_name(state.node) });
-    }
-    let pick = rng.below(count as u64) as usize;
-    if random {
-        outcome.chance_moves += 1;
-    } else {
-        outcome.plies += 1;
-        outcome.legal_moves += count as u64;
-    }
+    let pick = pick_and_count(rng, count, random, outcome)
+        .ok_or_else(|| EngineError::UnexpectedEnd { node: search.node_name(state.node) })?;
     let mut picked = std::mem::take(&mut search.picked);
     picked.clear();
     search.moves.copy_tags(pick, &mut picked);
@@ -2263,6 +2247,24 @@ fn tags_only_ply<G: CompiledGame>(
 #[inline(always)]
 fn listed_as_deltas<G: CompiledGame>(node: NodeId) -> bool {
     unique_start::<G>(node) && G::delta_start(node)
+}
+
+/// A playout's pick among `count` listed moves (`None` where there are none: the game stops
+/// where it should not), counted in `outcome` as a chance move or a ply; shared by the loop's
+/// two listings (successors and tags only), so both make the same draws.
+#[inline(always)]
+fn pick_and_count(rng: &mut Xoshiro256, count: usize, random: bool, outcome: &mut PlayoutOutcome) -> Option<usize> {
+    if count == 0 {
+        return None;
+    }
+    let pick = rng.below(count as u64) as usize;
+    if random {
+        outcome.chance_moves += 1;
+    } else {
+        outcome.plies += 1;
+        outcome.legal_moves += count as u64;
+    }
+    Some(pick)
 }
 
 /// A score symbol read as a [`Score`] (as [`ForwardModel::scores`] reads it).
