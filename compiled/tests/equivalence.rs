@@ -104,6 +104,7 @@ impl Visitor for Check {
                 compiled::generate::<G>(&state, &mut search).unwrap();
                 let listed: Vec<Move> = (0..search.moves.len()).map(|i| search.moves.tags(i).to_vec()).collect();
                 assert_eq!(listed, moves, "{name}: index API");
+                check_counted::<G>(name, &state, &search);
                 let pick = &expected_moves[rng.below(expected_moves.len() as u64) as usize];
                 expected_state = reference.apply(&expected_state, pick).unwrap();
                 state = model.apply(&state, &translate(pick)).unwrap();
@@ -120,6 +121,26 @@ impl Visitor for Check {
         assert_eq!(fast.score_distribution, generic.score_distribution, "{name}: playout scores");
         assert_eq!((fast.total_plies, fast.total_chance_moves), (generic.total_plies, generic.total_chance_moves));
         (depth, states)
+    }
+}
+
+/// Where `state`'s node is a counted start (`CompiledGame::pick_counted`): its count is the
+/// listing's (`search` holds `generate`'s listing of `state`) and the delta word it builds for
+/// each pick gives that move's successor, so a playout's pick reaches the successor it reaches
+/// through the listing.
+fn check_counted<G: CompiledGame>(
+    name: &str,
+    state: &compiled::CompiledState<G::Values>,
+    search: &compiled::Search<G::Values>,
+) {
+    let Some((count, none)) = G::pick_counted(state.node, &state.values, |_| None) else { return };
+    assert_eq!((count, none), (search.moves.len(), None), "{name}: counted moves");
+    for k in 0..count {
+        let (again, delta) = G::pick_counted(state.node, &state.values, |c| (c == count).then_some(k)).unwrap();
+        assert_eq!(again, count, "{name}: counted moves");
+        let mut successor = *state;
+        G::apply_delta(delta.expect("a picked move"), &mut successor);
+        assert!(successor == *search.moves.successor(k), "{name}: counted move {k} of {count}");
     }
 }
 
@@ -154,4 +175,20 @@ fn the_adapter_refuses_another_automaton() {
     let unoptimized = regula_compiler::load(&file_name, &text).unwrap().automaton;
     let error = CompiledModel::<games::tictactoe_rg::Game>::new(unoptimized).unwrap_err();
     assert!(error.to_string().contains("different automaton"), "{error}");
+}
+
+#[test]
+fn gomoku_counts_its_placements_from_the_start() {
+    use games::gomoku_hrg::Game;
+    let mut search = compiled::search_context::<Game>();
+    let state = compiled::start::<Game>(&mut search).unwrap();
+    let (count, delta) = Game::pick_counted(state.node, &state.values, |c| c.checked_sub(1)).expect("a counted start");
+    assert_eq!(count, 225);
+    compiled::generate::<Game>(&state, &mut search).unwrap();
+    assert_eq!(search.moves.len(), 225);
+    let last = Game::NAMES.symbols.iter().position(|&s| s == "C__15_15").unwrap() as u32;
+    assert_eq!(search.moves.tags(224), [last]);
+    let mut successor = state;
+    Game::apply_delta(delta.expect("the last cell"), &mut successor);
+    assert!(successor == *search.moves.successor(224));
 }

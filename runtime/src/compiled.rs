@@ -365,6 +365,18 @@ pub trait CompiledGame: Send + Sync + 'static {
     fn apply_delta(delta: u64, state: &mut CompiledState<Self::Values>) {
         let _ = (delta, state);
     }
+    /// Where `node` is a counted start ([`counted`]): the number of its moves in `values`, and
+    /// the delta word ([`CompiledGame::apply_delta`]) of the move `pick` chooses among them by
+    /// its index in listing order (`None` where `pick` chooses none). `None` for any other node.
+    #[inline(always)]
+    fn pick_counted<P: FnOnce(usize) -> Option<usize>>(
+        node: NodeId,
+        values: &Self::Values,
+        pick: P,
+    ) -> Option<(usize, Option<u64>)> {
+        let _ = (node, values, pick);
+        None
+    }
     /// Applies the keeper's move in `state` (the keeper moves there) in place, without listing
     /// it, where the generator proved that the search from `state.node` has at most one move
     /// and cannot fail (spec/codegen.md, "Keeper moves applied in place"): returns whether it
@@ -2154,9 +2166,15 @@ pub fn random_playout_into<G: CompiledGame>(
             // listing copies none, unless the game's replay skips to its member: then a
             // placement's tags-only listing, which writes nothing per member, costs less than
             // its delta listing (gomoku +13 % instructions per playout with deltas instead).
-            let try_tags =
-                (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node)) && last_count > tags_only_above_moves::<G>();
             let mut listed = false;
+            // A counted start builds the picked move alone.
+            if let Some(count) = counted::counted_ply::<G>(&mut state, rng, random, search, outcome)? {
+                last_count = count;
+                listed = true;
+            }
+            let try_tags = !listed
+                && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node))
+                && last_count > tags_only_above_moves::<G>();
             if try_tags {
                 let listed_tags = if G::REPLAY_SKIPS_TO_MEMBER {
                     tags_only_ply::<G>(&mut state, rng, random, search, outcome)?
@@ -2424,6 +2442,8 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
         settle::<G>(state, &mut search_context::<G>())
     }
 }
+
+pub mod counted;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact

@@ -14,6 +14,7 @@
 //! nodes where a search can loop (the same analysis as the fast engine, spec/engines.md). Pure:
 //! returns strings, writes no files.
 
+mod counted;
 mod deltas;
 mod depths;
 mod distinct;
@@ -49,7 +50,8 @@ pub fn optimized_automaton(file_name: &str, source: &str) -> Result<Automaton, V
 pub fn generate(automaton: &Automaton, origin: &str) -> Result<String, EngineError> {
     let plan = Plan::new(automaton)?;
     let mut generator = Generator::new(automaton, &plan);
-    let body = generator.functions();
+    let mut body = generator.functions();
+    body.push_str(&generator.counted_functions());
     Ok(generator.module(origin, &body))
 }
 
@@ -238,6 +240,8 @@ struct Generator<'a> {
     /// While an edge (or a member filter's skipped chain) writing register slots continues:
     /// those slots with the variables holding their new values, which its callee gets.
     register_writes: Vec<(u32, String)>,
+    /// The starts whose playout ply counts their moves ([`counted`]), as their functions are written.
+    counted_starts: Vec<u32>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -317,6 +321,28 @@ const BYTE_SCAN_MAX_PASSING: (usize, usize) = (1, 4);
 /// and per byte whether it equals a symbol or lies in a range (exact per byte; the runtime's
 /// `compiled::byte_scan` has them and their exhaustive test).
 const BYTE_SCAN_IMPORT: &str = "use regula_runtime::compiled::byte_scan::*;\n";
+
+/// A [`ByteTest`]'s mask on the word of eight member slots from `8 * chunk` on: per member byte,
+/// its high bit set where the test holds ([`Generator::byte_scan`], counted placements).
+fn byte_test_mask(test: &ByteTest) -> String {
+    let equal: Vec<String> = match &test.ranges {
+        Some(ranges) => ranges
+            .iter()
+            .map(|&(low, high)| match (low, high) {
+                (Some(low), Some(high)) => {
+                    format!("(byte_at_least_mask(word, {low}) & byte_below_mask(word, {}))", high + 1)
+                }
+                (Some(low), None) => format!("byte_at_least_mask(word, {low})"),
+                (None, Some(high)) => format!("byte_below_mask(word, {})", high + 1),
+                (None, None) => "BYTE_HIGH_BITS".to_string(),
+            })
+            .collect(),
+        None => test.symbols.iter().map(|symbol| format!("byte_eq_mask(word, {symbol})")).collect(),
+    };
+    let any = if equal.is_empty() { "0".to_string() } else { equal.join(" | ") };
+    let mask = if test.complement { format!("!({any}) & BYTE_HIGH_BITS") } else { any };
+    format!("{{ let word = slot_word(v, {} + 8 * chunk); {mask} }}", test.first_slot)
+}
 
 /// A member loop's filter ([`Generator::member_filter`]): its guards as conditions on the loop
 /// index (each with its byte test, if it has one), and where the body continues behind it.
@@ -757,6 +783,7 @@ impl<'a> Generator<'a> {
             offset_registers: BTreeMap::new(),
             in_offset: None,
             register_writes: Vec::new(),
+            counted_starts: Vec::new(),
         }
     }
 
@@ -1590,28 +1617,7 @@ impl<'a> Generator<'a> {
             return None;
         }
         self.uses_byte_scan = true;
-        let masks: Vec<String> = tests
-            .iter()
-            .map(|test| {
-                let equal: Vec<String> = match &test.ranges {
-                    Some(ranges) => ranges
-                        .iter()
-                        .map(|&(low, high)| match (low, high) {
-                            (Some(low), Some(high)) => {
-                                format!("(byte_at_least_mask(word, {low}) & byte_below_mask(word, {}))", high + 1)
-                            }
-                            (Some(low), None) => format!("byte_at_least_mask(word, {low})"),
-                            (None, Some(high)) => format!("byte_below_mask(word, {})", high + 1),
-                            (None, None) => "BYTE_HIGH_BITS".to_string(),
-                        })
-                        .collect(),
-                    None => test.symbols.iter().map(|symbol| format!("byte_eq_mask(word, {symbol})")).collect(),
-                };
-                let any = if equal.is_empty() { "0".to_string() } else { equal.join(" | ") };
-                let mask = if test.complement { format!("!({any}) & BYTE_HIGH_BITS") } else { any };
-                format!("{{ let word = slot_word(v, {} + 8 * chunk); {mask} }}", test.first_slot)
-            })
-            .collect();
+        let masks: Vec<String> = tests.iter().map(|test| byte_test_mask(test)).collect();
         let (chunks, bounds) = match range {
             Some((first, last)) => (
                 format!("{first} / 8..({last} + 7) / 8"),
@@ -2587,6 +2593,9 @@ impl<'a> Generator<'a> {
         if self.uses_byte_scan {
             w.push_str(BYTE_SCAN_IMPORT);
         }
+        if !self.counted_starts.is_empty() {
+            w.push_str(counted::COUNTED_IMPORT);
+        }
         if self.uses_constants {
             let constants = list(&mut plan.const_values.iter().map(|v| v.to_string()));
             writeln!(w, "static CONSTANTS: [Sym; {}] = [{constants}];", plan.const_values.len()).unwrap();
@@ -2667,8 +2676,9 @@ impl<'a> Generator<'a> {
     fn visible(values: &Values, player: usize) -> u32 {{
         values[VISIBLE_SLOTS[player]] as u32
     }}
-{delta_functions}{apply_function}{dispatch}",
+{delta_functions}{counted}{apply_function}{dispatch}",
             delta_functions = self.delta_functions(),
+            counted = self.counted_dispatch(),
             apply_function = self.apply_function(),
             fingerprint = fingerprint(automaton),
             begin = automaton.begin,
