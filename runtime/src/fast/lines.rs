@@ -63,10 +63,13 @@ pub(crate) struct LineCheck {
     rhs: (bool, u32),
     /// Positions per member (the symbol count): a start at or past it hands over.
     positions: usize,
-    /// `positions` cells per member, in the any-assignment's order.
+    /// Members of the any-assignment.
+    members: usize,
+    /// Position-major: the cell of member `m` (in the any-assignment's order) at position `at`
+    /// is `cells[at * members + m]`, so every member's cell at the start lies in one run.
     cells: Box<[LineCell]>,
     guard_equal: bool,
-    forward_equal: [bool; MAX_FORWARD],
+    /// Forward tests (each `==`, the only sense taken) per position.
     forward_len: usize,
     back: Back,
 }
@@ -126,20 +129,20 @@ impl LineCheck {
                 cells.push(LineCell { guard: *ray.guard.offsets.get(key)?, step, forward });
             }
         }
-        let mut forward_equal = [true; MAX_FORWARD];
-        for (equal, test) in forward_equal.iter_mut().zip(ray.forward.iter()) {
-            *equal = test.equal;
+        if !ray.forward.iter().all(|test| test.equal) {
+            return None;
         }
-        Some(LineCheck {
+        let line = LineCheck {
             from,
             rhs,
             positions,
+            members: members.len(),
             cells: cells.into(),
             guard_equal: ray.guard.equal,
-            forward_equal,
             forward_len: ray.forward.len(),
             back: Back::Run,
-        })
+        };
+        Some(line.position_major())
     }
 
     /// connect4.hrg's shape: a register walk whose row is the member's slot and whose guarded
@@ -176,20 +179,30 @@ impl LineCheck {
                 cells.push(LineCell { guard, step, forward });
             }
         }
-        let mut forward_equal = [true; MAX_FORWARD];
-        for (equal, tested) in forward_equal.iter_mut().zip(walk.tested.iter()) {
-            *equal = tested.equal;
+        if !walk.tested.iter().all(|tested| tested.equal) {
+            return None;
         }
-        Some(LineCheck {
+        let line = LineCheck {
             from: walk.from,
             rhs: walk.rhs,
             positions,
+            members: members.len(),
             cells: cells.into(),
             guard_equal: walk.guarded.first().is_none_or(|moved| moved.move_if_equal),
-            forward_equal,
             forward_len: walk.tested.len(),
             back: Back::Bounded(walk.guarded.len() as u32),
-        })
+        };
+        Some(line.position_major())
+    }
+
+    /// The check with its cells (built member by member) laid out position by position.
+    fn position_major(mut self) -> LineCheck {
+        let by_member = std::mem::take(&mut self.cells);
+        self.cells = (0..self.positions)
+            .flat_map(|at| (0..self.members).map(move |member| (at, member)))
+            .map(|(at, member)| by_member[member * self.positions + at])
+            .collect();
+        self
     }
 
     /// Whether some member's path reaches the checked node on `values`; `None` when the check
@@ -203,27 +216,29 @@ impl LineCheck {
         }
         let rhs = if self.rhs.0 { values[self.rhs.1 as usize] } else { self.rhs.1 };
         let guard = |cell: &LineCell| (values[cell.guard as usize] == rhs) == self.guard_equal;
-        let forward_equal = &self.forward_equal[..self.forward_len];
-        let forward = |cell: &LineCell| {
-            cell.forward.iter().zip(forward_equal).all(|(&at, &equal)| (values[at as usize] == rhs) == equal)
-        };
-        for row in self.cells.chunks_exact(self.positions) {
-            match self.back {
-                Back::Bounded(moves) => {
-                    let mut at = start;
+        let ahead = self.forward_len.min(MAX_FORWARD);
+        let forward = |cell: &LineCell| cell.forward[..ahead].iter().all(|&at| values[at as usize] == rhs);
+        let members = self.members;
+        // Member `m`'s cell at position `at`.
+        let cell_at = |at: u32, member: usize| &self.cells[at as usize * members + member];
+        let firsts = &self.cells[start * members..][..members];
+        match self.back {
+            Back::Bounded(moves) => {
+                for (member, first) in firsts.iter().enumerate() {
+                    let mut cell = first;
                     for _ in 0..moves {
-                        let cell = &row[at];
                         if !guard(cell) {
                             break;
                         }
-                        at = cell.step as usize;
+                        cell = cell_at(cell.step, member);
                     }
-                    if forward(&row[at]) {
+                    if forward(cell) {
                         return Some(true);
                     }
                 }
-                Back::Run => {
-                    let first = &row[start];
+            }
+            Back::Run => {
+                for (member, first) in firsts.iter().enumerate() {
                     if !guard(first) {
                         // No step back (the common case): the forward tests at the start alone.
                         if forward(first) {
@@ -233,20 +248,20 @@ impl LineCheck {
                     }
                     // The run's length first, so that the bound gives up before any forward test.
                     let mut passes = 1u32;
-                    let mut at = first.step as usize;
-                    while guard(&row[at]) {
+                    let mut cell = cell_at(first.step, member);
+                    while guard(cell) {
                         passes += 1;
                         if passes > CYCLE_STEPS {
                             return None;
                         }
-                        at = row[at].step as usize;
+                        cell = cell_at(cell.step, member);
                     }
-                    let mut at = start;
+                    let mut cell = first;
                     for _ in 0..=passes {
-                        if forward(&row[at]) {
+                        if forward(cell) {
                             return Some(true);
                         }
-                        at = row[at].step as usize;
+                        cell = cell_at(cell.step, member);
                     }
                 }
             }
@@ -505,6 +520,11 @@ mod tests {
             .is_some_and(|walk| !walk.guarded_repeat));
         assert!(line_of(&engine).is_none());
         assert_playouts_agree(&differ);
+        // A forward test of the other sense (`!=`).
+        let mut unequal = ray_check("mark", &[("far1", "mark"), ("far2", "mark")]);
+        let last = unequal.last_mut().expect("a forward test");
+        last.2 = last.2.replace("==", "!=");
+        assert!(line_of(&build(&unequal)).is_none());
         // Plans off or checked: every check takes its usual path.
         let four = ray_check("mark", &[("far1", "mark"), ("far2", "mark"), ("far3", "mark")]);
         assert!(line_of(&build(&four).with_reach_plans(ReachPlans::Off)).is_none());
