@@ -12,10 +12,11 @@
 //! keeps one [`LineCell`] (the cell the guard reads, the position its move leads to, and the
 //! cells the forward tests read from there, a chain of table steps composed into one look-up).
 //!
-//! Cost: per member, one record load, a guard's cell and a comparison, and while they pass the
-//! forward tests' cells; no plan, node or edge dispatch, no slot saved, written or put back.
-//! Before (through `reach`, `run_plan`, `walk_plan` and `walk_straight`) about 890 instructions
-//! a check on connect4.rg and 730 on connect4.hrg, about 250 to 380 of them entry and exit.
+//! Cost: per member, the guard's cell and a comparison, and while they pass the forward tests'
+//! cells (every member's cell at the start lies in one run of records); no plan, node or edge
+//! dispatch, no slot saved, written or put back: about 184 instructions a connect4.rg check,
+//! where `reach` (through `run_plan`, `walk_plan` and `walk_straight`) took about 890, and
+//! about 730 on connect4.hrg.
 //!
 //! Exact: the walk the plan would run writes only plan slots (the member, the walked position),
 //! which `run_plan` puts back after the check, and each member's path reads none of them before
