@@ -33,6 +33,7 @@
 //! ```
 
 mod graph;
+mod lines;
 mod plan_steps;
 mod program;
 mod reach;
@@ -147,6 +148,10 @@ pub struct FastEngine {
     /// filter of that shape and plans are [`ReachPlans::On`] (with plans off or checked, every
     /// check takes its usual path).
     pub(crate) member_grids: Vec<Option<search::MemberGrid>>,
+    /// Per context (as `plans`): the plan resolved to a [`lines::LineCheck`], which a forced
+    /// keeper walk runs in place of `reach`, when it has that shape and plans are
+    /// [`ReachPlans::On`].
+    pub(crate) line_checks: Vec<Option<lines::LineCheck>>,
     /// Per node: every path the move search can walk from it is forced (every node reached
     /// before a move completes has a single followable out-edge), so a keeper move from it is
     /// applied in place ([`Scratch::apply_single_path`]).
@@ -364,6 +369,11 @@ fn member_grids(plans: &[Option<reach::ReachPlan>], mode: ReachPlans) -> Vec<Opt
     plans.iter().map(|plan| plan.as_ref().filter(|_| mode == ReachPlans::On).and_then(search::MemberGrid::of)).collect()
 }
 
+/// The [`lines::LineCheck`] of each plan of `plans` that has one, under plan mode `mode`.
+fn line_checks(plans: &[Option<reach::ReachPlan>], mode: ReachPlans) -> Vec<Option<lines::LineCheck>> {
+    plans.iter().map(|plan| plan.as_ref().filter(|_| mode == ReachPlans::On).and_then(lines::LineCheck::of)).collect()
+}
+
 impl FastEngine {
     /// Prepares an automaton; one that breaks the compiler->runtime contract is an
     /// [`EngineError::Malformed`] (the same checks as [`ReferenceEngine::new`]).
@@ -560,6 +570,7 @@ impl FastEngine {
             describer,
             tags_only_above: TAGS_ONLY_ABOVE,
             member_grids: member_grids(&plans, ReachPlans::On),
+            line_checks: line_checks(&plans, ReachPlans::On),
             plans,
             plan_mode: ReachPlans::On,
             single_path,
@@ -582,6 +593,7 @@ impl FastEngine {
     pub fn with_reach_plans(mut self, mode: ReachPlans) -> Self {
         self.plan_mode = mode;
         self.member_grids = member_grids(&self.plans, mode);
+        self.line_checks = line_checks(&self.plans, mode);
         self
     }
 

@@ -1462,7 +1462,18 @@ impl Scratch {
                 *memo = Some((from, to, result));
                 Ok(result)
             }
-            _ => self.reach_memoised(engine, memo, (from, to, context), 1),
+            _ => {
+                // A line check (module `lines`) decides here unless it gives up (past a ray's
+                // bound, a start outside its tables); then `reach` decides, as before.
+                if let (Some(line), true) = (&engine.line_checks[context as usize], from != to) {
+                    if let Some(result) = line.run(&self.values) {
+                        self.plan_writes += 1;
+                        *memo = Some((from, to, result));
+                        return Ok(result);
+                    }
+                }
+                self.reach_memoised(engine, memo, (from, to, context), 1)
+            }
         }
     }
 
