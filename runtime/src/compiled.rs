@@ -982,6 +982,15 @@ pub trait MoveSink<V> {
     fn lists_deltas(&self) -> bool;
     /// [`Search::push_delta`].
     fn push_delta(&mut self, delta: u64);
+    /// [`Search::push_delta_if`]: the move is pushed only where `keep` holds. A [`DeltaSink`]
+    /// stores the word either way and counts it only where `keep` holds, so a guard before a
+    /// completion costs no branch (a listing's guards on random positions mispredict).
+    #[inline(always)]
+    fn push_delta_if(&mut self, keep: bool, delta: u64) {
+        if keep {
+            self.push_delta(delta);
+        }
+    }
     /// [`Search::push_whole`] (below a mixed delta start only).
     fn push_whole(&mut self, target: NodeId, values: &V);
     /// [`Search::lists_single_tags`].
@@ -1112,6 +1121,16 @@ impl<V> MoveSink<V> for DeltaSink<'_> {
     fn push_delta(&mut self, delta: u64) {
         self.keys[self.count % DELTA_SINK_SLOTS] = delta;
         self.count += 1;
+    }
+    /// One store and one add, no branch: the word lands in the next free slot and is counted
+    /// only where `keep` holds (else the next push or nothing overwrites it, and nothing reads
+    /// it: slots at or past the count are not moves). The room is below the slot count
+    /// ([`Search::list_deltas_into`]), so in a listing that fits the slot is never a move's
+    /// (no wrap round to slot 0).
+    #[inline(always)]
+    fn push_delta_if(&mut self, keep: bool, delta: u64) {
+        self.keys[self.count % DELTA_SINK_SLOTS] = delta;
+        self.count += keep as usize;
     }
     fn push_whole(&mut self, _target: NodeId, _values: &V) {
         unreachable!("only a mixed delta listing pushes whole moves");
@@ -1488,6 +1507,15 @@ impl<V: Values> Search<V> {
         self.moves.push_delta(delta);
     }
 
+    /// Generated code: [`Search::push_delta`] where `keep` holds (a guard right before a
+    /// completion with a delta word, [`MoveSink::push_delta_if`]).
+    #[inline(always)]
+    pub fn push_delta_if(&mut self, keep: bool, delta: u64) {
+        if keep {
+            self.moves.push_delta(delta);
+        }
+    }
+
     /// Generated code: appends a move whose completion has no delta word, where
     /// [`Search::lists_deltas`] holds (a completion below a mixed delta start,
     /// [`CompiledGame::MIXED_DELTAS`]): its successor is stored whole and its key slot marked.
@@ -1514,8 +1542,9 @@ impl<V: Values> Search<V> {
         debug_assert!(self.moves.deltas, "only a delta listing fills a delta sink");
         let start = self.moves.count as usize;
         // A delta start's search begins with the sink (no move listed before it) and the room
-        // fits the slots: both constants where the listing is inlined.
-        assert!(start + bound <= DELTA_SINK_SLOTS, "a delta listing's room exceeds the sink's slots");
+        // fits the slots with one to spare (an uncounted `push_delta_if` of a full room stores
+        // there): both constants where the listing is inlined.
+        assert!(start + bound < DELTA_SINK_SLOTS, "a delta listing's room exceeds the sink's slots");
         let sink = search(DeltaSink { keys: self.moves.delta_sink_slots(), count: start });
         // A push past the room wraps round the slots (no panic path per push); such a listing is
         // dropped here, so what it overwrote is never read.
@@ -2978,6 +3007,38 @@ mod tests {
             sink
         });
         assert!(fitted && search.moves.len() == 4 && search.moves.keys[3] == 11);
+    }
+
+    #[test]
+    fn a_guarded_push_counts_only_the_words_it_keeps() {
+        // After the three moves of a delta listing, a sink listing with room for two more pushes
+        // four words and keeps two: the count and the kept words are what the branchy pushes give,
+        // on the sink and on the context alike.
+        let mut search = search_context::<Sunk<1>>();
+        let mut turn = start::<Sunk<1>>(&mut search).expect("the start");
+        generate_successors_in_place::<Sunk<1>>(&mut turn, &mut search, false).expect("moves");
+        assert!(search.moves.deltas && search.moves.len() == 3);
+        let words = [(true, 11), (false, 12), (true, 13), (false, 14)];
+        let fitted = search.list_deltas_into(2, |mut sink| {
+            for (keep, word) in words {
+                MoveSink::<[u8; 3]>::push_delta_if(&mut sink, keep, word);
+            }
+            sink
+        });
+        assert!(fitted);
+        assert_eq!((search.moves.len(), &search.moves.keys[3..5]), (5, &[11, 13][..]));
+        for (keep, word) in words {
+            search.push_delta_if(keep, word);
+        }
+        assert_eq!((search.moves.len(), &search.moves.keys[5..7]), (7, &[11, 13][..]));
+        // Three kept words in a room of two: the listing is dropped, the count unchanged.
+        let fitted = search.list_deltas_into(2, |mut sink| {
+            for word in [21, 22, 23] {
+                MoveSink::<[u8; 3]>::push_delta_if(&mut sink, true, word);
+            }
+            sink
+        });
+        assert!(!fitted && search.moves.len() == 7);
     }
 
     #[test]

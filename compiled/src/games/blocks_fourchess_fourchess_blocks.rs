@@ -317,10 +317,10 @@ v[slot] = old;
 #[inline(always)]
 fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[24] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -528,10 +528,10 @@ v[slot] = old;
 #[inline(always)]
 fn m51<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[24] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -964,10 +964,10 @@ v[slot] = old;
 #[inline(always)]
 fn m139<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[24] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 4u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else if keep {
 m140(v, cx);
 }
-
 }
 
 }
@@ -1248,10 +1248,10 @@ v[slot] = old;
 #[inline(always)]
 fn m156<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[24] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[24] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 6u64 | (v[23] as u64) << 16 | (v[24] as u64) << 24 | (v[26] as u64) << 32 | (x as u64) << 40); } else if keep {
 m157(v, cx);
 }
-
 }
 
 }
@@ -3284,10 +3284,10 @@ None
 #[inline(always)]
 fn m39_k24_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 7 {
+let keep = v[1] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3296,10 +3296,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 7 {
+let keep = v[2] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3308,10 +3308,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 7 {
+let keep = v[3] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3320,10 +3320,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 7 {
+let keep = v[4] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3332,10 +3332,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 7 {
+let keep = v[5] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3344,10 +3344,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 7 {
+let keep = v[6] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3356,10 +3356,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 7 {
+let keep = v[7] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3368,10 +3368,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 7 {
+let keep = v[8] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3380,10 +3380,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[9] == 7 {
+let keep = v[9] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3392,10 +3392,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[10] == 7 {
+let keep = v[10] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3404,10 +3404,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[11] == 7 {
+let keep = v[11] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3416,10 +3416,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[12] == 7 {
+let keep = v[12] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3428,10 +3428,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[13] == 7 {
+let keep = v[13] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3440,10 +3440,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[14] == 7 {
+let keep = v[14] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3452,10 +3452,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[15] == 7 {
+let keep = v[15] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3464,10 +3464,10 @@ m40(v, cx);
 #[inline(always)]
 fn m39_k24_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[16] == 7 {
+let keep = v[16] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m40(v, cx);
 }
-
 }
 
 }
@@ -3476,10 +3476,10 @@ m40(v, cx);
 #[inline(always)]
 fn m51_k24_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 7 {
+let keep = v[1] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3488,10 +3488,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 7 {
+let keep = v[2] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3500,10 +3500,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 7 {
+let keep = v[3] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3512,10 +3512,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 7 {
+let keep = v[4] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3524,10 +3524,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 7 {
+let keep = v[5] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3536,10 +3536,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 7 {
+let keep = v[6] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3548,10 +3548,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 7 {
+let keep = v[7] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3560,10 +3560,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 7 {
+let keep = v[8] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3572,10 +3572,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[9] == 7 {
+let keep = v[9] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3584,10 +3584,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[10] == 7 {
+let keep = v[10] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3596,10 +3596,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[11] == 7 {
+let keep = v[11] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3608,10 +3608,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[12] == 7 {
+let keep = v[12] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3620,10 +3620,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[13] == 7 {
+let keep = v[13] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3632,10 +3632,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[14] == 7 {
+let keep = v[14] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3644,10 +3644,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[15] == 7 {
+let keep = v[15] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }
@@ -3656,10 +3656,10 @@ m52(v, cx);
 #[inline(always)]
 fn m51_k24_24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[16] == 7 {
+let keep = v[16] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[24] as u64) << 16 | (x as u64) << 24); } else if keep {
 m52(v, cx);
 }
-
 }
 
 }

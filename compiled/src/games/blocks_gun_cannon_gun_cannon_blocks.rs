@@ -1800,10 +1800,10 @@ v[slot] = old;
 #[inline(always)]
 fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF2[(v[38] as usize)] as usize] == 7 {
+let keep = v[0 + OFF2[(v[38] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 3u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (v[40] as u64) << 32 | (x as u64) << 40); } else if keep {
 m147(v, cx);
 }
-
 }
 
 }

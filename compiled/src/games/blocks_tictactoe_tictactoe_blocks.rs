@@ -256,10 +256,10 @@ v[slot] = old;
 #[inline(always)]
 fn m34<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[16] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -453,10 +453,10 @@ v[slot] = old;
 #[inline(always)]
 fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[16] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[16] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1534,10 +1534,10 @@ None
 #[inline(always)]
 fn m34_k16_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 7 {
+let keep = v[1] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1546,10 +1546,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 7 {
+let keep = v[2] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1558,10 +1558,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 7 {
+let keep = v[3] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1570,10 +1570,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 7 {
+let keep = v[4] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1582,10 +1582,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 7 {
+let keep = v[5] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1594,10 +1594,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 7 {
+let keep = v[6] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1606,10 +1606,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 7 {
+let keep = v[7] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1618,10 +1618,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 7 {
+let keep = v[8] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1630,10 +1630,10 @@ m35(v, cx);
 #[inline(always)]
 fn m34_k16_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[9] == 7 {
+let keep = v[9] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m35(v, cx);
 }
-
 }
 
 }
@@ -1642,10 +1642,10 @@ m35(v, cx);
 #[inline(always)]
 fn m46_k16_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 7 {
+let keep = v[1] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1654,10 +1654,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 7 {
+let keep = v[2] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1666,10 +1666,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 7 {
+let keep = v[3] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1678,10 +1678,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 7 {
+let keep = v[4] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1690,10 +1690,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 7 {
+let keep = v[5] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1702,10 +1702,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 7 {
+let keep = v[6] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1714,10 +1714,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 7 {
+let keep = v[7] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1726,10 +1726,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 7 {
+let keep = v[8] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }
@@ -1738,10 +1738,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46_k16_17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[9] == 7 {
+let keep = v[9] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 2u64 | (v[16] as u64) << 16 | (x as u64) << 24); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }

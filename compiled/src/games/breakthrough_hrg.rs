@@ -242,10 +242,10 @@ m9(v, cx);
 #[inline(always)]
 fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6 {
+let keep = v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6;
+if cx.lists_deltas() { let x: u8 = 4; cx.push_delta_if(keep, 0u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else if keep {
 m10(v, cx);
 }
-
 }
 
 }
@@ -285,10 +285,10 @@ v[slot] = old;
 #[inline(always)]
 fn m11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
+let keep = v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7;
+if cx.lists_deltas() { let x: u8 = 4; cx.push_delta_if(keep, 0u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else if keep {
 m10(v, cx);
 }
-
 }
 
 }
@@ -514,10 +514,10 @@ m30(v, cx);
 #[inline(always)]
 fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6 {
+let keep = v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] == 6;
+if cx.lists_deltas() { let x: u8 = 4; cx.push_delta_if(keep, 1u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else if keep {
 m31(v, cx);
 }
-
 }
 
 }
@@ -557,10 +557,10 @@ v[slot] = old;
 #[inline(always)]
 fn m32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7 {
+let keep = v[0 + MEMBER_INDEX1[(v[67] as usize)] as usize] != 7;
+if cx.lists_deltas() { let x: u8 = 4; cx.push_delta_if(keep, 1u64 | (v[66] as u64) << 16 | (v[67] as u64) << 24 | (v[68] as u64) << 32 | (x as u64) << 40); } else if keep {
 m31(v, cx);
 }
-
 }
 
 }

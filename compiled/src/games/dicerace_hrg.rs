@@ -287,10 +287,10 @@ m11(v, cx);
 #[inline(always)]
 fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF7[(v[38] as usize)] as usize] != 31 {
+let keep = v[0 + OFF7[(v[38] as usize)] as usize] != 31;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else if keep {
 m11(v, cx);
 }
-
 }
 
 }
@@ -715,10 +715,10 @@ m47(v, cx);
 #[inline(always)]
 fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF5[(v[38] as usize)] as usize] != 31 {
+let keep = v[0 + OFF5[(v[38] as usize)] as usize] != 31;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 4u64 | (v[37] as u64) << 16 | (v[38] as u64) << 24 | (x as u64) << 32); } else if keep {
 m47(v, cx);
 }
-
 }
 
 }

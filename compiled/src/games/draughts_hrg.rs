@@ -127,11 +127,11 @@ impl CompiledGame for Game {
     fn search_in_place(node: u32, v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
         match node {
             0 => { m0(v, cx); Ok(()) }
-            2 => { if !(cx.lists_deltas() && cx.list_mixed_into(4096, |mut sink| { m2(v, &mut sink); sink })) { m2(v, cx); } Ok(()) }
+            2 => { if !(cx.lists_deltas() && cx.list_mixed_into(4095, |mut sink| { m2(v, &mut sink); sink })) { m2(v, cx); } Ok(()) }
             64 => { m64(v, cx); Ok(()) }
             69 => { m69(v, cx); Ok(()) }
             105 => { m105(v, cx); Ok(()) }
-            109 => { if !(cx.lists_deltas() && cx.list_mixed_into(4096, |mut sink| { m109(v, &mut sink); sink })) { m109(v, cx); } Ok(()) }
+            109 => { if !(cx.lists_deltas() && cx.list_mixed_into(4095, |mut sink| { m109(v, &mut sink); sink })) { m109(v, cx); } Ok(()) }
             151 => { m151(v, cx); Ok(()) }
             156 => { m156(v, cx); Ok(()) }
             _ => Ok(()),

@@ -180,10 +180,10 @@ v[slot] = old;
 #[inline(always)]
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[227] as usize)] as usize] == 8 {
+let keep = v[0 + OFF2[(v[227] as usize)] as usize] == 8;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[227] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -380,10 +380,10 @@ v[slot] = old;
 #[inline(always)]
 fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[227] as usize)] as usize] == 8 {
+let keep = v[0 + OFF2[(v[227] as usize)] as usize] == 8;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[227] as u64) << 16 | (x as u64) << 24); } else if keep {
 m81(v, cx);
 }
-
 }
 
 }

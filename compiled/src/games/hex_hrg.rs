@@ -201,10 +201,10 @@ v[slot] = old;
 #[inline(always)]
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[123] as usize)] as usize] == 7 {
+let keep = v[0 + OFF2[(v[123] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 4; cx.push_delta_if(keep, 0u64 | (v[123] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -377,10 +377,10 @@ v[slot] = old;
 #[inline(always)]
 fn m19(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[123] as usize)] as usize] == 7 {
+let keep = v[0 + OFF2[(v[123] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 4; cx.push_delta_if(keep, 1u64 | (v[123] as u64) << 16 | (x as u64) << 24); } else if keep {
 m20(v, cx);
 }
-
 }
 
 }

@@ -337,10 +337,10 @@ v[slot] = old;
 #[inline(always)]
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[10 + OFF0[(v[22] as usize)] as usize] == 7 {
+let keep = v[10 + OFF0[(v[22] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else if keep {
 m18(v, cx);
 }
-
 }
 
 }
@@ -898,10 +898,10 @@ m11_k22_10(v, cx);
 #[inline(always)]
 fn m17_k22_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[10] == 7 {
+let keep = v[10] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else if keep {
 m18(v, cx);
 }
-
 }
 
 }
@@ -910,10 +910,10 @@ m18(v, cx);
 #[inline(always)]
 fn m17_k22_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[11] == 7 {
+let keep = v[11] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else if keep {
 m18(v, cx);
 }
-
 }
 
 }
@@ -922,10 +922,10 @@ m18(v, cx);
 #[inline(always)]
 fn m17_k22_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[12] == 7 {
+let keep = v[12] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else if keep {
 m18(v, cx);
 }
-
 }
 
 }
@@ -934,10 +934,10 @@ m18(v, cx);
 #[inline(always)]
 fn m17_k22_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[13] == 7 {
+let keep = v[13] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else if keep {
 m18(v, cx);
 }
-
 }
 
 }

@@ -425,10 +425,10 @@ m24(v, cx);
 #[inline(always)]
 fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
+let keep = CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -464,10 +464,10 @@ m27(v, cx);
 #[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60 {
+let keep = CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1436,10 +1436,10 @@ m24_k40_41(v, cx);
 #[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+let keep = CONSTANTS[40 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1459,10 +1459,10 @@ m24_k40_42(v, cx);
 #[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[41 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+let keep = CONSTANTS[41 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1482,10 +1482,10 @@ m24_k40_43(v, cx);
 #[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[42 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+let keep = CONSTANTS[42 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1505,10 +1505,10 @@ m24_k40_44(v, cx);
 #[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[43 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60 {
+let keep = CONSTANTS[43 + OFF5[(v[37] as usize)] as usize + OFF6[(v[39] as usize)] as usize] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1561,10 +1561,10 @@ false
 #[inline(always)]
 fn m24_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB8[(v[37] as usize)] == 60 {
+let keep = TAB8[(v[37] as usize)] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1573,10 +1573,10 @@ m25(v, cx);
 #[inline(always)]
 fn m24_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB9[(v[37] as usize)] == 60 {
+let keep = TAB9[(v[37] as usize)] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1585,10 +1585,10 @@ m25(v, cx);
 #[inline(always)]
 fn m24_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB10[(v[37] as usize)] == 60 {
+let keep = TAB10[(v[37] as usize)] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1597,10 +1597,10 @@ m25(v, cx);
 #[inline(always)]
 fn m24_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB11[(v[37] as usize)] == 60 {
+let keep = TAB11[(v[37] as usize)] == 60;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }

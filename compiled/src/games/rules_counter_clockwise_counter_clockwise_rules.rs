@@ -463,10 +463,10 @@ m27(v, cx);
 #[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[15 + OFF4[(v[37] as usize)] as usize + OFF5[(v[40] as usize)] as usize] == 61 {
+let keep = CONSTANTS[15 + OFF4[(v[37] as usize)] as usize + OFF5[(v[40] as usize)] as usize] == 61;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1435,10 +1435,10 @@ m24_k40_41(v, cx);
 #[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB7[(v[37] as usize)] == 61 {
+let keep = TAB7[(v[37] as usize)] == 61;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1458,10 +1458,10 @@ m24_k40_42(v, cx);
 #[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB8[(v[37] as usize)] == 61 {
+let keep = TAB8[(v[37] as usize)] == 61;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1481,10 +1481,10 @@ m24_k40_43(v, cx);
 #[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB9[(v[37] as usize)] == 61 {
+let keep = TAB9[(v[37] as usize)] == 61;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1504,10 +1504,10 @@ m24_k40_44(v, cx);
 #[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB10[(v[37] as usize)] == 61 {
+let keep = TAB10[(v[37] as usize)] == 61;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }

@@ -411,10 +411,10 @@ m23(v, cx);
 #[inline(always)]
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
+let keep = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -458,10 +458,10 @@ m27(v, cx);
 #[inline(always)]
 fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
+let keep = CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -470,10 +470,10 @@ m24(v, cx);
 #[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59 {
+let keep = CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1347,10 +1347,10 @@ false
 #[inline(always)]
 fn m26_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB6[(v[37] as usize)] == 59 {
+let keep = TAB6[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1359,10 +1359,10 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB6[(v[37] as usize)] == 59 {
+let keep = TAB6[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1371,10 +1371,10 @@ m24(v, cx);
 #[inline(always)]
 fn m26_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB6[(v[37] as usize)] == 59 {
+let keep = TAB6[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1383,10 +1383,10 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB6[(v[37] as usize)] == 59 {
+let keep = TAB6[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1395,10 +1395,10 @@ m24(v, cx);
 #[inline(always)]
 fn m26_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB7[(v[37] as usize)] == 59 {
+let keep = TAB7[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1407,10 +1407,10 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB7[(v[37] as usize)] == 59 {
+let keep = TAB7[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1419,10 +1419,10 @@ m24(v, cx);
 #[inline(always)]
 fn m26_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB7[(v[37] as usize)] == 59 {
+let keep = TAB7[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }
@@ -1431,10 +1431,10 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB7[(v[37] as usize)] == 59 {
+let keep = TAB7[(v[37] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
-
 }
 
 }

@@ -424,10 +424,10 @@ m24(v, cx);
 #[inline(always)]
 fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB3[(v[77] as usize)] == 59 {
+let keep = TAB3[(v[77] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -485,10 +485,10 @@ m29(v, cx);
 #[inline(always)]
 fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59 {
+let keep = CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1601,10 +1601,10 @@ false
 #[inline(always)]
 fn m24_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if 59 == 59 {
+let keep = 59 == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1624,10 +1624,10 @@ m29_k77_41(v, cx);
 #[inline(always)]
 fn m24_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if 59 == 59 {
+let keep = 59 == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1647,10 +1647,10 @@ m29_k77_42(v, cx);
 #[inline(always)]
 fn m24_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if 1 == 59 {
+let keep = 1 == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1670,10 +1670,10 @@ m29_k77_43(v, cx);
 #[inline(always)]
 fn m24_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if 1 == 59 {
+let keep = 1 == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1737,10 +1737,10 @@ false
 #[inline(always)]
 fn m29_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB7[(v[74] as usize)] == 59 {
+let keep = TAB7[(v[74] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1749,10 +1749,10 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB8[(v[74] as usize)] == 59 {
+let keep = TAB8[(v[74] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1761,10 +1761,10 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB9[(v[74] as usize)] == 59 {
+let keep = TAB9[(v[74] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }
@@ -1773,10 +1773,10 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if TAB10[(v[74] as usize)] == 59 {
+let keep = TAB10[(v[74] as usize)] == 59;
+if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
-
 }
 
 }

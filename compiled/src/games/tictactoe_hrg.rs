@@ -166,10 +166,10 @@ v[slot] = old;
 #[inline(always)]
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[10] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -369,10 +369,10 @@ v[slot] = old;
 #[inline(always)]
 fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[10] as usize)] as usize] == 7 {
+let keep = v[0 + OFF0[(v[10] as usize)] as usize] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -821,10 +821,10 @@ None
 #[inline(always)]
 fn m3_k10_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0] == 7 {
+let keep = v[0] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -833,10 +833,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 7 {
+let keep = v[1] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -845,10 +845,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 7 {
+let keep = v[2] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -857,10 +857,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 7 {
+let keep = v[3] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -869,10 +869,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 7 {
+let keep = v[4] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -881,10 +881,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 7 {
+let keep = v[5] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -893,10 +893,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 7 {
+let keep = v[6] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -905,10 +905,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 7 {
+let keep = v[7] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -917,10 +917,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k10_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 7 {
+let keep = v[8] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -929,10 +929,10 @@ m4(v, cx);
 #[inline(always)]
 fn m22_k10_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0] == 7 {
+let keep = v[0] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -941,10 +941,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 7 {
+let keep = v[1] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -953,10 +953,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 7 {
+let keep = v[2] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -965,10 +965,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 7 {
+let keep = v[3] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -977,10 +977,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 7 {
+let keep = v[4] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -989,10 +989,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 7 {
+let keep = v[5] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -1001,10 +1001,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 7 {
+let keep = v[6] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -1013,10 +1013,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 7 {
+let keep = v[7] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }
@@ -1025,10 +1025,10 @@ m23(v, cx);
 #[inline(always)]
 fn m22_k10_16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 7 {
+let keep = v[8] == 7;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[10] as u64) << 16 | (x as u64) << 24); } else if keep {
 m23(v, cx);
 }
-
 }
 
 }

@@ -165,10 +165,10 @@ v[slot] = old;
 #[inline(always)]
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF0[(v[11] as usize)] as usize] == 16 {
+let keep = v[0 + OFF0[(v[11] as usize)] as usize] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -505,10 +505,10 @@ None
 #[inline(always)]
 fn m3_k11_7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0] == 16 {
+let keep = v[0] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -517,10 +517,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[1] == 16 {
+let keep = v[1] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -529,10 +529,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[2] == 16 {
+let keep = v[2] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -541,10 +541,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[3] == 16 {
+let keep = v[3] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -553,10 +553,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[4] == 16 {
+let keep = v[4] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -565,10 +565,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[5] == 16 {
+let keep = v[5] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -577,10 +577,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[6] == 16 {
+let keep = v[6] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -589,10 +589,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[7] == 16 {
+let keep = v[7] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }
@@ -601,10 +601,10 @@ m4(v, cx);
 #[inline(always)]
 fn m3_k11_15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[8] == 16 {
+let keep = v[8] == 16;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[11] as u64) << 16 | (x as u64) << 24); } else if keep {
 m4(v, cx);
 }
-
 }
 
 }

@@ -20,6 +20,7 @@ mod depths;
 mod distinct;
 mod explore;
 mod graph;
+mod guarded_push;
 mod guards;
 mod known;
 mod loops;
@@ -103,8 +104,9 @@ const UNROLL_EDGE_BUDGET: usize = 256;
 /// slots (`regula_runtime::compiled::DELTA_SINK_SLOTS`, 8 bytes a move, 32 KiB). A start that
 /// may complete more moves (a larger or no bound: draughts' capture chains, counted as the
 /// product of their choices) lists on the context instead when a listing overflows the room
-/// (`Search::list_deltas_into` returns `false`).
-const DELTA_SINK_BOUND: u64 = regula_runtime::compiled::DELTA_SINK_SLOTS as u64;
+/// (`Search::list_deltas_into` returns `false`). One slot is kept spare: an uncounted
+/// `push_delta_if` of a full room stores its word there (`guarded_push`).
+const DELTA_SINK_BOUND: u64 = regula_runtime::compiled::DELTA_SINK_SLOTS as u64 - 1;
 
 /// The most specialised functions of one game (nested unrolled loops multiply).
 const SPECIALISED_LIMIT: usize = 256;
@@ -2027,6 +2029,7 @@ impl<'a> Generator<'a> {
             }
             PlanOp::Compare { lhs, rhs, transfer, equal } => {
                 let op = if equal { "==" } else { "!=" };
+                let one_slot = matches!(transfer, PlanTransfer::Slot);
                 let guard = match transfer {
                     PlanTransfer::Slot if hoisted.contains_key(&edge) => hoisted[&edge].clone(),
                     PlanTransfer::Slot => {
@@ -2055,6 +2058,11 @@ impl<'a> Generator<'a> {
                         )
                     }
                 };
+                if one_slot {
+                    if let Some(code) = self.guarded_push(mode, edge, &guard) {
+                        return code;
+                    }
+                }
                 simple(self, "", Some(guard), "")
             }
             PlanOp::Reach { from, to, negated } => {
