@@ -33,6 +33,7 @@
 //! ```
 
 mod graph;
+mod linear_checks;
 mod plan_steps;
 mod program;
 mod reach;
@@ -197,6 +198,10 @@ pub(crate) struct LinearMoves {
     /// order. A playout then counts those, picks one and runs the chain for it alone
     /// ([`Scratch::linear_choices`]), with no move list at all.
     pub immediate: bool,
+    /// How many edges at the start of `chain` are reachability checks (reversi's `? legalAt`);
+    /// `immediate` then speaks of the edges after them, and a playout runs the checks on each
+    /// member passing the filter (module `linear_checks`).
+    pub checks: u32,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -246,7 +251,8 @@ fn linear_move_searches(
                         tags_choice = true;
                         break;
                     }
-                    Ins::Compare { .. } | Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => {}
+                    // A check leaves the state as it found it.
+                    Ins::Compare { .. } | Ins::Reach { .. } | Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => {}
                     Ins::Set { target: program::Target::Fixed(written), .. } if written != slot => {}
                     _ => break,
                 }
@@ -261,7 +267,10 @@ fn linear_move_searches(
             let completed = edges[*chain.last().expect("a chain ends with its move") as usize].target;
             let filter = if choice.filter == chain[0] { chain.remove(0) } else { NO_EDGE };
             let detached = chain.iter().all(|&edge| search::runs_detached(&edges[edge as usize]));
-            Some(LinearMoves { choice: first, filter, chain: chain.into(), completed, detached, immediate: false })
+            let checks =
+                chain.iter().take_while(|&&edge| matches!(edges[edge as usize].ins, Ins::Reach { .. })).count();
+            let (chain, checks) = (chain.into(), checks as u32);
+            Some(LinearMoves { choice: first, filter, chain, completed, detached, immediate: false, checks })
         })
         .collect()
 }
@@ -524,7 +533,7 @@ impl FastEngine {
         let mut slot_values: Option<values::SlotValues> = None;
         for moves in linear.iter_mut().flatten() {
             let never_fails = |edge: &u32| search::never_fails(&edges[*edge as usize], player_slot, &valid_player);
-            moves.immediate = moves.chain.iter().all(never_fails);
+            moves.immediate = moves.chain[moves.checks as usize..].iter().all(never_fails);
             // A chain whose only possible failures are writes through a key outside a map's
             // domain may still be immediate when value sets prove every such key inside.
             let keyed_write = |edge: &u32| {
@@ -811,7 +820,10 @@ impl FastEngine {
             if let Some(linear) = self.linear[scratch.node as usize].as_ref().filter(|linear| linear.immediate) {
                 // Every member passing the filter is a move and nothing can go wrong on the way:
                 // pick among them and build the one successor.
-                let count = scratch.linear_choices(self, linear);
+                let count = match linear.checks {
+                    0 => scratch.linear_choices(self, linear),
+                    _ => scratch.checked_linear_choices(self, linear)?,
+                };
                 let pick = self.draw_move(scratch.node, count, mover, rng, outcome)?;
                 last_count = count;
                 moves_made += 1;

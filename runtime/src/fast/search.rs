@@ -306,7 +306,7 @@ pub struct Scratch {
     // Declared last so the fields the move search reads keep their offsets from before these two
     // were added (session 12's breakthrough wall-time regression came with a changed layout).
     /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
-    choices: Vec<SymbolId>,
+    pub(super) choices: Vec<SymbolId>,
     /// The positions of a ray walk (`Scratch::walk_ray`).
     ray_positions: Vec<SymbolId>,
     /// The choices of a move tree being walked ([`Scratch::explore_tree`]).
@@ -1058,7 +1058,8 @@ impl Scratch {
         };
         self.values[*slot as usize] = self.choices[pick];
         self.tags.clear();
-        for &edge in linear.chain.iter() {
+        // The checks held when the member was listed, and leave the state as it is.
+        for &edge in linear.chain[linear.checks as usize..].iter() {
             if run_detached(&engine.edges[edge as usize], &mut self.values, &engine.constants, &mut self.tags)
                 != Some(true)
             {
@@ -1466,7 +1467,7 @@ impl Scratch {
         }
     }
 
-    fn reach(
+    pub(super) fn reach(
         &mut self,
         engine: &FastEngine,
         from: NodeId,
@@ -2715,7 +2716,7 @@ pub(crate) fn never_fails(edge: &super::FastEdge, player_slot: u32, valid_player
 
 /// Whether the comparison of a filter edge holds on `values` (a [`runs_detached`] edge).
 #[inline(always)]
-fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> bool {
+pub(super) fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> bool {
     match &edge.hot {
         Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
         Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
