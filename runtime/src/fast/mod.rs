@@ -198,10 +198,13 @@ pub(crate) struct LinearMoves {
     /// order. A playout then counts those, picks one and runs the chain for it alone
     /// ([`Scratch::linear_choices`]), with no move list at all.
     pub immediate: bool,
-    /// How many edges at the start of `chain` are reachability checks (reversi's `? legalAt`);
-    /// `immediate` then speaks of the edges after them, and a playout runs the checks on each
-    /// member passing the filter (module `linear_checks`).
+    /// How many edges at the start of `chain` are reachability checks (reversi's `? legalAt`).
+    /// `immediate` is false when there are any (its playout path runs no check).
     pub checks: u32,
+    /// There are checks, and no edge of `chain` after them can fail or raise an error: the
+    /// moves are the members passing the filter and the checks, in order, and a playout lists
+    /// them so, with no move list (module `linear_checks`).
+    pub checked_immediate: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -270,7 +273,17 @@ fn linear_move_searches(
             let checks =
                 chain.iter().take_while(|&&edge| matches!(edges[edge as usize].ins, Ins::Reach { .. })).count();
             let (chain, checks) = (chain.into(), checks as u32);
-            Some(LinearMoves { choice: first, filter, chain, completed, detached, immediate: false, checks })
+            let checked_immediate = false;
+            Some(LinearMoves {
+                choice: first,
+                filter,
+                chain,
+                completed,
+                detached,
+                immediate: false,
+                checks,
+                checked_immediate,
+            })
         })
         .collect()
 }
@@ -534,6 +547,9 @@ impl FastEngine {
         for moves in linear.iter_mut().flatten() {
             let never_fails = |edge: &u32| search::never_fails(&edges[*edge as usize], player_slot, &valid_player);
             moves.immediate = moves.chain[moves.checks as usize..].iter().all(never_fails);
+            if moves.checks > 0 {
+                (moves.checked_immediate, moves.immediate) = (moves.immediate, false);
+            }
             // A chain whose only possible failures are writes through a key outside a map's
             // domain may still be immediate when value sets prove every such key inside.
             let keyed_write = |edge: &u32| {
@@ -820,10 +836,7 @@ impl FastEngine {
             if let Some(linear) = self.linear[scratch.node as usize].as_ref().filter(|linear| linear.immediate) {
                 // Every member passing the filter is a move and nothing can go wrong on the way:
                 // pick among them and build the one successor.
-                let count = match linear.checks {
-                    0 => scratch.linear_choices(self, linear),
-                    _ => scratch.checked_linear_choices(self, linear)?,
-                };
+                let count = scratch.linear_choices(self, linear);
                 let pick = self.draw_move(scratch.node, count, mover, rng, outcome)?;
                 last_count = count;
                 moves_made += 1;
@@ -839,6 +852,12 @@ impl FastEngine {
                 }
                 // Otherwise (an error to report, or equal tags whose successors need comparing)
                 // the listing below decides.
+            }
+            if let Some(linear) = self.linear[scratch.node as usize].as_ref().filter(|linear| linear.checked_immediate)
+            {
+                last_count = self.play_checked_linear_move(linear, scratch, mover, rng, outcome)?;
+                moves_made += 1;
+                continue;
             }
             // With many moves, list tags only and re-search the picked move alone (its tags prune
             // every other path): one successor is copied instead of all of them. With few moves

@@ -47,7 +47,7 @@ fn hash_words(seed: u64, words: &[u32]) -> u64 {
 #[derive(Default, Debug)]
 pub struct MoveList {
     state_len: usize,
-    tags: Vec<SymbolId>,
+    pub(super) tags: Vec<SymbolId>,
     spans: Vec<(u32, u32)>,
     nodes: Vec<NodeId>,
     successors: Vec<SymbolId>,
@@ -284,7 +284,7 @@ pub struct Scratch {
     pub(crate) values: Vec<SymbolId>,
     pub(crate) node: NodeId,
     undo: Vec<(u32, SymbolId)>,
-    tags: Vec<SymbolId>,
+    pub(super) tags: Vec<SymbolId>,
     /// One frame stack for the move search and the reachability searches nested in it.
     frames: Vec<Frame>,
     levels: Vec<Level>,
@@ -1058,8 +1058,7 @@ impl Scratch {
         };
         self.values[*slot as usize] = self.choices[pick];
         self.tags.clear();
-        // The checks held when the member was listed, and leave the state as it is.
-        for &edge in linear.chain[linear.checks as usize..].iter() {
+        for &edge in linear.chain.iter() {
             if run_detached(&engine.edges[edge as usize], &mut self.values, &engine.constants, &mut self.tags)
                 != Some(true)
             {
@@ -2735,7 +2734,7 @@ pub(super) fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: 
 /// followed, or `None` when it would raise an error (a key outside a map's domain), which the
 /// caller leaves to the general search to report.
 #[inline(always)]
-fn run_detached(
+pub(super) fn run_detached(
     edge: &super::FastEdge,
     values: &mut [u32],
     constants: &[u32],
