@@ -33,6 +33,7 @@
 //! ```
 
 mod graph;
+mod linear_checks;
 mod lines;
 mod plan_steps;
 mod program;
@@ -202,6 +203,13 @@ pub(crate) struct LinearMoves {
     /// order. A playout then counts those, picks one and runs the chain for it alone
     /// ([`Scratch::linear_choices`]), with no move list at all.
     pub immediate: bool,
+    /// How many edges at the start of `chain` are reachability checks (reversi's `? legalAt`).
+    /// `immediate` is false when there are any (its playout path runs no check).
+    pub checks: u32,
+    /// There are checks, and no edge of `chain` after them can fail or raise an error: the
+    /// moves are the members passing the filter and the checks, in order, and a playout lists
+    /// them so, with no move list (module `linear_checks`).
+    pub checked_immediate: bool,
 }
 
 /// Chains longer than this are left to the general search (they may be anything but common).
@@ -251,7 +259,8 @@ fn linear_move_searches(
                         tags_choice = true;
                         break;
                     }
-                    Ins::Compare { .. } | Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => {}
+                    // A check leaves the state as it found it.
+                    Ins::Compare { .. } | Ins::Reach { .. } | Ins::Skip | Ins::Tag(_) | Ins::TagVal(_) => {}
                     Ins::Set { target: program::Target::Fixed(written), .. } if written != slot => {}
                     _ => break,
                 }
@@ -266,7 +275,20 @@ fn linear_move_searches(
             let completed = edges[*chain.last().expect("a chain ends with its move") as usize].target;
             let filter = if choice.filter == chain[0] { chain.remove(0) } else { NO_EDGE };
             let detached = chain.iter().all(|&edge| search::runs_detached(&edges[edge as usize]));
-            Some(LinearMoves { choice: first, filter, chain: chain.into(), completed, detached, immediate: false })
+            let checks =
+                chain.iter().take_while(|&&edge| matches!(edges[edge as usize].ins, Ins::Reach { .. })).count();
+            let (chain, checks) = (chain.into(), checks as u32);
+            let checked_immediate = false;
+            Some(LinearMoves {
+                choice: first,
+                filter,
+                chain,
+                completed,
+                detached,
+                immediate: false,
+                checks,
+                checked_immediate,
+            })
         })
         .collect()
 }
@@ -534,7 +556,10 @@ impl FastEngine {
         let mut slot_values: Option<values::SlotValues> = None;
         for moves in linear.iter_mut().flatten() {
             let never_fails = |edge: &u32| search::never_fails(&edges[*edge as usize], player_slot, &valid_player);
-            moves.immediate = moves.chain.iter().all(never_fails);
+            moves.immediate = moves.chain[moves.checks as usize..].iter().all(never_fails);
+            if moves.checks > 0 {
+                (moves.checked_immediate, moves.immediate) = (moves.immediate, false);
+            }
             // A chain whose only possible failures are writes through a key outside a map's
             // domain may still be immediate when value sets prove every such key inside.
             let keyed_write = |edge: &u32| {
@@ -839,6 +864,12 @@ impl FastEngine {
                 }
                 // Otherwise (an error to report, or equal tags whose successors need comparing)
                 // the listing below decides.
+            }
+            if let Some(linear) = self.linear[scratch.node as usize].as_ref().filter(|linear| linear.checked_immediate)
+            {
+                last_count = self.play_checked_linear_move(linear, scratch, mover, rng, outcome)?;
+                moves_made += 1;
+                continue;
             }
             // With many moves, list tags only and re-search the picked move alone (its tags prune
             // every other path): one successor is copied instead of all of them. With few moves

@@ -240,7 +240,34 @@ pub(crate) struct CursorChain {
     pub head_test: MemberTest,
     /// The steps after the head's comparison.
     pub ops: Box<[CursorOp]>,
+    /// The head resolved per value of its fixed operand, when the other is the member (see
+    /// [`HeadRows`]).
+    pub rows: Option<HeadRows>,
+    /// The member loop the chain runs in, if any (see [`OuterLoop`]).
+    pub outer: Option<Box<OuterLoop>>,
+    /// The slots of the member and the cursor (never written by the chain).
+    pub member_slot: Option<u32>,
+    pub cursor_slot: u32,
 }
+
+/// A [`CursorChain`]'s head over the members worked out at construction for every value of
+/// the head's one fixed operand (reversi's `cursor = step[dir][cell]`: per `cell`, the eight
+/// neighbours): row `v` holds, per member, the member, the cursor the head step gives and the
+/// absolute cell its comparison reads (`head_test.offsets[cursor]`). A member then costs a
+/// load of its row entry, one of the cell and a comparison, where the head paid the key's
+/// multiply, the table read and the offset read. Same entries as the head reads (each computed
+/// with the head's own wrapping key), so the same cursors, cells and answers; a value with no
+/// row (none is built past the table) runs the head as before.
+#[derive(Debug)]
+pub(crate) struct HeadRows {
+    /// The fixed operand: a slot, or the outer member.
+    pub key: Operand,
+    /// `rows[v * members + i]`: member `i`'s (member, cursor, cell) for the value `v`.
+    pub rows: Box<[[u32; 3]]>,
+}
+
+/// At most this many row entries are built (one per member and value of the fixed operand).
+const MAX_HEAD_ROWS: usize = 1 << 16;
 
 /// Where a [`CursorChain`] step reads a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,17 +278,38 @@ pub(crate) enum Operand {
     Cursor,
     /// A slot no step writes.
     Fixed(u32),
+    /// The member of the enclosing loop being tried (see [`OuterLoop`]).
+    Outer,
 }
 
 impl Operand {
     #[inline(always)]
-    fn get(self, values: &[SymbolId], member: SymbolId, cursor: SymbolId) -> SymbolId {
+    fn get(self, values: &[SymbolId], member: SymbolId, cursor: SymbolId, outer: SymbolId) -> SymbolId {
         match self {
             Operand::Member => member,
             Operand::Cursor => cursor,
             Operand::Fixed(slot) => values[slot as usize],
+            Operand::Outer => outer,
         }
     }
+}
+
+/// A member loop enclosing a [`CursorChain`] whose filter reads the map at the member itself
+/// (reversi's `canPlace`: `probe = Spot(*); board[probe] == empty`, then the direction loop and
+/// the flank chain from `probe`). Per member passing the filter the chain runs with the member
+/// as [`Operand::Outer`], in a register: nothing is written to the state, as in the chain.
+///
+/// Exact for the same reasons as the chain, one level up: the steps write the outer slot, then
+/// run the chain (which writes only its own member and cursor slots), and on running out of
+/// inner members go on at the resumed outer loop, which puts the slots written below back before
+/// the next member's filter; so every member's filter and chain see the state the check started
+/// from with the outer slot set to the member, which is what the registers give. The filter's
+/// map holds neither the outer slot nor a slot the chain writes, and no right-hand side reads
+/// them (checked at construction); one step bound counts across every member, as the steps'.
+#[derive(Debug)]
+pub(crate) struct OuterLoop {
+    pub members: Box<[SymbolId]>,
+    pub test: MemberTest,
 }
 
 /// A step of a [`CursorChain`]: `cyclic` as [`PlanStep::cyclic`].
@@ -273,17 +321,43 @@ pub(crate) enum CursorOp {
     Test { test: MemberTest, cyclic: bool },
     /// A [`PlanWalk`] of the cursor: test, step, test, ... until the test leaves.
     Walk { first: Operand, second: Operand, width: u32, table: Box<[u32]>, test: MemberTest, again: bool },
+    /// `Step` keyed by the member and then the cursor (`cursor = step[dir][cursor]`), the
+    /// operands known at construction: no dispatch on them per step.
+    StepAlong { width: u32, table: Box<[u32]>, cyclic: bool },
+    /// `Walk` whose step is keyed by the member and then the cursor.
+    WalkAlong { width: u32, table: Box<[u32]>, test: MemberTest, again: bool },
 }
 
 impl CursorChain {
     /// The answer of the check (`None`: the step bound ran out, the general search decides).
     pub(crate) fn run(&self, values: &[SymbolId]) -> Option<bool> {
         let mut budget = super::reach::CYCLE_STEPS;
+        match &self.outer {
+            None => self.run_with(values, 0, &mut budget),
+            Some(outer) => self.run_outer(values, outer, &mut budget),
+        }
+    }
+
+    /// [`CursorChain::run`] in its [`OuterLoop`]: the chain per member passing the filter.
+    fn run_outer(&self, values: &[SymbolId], outer: &OuterLoop, budget: &mut u32) -> Option<bool> {
+        let rhs = outer.test.rhs.read(values);
+        for &member in outer.members.iter() {
+            if outer.test.holds(values, member, rhs) && self.run_with(values, member, budget)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// The chain with `outer` as the outer member (unused without an [`OuterLoop`]).
+    #[inline(always)]
+    fn run_with(&self, values: &[SymbolId], outer: SymbolId, budget: &mut u32) -> Option<bool> {
         // The head's key as `member * scale + offset` (the operands not the member read once):
         // wrapping, as the steps' `first * width + second` wraps, so the same entry is read.
         let (first, second, width, table) = &self.head;
         let part = |operand: Operand, scale: u32| match operand {
             Operand::Fixed(slot) => (0, values[slot as usize].wrapping_mul(scale)),
+            Operand::Outer => (0, outer.wrapping_mul(scale)),
             _ => (scale, 0),
         };
         let ((a, b), (c, d)) = (part(*first, *width), part(*second, 1));
@@ -293,23 +367,80 @@ impl CursorChain {
         let Some(members) = &self.members else {
             let cursor = table[offset as usize];
             return if test.holds(values, cursor, rhs) {
-                self.pass(values, 0, cursor, &mut budget)
+                self.pass(values, 0, cursor, outer, budget)
             } else {
                 Some(false)
             };
         };
+        if let Some(rows) = &self.rows {
+            let count = members.len();
+            let at = rows.key.get(values, 0, 0, outer) as usize * count;
+            if let Some(row) = rows.rows.get(at..at + count) {
+                for &[member, cursor, cell] in row {
+                    if (values[cell as usize] == rhs) == test.equal
+                        && self.pass(values, member, cursor, outer, budget)?
+                    {
+                        return Some(true);
+                    }
+                }
+                return Some(false);
+            }
+        }
         for &member in members.iter() {
             let cursor = table[member.wrapping_mul(scale).wrapping_add(offset) as usize];
-            if test.holds(values, cursor, rhs) && self.pass(values, member, cursor, &mut budget)? {
+            if test.holds(values, cursor, rhs) && self.pass(values, member, cursor, outer, budget)? {
                 return Some(true);
             }
         }
         Some(false)
     }
 
+    /// The [`HeadRows`] of a chain with members whose head has one fixed operand and the member
+    /// as the other, if every entry lies inside the head's tables.
+    fn rows_of(
+        members: &[SymbolId],
+        head: &(Operand, Operand, u32, Box<[u32]>),
+        test: &MemberTest,
+    ) -> Option<HeadRows> {
+        let (first, second, width, table) = head;
+        let fixed = |operand: Operand| matches!(operand, Operand::Fixed(_) | Operand::Outer);
+        let (key, fixed_first) = match (*first, *second) {
+            (key, Operand::Member) if fixed(key) => (key, true),
+            (Operand::Member, key) if fixed(key) => (key, false),
+            _ => return None,
+        };
+        // The values of the fixed operand with every key inside the table (the head's key is
+        // `first * width + second`; a larger value has no row and runs the head).
+        let width = *width as usize;
+        let values = if fixed_first { table.len() / width.max(1) } else { width };
+        if values * members.len() > MAX_HEAD_ROWS {
+            return None;
+        }
+        let mut rows = Vec::with_capacity(values * members.len());
+        for value in 0..values as u32 {
+            for &member in members {
+                let key = match fixed_first {
+                    true => value.wrapping_mul(width as u32).wrapping_add(member),
+                    false => member.wrapping_mul(width as u32).wrapping_add(value),
+                };
+                let cursor = *table.get(key as usize)?;
+                let cell = *test.offsets.get(cursor as usize)?;
+                rows.push([member, cursor, cell]);
+            }
+        }
+        Some(HeadRows { key, rows: rows.into() })
+    }
+
     /// The rest of the chain with `member`, from `cursor`: whether every comparison held.
     #[inline(always)]
-    fn pass(&self, values: &[SymbolId], member: SymbolId, mut cursor: SymbolId, budget: &mut u32) -> Option<bool> {
+    fn pass(
+        &self,
+        values: &[SymbolId],
+        member: SymbolId,
+        mut cursor: SymbolId,
+        outer: SymbolId,
+        budget: &mut u32,
+    ) -> Option<bool> {
         for op in self.ops.iter() {
             match op {
                 CursorOp::Step { first, second, width, table, cyclic } => {
@@ -319,7 +450,8 @@ impl CursorChain {
                             return None;
                         }
                     }
-                    let key = first.get(values, member, cursor) * *width + second.get(values, member, cursor);
+                    let key =
+                        first.get(values, member, cursor, outer) * *width + second.get(values, member, cursor, outer);
                     cursor = table[key as usize];
                 }
                 CursorOp::Test { test, cyclic } => {
@@ -347,8 +479,36 @@ impl CursorChain {
                         if *budget == 0 {
                             return None;
                         }
-                        let key = first.get(values, member, cursor) * *width + second.get(values, member, cursor);
+                        let key = first.get(values, member, cursor, outer) * *width
+                            + second.get(values, member, cursor, outer);
                         cursor = table[key as usize];
+                    }
+                }
+                CursorOp::StepAlong { width, table, cyclic } => {
+                    if *cyclic {
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                    }
+                    cursor = table[(member * *width + cursor) as usize];
+                }
+                CursorOp::WalkAlong { width, table, test, again } => {
+                    let rhs = test.rhs.read(values);
+                    let row = member * *width;
+                    loop {
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                        if test.holds(values, cursor, rhs) != *again {
+                            break;
+                        }
+                        *budget -= 1;
+                        if *budget == 0 {
+                            return None;
+                        }
+                        cursor = table[(row + cursor) as usize];
                     }
                 }
             }
@@ -356,8 +516,43 @@ impl CursorChain {
         Some(true)
     }
 
-    /// The chain of the program entered at `entry`, if it has that shape (see the type).
-    fn of(entry: u32, steps: &[PlanStep]) -> Option<CursorChain> {
+    /// The chain of the program entered at `entry`, if it has that shape (see the type), or
+    /// one in an [`OuterLoop`].
+    pub(crate) fn of(entry: u32, steps: &[PlanStep]) -> Option<CursorChain> {
+        Self::within(entry, steps, STEPS_FAIL, None).or_else(|| Self::nested_of(entry, steps))
+    }
+
+    /// The chain in an [`OuterLoop`] entered at `entry`, if the program has that shape.
+    fn nested_of(entry: u32, steps: &[PlanStep]) -> Option<CursorChain> {
+        let mut at = entry;
+        if let ProgramOp::Save { .. } = steps.get(at as usize)?.op {
+            at = steps[at as usize].pass;
+        }
+        let head = steps.get(at as usize)?;
+        let ProgramOp::Member(outer) = &head.op else { return None };
+        let MemberFilter::At(test) = &outer.filter else { return None };
+        if outer.resume || head.fail != STEPS_FAIL {
+            return None;
+        }
+        // The resumed copy of the loop, where the chain goes when it runs out of members.
+        let resumed = steps.iter().position(|step| {
+            matches!(&step.op, ProgramOp::Member(m) if m.resume && m.counter == outer.counter)
+                && step.pass == head.pass
+                && step.fail == STEPS_FAIL
+        })?;
+        let mut chain = Self::within(head.pass, steps, resumed as u32, Some(outer.slot))?;
+        let written = [Some(outer.slot), chain.member_slot, Some(chain.cursor_slot)];
+        if written.into_iter().flatten().any(|w| test.offsets.contains(&w) || test.rhs.reads(w)) {
+            return None;
+        }
+        chain.outer = Some(Box::new(OuterLoop { members: outer.members.clone(), test: test.clone() }));
+        Some(chain)
+    }
+
+    /// The chain entered at `entry` whose comparisons fail over to `exhausted` once no member
+    /// is left (or at once, without members); `outer`, the slot of an enclosing [`OuterLoop`],
+    /// is read as [`Operand::Outer`] and must not be read by any right-hand side.
+    fn within(entry: u32, steps: &[PlanStep], exhausted: u32, outer: Option<u32>) -> Option<CursorChain> {
         /// Longer chains keep their steps (a bound on the shape's walk, not a cost limit).
         const MAX_OPS: usize = 64;
         let mut at = entry;
@@ -367,14 +562,21 @@ impl CursorChain {
         }
         let head = steps.get(at as usize)?;
         let (members, member_slot, cursor, mut ops) = match &head.op {
-            ProgramOp::Member(choice) if !choice.resume && head.fail == STEPS_FAIL => {
+            ProgramOp::Member(choice) if !choice.resume && head.fail == exhausted && Some(choice.slot) != outer => {
                 let MemberFilter::Step { step, first, second, width, table, test } = &choice.filter else {
                     return None;
                 };
                 if test.offsets.contains(&choice.slot) || test.rhs.reads(choice.slot) {
                     return None;
                 }
-                let operand = |slot: u32| if slot == choice.slot { Operand::Member } else { Operand::Fixed(slot) };
+                if outer.is_some_and(|o| test.offsets.contains(&o) || test.rhs.reads(o) || *step == o) {
+                    return None;
+                }
+                let operand = |slot: u32| match slot {
+                    _ if slot == choice.slot => Operand::Member,
+                    _ if Some(slot) == outer => Operand::Outer,
+                    _ => Operand::Fixed(slot),
+                };
                 let ops = vec![
                     CursorOp::Step {
                         first: operand(*first),
@@ -388,13 +590,17 @@ impl CursorChain {
                 (Some(choice.members.clone()), Some(choice.slot), *step, ops)
             }
             // No member loop: the first step writes the cursor from slots it never writes.
-            ProgramOp::SetLookup { slot, .. } | ProgramOp::SetLookup2 { slot, .. } => (None, None, *slot, Vec::new()),
+            ProgramOp::SetLookup { slot, .. } | ProgramOp::SetLookup2 { slot, .. } if Some(*slot) != outer => {
+                (None, None, *slot, Vec::new())
+            }
             _ => return None,
         };
-        let written: Vec<u32> = member_slot.into_iter().chain([cursor]).collect();
+        // The outer slot counts as written: no right-hand side or map may read it.
+        let written: Vec<u32> = member_slot.into_iter().chain([cursor]).chain(outer).collect();
         let operand = |slot: u32| match slot {
             _ if Some(slot) == member_slot => Operand::Member,
             _ if slot == cursor => Operand::Cursor,
+            _ if Some(slot) == outer => Operand::Outer,
             _ => Operand::Fixed(slot),
         };
         let test_of = |op: &ProgramOp| {
@@ -462,7 +668,7 @@ impl CursorChain {
         };
         match (members.is_some(), resume) {
             (_, None) => {}
-            (false, Some(fail)) if fail == STEPS_FAIL => {}
+            (false, Some(fail)) if fail == exhausted => {}
             (true, Some(fail)) => {
                 // The resumed copy of the entry's loop, going on at the same chain.
                 let step = steps.get(fail as usize)?;
@@ -472,14 +678,39 @@ impl CursorChain {
                 if !resumed.resume
                     || resumed.counter != first.counter
                     || step.pass != head.pass
-                    || step.fail != STEPS_FAIL
+                    || step.fail != exhausted
                 {
                     return None;
                 }
             }
             _ => return None,
         }
-        Some(CursorChain { members, head: lead, head_test: lead_test, ops: ops.collect() })
+        // Steps keyed by the member and then the cursor lose their operand dispatch.
+        let along = |first: Operand, second: Operand, width: u32| {
+            first == Operand::Member && second == Operand::Cursor && width > 0
+        };
+        let ops = ops
+            .map(|op| match op {
+                CursorOp::Step { first, second, width, table, cyclic } if along(first, second, width) => {
+                    CursorOp::StepAlong { width, table, cyclic }
+                }
+                CursorOp::Walk { first, second, width, table, test, again } if along(first, second, width) => {
+                    CursorOp::WalkAlong { width, table, test, again }
+                }
+                op => op,
+            })
+            .collect();
+        let rows = members.as_deref().and_then(|members| Self::rows_of(members, &lead, &lead_test));
+        Some(CursorChain {
+            members,
+            head: lead,
+            head_test: lead_test,
+            ops,
+            rows,
+            outer: None,
+            member_slot,
+            cursor_slot: cursor,
+        })
     }
 }
 

@@ -2322,8 +2322,10 @@ mod tests {
                 .map(|op| format!("{op:?}").split([' ', '(']).next().unwrap_or("").to_owned())
                 .collect();
             // The head (the step from `cursor` and its comparison) runs apart; then the step
-            // into the walk, the walk and the last comparison.
-            assert_eq!(ops, ["Step", "Walk", "Test"], "{chain:?}");
+            // into the walk, the walk and the last comparison (keyed by the member and the
+            // cursor with the member loop: `StepAlong`, `WalkAlong`).
+            let expected = if member { ["StepAlong", "WalkAlong", "Test"] } else { ["Step", "Walk", "Test"] };
+            assert_eq!(ops, expected, "{chain:?}");
             let (first, second) = (chain.head.0, chain.head.1);
             assert_eq!(first == crate::fast::plan_steps::Operand::Member, member, "{chain:?}");
             assert!(matches!(second, crate::fast::plan_steps::Operand::Fixed(_)), "{chain:?}");

@@ -47,7 +47,7 @@ fn hash_words(seed: u64, words: &[u32]) -> u64 {
 #[derive(Default, Debug)]
 pub struct MoveList {
     state_len: usize,
-    tags: Vec<SymbolId>,
+    pub(super) tags: Vec<SymbolId>,
     spans: Vec<(u32, u32)>,
     nodes: Vec<NodeId>,
     successors: Vec<SymbolId>,
@@ -284,7 +284,7 @@ pub struct Scratch {
     pub(crate) values: Vec<SymbolId>,
     pub(crate) node: NodeId,
     undo: Vec<(u32, SymbolId)>,
-    tags: Vec<SymbolId>,
+    pub(super) tags: Vec<SymbolId>,
     /// One frame stack for the move search and the reachability searches nested in it.
     frames: Vec<Frame>,
     levels: Vec<Level>,
@@ -306,7 +306,7 @@ pub struct Scratch {
     // Declared last so the fields the move search reads keep their offsets from before these two
     // were added (session 12's breakthrough wall-time regression came with a changed layout).
     /// The members passing the filter of an immediate linear search ([`Scratch::linear_choices`]).
-    choices: Vec<SymbolId>,
+    pub(super) choices: Vec<SymbolId>,
     /// The positions of a ray walk (`Scratch::walk_ray`).
     ray_positions: Vec<SymbolId>,
     /// The choices of a move tree being walked ([`Scratch::explore_tree`]).
@@ -1477,7 +1477,7 @@ impl Scratch {
         }
     }
 
-    fn reach(
+    pub(super) fn reach(
         &mut self,
         engine: &FastEngine,
         from: NodeId,
@@ -2726,7 +2726,7 @@ pub(crate) fn never_fails(edge: &super::FastEdge, player_slot: u32, valid_player
 
 /// Whether the comparison of a filter edge holds on `values` (a [`runs_detached`] edge).
 #[inline(always)]
-fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> bool {
+pub(super) fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> bool {
     match &edge.hot {
         Hot::CompareSlotLit { slot, lit, equal } => (values[*slot as usize] == *lit) == *equal,
         Hot::CompareIndexedLit { base, key, offsets, lit, equal } => {
@@ -2745,7 +2745,7 @@ fn detached_holds(edge: &super::FastEdge, values: &[u32], constants: &[u32]) -> 
 /// followed, or `None` when it would raise an error (a key outside a map's domain), which the
 /// caller leaves to the general search to report.
 #[inline(always)]
-fn run_detached(
+pub(super) fn run_detached(
     edge: &super::FastEdge,
     values: &mut [u32],
     constants: &[u32],
