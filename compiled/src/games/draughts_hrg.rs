@@ -200,10 +200,8 @@ if i >= 64 { break; }
 v[68] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 if r6_22(v) { v[71] = kept0; v[68] = kept_check; return true; }
-v[71] = kept0;
 v[68] = kept_check;
 v[67] = MEMBERS1[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 m55(v, cx);
 v[71] = kept0;
 v[67] = kept_listing;
@@ -1045,10 +1043,8 @@ if i >= 64 { break; }
 v[68] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 if r85_101(v) { v[71] = kept0; v[68] = kept_check; return true; }
-v[71] = kept0;
 v[68] = kept_check;
 v[67] = MEMBERS1[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 m142(v, cx);
 v[71] = kept0;
 v[67] = kept_listing;

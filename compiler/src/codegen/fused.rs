@@ -133,14 +133,37 @@ impl Generator<'_> {
         let (x, y) = (scan.check_slot, scan.listing_slot);
         // The check's body returns `true` as soon as the check holds, restoring its loop slot.
         let undo_check = format!("v[{x}] = kept_check;");
-        let check_body = match &check_filter.skip {
-            Some(skip) => self.filtered_body(check_mode, x, skip, &undo_check),
-            None => self.continue_to(check_mode, scan.check_loop, &undo_check, None),
-        };
         let undo_listing = format!("v[{y}] = kept_listing;");
-        let listing_body = match &listing_filter.skip {
-            Some(skip) => self.filtered_body(Mode::Moves, y, skip, &undo_listing),
-            None => self.continue_to(Mode::Moves, scan.listing_loop, &undo_listing, None),
+        let bodies = match (&check_filter.skip, &listing_filter.skip) {
+            // Both chains write the same slots with the same values (expressions of the member
+            // and of slots neither chain writes, so neither loop slot): written once for both
+            // bodies, restored after both.
+            (Some(check_skip), Some(listing_skip))
+                if !check_skip.writes.is_empty() && check_skip.writes == listing_skip.writes =>
+            {
+                let (write, restore) = chain_writes(self.sym, &check_skip.writes);
+                let check_cont =
+                    self.continue_to(check_mode, check_skip.edge, &format!("{restore} {undo_check}"), None);
+                let listing_cont = self.continue_to(Mode::Moves, listing_skip.edge, "", None);
+                format!(
+                    "v[{x}] = {table}[i];\n{write}{check_cont}v[{x}] = kept_check;\nv[{y}] = {table}[i];\n\
+                     {listing_cont}{restore}\nv[{y}] = kept_listing;\n"
+                )
+            }
+            (check_skip, listing_skip) => {
+                let check_body = match check_skip {
+                    Some(skip) => self.filtered_body(check_mode, x, skip, &undo_check),
+                    None => self.continue_to(check_mode, scan.check_loop, &undo_check, None),
+                };
+                let listing_body = match listing_skip {
+                    Some(skip) => self.filtered_body(Mode::Moves, y, skip, &undo_listing),
+                    None => self.continue_to(Mode::Moves, scan.listing_loop, &undo_listing, None),
+                };
+                format!(
+                    "v[{x}] = {table}[i];\n{check_body}v[{x}] = kept_check;\nv[{y}] = {table}[i];\n\
+                     {listing_body}v[{y}] = kept_listing;\n"
+                )
+            }
         };
         let found = self.continue_to(Mode::Moves, scan.found, "", None);
         let prelude = format!(
@@ -158,12 +181,24 @@ impl Generator<'_> {
             function,
             "#[inline(always)]\nfn s{node}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {{\n\
              debug_assert!(cx.replayed_next_tag().is_none(), \"a sink replays no move\");\n\
-             let kept_check = v[{x}];\nlet kept_listing = v[{y}];\n{check_head}v[{x}] = {table}[i];\n{check_body}\
-             v[{x}] = kept_check;\nv[{y}] = {table}[i];\n{listing_body}v[{y}] = kept_listing;\n{tail}false\n}}\n\n"
+             let kept_check = v[{x}];\nlet kept_listing = v[{y}];\n{check_head}{bodies}{tail}false\n}}\n\n"
         )
         .expect("writing to a String");
         Some((prelude, function))
     }
+}
+
+/// A member filter's chain writes (see `Generator::filtered_body`, no register slots) as the
+/// code writing them (`kept<k>` the old values) and the code restoring them.
+fn chain_writes(sym: &str, writes: &[(u32, String)]) -> (String, String) {
+    let mut write = String::new();
+    let mut restores = Vec::new();
+    for (k, (slot, value)) in writes.iter().enumerate() {
+        writeln!(write, "let kept{k}: {sym} = v[{slot}]; let new{k}: {sym} = {value}; v[{slot}] = new{k};")
+            .expect("writing to a String");
+        restores.insert(0, format!("v[{slot}] = kept{k};"));
+    }
+    (write, restores.join(" "))
 }
 
 #[cfg(test)]
@@ -173,8 +208,9 @@ mod tests {
 
     /// A one-player game on twenty cells whose turn (`turn`) lists captures when some own stone
     /// (`b1`) has an enemy stone (`b2`) next to it (the check `any -> hit`), else steps of own
-    /// stones: the check scans for own stones with `check_guard`, the steps with `step_guard`.
-    fn turn_module(check_guard: &str, step_guard: &str) -> String {
+    /// stones: the check scans for own stones with the chain of edges `check_chain`, the steps
+    /// with `step_chain`.
+    fn turn_module(check_chain: &[&str], step_chain: &[&str]) -> String {
         let cells: Vec<String> = (0..20).map(|i| format!("c{i}")).collect();
         let next: Vec<String> = (0..19).map(|i| format!("c{i}: c{}", i + 1)).collect();
         let mut builder = AutomatonBuilder::new();
@@ -184,11 +220,12 @@ mod tests {
         builder.typedef("Next", "Cell -> Cell").constant("next", "Next", &format!("{{{}, :c0}}", next.join(", ")));
         builder.variable("board", "Board", "{c0: b1, c1: b2, c7: b1, :b0}");
         builder.variable("at", "Cell", "c0").variable("from", "Cell", "c0").variable("near", "Cell", "c0");
+        builder.variable("piece", "Value", "b0");
         builder.edge("begin", "turn", "player = x");
         builder.edge("turn", "capture", "? any -> hit");
         builder.edge("turn", "step", "! any -> hit");
         builder.edge("any", "anyPicked", "at = Cell(*)");
-        builder.edge("anyPicked", "anyOwn", check_guard);
+        chain(&mut builder, "anyPicked", check_chain, "anyOwn");
         // A check nested in the check, so `any`'s slots are no registers (draughts' `jumpFromAt`).
         builder.edge("anyOwn", "hit", "? jump -> jumped");
         builder.edge("jump", "jumpNear", "near = next[at]");
@@ -201,7 +238,7 @@ mod tests {
         builder.edge("captureTagged", "captureCleared", "board[near] = b0");
         builder.edge("captureCleared", "kept", "player = keeper");
         builder.edge("step", "stepPicked", "from = Cell(*)");
-        builder.edge("stepPicked", "stepOwn", step_guard);
+        chain(&mut builder, "stepPicked", step_chain, "stepOwn");
         builder.edge("stepOwn", "stepTagged", "$$ from");
         builder.edge("stepTagged", "stepMoved", "board[from] = b0");
         builder.edge("stepMoved", "kept", "player = keeper");
@@ -211,9 +248,19 @@ mod tests {
         generate(&automaton, "test").expect("the test automaton generates")
     }
 
+    /// The edges `labels` in a chain from `from` to `to` (through nodes `from_1`, ...).
+    fn chain(builder: &mut AutomatonBuilder, from: &str, labels: &[&str], to: &str) {
+        let mut at = from.to_string();
+        for (k, label) in labels.iter().enumerate() {
+            let next = if k + 1 == labels.len() { to.to_string() } else { format!("{from}_{}", k + 1) };
+            builder.edge(&at, &next, label);
+            at = next;
+        }
+    }
+
     #[test]
     fn a_check_scanning_what_its_fallback_listing_scans_shares_the_scan_on_a_sink() {
-        let shared = turn_module("board[at] == b1", "board[from] == b1");
+        let shared = turn_module(&["board[at] == b1"], &["board[from] == b1"]);
         // On a sink the turn runs the shared scan, and lists the captures again after a rewind
         // when the check holds; on the context it runs the check and the listings as before.
         assert!(
@@ -253,12 +300,43 @@ false
             "{shared}"
         );
         // The steps scan other stones than the check: two scans, as before.
-        let apart = turn_module("board[at] == b1", "board[from] == b2");
+        let apart = turn_module(&["board[at] == b1"], &["board[from] == b2"]);
         assert!(!apart.contains("rewind") && !apart.contains("fn s2<"), "{apart}");
         // The check scans without a byte test (every cell passes its guard in the initial
         // state, so no selective scan): nothing to share.
-        let dense = turn_module("board[at] != b2", "board[from] == b1");
+        let dense = turn_module(&["board[at] != b2"], &["board[from] == b1"]);
         assert!(!dense.contains("rewind") && !dense.contains("fn s2<"), "{dense}");
+    }
+
+    #[test]
+    fn chains_writing_the_same_values_write_them_once_for_both_bodies() {
+        // Both chains assign `piece` the member's stone before testing it (draughts' `piece =
+        // board[origin]`): one write before the check's body, one restore after the steps'.
+        let piece = turn_module(&["piece = board[at]", "piece == b1"], &["piece = board[from]", "piece == b1"]);
+        let scan = function_text(&piece, "fn s2<");
+        let body = scan.split("if i >= 20 { break; }\n").nth(1).expect("the scan's body");
+        assert_eq!(
+            body,
+            "v[21] = MEMBERS1[i];
+let kept0: u8 = v[24]; let new0: u8 = (v[0 + 0 + i]); v[24] = new0;
+if r9_5(v) { v[24] = kept0; v[21] = kept_check; return true; }
+v[21] = kept_check;
+v[22] = MEMBERS1[i];
+m22(v, cx);
+v[24] = kept0;
+v[22] = kept_listing;
+}
+}
+false
+}
+",
+            "{piece}"
+        );
+        // Only the check's chain writes: each body writes what its chain writes.
+        let apart = turn_module(&["piece = board[at]", "piece == b1"], &["board[from] == b1"]);
+        let scan = function_text(&apart, "fn s2<");
+        assert_eq!(scan.matches("let kept0: u8 = v[24];").count(), 1, "{apart}");
+        assert!(scan.contains("v[24] = kept0;\nv[21] = kept_check;\nv[22] = MEMBERS1[i];"), "{apart}");
     }
 
     /// The text of the function whose signature line starts with `signature`, through its
