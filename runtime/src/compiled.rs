@@ -997,6 +997,17 @@ pub trait MoveSink<V> {
     fn lists_single_tags(&self) -> bool;
     /// [`Search::push_single_tag`].
     fn push_single_tag(&mut self, tag: SymbolId);
+    /// A point this listing can go back to with [`MoveSink::rewind`]: `Some` on the delta sinks,
+    /// whose moves are a count, `None` on the context (generated code then takes its plain path).
+    /// A shared scan (spec/codegen.md) lists one listing while its check runs, and drops it when
+    /// the check holds.
+    #[inline(always)]
+    fn rewind_mark(&self) -> Option<usize> {
+        None
+    }
+    /// Drops the moves pushed since `mark` (from [`MoveSink::rewind_mark`]).
+    #[inline(always)]
+    fn rewind(&mut self, _mark: usize) {}
 }
 
 impl<V: Values> MoveSink<V> for Search<V> {
@@ -1094,6 +1105,15 @@ macro_rules! lean_delta_sink_methods {
         }
         fn push_single_tag(&mut self, _tag: SymbolId) {
             unreachable!("a delta listing lists no tags");
+        }
+        #[inline(always)]
+        fn rewind_mark(&self) -> Option<usize> {
+            Some(self.count)
+        }
+        /// The moves past `mark` are forgotten: only slots below the count are ever read.
+        #[inline(always)]
+        fn rewind(&mut self, mark: usize) {
+            self.count = mark;
         }
     };
 }
@@ -2976,6 +2996,33 @@ mod tests {
         let mut whole = turn;
         search.moves.take_successor::<Mixed<true>>(2, &mut whole);
         assert_eq!((whole.node, whole.values), (0, [1, 5, 2]), "the count the whole move added");
+    }
+
+    #[test]
+    fn a_rewound_sink_keeps_only_the_moves_pushed_before_its_mark() {
+        type V = [u8; 3];
+        let mut slots = Box::new([0u64; DELTA_SINK_SLOTS]);
+        let mut sink = DeltaSink { keys: &mut slots, count: 0 };
+        MoveSink::<V>::push_delta(&mut sink, 11);
+        let mark = MoveSink::<V>::rewind_mark(&sink).expect("a delta sink can rewind");
+        MoveSink::<V>::push_delta(&mut sink, 12);
+        MoveSink::<V>::push_delta(&mut sink, 13);
+        MoveSink::<V>::rewind(&mut sink, mark);
+        MoveSink::<V>::push_delta(&mut sink, 14);
+        assert_eq!(sink.count, 2);
+        assert_eq!(slots[..2], [11, 14]);
+        let (mut keys, mut successors) = (vec![0u64; 4], Vec::new());
+        let mut mixed = MixedSink::<V> { keys: &mut keys, successors: &mut successors, count: 0 };
+        let mark = mixed.rewind_mark().expect("a mixed sink can rewind");
+        mixed.push_whole(3, &[1, 2, 3]);
+        mixed.push_delta(21);
+        mixed.rewind(mark);
+        mixed.push_delta(22);
+        assert_eq!(mixed.count, 1);
+        assert_eq!(keys[..1], [22]);
+        // The context lists into its move buffer: no mark, generated code takes its plain path.
+        let context = search_context::<Mixed<true>>();
+        assert_eq!(MoveSink::rewind_mark(&context), None);
     }
 
     #[test]

@@ -163,6 +163,12 @@ v[slot] = old;
 
 /// Node `turn_1`.
 fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if let Some(mark) = cx.rewind_mark() {
+if !s2(v, cx) { return; }
+cx.rewind(mark);
+m23(v, cx);
+return;
+}
 let mut reach_3_22: Option<bool> = None;
 {
 if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
@@ -177,6 +183,31 @@ m24(v, cx);
 
 }
 
+}
+
+/// Node `turn_1` on a sink: its check and its other listing in one scan (fused.rs); whether the check holds (the listing is then partial).
+#[inline(always)]
+fn s2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {
+debug_assert!(cx.replayed_next_tag().is_none(), "a sink replays no move");
+let kept_check = v[68];
+let kept_listing = v[67];
+for chunk in 0..8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 64 { break; }
+v[68] = MEMBERS1[i];
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+if r6_22(v) { v[71] = kept0; v[68] = kept_check; return true; }
+v[68] = kept_check;
+v[67] = MEMBERS1[i];
+m55(v, cx);
+v[71] = kept0;
+v[67] = kept_listing;
+}
+}
+false
 }
 
 /// Node `turn_2`.
@@ -975,6 +1006,12 @@ v[slot] = old;
 
 /// Node `turn_15`.
 fn m109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if let Some(mark) = cx.rewind_mark() {
+if !s109(v, cx) { return; }
+cx.rewind(mark);
+m110(v, cx);
+return;
+}
 let mut reach_82_101: Option<bool> = None;
 {
 if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
@@ -989,6 +1026,31 @@ m111(v, cx);
 
 }
 
+}
+
+/// Node `turn_15` on a sink: its check and its other listing in one scan (fused.rs); whether the check holds (the listing is then partial).
+#[inline(always)]
+fn s109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {
+debug_assert!(cx.replayed_next_tag().is_none(), "a sink replays no move");
+let kept_check = v[68];
+let kept_listing = v[67];
+for chunk in 0..8 {
+let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
+while mask != 0 {
+let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+mask &= mask - 1;
+if i >= 64 { break; }
+v[68] = MEMBERS1[i];
+let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
+if r85_101(v) { v[71] = kept0; v[68] = kept_check; return true; }
+v[68] = kept_check;
+v[67] = MEMBERS1[i];
+m142(v, cx);
+v[71] = kept0;
+v[67] = kept_listing;
+}
+}
+false
 }
 
 /// Node `turn_16`.

@@ -19,6 +19,7 @@ mod deltas;
 mod depths;
 mod distinct;
 mod explore;
+mod fused;
 mod graph;
 mod guarded_push;
 mod guards;
@@ -2313,6 +2314,11 @@ impl<'a> Generator<'a> {
             writeln!(body, "#[inline]").expect("writing to a String");
         }
         writeln!(body, "{signature} {{").expect("writing to a String");
+        // A check and the listing it falls back to scan once on a sink (fused.rs).
+        let shared = if mode == Mode::Moves { self.shared_scan(node) } else { None };
+        if let Some((prelude, _)) = &shared {
+            body.push_str(prelude);
+        }
         // A ring entered here runs as a loop, unless the function is specialised for a value the
         // ring overwrites (its reads there are literals only before the first write).
         if let Some(ring) = self.ring(mode, node) {
@@ -2392,6 +2398,9 @@ impl<'a> Generator<'a> {
             writeln!(body, "cx.close_scope(scope);").expect("writing to a String");
         }
         writeln!(body, "{done}\n}}\n").expect("writing to a String");
+        if let Some((_, function)) = shared {
+            body.push_str(&function);
+        }
         body
     }
 
