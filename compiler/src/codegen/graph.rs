@@ -955,13 +955,16 @@ fn reads_slot_as_key_only(place: &PlanPlace, slot: u32, offsets: &mut Option<Vec
 /// may hold the register as that offset instead of its symbol (codegen's offset registers):
 /// every read of `slot` in `edges` is the key of a state map with one offsets table (`board[r]`,
 /// read as `v[base + OFF[r]]`), every write of it is `slot = literal` or `slot = c[k]` (a
-/// constant map with one key, a plain slot: `k` may be `slot` itself, a cursor step), and the
-/// edges hold no member loop (its filter writes registers its own way). Exact with the
-/// composed tables of the writes ([`step_on_offsets`] for a step): every use then reads the
-/// offset the symbol would have been turned into. `None` when some use is anything else.
-/// Cost: one pass over the edges.
+/// constant map with one key, a plain slot: `k` may be `slot` itself, a cursor step) or through
+/// several keys whose reads of `slot` use its offsets (`offset_keys.rs`), and the edges' member
+/// loops write other slots (the caller checks their filters, `offset_keys::filter_chain_writes`).
+/// Exact with the composed tables of the writes ([`step_on_offsets`] for a step): every use then
+/// reads the offset the symbol would have been turned into. `None` when some use is anything
+/// else. Cost: one pass over the edges.
 pub(crate) fn offset_register_keys(plan: &Plan, edges: &[usize], slot: u32) -> Option<Vec<u32>> {
     let mut offsets = None;
+    // The offsets through which multi-key writes read the register: must be the register's.
+    let mut own_key_offsets: Vec<Vec<u32>> = Vec::new();
     for &edge in edges {
         let operand_ok = |operand: &PlanOperand, offsets: &mut Option<Vec<u32>>| match operand {
             PlanOperand::Literal(_) => true,
@@ -971,13 +974,18 @@ pub(crate) fn offset_register_keys(plan: &Plan, edges: &[usize], slot: u32) -> O
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if fixed_slot(lhs) == Some(slot) => match rhs
             {
                 PlanOperand::Literal(_) => true,
-                PlanOperand::Place(place) => constant_map_key(place).is_some(),
+                PlanOperand::Place(place) => {
+                    constant_map_key(place).is_some()
+                        || super::offset_keys::multi_key_register_write(place, slot)
+                            .map(|own| own_key_offsets.extend(own))
+                            .is_some()
+                }
             },
             PlanOp::Assign { lhs, rhs, .. } => {
                 let mut none = None;
                 reads_slot_as_key_only(lhs, slot, &mut none) && none.is_none() && operand_ok(rhs, &mut offsets)
             }
-            PlanOp::AssignAny { .. } => false,
+            PlanOp::AssignAny { lhs, .. } => fixed_slot(lhs).is_some_and(|written| written != slot),
             PlanOp::Compare { lhs, rhs, .. } => operand_ok(lhs, &mut offsets) && operand_ok(rhs, &mut offsets),
             PlanOp::TagExpr(value) => operand_ok(value, &mut offsets),
             PlanOp::Skip | PlanOp::Tag(_) | PlanOp::Reach { .. } => true,
@@ -986,7 +994,8 @@ pub(crate) fn offset_register_keys(plan: &Plan, edges: &[usize], slot: u32) -> O
             return None;
         }
     }
-    offsets
+    let offsets = offsets?;
+    own_key_offsets.iter().all(|own| *own == offsets).then_some(offsets)
 }
 
 /// A constant map read with one computed key, a plain slot (`c[k]`, other keys literals): its

@@ -25,6 +25,7 @@ mod guarded_push;
 mod guards;
 mod known;
 mod loops;
+mod offset_keys;
 mod progress;
 mod refine;
 mod template;
@@ -909,7 +910,12 @@ impl<'a> Generator<'a> {
             // The offset register is the offset itself.
             if let Some((slot, _)) = &self.in_offset {
                 if graph::is_slot_read(&step.key, *slot) {
-                    write!(offset, " + r{slot} as usize").expect("writing to a String");
+                    // In a member loop's filter, a chain's write of it is its offset expression.
+                    match self.bound_value(*slot) {
+                        Some(value) => write!(offset, " + {value} as usize"),
+                        None => write!(offset, " + r{slot} as usize"),
+                    }
+                    .expect("writing to a String");
                     continue;
                 }
             }
@@ -1466,7 +1472,8 @@ impl<'a> Generator<'a> {
                 PlanOp::Skip => {}
                 PlanOp::Tag(_) | PlanOp::TagExpr(_) if mode != Mode::Moves => {}
                 PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } if graph::fixed_slot(lhs).is_some() => {
-                    let value = format!("({})", self.value(rhs));
+                    // The offset register's value is its offset (`offset_keys.rs`).
+                    let value = format!("({})", self.register_value(lhs.base, rhs));
                     if lhs.base == slot {
                         // The loop variable no longer holds the member: a map read keyed by it
                         // goes through its offsets, not the member's per loop index.
@@ -1727,6 +1734,13 @@ impl<'a> Generator<'a> {
                 {
                     graph::step_on_offsets(&offsets, 0, &self.constant_map(place))?;
                 }
+                // A multi-key write's composed table stays small (`offset_keys.rs`).
+                if graph::fixed_slot(lhs) == Some(slot)
+                    && step.is_none()
+                    && offset_keys::composed_span(place) > COMPOSED_TABLE_LIMIT
+                {
+                    return None;
+                }
             }
         }
         Some((slot, offsets))
@@ -1751,6 +1765,15 @@ impl<'a> Generator<'a> {
         match rhs {
             PlanOperand::Literal(symbol) => format!("{}", offsets[*symbol as usize]),
             PlanOperand::Place(place) => {
+                // Keys a specialised copy knows fold first; several computed keys left read one
+                // composed table over the constant block (`offset_keys.rs`).
+                let place = &offset_keys::fold_known(place, |key| match key {
+                    PlanOperand::Place(key) if graph::fixed_slot(key) == Some(slot) => None,
+                    _ => self.known_key(key),
+                });
+                if graph::constant_map_key(place).is_none() {
+                    return self.composed_register_write(&offsets, place);
+                }
                 let next = self.constant_map(place);
                 let key = &graph::constant_map_key(place).expect("offset_register_keys checked the write").1.key;
                 let per_key: Vec<u64> = if graph::is_slot_read(key, slot) {
@@ -1764,6 +1787,27 @@ impl<'a> Generator<'a> {
                 format!("{table}[{index}]")
             }
         }
+    }
+
+    /// A write of the offset register from a constant map with several computed keys:
+    /// `OTAB[Σ offsets of the keys]`, the register key's term the register itself
+    /// ([`offset_keys::composed_offsets`]).
+    fn composed_register_write(&mut self, offsets: &[u32], place: &PlanPlace) -> String {
+        let mut base = place.base as usize;
+        let mut dynamic = Vec::new();
+        for step in &place.steps {
+            match &step.key {
+                PlanOperand::Literal(symbol) => base += step.offsets[*symbol as usize] as usize,
+                PlanOperand::Place(_) => dynamic.push(step),
+            }
+        }
+        let span = offset_keys::composed_span(place);
+        let values = offset_keys::composed_offsets(self.plan, offsets, base, span);
+        let sym = self.sym;
+        let table = self.table("OTAB", sym, values);
+        let mut index = String::from("0");
+        self.offset_terms(&dynamic, &mut index);
+        format!("{table}[{index}]")
     }
 
     fn reach_call(&self, from: u32, to: u32) -> String {
