@@ -21,7 +21,7 @@
 
 use super::plan_steps::CursorChain;
 use super::program::{Hot, Ins};
-use super::search::{detached_holds, run_detached, Scratch};
+use super::search::{detached_holds, Scratch};
 use super::{FastEngine, LinearMoves, PlayoutOutcome, ReachPlans, NO_EDGE};
 use crate::automaton::SymbolId;
 use crate::engine::{EngineError, Mover};
@@ -79,21 +79,7 @@ impl Scratch {
         linear: &LinearMoves,
         pick: usize,
     ) -> Result<(), EngineError> {
-        let Hot::SetAnySlot { slot, .. } = &engine.edges[linear.choice as usize].hot else {
-            unreachable!("linear move searches start with an any-assignment to a slot")
-        };
-        self.values[*slot as usize] = self.choices[pick];
-        self.tags.clear();
-        for &edge in linear.chain[linear.checks as usize..].iter() {
-            if run_detached(&engine.edges[edge as usize], &mut self.values, &engine.constants, &mut self.tags)
-                != Some(true)
-            {
-                return Err(EngineError::Malformed { message: "an immediate move chain stopped".into() });
-            }
-        }
-        self.tags.clear();
-        self.node = linear.completed;
-        Ok(())
+        self.take_linear_choice_from(engine, linear, pick, linear.checks as usize)
     }
 
     /// [`Scratch::checked_linear_choices`]'s loop: leaves the member's slot written.

@@ -1053,12 +1053,25 @@ impl Scratch {
         linear: &LinearMoves,
         pick: usize,
     ) -> Result<(), EngineError> {
+        self.take_linear_choice_from(engine, linear, pick, 0)
+    }
+
+    /// [`Scratch::take_linear_choice`] with the chain run from its edge `first` on (a listing
+    /// whose leading checks held, and write nothing, skips them).
+    #[inline(always)]
+    pub(crate) fn take_linear_choice_from(
+        &mut self,
+        engine: &FastEngine,
+        linear: &LinearMoves,
+        pick: usize,
+        first: usize,
+    ) -> Result<(), EngineError> {
         let Hot::SetAnySlot { slot, .. } = &engine.edges[linear.choice as usize].hot else {
             unreachable!("linear move searches start with an any-assignment to a slot")
         };
         self.values[*slot as usize] = self.choices[pick];
         self.tags.clear();
-        for &edge in linear.chain.iter() {
+        for &edge in linear.chain[first..].iter() {
             if run_detached(&engine.edges[edge as usize], &mut self.values, &engine.constants, &mut self.tags)
                 != Some(true)
             {
