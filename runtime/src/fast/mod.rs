@@ -276,18 +276,17 @@ fn linear_move_searches(
             let filter = if choice.filter == chain[0] { chain.remove(0) } else { NO_EDGE };
             let detached = chain.iter().all(|&edge| search::runs_detached(&edges[edge as usize]));
             let checks =
-                chain.iter().take_while(|&&edge| matches!(edges[edge as usize].ins, Ins::Reach { .. })).count();
-            let (chain, checks) = (chain.into(), checks as u32);
-            let checked_immediate = false;
+                chain.iter().take_while(|&&edge| matches!(edges[edge as usize].ins, Ins::Reach { .. })).count() as u32;
+            // Whether a chain is immediate is decided once value sets are known (`FastEngine::new`).
             Some(LinearMoves {
                 choice: first,
                 filter,
-                chain,
+                chain: chain.into(),
                 completed,
                 detached,
                 immediate: false,
                 checks,
-                checked_immediate,
+                checked_immediate: false,
             })
         })
         .collect()
