@@ -192,3 +192,54 @@ fn gomoku_counts_its_placements_from_the_start() {
     Game::apply_delta(delta.expect("the last cell"), &mut successor);
     assert!(successor == *search.moves.successor(224));
 }
+
+#[test]
+fn pentago_counts_cells_quadrants_and_spins_as_a_product() {
+    use games::pentago_hrg::Game;
+    let (file_name, text) = source("pentago/pentago.hrg");
+    let automaton = regula_compiler::codegen::optimized_automaton(&file_name, &text).unwrap();
+    let model = CompiledModel::<Game>::new(automaton).unwrap();
+    let symbol = |name: &str| Game::NAMES.symbols.iter().position(|&s| s == name).unwrap() as u32;
+    let mut search = compiled::search_context::<Game>();
+    // Per pick: the counted move's tags (the listing's move `k`) and its successor equal to the
+    // listing's.
+    let mut check = |state: &compiled::CompiledState<_>, count: usize, picks: &[(usize, [&str; 3])]| {
+        let (counted, none) = Game::pick_counted(state.node, &state.values, |_| None).expect("a counted start");
+        assert_eq!((counted, none), (count, None));
+        compiled::generate::<Game>(state, &mut search).unwrap();
+        assert_eq!(search.moves.len(), count);
+        for &(k, tags) in picks {
+            let names: Vec<u32> = tags.iter().map(|name| symbol(name)).collect();
+            assert_eq!(search.moves.tags(k), names, "move {k}");
+            let (_, delta) = Game::pick_counted(state.node, &state.values, |_| Some(k)).unwrap();
+            let mut successor = *state;
+            Game::apply_delta(delta.expect("a picked move"), &mut successor);
+            assert!(successor == *search.moves.successor(k), "move {k}");
+        }
+    };
+    // White on the empty board: 36 cells × 4 quadrants × 2 spins, the cell outermost, then the
+    // quadrant: move 13 is the second cell's third quadrant turned anticlockwise.
+    let start = model.start().unwrap();
+    check(
+        &start,
+        288,
+        &[
+            (0, ["C__1_1", "topLeft", "clockwise"]),
+            (13, ["C__1_2", "bottomLeft", "anticlockwise"]),
+            (287, ["C__6_6", "bottomRight", "anticlockwise"]),
+        ],
+    );
+    // Black after that move (the turned quadrant was empty): 35 cells, `C__1_2` taken, so move
+    // 8 is on `C__1_3`.
+    let second = model.apply(&start, &[symbol("C__1_2"), symbol("bottomLeft"), symbol("anticlockwise")]).unwrap();
+    assert_ne!(second.node, start.node, "black's turn starts elsewhere");
+    check(
+        &second,
+        280,
+        &[
+            (5, ["C__1_1", "bottomLeft", "anticlockwise"]),
+            (8, ["C__1_3", "topLeft", "clockwise"]),
+            (279, ["C__6_6", "bottomRight", "anticlockwise"]),
+        ],
+    );
+}

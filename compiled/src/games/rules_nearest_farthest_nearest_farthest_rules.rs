@@ -29,6 +29,7 @@ static VISIBLE_SLOTS: [usize; 1] = [47];
 static VALID_PLAYER: [bool; 256] = [true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 111] = [true, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 use regula_runtime::compiled::byte_scan::*;
+use regula_runtime::compiled::counted::{marked_total, select_marked};
 static CONSTANTS: [Sym; 391] = [55, 55, 56, 57, 58, 55, 54, 53, 53, 56, 57, 58, 59, 59, 59, 3, 2, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 60, 1, 1, 1, 1, 1, 1];
 static TAB0: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS1: [u8; 36] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41];
@@ -83,6 +84,14 @@ impl CompiledGame for Game {
         match delta as u16 {
             0 => { state.node = 24; let v = &mut state.values; v[38] = (delta >> 16) as Sym; v[39] = (delta >> 24) as Sym; v[46] = (delta >> 32) as Sym; }
             _ => {}
+        }
+    }
+
+    #[inline(always)]
+    fn pick_counted<P: FnOnce(usize) -> Option<usize>>(node: u32, values: &Values, pick: P) -> Option<(usize, Option<u64>)> {
+        match node {
+            9 => Some(c9(values, pick)),
+            _ => None,
         }
     }
 
@@ -1927,5 +1936,21 @@ if r78_8(v, r38, r39) {  return true; }
 
 }
 false
+}
+
+/// Node `Turn`'s moves counted (spec/codegen.md, "Counted placements").
+#[inline(always)]
+fn c9<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
+let mut masks = [0u64; 5];
+for chunk in 0..5 {
+masks[chunk] = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 47) };
+}
+masks[4] &= 0xffffffff;
+let count = marked_total(&masks) * 4;
+let Some(k) = pick(count) else { return (count, None) };
+let member: u8 = MEMBERS1[select_marked(&masks, k / 4)];
+let choice0: u8 = MEMBERS4[k % 4];
+let x: u8 = 4;
+(count, Some(0u64 | (member as u64) << 16 | (choice0 as u64) << 24 | (x as u64) << 32))
 }
 

@@ -13,6 +13,11 @@
 //! playout makes the same draws and reaches the same successors; only the work changes (no
 //! push per move, no replay of the picked move). Cost per ply: a few word operations per eight
 //! members (gomoku's 225 cells: ~200 instructions, where its listing and replay took ~2,900).
+//!
+//! A *counted product* (pentago: a cell, then one of four quadrants and one of two spins, no
+//! check after the cell) is the same ply: the generated `pick_counted` counts `P` moves per
+//! marked member, decodes the draw into the member and each choice's member, and returns the
+//! picked move's delta word, so nothing here changes (spec/codegen.md, "Counted products").
 
 use super::{pick_and_count, CompiledGame, CompiledState, PlayoutOutcome, Search, Xoshiro256};
 use crate::engine::EngineError;
