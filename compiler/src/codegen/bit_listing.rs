@@ -749,19 +749,17 @@ mod tests {
         let (empty, mine, theirs) = (id("empty"), id("mine"), id("theirs"));
         let start = module.find(&format!("fn b{node}<")).unwrap_or_else(|| panic!("a bit listing: {module}"));
         let function = &module[start..start + module[start..].find("\n}\n").expect("its end")];
-        // `off` (board slot 64) is a member outside the window and the sink of both directions:
-        // a disc there, or `empty` (it would pass the byte test), sends the ply to the listing.
-        let board = 0;
+        // The board is slots 0..=64, `off` (slot 64) a member outside the window and the sink of
+        // both directions: a disc there, or `empty` (it would pass the byte test), sends the ply
+        // to the listing.
         let expected = format!(
-            "if (v[{off}] == {empty}) || v[{off}] == {theirs} || v[{off}] == {mine} {{ return None; }}
-let cells = WindowBytes::new(v[{board}..{end}].try_into().expect(\"a board window\"));
+            "if (v[64] == {empty}) || v[64] == {theirs} || v[64] == {mine} {{ return None; }}
+let cells = WindowBytes::new(v[0..64].try_into().expect(\"a board window\"));
 let mine0 = cells.matches({mine});
 let theirs0 = cells.matches({theirs});
 let flanked0 = flank_origins(mine0, theirs0, 1, 0x7fffffffffffffff, 61)
     | flank_origins(mine0, theirs0, -1, 0xfffffffffffffffe, 61);
-let marked = 0xffffffffffffffff & cells.matches({empty}) & flanked0;",
-            off = board + 64,
-            end = board + 64,
+let marked = 0xffffffffffffffff & cells.matches({empty}) & flanked0;"
         );
         assert!(function.contains(&expected), "{function}");
         assert!(module.contains(&format!("            {node} => b{node}(values, pick),\n")), "{module}");

@@ -92,7 +92,8 @@ pub fn shift_back(x: u64, shift: i32, edge: u64) -> u64 {
     moved & edge
 }
 
-/// The cells from which a direction's ray meets one or more of `theirs` and then one of `mine`:
+/// The cells from which a direction's ray meets one or more of `theirs` and then one of `mine`
+/// (whatever the cells themselves hold):
 /// the runs of `theirs` that end next to one of `mine` are grown backwards from it, one cell per
 /// round (`iterations` rounds after the first cover runs of up to `iterations + 1` cells), and
 /// the cells stepping onto such a run are the origins.
@@ -146,22 +147,23 @@ mod tests {
 
     #[test]
     fn flank_origins_follow_runs_of_theirs_closed_by_mine() {
-        // Column 0: row 0 empty, rows 1..=3 theirs, row 4 mine: origin row 0 only.
+        // Column 0: row 0 empty, rows 1..=3 theirs, row 4 mine: rows 0, 1 and 2 are origins
+        // (whatever they hold: the caller masks the empty cells).
         let theirs = 0b0000_1110;
         let mine = 0b0001_0000;
-        assert_eq!(flank_origins(mine, theirs, 1, NORTH_EDGE, 5), 0b0000_0001);
-        // With too few rounds the three-long run is not found.
-        assert_eq!(flank_origins(mine, theirs, 1, NORTH_EDGE, 1), 0);
-        assert_eq!(flank_origins(mine, theirs, 1, NORTH_EDGE, 2), 0b0000_0001);
+        assert_eq!(flank_origins(mine, theirs, 1, NORTH_EDGE, 5), 0b0000_0111);
+        // With one round after the first, runs of up to two: row 0's three-long run is not found.
+        assert_eq!(flank_origins(mine, theirs, 1, NORTH_EDGE, 1), 0b0000_0110);
+        assert_eq!(flank_origins(mine, theirs, 1, NORTH_EDGE, 2), 0b0000_0111);
         // No run at all: mine next to the origin is no flank.
         assert_eq!(flank_origins(0b10, 0, 1, NORTH_EDGE, 5), 0);
         // A run across the top edge into the next column does not count: column 0 rows 6, 7
         // theirs, column 1 row 0 mine.
         assert_eq!(flank_origins(1 << 8, 0b1100_0000, 1, NORTH_EDGE, 5), 0);
         // South (shift -1, edge off the bottom row): column 1 row 7 empty, rows 6..=5 theirs,
-        // row 4 mine.
+        // row 4 mine: origins rows 7 and 6.
         let south_edge = !0x0101_0101_0101_0101;
-        assert_eq!(flank_origins(1 << 12, 1 << 13 | 1 << 14, -1, south_edge, 5), 1 << 15);
+        assert_eq!(flank_origins(1 << 12, 1 << 13 | 1 << 14, -1, south_edge, 5), 1 << 15 | 1 << 14);
     }
 
     #[test]
