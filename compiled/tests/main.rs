@@ -8,5 +8,6 @@
 //! Every file of this folder must be declared here (or be a `[[test]]` of its own): the check is
 //! `every_test_file_is_compiled_into_a_test_binary` in cli/tests/main.rs, one for the workspace.
 
+mod bit_listing;
 mod codegen_up_to_date;
 mod equivalence;

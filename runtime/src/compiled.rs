@@ -2494,6 +2494,8 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
 
 pub mod counted;
 
+pub mod bit_listing;
+
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact
 /// for every byte whatever its neighbours hold, because no addition or subtraction carries or

@@ -28,6 +28,7 @@ static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 103] = [true, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+use regula_runtime::compiled::bit_listing::{flank_origins, select_bit, WindowBytes};
 static CONSTANTS: [Sym; 1513] = [12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 69, 70, 71, 72, 73, 74, 75, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 12, 21, 22, 23, 24, 25, 26, 27, 12, 29, 30, 31, 32, 33, 34, 35, 12, 37, 38, 39, 40, 41, 42, 43, 12, 45, 46, 47, 48, 49, 50, 51, 12, 53, 54, 55, 56, 57, 58, 59, 12, 61, 62, 63, 64, 65, 66, 67, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 12, 12, 14, 15, 16, 17, 18, 19, 20, 12, 22, 23, 24, 25, 26, 27, 28, 12, 30, 31, 32, 33, 34, 35, 36, 12, 38, 39, 40, 41, 42, 43, 44, 12, 46, 47, 48, 49, 50, 51, 52, 12, 54, 55, 56, 57, 58, 59, 60, 12, 62, 63, 64, 65, 66, 67, 68, 12, 70, 71, 72, 73, 74, 75, 76, 12, 12, 78, 79, 80, 81, 82, 83, 84, 77, 78, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213, 85, 85, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 85, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 213, 213, 213];
 static TAB0: [u8; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS1: [u8; 65] = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76];
@@ -56,6 +57,7 @@ static TAB23: [u8; 256] = [0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 
 static TAB24: [u8; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 0, 17, 18, 19, 20, 21, 22, 23, 0, 25, 26, 27, 28, 29, 30, 31, 0, 33, 34, 35, 36, 37, 38, 39, 0, 41, 42, 43, 44, 45, 46, 47, 0, 49, 50, 51, 52, 53, 54, 55, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB25: [u8; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB26: [u8; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6, 7, 8, 0, 10, 11, 12, 13, 14, 15, 16, 0, 18, 19, 20, 21, 22, 23, 24, 0, 26, 27, 28, 29, 30, 31, 32, 0, 34, 35, 36, 37, 38, 39, 40, 0, 42, 43, 44, 45, 46, 47, 48, 0, 50, 51, 52, 53, 54, 55, 56, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static BITMEMBERS27: [u8; 65] = [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -103,6 +105,15 @@ impl CompiledGame for Game {
             2 => { state.node = 51; let v = &mut state.values; v[68] = (delta >> 16) as Sym; v[75] = (delta >> 24) as Sym; }
             3 => { state.node = 67; let v = &mut state.values; v[75] = (delta >> 16) as Sym; }
             _ => {}
+        }
+    }
+
+    #[inline(always)]
+    fn pick_counted<P: FnOnce(usize) -> Option<usize>>(node: u32, values: &Values, pick: P) -> Option<(usize, Option<u64>)> {
+        match node {
+            6 => b6(values, pick),
+            44 => b44(values, pick),
+            _ => None,
         }
     }
 
@@ -211,13 +222,13 @@ m1(v, cx);
 fn m1(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = (match q3_4(v) { Some(found) => found, None => r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_3_4 = Some(found); found } }) {
 m2(v, cx);
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = (match q3_4(v) { Some(found) => found, None => r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_3_4 = Some(found); found } }) {
 m5(v, cx);
 }
 
@@ -501,13 +512,13 @@ Ok(())
 fn m27(v: &mut Values, cx: &mut Search<Values>) {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = (match q41_42(v) { Some(found) => found, None => r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_41_42 = Some(found); found } }) {
 m40(v, cx);
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = (match q41_42(v) { Some(found) => found, None => r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_41_42 = Some(found); found } }) {
 m43(v, cx);
 }
 
@@ -1657,13 +1668,13 @@ false
 fn a1(v: &mut Values) -> Option<u32> {
 let mut reach_3_4: Option<bool> = None;
 {
-if (match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_3_4 = Some(found); found } }) {
+if (match reach_3_4 { Some(found) => found, None => { let found = (match q3_4(v) { Some(found) => found, None => r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_3_4 = Some(found); found } }) {
 if let Some(node) = a2(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_3_4 { Some(found) => found, None => { let found = r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_3_4 = Some(found); found } }) {
+if !(match reach_3_4 { Some(found) => found, None => { let found = (match q3_4(v) { Some(found) => found, None => r3_4(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_3_4 = Some(found); found } }) {
 if let Some(node) = a5(v) { return Some(node); }
 }
 
@@ -1701,13 +1712,13 @@ None
 fn a27(v: &mut Values) -> Option<u32> {
 let mut reach_41_42: Option<bool> = None;
 {
-if (match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_41_42 = Some(found); found } }) {
+if (match reach_41_42 { Some(found) => found, None => { let found = (match q41_42(v) { Some(found) => found, None => r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_41_42 = Some(found); found } }) {
 if let Some(node) = a40(v) { return Some(node); }
 }
 
 }
 {
-if !(match reach_41_42 { Some(found) => found, None => { let found = r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]); reach_41_42 = Some(found); found } }) {
+if !(match reach_41_42 { Some(found) => found, None => { let found = (match q41_42(v) { Some(found) => found, None => r41_42(v, v[69], v[70], TAB0[(v[71] as usize)]) }); reach_41_42 = Some(found); found } }) {
 if let Some(node) = a43(v) { return Some(node); }
 }
 
@@ -3362,5 +3373,87 @@ if !(g114) { break; }
 }
 
 false
+}
+
+/// Node `turn_5`'s moves counted bit-parallel (spec/codegen.md, "Bit-parallel flank listings").
+#[inline(always)]
+fn b6<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> Option<(usize, Option<u64>)> {
+if (v[0] == 7) || v[0] == 1 || v[0] == 0 { return None; }
+let cells = WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let mine0 = cells.matches(0);
+let theirs0 = cells.matches(1);
+let flanked0 = flank_origins(mine0, theirs0, 1, 0x7f7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 9, 0x7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 8, 0xffffffffffffff, 5)
+    | flank_origins(mine0, theirs0, 7, 0xfefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -1, 0xfefefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -9, 0xfefefefefefefe00, 5)
+    | flank_origins(mine0, theirs0, -8, 0xffffffffffffff00, 5)
+    | flank_origins(mine0, theirs0, -7, 0x7f7f7f7f7f7f7f00, 5);
+let marked = 0xffffffffffffffff & cells.matches(7) & flanked0;
+let count = marked.count_ones() as usize;
+let Some(k) = pick(count) else { return Some((count, None)) };
+let member: u8 = BITMEMBERS27[select_bit(marked, k)];
+let x: u8 = 5;
+Some((count, Some(0u64 | (member as u64) << 16 | (x as u64) << 24)))
+}
+
+/// Node `turn_53`'s moves counted bit-parallel (spec/codegen.md, "Bit-parallel flank listings").
+#[inline(always)]
+fn b44<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> Option<(usize, Option<u64>)> {
+if (v[0] == 7) || v[0] == 0 || v[0] == 1 { return None; }
+let cells = WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let mine0 = cells.matches(1);
+let theirs0 = cells.matches(0);
+let flanked0 = flank_origins(mine0, theirs0, 1, 0x7f7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 9, 0x7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 8, 0xffffffffffffff, 5)
+    | flank_origins(mine0, theirs0, 7, 0xfefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -1, 0xfefefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -9, 0xfefefefefefefe00, 5)
+    | flank_origins(mine0, theirs0, -8, 0xffffffffffffff00, 5)
+    | flank_origins(mine0, theirs0, -7, 0x7f7f7f7f7f7f7f00, 5);
+let marked = 0xffffffffffffffff & cells.matches(7) & flanked0;
+let count = marked.count_ones() as usize;
+let Some(k) = pick(count) else { return Some((count, None)) };
+let member: u8 = BITMEMBERS27[select_bit(marked, k)];
+let x: u8 = 5;
+Some((count, Some(2u64 | (member as u64) << 16 | (x as u64) << 24)))
+}
+
+/// The check from `canPlace_reach_1__canPlace_reach_1` into `canPlace_reach_1__canPlace_reach_1_end` bit-parallel (spec/codegen.md, "Bit-parallel flank listings"); `None`: the plain check decides.
+#[inline(always)]
+fn q3_4(v: &Values) -> Option<bool> {
+if (v[0] == 7) || v[0] == 1 || v[0] == 0 { return None; }
+let cells = WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let mine0 = cells.matches(0);
+let theirs0 = cells.matches(1);
+let flanked0 = flank_origins(mine0, theirs0, 1, 0x7f7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 9, 0x7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 8, 0xffffffffffffff, 5)
+    | flank_origins(mine0, theirs0, 7, 0xfefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -1, 0xfefefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -9, 0xfefefefefefefe00, 5)
+    | flank_origins(mine0, theirs0, -8, 0xffffffffffffff00, 5)
+    | flank_origins(mine0, theirs0, -7, 0x7f7f7f7f7f7f7f00, 5);
+Some((0xffffffffffffffff & cells.matches(7) & flanked0) != 0)
+}
+
+/// The check from `canPlace_reach_2__canPlace_reach_2` into `canPlace_reach_2__canPlace_reach_2_end` bit-parallel (spec/codegen.md, "Bit-parallel flank listings"); `None`: the plain check decides.
+#[inline(always)]
+fn q41_42(v: &Values) -> Option<bool> {
+if (v[0] == 7) || v[0] == 0 || v[0] == 1 { return None; }
+let cells = WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let mine0 = cells.matches(1);
+let theirs0 = cells.matches(0);
+let flanked0 = flank_origins(mine0, theirs0, 1, 0x7f7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 9, 0x7f7f7f7f7f7f7f, 5)
+    | flank_origins(mine0, theirs0, 8, 0xffffffffffffff, 5)
+    | flank_origins(mine0, theirs0, 7, 0xfefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -1, 0xfefefefefefefefe, 5)
+    | flank_origins(mine0, theirs0, -9, 0xfefefefefefefe00, 5)
+    | flank_origins(mine0, theirs0, -8, 0xffffffffffffff00, 5)
+    | flank_origins(mine0, theirs0, -7, 0x7f7f7f7f7f7f7f00, 5);
+Some((0xffffffffffffffff & cells.matches(7) & flanked0) != 0)
 }
 

@@ -14,6 +14,7 @@
 //! nodes where a search can loop (the same analysis as the fast engine, spec/engines.md). Pure:
 //! returns strings, writes no files.
 
+mod bit_listing;
 mod counted;
 mod deltas;
 mod depths;
@@ -53,8 +54,10 @@ pub fn optimized_automaton(file_name: &str, source: &str) -> Result<Automaton, V
 pub fn generate(automaton: &Automaton, origin: &str) -> Result<String, EngineError> {
     let plan = Plan::new(automaton)?;
     let mut generator = Generator::new(automaton, &plan);
+    generator.prepare_flank_scans();
     let mut body = generator.functions();
     body.push_str(&generator.counted_functions());
+    body.push_str(&generator.bit_listing_functions());
     Ok(generator.module(origin, &body))
 }
 
@@ -246,6 +249,10 @@ struct Generator<'a> {
     register_writes: Vec<(u32, String)>,
     /// The starts whose playout ply counts their moves ([`counted`]), as their functions are written.
     counted_starts: Vec<u32>,
+    /// The starts whose playout ply is counted bit-parallel ([`bit_listing`]).
+    bit_starts: Vec<u32>,
+    /// The pure checks tried bit-parallel first, by (from, to), with their functions ([`bit_listing`]).
+    flank_scans: BTreeMap<(u32, u32), String>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -788,6 +795,8 @@ impl<'a> Generator<'a> {
             in_offset: None,
             register_writes: Vec::new(),
             counted_starts: Vec::new(),
+            bit_starts: Vec::new(),
+            flank_scans: BTreeMap::new(),
         }
     }
 
@@ -1827,7 +1836,7 @@ impl<'a> Generator<'a> {
                 _ => format!(", v[{slot}]"),
             };
             let args: String = self.registers.get(&to).into_iter().flatten().map(arg).collect();
-            return format!("r{from}_{to}(v{args})");
+            return self.flank_scan_call(from, to, format!("r{from}_{to}(v{args})"));
         }
         format!("{{ cx.enter_reach({from}, {to})?; let found = r{from}_{to}(v, cx); cx.leave_reach(); found? }}")
     }
@@ -2657,6 +2666,9 @@ impl<'a> Generator<'a> {
         if !self.counted_starts.is_empty() {
             w.push_str(counted::COUNTED_IMPORT);
         }
+        if !self.bit_starts.is_empty() || !self.flank_scans.is_empty() {
+            w.push_str(bit_listing::BIT_LISTING_IMPORT);
+        }
         if self.uses_constants {
             let constants = list(&mut plan.const_values.iter().map(|v| v.to_string()));
             writeln!(w, "static CONSTANTS: [Sym; {}] = [{constants}];", plan.const_values.len()).unwrap();
@@ -2739,7 +2751,7 @@ impl<'a> Generator<'a> {
     }}
 {delta_functions}{counted}{apply_function}{dispatch}",
             delta_functions = self.delta_functions(),
-            counted = self.counted_dispatch(),
+            counted = self.pick_dispatch(),
             apply_function = self.apply_function(),
             fingerprint = fingerprint(automaton),
             begin = automaton.begin,
