@@ -332,19 +332,31 @@ pub struct PlayoutOutcome {
     pub goals: Vec<SymbolId>,
 }
 
-/// Distinct outcomes a worker counts in a vector, scanned in order, before it uses a map.
+/// Distinct outcomes a worker counts in its short table, scanned in order, before it uses a map.
 const FEW_OUTCOMES: usize = 8;
 
 /// One worker's count per distinct outcome (goal symbols). Most games end in a handful of
 /// outcomes with a few small goal symbols, so the first [`FEW_OUTCOMES`] such outcomes are kept
-/// as packed keys (up to three symbols below 2^16 and their count in one word) in a vector
-/// scanned in order: one comparison per outcome seen, where an ordered map's lookup compares
-/// slices through `memcmp` calls (~150 instructions a playout, 4 % of a tic-tac-toe playout).
-/// Other outcomes go to the map.
-#[derive(Default)]
+/// as packed keys (up to three symbols below 2^16 and their count in one word) in a short table:
+/// one comparison per outcome seen, where an ordered map's lookup compares slices through
+/// `memcmp` calls (~150 instructions a playout, 4 % of a tic-tac-toe playout). The scan visits
+/// every outcome seen so far and adds the comparison's result to each count, so it takes the
+/// same path whichever outcome the playout had: a scan stopping at the match took a branch that
+/// depends on a random outcome (~0.5 mispredictions a playout in tic-tac-toe and connect four,
+/// a third of tic-tac-toe's). Other outcomes go to the map.
 struct OutcomeTally {
-    few: Vec<(u64, u64)>,
+    /// `keys[..few]`: the packed outcomes seen, in order, and `counts[..few]` their counts (the
+    /// slots past `few` are never read).
+    keys: [u64; FEW_OUTCOMES],
+    counts: [u64; FEW_OUTCOMES],
+    few: usize,
     many: BTreeMap<Vec<SymbolId>, u64>,
+}
+
+impl Default for OutcomeTally {
+    fn default() -> Self {
+        OutcomeTally { keys: [0; FEW_OUTCOMES], counts: [0; FEW_OUTCOMES], few: 0, many: BTreeMap::new() }
+    }
 }
 
 impl OutcomeTally {
@@ -367,14 +379,31 @@ impl OutcomeTally {
     #[inline]
     fn add(&mut self, goals: &[SymbolId]) {
         if let Some(key) = Self::packed(goals) {
-            for (seen, count) in &mut self.few {
-                if *seen == key {
-                    *count += 1;
-                    return;
-                }
+            // As many rounds as outcomes seen (the same number every playout once all are),
+            // none of them a branch on this playout's outcome.
+            let mut found = 0;
+            for (seen, count) in self.keys.iter().zip(&mut self.counts).take(self.few) {
+                let hit = (*seen == key) as u64;
+                *count += hit;
+                found |= hit;
             }
-            if self.few.len() < FEW_OUTCOMES {
-                self.few.push((key, 1));
+            if found != 0 {
+                return;
+            }
+        }
+        self.add_new(goals);
+    }
+
+    /// [`OutcomeTally::add`] of an outcome not in the short table: a new entry there while it
+    /// has room, else the map. Out of line, so the usual case saves no registers.
+    #[cold]
+    #[inline(never)]
+    fn add_new(&mut self, goals: &[SymbolId]) {
+        if let Some(key) = Self::packed(goals) {
+            if self.few < FEW_OUTCOMES {
+                self.keys[self.few] = key;
+                self.counts[self.few] = 1;
+                self.few += 1;
                 return;
             }
         }
@@ -386,11 +415,12 @@ impl OutcomeTally {
         }
     }
 
-    /// Every outcome with its count (an outcome is in `few` or in `many`, never both: once
-    /// `few` is full it stays full).
+    /// Every outcome with its count (an outcome is in the short table or in `many`, never both:
+    /// once the table is full it stays full).
     fn into_counts(self) -> impl Iterator<Item = (Vec<SymbolId>, u64)> {
         let unpack = |key: u64| (0..key & 0xffff).map(|i| ((key >> (16 * (i + 1))) & 0xffff) as SymbolId).collect();
-        self.few.into_iter().map(move |(key, count)| (unpack(key), count)).chain(self.many)
+        let few = self.keys.into_iter().zip(self.counts).take(self.few);
+        few.map(move |(key, count)| (unpack(key), count)).chain(self.many)
     }
 }
 
@@ -572,6 +602,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_outcome_tally_counts_each_outcome_in_its_own_slot() {
+        // Three outcomes, the first repeated after the others: each count lands on its own key
+        // (the scan adds to every slot, a miss adds zero).
+        let mut tally = OutcomeTally::default();
+        for goals in [[3, 2], [2, 3], [3, 2], [4, 4], [3, 2], [2, 3]] {
+            tally.add(&goals);
+        }
+        assert_eq!(tally.few, 3);
+        assert!(tally.many.is_empty());
+        let counted: Vec<(Vec<SymbolId>, u64)> = tally.into_counts().collect();
+        assert_eq!(counted, vec![(vec![3, 2], 3), (vec![2, 3], 2), (vec![4, 4], 1)]);
+        // A full table: the ninth outcome goes to the map, the first still counts in the table.
+        let mut full = OutcomeTally::default();
+        for i in 0..9 {
+            full.add(&[i]);
+        }
+        full.add(&[0]);
+        full.add(&[8]);
+        assert_eq!(full.few, 8);
+        assert_eq!(full.counts[0], 2);
+        assert_eq!(full.many.get(&vec![8]), Some(&2));
     }
 
     #[test]
