@@ -368,8 +368,8 @@ fn constant_cells(plan: &Plan, values: &ValueSets, board: (u32, u32)) -> Vec<Opt
         .collect()
 }
 
-/// Duplicate terms and terms implied by another one dropped, in a fixed order.
-fn simplified(mut terms: Vec<Term>) -> Vec<Term> {
+/// Duplicate terms and terms implied by another term dropped, in a fixed order.
+fn without_implied(mut terms: Vec<Term>) -> Vec<Term> {
     terms.sort_unstable_by_key(|t| ((t.equal | t.differ).count_ones(), *t));
     terms.dedup();
     let mut kept: Vec<Term> = Vec::new();
@@ -379,6 +379,53 @@ fn simplified(mut terms: Vec<Term>) -> Vec<Term> {
         }
     }
     kept
+}
+
+/// The most cases [`covered`] splits into, per row, before it gives up (answers `false`).
+const COVER_BUDGET: usize = 1 << 12;
+
+/// Whether every board on which all of `cube`'s literals hold satisfies some term of `terms`
+/// (Shannon expansion on the terms' cells). `false` when the budget runs out, which only keeps
+/// a literal [`simplified`] could have dropped.
+fn covered(cube: Term, terms: &[Term], budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let consistent: Vec<&Term> =
+        terms.iter().filter(|t| t.equal & cube.differ == 0 && t.differ & cube.equal == 0).collect();
+    if consistent.iter().any(|t| cube.implies(t)) {
+        return true;
+    }
+    let Some(open) = consistent.first().map(|t| (t.equal | t.differ) & !(cube.equal | cube.differ)) else {
+        return false;
+    };
+    let bit = open & open.wrapping_neg();
+    covered(Term { equal: cube.equal | bit, ..cube }, terms, budget)
+        && covered(Term { differ: cube.differ | bit, ..cube }, terms, budget)
+}
+
+/// The terms with duplicates and implied terms dropped, and every "differs" literal dropped
+/// that the others make redundant: the term without it still implies the disjunction (the term
+/// with that cell equal instead is covered by the terms). Exact: the disjunction holds on the
+/// same boards. Connect four's guarded walk back (`if board[behind] == who`) gives "the cell
+/// behind differs" literals that the windows further back make redundant.
+fn simplified(terms: Vec<Term>) -> Vec<Term> {
+    let mut terms = without_implied(terms);
+    let mut budget = COVER_BUDGET;
+    for index in 0..terms.len() {
+        let mut differ = terms[index].differ;
+        while differ != 0 {
+            let bit = differ & differ.wrapping_neg();
+            differ &= differ - 1;
+            let term = terms[index];
+            let flipped = Term { equal: term.equal | bit, differ: term.differ & !bit };
+            if covered(flipped, &terms, &mut budget) {
+                terms[index].differ &= !bit;
+            }
+        }
+    }
+    without_implied(terms)
 }
 
 /// The mask check `? from -> to` (module doc), if it has the shape.
@@ -572,12 +619,19 @@ impl Generator<'_> {
                 }
             })
             .collect();
-        writeln!(body, "let d = {};", parts.join(" | ")).unwrap();
         let masks: Vec<Vec<(u64, u64)>> =
             check.rows.iter().map(|row| row.iter().map(|t| term_masks(t, &bits)).collect()).collect();
+        let single = masks.iter().flatten().all(|(cells, _)| cells.count_ones() == 1);
+        // Rows of terms without differing cells, of fewer than eight words: `d & cells == 0`
+        // per term, padded with bit 0 (always set in `d`).
+        let positive = !single
+            && check.start.is_some()
+            && words.len() < 8
+            && masks.iter().flatten().all(|(_, differ)| *differ == 0);
+        let always = if positive { " | 1" } else { "" };
+        writeln!(body, "let d = {}{always};", parts.join(" | ")).unwrap();
         // Rows of one-cell terms: some listed cell equals (a `cells` bit with no `differ` bit is
         // clear in `d`) or differs.
-        let single = masks.iter().flatten().all(|(cells, _)| cells.count_ones() == 1);
         if single {
             let per_row: Vec<(u64, u64)> = masks
                 .iter()
@@ -611,6 +665,32 @@ impl Generator<'_> {
                     let terms: Vec<String> = masks[0].iter().map(|(c, d)| format!("(d & {c:#x} == {d:#x})")).collect();
                     writeln!(body, "{}", if terms.is_empty() { "false".to_string() } else { terms.join(" | ") })
                         .unwrap();
+                }
+                Some(index) if positive => {
+                    // Rows padded with a term that never holds: bit 0 of `d`, set above and
+                    // no cell's (it would be the eighth word's).
+                    let mut flat = Vec::new();
+                    for row in &masks {
+                        for k in 0..term_count {
+                            flat.push(row.get(k).map_or(1, |(c, _)| *c));
+                        }
+                    }
+                    let rows = self.symbol_table(
+                        "MROW",
+                        "u8",
+                        &check.row_of_symbol.iter().map(|&r| r as u64).collect::<Vec<_>>(),
+                        0,
+                    );
+                    let terms = self.table("MTERMS", "u64", flat);
+                    writeln!(body, "let at = {rows}[({index} as usize)] as usize * {term_count};").unwrap();
+                    writeln!(
+                        body,
+                        "let row: &[u64; {term_count}] = {terms}[at..at + {term_count}].try_into().unwrap();"
+                    )
+                    .unwrap();
+                    writeln!(body, "let mut found = false;").unwrap();
+                    writeln!(body, "for cells in row {{ found |= d & cells == 0; }}").unwrap();
+                    writeln!(body, "found").unwrap();
                 }
                 Some(index) => {
                     // Rows padded with a term that never holds (no cell, one differing bit).
@@ -853,8 +933,10 @@ mod tests {
         );
         assert_eq!(check.rows.len(), 43);
         assert_eq!(check.rows.iter().map(Vec::len).max(), Some(16));
-        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 447);
-        assert_eq!(check.rows.iter().flatten().filter(|t| t.differ != 0).count(), 307);
+        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 426);
+        // The cell behind the last one differs, the three ahead of the last equal: the last cell
+        // itself is never read, so these literals stay (89 of 307 before the simplification).
+        assert_eq!(check.rows.iter().flatten().filter(|t| t.differ != 0).count(), 89);
         assert_eq!(holding, 1_241);
     }
 }
