@@ -812,10 +812,10 @@ mod tests {
                         }
                         continue;
                     }
-                    PlanOp::Compare { lhs, rhs, equal, .. } => {
-                        if (read(plan, lhs, &values) == read(plan, rhs, &values)) != *equal {
-                            continue;
-                        }
+                    PlanOp::Compare { lhs, rhs, equal, .. }
+                        if (read(plan, lhs, &values) == read(plan, rhs, &values)) != *equal =>
+                    {
+                        continue;
                     }
                     _ => {}
                 }
