@@ -2493,6 +2493,7 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
 }
 
 pub mod counted;
+pub mod mask_checks;
 
 pub mod bit_listing;
 

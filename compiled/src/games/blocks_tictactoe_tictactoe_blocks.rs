@@ -37,16 +37,16 @@ static TAB4: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 13, 14, 18, 16, 17
 static TAB5: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 14, 15, 16, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB6: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 12, 13, 18, 15, 16, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS7: [u8; 4] = [19, 20, 21, 22];
-static TAB8: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14, 13, 10, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB8: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MOFF9: [u16; 4] = [0, 11, 22, 33];
-static TAB10: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB11: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB12: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB13: [u8; 256] = [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 18, 18, 18, 18, 18, 12, 13, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB14: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB15: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB16: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB17: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB10: [u8; 256] = [17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 15, 12, 13, 14, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB11: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 16, 13, 14, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB12: [u8; 256] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 13, 12, 18, 18, 18, 18, 18, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB13: [u8; 256] = [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 14, 13, 12, 9, 18, 18, 18, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB14: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14, 13, 10, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB15: [u8; 256] = [13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 16, 15, 18, 18, 18, 9, 10, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB16: [u8; 256] = [14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 17, 16, 15, 12, 9, 10, 11, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB17: [u8; 256] = [18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 17, 16, 13, 10, 11, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -1050,20 +1050,11 @@ v[slot] = old;
 false
 }
 
-/// Node `wins1Red_reach_1`.
+/// Node `wins1Red_reach_1`: a mask check, 1 rows of at most 15 terms (mask_checks.rs).
 fn r54_61(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if r55_61_k17_9(v, 9, r18) {  return true; }
-if r55_61_k17_10(v, 10, r18) {  return true; }
-if r55_61_k17_11(v, 11, r18) {  return true; }
-if r55_61_k17_12(v, 12, r18) {  return true; }
-if r55_61_k17_13(v, 13, r18) {  return true; }
-if r55_61_k17_14(v, 14, r18) {  return true; }
-if r55_61_k17_15(v, 15, r18) {  return true; }
-if r55_61_k17_16(v, 16, r18) {  return true; }
-if r55_61_k17_17(v, 17, r18) {  return true; }
-}
-false
+let x = regula_runtime::compiled::mask_checks::repeated(0);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+(d & 0x8080 == 0x0) | (d & 0x80000080 == 0x0) | (d & 0x8000000080 == 0x0) | (d & 0x80000000000080 == 0x0) | (d & 0x8000000000000080 == 0x0) | (d & 0xc0 == 0x0) | (d & 0x4080 == 0x0) | (d & 0x80808000 == 0x0) | (d & 0x80808000000000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x8000800080000000 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x80000000c000 == 0x0) | (d & 0x80000080004000 == 0x0) | (d & 0x8000000000004040 == 0x0)
 }
 
 /// Node `lineHVD3Red_8`.
@@ -1129,20 +1120,11 @@ if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
 false
 }
 
-/// Node `wins1Green_reach_1`.
+/// Node `wins1Green_reach_1`: a mask check, 1 rows of at most 15 terms (mask_checks.rs).
 fn r64_71(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if r65_71_k17_9(v, 9, r18) {  return true; }
-if r65_71_k17_10(v, 10, r18) {  return true; }
-if r65_71_k17_11(v, 11, r18) {  return true; }
-if r65_71_k17_12(v, 12, r18) {  return true; }
-if r65_71_k17_13(v, 13, r18) {  return true; }
-if r65_71_k17_14(v, 14, r18) {  return true; }
-if r65_71_k17_15(v, 15, r18) {  return true; }
-if r65_71_k17_16(v, 16, r18) {  return true; }
-if r65_71_k17_17(v, 17, r18) {  return true; }
-}
-false
+let x = regula_runtime::compiled::mask_checks::repeated(1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+(d & 0x8080 == 0x0) | (d & 0x80000080 == 0x0) | (d & 0x8000000080 == 0x0) | (d & 0x80000000000080 == 0x0) | (d & 0x8000000000000080 == 0x0) | (d & 0xc0 == 0x0) | (d & 0x4080 == 0x0) | (d & 0x80808000 == 0x0) | (d & 0x80808000000000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x8000800080000000 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x80000000c000 == 0x0) | (d & 0x80000080004000 == 0x0) | (d & 0x8000000000004040 == 0x0)
 }
 
 /// Node `lineHVD3Green_8`.
@@ -2238,105 +2220,6 @@ if r12_15_k16_17(v, r16) {  return true; }
 false
 }
 
-/// Node `lineHVD3Red_8` where v[17] == 9.
-fn r55_61_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[1] == 0 {
-if r56_61_k17_9(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 10.
-fn r55_61_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[2] == 0 {
-if r56_61_k17_10(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 11.
-fn r55_61_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[3] == 0 {
-if r56_61_k17_11(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 12.
-fn r55_61_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[4] == 0 {
-if r56_61_k17_12(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 13.
-fn r55_61_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[5] == 0 {
-if r56_61_k17_13(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 14.
-fn r55_61_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[6] == 0 {
-if r56_61_k17_14(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 15.
-fn r55_61_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[7] == 0 {
-if r56_61_k17_15(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 16.
-fn r55_61_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[8] == 0 {
-if r56_61_k17_16(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Red_8` where v[17] == 17.
-fn r55_61_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[9] == 0 {
-if r56_61_k17_17(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
 /// Node `lineHVD3Red_10` where v[18] == 19.
 fn r57_61_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
@@ -2369,105 +2252,6 @@ fn r57_61_k18_22(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
 let x: u8 = TAB6[(r17 as usize)];
 if r58_61_k18_22(v, x, r18) {  return true; }
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 9.
-fn r65_71_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[1] == 1 {
-if r66_71_k17_9(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 10.
-fn r65_71_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[2] == 1 {
-if r66_71_k17_10(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 11.
-fn r65_71_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[3] == 1 {
-if r66_71_k17_11(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 12.
-fn r65_71_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[4] == 1 {
-if r66_71_k17_12(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 13.
-fn r65_71_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[5] == 1 {
-if r66_71_k17_13(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 14.
-fn r65_71_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[6] == 1 {
-if r66_71_k17_14(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 15.
-fn r65_71_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[7] == 1 {
-if r66_71_k17_15(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 16.
-fn r65_71_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[8] == 1 {
-if r66_71_k17_16(v, r17, r18) {  return true; }
-}
-
-}
-false
-}
-
-/// Node `lineHVD3Green_8` where v[17] == 17.
-fn r65_71_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-if v[9] == 1 {
-if r66_71_k17_17(v, r17, r18) {  return true; }
-}
-
 }
 false
 }
@@ -2630,6 +2414,78 @@ fn r17_9_k17_11(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
+v[slot] = 19;
+if r18_9_k17_11_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k17_11_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k17_11_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k17_11_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 12.
+fn r17_9_k17_12(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+v[slot] = 19;
+if r18_9_k17_12_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k17_12_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k17_12_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k17_12_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 13.
+fn r17_9_k17_13(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+v[slot] = 19;
+if r18_9_k17_13_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k17_13_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k17_13_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k17_13_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 14.
+fn r17_9_k17_14(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+v[slot] = 19;
+if r18_9_k17_14_k18_19(v) { v[slot] = old; return true; }
+v[slot] = 20;
+if r18_9_k17_14_k18_20(v) { v[slot] = old; return true; }
+v[slot] = 21;
+if r18_9_k17_14_k18_21(v) { v[slot] = old; return true; }
+v[slot] = 22;
+if r18_9_k17_14_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_2` where v[17] == 15.
+fn r17_9_k17_15(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
 for i in 0..4 {
 if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
 v[slot] = MEMBERS7[i];
@@ -2643,8 +2499,8 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Red_2` where v[17] == 12.
-fn r17_9_k17_12(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_2` where v[17] == 16.
+fn r17_9_k17_16(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
@@ -2661,8 +2517,8 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Red_2` where v[17] == 13.
-fn r17_9_k17_13(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_2` where v[17] == 17.
+fn r17_9_k17_17(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
@@ -2679,170 +2535,8 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Red_2` where v[17] == 14.
-fn r17_9_k17_14(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_2` where v[17] == 15.
-fn r17_9_k17_15(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_2` where v[17] == 16.
-fn r17_9_k17_16(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Red_2` where v[17] == 17.
-fn r17_9_k17_17(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
 /// Node `lineHVD3Green_2` where v[17] == 9.
 fn r23_9_k17_9(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_2` where v[17] == 10.
-fn r23_9_k17_10(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_2` where v[17] == 11.
-fn r23_9_k17_11(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_2` where v[17] == 12.
-fn r23_9_k17_12(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_2` where v[17] == 13.
-fn r23_9_k17_13(v: &mut Values) -> bool {
-{
-let slot = 18usize;
-let old = v[slot];
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-v[slot] = MEMBERS7[i];
-let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
-let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
-{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
-v[17] = kept1; v[17] = kept0;
-}
-v[slot] = old;
-}
-false
-}
-
-/// Node `lineHVD3Green_2` where v[17] == 14.
-fn r23_9_k17_14(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
@@ -2859,8 +2553,8 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Green_2` where v[17] == 15.
-fn r23_9_k17_15(v: &mut Values) -> bool {
+/// Node `lineHVD3Green_2` where v[17] == 10.
+fn r23_9_k17_10(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
@@ -2877,8 +2571,8 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Green_2` where v[17] == 16.
-fn r23_9_k17_16(v: &mut Values) -> bool {
+/// Node `lineHVD3Green_2` where v[17] == 11.
+fn r23_9_k17_11(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
@@ -2895,8 +2589,8 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Green_2` where v[17] == 17.
-fn r23_9_k17_17(v: &mut Values) -> bool {
+/// Node `lineHVD3Green_2` where v[17] == 12.
+fn r23_9_k17_12(v: &mut Values) -> bool {
 {
 let slot = 18usize;
 let old = v[slot];
@@ -2905,6 +2599,96 @@ if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[
 v[slot] = MEMBERS7[i];
 let kept0: u8 = v[17]; let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]); v[17] = new0;
 let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 13.
+fn r23_9_k17_13(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+v[slot] = MEMBERS7[i];
+let kept0: u8 = v[17]; let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 14.
+fn r23_9_k17_14(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+v[slot] = MEMBERS7[i];
+let kept0: u8 = v[17]; let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 15.
+fn r23_9_k17_15(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+v[slot] = MEMBERS7[i];
+let kept0: u8 = v[17]; let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 16.
+fn r23_9_k17_16(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+v[slot] = MEMBERS7[i];
+let kept0: u8 = v[17]; let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
+{ v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
+v[17] = kept1; v[17] = kept0;
+}
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Green_2` where v[17] == 17.
+fn r23_9_k17_17(v: &mut Values) -> bool {
+{
+let slot = 18usize;
+let old = v[slot];
+for i in 0..4 {
+if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
+v[slot] = MEMBERS7[i];
+let kept0: u8 = v[17]; let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]); v[17] = new0;
+let kept1: u8 = v[17]; let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]); v[17] = new1;
 { v[17] = kept1; v[17] = kept0; v[slot] = old; return true; }
 v[17] = kept1; v[17] = kept0;
 }
@@ -3082,141 +2866,6 @@ if r13_15_k16_17(v, r16) {  return true; }
 false
 }
 
-/// Node `lineHVD3Red_9` where v[17] == 9.
-fn r56_61_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 10.
-fn r56_61_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 11.
-fn r56_61_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 12.
-fn r56_61_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 13.
-fn r56_61_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 14.
-fn r56_61_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 15.
-fn r56_61_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 16.
-fn r56_61_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Red_9` where v[17] == 17.
-fn r56_61_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 0 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 0) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
 /// Node `lineHVD3Red_11` where v[18] == 19.
 fn r58_61_k18_19(v: &mut Values, r17: u8, r18: u8) -> bool {
 {
@@ -3257,141 +2906,6 @@ if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
 if r59_61_k18_22(v, r17, r18) {  return true; }
 }
 
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 9.
-fn r66_71_k17_9(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB16[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB16[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 10.
-fn r66_71_k17_10(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB17[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB17[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 11.
-fn r66_71_k17_11(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB8[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB8[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 12.
-fn r66_71_k17_12(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB10[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB10[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 13.
-fn r66_71_k17_13(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB11[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB11[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 14.
-fn r66_71_k17_14(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB12[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB12[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 15.
-fn r66_71_k17_15(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB13[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB13[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 16.
-fn r66_71_k17_16(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB14[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB14[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
-}
-false
-}
-
-/// Node `lineHVD3Green_9` where v[17] == 17.
-fn r66_71_k17_17(v: &mut Values, r17: u8, r18: u8) -> bool {
-{
-for i in 0..4 {
-if !(v[0 + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize] == 1 && v[0 + OFF0[((CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]) as usize)] as usize] == 1) { continue; }
-let member: u8 = MEMBERS7[i];
-let new0: u8 = (TAB15[(MEMBERS7[i] as usize)]);
-let new1: u8 = (CONSTANTS[0 + MOFF9[i] as usize + OFF0[((TAB15[(MEMBERS7[i] as usize)]) as usize)] as usize]);
-{  return true; }
-
-}
 }
 false
 }
@@ -3644,49 +3158,193 @@ v[slot] = old;
 false
 }
 
-/// Node `lineHVD3Red_3` where v[17] == 11.
-fn r18_9_k17_11(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_3` where v[17] == 11, v[18] == 19.
+fn r18_9_k17_11_k18_19(v: &mut Values) -> bool {
 {
-let x: u8 = TAB8[(v[18] as usize)];
+let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v) { v[slot] = old; return true; }
+if r19_9_k18_19(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
-/// Node `lineHVD3Red_3` where v[17] == 12.
-fn r18_9_k17_12(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_3` where v[17] == 11, v[18] == 20.
+fn r18_9_k17_11_k18_20(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = 18;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v) { v[slot] = old; return true; }
+if r19_9_k18_20(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
-/// Node `lineHVD3Red_3` where v[17] == 13.
-fn r18_9_k17_13(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_3` where v[17] == 11, v[18] == 21.
+fn r18_9_k17_11_k18_21(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = 14;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v) { v[slot] = old; return true; }
+if r19_9_k18_21(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
 }
 
-/// Node `lineHVD3Red_3` where v[17] == 14.
-fn r18_9_k17_14(v: &mut Values) -> bool {
+/// Node `lineHVD3Red_3` where v[17] == 11, v[18] == 22.
+fn r18_9_k17_11_k18_22(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = 13;
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
-if r19_9(v) { v[slot] = old; return true; }
+if r19_9_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 12, v[18] == 19.
+fn r18_9_k17_12_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = 13;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 12, v[18] == 20.
+fn r18_9_k17_12_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = 16;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 12, v[18] == 21.
+fn r18_9_k17_12_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = 15;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 12, v[18] == 22.
+fn r18_9_k17_12_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = 18;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 13, v[18] == 19.
+fn r18_9_k17_13_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = 14;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 13, v[18] == 20.
+fn r18_9_k17_13_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = 17;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 13, v[18] == 21.
+fn r18_9_k17_13_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = 16;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 13, v[18] == 22.
+fn r18_9_k17_13_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = 15;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_22(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 14, v[18] == 19.
+fn r18_9_k17_14_k18_19(v: &mut Values) -> bool {
+{
+let x: u8 = 18;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_19(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 14, v[18] == 20.
+fn r18_9_k17_14_k18_20(v: &mut Values) -> bool {
+{
+let x: u8 = 18;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_20(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 14, v[18] == 21.
+fn r18_9_k17_14_k18_21(v: &mut Values) -> bool {
+{
+let x: u8 = 17;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_21(v) { v[slot] = old; return true; }
+v[slot] = old;
+}
+false
+}
+
+/// Node `lineHVD3Red_3` where v[17] == 14, v[18] == 22.
+fn r18_9_k17_14_k18_22(v: &mut Values) -> bool {
+{
+let x: u8 = 16;
+let slot = 17usize;
+let old = v[slot]; v[slot] = x;
+if r19_9_k18_22(v) { v[slot] = old; return true; }
 v[slot] = old;
 }
 false
@@ -3695,7 +3353,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 15.
 fn r18_9_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB8[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3707,7 +3365,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 16.
 fn r18_9_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3719,7 +3377,7 @@ false
 /// Node `lineHVD3Red_3` where v[17] == 17.
 fn r18_9_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r19_9(v) { v[slot] = old; return true; }
@@ -3731,7 +3389,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 9.
 fn r24_9_k17_9(v: &mut Values) -> bool {
 {
-let x: u8 = TAB16[(v[18] as usize)];
+let x: u8 = TAB12[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3743,7 +3401,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 10.
 fn r24_9_k17_10(v: &mut Values) -> bool {
 {
-let x: u8 = TAB17[(v[18] as usize)];
+let x: u8 = TAB13[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3755,7 +3413,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 11.
 fn r24_9_k17_11(v: &mut Values) -> bool {
 {
-let x: u8 = TAB8[(v[18] as usize)];
+let x: u8 = TAB14[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3767,7 +3425,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 12.
 fn r24_9_k17_12(v: &mut Values) -> bool {
 {
-let x: u8 = TAB10[(v[18] as usize)];
+let x: u8 = TAB15[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3779,7 +3437,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 13.
 fn r24_9_k17_13(v: &mut Values) -> bool {
 {
-let x: u8 = TAB11[(v[18] as usize)];
+let x: u8 = TAB16[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3791,7 +3449,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 14.
 fn r24_9_k17_14(v: &mut Values) -> bool {
 {
-let x: u8 = TAB12[(v[18] as usize)];
+let x: u8 = TAB17[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3803,7 +3461,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 15.
 fn r24_9_k17_15(v: &mut Values) -> bool {
 {
-let x: u8 = TAB13[(v[18] as usize)];
+let x: u8 = TAB8[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3815,7 +3473,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 16.
 fn r24_9_k17_16(v: &mut Values) -> bool {
 {
-let x: u8 = TAB14[(v[18] as usize)];
+let x: u8 = TAB10[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }
@@ -3827,7 +3485,7 @@ false
 /// Node `lineHVD3Green_3` where v[17] == 17.
 fn r24_9_k17_17(v: &mut Values) -> bool {
 {
-let x: u8 = TAB15[(v[18] as usize)];
+let x: u8 = TAB11[(v[18] as usize)];
 let slot = 17usize;
 let old = v[slot]; v[slot] = x;
 if r25_9(v) { v[slot] = old; return true; }

@@ -578,15 +578,11 @@ fn m35(v: &mut Values, cx: &mut Search<Values>) {
 
 }
 
-/// Node `deckSearch`.
+/// Node `deckSearch`: a mask check, 1 rows of at most 4 terms (mask_checks.rs).
 fn r27_28(v: &mut Values, r22: u8) -> bool {
-{
-if r36_28_k22_7(v, 7) {  return true; }
-if r36_28_k22_8(v, 8) {  return true; }
-if r36_28_k22_9(v, 9) {  return true; }
-if r36_28_k22_10(v, 10) {  return true; }
-}
-false
+let x = regula_runtime::compiled::mask_checks::repeated(7);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x);
+(!d & 0x80808080) != 0 || (d & 0x0) != 0
 }
 
 /// Node `deckChosen`.
@@ -940,50 +936,6 @@ m18(v, cx);
 }
 }
 
-}
-
-/// Node `deckChosen` where v[22] == 7.
-fn r36_28_k22_7(v: &mut Values, r22: u8) -> bool {
-{
-if v[0] == 7 {
-{  return true; }
-}
-
-}
-false
-}
-
-/// Node `deckChosen` where v[22] == 8.
-fn r36_28_k22_8(v: &mut Values, r22: u8) -> bool {
-{
-if v[1] == 7 {
-{  return true; }
-}
-
-}
-false
-}
-
-/// Node `deckChosen` where v[22] == 9.
-fn r36_28_k22_9(v: &mut Values, r22: u8) -> bool {
-{
-if v[2] == 7 {
-{  return true; }
-}
-
-}
-false
-}
-
-/// Node `deckChosen` where v[22] == 10.
-fn r36_28_k22_10(v: &mut Values, r22: u8) -> bool {
-{
-if v[3] == 7 {
-{  return true; }
-}
-
-}
-false
 }
 
 /// Node `inDeck` where v[22] == 7.

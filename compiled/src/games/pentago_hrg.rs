@@ -28,8 +28,6 @@ static GOAL_SLOTS: [usize; 2] = [80, 81];
 static VISIBLE_SLOTS: [usize; 2] = [84, 85];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 120] = [true, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-use regula_runtime::compiled::byte_scan::*;
-use regula_runtime::compiled::counted::{marked_total, select_marked};
 static MEMBERS0: [u8; 36] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44];
 static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
 static OFF2: [u16; 256] = [37, 37, 37, 37, 37, 37, 37, 37, 37, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37];
@@ -104,15 +102,6 @@ impl CompiledGame for Game {
             0 => { state.node = 11; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
             1 => { state.node = 104; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
             _ => {}
-        }
-    }
-
-    #[inline(always)]
-    fn pick_counted<P: FnOnce(usize) -> Option<usize>>(node: u32, values: &Values, pick: P) -> Option<(usize, Option<u64>)> {
-        match node {
-            2 => Some(c2(values, pick)),
-            95 => Some(c95(values, pick)),
-            _ => None,
         }
     }
 
@@ -959,21 +948,11 @@ m117(v, cx);
 
 }
 
-/// Node `five_reach_1`.
+/// Node `five_reach_1`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
 fn r22_32(v: &mut Values, r79: u8) -> bool {
-{
-for chunk in 0..5 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
-while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
-mask &= mask - 1;
-if i >= 36 { break; }
-let member: u8 = MEMBERS0[i];
-if r24_32(v, member) {  return true; }
-}
-}
-}
-false
+let x = regula_runtime::compiled::mask_checks::repeated(0);
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 33, x)) >> 4);
+(d & 0x8080808080 == 0x0) | (d & 0x808080808000 == 0x0) | (d & 0x8080000000404040 == 0x0) | (d & 0x8000000040404040 == 0x0) | (d & 0x4040404000000020 == 0x0) | (d & 0x4040400000002020 == 0x0) | (d & 0x20202020200000 == 0x0) | (d & 0x2020202020000000 == 0x0) | (d & 0x80004000200090 == 0x0) | (d & 0x40008020004010 == 0x0) | (d & 0x8000400020009000 == 0x0) | (d & 0x4000802000401000 == 0x0) | (d & 0x40002000900040 == 0x0) | (d & 0x4000200090004000 == 0x0) | (d & 0x8040201000000080 == 0x0) | (d & 0x20009000400020 == 0x0) | (d & 0x1010101010 == 0x0) | (d & 0x4020100000008040 == 0x0) | (d & 0x2000900040002000 == 0x0) | (d & 0x101010101000 == 0x0) | (d & 0x90004000200010 == 0x0) | (d & 0x4010002000401000 == 0x0) | (d & 0x9000400020001000 == 0x0) | (d & 0x1000200040100020 == 0x0) | (d & 0x40002000100048 == 0x0) | (d & 0x4000200010004800 == 0x0) | (d & 0x80402010080000 == 0x0) | (d & 0x20001000480020 == 0x0) | (d & 0x1010000000080808 == 0x0) | (d & 0x8040201008000000 == 0x0) | (d & 0x2000100048002000 == 0x0) | (d & 0x1000000008080808 == 0x0)
 }
 
 /// Node `five_1`.
@@ -1259,21 +1238,11 @@ if r31_32(v, x) {  return true; }
 false
 }
 
-/// Node `five_reach_2`.
+/// Node `five_reach_2`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
 fn r53_63(v: &mut Values, r79: u8) -> bool {
-{
-for chunk in 0..5 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
-while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
-mask &= mask - 1;
-if i >= 36 { break; }
-let member: u8 = MEMBERS0[i];
-if r55_63(v, member) {  return true; }
-}
-}
-}
-false
+let x = regula_runtime::compiled::mask_checks::repeated(1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 33, x)) >> 4);
+(d & 0x8080808080 == 0x0) | (d & 0x808080808000 == 0x0) | (d & 0x8080000000404040 == 0x0) | (d & 0x8000000040404040 == 0x0) | (d & 0x4040404000000020 == 0x0) | (d & 0x4040400000002020 == 0x0) | (d & 0x20202020200000 == 0x0) | (d & 0x2020202020000000 == 0x0) | (d & 0x80004000200090 == 0x0) | (d & 0x40008020004010 == 0x0) | (d & 0x8000400020009000 == 0x0) | (d & 0x4000802000401000 == 0x0) | (d & 0x40002000900040 == 0x0) | (d & 0x4000200090004000 == 0x0) | (d & 0x8040201000000080 == 0x0) | (d & 0x20009000400020 == 0x0) | (d & 0x1010101010 == 0x0) | (d & 0x4020100000008040 == 0x0) | (d & 0x2000900040002000 == 0x0) | (d & 0x101010101000 == 0x0) | (d & 0x90004000200010 == 0x0) | (d & 0x4010002000401000 == 0x0) | (d & 0x9000400020001000 == 0x0) | (d & 0x1000200040100020 == 0x0) | (d & 0x40002000100048 == 0x0) | (d & 0x4000200010004800 == 0x0) | (d & 0x80402010080000 == 0x0) | (d & 0x20001000480020 == 0x0) | (d & 0x1010000000080808 == 0x0) | (d & 0x8040201008000000 == 0x0) | (d & 0x2000100048002000 == 0x0) | (d & 0x1000000008080808 == 0x0)
 }
 
 /// Node `five_36`.
@@ -1559,16 +1528,11 @@ if r62_63(v, x) {  return true; }
 false
 }
 
-/// Node `someEmptyCell_reach_1`.
+/// Node `someEmptyCell_reach_1`: a mask check, 1 rows of at most 36 terms (mask_checks.rs).
 fn r91_93(v: &mut Values, r79: u8) -> bool {
-{
-for i in 0..36 {
-if !(v[0 + 1 + i] == 8) { continue; }
-let member: u8 = MEMBERS0[i];
-{  return true; }
-}
-}
-false
+let x = regula_runtime::compiled::mask_checks::repeated(8);
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 33, x)) >> 4);
+(!d & 0xf0f0f0f0f8f8f8f8) != 0 || (d & 0x0) != 0
 }
 
 /// Node `someEmptyCell_1`.
@@ -2119,41 +2083,5 @@ if let Some(node) = a117(v) { return Some(node); }
 
 }
 None
-}
-
-/// Node `turn_1`'s moves counted (spec/codegen.md, "Counted placements").
-#[inline(always)]
-fn c2<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
-let mut masks = [0u64; 5];
-for chunk in 0..5 {
-masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
-}
-masks[4] &= 0xffffffff;
-let count = marked_total(&masks) * 8;
-let Some(k) = pick(count) else { return (count, None) };
-let member: u8 = MEMBERS0[select_marked(&masks, k / 8)];
-let choice0: u8 = MEMBERS3[k / 2 % 4];
-let choice1: u8 = MEMBERS4[k % 2];
-let written: u8 = 0;
-let x: u8 = 5;
-(count, Some(0u64 | (member as u64) << 16 | (choice0 as u64) << 24 | (choice1 as u64) << 32 | (x as u64) << 40 | (written as u64) << 48))
-}
-
-/// Node `turn_37`'s moves counted (spec/codegen.md, "Counted placements").
-#[inline(always)]
-fn c95<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
-let mut masks = [0u64; 5];
-for chunk in 0..5 {
-masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
-}
-masks[4] &= 0xffffffff;
-let count = marked_total(&masks) * 8;
-let Some(k) = pick(count) else { return (count, None) };
-let member: u8 = MEMBERS0[select_marked(&masks, k / 8)];
-let choice0: u8 = MEMBERS3[k / 2 % 4];
-let choice1: u8 = MEMBERS4[k % 2];
-let written: u8 = 1;
-let x: u8 = 5;
-(count, Some(1u64 | (member as u64) << 16 | (choice0 as u64) << 24 | (choice1 as u64) << 32 | (x as u64) << 40 | (written as u64) << 48))
 }
 

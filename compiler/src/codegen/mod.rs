@@ -26,6 +26,7 @@ mod guarded_push;
 mod guards;
 mod known;
 mod loops;
+mod mask_checks;
 mod offset_keys;
 mod progress;
 mod refine;
@@ -2332,6 +2333,11 @@ impl<'a> Generator<'a> {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<bool, Fail>"), "Ok(false)")
             }
         };
+        if let Mode::Reach { to, pure: true } = mode {
+            if let Some(function) = self.mask_check_function(node, to, &signature) {
+                return function;
+            }
+        }
         let node_name = self.automaton.nodes[node as usize].name.replace('`', "'");
         let known: Vec<String> = self.known.iter().map(|(slot, symbol)| format!("v[{slot}] == {symbol}")).collect();
         if known.is_empty() {
