@@ -28,6 +28,8 @@ static GOAL_SLOTS: [usize; 2] = [80, 81];
 static VISIBLE_SLOTS: [usize; 2] = [84, 85];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 120] = [true, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+use regula_runtime::compiled::byte_scan::*;
+use regula_runtime::compiled::counted::{marked_total, select_marked};
 static MEMBERS0: [u8; 36] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44];
 static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
 static OFF2: [u16; 256] = [37, 37, 37, 37, 37, 37, 37, 37, 37, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 0, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 37];
@@ -102,6 +104,15 @@ impl CompiledGame for Game {
             0 => { state.node = 11; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
             1 => { state.node = 104; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
             _ => {}
+        }
+    }
+
+    #[inline(always)]
+    fn pick_counted<P: FnOnce(usize) -> Option<usize>>(node: u32, values: &Values, pick: P) -> Option<(usize, Option<u64>)> {
+        match node {
+            2 => Some(c2(values, pick)),
+            95 => Some(c95(values, pick)),
+            _ => None,
         }
     }
 
@@ -2083,5 +2094,41 @@ if let Some(node) = a117(v) { return Some(node); }
 
 }
 None
+}
+
+/// Node `turn_1`'s moves counted (spec/codegen.md, "Counted placements").
+#[inline(always)]
+fn c2<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
+let mut masks = [0u64; 5];
+for chunk in 0..5 {
+masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
+}
+masks[4] &= 0xffffffff;
+let count = marked_total(&masks) * 8;
+let Some(k) = pick(count) else { return (count, None) };
+let member: u8 = MEMBERS0[select_marked(&masks, k / 8)];
+let choice0: u8 = MEMBERS3[k / 2 % 4];
+let choice1: u8 = MEMBERS4[k % 2];
+let written: u8 = 0;
+let x: u8 = 5;
+(count, Some(0u64 | (member as u64) << 16 | (choice0 as u64) << 24 | (choice1 as u64) << 32 | (x as u64) << 40 | (written as u64) << 48))
+}
+
+/// Node `turn_37`'s moves counted (spec/codegen.md, "Counted placements").
+#[inline(always)]
+fn c95<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
+let mut masks = [0u64; 5];
+for chunk in 0..5 {
+masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
+}
+masks[4] &= 0xffffffff;
+let count = marked_total(&masks) * 8;
+let Some(k) = pick(count) else { return (count, None) };
+let member: u8 = MEMBERS0[select_marked(&masks, k / 8)];
+let choice0: u8 = MEMBERS3[k / 2 % 4];
+let choice1: u8 = MEMBERS4[k % 2];
+let written: u8 = 1;
+let x: u8 = 5;
+(count, Some(1u64 | (member as u64) << 16 | (choice0 as u64) << 24 | (choice1 as u64) << 32 | (x as u64) << 40 | (written as u64) << 48))
 }
 
