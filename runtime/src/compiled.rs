@@ -2493,6 +2493,7 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
 }
 
 pub mod counted;
+pub mod rays;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact

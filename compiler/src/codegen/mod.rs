@@ -27,6 +27,7 @@ mod known;
 mod loops;
 mod offset_keys;
 mod progress;
+mod ray_skips;
 mod refine;
 mod template;
 mod values;
@@ -2218,6 +2219,9 @@ impl<'a> Generator<'a> {
         }
         let restore: String = in_state.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
         let outer = std::mem::replace(&mut self.ring_restore, restore.clone());
+        if let Some(skip) = self.ray_skip(mode, ring) {
+            code.push_str(&skip);
+        }
         code.push_str("loop {\n");
         for &(node, ring_edge) in &ring.rotation {
             let memoised = self.memoised_checks(node);
