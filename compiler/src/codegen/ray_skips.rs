@@ -297,8 +297,9 @@ mod tests {
         };
         let masks = table(&module, &after("let m = stops & "));
         // One ray per square s0..s39, rising: the ray from the square `k` from the top holds
-        // `k` consecutive slots, all ending at the top square's slot (the greatest bit set).
-        let top = masks.iter().map(|mask| 63 - mask.leading_zeros()).max().expect("rays");
+        // `k` consecutive slots, all ending at the top square's slot (the last of s0's ray).
+        let longest = masks.iter().copied().max_by_key(|mask| mask.count_ones()).expect("rays");
+        let top = 63 - longest.leading_zeros();
         let (squares, others): (Vec<u64>, Vec<u64>) =
             masks.iter().copied().filter(|&mask| mask != 0).partition(|&mask| mask >> top & 1 == 1);
         assert_eq!(squares.len(), 40, "{masks:?}");
