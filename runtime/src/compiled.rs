@@ -2497,6 +2497,8 @@ pub mod mask_checks;
 
 pub mod bit_listing;
 
+pub mod rays;
+
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact
 /// for every byte whatever its neighbours hold, because no addition or subtraction carries or

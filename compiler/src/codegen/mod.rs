@@ -29,6 +29,7 @@ mod loops;
 mod mask_checks;
 mod offset_keys;
 mod progress;
+mod ray_skips;
 mod refine;
 mod template;
 mod values;
@@ -2228,6 +2229,9 @@ impl<'a> Generator<'a> {
         }
         let restore: String = in_state.iter().map(|slot| format!("v[{slot}] = w{slot};")).collect();
         let outer = std::mem::replace(&mut self.ring_restore, restore.clone());
+        if let Some(skip) = self.ray_skip(mode, ring) {
+            code.push_str(&skip);
+        }
         code.push_str("loop {\n");
         for &(node, ring_edge) in &ring.rotation {
             let memoised = self.memoised_checks(node);
