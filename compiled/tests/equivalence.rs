@@ -105,6 +105,7 @@ impl Visitor for Check {
                 let listed: Vec<Move> = (0..search.moves.len()).map(|i| search.moves.tags(i).to_vec()).collect();
                 assert_eq!(listed, moves, "{name}: index API");
                 check_counted::<G>(name, &state, &search);
+                check_counted_search::<G>(name, &state, &search);
                 let pick = &expected_moves[rng.below(expected_moves.len() as u64) as usize];
                 expected_state = reference.apply(&expected_state, pick).unwrap();
                 state = model.apply(&state, &translate(pick)).unwrap();
@@ -141,6 +142,37 @@ fn check_counted<G: CompiledGame>(
         let mut successor = *state;
         G::apply_delta(delta.expect("a picked move"), &mut successor);
         assert!(successor == *search.moves.successor(k), "{name}: counted move {k} of {count}");
+    }
+}
+
+/// Where `state`'s node is a counted search start (`CompiledGame::counted_search_depth`): the
+/// counting run's count is the listing's (`search` holds `generate`'s listing of `state`), and
+/// the selecting run for pick `k` finds the listing's successor of move `k` (every `k` of a
+/// short listing, about 40 spread over a long one, the first and last among them), leaving the
+/// values as it found them.
+fn check_counted_search<G: CompiledGame>(
+    name: &str,
+    state: &compiled::CompiledState<G::Values>,
+    search: &compiled::Search<G::Values>,
+) {
+    use compiled::counted_search::{CountSink, SelectSink};
+    let depth = G::counted_search_depth(state.node);
+    if depth == 0 {
+        return;
+    }
+    let mut values = state.values;
+    let mut checkpoints = Vec::new();
+    let mut counting = CountSink::new(depth, &mut checkpoints);
+    G::counted_search(state.node, &mut values, &mut counting);
+    let count = counting.count();
+    assert_eq!(count, search.moves.len(), "{name}: counted search's moves");
+    assert!(values == state.values, "{name}: the counting run restores the values");
+    let step = (count / 40).max(1);
+    for k in (0..count).step_by(step).chain(count.checked_sub(1)) {
+        let mut select = SelectSink::new(depth, &checkpoints, k).expect("a checkpoint before every move");
+        G::counted_search(state.node, &mut values, &mut select);
+        assert!(values == state.values, "{name}: the selecting run restores the values");
+        assert!(select.found() == Some(*search.moves.successor(k)), "{name}: counted search's move {k} of {count}");
     }
 }
 
@@ -242,4 +274,28 @@ fn pentago_counts_cells_quadrants_and_spins_as_a_product() {
             (279, ["C__6_6", "bottomRight", "anticlockwise"]),
         ],
     );
+}
+
+#[test]
+fn amazons_counts_its_moves_from_the_start() {
+    use compiled::counted_search::{CountSink, SelectSink};
+    use games::amazons_hrg::Game;
+    let mut search = compiled::search_context::<Game>();
+    let mut state = compiled::start::<Game>(&mut search).unwrap();
+    assert_eq!(Game::counted_search_depth(state.node), 2, "amazon and landing");
+    let mut checkpoints = Vec::new();
+    let mut counting = CountSink::new(2, &mut checkpoints);
+    Game::counted_search(state.node, &mut state.values, &mut counting);
+    // perft.toml's first count: 2,176 moves from the start, under one prefix per landing (every
+    // landing can shoot: 4 amazons, 80 landings in all).
+    assert_eq!(counting.count(), 2176);
+    assert_eq!(checkpoints.len(), 80);
+    compiled::generate::<Game>(&state, &mut search).unwrap();
+    assert_eq!(search.moves.len(), 2176);
+    let mut prefixes: Vec<&[u32]> = (0..2176).map(|i| &search.moves.tags(i)[..2]).collect();
+    prefixes.dedup();
+    assert_eq!(prefixes.len(), 80, "the listing's landings");
+    let mut select = SelectSink::new(2, &checkpoints, 2175).expect("the last move");
+    Game::counted_search(state.node, &mut state.values, &mut select);
+    assert!(select.found() == Some(*search.moves.successor(2175)));
 }

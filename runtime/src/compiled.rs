@@ -377,6 +377,19 @@ pub trait CompiledGame: Send + Sync + 'static {
         let _ = (node, values, pick);
         None
     }
+    /// Where `node` is a counted search start ([`counted_search`]): the depth of the prefixes
+    /// its moves are counted under; 0 for any other node.
+    #[inline(always)]
+    fn counted_search_depth(node: NodeId) -> usize {
+        let _ = node;
+        0
+    }
+    /// The search from a counted search start `node` on `sink`, in place (it cannot fail, so it
+    /// leaves `values` as it found them); nothing for any other node.
+    #[inline(always)]
+    fn counted_search<C: MoveSink<Self::Values>>(node: NodeId, values: &mut Self::Values, sink: &mut C) {
+        let _ = (node, values, sink);
+    }
     /// Applies the keeper's move in `state` (the keeper moves there) in place, without listing
     /// it, where the generator proved that the search from `state.node` has at most one move
     /// and cannot fail (spec/codegen.md, "Keeper moves applied in place"): returns whether it
@@ -1008,6 +1021,17 @@ pub trait MoveSink<V> {
     /// Drops the moves pushed since `mark` (from [`MoveSink::rewind_mark`]).
     #[inline(always)]
     fn rewind(&mut self, _mark: usize) {}
+    /// Whether this sink only counts moves ([`counted_search::CountSink`]): generated code then
+    /// counts a ray whose every step completes one move a few steps at a time
+    /// ([`MoveSink::count_moves`]) instead of completing each (spec/codegen.md, "Counted
+    /// searches"). A constant per sink, so the other sinks' copies drop that code.
+    #[inline(always)]
+    fn counts_only(&self) -> bool {
+        false
+    }
+    /// Counts `moves` completions, where [`MoveSink::counts_only`] holds.
+    #[inline(always)]
+    fn count_moves(&mut self, _moves: usize) {}
 }
 
 impl<V: Values> MoveSink<V> for Search<V> {
@@ -1248,6 +1272,8 @@ pub struct Search<V> {
     /// lean search resets only the move count and its start node (the playout loop runs two
     /// searches a ply, and the other stores cost ~4 instructions each time).
     lean_ready: Option<bool>,
+    /// A counted search's checkpoints ([`counted_search`]), kept for their capacity.
+    checkpoints: Vec<counted_search::Checkpoint>,
 }
 
 impl<V: Values> Search<V> {
@@ -1278,6 +1304,7 @@ impl<V: Values> Search<V> {
             slot_stamp: 1,
             start_state: None,
             lean_ready: None,
+            checkpoints: Vec::new(),
         }
     }
 
@@ -2221,6 +2248,10 @@ pub fn random_playout_into<G: CompiledGame>(
                 last_count = count;
                 listed = true;
             }
+            if let Some(count) = counted_search::counted_search_ply::<G>(&mut state, rng, random, search, outcome)? {
+                last_count = count;
+                listed = true;
+            }
             let try_tags = !listed
                 && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node))
                 && last_count > tags_only_above_moves::<G>();
@@ -2498,6 +2529,8 @@ pub mod mask_checks;
 pub mod bit_listing;
 
 pub mod rays;
+
+pub mod counted_search;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact

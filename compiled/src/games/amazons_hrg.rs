@@ -5,6 +5,7 @@
 #![allow(unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code, dead_code, clippy::all)]
 
 use regula_runtime::compiled::{CompiledGame, Fail, Names, CompiledState, Search};
+use regula_runtime::compiled::MoveSink;
 
 /// One symbol id.
 pub type Sym = u8;
@@ -74,6 +75,24 @@ impl CompiledGame for Game {
     }
 
     #[inline(always)]
+    fn counted_search_depth(node: u32) -> usize {
+        match node {
+            2 => 2,
+            74 => 2,
+            _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn counted_search<C: MoveSink<Values>>(node: u32, v: &mut Values, sink: &mut C) {
+        match node {
+            2 => m2(v, sink),
+            74 => m74(v, sink),
+            _ => {}
+        }
+    }
+
+    #[inline(always)]
     fn apply_keeper(state: &mut State) -> bool {
         let applied = match state.node {
             62 => a62(&mut state.values),
@@ -128,7 +147,7 @@ v[slot] = old;
 }
 
 /// Node `turn_1`.
-fn m2(v: &mut Values, cx: &mut Search<Values>) {
+fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 102usize;
 let old = v[slot];
@@ -154,7 +173,7 @@ v[slot] = old;
 }
 
 /// Node `turn_2`.
-fn m3(v: &mut Values, cx: &mut Search<Values>) {
+fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF2[(v[102] as usize)] as usize] == 0 {
 m4(v, cx);
@@ -165,7 +184,7 @@ m4(v, cx);
 }
 
 /// Node `turn_3`.
-fn m4(v: &mut Values, cx: &mut Search<Values>) {
+fn m4<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[102] as u32) {
 m5(v, cx);
@@ -176,7 +195,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_4`.
-fn m5(v: &mut Values, cx: &mut Search<Values>) {
+fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 7;
 let o0 = OFF2[(v[102]) as usize];
@@ -189,7 +208,7 @@ v[slot] = old;
 }
 
 /// Node `turn_5`.
-fn m6(v: &mut Values, cx: &mut Search<Values>) {
+fn m6<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[102];
 let slot = 103usize;
@@ -201,7 +220,7 @@ v[slot] = old;
 }
 
 /// Node `turn_6`.
-fn m7(v: &mut Values, cx: &mut Search<Values>) {
+fn m7<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 m8(v, cx);
 
@@ -238,7 +257,7 @@ m30(v, cx);
 }
 
 /// Node `turn_8`.
-fn m8(v: &mut Values, cx: &mut Search<Values>) {
+fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -259,7 +278,7 @@ v[103] = w103;
 }
 
 /// Node `turn_10`.
-fn m9(v: &mut Values, cx: &mut Search<Values>) {
+fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -280,7 +299,7 @@ v[103] = w103;
 }
 
 /// Node `turn_11`.
-fn m10(v: &mut Values, cx: &mut Search<Values>) {
+fn m10<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -301,7 +320,7 @@ v[103] = w103;
 }
 
 /// Node `turn_7`.
-fn m11(v: &mut Values, cx: &mut Search<Values>) {
+fn m11<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[103] as u32) {
 m33(v, cx);
@@ -312,7 +331,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_13`.
-fn m12(v: &mut Values, cx: &mut Search<Values>) {
+fn m12<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -333,7 +352,7 @@ v[103] = w103;
 }
 
 /// Node `turn_15`.
-fn m13(v: &mut Values, cx: &mut Search<Values>) {
+fn m13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -354,7 +373,7 @@ v[103] = w103;
 }
 
 /// Node `turn_16`.
-fn m14(v: &mut Values, cx: &mut Search<Values>) {
+fn m14<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -375,7 +394,7 @@ v[103] = w103;
 }
 
 /// Node `turn_18`.
-fn m15(v: &mut Values, cx: &mut Search<Values>) {
+fn m15<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -396,7 +415,7 @@ v[103] = w103;
 }
 
 /// Node `turn_20`.
-fn m16(v: &mut Values, cx: &mut Search<Values>) {
+fn m16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -417,7 +436,7 @@ v[103] = w103;
 }
 
 /// Node `turn_21`.
-fn m17(v: &mut Values, cx: &mut Search<Values>) {
+fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -438,7 +457,7 @@ v[103] = w103;
 }
 
 /// Node `turn_23`.
-fn m18(v: &mut Values, cx: &mut Search<Values>) {
+fn m18<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -459,7 +478,7 @@ v[103] = w103;
 }
 
 /// Node `turn_25`.
-fn m19(v: &mut Values, cx: &mut Search<Values>) {
+fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -480,7 +499,7 @@ v[103] = w103;
 }
 
 /// Node `turn_26`.
-fn m20(v: &mut Values, cx: &mut Search<Values>) {
+fn m20<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -501,7 +520,7 @@ v[103] = w103;
 }
 
 /// Node `turn_28`.
-fn m21(v: &mut Values, cx: &mut Search<Values>) {
+fn m21<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -522,7 +541,7 @@ v[103] = w103;
 }
 
 /// Node `turn_30`.
-fn m22(v: &mut Values, cx: &mut Search<Values>) {
+fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -543,7 +562,7 @@ v[103] = w103;
 }
 
 /// Node `turn_31`.
-fn m23(v: &mut Values, cx: &mut Search<Values>) {
+fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -564,7 +583,7 @@ v[103] = w103;
 }
 
 /// Node `turn_33`.
-fn m24(v: &mut Values, cx: &mut Search<Values>) {
+fn m24<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -585,7 +604,7 @@ v[103] = w103;
 }
 
 /// Node `turn_35`.
-fn m25(v: &mut Values, cx: &mut Search<Values>) {
+fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -606,7 +625,7 @@ v[103] = w103;
 }
 
 /// Node `turn_36`.
-fn m26(v: &mut Values, cx: &mut Search<Values>) {
+fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -627,7 +646,7 @@ v[103] = w103;
 }
 
 /// Node `turn_38`.
-fn m27(v: &mut Values, cx: &mut Search<Values>) {
+fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -648,7 +667,7 @@ v[103] = w103;
 }
 
 /// Node `turn_40`.
-fn m28(v: &mut Values, cx: &mut Search<Values>) {
+fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -669,7 +688,7 @@ v[103] = w103;
 }
 
 /// Node `turn_41`.
-fn m29(v: &mut Values, cx: &mut Search<Values>) {
+fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -690,7 +709,7 @@ v[103] = w103;
 }
 
 /// Node `turn_43`.
-fn m30(v: &mut Values, cx: &mut Search<Values>) {
+fn m30<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -711,7 +730,7 @@ v[103] = w103;
 }
 
 /// Node `turn_45`.
-fn m31(v: &mut Values, cx: &mut Search<Values>) {
+fn m31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -732,7 +751,7 @@ v[103] = w103;
 }
 
 /// Node `turn_46`.
-fn m32(v: &mut Values, cx: &mut Search<Values>) {
+fn m32<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -753,7 +772,7 @@ v[103] = w103;
 }
 
 /// Node `turn_48`.
-fn m33(v: &mut Values, cx: &mut Search<Values>) {
+fn m33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 0;
 let o0 = OFF2[(v[103]) as usize];
@@ -766,7 +785,7 @@ v[slot] = old;
 }
 
 /// Node `turn_49`.
-fn m34(v: &mut Values, cx: &mut Search<Values>) {
+fn m34<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[103];
 let slot = 104usize;
@@ -778,7 +797,7 @@ v[slot] = old;
 }
 
 /// Node `turn_50`.
-fn m35(v: &mut Values, cx: &mut Search<Values>) {
+fn m35<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 m36(v, cx);
 
@@ -815,7 +834,23 @@ m58(v, cx);
 }
 
 /// Node `turn_52`.
-fn m36(v: &mut Values, cx: &mut Search<Values>) {
+fn m36<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB3[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB3[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB3[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB3[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -832,11 +867,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_54`.
-fn m37(v: &mut Values, cx: &mut Search<Values>) {
+fn m37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -857,7 +893,7 @@ v[104] = w104;
 }
 
 /// Node `turn_55`.
-fn m38(v: &mut Values, cx: &mut Search<Values>) {
+fn m38<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -879,7 +915,7 @@ v[104] = w104;
 
 /// Node `turn_51`.
 #[inline(always)]
-fn m39(v: &mut Values, cx: &mut Search<Values>) {
+fn m39<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag62: u32 = v[104] as u32;
 {
@@ -894,7 +930,23 @@ v[slot] = old;
 }
 
 /// Node `turn_57`.
-fn m40(v: &mut Values, cx: &mut Search<Values>) {
+fn m40<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB4[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB4[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB4[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB4[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -911,11 +963,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_59`.
-fn m41(v: &mut Values, cx: &mut Search<Values>) {
+fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -936,7 +989,7 @@ v[104] = w104;
 }
 
 /// Node `turn_60`.
-fn m42(v: &mut Values, cx: &mut Search<Values>) {
+fn m42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -957,7 +1010,23 @@ v[104] = w104;
 }
 
 /// Node `turn_62`.
-fn m43(v: &mut Values, cx: &mut Search<Values>) {
+fn m43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB5[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB5[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB5[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB5[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -974,11 +1043,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_64`.
-fn m44(v: &mut Values, cx: &mut Search<Values>) {
+fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -999,7 +1069,7 @@ v[104] = w104;
 }
 
 /// Node `turn_65`.
-fn m45(v: &mut Values, cx: &mut Search<Values>) {
+fn m45<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1020,7 +1090,23 @@ v[104] = w104;
 }
 
 /// Node `turn_67`.
-fn m46(v: &mut Values, cx: &mut Search<Values>) {
+fn m46<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB6[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB6[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB6[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB6[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -1037,11 +1123,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_69`.
-fn m47(v: &mut Values, cx: &mut Search<Values>) {
+fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1062,7 +1149,7 @@ v[104] = w104;
 }
 
 /// Node `turn_70`.
-fn m48(v: &mut Values, cx: &mut Search<Values>) {
+fn m48<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1083,7 +1170,23 @@ v[104] = w104;
 }
 
 /// Node `turn_72`.
-fn m49(v: &mut Values, cx: &mut Search<Values>) {
+fn m49<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB7[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB7[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB7[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB7[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -1100,11 +1203,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_74`.
-fn m50(v: &mut Values, cx: &mut Search<Values>) {
+fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1125,7 +1229,7 @@ v[104] = w104;
 }
 
 /// Node `turn_75`.
-fn m51(v: &mut Values, cx: &mut Search<Values>) {
+fn m51<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1146,7 +1250,23 @@ v[104] = w104;
 }
 
 /// Node `turn_77`.
-fn m52(v: &mut Values, cx: &mut Search<Values>) {
+fn m52<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB8[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB8[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB8[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB8[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -1163,11 +1283,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_79`.
-fn m53(v: &mut Values, cx: &mut Search<Values>) {
+fn m53<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1188,7 +1309,7 @@ v[104] = w104;
 }
 
 /// Node `turn_80`.
-fn m54(v: &mut Values, cx: &mut Search<Values>) {
+fn m54<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1209,7 +1330,23 @@ v[104] = w104;
 }
 
 /// Node `turn_82`.
-fn m55(v: &mut Values, cx: &mut Search<Values>) {
+fn m55<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB9[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB9[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB9[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB9[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -1226,11 +1363,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_84`.
-fn m56(v: &mut Values, cx: &mut Search<Values>) {
+fn m56<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1251,7 +1389,7 @@ v[104] = w104;
 }
 
 /// Node `turn_85`.
-fn m57(v: &mut Values, cx: &mut Search<Values>) {
+fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1272,7 +1410,23 @@ v[104] = w104;
 }
 
 /// Node `turn_87`.
-fn m58(v: &mut Values, cx: &mut Search<Values>) {
+fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB10[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB10[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB10[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB10[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -1289,11 +1443,12 @@ m39(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_89`.
-fn m59(v: &mut Values, cx: &mut Search<Values>) {
+fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1314,7 +1469,7 @@ v[104] = w104;
 }
 
 /// Node `turn_90`.
-fn m60(v: &mut Values, cx: &mut Search<Values>) {
+fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -1336,7 +1491,7 @@ v[104] = w104;
 
 /// Node `turn_92`.
 #[inline(always)]
-fn m61(v: &mut Values, cx: &mut Search<Values>) {
+fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 4;
 let slot = 109usize;
@@ -1434,7 +1589,7 @@ fn m73(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `turn_99`.
-fn m74(v: &mut Values, cx: &mut Search<Values>) {
+fn m74<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let slot = 102usize;
 let old = v[slot];
@@ -1460,7 +1615,7 @@ v[slot] = old;
 }
 
 /// Node `turn_100`.
-fn m75(v: &mut Values, cx: &mut Search<Values>) {
+fn m75<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if v[0 + OFF2[(v[102] as usize)] as usize] == 1 {
 m76(v, cx);
@@ -1471,7 +1626,7 @@ m76(v, cx);
 }
 
 /// Node `turn_101`.
-fn m76(v: &mut Values, cx: &mut Search<Values>) {
+fn m76<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[102] as u32) {
 m77(v, cx);
@@ -1482,7 +1637,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_102`.
-fn m77(v: &mut Values, cx: &mut Search<Values>) {
+fn m77<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 7;
 let o0 = OFF2[(v[102]) as usize];
@@ -1495,7 +1650,7 @@ v[slot] = old;
 }
 
 /// Node `turn_103`.
-fn m78(v: &mut Values, cx: &mut Search<Values>) {
+fn m78<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[102];
 let slot = 103usize;
@@ -1507,7 +1662,7 @@ v[slot] = old;
 }
 
 /// Node `turn_104`.
-fn m79(v: &mut Values, cx: &mut Search<Values>) {
+fn m79<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 m80(v, cx);
 
@@ -1544,7 +1699,7 @@ m102(v, cx);
 }
 
 /// Node `turn_106`.
-fn m80(v: &mut Values, cx: &mut Search<Values>) {
+fn m80<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1565,7 +1720,7 @@ v[103] = w103;
 }
 
 /// Node `turn_108`.
-fn m81(v: &mut Values, cx: &mut Search<Values>) {
+fn m81<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1586,7 +1741,7 @@ v[103] = w103;
 }
 
 /// Node `turn_109`.
-fn m82(v: &mut Values, cx: &mut Search<Values>) {
+fn m82<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1607,7 +1762,7 @@ v[103] = w103;
 }
 
 /// Node `turn_105`.
-fn m83(v: &mut Values, cx: &mut Search<Values>) {
+fn m83<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 if cx.push_tag_bounded(v[103] as u32) {
 m105(v, cx);
@@ -1618,7 +1773,7 @@ cx.pop_tag();
 }
 
 /// Node `turn_111`.
-fn m84(v: &mut Values, cx: &mut Search<Values>) {
+fn m84<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1639,7 +1794,7 @@ v[103] = w103;
 }
 
 /// Node `turn_113`.
-fn m85(v: &mut Values, cx: &mut Search<Values>) {
+fn m85<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1660,7 +1815,7 @@ v[103] = w103;
 }
 
 /// Node `turn_114`.
-fn m86(v: &mut Values, cx: &mut Search<Values>) {
+fn m86<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1681,7 +1836,7 @@ v[103] = w103;
 }
 
 /// Node `turn_116`.
-fn m87(v: &mut Values, cx: &mut Search<Values>) {
+fn m87<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1702,7 +1857,7 @@ v[103] = w103;
 }
 
 /// Node `turn_118`.
-fn m88(v: &mut Values, cx: &mut Search<Values>) {
+fn m88<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1723,7 +1878,7 @@ v[103] = w103;
 }
 
 /// Node `turn_119`.
-fn m89(v: &mut Values, cx: &mut Search<Values>) {
+fn m89<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1744,7 +1899,7 @@ v[103] = w103;
 }
 
 /// Node `turn_121`.
-fn m90(v: &mut Values, cx: &mut Search<Values>) {
+fn m90<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1765,7 +1920,7 @@ v[103] = w103;
 }
 
 /// Node `turn_123`.
-fn m91(v: &mut Values, cx: &mut Search<Values>) {
+fn m91<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1786,7 +1941,7 @@ v[103] = w103;
 }
 
 /// Node `turn_124`.
-fn m92(v: &mut Values, cx: &mut Search<Values>) {
+fn m92<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1807,7 +1962,7 @@ v[103] = w103;
 }
 
 /// Node `turn_126`.
-fn m93(v: &mut Values, cx: &mut Search<Values>) {
+fn m93<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1828,7 +1983,7 @@ v[103] = w103;
 }
 
 /// Node `turn_128`.
-fn m94(v: &mut Values, cx: &mut Search<Values>) {
+fn m94<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1849,7 +2004,7 @@ v[103] = w103;
 }
 
 /// Node `turn_129`.
-fn m95(v: &mut Values, cx: &mut Search<Values>) {
+fn m95<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1870,7 +2025,7 @@ v[103] = w103;
 }
 
 /// Node `turn_131`.
-fn m96(v: &mut Values, cx: &mut Search<Values>) {
+fn m96<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1891,7 +2046,7 @@ v[103] = w103;
 }
 
 /// Node `turn_133`.
-fn m97(v: &mut Values, cx: &mut Search<Values>) {
+fn m97<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1912,7 +2067,7 @@ v[103] = w103;
 }
 
 /// Node `turn_134`.
-fn m98(v: &mut Values, cx: &mut Search<Values>) {
+fn m98<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1933,7 +2088,7 @@ v[103] = w103;
 }
 
 /// Node `turn_136`.
-fn m99(v: &mut Values, cx: &mut Search<Values>) {
+fn m99<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1954,7 +2109,7 @@ v[103] = w103;
 }
 
 /// Node `turn_138`.
-fn m100(v: &mut Values, cx: &mut Search<Values>) {
+fn m100<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1975,7 +2130,7 @@ v[103] = w103;
 }
 
 /// Node `turn_139`.
-fn m101(v: &mut Values, cx: &mut Search<Values>) {
+fn m101<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -1996,7 +2151,7 @@ v[103] = w103;
 }
 
 /// Node `turn_141`.
-fn m102(v: &mut Values, cx: &mut Search<Values>) {
+fn m102<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -2017,7 +2172,7 @@ v[103] = w103;
 }
 
 /// Node `turn_143`.
-fn m103(v: &mut Values, cx: &mut Search<Values>) {
+fn m103<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -2038,7 +2193,7 @@ v[103] = w103;
 }
 
 /// Node `turn_144`.
-fn m104(v: &mut Values, cx: &mut Search<Values>) {
+fn m104<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
@@ -2059,7 +2214,7 @@ v[103] = w103;
 }
 
 /// Node `turn_146`.
-fn m105(v: &mut Values, cx: &mut Search<Values>) {
+fn m105<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 1;
 let o0 = OFF2[(v[103]) as usize];
@@ -2072,7 +2227,7 @@ v[slot] = old;
 }
 
 /// Node `turn_147`.
-fn m106(v: &mut Values, cx: &mut Search<Values>) {
+fn m106<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[103];
 let slot = 104usize;
@@ -2084,7 +2239,7 @@ v[slot] = old;
 }
 
 /// Node `turn_148`.
-fn m107(v: &mut Values, cx: &mut Search<Values>) {
+fn m107<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 m108(v, cx);
 
@@ -2121,7 +2276,23 @@ m130(v, cx);
 }
 
 /// Node `turn_150`.
-fn m108(v: &mut Values, cx: &mut Search<Values>) {
+fn m108<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB3[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB3[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB3[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB3[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2138,11 +2309,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_152`.
-fn m109(v: &mut Values, cx: &mut Search<Values>) {
+fn m109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2163,7 +2335,7 @@ v[104] = w104;
 }
 
 /// Node `turn_153`.
-fn m110(v: &mut Values, cx: &mut Search<Values>) {
+fn m110<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2185,7 +2357,7 @@ v[104] = w104;
 
 /// Node `turn_149`.
 #[inline(always)]
-fn m111(v: &mut Values, cx: &mut Search<Values>) {
+fn m111<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let tag170: u32 = v[104] as u32;
 {
@@ -2200,7 +2372,23 @@ v[slot] = old;
 }
 
 /// Node `turn_155`.
-fn m112(v: &mut Values, cx: &mut Search<Values>) {
+fn m112<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB4[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB4[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB4[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB4[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2217,11 +2405,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_157`.
-fn m113(v: &mut Values, cx: &mut Search<Values>) {
+fn m113<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2242,7 +2431,7 @@ v[104] = w104;
 }
 
 /// Node `turn_158`.
-fn m114(v: &mut Values, cx: &mut Search<Values>) {
+fn m114<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2263,7 +2452,23 @@ v[104] = w104;
 }
 
 /// Node `turn_160`.
-fn m115(v: &mut Values, cx: &mut Search<Values>) {
+fn m115<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB5[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB5[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB5[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB5[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2280,11 +2485,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_162`.
-fn m116(v: &mut Values, cx: &mut Search<Values>) {
+fn m116<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2305,7 +2511,7 @@ v[104] = w104;
 }
 
 /// Node `turn_163`.
-fn m117(v: &mut Values, cx: &mut Search<Values>) {
+fn m117<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2326,7 +2532,23 @@ v[104] = w104;
 }
 
 /// Node `turn_165`.
-fn m118(v: &mut Values, cx: &mut Search<Values>) {
+fn m118<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB6[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB6[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB6[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB6[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2343,11 +2565,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_167`.
-fn m119(v: &mut Values, cx: &mut Search<Values>) {
+fn m119<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2368,7 +2591,7 @@ v[104] = w104;
 }
 
 /// Node `turn_168`.
-fn m120(v: &mut Values, cx: &mut Search<Values>) {
+fn m120<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2389,7 +2612,23 @@ v[104] = w104;
 }
 
 /// Node `turn_170`.
-fn m121(v: &mut Values, cx: &mut Search<Values>) {
+fn m121<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB7[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB7[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB7[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB7[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2406,11 +2645,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_172`.
-fn m122(v: &mut Values, cx: &mut Search<Values>) {
+fn m122<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2431,7 +2671,7 @@ v[104] = w104;
 }
 
 /// Node `turn_173`.
-fn m123(v: &mut Values, cx: &mut Search<Values>) {
+fn m123<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2452,7 +2692,23 @@ v[104] = w104;
 }
 
 /// Node `turn_175`.
-fn m124(v: &mut Values, cx: &mut Search<Values>) {
+fn m124<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB8[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB8[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB8[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB8[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2469,11 +2725,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_177`.
-fn m125(v: &mut Values, cx: &mut Search<Values>) {
+fn m125<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2494,7 +2751,7 @@ v[104] = w104;
 }
 
 /// Node `turn_178`.
-fn m126(v: &mut Values, cx: &mut Search<Values>) {
+fn m126<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2515,7 +2772,23 @@ v[104] = w104;
 }
 
 /// Node `turn_180`.
-fn m127(v: &mut Values, cx: &mut Search<Values>) {
+fn m127<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB9[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB9[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB9[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB9[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2532,11 +2805,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_182`.
-fn m128(v: &mut Values, cx: &mut Search<Values>) {
+fn m128<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2557,7 +2831,7 @@ v[104] = w104;
 }
 
 /// Node `turn_183`.
-fn m129(v: &mut Values, cx: &mut Search<Values>) {
+fn m129<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2578,7 +2852,23 @@ v[104] = w104;
 }
 
 /// Node `turn_185`.
-fn m130(v: &mut Values, cx: &mut Search<Values>) {
+fn m130<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+if cx.counts_only() {
+let mut at: u8 = v[104];
+loop {
+let s1: u8 = TAB10[(at as usize)];
+let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB10[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB10[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB10[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
+if !p4 { break; }
+at = s4;
+}
+} else {
 let w104: u8 = v[104];
 loop {
 {
@@ -2595,11 +2885,12 @@ m111(v, cx);
 }
 }
 v[104] = w104;
+}
 
 }
 
 /// Node `turn_187`.
-fn m131(v: &mut Values, cx: &mut Search<Values>) {
+fn m131<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2620,7 +2911,7 @@ v[104] = w104;
 }
 
 /// Node `turn_188`.
-fn m132(v: &mut Values, cx: &mut Search<Values>) {
+fn m132<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
@@ -2642,7 +2933,7 @@ v[104] = w104;
 
 /// Node `turn_190`.
 #[inline(always)]
-fn m133(v: &mut Values, cx: &mut Search<Values>) {
+fn m133<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 4;
 let slot = 109usize;

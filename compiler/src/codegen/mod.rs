@@ -16,6 +16,7 @@
 
 mod bit_listing;
 mod counted;
+mod counted_search;
 mod deltas;
 mod depths;
 mod distinct;
@@ -255,6 +256,8 @@ struct Generator<'a> {
     bit_starts: Vec<u32>,
     /// The pure checks tried bit-parallel first, by (from, to), with their functions ([`bit_listing`]).
     flank_scans: BTreeMap<(u32, u32), String>,
+    /// Per node, the prefix depth of its counted search ([`counted_search`]; 0: none).
+    counted_search_depths: Vec<u32>,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -446,6 +449,11 @@ impl<'a> Generator<'a> {
         let (sink_bounds, sink_nodes) = generator.sink_starts();
         generator.sink_bounds = sink_bounds;
         generator.sink_nodes = sink_nodes;
+        // A counted search runs its functions on sinks too.
+        generator.counted_search_depths = generator.counted_search_depths();
+        for (node, counted) in generator.counted_search_nodes().into_iter().enumerate() {
+            generator.sink_nodes[node] |= counted;
+        }
         generator.sink_checks = generator.sink_checks();
         generator
     }
@@ -799,6 +807,7 @@ impl<'a> Generator<'a> {
             counted_starts: Vec::new(),
             bit_starts: Vec::new(),
             flank_scans: BTreeMap::new(),
+            counted_search_depths: Vec::new(),
         }
     }
 
@@ -2218,6 +2227,7 @@ impl<'a> Generator<'a> {
     /// reaches the slot but through the register.
     fn ring_walk(&mut self, mode: Mode, ring: &loops::Ring) -> String {
         let sym = self.sym;
+        let counting = self.counting_ring(mode, ring);
         let mut code = String::new();
         let (in_registers, in_state): (Vec<u32>, Vec<u32>) =
             ring.written.iter().partition(|slot| self.in_registers.contains(slot));
@@ -2275,7 +2285,11 @@ impl<'a> Generator<'a> {
         code.push_str(&restore);
         code.push('\n');
         self.ring_restore = outer;
-        code
+        match counting {
+            // A counting sink counts the ring's moves a few steps at a time (counted_search.rs).
+            Some(count) => format!("if cx.counts_only() {{\n{count}}} else {{\n{code}}}\n"),
+            None => code,
+        }
     }
 
     /// Sibling guards evaluated up front, written into `code`, by edge: every sibling starts from
@@ -2759,9 +2773,10 @@ impl<'a> Generator<'a> {
     fn visible(values: &Values, player: usize) -> u32 {{
         values[VISIBLE_SLOTS[player]] as u32
     }}
-{delta_functions}{counted}{apply_function}{dispatch}",
+{delta_functions}{counted}{counted_search}{apply_function}{dispatch}",
             delta_functions = self.delta_functions(),
             counted = self.pick_dispatch(),
+            counted_search = self.counted_search_dispatch(),
             apply_function = self.apply_function(),
             fingerprint = fingerprint(automaton),
             begin = automaton.begin,
