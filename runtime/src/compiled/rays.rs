@@ -20,24 +20,11 @@ pub fn equal_bytes(v: &[u8], at: usize, value: u8) -> u64 {
 }
 
 /// `if_true` where `condition` holds, else `if_false`, as a conditional move rather than a
-/// branch where the compiler supports the hint (Rust 1.88 on, detected by the build script):
-/// whether a ray is blocked is data a branch predictor cannot learn, and without the hint the
-/// compiler turned the choice into a branch (chess: 23 % of its mispredictions stayed).
+/// branch: whether a ray is blocked is data a branch predictor cannot learn, and with a plain
+/// `if` the compiler turned the choice into a branch (chess: 23 % of its mispredictions stayed).
 #[inline(always)]
-#[allow(clippy::incompatible_msrv)] // the hint is used only where build.rs found Rust 1.88 or later
 pub fn select_unpredictable<T>(condition: bool, if_true: T, if_false: T) -> T {
-    #[cfg(regula_select_unpredictable)]
-    {
-        core::hint::select_unpredictable(condition, if_true, if_false)
-    }
-    #[cfg(not(regula_select_unpredictable))]
-    {
-        if condition {
-            if_true
-        } else {
-            if_false
-        }
-    }
+    core::hint::select_unpredictable(condition, if_true, if_false)
 }
 
 #[cfg(target_arch = "x86_64")]
