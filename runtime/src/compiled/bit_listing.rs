@@ -27,16 +27,17 @@ const BYTE_LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 impl WindowBytes {
     #[inline(always)]
     pub fn new(cells: &[u8; 64]) -> WindowBytes {
-        let word = |i: usize| u64::from_le_bytes(cells[8 * i..8 * i + 8].try_into().expect("eight bytes"));
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            use std::arch::x86_64::_mm_set_epi64x;
-            // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline).
-            let lane = |i: usize| unsafe { _mm_set_epi64x(word(2 * i + 1) as i64, word(2 * i) as i64) };
+            use std::arch::x86_64::{__m128i, _mm_loadu_si128};
+            // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline), and each
+            // unaligned load reads the 16 bytes `cells[16 * i..16 * i + 16]`, inside the array.
+            let lane = |i: usize| unsafe { _mm_loadu_si128(cells.as_ptr().add(16 * i).cast::<__m128i>()) };
             WindowBytes { lanes: [lane(0), lane(1), lane(2), lane(3)] }
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         {
+            let word = |i: usize| u64::from_le_bytes(cells[8 * i..8 * i + 8].try_into().expect("eight bytes"));
             WindowBytes { words: std::array::from_fn(word) }
         }
     }

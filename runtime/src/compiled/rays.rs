@@ -5,9 +5,9 @@
 //! The code generator emits, before a check's ray loop, `stops & RAY[r]` (the ray's squares that
 //! stop the walk), then the lowest or highest set bit of it (rays run in increasing or in
 //! decreasing slot order) or, when no square stops it, where the walk ends past the ray. The loop
-//! then starts there. Cost: 64 slots compared at once, ~15 instructions on x86-64 (SSE2, part of
-//! its baseline), a word at a time elsewhere; a check walking several rays computes the mask once
-//! where the compiler sees no write between them.
+//! then starts there. Cost: 64 slots compared at once ([`super::bit_listing::match_mask`]: ~15
+//! instructions on x86-64, SSE2 being part of its baseline; a word at a time elsewhere); a check
+//! walking several rays computes the mask once where the compiler sees no write between them.
 
 /// Bit `i` set where `v[at + i] == value`, for `i` in `0..64`.
 ///
@@ -16,7 +16,7 @@
 #[inline(always)]
 pub fn equal_bytes(v: &[u8], at: usize, value: u8) -> u64 {
     let window: &[u8; 64] = v[at..at + 64].try_into().expect("a 64-slot window");
-    equal_bytes_in(window, value)
+    super::bit_listing::match_mask(window, value)
 }
 
 /// `if_true` where `condition` holds, else `if_false`, as a conditional move rather than a
@@ -25,39 +25,6 @@ pub fn equal_bytes(v: &[u8], at: usize, value: u8) -> u64 {
 #[inline(always)]
 pub fn select_unpredictable<T>(condition: bool, if_true: T, if_false: T) -> T {
     core::hint::select_unpredictable(condition, if_true, if_false)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn equal_bytes_in(window: &[u8; 64], value: u8) -> u64 {
-    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
-    let mut bits = 0u64;
-    // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are available on every
-    // x86-64 target; each unaligned load reads the 16 bytes `window[16 * part..16 * part + 16]`,
-    // inside the array.
-    unsafe {
-        let needle = _mm_set1_epi8(value as i8);
-        for part in 0..4 {
-            let bytes = _mm_loadu_si128(window.as_ptr().add(16 * part).cast::<__m128i>());
-            let equal = _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, needle)) as u32 as u64;
-            bits |= equal << (16 * part);
-        }
-    }
-    bits
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn equal_bytes_in(window: &[u8; 64], value: u8) -> u64 {
-    let mut bits = 0u64;
-    for (part, chunk) in window.chunks_exact(8).enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let high = super::byte_scan::byte_eq_mask(word, value);
-        // The eight high bits gathered into one byte, byte `k`'s bit at position `k`.
-        let gathered = ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) & 0xff;
-        bits |= gathered << (8 * part);
-    }
-    bits
 }
 
 #[cfg(test)]
@@ -87,15 +54,5 @@ mod tests {
         // Bytes with the high bit set compare like any other.
         slots[63] = 200;
         assert_eq!(equal_bytes(&slots, 0, 200), 1 << 63);
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    #[test]
-    fn the_portable_masks_match_a_byte_by_byte_scan() {
-        let window: [u8; 64] = std::array::from_fn(|i| (i * 37 % 5) as u8);
-        for value in 0..6u8 {
-            let expected: u64 = (0..64).filter(|&i| window[i] == value).map(|i| 1u64 << i).sum();
-            assert_eq!(equal_bytes_in(&window, value), expected);
-        }
     }
 }
