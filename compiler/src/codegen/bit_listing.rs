@@ -504,11 +504,12 @@ impl Generator<'_> {
         out
     }
 
-    /// `pick_counted` of the game's `impl`: the counted starts' arms ([`Generator::counted_dispatch`])
-    /// and the bit-listed starts', which may decline (`None`: the plain listing runs).
+    /// `pick_counted` of the game's `impl`, when some start is counted ([`super::counted`]) or
+    /// bit-listed (else the trait's default: no counted start): the counted starts' arms and the
+    /// bit-listed starts', which may decline (`None`: the plain listing runs).
     pub(super) fn pick_dispatch(&self) -> String {
-        if self.bit_starts.is_empty() {
-            return self.counted_dispatch();
+        if self.counted_starts.is_empty() && self.bit_starts.is_empty() {
+            return String::new();
         }
         let counted =
             self.counted_starts.iter().map(|node| format!("            {node} => Some(c{node}(values, pick)),\n"));

@@ -71,29 +71,6 @@ impl Generator<'_> {
         out
     }
 
-    /// `pick_counted` of the game's `impl`, when some start is counted (else the trait's default:
-    /// no counted start).
-    pub(super) fn counted_dispatch(&self) -> String {
-        if self.counted_starts.is_empty() {
-            return String::new();
-        }
-        let arms: String = self
-            .counted_starts
-            .iter()
-            .map(|node| format!("            {node} => Some(c{node}(values, pick)),\n"))
-            .collect();
-        format!(
-            "
-    #[inline(always)]
-    fn pick_counted<P: FnOnce(usize) -> Option<usize>>(node: u32, values: &Values, pick: P) -> Option<(usize, Option<u64>)> {{
-        match node {{
-{arms}            _ => None,
-        }}
-    }}
-"
-        )
-    }
-
     /// The counted function of start `node`, if it qualifies (see the module doc).
     fn counted_function(&mut self, node: usize) -> Option<String> {
         let (automaton, plan, analysis) = (self.automaton, self.plan, &self.analysis);
