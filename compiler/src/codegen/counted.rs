@@ -170,19 +170,13 @@ impl Generator<'_> {
             return None;
         }
         let (automaton, plan) = (self.automaton, self.plan);
-        let single = |node: u32| -> Option<usize> {
-            let node = node as usize;
-            let edges = automaton.nodes[node].edges.clone();
-            (edges.len() == 1 && !self.analysis.visit_in_moves[node] && !self.analysis.opens_scope[node])
-                .then_some(edges.start as usize)
-        };
         let mut guards = Vec::new();
         // `None` until the placement's tag.
         let mut tail: Option<Vec<usize>> = None;
         let mut node = automaton.edges[edge].target;
         // A chain longer than the nodes would be a cycle.
         for _ in 0..automaton.nodes.len() {
-            let next = single(node)?;
+            let next = self.single_chain_edge(node)?;
             let op = &plan.ops[next];
             if self.edge_fallible_in_moves(next) {
                 return None;

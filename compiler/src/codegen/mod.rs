@@ -1317,6 +1317,16 @@ impl<'a> Generator<'a> {
         true
     }
 
+    /// The one edge of `node` where a placement's chain may pass it: a node with a single edge,
+    /// no visit and no scope in move searches (shared by [`Generator::placement`] and the
+    /// counted chains).
+    fn single_chain_edge(&self, node: u32) -> Option<usize> {
+        let node = node as usize;
+        let edges = self.automaton.nodes[node].edges.clone();
+        (edges.len() == 1 && !self.analysis.visit_in_moves[node] && !self.analysis.opens_scope[node])
+            .then_some(edges.start as usize)
+    }
+
     /// A *placement* below an `x = T(*)` edge (`x` in `slot`): a chain of single-edge nodes,
     /// one-slot guards that cannot fail, then `$$ x` into a node whose one edge completes the move
     /// as a fused tag completion ([`Generator::fused_tag_completion`]; gomoku's
@@ -1328,17 +1338,11 @@ impl<'a> Generator<'a> {
             return None;
         }
         let (automaton, plan) = (self.automaton, self.plan);
-        let single = |node: u32| -> Option<usize> {
-            let node = node as usize;
-            let edges = automaton.nodes[node].edges.clone();
-            (edges.len() == 1 && !self.analysis.visit_in_moves[node] && !self.analysis.opens_scope[node])
-                .then_some(edges.start as usize)
-        };
         let mut guards = Vec::new();
         let mut node = automaton.edges[edge].target;
         // A chain longer than the nodes would be a cycle of guards.
         for _ in 0..automaton.nodes.len() {
-            let next = single(node)?;
+            let next = self.single_chain_edge(node)?;
             match &plan.ops[next] {
                 PlanOp::Compare { transfer: PlanTransfer::Slot, .. } if !self.edge_fallible_in_moves(next) => {
                     guards.push(next);
@@ -1346,7 +1350,7 @@ impl<'a> Generator<'a> {
                 PlanOp::TagExpr(PlanOperand::Place(place))
                     if place.in_state && place.steps.is_empty() && place.base == slot =>
                 {
-                    let completion = single(automaton.edges[next].target)?;
+                    let completion = self.single_chain_edge(automaton.edges[next].target)?;
                     let fused = completes(&plan.ops[completion]) && !self.edge_fallible_in_moves(completion);
                     return fused.then_some((guards, next));
                 }
