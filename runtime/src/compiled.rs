@@ -2248,9 +2248,13 @@ pub fn random_playout_into<G: CompiledGame>(
                 last_count = count;
                 listed = true;
             }
-            if let Some(count) = counted_search::counted_search_ply::<G>(&mut state, rng, random, search, outcome)? {
-                last_count = count;
-                listed = true;
+            // Not after a counted ply: that ply's successor is settled first (it may stand on
+            // another start).
+            if !listed {
+                if let Some(count) = counted_search::counted_search_ply::<G>(&mut state, rng, random, search, outcome)? {
+                    last_count = count;
+                    listed = true;
+                }
             }
             let try_tags = !listed
                 && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node))
