@@ -2251,7 +2251,8 @@ pub fn random_playout_into<G: CompiledGame>(
             // Not after a counted ply: that ply's successor is settled first (it may stand on
             // another start).
             if !listed {
-                if let Some(count) = counted_search::counted_search_ply::<G>(&mut state, rng, random, search, outcome)? {
+                if let Some(count) = counted_search::counted_search_ply::<G>(&mut state, rng, random, search, outcome)?
+                {
                     last_count = count;
                     listed = true;
                 }

@@ -19,11 +19,6 @@ pub struct WindowBytes {
     words: [u64; 8],
 }
 
-/// Eight bytes of one each.
-const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
-/// Each byte's low seven bits.
-const BYTE_LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
 impl WindowBytes {
     #[inline(always)]
     pub fn new(cells: &[u8; 64]) -> WindowBytes {
@@ -69,14 +64,12 @@ impl WindowBytes {
     }
 }
 
-/// Bit `i` set where byte `i` of `word` (little-endian) is `value`. The zero-byte test is exact
-/// per byte (no carry crosses a byte: each byte's low seven bits plus 0x7f stay below 256), and
-/// the multiplication moves bit `8i` to bit `56 + i` with every partial product on its own bit.
+/// Bit `i` set where byte `i` of `word` (little-endian) is `value`: the byte scans' exact
+/// per-byte equality ([`super::byte_scan::byte_eq_mask`], a high bit per byte), then a
+/// multiplication that moves bit `8i` to bit `56 + i` with every partial product on its own bit.
 #[inline(always)]
 pub fn word_matches(word: u64, value: u8) -> u64 {
-    let x = word ^ BYTE_ONES.wrapping_mul(value as u64);
-    let zero_bytes = !(((x & BYTE_LOW7) + BYTE_LOW7) | x) & !BYTE_LOW7;
-    (zero_bytes >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    (super::byte_scan::byte_eq_mask(word, value) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 /// Bit `i` set where `cells[i] == value`, for the 64 bytes of a board window.
