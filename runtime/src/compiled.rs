@@ -2537,6 +2537,8 @@ pub mod rays;
 
 pub mod counted_search;
 
+pub mod ray_counts;
+
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact
 /// for every byte whatever its neighbours hold, because no addition or subtraction carries or

@@ -169,7 +169,8 @@ at = s{last};
             counts.join(" + ")
         )
         .expect("writing to a String");
-        Some(code)
+        // Where the rays fit a window, one mask and a bit scan per ray (ray_counts.rs).
+        Some(self.ray_count(x, &step, (&a, &b, equal), &code).unwrap_or(code))
     }
 
     /// The nodes the counted searches reach: their functions are generic over the sink.
@@ -275,6 +276,20 @@ mod tests {
             ),
             "{round}"
         );
+    }
+
+    #[test]
+    fn a_counted_ray_over_a_board_of_64_slots_or_more_is_one_mask_and_a_bit_scan() {
+        let module = line_amazons(70, true, true);
+        let counting = module.split("if cx.counts_only() {\n").nth(1).expect("a counted ray");
+        // The shot's cells rise along the state: the passing cells below the first stop, with
+        // the four-cell loop kept for a walk that passes the off-board end.
+        assert!(counting.starts_with("let at = v["), "{counting}");
+        assert!(counting.contains("let stops: u128 = !regula_runtime::compiled::ray_counts::equal_bytes_wide(&v[..], "));
+        assert!(counting.contains("cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising(blocked, RAYLEN"));
+        assert!(counting.contains("let p4 = p3 & ("), "{counting}");
+        // Twenty cells make a state shorter than one window: the four-cell loop alone.
+        assert!(!line_amazons(20, true, true).contains("ray_counts::"));
     }
 
     #[test]

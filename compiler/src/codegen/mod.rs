@@ -30,6 +30,7 @@ mod loops;
 mod mask_checks;
 mod offset_keys;
 mod progress;
+mod ray_counts;
 mod ray_skips;
 mod refine;
 mod template;
