@@ -1201,6 +1201,16 @@ impl<V: Copy> MoveSink<V> for MixedSink<'_, V> {
         }
         self.count += 1;
     }
+    /// As [`DeltaSink`]'s: the word is stored where there is a slot and counted only where
+    /// `keep` holds, no branch on `keep` (the slot test always passes in a listing that fits:
+    /// the room is made first, [`Search::list_mixed_into`]). Draughts' step listing pushes here.
+    #[inline(always)]
+    fn push_delta_if(&mut self, keep: bool, delta: u64) {
+        if let Some(slot) = self.keys.get_mut(self.count) {
+            *slot = delta;
+        }
+        self.count += keep as usize;
+    }
     /// The successor in its slot (made room for first when there is none: moves pushed whole
     /// are the rare ones, chained captures), then [`WHOLE_MOVE`] as its delta word.
     #[inline(always)]
@@ -3009,6 +3019,33 @@ mod tests {
         let mut whole = turn;
         search.moves.take_successor::<MixedSunk>(2, &mut whole);
         assert_eq!((whole.node, whole.values), (0, [1, 5, 2]), "the count the whole move added");
+    }
+
+    #[test]
+    fn a_guarded_push_on_a_mixed_sink_counts_only_the_words_it_keeps() {
+        // The turn's three moves, then a mixed listing with room for two: four guarded words
+        // keep two (the uncounted ones are stored and overwritten, or dropped past the slots);
+        // a third kept word past the room drops the listing.
+        let mut search = search_context::<MixedSunk>();
+        let mut turn = start::<MixedSunk>(&mut search).expect("the start");
+        generate_successors_in_place::<MixedSunk>(&mut turn, &mut search, false).expect("moves");
+        assert!(search.moves.deltas && search.moves.len() == 3);
+        let words = [(false, 10), (true, 11), (false, 12), (true, 13), (false, 14)];
+        let fitted = search.list_mixed_into(2, |mut sink| {
+            for (keep, word) in words {
+                MoveSink::<[u8; 3]>::push_delta_if(&mut sink, keep, word);
+            }
+            sink
+        });
+        assert!(fitted);
+        assert_eq!((search.moves.len(), &search.moves.keys[3..5]), (5, &[11, 13][..]));
+        let fitted = search.list_mixed_into(2, |mut sink| {
+            for word in [21, 22, 23] {
+                MoveSink::<[u8; 3]>::push_delta_if(&mut sink, true, word);
+            }
+            sink
+        });
+        assert!(!fitted && search.moves.len() == 5);
     }
 
     #[test]

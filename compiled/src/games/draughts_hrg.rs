@@ -722,10 +722,10 @@ v[slot] = old;
 #[inline(always)]
 fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
+let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
 m62(v, cx);
 }
-
 }
 
 }
@@ -1565,10 +1565,10 @@ v[slot] = old;
 #[inline(always)]
 fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
+let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
 m149(v, cx);
 }
-
 }
 
 }
