@@ -2586,9 +2586,39 @@ pub mod byte_scan {
         !((word | BYTE_HIGH_BITS) - BYTE_ONES * bound as u64) & BYTE_HIGH_BITS
     }
 
+    /// Bit `i` set where byte `i` of `mask` has its high bit set: a byte test's mask gathered
+    /// to one bit per member, for a scan of up to 64 members that loops once over one mask
+    /// (spec/codegen.md, "One-word member scans"). On x86-64 a move to a vector register and
+    /// `pmovmskb`; elsewhere a multiplication that moves bit `8i + 7` to bit `56 + i`, every
+    /// partial product on its own bit.
+    #[inline(always)]
+    pub fn byte_high_bits(mask: u64) -> u64 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_movemask_epi8};
+            // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline).
+            unsafe { _mm_movemask_epi8(_mm_cvtsi64_si128(mask as i64)) as u32 as u64 }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            ((mask & BYTE_HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+        }
+    }
+
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn the_high_bits_gather_to_one_bit_per_byte() {
+            // Every byte pattern of the high bits, each word's other bits set or clear.
+            for pattern in 0u64..256 {
+                let spread: u64 = (0..8).filter(|&i| pattern >> i & 1 == 1).map(|i| 0x80u64 << (8 * i)).sum();
+                assert_eq!(byte_high_bits(spread), pattern, "{spread:#x}");
+                assert_eq!(byte_high_bits(spread | BYTE_LOW_BITS), pattern, "{spread:#x} with the low bits");
+            }
+            assert_eq!(byte_high_bits(u64::MAX), 0xff);
+        }
 
         #[test]
         fn the_masks_are_exact_per_byte_whatever_the_other_bytes_hold() {
