@@ -1201,6 +1201,16 @@ impl<V: Copy> MoveSink<V> for MixedSink<'_, V> {
         }
         self.count += 1;
     }
+    /// As [`DeltaSink`]'s: the word is stored where there is a slot and counted only where
+    /// `keep` holds, no branch on `keep` (the slot test always passes in a listing that fits:
+    /// the room is made first, [`Search::list_mixed_into`]). Draughts' step listing pushes here.
+    #[inline(always)]
+    fn push_delta_if(&mut self, keep: bool, delta: u64) {
+        if let Some(slot) = self.keys.get_mut(self.count) {
+            *slot = delta;
+        }
+        self.count += keep as usize;
+    }
     /// The successor in its slot (made room for first when there is none: moves pushed whole
     /// are the rare ones, chained captures), then [`WHOLE_MOVE`] as its delta word.
     #[inline(always)]
@@ -2578,9 +2588,39 @@ pub mod byte_scan {
         !((word | BYTE_HIGH_BITS) - BYTE_ONES * bound as u64) & BYTE_HIGH_BITS
     }
 
+    /// Bit `i` set where byte `i` of `mask` has its high bit set: a byte test's mask gathered
+    /// to one bit per member, for a scan of up to 64 members that loops once over one mask
+    /// (spec/codegen.md, "One-word member scans"). On x86-64 a move to a vector register and
+    /// `pmovmskb`; elsewhere a multiplication that moves bit `8i + 7` to bit `56 + i`, every
+    /// partial product on its own bit.
+    #[inline(always)]
+    pub fn byte_high_bits(mask: u64) -> u64 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_movemask_epi8};
+            // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline).
+            unsafe { _mm_movemask_epi8(_mm_cvtsi64_si128(mask as i64)) as u32 as u64 }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            ((mask & BYTE_HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+        }
+    }
+
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn the_high_bits_gather_to_one_bit_per_byte() {
+            // Every byte pattern of the high bits, each word's other bits set or clear.
+            for pattern in 0u64..256 {
+                let spread: u64 = (0..8).filter(|&i| pattern >> i & 1 == 1).map(|i| 0x80u64 << (8 * i)).sum();
+                assert_eq!(byte_high_bits(spread), pattern, "{spread:#x}");
+                assert_eq!(byte_high_bits(spread | BYTE_LOW_BITS), pattern, "{spread:#x} with the low bits");
+            }
+            assert_eq!(byte_high_bits(u64::MAX), 0xff);
+        }
 
         #[test]
         fn the_masks_are_exact_per_byte_whatever_the_other_bytes_hold() {
@@ -3011,6 +3051,33 @@ mod tests {
         let mut whole = turn;
         search.moves.take_successor::<MixedSunk>(2, &mut whole);
         assert_eq!((whole.node, whole.values), (0, [1, 5, 2]), "the count the whole move added");
+    }
+
+    #[test]
+    fn a_guarded_push_on_a_mixed_sink_counts_only_the_words_it_keeps() {
+        // The turn's three moves, then a mixed listing with room for two: four guarded words
+        // keep two (the uncounted ones are stored and overwritten, or dropped past the slots);
+        // a third kept word past the room drops the listing.
+        let mut search = search_context::<MixedSunk>();
+        let mut turn = start::<MixedSunk>(&mut search).expect("the start");
+        generate_successors_in_place::<MixedSunk>(&mut turn, &mut search, false).expect("moves");
+        assert!(search.moves.deltas && search.moves.len() == 3);
+        let words = [(false, 10), (true, 11), (false, 12), (true, 13), (false, 14)];
+        let fitted = search.list_mixed_into(2, |mut sink| {
+            for (keep, word) in words {
+                MoveSink::<[u8; 3]>::push_delta_if(&mut sink, keep, word);
+            }
+            sink
+        });
+        assert!(fitted);
+        assert_eq!((search.moves.len(), &search.moves.keys[3..5]), (5, &[11, 13][..]));
+        let fitted = search.list_mixed_into(2, |mut sink| {
+            for word in [21, 22, 23] {
+                MoveSink::<[u8; 3]>::push_delta_if(&mut sink, true, word);
+            }
+            sink
+        });
+        assert!(!fitted && search.moves.len() == 5);
     }
 
     #[test]

@@ -1449,15 +1449,16 @@ v[slot] = old;
 {
 let slot = 25usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r14_4(v) { v[slot] = old; return true; }
-}
 }
 v[slot] = old;
 }
@@ -1808,15 +1809,16 @@ false
 /// Node `wins1Red_reach_1`.
 fn r59_68(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 let member: u8 = MEMBERS4[i];
 if r61_68(v, member, r26) {  return true; }
-}
 }
 }
 false
@@ -1912,15 +1914,16 @@ false
 /// Node `wins1Green_reach_1`.
 fn r71_80(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 let member: u8 = MEMBERS4[i];
 if r73_80(v, member, r26) {  return true; }
-}
 }
 }
 false
@@ -2019,30 +2022,32 @@ let g99 = v[27] == 153;
 {
 let slot = 25usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r93_100(v) { v[slot] = old; return true; }
-}
 }
 v[slot] = old;
 }
 {
 let slot = 25usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 v[slot] = MEMBERS4[i];
 if r102_100(v) { v[slot] = old; return true; }
-}
 }
 v[slot] = old;
 }
@@ -2273,15 +2278,16 @@ false
 /// Node `move2Red_reach_1`.
 fn r109_118(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 let member: u8 = MEMBERS4[i];
 if r111_118(v, member, r24, r26) {  return true; }
-}
 }
 }
 false
@@ -2381,15 +2387,16 @@ false
 /// Node `move2Green_reach_1`.
 fn r120_129(v: &mut Values, r23: u8, r24: u8, r26: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 let member: u8 = MEMBERS4[i];
 if r122_129(v, member, r24, r26) {  return true; }
-}
 }
 }
 false
@@ -2487,15 +2494,16 @@ false
 /// Node `wins2Red_reach_1`.
 fn r164_173(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 let member: u8 = MEMBERS4[i];
 if r166_173(v, member, r26) {  return true; }
-}
 }
 }
 false
@@ -2591,15 +2599,16 @@ false
 /// Node `wins2Green_reach_1`.
 fn r176_185(v: &mut Values, r25: u8, r26: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..2 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 16) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 16 { break; }
 let member: u8 = MEMBERS4[i];
 if r178_185(v, member, r26) {  return true; }
-}
 }
 }
 false

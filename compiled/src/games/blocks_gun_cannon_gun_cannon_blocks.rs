@@ -261,16 +261,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m44(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -282,16 +284,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m55(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -749,16 +753,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m77(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -770,16 +776,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m88(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -1237,16 +1245,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m110(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -1258,16 +1268,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m121(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -1988,16 +2000,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m160(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -2009,16 +2023,18 @@ None => (0, 25),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(25)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m171(v, cx)?;
-}
 }
 v[slot] = old;
 }
@@ -2533,27 +2549,29 @@ v[slot] = old;
 /// Node `move1Red_reach_1`.
 fn r2_11(v: &mut Values, r37: u8, r38: u8, r39: u8, r40: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..4 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 25 { break; }
 let member: u8 = MEMBERS0[i];
 if r4_11(v, member, r38, r39, r40) {  return true; }
 }
 }
-}
 {
+let mut mask: u64 = 0;
 for chunk in 0..4 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 25) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 25 { break; }
 let member: u8 = MEMBERS0[i];
 if r13_11(v, member, r38, r39, r40) {  return true; }
-}
 }
 }
 false

@@ -191,12 +191,13 @@ fn s2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {
 debug_assert!(cx.replayed_next_tag().is_none(), "a sink replays no move");
 let kept_check = v[68];
 let kept_listing = v[67];
+let mut mask: u64 = 0;
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 64 { break; }
 v[68] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 if r6_22(v) { v[71] = kept0; v[68] = kept_check; return true; }
@@ -205,7 +206,6 @@ v[67] = MEMBERS1[i];
 m55(v, cx);
 v[71] = kept0;
 v[67] = kept_listing;
-}
 }
 false
 }
@@ -220,10 +220,12 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
@@ -231,7 +233,6 @@ v[slot] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 m27(v, cx);
 v[71] = kept0;
-}
 }
 v[slot] = old;
 }
@@ -248,10 +249,12 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
@@ -259,7 +262,6 @@ v[slot] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 m55(v, cx);
 v[71] = kept0;
-}
 }
 v[slot] = old;
 }
@@ -722,10 +724,10 @@ v[slot] = old;
 #[inline(always)]
 fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
+let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
 m62(v, cx);
 }
-
 }
 
 }
@@ -1034,12 +1036,13 @@ fn s109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {
 debug_assert!(cx.replayed_next_tag().is_none(), "a sink replays no move");
 let kept_check = v[68];
 let kept_listing = v[67];
+let mut mask: u64 = 0;
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 64 { break; }
 v[68] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 if r85_101(v) { v[71] = kept0; v[68] = kept_check; return true; }
@@ -1048,7 +1051,6 @@ v[67] = MEMBERS1[i];
 m142(v, cx);
 v[71] = kept0;
 v[67] = kept_listing;
-}
 }
 false
 }
@@ -1063,10 +1065,12 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
@@ -1074,7 +1078,6 @@ v[slot] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 m114(v, cx);
 v[71] = kept0;
-}
 }
 v[slot] = old;
 }
@@ -1091,10 +1094,12 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
@@ -1102,7 +1107,6 @@ v[slot] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 m142(v, cx);
 v[71] = kept0;
-}
 }
 v[slot] = old;
 }
@@ -1565,10 +1569,10 @@ v[slot] = old;
 #[inline(always)]
 fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF4[(v[68] as usize)] as usize] == 8 {
+let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
 m149(v, cx);
 }
-
 }
 
 }
@@ -1996,17 +2000,17 @@ fn r3_22(v: &mut Values) -> bool {
 {
 let slot = 68usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 64 { break; }
 v[slot] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 if r6_22(v) { v[71] = kept0; v[slot] = old; return true; }
 v[71] = kept0;
-}
 }
 v[slot] = old;
 }
@@ -2053,17 +2057,17 @@ false
 /// Node `anyStep_reach_1`.
 fn r70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 64 { break; }
 let member: u8 = MEMBERS1[i];
 let new0: u8 = (v[0 + 1 + i]);
 if r73_79(v, member, new0) {  return true; }
 
-}
 }
 }
 false
@@ -2349,17 +2353,17 @@ fn r82_101(v: &mut Values) -> bool {
 {
 let slot = 68usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 64 { break; }
 v[slot] = MEMBERS1[i];
 let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
 if r85_101(v) { v[71] = kept0; v[slot] = old; return true; }
 v[71] = kept0;
-}
 }
 v[slot] = old;
 }
@@ -2406,17 +2410,17 @@ false
 /// Node `anyStep_reach_2`.
 fn r157_166(v: &mut Values, r70: u8, r71: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
+}
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 64 { break; }
 let member: u8 = MEMBERS1[i];
 let new0: u8 = (v[0 + 1 + i]);
 if r160_166(v, member, new0) {  return true; }
 
-}
 }
 }
 false

@@ -182,16 +182,18 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m11(v, cx);
-}
 }
 v[slot] = old;
 }
@@ -427,16 +429,18 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m27(v, cx);
-}
 }
 v[slot] = old;
 }
@@ -796,16 +800,18 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m69(v, cx);
-}
 }
 v[slot] = old;
 }
@@ -1041,16 +1047,18 @@ None => (0, 24),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(24)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m81(v, cx);
-}
 }
 v[slot] = old;
 }
@@ -1417,15 +1425,16 @@ fn r35_38(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..3 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 24 { break; }
 v[slot] = MEMBERS0[i];
 if r37_38(v) { v[slot] = old; return true; }
-}
 }
 v[slot] = old;
 }
@@ -1457,15 +1466,16 @@ false
 /// Node `canSlide_reach_1`.
 fn r52_56(v: &mut Values, r36: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..3 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 24 { break; }
 let member: u8 = MEMBERS0[i];
 if r54_56(v, member) {  return true; }
-}
 }
 }
 false
@@ -1519,15 +1529,16 @@ fn r85_88(v: &mut Values) -> bool {
 {
 let slot = 36usize;
 let old = v[slot];
+let mut mask: u64 = 0;
 for chunk in 0..3 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 24 { break; }
 v[slot] = MEMBERS0[i];
 if r87_88(v) { v[slot] = old; return true; }
-}
 }
 v[slot] = old;
 }
@@ -1559,15 +1570,16 @@ false
 /// Node `canSlide_reach_2`.
 fn r100_104(v: &mut Values, r36: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..3 {
-let mut mask: u64 = { let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) };
+mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * chunk);
+}
+mask &= (1u64 << 24) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 24 { break; }
 let member: u8 = MEMBERS0[i];
 if r102_104(v, member) {  return true; }
-}
 }
 }
 false

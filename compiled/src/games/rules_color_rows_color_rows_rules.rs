@@ -213,16 +213,18 @@ None => (0, 36),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
+mask |= byte_high_bits({ let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) }) << (8 * chunk);
+}
+mask &= (1u64 << 36) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m20(v, cx);
-}
 }
 v[slot] = old;
 }
@@ -508,15 +510,16 @@ v[slot] = old;
 #[inline(always)]
 fn r7_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
+let mut mask: u64 = 0;
 for chunk in 0..5 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
+mask |= byte_high_bits({ let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) }) << (8 * chunk);
+}
+mask &= (1u64 << 36) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 36 { break; }
 let member: u8 = MEMBERS0[i];
 if r33_8(v, member, r76) {  return true; }
-}
 }
 }
 false

@@ -214,16 +214,18 @@ None => (0, 36),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(36)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut mask: u64 = 0;
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) };
+mask |= byte_high_bits({ let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 46) }) << (8 * chunk);
+}
+mask &= (1u64 << 36) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
 v[slot] = MEMBERS0[i];
 m14(v, cx);
-}
 }
 v[slot] = old;
 }

@@ -280,19 +280,20 @@ mod tests {
 debug_assert!(cx.replayed_next_tag().is_none(), \"a sink replays no move\");
 let kept_check = v[21];
 let kept_listing = v[22];
+let mut mask: u64 = 0;
 for chunk in 0..3 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); (byte_at_least_mask(word, 24) & byte_below_mask(word, 25)) };
+mask |= byte_high_bits({ let word = slot_word(v, 0 + 8 * chunk); (byte_at_least_mask(word, 24) & byte_below_mask(word, 25)) }) << (8 * chunk);
+}
+mask &= (1u64 << 20) - 1;
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
-if i >= 20 { break; }
 v[21] = MEMBERS1[i];
 if r8_5(v) { v[21] = kept_check; return true; }
 v[21] = kept_check;
 v[22] = MEMBERS1[i];
 m20(v, cx);
 v[22] = kept_listing;
-}
 }
 false
 }
@@ -314,7 +315,7 @@ false
         // board[origin]`): one write before the check's body, one restore after the steps'.
         let piece = turn_module(&["piece = board[at]", "piece == b1"], &["piece = board[from]", "piece == b1"]);
         let scan = function_text(&piece, "fn s2<");
-        let body = scan.split("if i >= 20 { break; }\n").nth(1).expect("the scan's body");
+        let body = scan.split("mask &= mask - 1;\n").nth(1).expect("the scan's body");
         assert_eq!(
             body,
             "v[21] = MEMBERS1[i];
@@ -325,7 +326,6 @@ v[22] = MEMBERS1[i];
 m22(v, cx);
 v[24] = kept0;
 v[22] = kept_listing;
-}
 }
 false
 }

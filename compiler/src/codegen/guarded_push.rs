@@ -78,8 +78,47 @@ impl Generator<'_> {
         let held = self.values.operand_members(read);
         let passing = held.iter().filter(|&&symbol| (symbol == literal) == *equal).count();
         let failing = held.len() - passing;
-        passing.min(failing) * UNPREDICTABLE_SHARE.1 >= held.len() * UNPREDICTABLE_SHARE.0
+        balanced(passing, failing) || self.splits_initial_state(read, literal, *equal)
     }
+
+    /// Whether the one-step map read `read` (`board[at]`, its key one slot's value) compared
+    /// with `literal` splits the entries it may hit in the initial state, each outcome holding
+    /// for at least [`UNPREDICTABLE_SHARE`] of them. The second way a guard is unpredictable:
+    /// a board with many piece kinds whose comparison with `empty` holds for one value in six
+    /// (draughts' step destination) yet for 40 of the 65 squares its key may name at the start.
+    /// The initial state is the one sample of the game the generator has; a board that starts
+    /// full or empty (connect four's "column not full": every height starts at the bottom)
+    /// gives one outcome everywhere and keeps its branch.
+    fn splits_initial_state(&self, read: &PlanOperand, literal: u32, equal: bool) -> bool {
+        let PlanOperand::Place(place) = read else {
+            return false;
+        };
+        let [step] = place.steps.as_slice() else {
+            return false;
+        };
+        if !place.in_state || !matches!(&step.key, PlanOperand::Place(key) if key.steps.is_empty()) {
+            return false;
+        }
+        let initial = &self.plan.initial_values;
+        let (mut passing, mut failing) = (0, 0);
+        for key in self.values.operand_members(&step.key) {
+            let offset = step.offsets.get(key as usize).copied().unwrap_or(step.default_offset);
+            let Some(&value) = initial.get((place.base + offset) as usize) else {
+                return false;
+            };
+            if (value == literal) == equal {
+                passing += 1;
+            } else {
+                failing += 1;
+            }
+        }
+        passing + failing > 0 && balanced(passing, failing)
+    }
+}
+
+/// Whether each of two outcome counts is at least [`UNPREDICTABLE_SHARE`] of their sum.
+fn balanced(passing: usize, failing: usize) -> bool {
+    passing.min(failing) * UNPREDICTABLE_SHARE.1 >= (passing + failing) * UNPREDICTABLE_SHARE.0
 }
 
 /// The least chance of each outcome of a guard that gets a guarded push, as a fraction
@@ -98,11 +137,16 @@ mod tests {
     /// given), its tag, the keeper's turn; the keeper marks the cell with one of `marks` (so
     /// the board's value set is `empty` and those).
     fn placement(marks: &[&str], guard: &str) -> String {
+        placement_from(marks, guard, "{:empty}")
+    }
+
+    /// [`placement`] from the initial board `board`.
+    fn placement_from(marks: &[&str], guard: &str, board: &str) -> String {
         let mut builder = AutomatonBuilder::new();
         let symbols = std::iter::once("empty").chain(marks.iter().copied()).collect::<Vec<_>>().join(", ");
         builder.typedef("Player", "{x}").typedef("Score", "{0, 100}").typedef("Cell", "{a, b, c}");
         builder.typedef("Mark", &format!("{{{symbols}}}")).typedef("Board", "Cell -> Mark");
-        builder.variable("board", "Board", "{:empty}").variable("at", "Cell", "a");
+        builder.variable("board", "Board", board).variable("at", "Cell", "a");
         builder.edge("begin", "choose", "player = x");
         builder.edge("choose", "picked", "at = Cell(*)");
         builder.edge("picked", "free", guard);
@@ -136,5 +180,19 @@ mod tests {
         let rare = placement(&["x", "o", "p", "q"], "board[at] != empty");
         assert!(!rare.contains("push_delta_if"), "{rare}");
         assert!(rare.contains("cx.push_delta(0u64 | "), "{rare}");
+    }
+
+    #[test]
+    fn a_guard_that_splits_the_initial_board_pushes_its_delta_without_a_branch() {
+        // `empty` is one of the board's six values, but two of the three cells start empty:
+        // each outcome holds for at least a quarter of the initial entries, a guarded push.
+        let marks = ["x", "o", "p", "q", "r"];
+        let split = placement_from(&marks, "board[at] == empty", "{a: x, :empty}");
+        assert!(split.contains("cx.push_delta_if(keep, "), "{split}");
+        assert!(split.contains("} else if keep {"), "{split}");
+        // A board that starts empty everywhere gives one outcome: the branch, as before.
+        let uniform = placement_from(&marks, "board[at] == empty", "{:empty}");
+        assert!(!uniform.contains("push_delta_if"), "{uniform}");
+        assert!(uniform.contains("cx.push_delta(0u64 | "), "{uniform}");
     }
 }

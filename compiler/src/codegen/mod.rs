@@ -28,6 +28,7 @@ mod guards;
 mod known;
 mod loops;
 mod mask_checks;
+mod member_bits;
 mod offset_keys;
 mod progress;
 mod ray_counts;
@@ -1625,8 +1626,9 @@ impl<'a> Generator<'a> {
     /// a time: per word of eight members, a mask with each member's byte's high bit set where
     /// every byte test holds, then only those members (lowest first, so in loop order) run the
     /// rest of the filter and the body. Members failing a byte test fail the filter, so only the
-    /// work changes. `range` bounds the members (a replayed move's one member). `None` when no
-    /// guard has a byte test or a word would read past the state.
+    /// work changes. `range` bounds the members (a replayed move's one member). Up to 64
+    /// members the words' masks are gathered into one and looped over once ([`member_bits`]).
+    /// `None` when no guard has a byte test or a word would read past the state.
     fn byte_scan(
         &mut self,
         filter: &MemberFilter,
@@ -1653,6 +1655,14 @@ impl<'a> Generator<'a> {
         }
         self.uses_byte_scan = true;
         let masks: Vec<String> = tests.iter().map(|test| byte_test_mask(test)).collect();
+        // The other guards still run per member that passed the byte tests.
+        let rest: Vec<&str> =
+            filter.conditions.iter().filter(|(_, test)| test.is_none()).map(|(c, _)| c.as_str()).collect();
+        let check =
+            if rest.is_empty() { String::new() } else { format!("if !({}) {{ continue; }}\n", rest.join(" && ")) };
+        if let Some((head, tail)) = member_bits::one_word_scan(&masks.join(" & "), count, range) {
+            return Some((format!("{head}{check}"), tail));
+        }
         let (chunks, bounds) = match range {
             Some((first, last)) => (
                 format!("{first} / 8..({last} + 7) / 8"),
@@ -1665,11 +1675,6 @@ impl<'a> Generator<'a> {
              let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;\nmask &= mask - 1;\n{bounds}",
             masks.join(" & ")
         );
-        // The other guards still run per member that passed the byte tests.
-        let rest: Vec<&str> =
-            filter.conditions.iter().filter(|(_, test)| test.is_none()).map(|(c, _)| c.as_str()).collect();
-        let check =
-            if rest.is_empty() { String::new() } else { format!("if !({}) {{ continue; }}\n", rest.join(" && ")) };
         Some((format!("{head}{check}"), "}\n}\n".to_string()))
     }
 
@@ -3251,7 +3256,8 @@ mod tests {
             mask.contains("byte_at_least_mask(word, ") && !mask.contains("below") && !mask.contains(" | "),
             "{mask}"
         );
-        assert!(guarded.contains("for chunk in 0..3 {") && guarded.contains("if i >= 20 { break; }"), "{guarded}");
+        // Twenty members, one mask (member_bits.rs): the bits past them cleared, one loop.
+        assert!(guarded.contains("for chunk in 0..3 {") && guarded.contains("mask &= (1u64 << 20) - 1;"), "{guarded}");
         // The byte test is the whole filter: nothing is tested again per member.
         assert!(member_filter_line(&guarded).is_none(), "{guarded}");
         assert_eq!(member_loop_call(&guarded), Some(function_of(&guarded, "checked")), "{guarded}");
@@ -3274,7 +3280,7 @@ mod tests {
 
     /// The line of a module computing a byte scan's mask.
     fn mask_line(module: &str) -> &str {
-        module.lines().find(|l| l.starts_with("let mut mask: u64 = ")).unwrap_or_else(|| panic!("{module}"))
+        module.lines().find(|l| l.starts_with("mask |= byte_high_bits(")).unwrap_or_else(|| panic!("{module}"))
     }
 
     /// A placement-like loop whose board holds `values` (`Value` has `count` symbols `b0`, ...;
