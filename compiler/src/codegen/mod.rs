@@ -32,6 +32,7 @@ mod offset_keys;
 mod progress;
 mod ray_skips;
 mod refine;
+mod settled_cells;
 mod template;
 mod values;
 
