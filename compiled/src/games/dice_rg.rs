@@ -71,7 +71,8 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        matches!(node, 2 | 4)
+        static DELTA_STARTS: [bool; 29] = [false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
     }
 
     #[inline(always)]

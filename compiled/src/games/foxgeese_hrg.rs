@@ -83,7 +83,8 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        matches!(node, 2 | 32)
+        static DELTA_STARTS: [bool; 67] = [false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
     }
 
     #[inline(always)]
