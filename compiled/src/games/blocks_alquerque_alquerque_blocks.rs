@@ -104,14 +104,16 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        static DELTA_STARTS: [bool; 215] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false];
-        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
+        matches!(node, 154 | 203)
     }
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
-        static DELTA_TARGETS: [u32; 2] = [153, 202];
-        if let Some(&target) = DELTA_TARGETS.get(delta as u16 as usize) { state.node = target; let v = &mut state.values; v[52] = (delta >> 16) as Sym; }
+        match delta as u16 {
+            0 => { state.node = 153; let v = &mut state.values; v[52] = (delta >> 16) as Sym; }
+            1 => { state.node = 202; let v = &mut state.values; v[52] = (delta >> 16) as Sym; }
+            _ => {}
+        }
     }
 
     fn search(state: &State, cx: &mut Search<Values>) -> Result<(), Fail> {

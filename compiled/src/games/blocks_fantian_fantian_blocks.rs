@@ -94,14 +94,16 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        static DELTA_STARTS: [bool; 177] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false];
-        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
+        matches!(node, 104 | 165)
     }
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
-        static DELTA_TARGETS: [u32; 2] = [101, 162];
-        if let Some(&target) = DELTA_TARGETS.get(delta as u16 as usize) { state.node = target; let v = &mut state.values; v[24] = (delta >> 16) as Sym; }
+        match delta as u16 {
+            0 => { state.node = 101; let v = &mut state.values; v[24] = (delta >> 16) as Sym; }
+            1 => { state.node = 162; let v = &mut state.values; v[24] = (delta >> 16) as Sym; }
+            _ => {}
+        }
     }
 
     #[inline(always)]

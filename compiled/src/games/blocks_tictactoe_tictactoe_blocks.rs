@@ -83,8 +83,7 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        static DELTA_STARTS: [bool; 80] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
+        matches!(node, 33 | 40 | 45 | 52)
     }
 
     #[inline(always)]

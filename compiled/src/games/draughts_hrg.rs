@@ -91,14 +91,16 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        static DELTA_STARTS: [bool; 173] = [false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
+        matches!(node, 2 | 109)
     }
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
-        static DELTA_TARGETS: [u32; 2] = [64, 151];
-        if let Some(&target) = DELTA_TARGETS.get(delta as u16 as usize) { state.node = target; let v = &mut state.values; v[67] = (delta >> 16) as Sym; v[68] = (delta >> 24) as Sym; v[71] = (delta >> 32) as Sym; v[75] = (delta >> 40) as Sym; }
+        match delta as u16 {
+            0 => { state.node = 64; let v = &mut state.values; v[67] = (delta >> 16) as Sym; v[68] = (delta >> 24) as Sym; v[71] = (delta >> 32) as Sym; v[75] = (delta >> 40) as Sym; }
+            1 => { state.node = 151; let v = &mut state.values; v[67] = (delta >> 16) as Sym; v[68] = (delta >> 24) as Sym; v[71] = (delta >> 32) as Sym; v[75] = (delta >> 40) as Sym; }
+            _ => {}
+        }
     }
 
     #[inline(always)]

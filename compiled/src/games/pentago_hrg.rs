@@ -95,14 +95,16 @@ impl CompiledGame for Game {
 
     #[inline(always)]
     fn delta_start(node: u32) -> bool {
-        static DELTA_STARTS: [bool; 120] = [false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-        DELTA_STARTS.get(node as usize).copied().unwrap_or(false)
+        matches!(node, 2 | 95)
     }
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {
-        static DELTA_TARGETS: [u32; 2] = [11, 104];
-        if let Some(&target) = DELTA_TARGETS.get(delta as u16 as usize) { state.node = target; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
+        match delta as u16 {
+            0 => { state.node = 11; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
+            1 => { state.node = 104; let v = &mut state.values; v[76] = (delta >> 16) as Sym; v[77] = (delta >> 24) as Sym; v[78] = (delta >> 32) as Sym; v[83] = (delta >> 40) as Sym; let slot = 0 + OFF2[(v[76] as usize)] as usize; v[slot] = (delta >> 48) as Sym; }
+            _ => {}
+        }
     }
 
     #[inline(always)]

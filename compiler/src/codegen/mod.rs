@@ -17,7 +17,6 @@
 mod bit_listing;
 mod counted;
 mod counted_search;
-mod delta_dispatch;
 mod deltas;
 mod depths;
 mod distinct;
@@ -2594,31 +2593,21 @@ impl<'a> Generator<'a> {
         }
         let bits = slot_bits(self.sym);
         let mut arms = String::new();
-        let mut site_writes = Vec::new();
         for (site, deltas::Site { target, slots, computed }) in self.deltas.sites.iter().enumerate() {
             write!(arms, "            {site} => {{ state.node = {target}; let v = &mut state.values;")
                 .expect("writing to a String");
-            let mut writes = String::new();
             for (i, slot) in slots.iter().enumerate() {
-                write!(writes, " v[{slot}] = (delta >> {}) as Sym;", 16 + bits * i as u32).expect("writing to a String");
+                write!(arms, " v[{slot}] = (delta >> {}) as Sym;", 16 + bits * i as u32).expect("writing to a String");
             }
             // Computed writes after the fixed slots, whose values their keys read.
             for (i, &place) in computed.iter().enumerate() {
                 let shift = 16 + bits * (slots.len() + i) as u32;
                 let read = &self.delta_places[place];
                 let slot = read.strip_prefix("v[").and_then(|read| read.strip_suffix(']')).unwrap_or(read);
-                write!(writes, " let slot = {slot}; v[slot] = (delta >> {shift}) as Sym;").expect("writing to a String");
+                write!(arms, " let slot = {slot}; v[slot] = (delta >> {shift}) as Sym;").expect("writing to a String");
             }
-            arms.push_str(&writes);
             arms.push_str(" }\n");
-            site_writes.push(writes);
         }
-        let targets: Vec<u32> = self.deltas.sites.iter().map(|site| site.target).collect();
-        let apply_body = delta_dispatch::shared_apply_delta_body(&targets, &site_writes).unwrap_or_else(|| {
-            format!("match delta as u16 {{\n{arms}            _ => {{}}\n        }}")
-        });
-        let start_nodes: Vec<usize> = starts.iter().map(|node| node.parse().expect("a node")).collect();
-        let start_body = delta_dispatch::delta_start_body(&start_nodes, self.automaton.nodes.len());
         // A mixed start's listing marks its moves pushed whole, which taking a move tests for.
         let mixed =
             (0..self.automaton.nodes.len()).any(|node| starts.contains(&node.to_string()) && self.deltas.mixed[node]);
@@ -2627,14 +2616,17 @@ impl<'a> Generator<'a> {
             "{mixed}
     #[inline(always)]
     fn delta_start(node: u32) -> bool {{
-        {start_body}
+        matches!(node, {starts})
     }}
 
     #[inline(always)]
     fn apply_delta(delta: u64, state: &mut State) {{
-        {apply_body}
+        match delta as u16 {{
+{arms}            _ => {{}}
+        }}
     }}
-"
+",
+            starts = starts.join(" | ")
         )
     }
 
