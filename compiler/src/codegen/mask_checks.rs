@@ -80,6 +80,9 @@ pub(crate) struct MaskCheck {
     pub rows: Vec<Vec<Term>>,
     /// Per symbol (when `start` is set), its row.
     pub row_of_symbol: Vec<u32>,
+    /// Per start symbol, the board offset of the cell known to equal the compared value at every
+    /// call (settled_cells.rs): the rows hold only there.
+    pub settled: Option<Vec<Option<u32>>>,
 }
 
 /// Why an exploration stopped.
@@ -111,6 +114,9 @@ struct Explorer<'a> {
     compared_members: Option<Vec<u32>>,
     compared: Option<Compared>,
     start: Option<(u32, u32)>,
+    /// The board offset of a cell known to equal the compared value at every call
+    /// (settled_cells.rs).
+    settled: Option<u32>,
     steps: usize,
     terms: Vec<Term>,
 }
@@ -176,6 +182,9 @@ impl Explorer<'_> {
     /// The term with the literal "cell `cell` equals (or differs from) the compared value",
     /// `None` when that contradicts it.
     fn literal(&self, term: Term, cell: u32, equal: bool) -> Option<Term> {
+        if self.settled == Some(cell) {
+            return equal.then_some(term);
+        }
         if let Some(value) = self.constant_cells[cell as usize] {
             let equals = match self.compared {
                 Some(Compared::Literal(symbol)) => Some(value == symbol),
@@ -451,6 +460,7 @@ pub(crate) fn mask_check(
         compared_members: None,
         compared: None,
         start: None,
+        settled: None,
         steps: 0,
         terms: Vec::new(),
     };
@@ -463,6 +473,7 @@ pub(crate) fn mask_check(
     // Every row, twice: the first run learns the compared value, whose members then decide
     // the literals of cells of constant value in the second.
     let mut row_terms = Vec::new();
+    let mut settled_cells = None;
     for run in 0..2 {
         if run == 1 {
             if let Some(Compared::Slot(slot)) = explorer.compared {
@@ -471,6 +482,9 @@ pub(crate) fn mask_check(
                 }
                 explorer.compared_members = Some(values.slot_members(slot));
             }
+            settled_cells = start.zip(explorer.compared).and_then(|(start, compared)| {
+                super::settled_cells::settled_start_cells(automaton, plan, board, start, compared, (from, to), region)
+            });
         }
         row_terms.clear();
         let symbols: Vec<Option<u32>> = match start {
@@ -479,6 +493,7 @@ pub(crate) fn mask_check(
         };
         for symbol in symbols {
             explorer.start = start.zip(symbol);
+            explorer.settled = settled_cells.as_ref().zip(symbol).and_then(|(cells, s)| cells[s as usize]);
             explorer.terms.clear();
             explorer.explore(from, &mut Vec::new(), Term { equal: 0, differ: 0 }, &mut Vec::new()).ok()?;
             row_terms.push(simplified(std::mem::take(&mut explorer.terms)));
@@ -503,7 +518,7 @@ pub(crate) fn mask_check(
     if start.is_none() {
         row_of_symbol.clear();
     }
-    Some(MaskCheck { board, compared, start, rows, row_of_symbol })
+    Some(MaskCheck { board, compared, start, rows, row_of_symbol, settled: settled_cells })
 }
 
 /// Where each board offset's bit sits in `d`: the words read (their first slots) and, per board
@@ -899,9 +914,17 @@ mod tests {
                 values[(first + cell) as usize] = discs[(next(&mut seed) % 3) as usize];
             }
             for last in 0..automaton.symbols.len() as u8 {
+                let mut values = values.clone();
                 values[start as usize] = last;
                 if let Compared::Slot(me) = check.compared {
                     values[me as usize] = discs[1 + (next(&mut seed) % 2) as usize];
+                }
+                // Every call of the check follows the drop of the mover's disc on `last`.
+                if let Some(offset) = check.settled.as_ref().and_then(|cells| cells[last as usize]) {
+                    values[(first + offset) as usize] = match check.compared {
+                        Compared::Slot(me) => values[me as usize],
+                        Compared::Literal(symbol) => symbol as u8,
+                    };
                 }
                 let holds = mask_holds(&check, plan.state_len as u32, &values);
                 assert_eq!(holds, walk_holds(&automaton, &plan, from, to, &region, &values), "last {last}");
@@ -916,27 +939,65 @@ mod tests {
         let (check, holding) =
             agree_on_random_boards("connect4.rg", include_str!("../../../games/connect4/connect4.rg"), "fourSearch");
         // 42 cells, the other symbols one row of no term. A cell's terms: the windows of four
-        // holding it (4 x 69 over all cells), and the window right behind it in each direction
-        // (the walk back may pass four discs and look ahead from the fourth: 44 such).
+        // holding it, without the cell itself, settled by the drop (4 x 69 over all cells). The
+        // window right behind it in each direction (the walk back may pass four discs and look
+        // ahead from the fourth) is implied by the window ending at the last cell.
         assert_eq!(check.rows.len(), 43);
         assert_eq!(check.rows.iter().map(Vec::len).max(), Some(13));
-        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 4 * 69 + 44);
-        assert_eq!(holding, 1_374);
+        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 4 * 69);
+        assert!(check.rows.iter().flatten().all(|t| t.equal.count_ones() == 3 && t.differ == 0));
+        assert_eq!(holding, 2_343);
     }
 
     #[test]
-    fn connect_four_s_guarded_walk_gives_terms_with_differing_cells_and_agrees_with_the_walk() {
+    fn connect_four_s_guarded_walk_with_the_last_cell_settled_has_no_differing_cells_and_agrees_with_the_walk() {
         let (check, holding) = agree_on_random_boards(
             "connect4.hrg",
             include_str!("../../../games/connect4/connect4.hrg"),
             "fourThroughLast_reach_1__fourThroughLast_reach_1",
         );
-        assert_eq!(check.rows.len(), 43);
+        // 42 cells, `null` (settled on the off-board cell) and the other symbols: 44 rows.
+        assert_eq!(check.rows.len(), 44);
         assert_eq!(check.rows.iter().map(Vec::len).max(), Some(16));
-        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 426);
-        // The cell behind the last one differs, the three ahead of the last equal: the last cell
-        // itself is never read, so these literals stay (89 of 307 before the simplification).
-        assert_eq!(check.rows.iter().flatten().filter(|t| t.differ != 0).count(), 89);
-        assert_eq!(holding, 1_241);
+        // The windows of four holding the last cell, without it (4 x 69), 115 terms through the
+        // off-board cell (a walk back off the board stays on `null`, and so does the walk ahead:
+        // that cell never holds a disc in play, but nothing proves `last` is never `null`), and
+        // `null`'s row: the empty term.
+        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 4 * 69 + 115 + 1);
+        let off_board = check.rows.iter().flatten().filter(|t| t.equal & 1 == 1).count();
+        assert_eq!(off_board, 115);
+        let null = automaton_symbol("connect4.hrg", include_str!("../../../games/connect4/connect4.hrg"), "null");
+        assert_eq!(check.rows[check.row_of_symbol[null] as usize], vec![Term { equal: 0, differ: 0 }]);
+        // The guarded walk back gives "the cell behind differs" literals; with the last cell
+        // settled the windows further back make every one of them redundant.
+        assert_eq!(check.rows.iter().flatten().filter(|t| t.differ != 0).count(), 0);
+        assert_eq!(holding, 2_710);
+    }
+
+    /// The id of symbol `name` in a game's optimised automaton.
+    fn automaton_symbol(file_name: &str, source: &str, name: &str) -> usize {
+        let (automaton, _) = load(file_name, source);
+        automaton.symbols.iter().position(|s| s == name).expect("the symbol exists")
+    }
+
+    #[test]
+    fn the_last_cell_is_settled_where_every_path_drops_the_mover_s_disc_there_and_not_where_one_wipes_the_board() {
+        let source = include_str!("../../../games/connect4/connect4.rg");
+        let (automaton, plan) = load("connect4.rg", source);
+        let check = check_named(&automaton, &plan, "fourSearch").3.expect("the check has the shape");
+        let settled = check.settled.expect("the drop settles the last cell");
+        // Cells a1..g6 are symbols 14..55 and board offsets 0..41; no other symbol keys a cell.
+        let cells: Vec<(usize, u32)> =
+            settled.iter().enumerate().filter_map(|(symbol, cell)| cell.map(|c| (symbol, c))).collect();
+        assert_eq!(cells, (0..42).map(|c| (14 + c as usize, c)).collect::<Vec<_>>());
+        // A write of the board between the drop and the check: nothing is settled.
+        let wiped = source.replace(
+            "raised, judge: player = keeper;",
+            "raised, wiped: player = keeper;\nwiped, judge: board[a1] = empty;",
+        );
+        assert_ne!(wiped, source);
+        let (automaton, plan) = load("connect4.rg", &wiped);
+        let check = check_named(&automaton, &plan, "fourSearch").3.expect("the check has the shape");
+        assert_eq!(check.settled, None);
     }
 }

@@ -34,6 +34,7 @@ mod progress;
 mod ray_counts;
 mod ray_skips;
 mod refine;
+mod settled_cells;
 mod template;
 mod values;
 
