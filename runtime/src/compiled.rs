@@ -2230,81 +2230,122 @@ pub fn random_playout_into<G: CompiledGame>(
     search: &mut Search<G::Values>,
     outcome: &mut PlayoutOutcome,
 ) -> Result<(), EngineError> {
-    let mut state = start_cached::<G>(search)?;
+    let mut state = begin_playout::<G>(search, outcome)?;
+    let mut cursor = PlyCursor::new(max_moves);
+    // A settled state is terminal, or `random` or a player moves.
+    if state.node != G::END {
+        while playout_ply::<G>(&mut state, &mut cursor, rng, max_moves, playout, search, outcome)? {}
+    }
+    finish_playout::<G>(&state, outcome);
+    Ok(())
+}
+
+/// What [`playout_ply`] carries from one ply of a playout to the next: the moves left before the
+/// limit, and the number of moves the last ply listed.
+#[derive(Clone, Copy, Debug)]
+struct PlyCursor {
+    moves_left: u64,
+    last_count: usize,
+}
+
+impl PlyCursor {
+    #[inline(always)]
+    fn new(max_moves: u64) -> Self {
+        PlyCursor { moves_left: max_moves, last_count: 0 }
+    }
+}
+
+/// The start of a playout of [`random_playout_into`]: the settled start state, with the context
+/// made lean-ready where [`lean_kept`] holds and `outcome`'s counts zeroed.
+#[inline(always)]
+fn begin_playout<G: CompiledGame>(
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<CompiledState<G::Values>, EngineError> {
+    let state = start_cached::<G>(search)?;
     if lean_kept::<G>() {
         keep_lean::<G>(search);
     }
     outcome.plies = 0;
     outcome.chance_moves = 0;
     outcome.legal_moves = 0;
-    let mut moves_left = max_moves;
-    let mut last_count = 0;
-    // A settled state is terminal, or `random` or a player moves.
-    if state.node != G::END {
-        loop {
-            let random = G::player(&state.values) == G::RANDOM;
-            if moves_left == 0 {
-                return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
-            }
-            moves_left -= 1;
-            // With many moves, list tags only and search the picked move again alone (its tags
-            // prune every other path): one successor is copied instead of all of them. A delta
-            // listing copies none, unless the game's replay skips to its member: then a
-            // placement's tags-only listing, which writes nothing per member, costs less than
-            // its delta listing (gomoku +13 % instructions per playout with deltas instead).
-            let mut listed = false;
-            // A counted start builds the picked move alone.
-            if let Some(count) = counted::counted_ply::<G>(&mut state, rng, random, search, outcome)? {
-                last_count = count;
-                listed = true;
-            }
-            // Not after a counted ply: that ply's successor is settled first (it may stand on
-            // another start).
-            if !listed {
-                if let Some(count) = counted_search::counted_search_ply::<G>(&mut state, rng, random, search, outcome)?
-                {
-                    last_count = count;
-                    listed = true;
-                }
-            }
-            let try_tags = !listed
-                && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node))
-                && last_count > tags_only_above_moves::<G>();
-            if try_tags {
-                let listed_tags = if G::REPLAY_SKIPS_TO_MEMBER {
-                    tags_only_ply::<G>(&mut state, rng, random, search, outcome)?
-                } else {
-                    tags_only_ply_out_of_line::<G>(&mut state, rng, random, search, outcome)?
-                };
-                if let Some(count) = listed_tags {
-                    last_count = count;
-                    listed = true;
-                } else if lean_kept::<G>() {
-                    // The tags-only listing began a full search.
-                    keep_lean::<G>(search);
-                }
-            }
-            if !listed {
-                let deltas = listed_as_deltas::<G>(state.node);
-                generate_successors_in_place::<G>(&mut state, search, lean_kept::<G>())?;
-                let count = search.moves.len();
-                last_count = count;
-                let pick = pick_and_count(rng, count, random, outcome)
-                    .ok_or_else(|| EngineError::UnexpectedEnd { node: search.node_name(state.node) })?;
-                if deltas {
-                    search.moves.take_delta::<G>(pick, &mut state);
-                } else {
-                    search.moves.take_whole(pick, &mut state);
-                }
-            }
-            if !settle_in_place::<G>(&mut state, search)? {
-                break;
-            }
-        }
-    }
+    Ok(state)
+}
+
+/// The end of a playout of [`random_playout_into`]: the goals of its terminal state.
+#[inline(always)]
+fn finish_playout<G: CompiledGame>(state: &CompiledState<G::Values>, outcome: &mut PlayoutOutcome) {
     outcome.goals.clear();
     outcome.goals.extend((0..G::PLAYERS.len()).map(|p| G::goal(&state.values, p)));
-    Ok(())
+}
+
+/// One ply of [`random_playout_into`] from `state` (settled, not terminal): lists, picks, takes
+/// the picked move and settles its successor; returns whether the game goes on.
+#[inline(always)]
+fn playout_ply<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    cursor: &mut PlyCursor,
+    rng: &mut Xoshiro256,
+    max_moves: u64,
+    playout: u64,
+    search: &mut Search<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) -> Result<bool, EngineError> {
+    let random = G::player(&state.values) == G::RANDOM;
+    if cursor.moves_left == 0 {
+        return Err(EngineError::PlayoutTooLong { playout, limit: max_moves });
+    }
+    cursor.moves_left -= 1;
+    // With many moves, list tags only and search the picked move again alone (its tags
+    // prune every other path): one successor is copied instead of all of them. A delta
+    // listing copies none, unless the game's replay skips to its member: then a
+    // placement's tags-only listing, which writes nothing per member, costs less than
+    // its delta listing (gomoku +13 % instructions per playout with deltas instead).
+    let mut listed = false;
+    // A counted start builds the picked move alone.
+    if let Some(count) = counted::counted_ply::<G>(state, rng, random, search, outcome)? {
+        cursor.last_count = count;
+        listed = true;
+    }
+    // Not after a counted ply: that ply's successor is settled first (it may stand on
+    // another start).
+    if !listed {
+        if let Some(count) = counted_search::counted_search_ply::<G>(state, rng, random, search, outcome)? {
+            cursor.last_count = count;
+            listed = true;
+        }
+    }
+    let try_tags = !listed
+        && (G::REPLAY_SKIPS_TO_MEMBER || !G::delta_start(state.node))
+        && cursor.last_count > tags_only_above_moves::<G>();
+    if try_tags {
+        let listed_tags = if G::REPLAY_SKIPS_TO_MEMBER {
+            tags_only_ply::<G>(state, rng, random, search, outcome)?
+        } else {
+            tags_only_ply_out_of_line::<G>(state, rng, random, search, outcome)?
+        };
+        if let Some(count) = listed_tags {
+            cursor.last_count = count;
+            listed = true;
+        } else if lean_kept::<G>() {
+            // The tags-only listing began a full search.
+            keep_lean::<G>(search);
+        }
+    }
+    if !listed {
+        let deltas = listed_as_deltas::<G>(state.node);
+        generate_successors_in_place::<G>(state, search, lean_kept::<G>())?;
+        let count = search.moves.len();
+        cursor.last_count = count;
+        let pick = pick_and_count(rng, count, random, outcome)
+            .ok_or_else(|| EngineError::UnexpectedEnd { node: search.node_name(state.node) })?;
+        if deltas {
+            search.moves.take_delta::<G>(pick, state);
+        } else {
+            search.moves.take_whole(pick, state);
+        }
+    }
+    settle_in_place::<G>(state, search)
 }
 
 /// [`tags_only_ply`] out of line, for a game whose replay does not skip to its member: its
@@ -2393,11 +2434,22 @@ fn score_of<G: CompiledGame>(symbol: SymbolId) -> Score {
 /// [`crate::playout::run_playouts`] on a compiled game: the same playouts (playout `i` seeded from
 /// `(seed, i)`), so the report equals the generic one except for the timings.
 pub fn run_playouts<G: CompiledGame>(config: &PlayoutConfig) -> Result<PlayoutReport, EngineError> {
+    let scores_of = |goals: &[SymbolId]| goals.iter().map(|&g| score_of::<G>(g)).collect();
+    if lanes::two_lanes::<G>() {
+        return crate::playout::run_indexed_playouts_into(
+            config,
+            || [search_context::<G>(), search_context::<G>()],
+            |worker, searches| lanes::run_two_lanes::<G>(worker, searches, config.max_moves),
+            scores_of,
+        );
+    }
     crate::playout::run_indexed_playouts_into(
         config,
         search_context::<G>,
-        |rng, index, search, outcome| random_playout_into::<G>(rng, config.max_moves, index, search, outcome),
-        |goals| goals.iter().map(|&g| score_of::<G>(g)).collect(),
+        crate::playout::each_playout(|rng, index, search, outcome| {
+            random_playout_into::<G>(rng, config.max_moves, index, search, outcome)
+        }),
+        scores_of,
     )
 }
 
@@ -2548,6 +2600,8 @@ pub mod rays;
 pub mod counted_search;
 
 pub mod ray_counts;
+
+mod lanes;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight
 /// one-byte slots read as one word, and per byte a mask bit (the byte's high bit) that is exact

@@ -439,21 +439,94 @@ pub fn run_indexed_playouts<S>(
     run_indexed_playouts_into(
         config,
         scratch,
-        |rng, index, scratch, outcome| {
+        each_playout(|rng, index, scratch, outcome| {
             *outcome = playout(rng, index, scratch)?;
             Ok(())
-        },
+        }),
         scores_of,
     )
 }
 
-/// [`run_indexed_playouts`] for a playout that writes its outcome into one reused per worker
-/// (overwriting every field), so a playout allocates nothing: the goals buffer keeps its
-/// capacity, and an outcome seen before is counted without building a key for it.
+/// A worker of [`run_indexed_playouts_into`] that runs its playouts one after the other: each
+/// writes its outcome into one reused per worker (overwriting every field), so a playout
+/// allocates nothing (the goals buffer keeps its capacity). A worker stops at its first error.
+#[inline(always)]
+pub fn each_playout<S>(
+    playout: impl Fn(&mut Xoshiro256, u64, &mut S, &mut PlayoutOutcome) -> Result<(), EngineError> + Sync,
+) -> impl Fn(&mut PlayoutWorker<'_>, &mut S) -> Result<(), (u64, EngineError)> + Sync {
+    move |worker, scratch| {
+        let mut outcome = PlayoutOutcome::default();
+        while let Some((index, mut rng)) = worker.next_playout() {
+            playout(&mut rng, index, scratch, &mut outcome).map_err(|e| (index, e))?;
+            worker.record(&outcome);
+        }
+        Ok(())
+    }
+}
+
+/// One worker's share of [`run_indexed_playouts_into`]: hands out its playout indices, with
+/// their generators, in increasing order (blocks from the shared counter), and sums the outcomes
+/// it is given.
+pub struct PlayoutWorker<'a> {
+    next_block: &'a AtomicU64,
+    block: u64,
+    count: u64,
+    seeds: PlayoutSeeds,
+    /// The next index to hand out, and the end of its block.
+    index: u64,
+    block_end: u64,
+    /// Every index is handed out (set once [`PlayoutWorker::next_playout`] returned `None`).
+    exhausted: bool,
+    plies: u64,
+    chance: u64,
+    legal: u64,
+    tally: OutcomeTally,
+}
+
+impl PlayoutWorker<'_> {
+    /// The next playout to run, as its index and generator ([`Xoshiro256::for_playout`]);
+    /// `None` once every playout is handed out (and at every later call).
+    #[inline(always)]
+    pub fn next_playout(&mut self) -> Option<(u64, Xoshiro256)> {
+        if self.index == self.block_end {
+            if self.exhausted {
+                return None;
+            }
+            self.index = self.next_block.fetch_add(self.block, Ordering::Relaxed);
+            self.block_end = self.index.saturating_add(self.block).min(self.count);
+            if self.index >= self.count {
+                self.exhausted = true;
+                self.index = self.block_end;
+                return None;
+            }
+        }
+        let index = self.index;
+        self.index += 1;
+        Some((index, self.seeds.rng(index)))
+    }
+
+    /// Counts a finished playout's outcome.
+    #[inline(always)]
+    pub fn record(&mut self, outcome: &PlayoutOutcome) {
+        self.plies += outcome.plies;
+        self.chance += outcome.chance_moves;
+        self.legal += outcome.legal_moves;
+        self.tally.add(&outcome.goals);
+    }
+}
+
+/// [`run_indexed_playouts`] with the workers' loop given: `work(worker, scratch)` runs playouts
+/// as [`PlayoutWorker::next_playout`] hands them out and [`PlayoutWorker::record`]s each outcome
+/// ([`each_playout`] runs them one after the other; a worker may interleave several), returning
+/// at the first error with the failing playout's index. A worker that fails must first finish
+/// every playout it was handed with a lower index (the lowest failing index wins: every playout
+/// below it runs, on this worker or another).
+// Never inlined: the per-playout instruction counts (`pinstr.sh`) collect inside this function.
+#[inline(never)]
 pub fn run_indexed_playouts_into<S>(
     config: &PlayoutConfig,
     scratch: impl Fn() -> S + Sync,
-    playout: impl Fn(&mut Xoshiro256, u64, &mut S, &mut PlayoutOutcome) -> Result<(), EngineError> + Sync,
+    work: impl Fn(&mut PlayoutWorker<'_>, &mut S) -> Result<(), (u64, EngineError)> + Sync,
     scores_of: impl Fn(&[SymbolId]) -> Vec<Score>,
 ) -> Result<PlayoutReport, EngineError> {
     let threads =
@@ -467,27 +540,21 @@ pub fn run_indexed_playouts_into<S>(
     let seeds = PlayoutSeeds::new(config.seed);
     let run_range = || -> Result<(u64, u64, u64, OutcomeTally), (u64, EngineError)> {
         let mut scratch = scratch();
-        let (mut plies, mut chance, mut legal) = (0, 0, 0);
-        let mut tally = OutcomeTally::default();
-        let mut outcome = PlayoutOutcome::default();
-        let (mut index, mut block_end) = (0, 0);
-        loop {
-            if index == block_end {
-                index = next_block.fetch_add(block, Ordering::Relaxed);
-                block_end = index.saturating_add(block).min(config.count);
-                if index >= config.count {
-                    break;
-                }
-            }
-            let mut rng = seeds.rng(index);
-            playout(&mut rng, index, &mut scratch, &mut outcome).map_err(|e| (index, e))?;
-            plies += outcome.plies;
-            chance += outcome.chance_moves;
-            legal += outcome.legal_moves;
-            tally.add(&outcome.goals);
-            index += 1;
-        }
-        Ok((plies, chance, legal, tally))
+        let mut worker = PlayoutWorker {
+            next_block: &next_block,
+            block,
+            count: config.count,
+            seeds,
+            index: 0,
+            block_end: 0,
+            exhausted: false,
+            plies: 0,
+            chance: 0,
+            legal: 0,
+            tally: OutcomeTally::default(),
+        };
+        work(&mut worker, &mut scratch)?;
+        Ok((worker.plies, worker.chance, worker.legal, worker.tally))
     };
     let results: Vec<_> = if threads <= 1 {
         vec![run_range()]

@@ -938,7 +938,9 @@ impl FastEngine {
         crate::playout::run_indexed_playouts_into(
             config,
             || self.scratch(),
-            |rng, index, scratch, outcome| self.random_playout_into(rng, config.max_moves, index, scratch, outcome),
+            crate::playout::each_playout(|rng, index, scratch, outcome| {
+                self.random_playout_into(rng, config.max_moves, index, scratch, outcome)
+            }),
             |goals| self.scores_of(goals),
         )
     }
