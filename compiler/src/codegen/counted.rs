@@ -429,9 +429,10 @@ mod tests {
 #[inline(always)]
 fn c{node}<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {{
 let mut masks = [0u64; 3];
-for chunk in 0..3 {{
+for chunk in 0..2 {{
 masks[chunk] = {{ let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, {stone}) }};
 }}
+masks[2] = {{ let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 0 + 8 * 2); byte_below_mask(word, {stone}) }};
 masks[2] &= 0xffffffff;
 let count = marked_total(&masks);
 let Some(k) = pick(count) else {{ return (count, None) }};
@@ -548,9 +549,10 @@ let x: u8 = {keeper};
 #[inline(always)]
 fn c{node}<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {{
 let mut masks = [0u64; 3];
-for chunk in 0..3 {{
+for chunk in 0..2 {{
 masks[chunk] = {{ let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, {stone}) }};
 }}
+masks[2] = {{ let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 0 + 8 * 2); byte_below_mask(word, {stone}) }};
 masks[2] &= 0xffffffff;
 let count = marked_total(&masks) * 6;
 let Some(k) = pick(count) else {{ return (count, None) }};
