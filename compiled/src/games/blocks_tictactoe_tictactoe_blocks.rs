@@ -1053,7 +1053,7 @@ false
 /// Node `wins1Red_reach_1`: a mask check, 1 rows of at most 15 terms (mask_checks.rs).
 fn r54_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(0);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<2>(v, 8, x)) >> 1);
 (d & 0x8080 == 0x0) | (d & 0x80000080 == 0x0) | (d & 0x8000000080 == 0x0) | (d & 0x80000000000080 == 0x0) | (d & 0x8000000000000080 == 0x0) | (d & 0xc0 == 0x0) | (d & 0x4080 == 0x0) | (d & 0x80808000 == 0x0) | (d & 0x80808000000000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x8000800080000000 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x80000000c000 == 0x0) | (d & 0x80000080004000 == 0x0) | (d & 0x8000000000004040 == 0x0)
 }
 
@@ -1123,7 +1123,7 @@ false
 /// Node `wins1Green_reach_1`: a mask check, 1 rows of at most 15 terms (mask_checks.rs).
 fn r64_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(1);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<2>(v, 8, x)) >> 1);
 (d & 0x8080 == 0x0) | (d & 0x80000080 == 0x0) | (d & 0x8000000080 == 0x0) | (d & 0x80000000000080 == 0x0) | (d & 0x8000000000000080 == 0x0) | (d & 0xc0 == 0x0) | (d & 0x4080 == 0x0) | (d & 0x80808000 == 0x0) | (d & 0x80808000000000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x8000800080000000 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x80000000c000 == 0x0) | (d & 0x80000080004000 == 0x0) | (d & 0x8000000000004040 == 0x0)
 }
 

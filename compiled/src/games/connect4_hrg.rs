@@ -536,7 +536,7 @@ v[slot] = old;
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`: a mask check, 44 rows of at most 16 terms (mask_checks.rs).
 fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(0);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4) | ((regula_runtime::compiled::mask_checks::differing(v, 40, x)) >> 5) | 1;
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 40, x)) >> 5) | 1;
 let at = MROW5[(v[53] as usize)] as usize * 16;
 let row: &[u64; 16] = MTERMS6[at..at + 16].try_into().unwrap();
 let mut found = false;
@@ -718,7 +718,7 @@ false
 /// Node `fourThroughLast_reach_2__fourThroughLast_reach_2`: a mask check, 44 rows of at most 16 terms (mask_checks.rs).
 fn r32_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(1);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4) | ((regula_runtime::compiled::mask_checks::differing(v, 40, x)) >> 5) | 1;
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 40, x)) >> 5) | 1;
 let at = MROW5[(v[53] as usize)] as usize * 16;
 let row: &[u64; 16] = MTERMS6[at..at + 16].try_into().unwrap();
 let mut found = false;

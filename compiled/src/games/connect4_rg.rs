@@ -343,7 +343,7 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) {
 /// Node `fourSearch`: a mask check, 43 rows of at most 13 terms (mask_checks.rs).
 fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(v[51]);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4) | ((regula_runtime::compiled::mask_checks::differing(v, 40, x)) >> 5) | 1;
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4) | ((regula_runtime::compiled::mask_checks::differing_low::<2>(v, 40, x)) >> 5) | 1;
 let at = MROW5[(v[53] as usize)] as usize * 13;
 let row: &[u64; 13] = MTERMS6[at..at + 13].try_into().unwrap();
 let mut found = false;

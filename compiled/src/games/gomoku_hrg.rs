@@ -2110,9 +2110,10 @@ None
 #[inline(always)]
 fn c2<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 29];
-for chunk in 0..29 {
+for chunk in 0..28 {
 masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
 }
+masks[28] = { let word = regula_runtime::compiled::counted::first_slots_word::<1>(v, 1 + 8 * 28); byte_at_least_mask(word, 8) };
 masks[28] &= 0xff;
 let count = marked_total(&masks);
 let Some(k) = pick(count) else { return (count, None) };
@@ -2125,9 +2126,10 @@ let x: u8 = 5;
 #[inline(always)]
 fn c79<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 29];
-for chunk in 0..29 {
+for chunk in 0..28 {
 masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
 }
+masks[28] = { let word = regula_runtime::compiled::counted::first_slots_word::<1>(v, 1 + 8 * 28); byte_at_least_mask(word, 8) };
 masks[28] &= 0xff;
 let count = marked_total(&masks);
 let Some(k) = pick(count) else { return (count, None) };

@@ -849,9 +849,10 @@ Ok(false)
 #[inline(always)]
 fn c2<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 16];
-for chunk in 0..16 {
+for chunk in 0..15 {
 masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 7) };
 }
+masks[15] = { let word = regula_runtime::compiled::counted::first_slots_word::<1>(v, 1 + 8 * 15); byte_at_least_mask(word, 7) };
 masks[15] &= 0xff;
 let count = marked_total(&masks);
 let Some(k) = pick(count) else { return (count, None) };
@@ -864,9 +865,10 @@ let x: u8 = 4;
 #[inline(always)]
 fn c18<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 16];
-for chunk in 0..16 {
+for chunk in 0..15 {
 masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 7) };
 }
+masks[15] = { let word = regula_runtime::compiled::counted::first_slots_word::<1>(v, 1 + 8 * 15); byte_at_least_mask(word, 7) };
 masks[15] &= 0xff;
 let count = marked_total(&masks);
 let Some(k) = pick(count) else { return (count, None) };

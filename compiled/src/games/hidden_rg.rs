@@ -581,7 +581,7 @@ fn m35(v: &mut Values, cx: &mut Search<Values>) {
 /// Node `deckSearch`: a mask check, 1 rows of at most 4 terms (mask_checks.rs).
 fn r27_28(v: &mut Values, r22: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(7);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x);
+let d = regula_runtime::compiled::mask_checks::differing_low::<4>(v, 0, x);
 (!d & 0x80808080) != 0 || (d & 0x0) != 0
 }
 

@@ -962,7 +962,7 @@ m117(v, cx);
 /// Node `five_reach_1`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
 fn r22_32(v: &mut Values, r79: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(0);
-let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 33, x)) >> 4);
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 33, x)) >> 4);
 (d & 0x8080808080 == 0x0) | (d & 0x808080808000 == 0x0) | (d & 0x8080000000404040 == 0x0) | (d & 0x8000000040404040 == 0x0) | (d & 0x4040404000000020 == 0x0) | (d & 0x4040400000002020 == 0x0) | (d & 0x20202020200000 == 0x0) | (d & 0x2020202020000000 == 0x0) | (d & 0x80004000200090 == 0x0) | (d & 0x40008020004010 == 0x0) | (d & 0x8000400020009000 == 0x0) | (d & 0x4000802000401000 == 0x0) | (d & 0x40002000900040 == 0x0) | (d & 0x4000200090004000 == 0x0) | (d & 0x8040201000000080 == 0x0) | (d & 0x20009000400020 == 0x0) | (d & 0x1010101010 == 0x0) | (d & 0x4020100000008040 == 0x0) | (d & 0x2000900040002000 == 0x0) | (d & 0x101010101000 == 0x0) | (d & 0x90004000200010 == 0x0) | (d & 0x4010002000401000 == 0x0) | (d & 0x9000400020001000 == 0x0) | (d & 0x1000200040100020 == 0x0) | (d & 0x40002000100048 == 0x0) | (d & 0x4000200010004800 == 0x0) | (d & 0x80402010080000 == 0x0) | (d & 0x20001000480020 == 0x0) | (d & 0x1010000000080808 == 0x0) | (d & 0x8040201008000000 == 0x0) | (d & 0x2000100048002000 == 0x0) | (d & 0x1000000008080808 == 0x0)
 }
 
@@ -1252,7 +1252,7 @@ false
 /// Node `five_reach_2`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
 fn r53_63(v: &mut Values, r79: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(1);
-let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 33, x)) >> 4);
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 33, x)) >> 4);
 (d & 0x8080808080 == 0x0) | (d & 0x808080808000 == 0x0) | (d & 0x8080000000404040 == 0x0) | (d & 0x8000000040404040 == 0x0) | (d & 0x4040404000000020 == 0x0) | (d & 0x4040400000002020 == 0x0) | (d & 0x20202020200000 == 0x0) | (d & 0x2020202020000000 == 0x0) | (d & 0x80004000200090 == 0x0) | (d & 0x40008020004010 == 0x0) | (d & 0x8000400020009000 == 0x0) | (d & 0x4000802000401000 == 0x0) | (d & 0x40002000900040 == 0x0) | (d & 0x4000200090004000 == 0x0) | (d & 0x8040201000000080 == 0x0) | (d & 0x20009000400020 == 0x0) | (d & 0x1010101010 == 0x0) | (d & 0x4020100000008040 == 0x0) | (d & 0x2000900040002000 == 0x0) | (d & 0x101010101000 == 0x0) | (d & 0x90004000200010 == 0x0) | (d & 0x4010002000401000 == 0x0) | (d & 0x9000400020001000 == 0x0) | (d & 0x1000200040100020 == 0x0) | (d & 0x40002000100048 == 0x0) | (d & 0x4000200010004800 == 0x0) | (d & 0x80402010080000 == 0x0) | (d & 0x20001000480020 == 0x0) | (d & 0x1010000000080808 == 0x0) | (d & 0x8040201008000000 == 0x0) | (d & 0x2000100048002000 == 0x0) | (d & 0x1000000008080808 == 0x0)
 }
 
@@ -1542,7 +1542,7 @@ false
 /// Node `someEmptyCell_reach_1`: a mask check, 1 rows of at most 36 terms (mask_checks.rs).
 fn r91_93(v: &mut Values, r79: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(8);
-let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 33, x)) >> 4);
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 33, x)) >> 4);
 (!d & 0xf0f0f0f0f8f8f8f8) != 0 || (d & 0x0) != 0
 }
 
@@ -2100,9 +2100,10 @@ None
 #[inline(always)]
 fn c2<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 5];
-for chunk in 0..5 {
+for chunk in 0..4 {
 masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
 }
+masks[4] = { let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 1 + 8 * 4); byte_at_least_mask(word, 8) };
 masks[4] &= 0xffffffff;
 let count = marked_total(&masks) * 8;
 let Some(k) = pick(count) else { return (count, None) };
@@ -2118,9 +2119,10 @@ let x: u8 = 5;
 #[inline(always)]
 fn c95<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 5];
-for chunk in 0..5 {
+for chunk in 0..4 {
 masks[chunk] = { let word = slot_word(v, 1 + 8 * chunk); byte_at_least_mask(word, 8) };
 }
+masks[4] = { let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 1 + 8 * 4); byte_at_least_mask(word, 8) };
 masks[4] &= 0xffffffff;
 let count = marked_total(&masks) * 8;
 let Some(k) = pick(count) else { return (count, None) };

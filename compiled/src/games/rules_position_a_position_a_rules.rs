@@ -388,7 +388,7 @@ v[slot] = old;
 #[inline(always)]
 fn r7_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(45);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing(v, 32, x)) >> 4);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 16, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 24, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 32, x)) >> 4);
 let at = MROW5[(v[37] as usize)] as usize * 72;
 let row: &[u64; 72] = MTERMS6[at..at + 72].try_into().unwrap();
 let mut found = false;

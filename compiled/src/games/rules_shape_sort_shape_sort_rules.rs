@@ -963,9 +963,10 @@ false
 #[inline(always)]
 fn c9<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {
 let mut masks = [0u64; 5];
-for chunk in 0..5 {
+for chunk in 0..4 {
 masks[chunk] = { let word = slot_word(v, 0 + 8 * chunk); byte_at_least_mask(word, 48) };
 }
+masks[4] = { let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 0 + 8 * 4); byte_at_least_mask(word, 48) };
 masks[4] &= 0xffffffff;
 let count = marked_total(&masks) * 4;
 let Some(k) = pick(count) else { return (count, None) };

@@ -488,7 +488,7 @@ v[slot] = old;
 /// Node `hasLine_reach_1__hasLine_reach_1`: a mask check, 1 rows of at most 8 terms (mask_checks.rs).
 fn r9_10(v: &mut Values, r11: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(0);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<1>(v, 8, x)) >> 1);
 (d & 0x808080 == 0x0) | (d & 0x808080000000 == 0x0) | (d & 0x80000080000080 == 0x0) | (d & 0x80008000800000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x80000000c0 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x8080000000000040 == 0x0)
 }
 
@@ -528,7 +528,7 @@ false
 /// Node `hasEmpty_reach_1`: a mask check, 1 rows of at most 9 terms (mask_checks.rs).
 fn r15_17(v: &mut Values, r10: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(7);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<1>(v, 8, x)) >> 1);
 (!d & 0x80808080808080c0) != 0 || (d & 0x0) != 0
 }
 
@@ -546,7 +546,7 @@ false
 /// Node `hasLine_reach_2__hasLine_reach_2`: a mask check, 1 rows of at most 8 terms (mask_checks.rs).
 fn r28_29(v: &mut Values, r11: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(1);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing(v, 8, x)) >> 1);
+let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<1>(v, 8, x)) >> 1);
 (d & 0x808080 == 0x0) | (d & 0x808080000000 == 0x0) | (d & 0x80000080000080 == 0x0) | (d & 0x80008000800000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x80000000c0 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x8080000000000040 == 0x0)
 }
 

@@ -134,11 +134,30 @@ impl Generator<'_> {
             writeln!(decode, "let {name}: {sym} = {choice_table}[{index}];").expect("writing to a String");
         }
         let mask: Vec<String> = tests.iter().map(super::byte_test_mask).collect();
-        let tail_mask = count - 8 * (words - 1);
-        let tail_mask = if tail_mask == 8 {
+        let tail_members = count - 8 * (words - 1);
+        // The last word's members in its first bytes: read only those (one narrow load,
+        // `counted::first_slots_word`), where a word would cover slots the keeper just wrote.
+        let narrow = tail_members.next_power_of_two();
+        let (chunks, last_word) = if narrow < 8 {
+            let last = words - 1;
+            let narrowed: Vec<String> = mask
+                .iter()
+                .map(|m| {
+                    m.replace(
+                        "slot_word(v, ",
+                        &format!("regula_runtime::compiled::counted::first_slots_word::<{narrow}>(v, "),
+                    )
+                    .replace("8 * chunk", &format!("8 * {last}"))
+                })
+                .collect();
+            (last, format!("masks[{last}] = {};\n", narrowed.join(" & ")))
+        } else {
+            (words, String::new())
+        };
+        let tail_mask = if tail_members == 8 {
             String::new()
         } else {
-            format!("masks[{}] &= {:#x};\n", words - 1, (1u64 << (8 * tail_mask)) - 1)
+            format!("masks[{}] &= {:#x};\n", words - 1, (1u64 << (8 * tail_members)) - 1)
         };
         let name = &automaton.nodes[node].name;
         Some(format!(
@@ -146,10 +165,10 @@ impl Generator<'_> {
              #[inline(always)]\n\
              fn c{node}<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {{\n\
              let mut masks = [0u64; {words}];\n\
-             for chunk in 0..{words} {{\n\
+             for chunk in 0..{chunks} {{\n\
              masks[chunk] = {mask};\n\
              }}\n\
-             {tail_mask}let count = {total};\n\
+             {last_word}{tail_mask}let count = {total};\n\
              let Some(k) = pick(count) else {{ return (count, None) }};\n\
              let member: {sym} = {table}[select_marked(&masks, {rank})];\n\
              {decode}{lets}\
@@ -410,9 +429,10 @@ mod tests {
 #[inline(always)]
 fn c{node}<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {{
 let mut masks = [0u64; 3];
-for chunk in 0..3 {{
+for chunk in 0..2 {{
 masks[chunk] = {{ let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, {stone}) }};
 }}
+masks[2] = {{ let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 0 + 8 * 2); byte_below_mask(word, {stone}) }};
 masks[2] &= 0xffffffff;
 let count = marked_total(&masks);
 let Some(k) = pick(count) else {{ return (count, None) }};
@@ -529,9 +549,10 @@ let x: u8 = {keeper};
 #[inline(always)]
 fn c{node}<P: FnOnce(usize) -> Option<usize>>(v: &Values, pick: P) -> (usize, Option<u64>) {{
 let mut masks = [0u64; 3];
-for chunk in 0..3 {{
+for chunk in 0..2 {{
 masks[chunk] = {{ let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, {stone}) }};
 }}
+masks[2] = {{ let word = regula_runtime::compiled::counted::first_slots_word::<4>(v, 0 + 8 * 2); byte_below_mask(word, {stone}) }};
 masks[2] &= 0xffffffff;
 let count = marked_total(&masks) * 6;
 let Some(k) = pick(count) else {{ return (count, None) }};

@@ -23,8 +23,10 @@
 //!
 //! Emitted: the check's start function computes `d`, one bit per board cell set where the cell
 //! differs from the compared value (`regula_runtime::compiled::mask_checks`, five operations per
-//! eight cells), and the check is `d & (cells of the term) == (cells that must differ)` or-ed over
-//! the terms of the start slot's row, with no branch. A row of single-cell terms is two mask
+//! eight cells; a word whose used cells are its first 1, 2 or 4 bytes is read by one narrow
+//! load, `differing_low`, so it does not cover slots a delta just wrote as bytes), and the
+//! check is `d & (cells of the term) == (cells that must differ)` or-ed over the terms of the
+//! start slot's row, with no branch. A row of single-cell terms is two mask
 //! tests. Not taken where a row has more than [`MAX_TERMS`] terms, where the exploration takes
 //! more than [`STEP_BUDGET`] steps, where the start slot is the check's offset register, or in
 //! functions specialised for known values.
@@ -626,7 +628,18 @@ impl Generator<'_> {
             .iter()
             .enumerate()
             .map(|(w, at)| {
-                let word = format!("regula_runtime::compiled::mask_checks::differing(v, {at}, x)");
+                // A word whose used cells are its first bytes reads only those (module doc).
+                let bytes = (0..bits.len())
+                    .filter(|&offset| bits[offset].is_some_and(|bit| bit % 8 == 7 - w as u32))
+                    .map(|offset| check.board.0 + offset as u32 - at + 1)
+                    .max()
+                    .map_or(8, |end| end.next_power_of_two());
+                let word = match bytes {
+                    1 | 2 | 4 => {
+                        format!("regula_runtime::compiled::mask_checks::differing_low::<{bytes}>(v, {at}, x)")
+                    }
+                    _ => format!("regula_runtime::compiled::mask_checks::differing(v, {at}, x)"),
+                };
                 if w == 0 {
                     word
                 } else {

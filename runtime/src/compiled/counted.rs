@@ -70,18 +70,47 @@ pub fn select_marked(masks: &[u64], mut k: usize) -> usize {
         k -= group;
         first += 4;
     }
+    if masks.len() <= 2 {
+        // A board of at most sixteen members (tic-tac-toe): the word holding the member chosen
+        // by a select, not a branch on the pick (it would mispredict on random picks).
+        let low = masks.first().copied().unwrap_or(0);
+        let high = masks.get(1).copied().unwrap_or(0);
+        let in_low = marked_count(low);
+        let (mask, base, k) = if k < in_low { (low, 0, k) } else { (high, 8, k - in_low) };
+        return (base + select_in_mask(mask, k)).min(8 * masks.len());
+    }
     for (chunk, &mask) in masks.iter().enumerate().skip(first) {
         let count = marked_count(mask);
         if k < count {
-            let mut mask = mask;
-            for _ in 0..k {
-                mask &= mask - 1;
-            }
-            return 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+            return 8 * chunk + select_in_mask(mask, k);
         }
         k -= count;
     }
     8 * masks.len()
+}
+
+/// The byte index (0 to 7) of the `k`-th byte (from 0) a byte mask marks, 8 when it marks `k`
+/// or fewer. No branch: each byte of `prefix` counts the marked bytes up to it (at most 8, so no
+/// byte carries into the next), and the answer is the number of bytes whose count is at most
+/// `k` (the `k`-th marked byte is the first whose count passes `k`), each byte compared by one
+/// subtraction that cannot borrow (`0x80 + k - count` lies in 0x78..=0x88).
+#[inline(always)]
+pub fn select_in_mask(mask: u64, k: usize) -> usize {
+    let prefix = (mask >> 7 & BYTE_ONES).wrapping_mul(BYTE_ONES);
+    let k = k.min(8) as u64;
+    let at_most_k = (BYTE_ONES * (0x80 + k)).wrapping_sub(prefix) & 0x8080_8080_8080_8080;
+    marked_count(at_most_k)
+}
+
+/// The first `BYTES` slots from `at` (1 to 8) as a little-endian word, its other bytes zero:
+/// one narrow load where a word's marked members sit in its first bytes (the last word of a
+/// small board), so a recent one-byte store to a slot past them (the keeper's player slot) is
+/// not one the load waits for (see `mask_checks::differing_low`).
+#[inline(always)]
+pub fn first_slots_word<const BYTES: usize>(v: &[u8], at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes[..BYTES].copy_from_slice(&v[at..at + BYTES]);
+    u64::from_le_bytes(bytes)
 }
 
 /// The playout loop's ply from a counted start ([`CompiledGame::pick_counted`]): picks a move as
@@ -127,6 +156,38 @@ mod tests {
         assert_eq!(marked_total(&full), 2040);
         let one_byte = [0x0000_0000_8000_0000; MAX_MARKED_WORDS];
         assert_eq!(marked_total(&one_byte), 255);
+    }
+
+    #[test]
+    fn the_first_slots_word_holds_those_slots_and_zeros() {
+        let slots = [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(first_slots_word::<1>(&slots, 2), 3);
+        assert_eq!(first_slots_word::<2>(&slots, 2), 0x0403);
+        assert_eq!(first_slots_word::<4>(&slots, 1), 0x0504_0302);
+        assert_eq!(first_slots_word::<8>(&slots, 2), 0x0a09_0807_0605_0403);
+    }
+
+    #[test]
+    fn a_select_in_one_mask_finds_every_marked_byte_and_8_past_them() {
+        for marks in 0..=255u64 {
+            let mask = (0..8).filter(|b| marks >> b & 1 == 1).fold(0u64, |m, b| m | 0x80 << (8 * b));
+            let marked: Vec<usize> = (0..8).filter(|b| marks >> b & 1 == 1).collect();
+            for k in 0..12 {
+                assert_eq!(select_in_mask(mask, k), marked.get(k).copied().unwrap_or(8), "{marks:#b} {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_masks_select_across_their_words_without_a_branch() {
+        // Tic-tac-toe's nine cells: members 0, 3, 6 in the first word, 8 in the second.
+        let masks = [0x0080_0000_8000_0080, 0x80];
+        let found: Vec<usize> = (0..5).map(|k| select_marked(&masks, k)).collect();
+        assert_eq!(found, [0, 3, 6, 8, 16]);
+        assert_eq!(select_marked(&[0x8000], 0), 1);
+        assert_eq!(select_marked(&[0x8000], 1), 8);
+        assert_eq!(select_marked(&[0, 0x8000_0000_0000_0000], 0), 15);
+        assert_eq!(select_marked(&[0, 0], 3), 16);
     }
 
     #[test]

@@ -28,9 +28,35 @@ pub fn differing(v: &[u8], at: usize, repeated: u64) -> u64 {
     ((super::byte_scan::slot_word(v, at) ^ repeated) + BYTE_LOW_BITS) & BYTE_HIGH_BITS
 }
 
+/// [`differing`] over the first `BYTES` slots from `at` only (1 to 8), every other byte's bit
+/// clear: for a word whose used cells sit in its first bytes (tic-tac-toe's ninth cell). The
+/// narrower load leaves the slots past them alone, so a one-byte store there just before (the
+/// move's delta writes the cell slot next to the board) is not one the load must wait for: a load
+/// that covers part of a recent narrower store cannot take its value from the store buffer and
+/// waits for the store to reach the cache. The generator uses 1, 2 and 4 (one load each).
+#[inline(always)]
+pub fn differing_low<const BYTES: usize>(v: &[u8], at: usize, repeated: u64) -> u64 {
+    let kept = BYTE_HIGH_BITS >> (8 * (8 - BYTES));
+    ((super::counted::first_slots_word::<BYTES>(v, at) ^ repeated) + BYTE_LOW_BITS) & kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_narrow_word_marks_its_first_bytes_as_the_full_word_does_and_no_other() {
+        let slots: [u8; 12] = [3, 5, 3, 3, 9, 3, 0, 3, 3, 127, 3, 1];
+        for value in [0u8, 3, 5, 127] {
+            let full = differing(&slots, 2, repeated(value));
+            assert_eq!(differing_low::<1>(&slots, 2, repeated(value)), full & 0x80);
+            assert_eq!(differing_low::<2>(&slots, 2, repeated(value)), full & 0x8080);
+            assert_eq!(differing_low::<4>(&slots, 2, repeated(value)), full & 0x8080_8080);
+            assert_eq!(differing_low::<8>(&slots, 2, repeated(value)), full);
+        }
+        // Slots 2..4 are 3, 3: equal to 3, so no bit; slot 4 (9) differs.
+        assert_eq!(differing_low::<3>(&slots, 2, repeated(3)), 0x80_0000);
+    }
 
     #[test]
     fn a_byte_s_high_bit_says_whether_it_differs_whatever_its_neighbours_hold() {
