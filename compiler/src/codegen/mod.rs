@@ -32,6 +32,7 @@ mod offset_keys;
 mod progress;
 mod ray_skips;
 mod refine;
+mod shift_checks;
 mod template;
 mod values;
 
@@ -2357,6 +2358,9 @@ impl<'a> Generator<'a> {
         };
         if let Mode::Reach { to, pure: true } = mode {
             if let Some(function) = self.mask_check_function(node, to, &signature) {
+                return function;
+            }
+            if let Some(function) = self.shift_check_function(node, to, &signature) {
                 return function;
             }
         }
