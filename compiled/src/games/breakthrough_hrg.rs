@@ -656,21 +656,11 @@ m37(v, cx);
 
 }
 
-/// Node `hasPawn_reach_1__hasPawn_reach_1`.
+/// Node `hasPawn_reach_1__hasPawn_reach_1`: a shift check, 2 groups over 1 value sets (shift_checks.rs).
 fn r21_22(v: &mut Values, r69: u8) -> bool {
-{
-for chunk in 0..9 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
-while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
-mask &= mask - 1;
-if i >= 65 { break; }
-let member: u8 = MEMBERS0[i];
-{  return true; }
-}
-}
-}
-false
+let cells = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let m0 = cells.matches(1);
+((0xffffffffffffffffu64 & m0) | (0x1u64 & 0u64.wrapping_sub((v[0] == 1) as u64))) != 0
 }
 
 /// Node `hasPawn_reach_1__hasPawn_1`.
@@ -684,21 +674,11 @@ if v[0 + MEMBER_INDEX1[(r69 as usize)] as usize] == 1 {
 false
 }
 
-/// Node `hasPawn_reach_2__hasPawn_reach_2`.
+/// Node `hasPawn_reach_2__hasPawn_reach_2`: a shift check, 2 groups over 1 value sets (shift_checks.rs).
 fn r39_40(v: &mut Values, r69: u8) -> bool {
-{
-for chunk in 0..9 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, 1) };
-while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
-mask &= mask - 1;
-if i >= 65 { break; }
-let member: u8 = MEMBERS0[i];
-{  return true; }
-}
-}
-}
-false
+let cells = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let m0 = cells.matches(0);
+((0xffffffffffffffffu64 & m0) | (0x1u64 & 0u64.wrapping_sub((v[0] == 0) as u64))) != 0
 }
 
 /// Node `hasPawn_reach_2__hasPawn_1`.

@@ -2054,23 +2054,14 @@ if r7_12(v, TAB0[(v[70] as usize)]) {
 false
 }
 
-/// Node `anyStep_reach_1`.
+/// Node `anyStep_reach_1`: a shift check, 6 groups over 4 value sets (shift_checks.rs).
 fn r70_79(v: &mut Values, r70: u8, r71: u8) -> bool {
-{
-let mut mask: u64 = 0;
-for chunk in 0..8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
-while mask != 0 {
-let i = mask.trailing_zeros() as usize;
-mask &= mask - 1;
-let member: u8 = MEMBERS1[i];
-let new0: u8 = (v[0 + 1 + i]);
-if r73_79(v, member, new0) {  return true; }
-
-}
-}
-false
+let cells = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let m0 = cells.matches(8);
+let m1 = cells.matches(11);
+let m2 = cells.matches(11) | cells.matches(12);
+let m3 = cells.matches(12);
+((0xfefefefefefefeu64 & m0 & (m2 >> 7)) | (0x7f7f7f7f7f7f7fu64 & m0 & (m2 >> 9)) | (0xfefefefefefefeu64 & m3 & (m0 >> 7)) | (0x7f7f7f7f7f7f7fu64 & m3 & (m0 >> 9)) | (0x81818181818181ffu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m1) | (0xff818181818181ffu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m3)) != 0
 }
 
 /// Node `anyStep_1`.
@@ -2407,23 +2398,14 @@ if r86_91(v, TAB0[(v[70] as usize)]) {
 false
 }
 
-/// Node `anyStep_reach_2`.
+/// Node `anyStep_reach_2`: a shift check, 6 groups over 4 value sets (shift_checks.rs).
 fn r157_166(v: &mut Values, r70: u8, r71: u8) -> bool {
-{
-let mut mask: u64 = 0;
-for chunk in 0..8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
-while mask != 0 {
-let i = mask.trailing_zeros() as usize;
-mask &= mask - 1;
-let member: u8 = MEMBERS1[i];
-let new0: u8 = (v[0 + 1 + i]);
-if r160_166(v, member, new0) {  return true; }
-
-}
-}
-false
+let cells = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let m0 = cells.matches(8);
+let m1 = cells.matches(9);
+let m2 = cells.matches(9) | cells.matches(10);
+let m3 = cells.matches(10);
+((0xfefefefefefefeu64 & m0 & (m3 >> 7)) | (0x7f7f7f7f7f7f7fu64 & m0 & (m3 >> 9)) | (0xfefefefefefefeu64 & m2 & (m0 >> 7)) | (0x7f7f7f7f7f7f7fu64 & m2 & (m0 >> 9)) | (0xff81818181818181u64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m1) | (0xff818181818181ffu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m3)) != 0
 }
 
 /// Node `anyStep_14`.

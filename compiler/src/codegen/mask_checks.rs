@@ -329,7 +329,7 @@ fn board_of(automaton: &Automaton, plan: &Plan, to: u32, region: &[bool]) -> Opt
 }
 
 /// Per board offset, the initial value of a cell that no edge of the automaton can write.
-fn constant_cells(plan: &Plan, values: &ValueSets, board: (u32, u32)) -> Vec<Option<u32>> {
+pub(crate) fn constant_cells(plan: &Plan, values: &ValueSets, board: (u32, u32)) -> Vec<Option<u32>> {
     let mut written = vec![false; (board.1 - board.0) as usize];
     for op in &plan.ops {
         let lhs = match op {

@@ -35,6 +35,7 @@ mod ray_counts;
 mod ray_skips;
 mod refine;
 mod settled_cells;
+mod shift_checks;
 mod template;
 mod values;
 
@@ -2364,6 +2365,9 @@ impl<'a> Generator<'a> {
         };
         if let Mode::Reach { to, pure: true } = mode {
             if let Some(function) = self.mask_check_function(node, to, &signature) {
+                return function;
+            }
+            if let Some(function) = self.shift_check_function(node, to, &signature) {
                 return function;
             }
         }
