@@ -2649,16 +2649,8 @@ pub mod byte_scan {
     /// partial product on its own bit.
     #[inline(always)]
     pub fn byte_high_bits(mask: u64) -> u64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        {
-            use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_movemask_epi8};
-            // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline).
-            unsafe { _mm_movemask_epi8(_mm_cvtsi64_si128(mask as i64)) as u32 as u64 }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-        {
-            ((mask & BYTE_HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
-        }
+        // The x86-64 form needs an intrinsic, and `unsafe` stands only in `bit_listing`.
+        super::bit_listing::gather_high_bits(mask)
     }
 
     #[cfg(test)]

@@ -64,6 +64,24 @@ impl WindowBytes {
     }
 }
 
+/// Bit `i` set where byte `i` of `mask` has its high bit set ([`super::byte_scan::byte_high_bits`],
+/// which holds the exhaustive test): on x86-64 a move to a vector register and `pmovmskb`;
+/// elsewhere a multiplication that moves bit `8i + 7` to bit `56 + i`, every partial product on
+/// its own bit.
+#[inline(always)]
+pub fn gather_high_bits(mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_movemask_epi8};
+        // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline).
+        unsafe { _mm_movemask_epi8(_mm_cvtsi64_si128(mask as i64)) as u32 as u64 }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        ((mask & super::byte_scan::BYTE_HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    }
+}
+
 /// Bit `i` set where byte `i` of `word` (little-endian) is `value`: the byte scans' exact
 /// per-byte equality ([`super::byte_scan::byte_eq_mask`], a high bit per byte), then a
 /// multiplication that moves bit `8i` to bit `56 + i` with every partial product on its own bit.
