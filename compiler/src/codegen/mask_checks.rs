@@ -753,7 +753,7 @@ impl Generator<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::codegen::optimized_automaton;
     use regula_runtime::compiled::mask_checks::{differing, repeated};
@@ -800,7 +800,14 @@ mod tests {
 
     /// Whether the check holds on `values`, by walking the sub-automaton on concrete values
     /// (a plain search with a visited set, independent of the exploration).
-    fn walk_holds(automaton: &Automaton, plan: &Plan, from: u32, to: u32, region: &[bool], values: &[u8]) -> bool {
+    pub(crate) fn walk_holds(
+        automaton: &Automaton,
+        plan: &Plan,
+        from: u32,
+        to: u32,
+        region: &[bool],
+        values: &[u8],
+    ) -> bool {
         fn slot(plan: &Plan, place: &PlanPlace, values: &[u8]) -> usize {
             let mut slot = place.base;
             for step in &place.steps {
@@ -854,7 +861,7 @@ mod tests {
     }
 
     /// A small deterministic generator (xorshift).
-    fn next(seed: &mut u64) -> u64 {
+    pub(crate) fn next(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
         *seed ^= *seed << 17;

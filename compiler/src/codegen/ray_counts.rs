@@ -54,19 +54,7 @@ pub(crate) fn ray_counts(next: &[u32], slot_of: &[u32], slots: u32) -> Option<Ra
         return None;
     }
     let step = |value: usize| next.get(value).map(|&n| n as usize).filter(|&n| n < count);
-    let periodic: Vec<bool> = (0..count)
-        .map(|value| {
-            let mut at = value;
-            for _ in 0..count {
-                match step(at) {
-                    Some(n) if n == value => return true,
-                    Some(n) => at = n,
-                    None => return false,
-                }
-            }
-            false
-        })
-        .collect();
+    let periodic = super::ray_skips::periodic_values(count, step);
     // Per value, the slots of its ray and the value ending it.
     let mut walks: Vec<(Vec<u32>, usize)> = Vec::with_capacity(count);
     for start in 0..count {

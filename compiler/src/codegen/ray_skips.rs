@@ -59,20 +59,7 @@ pub(crate) fn rays(next: &[u64], base: u32, slots: u32, starts: &[u32]) -> Optio
         return None;
     }
     let step = |value: usize| next.get(value).map(|&n| n as usize).filter(|&n| n < count);
-    // A value on a cycle of the step comes back to itself within `count` steps.
-    let periodic: Vec<bool> = (0..count)
-        .map(|value| {
-            let mut at = value;
-            for _ in 0..count {
-                match step(at) {
-                    Some(n) if n == value => return true,
-                    Some(n) => at = n,
-                    None => return false,
-                }
-            }
-            false
-        })
-        .collect();
+    let periodic = periodic_values(count, step);
     // Per start, its ray (the values before the first periodic one) and that value.
     let mut walks: Vec<(usize, Vec<u32>, usize)> = Vec::new();
     for &start in starts {
@@ -234,6 +221,25 @@ impl Generator<'_> {
         next.resize(self.table_len.max(next.len()), 0);
         Some(next)
     }
+}
+
+/// Per value below `count`, whether `step` brings it back to itself: a value on a cycle of the
+/// step comes back within `count` steps (a ray ends at its first periodic value, in ray skips and
+/// ray counts alike).
+pub(crate) fn periodic_values(count: usize, step: impl Fn(usize) -> Option<usize>) -> Vec<bool> {
+    (0..count)
+        .map(|value| {
+            let mut at = value;
+            for _ in 0..count {
+                match step(at) {
+                    Some(n) if n == value => return true,
+                    Some(n) => at = n,
+                    None => return false,
+                }
+            }
+            false
+        })
+        .collect()
 }
 
 #[cfg(test)]

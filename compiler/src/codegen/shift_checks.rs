@@ -353,7 +353,9 @@ fn board_of(automaton: &Automaton, plan: &Plan, to: u32, region: &[bool]) -> Opt
 /// outside the window stay scalar tests, part of the group's key.
 fn groups(terms: &BTreeSet<Vec<Literal>>, board: u32, window: u32) -> Vec<Group> {
     let inside = |l: &Literal| board + l.cell >= window && board + l.cell < window + WINDOW;
-    let mut by_shape: BTreeMap<(Vec<(u32, u32, bool)>, Vec<GroupLiteral>), u64> = BTreeMap::new();
+    // Per shape (the literals' offsets and values, and the group's literal sets), its anchors.
+    type Shape = (Vec<(u32, u32, bool)>, Vec<GroupLiteral>);
+    let mut by_shape: BTreeMap<Shape, u64> = BTreeMap::new();
     for term in terms {
         let scalars: Vec<(u32, u32, bool)> =
             term.iter().filter(|l| !inside(l)).map(|l| (board + l.cell, l.value, l.equal)).collect();
@@ -531,8 +533,9 @@ impl Generator<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The concrete walk and the generator the mask checks' tests use: the same oracle for both.
+    use crate::codegen::mask_checks::tests::{next, walk_holds};
     use crate::codegen::optimized_automaton;
-    use std::collections::HashSet;
 
     /// Draughts' optimised automaton, plan and value sets.
     fn draughts() -> (Automaton, Plan) {
@@ -575,67 +578,6 @@ mod tests {
                         found & (cells >> literal.offset)
                     }) != 0
             })
-    }
-
-    /// Whether the check holds on `values`, by walking the sub-automaton on concrete values (a
-    /// search with a visited set, independent of the exploration).
-    fn walk_holds(automaton: &Automaton, plan: &Plan, from: u32, to: u32, region: &[bool], values: &[u8]) -> bool {
-        fn slot(plan: &Plan, place: &PlanPlace, values: &[u8]) -> usize {
-            let keyed: u32 = place.steps.iter().map(|s| s.offsets[read(plan, &s.key, values) as usize]).sum();
-            (place.base + keyed) as usize
-        }
-        fn read(plan: &Plan, operand: &PlanOperand, values: &[u8]) -> u32 {
-            match operand {
-                PlanOperand::Literal(symbol) => *symbol,
-                PlanOperand::Place(place) if place.in_state => values[slot(plan, place, values)] as u32,
-                PlanOperand::Place(place) => plan.const_values[slot(plan, place, values)],
-            }
-        }
-        let mut seen = HashSet::new();
-        let mut open = vec![(from, values.to_vec())];
-        while let Some((node, values)) = open.pop() {
-            if node == to {
-                return true;
-            }
-            if !seen.insert((node, values.clone())) {
-                continue;
-            }
-            for edge in automaton.nodes[node as usize].edges.clone() {
-                let target = automaton.edges[edge as usize].target;
-                if target != to && !region[target as usize] {
-                    continue;
-                }
-                match &plan.ops[edge as usize] {
-                    PlanOp::Assign { lhs, rhs, .. } => {
-                        let mut next = values.clone();
-                        next[slot(plan, lhs, &values)] = read(plan, rhs, &values) as u8;
-                        open.push((target, next));
-                    }
-                    PlanOp::AssignAny { lhs, members, .. } => {
-                        for &member in members {
-                            let mut next = values.clone();
-                            next[slot(plan, lhs, &values)] = member as u8;
-                            open.push((target, next));
-                        }
-                    }
-                    PlanOp::Compare { lhs, rhs, equal, .. } => {
-                        if (read(plan, lhs, &values) == read(plan, rhs, &values)) == *equal {
-                            open.push((target, values.clone()));
-                        }
-                    }
-                    _ => open.push((target, values.clone())),
-                }
-            }
-        }
-        false
-    }
-
-    /// A small deterministic generator (xorshift).
-    fn next(seed: &mut u64) -> u64 {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
     }
 
     fn symbol(automaton: &Automaton, name: &str) -> u32 {
