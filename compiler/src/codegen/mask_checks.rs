@@ -768,6 +768,19 @@ pub(crate) mod tests {
 
     /// The check `? from -> to` whose `from` node is named `from_name`, and its mask check.
     fn check_named(automaton: &Automaton, plan: &Plan, from_name: &str) -> (u32, u32, Vec<bool>, Option<MaskCheck>) {
+        check_shape_named(automaton, plan, from_name, |generator, from, to, region| {
+            mask_check(automaton, plan, &generator.values, from, to, region)
+        })
+    }
+
+    /// The check `? from -> to` whose `from` node is named `from_name`, its region, and the shape
+    /// `recognise` finds in it (mask checks' and shift checks' tests).
+    pub(crate) fn check_shape_named<S>(
+        automaton: &Automaton,
+        plan: &Plan,
+        from_name: &str,
+        recognise: impl FnOnce(&Generator, u32, u32, &[bool]) -> Option<S>,
+    ) -> (u32, u32, Vec<bool>, Option<S>) {
         let generator = Generator::new(automaton, plan);
         let (from, to) = automaton
             .edges
@@ -778,8 +791,8 @@ pub(crate) mod tests {
             })
             .expect("the check exists");
         let region = generator.reach[&to].region.clone();
-        let check = mask_check(automaton, plan, &generator.values, from, to, &region);
-        (from, to, region, check)
+        let shape = recognise(&generator, from, to, &region);
+        (from, to, region, shape)
     }
 
     /// Whether the check holds on `values`, evaluated as the emitted code does.

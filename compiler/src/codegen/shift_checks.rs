@@ -534,7 +534,7 @@ impl Generator<'_> {
 mod tests {
     use super::*;
     // The concrete walk and the generator the mask checks' tests use: the same oracle for both.
-    use crate::codegen::mask_checks::tests::{next, walk_holds};
+    use crate::codegen::mask_checks::tests::{check_shape_named, next, walk_holds};
     use crate::codegen::optimized_automaton;
 
     /// Draughts' optimised automaton, plan and value sets.
@@ -548,18 +548,9 @@ mod tests {
     /// The check `? from -> to` whose `from` node is named `from_name`, its region and its shift
     /// check.
     fn check_named(automaton: &Automaton, plan: &Plan, from_name: &str) -> (u32, u32, Vec<bool>, Option<ShiftCheck>) {
-        let generator = Generator::new(automaton, plan);
-        let (from, to) = automaton
-            .edges
-            .iter()
-            .find_map(|e| match e.label {
-                Label::Reach { from, to, .. } if automaton.nodes[from as usize].name == from_name => Some((from, to)),
-                _ => None,
-            })
-            .expect("the check exists");
-        let region = generator.reach[&to].region.clone();
-        let check = shift_check(automaton, plan, &generator.values, from, to, &region);
-        (from, to, region, check)
+        check_shape_named(automaton, plan, from_name, |generator, from, to, region| {
+            shift_check(automaton, plan, &generator.values, from, to, region)
+        })
     }
 
     /// The check evaluated as the emitted code does, with the masks built cell by cell.
