@@ -290,7 +290,8 @@ impl Generator<'_> {
                         None if !last && computed.is_none() && lhs.in_state => {
                             let (start, end) = graph::written_range(plan, lhs);
                             let mut keys = Vec::new();
-                            let keyed = lhs.steps.iter().try_for_each(|step| scalar_key_slots(&step.key, &mut keys));
+                            let keyed =
+                                lhs.steps.iter().try_for_each(|step| super::deltas::key_reads(&step.key, &mut keys));
                             if end == u32::MAX
                                 || keyed.is_none()
                                 || written.iter().any(|s| (start..end).contains(s))
@@ -350,23 +351,6 @@ impl Generator<'_> {
         }
         let (start, end) = graph::written_range(self.plan, place);
         end != u32::MAX && !written.iter().any(|s| (start..end).contains(s)) && !overlaps(start, end)
-    }
-}
-
-/// The scalar state slots a key reads (directly or as keys of constant maps), `None` when it
-/// reads a state map: a computed write whose keys read one keeps naming the same slot only while
-/// none of those slots is written.
-fn scalar_key_slots(operand: &PlanOperand, into: &mut Vec<u32>) -> Option<()> {
-    match operand {
-        PlanOperand::Literal(_) => Some(()),
-        PlanOperand::Place(place) if place.in_state => {
-            if !place.steps.is_empty() {
-                return None;
-            }
-            into.push(place.base);
-            Some(())
-        }
-        PlanOperand::Place(place) => place.steps.iter().try_for_each(|step| scalar_key_slots(&step.key, into)),
     }
 }
 

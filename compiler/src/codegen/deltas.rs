@@ -96,8 +96,9 @@ enum Written {
 }
 
 /// The scalar state slots a key reads (through constant tables), `None` when it reads a state
-/// map (its slot would depend on writes through computed keys).
-fn key_reads(operand: &PlanOperand, into: &mut Vec<u32>) -> Option<()> {
+/// map (its slot would depend on writes through computed keys). Counted products use it too: a
+/// computed write keeps naming the same slot only while none of these slots is written.
+pub(super) fn key_reads(operand: &PlanOperand, into: &mut Vec<u32>) -> Option<()> {
     match operand {
         PlanOperand::Literal(_) => Some(()),
         PlanOperand::Place(place) if place.in_state => {

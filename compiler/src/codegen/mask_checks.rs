@@ -569,18 +569,22 @@ fn term_masks(term: &Term, bits: &[Option<u32>]) -> (u64, u64) {
 }
 
 impl Generator<'_> {
+    /// Whether `node` starts a check into `to` that a word-at-a-time check shape (mask checks,
+    /// shift checks) may take: one-byte symbols, and no member loop fixing slots around it.
+    pub(super) fn starts_byte_check(&self, node: u32, to: u32) -> bool {
+        self.known.is_empty()
+            && self.sym == "u8"
+            && self
+                .automaton
+                .edges
+                .iter()
+                .any(|e| matches!(e.label, Label::Reach { from, to: t, .. } if from == node && t == to))
+    }
+
     /// The start function of a mask check (module doc) for node `node` into `to`, with the
     /// check's plain signature, if `node` starts a check of the shape.
     pub(super) fn mask_check_function(&mut self, node: u32, to: u32, signature: &str) -> Option<String> {
-        if !self.known.is_empty() || self.sym != "u8" {
-            return None;
-        }
-        let starts_check = self
-            .automaton
-            .edges
-            .iter()
-            .any(|e| matches!(e.label, Label::Reach { from, to: t, .. } if from == node && t == to));
-        if !starts_check {
+        if !self.starts_byte_check(node, to) {
             return None;
         }
         let check = mask_check(self.automaton, self.plan, &self.values, node, to, &self.reach[&to].region)?;

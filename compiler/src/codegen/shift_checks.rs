@@ -40,7 +40,7 @@
 use super::mask_checks::constant_cells;
 use super::values::ValueSets;
 use super::Generator;
-use regula_runtime::automaton::{Automaton, Label};
+use regula_runtime::automaton::Automaton;
 use regula_runtime::compiled::{Plan, PlanOp, PlanOperand, PlanPlace, PlanTransfer};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -463,15 +463,7 @@ impl Generator<'_> {
     /// The start function of a shift check (module doc) for node `node` into `to`, with the
     /// check's plain signature, if `node` starts a check of the shape.
     pub(super) fn shift_check_function(&mut self, node: u32, to: u32, signature: &str) -> Option<String> {
-        if !self.known.is_empty() || self.sym != "u8" {
-            return None;
-        }
-        let starts_check = self
-            .automaton
-            .edges
-            .iter()
-            .any(|e| matches!(e.label, Label::Reach { from, to: t, .. } if from == node && t == to));
-        if !starts_check {
+        if !self.starts_byte_check(node, to) {
             return None;
         }
         let check = shift_check(self.automaton, self.plan, &self.values, node, to, &self.reach[&to].region)?;
