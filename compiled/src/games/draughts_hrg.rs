@@ -163,12 +163,6 @@ v[slot] = old;
 
 /// Node `turn_1`.
 fn m2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-if let Some(mark) = cx.rewind_mark() {
-if !s2(v, cx) { return; }
-cx.rewind(mark);
-m23(v, cx);
-return;
-}
 let mut reach_3_22: Option<bool> = None;
 {
 if (match reach_3_22 { Some(found) => found, None => { let found = r3_22(v); reach_3_22 = Some(found); found } }) {
@@ -183,31 +177,6 @@ m24(v, cx);
 
 }
 
-}
-
-/// Node `turn_1` on a sink: its check and its other listing in one scan (fused.rs); whether the check holds (the listing is then partial).
-#[inline(always)]
-fn s2<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {
-debug_assert!(cx.replayed_next_tag().is_none(), "a sink replays no move");
-let kept_check = v[68];
-let kept_listing = v[67];
-let mut mask: u64 = 0;
-for chunk in 0..8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
-while mask != 0 {
-let i = mask.trailing_zeros() as usize;
-mask &= mask - 1;
-v[68] = MEMBERS1[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-if r6_22(v) { v[71] = kept0; v[68] = kept_check; return true; }
-v[68] = kept_check;
-v[67] = MEMBERS1[i];
-m55(v, cx);
-v[71] = kept0;
-v[67] = kept_listing;
-}
-false
 }
 
 /// Node `turn_2`.
@@ -1008,12 +977,6 @@ v[slot] = old;
 
 /// Node `turn_15`.
 fn m109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-if let Some(mark) = cx.rewind_mark() {
-if !s109(v, cx) { return; }
-cx.rewind(mark);
-m110(v, cx);
-return;
-}
 let mut reach_82_101: Option<bool> = None;
 {
 if (match reach_82_101 { Some(found) => found, None => { let found = r82_101(v); reach_82_101 = Some(found); found } }) {
@@ -1028,31 +991,6 @@ m111(v, cx);
 
 }
 
-}
-
-/// Node `turn_15` on a sink: its check and its other listing in one scan (fused.rs); whether the check holds (the listing is then partial).
-#[inline(always)]
-fn s109<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) -> bool {
-debug_assert!(cx.replayed_next_tag().is_none(), "a sink replays no move");
-let kept_check = v[68];
-let kept_listing = v[67];
-let mut mask: u64 = 0;
-for chunk in 0..8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
-while mask != 0 {
-let i = mask.trailing_zeros() as usize;
-mask &= mask - 1;
-v[68] = MEMBERS1[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-if r85_101(v) { v[71] = kept0; v[68] = kept_check; return true; }
-v[68] = kept_check;
-v[67] = MEMBERS1[i];
-m142(v, cx);
-v[71] = kept0;
-v[67] = kept_listing;
-}
-false
 }
 
 /// Node `turn_16`.
@@ -1994,27 +1932,15 @@ if r11_12(v, x) {  return true; }
 false
 }
 
-/// Node `anyCapture_reach_1`.
+/// Node `anyCapture_reach_1`: a shift check, 8 groups over 4 value sets (shift_checks.rs).
 #[inline(always)]
 fn r3_22(v: &mut Values) -> bool {
-{
-let slot = 68usize;
-let old = v[slot];
-let mut mask: u64 = 0;
-for chunk in 0..8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
-while mask != 0 {
-let i = mask.trailing_zeros() as usize;
-mask &= mask - 1;
-v[slot] = MEMBERS1[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-if r6_22(v) { v[71] = kept0; v[slot] = old; return true; }
-v[71] = kept0;
-}
-v[slot] = old;
-}
-false
+let cells = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let m0 = cells.matches(8);
+let m1 = cells.matches(9) | cells.matches(10);
+let m2 = cells.matches(10);
+let m3 = cells.matches(11) | cells.matches(12);
+((0xfcfcfcfcfcfcu64 & m0 & (m3 >> 7) & (m2 >> 14)) | (0x3f3f3f3f3f3fu64 & m0 & (m3 >> 9) & (m2 >> 18)) | (0xfcfcfcfcfcfcu64 & m1 & (m3 >> 7) & (m0 >> 14)) | (0x3f3f3f3f3f3fu64 & m1 & (m3 >> 9) & (m0 >> 18)) | (0xfe020202020202u64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m1 & (m3 >> 7)) | (0x7f404040404040u64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m1 & (m3 >> 9)) | (0x808080808080feu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m3 & (m2 >> 7)) | (0x101010101017fu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m3 & (m2 >> 9))) != 0
 }
 
 /// Node `anyCapture_1`.
@@ -2338,27 +2264,15 @@ if r90_91(v, x) {  return true; }
 false
 }
 
-/// Node `anyCapture_reach_2`.
+/// Node `anyCapture_reach_2`: a shift check, 8 groups over 4 value sets (shift_checks.rs).
 #[inline(always)]
 fn r82_101(v: &mut Values) -> bool {
-{
-let slot = 68usize;
-let old = v[slot];
-let mut mask: u64 = 0;
-for chunk in 0..8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
-while mask != 0 {
-let i = mask.trailing_zeros() as usize;
-mask &= mask - 1;
-v[slot] = MEMBERS1[i];
-let kept0: u8 = v[71]; let new0: u8 = (v[0 + 1 + i]); v[71] = new0;
-if r85_101(v) { v[71] = kept0; v[slot] = old; return true; }
-v[71] = kept0;
-}
-v[slot] = old;
-}
-false
+let cells = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("a board window"));
+let m0 = cells.matches(8);
+let m1 = cells.matches(9) | cells.matches(10);
+let m2 = cells.matches(11) | cells.matches(12);
+let m3 = cells.matches(12);
+((0xfcfcfcfcfcfcu64 & m0 & (m1 >> 7) & (m2 >> 14)) | (0x3f3f3f3f3f3fu64 & m0 & (m1 >> 9) & (m2 >> 18)) | (0xfcfcfcfcfcfcu64 & m3 & (m1 >> 7) & (m0 >> 14)) | (0x3f3f3f3f3f3fu64 & m3 & (m1 >> 9) & (m0 >> 18)) | (0x808080808080feu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m1 & (m2 >> 7)) | (0x101010101017fu64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m1 & (m2 >> 9)) | (0xfe020202020202u64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m3 & (m1 >> 7)) | (0x7f404040404040u64 & 0u64.wrapping_sub((v[0] == 8) as u64) & m3 & (m1 >> 9))) != 0
 }
 
 /// Node `anyCapture_5`.

@@ -28,8 +28,9 @@
 //!
 //! Not taken: in functions specialised for known values, where either loop is unrolled (at most
 //! [`UNROLL_MEMBERS`] members), has no byte scan, or their masks differ, where the check is not
-//! pure or keeps register slots, or where either loop's node visits, opens a scope or walks a
-//! ring.
+//! pure or keeps register slots, where either loop's node visits, opens a scope or walks a
+//! ring, or where the check is a shift check (shift_checks.rs: all members at once, cheaper
+//! than its share of the scan; draughts' capture check since session 28).
 
 use super::{graph, Generator, Mode, PlanOp, UNROLL_MEMBERS};
 use std::fmt::Write;
@@ -71,6 +72,10 @@ impl Generator<'_> {
             || self.registers.get(&to).is_some_and(|slots| !slots.is_empty())
             || self.offset_registers.contains_key(&to)
         {
+            return None;
+        }
+        // A check emitted as a shift check tests every member at once: cheaper alone.
+        if self.shift_check_function(from, to, "fn probe()").is_some() {
             return None;
         }
         let check_mode = Mode::Reach { to, pure: true };

@@ -3,7 +3,8 @@
 //! groups of translated terms and emitted as a few shifted cell masks (spec/codegen.md, "Shift
 //! checks").
 //!
-//! The shape, recognised from the automaton: a pure check (`? from -> to`) that nests no check,
+//! The shape, recognised from the automaton: a pure check (`? from -> to`) whose nested checks
+//! are positive (`? a -> b`, explored in place, below), that
 //! writes no cell of its *board* (the one state map whose cells it reads through computed keys),
 //! reads every other state slot only after writing it (no start slot), and moves single slots
 //! only; every symbol of the game fits one byte. Cells it reads may be compared
@@ -19,6 +20,14 @@
 //! are open to the earlier visit with no more literals). The exploration is exhaustive: the check
 //! holds exactly when some term's literals all hold.
 //!
+//! A nested positive check (draughts' `anyCapture`: per own piece, `reachable(jumpFromAt(me))`)
+//! is explored in place, from the state the path has reached, over its own region (the nodes
+//! between its `from` and `to`); each of its terms (the path's literals and the nested walk's)
+//! continues the outer path past the check, whose writes do not outlive it. Exact: the nested
+//! check holds exactly when one of its terms does, so the outer paths through it are the outer
+//! paths under each of them. Negated nested checks (a term's negation is no term) and nesting
+//! deeper than [`MAX_NESTING`] are not the shape.
+//!
 //! Terms are grouped by translation: a term's *anchor* is its lowest cell and its *shape* the
 //! literals' values and offsets from the anchor; the terms of one shape become one *group*, the
 //! mask `anchors` of their anchors. With `m_X` the cells holding `X` (bit per cell of a 64-cell
@@ -32,6 +41,8 @@
 //! Cost: the window's four 16-byte loads, a compare and a movemask per lane per value, and four
 //! word operations per literal; draughts' step check is six values in two masks and four groups,
 //! about 40 instructions where the plain scan took about 90 and two mispredicted branches.
+//! Draughts' capture check is eight groups over four masks: one shift check per ply instead of
+//! a `jumpFromAt` walk per own piece (the shared scan, fused.rs, then leaves it alone).
 //! Not taken where the groups exceed [`MAX_GROUPS`] or the value sets [`MAX_VALUE_SETS`] (the
 //! plain scan's early exit is then likely cheaper), where the used cells do not fit one 64-cell
 //! window, where the exploration exceeds [`STEP_BUDGET`], in functions specialised for known
@@ -57,6 +68,8 @@ const MAX_SYMBOLS: usize = 256;
 const MAX_SCALAR_CELLS: usize = 2;
 /// Cells per window.
 const WINDOW: u32 = 64;
+/// The deepest nesting of checks one exploration follows (a check's own check, ...).
+const MAX_NESTING: usize = 2;
 
 /// "Board cell `cell` equals (or differs from) `value`"; cells are offsets from the board's
 /// first slot.
@@ -117,6 +130,8 @@ struct Explorer<'a> {
     constant_cells: Vec<Option<u32>>,
     steps: usize,
     terms: BTreeSet<Vec<Literal>>,
+    /// How many checks this exploration is nested in (a nested check is explored in place).
+    nesting: usize,
 }
 
 impl Explorer<'_> {
@@ -298,9 +313,67 @@ impl Explorer<'_> {
                     None => Ok(()),
                 }
             }
+            PlanOp::Reach { from, to, negated: false } if self.nesting < MAX_NESTING => {
+                let (from, to) = (*from, *to);
+                let region = check_region(self.automaton, from, to);
+                let mut inner = Explorer {
+                    automaton: self.automaton,
+                    plan: self.plan,
+                    values: self.values,
+                    to,
+                    region: &region,
+                    board: self.board,
+                    constant_cells: self.constant_cells.clone(),
+                    steps: self.steps,
+                    terms: BTreeSet::new(),
+                    nesting: self.nesting + 1,
+                };
+                let walked = inner.explore(from, env, term, &mut Vec::new());
+                self.steps = inner.steps;
+                walked?;
+                for holding in inner.terms {
+                    self.explore(target, env, &holding, path)?;
+                }
+                Ok(())
+            }
             PlanOp::Assign { .. } | PlanOp::Compare { .. } | PlanOp::Reach { .. } => Err(Stop::Shape),
         }
     }
+}
+
+/// The nodes a nested check `? from -> to` walks: reachable from `from` without entering `to`,
+/// and able to reach `to` (the walk leaves no other node towards `to`).
+fn check_region(automaton: &Automaton, from: u32, to: u32) -> Vec<bool> {
+    let count = automaton.nodes.len();
+    let mut forward = vec![false; count];
+    let mut stack = vec![from];
+    forward[from as usize] = true;
+    while let Some(node) = stack.pop() {
+        if node == to {
+            continue;
+        }
+        for edge in automaton.nodes[node as usize].edges.clone() {
+            let target = automaton.edges[edge as usize].target;
+            if !forward[target as usize] {
+                forward[target as usize] = true;
+                stack.push(target);
+            }
+        }
+    }
+    let mut backward = vec![false; count];
+    backward[to as usize] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for edge in &automaton.edges {
+            let (source, target) = (edge.source as usize, edge.target as usize);
+            if forward[source] && source != to as usize && backward[target] && !backward[source] {
+                backward[source] = true;
+                changed = true;
+            }
+        }
+    }
+    (0..count).map(|n| forward[n] && backward[n] && n != to as usize).collect()
 }
 
 /// The board a check's region reads: the one state map whose cells it reads through computed
@@ -430,6 +503,7 @@ pub(crate) fn shift_check(
         constant_cells: constant_cells(plan, values, board),
         steps: 0,
         terms: BTreeSet::new(),
+        nesting: 0,
     };
     explorer.explore(from, &mut Vec::new(), &[], &mut Vec::new()).ok()?;
     let terms = explorer.terms;
@@ -630,6 +704,42 @@ mod tests {
     }
 
     #[test]
+    fn draughts_capture_checks_explore_their_nested_jump_check() {
+        let (automaton, plan) = draughts();
+        let piece = |name| symbol(&automaton, name);
+        // After white's move: can black capture? A black piece, a white one diagonally beyond
+        // (up for men and kings, down for kings only), an empty square beyond that.
+        let (_, _, _, check) = check_named(&automaton, &plan, "anyCapture_reach_1");
+        let check = check.expect("black's capture check has the shape");
+        assert!(!check.always);
+        let empty = BTreeSet::from([piece("empty")]);
+        let black = BTreeSet::from([piece("blackMan"), piece("blackKing")]);
+        let king = BTreeSet::from([piece("blackKing")]);
+        let white = BTreeSet::from([piece("whiteMan"), piece("whiteKing")]);
+        assert_eq!(value_sets(&check), vec![empty.clone(), black.clone(), king.clone(), white.clone()]);
+        // Four jumps over the window (anchored on the lowest square), and four whose landing
+        // square is the off-board cell (one scalar test each): eight groups.
+        let (scalar, plain): (Vec<Group>, Vec<Group>) =
+            check.groups.iter().cloned().partition(|g| !g.scalars.is_empty());
+        assert_eq!((scalar.len(), plain.len()), (4, 4), "{:?}", check.groups);
+        let literal = |offset, values: &BTreeSet<u32>| GroupLiteral { offset, values: values.clone(), equal: true };
+        // An up-right jump (+9, +18) by any black piece: anchored on the jumping piece, on files
+        // 1..6 and ranks 1..6.
+        let up_right: u64 = (0..64).filter(|i| i / 8 < 6 && i % 8 < 6).fold(0, |m, i| m | 1 << i);
+        assert!(plain.contains(&Group {
+            scalars: vec![],
+            anchors: up_right,
+            literals: vec![literal(0, &black), literal(9, &white), literal(18, &empty)],
+        }));
+        // A down-left jump (-9, -18) by a king: anchored on the landing square.
+        assert!(plain.contains(&Group {
+            scalars: vec![],
+            anchors: up_right,
+            literals: vec![literal(0, &empty), literal(9, &white), literal(18, &king)],
+        }));
+    }
+
+    #[test]
     fn draughts_step_checks_agree_with_the_walk_on_random_boards() {
         let (automaton, plan) = draughts();
         let board = plan.var_slots[automaton.variables.iter().position(|v| v.name == "board").unwrap()];
@@ -638,9 +748,10 @@ mod tests {
             .map(|name| symbol(&automaton, name) as u8)
             .collect();
         let empty = symbol(&automaton, "empty") as u8;
-        for from_name in ["anyStep_reach_1", "anyStep_reach_2"] {
+        // The capture checks nest `jumpFromAt` (explored in place): the walk evaluates it.
+        for from_name in ["anyStep_reach_1", "anyStep_reach_2", "anyCapture_reach_1", "anyCapture_reach_2"] {
             let (from, to, region, check) = check_named(&automaton, &plan, from_name);
-            let check = check.expect("the step check has the shape");
+            let check = check.expect("the check has the shape");
             let mut seed = 0x2545_f491_4f6c_dd1du64;
             let mut holding = 0;
             for round in 0..3_000 {
