@@ -508,10 +508,18 @@ impl PlayoutWorker<'_> {
     /// Counts a finished playout's outcome.
     #[inline(always)]
     pub fn record(&mut self, outcome: &PlayoutOutcome) {
+        self.record_counts(outcome, &outcome.goals);
+    }
+
+    /// [`PlayoutWorker::record`] of a playout whose goals are `goals` (those of `outcome` are not
+    /// read): a caller that knows the number of players passes them in a fixed array, so neither
+    /// the outcome's vector nor a loop over its length is touched.
+    #[inline(always)]
+    pub fn record_counts(&mut self, outcome: &PlayoutOutcome, goals: &[SymbolId]) {
         self.plies += outcome.plies;
         self.chance += outcome.chance_moves;
         self.legal += outcome.legal_moves;
-        self.tally.add(&outcome.goals);
+        self.tally.add(goals);
     }
 }
 

@@ -17,19 +17,20 @@
 //! other playout with a lower index has finished already, as indices are handed out in order.
 //!
 //! Taken where [`two_lanes`] holds: games whose every search runs lean and in place and that
-//! list most plies as deltas ([`super::lean_kept`], no replay skipping to a member), i.e. the
-//! games whose plies are short. Others keep one playout at a time ([`crate::playout::each_playout`]).
+//! list most plies as deltas ([`super::lean_kept`], no replay skipping to a member), with states
+//! of at most two cache lines, i.e. the games whose plies are short (tic-tac-toe and connect
+//! four). Others keep one playout at a time ([`crate::playout::each_playout`]).
 
 use super::{begin_playout, finish_playout, lean_kept, playout_ply, CompiledGame, CompiledState, PlyCursor, Search};
 use crate::engine::EngineError;
 use crate::playout::{PlayoutOutcome, PlayoutWorker, Xoshiro256};
 
-/// The largest state (node and values, in bytes) whose game runs two lanes: one cache line.
-/// Measured (session 27, wall clock): tic-tac-toe (24-byte states) +30 to +35 % playouts a
-/// second with two lanes; connect four (68 bytes) none in its `.rg` form and -11 % in its `.hrg`
-/// form, whose plies are three times longer and mispredict a branch or two each (a
-/// misprediction in one lane discards the other lane's work in flight too).
-const TWO_LANES_MAX_STATE_BYTES: usize = 64;
+/// The largest state (node and values, in bytes) whose game runs two lanes: two cache lines.
+/// Measured (wall clock): tic-tac-toe (24-byte states) +30 to +35 % playouts a second with two
+/// lanes (session 27); connect four (68 bytes) +5 to +9 % in both forms (session 28, medians of
+/// 9 interleaved runs; session 27 had found none in `.rg` and -11 % in `.hrg`, when the one-lane
+/// loop kept its generator in memory: see [`super::playout_ply`]).
+const TWO_LANES_MAX_STATE_BYTES: usize = 128;
 
 /// Whether [`run_two_lanes`] runs `G`'s playouts: every search lean and in place, no replay
 /// skipping to a member, and a state of at most [`TWO_LANES_MAX_STATE_BYTES`].
@@ -69,8 +70,7 @@ impl<V: Copy> Lane<V> {
             if self.state.node != G::END {
                 return Ok(true);
             }
-            finish_playout::<G>(&self.state, &mut self.outcome);
-            worker.record(&self.outcome);
+            record_finished::<G>(worker, &self.state, &mut self.outcome);
         }
     }
 
@@ -108,8 +108,7 @@ impl<V: Copy> Lane<V> {
         search: &mut Search<V>,
         max_moves: u64,
     ) -> Result<bool, (u64, EngineError)> {
-        finish_playout::<G>(&self.state, &mut self.outcome);
-        worker.record(&self.outcome);
+        record_finished::<G>(worker, &self.state, &mut self.outcome);
         self.start::<G>(worker, search, max_moves)
     }
 
@@ -143,6 +142,32 @@ impl<V: Copy> Lane<V> {
             }
         }
         error
+    }
+}
+
+/// The most players whose goals [`record_finished`] passes in a fixed array.
+const FIXED_GOALS: usize = 3;
+
+/// Records a finished playout (terminal `state`, counts in `outcome`) on `worker`: with at most
+/// [`FIXED_GOALS`] players their goals go straight from the state to the tally in a fixed array
+/// (the outcome's goal vector is not filled: a lane's outcome is its own), else through
+/// [`finish_playout`]. The same counts and outcome either way.
+#[inline(always)]
+fn record_finished<G: CompiledGame>(
+    worker: &mut PlayoutWorker<'_>,
+    state: &CompiledState<G::Values>,
+    outcome: &mut PlayoutOutcome,
+) {
+    let players = G::PLAYERS.len();
+    if players <= FIXED_GOALS {
+        let mut goals = [0; FIXED_GOALS];
+        for (player, goal) in goals.iter_mut().enumerate().take(players) {
+            *goal = G::goal(&state.values, player);
+        }
+        worker.record_counts(outcome, &goals[..players]);
+    } else {
+        finish_playout::<G>(state, outcome);
+        worker.record(outcome);
     }
 }
 
