@@ -2601,6 +2601,8 @@ pub mod counted_search;
 
 pub mod ray_counts;
 
+pub mod word_stores;
+
 mod lanes;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight

@@ -602,7 +602,7 @@ fn a6(v: &mut Values) -> Option<u32> {
 let x: u8 = 0;
 let o0 = OFF0[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
+let old = v[slot]; regula_runtime::compiled::word_stores::store_word_and_next::<0>(v, slot, x);
 if let Some(node) = a7(v) { return Some(node); }
 v[slot] = old;
 }
@@ -725,7 +725,7 @@ fn a25(v: &mut Values) -> Option<u32> {
 let x: u8 = 1;
 let o0 = OFF0[(v[10]) as usize];
 let slot = 0usize + o0 as usize;
-let old = v[slot]; v[slot] = x;
+let old = v[slot]; regula_runtime::compiled::word_stores::store_word_and_next::<0>(v, slot, x);
 if let Some(node) = a26(v) { return Some(node); }
 v[slot] = old;
 }

@@ -38,6 +38,7 @@ mod settled_cells;
 mod shift_checks;
 mod template;
 mod values;
+mod word_stores;
 
 pub use template::{crate_files, CrateFile};
 
@@ -1923,7 +1924,17 @@ impl<'a> Generator<'a> {
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
                 let value = self.value(&rhs);
                 let target = self.target(&lhs, edge);
-                let pre = format!("let x: {sym} = {value};\n{target}let old = v[slot]; v[slot] = x;\n");
+                // A keeper's cell write that mask checks read back as words (word_stores.rs).
+                let store = match (mode == Mode::Apply && !lhs.steps.is_empty())
+                    .then(|| self.word_store_base(lhs.base))
+                    .flatten()
+                {
+                    Some(base) => {
+                        format!("regula_runtime::compiled::word_stores::store_word_and_next::<{base}>(v, slot, x);")
+                    }
+                    None => "v[slot] = x;".to_string(),
+                };
+                let pre = format!("let x: {sym} = {value};\n{target}let old = v[slot]; {store}\n");
                 let block = simple(self, &pre, None, "v[slot] = old;");
                 // A completion with a delta pushes it in a delta listing, before writing: no
                 // write and restore of `player` per listed move. An invalid player is left to
