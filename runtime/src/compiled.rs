@@ -2603,6 +2603,8 @@ pub mod ray_counts;
 
 pub mod word_stores;
 
+pub mod small_counted;
+
 mod lanes;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight

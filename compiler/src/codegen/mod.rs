@@ -257,6 +257,9 @@ struct Generator<'a> {
     register_writes: Vec<(u32, String)>,
     /// The starts whose playout ply counts their moves ([`counted`]), as their functions are written.
     counted_starts: Vec<u32>,
+    /// The counted starts of more than nine members, whose functions call `marked_total` and
+    /// `select_marked` (the others count through `small_counted`'s tables).
+    counted_by_masks: Vec<u32>,
     /// The starts whose playout ply is counted bit-parallel ([`bit_listing`]).
     bit_starts: Vec<u32>,
     /// The pure checks tried bit-parallel first, by (from, to), with their functions ([`bit_listing`]).
@@ -810,6 +813,7 @@ impl<'a> Generator<'a> {
             in_offset: None,
             register_writes: Vec::new(),
             counted_starts: Vec::new(),
+            counted_by_masks: Vec::new(),
             bit_starts: Vec::new(),
             flank_scans: BTreeMap::new(),
             counted_search_depths: Vec::new(),
@@ -1930,7 +1934,7 @@ impl<'a> Generator<'a> {
                     .flatten()
                 {
                     Some(base) => {
-                        format!("regula_runtime::compiled::word_stores::store_word_and_next::<{base}>(v, slot, x);")
+                        format!("{}::<{base}>(v, slot, x);", word_stores::WORD_STORE)
                     }
                     None => "v[slot] = x;".to_string(),
                 };
@@ -2543,8 +2547,14 @@ impl<'a> Generator<'a> {
         self.delta_places = places.iter().map(|place| self.state_read(place)).collect();
         let mut out = String::new();
         for (mode, node, function) in plain {
-            let attribute =
-                if self.inlined.contains(&(mode, node)) || self.sink_check(mode) { "#[inline(always)]\n" } else { "" };
+            let attribute = if self.inlined.contains(&(mode, node))
+                || self.sink_check(mode)
+                || word_stores::inlined_keeper(mode, &function)
+            {
+                "#[inline(always)]\n"
+            } else {
+                ""
+            };
             out.push_str(&function.replacen("#[inline]\n", attribute, 1));
         }
         out.push_str(&specialised.replace("#[inline]\n", ""));
@@ -2713,7 +2723,7 @@ impl<'a> Generator<'a> {
         if self.uses_byte_scan {
             w.push_str(BYTE_SCAN_IMPORT);
         }
-        if !self.counted_starts.is_empty() {
+        if !self.counted_by_masks.is_empty() {
             w.push_str(counted::COUNTED_IMPORT);
         }
         if !self.bit_starts.is_empty() || !self.flank_scans.is_empty() {

@@ -8,28 +8,34 @@
 //! (`mask_checks::differing`), and the next ply's listing loads the same word again: both waited
 //! for that byte store. Written as the whole word (loaded, the byte replaced in a register,
 //! stored) and the one byte past it, every later load of either takes its value from the store
-//! buffer. Both are stored whatever the cell, so a cell in the word and the cell past it cost the
-//! same two stores.
+//! buffer. Both are stored whatever the cell, at the same two places, so a later load's address
+//! never waits for the cell's to be known.
 //!
-//! Exact: the word holds the slots from `BASE` as they were but the written one, and the byte
-//! past it is the written value if that is the slot, else its own value again; every other slot
-//! is untouched. So the values are the ones `v[slot] = value` makes, for any slot of `v`.
+//! Exact: for a slot among the nine from `BASE`, the word holds the slots from `BASE` as they
+//! were but the written one, and the byte past it is the written value if that is the slot,
+//! else its own value again; every other slot is untouched; any other slot is written as a byte.
+//! So the values are the ones `v[slot] = value` makes, for any slot of `v`.
 //! Cost: a load, three word operations and a second store more than the byte store.
 
-/// Writes `value` into `v[slot]` as `v[slot] = value` does, through a store of the eight slots
-/// from `BASE` and one of slot `BASE + 8` (see the module documentation). `v` must hold at least
-/// `BASE + 9` slots.
+/// Writes `value` into `v[slot]` as `v[slot] = value` does: for a slot among the nine from
+/// `BASE`, through a store of the eight slots from `BASE` and one of slot `BASE + 8` (see the
+/// module documentation), both at fixed places whatever the slot; any other slot as a byte (a
+/// branch the generator's slots never take). `v` must hold at least `BASE + 9` slots.
 #[inline(always)]
 pub fn store_word_and_next<const BASE: usize>(v: &mut [u8], slot: usize, value: u8) {
     let offset = slot.wrapping_sub(BASE);
-    let in_word = offset < 8;
+    if offset > 8 {
+        v[slot] = value;
+        return;
+    }
     let word = super::byte_scan::slot_word(v, BASE);
+    let next = v[BASE + 8];
     let shift = 8 * (offset as u32 & 7);
-    let mask = if in_word { 0xff << shift } else { 0 };
+    let mask = if offset < 8 { 0xff << shift } else { 0 };
     let word = (word & !mask) | ((value as u64) << shift & mask);
-    let (byte_slot, byte) = if in_word { (BASE + 8, v[BASE + 8]) } else { (slot, value) };
+    let next = if offset == 8 { value } else { next };
     v[BASE..BASE + 8].copy_from_slice(&word.to_le_bytes());
-    v[byte_slot] = byte;
+    v[BASE + 8] = next;
 }
 
 #[cfg(test)]
