@@ -2628,6 +2628,10 @@ pub mod counted_search;
 
 pub mod ray_counts;
 
+pub mod word_stores;
+
+pub mod small_counted;
+
 mod lanes;
 
 /// Word-at-a-time byte tests for generated member loops (spec/codegen.md, byte scans): eight

@@ -5,7 +5,8 @@
 //!
 //! A start qualifies when it is a unique delta start (not mixed) that records no visit and opens
 //! no scope, and its one out-edge is a placement: `x = T(*)` over more than
-//! `REPLAY_RANGE_MIN_MEMBERS` members, then one-slot guards that cannot fail, `$$ x`, then a
+//! `REPLAY_RANGE_MIN_MEMBERS` members or at most [`SMALL_MAX_MEMBERS`] (counted through
+//! `small_counted`'s tables: the count and the picked member one load each), then one-slot guards that cannot fail, `$$ x`, then a
 //! *tail* of single-edge nodes ending in a completion assigning one fixed slot (`player =
 //! keeper`) that has a delta word. Every guard is a byte test ([`ByteTest`]: a function of the
 //! member's map entry, the entries in consecutive one-byte slots, compared with a literal) whose
@@ -40,6 +41,12 @@ use super::{
     REPLAY_RANGE_MIN_MEMBERS,
 };
 use std::fmt::Write;
+
+/// The runtime module of small counted placements' tables.
+const SMALL: &str = "regula_runtime::compiled::small_counted";
+
+/// The most members of a placement counted through tables ([`SMALL`]).
+const SMALL_MAX_MEMBERS: usize = regula_runtime::compiled::small_counted::SMALL_MAX_MEMBERS;
 
 /// The imports of a module with counted starts (the byte-scan helpers come with `uses_byte_scan`).
 pub(super) const COUNTED_IMPORT: &str = "use regula_runtime::compiled::counted::{marked_total, select_marked};\n";
@@ -88,7 +95,10 @@ impl Generator<'_> {
         let edge = automaton.nodes[node].edges.start as usize;
         let PlanOp::AssignAny { lhs, members, .. } = &plan.ops[edge] else { return None };
         let slot = graph::fixed_slot(lhs)?;
-        if members.len() <= REPLAY_RANGE_MIN_MEMBERS {
+        // At most nine members: counted through tables (`small_counted`); up to
+        // `REPLAY_RANGE_MIN_MEMBERS` the unrolled delta listing is kept.
+        let small = members.len() <= SMALL_MAX_MEMBERS;
+        if members.len() <= REPLAY_RANGE_MIN_MEMBERS && !small {
             return None;
         }
         let (guards, tail) = self.counted_chain(edge, slot)?;
@@ -119,9 +129,18 @@ impl Generator<'_> {
         let sym = self.sym;
         // The listing's move `k`: the `k / P`-th marked member, each choice's member from the
         // rest, the last choice innermost.
+        let counted = if small { format!("{SMALL}::bits_count(bits)") } else { "marked_total(&masks)".to_string() };
         let (total, rank) = match product {
-            1 => ("marked_total(&masks)".to_string(), "k".to_string()),
-            _ => (format!("marked_total(&masks) * {product}"), format!("k / {product}")),
+            1 => (counted, "k".to_string()),
+            _ => (format!("{counted} * {product}"), format!("k / {product}")),
+        };
+        if !small {
+            self.counted_by_masks.push(node as u32);
+        }
+        let (bits, selected) = if small {
+            (format!("let bits = {SMALL}::marked_bits(&masks);\n"), format!("{SMALL}::select_bit(bits, {rank})"))
+        } else {
+            (String::new(), format!("select_marked(&masks, {rank})"))
         };
         let mut decode = String::new();
         let mut radix = product;
@@ -168,9 +187,9 @@ impl Generator<'_> {
              for chunk in 0..{chunks} {{\n\
              masks[chunk] = {mask};\n\
              }}\n\
-             {last_word}{tail_mask}let count = {total};\n\
+             {last_word}{tail_mask}{bits}let count = {total};\n\
              let Some(k) = pick(count) else {{ return (count, None) }};\n\
-             let member: {sym} = {table}[select_marked(&masks, {rank})];\n\
+             let member: {sym} = {table}[{selected}];\n\
              {decode}{lets}\
              (count, Some({word}))\n\
              }}\n\n",

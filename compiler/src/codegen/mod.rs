@@ -38,6 +38,7 @@ mod settled_cells;
 mod shift_checks;
 mod template;
 mod values;
+mod word_stores;
 
 pub use template::{crate_files, CrateFile};
 
@@ -256,6 +257,9 @@ struct Generator<'a> {
     register_writes: Vec<(u32, String)>,
     /// The starts whose playout ply counts their moves ([`counted`]), as their functions are written.
     counted_starts: Vec<u32>,
+    /// The counted starts of more than nine members, whose functions call `marked_total` and
+    /// `select_marked` (the others count through `small_counted`'s tables).
+    counted_by_masks: Vec<u32>,
     /// The starts whose playout ply is counted bit-parallel ([`bit_listing`]).
     bit_starts: Vec<u32>,
     /// The pure checks tried bit-parallel first, by (from, to), with their functions ([`bit_listing`]).
@@ -809,6 +813,7 @@ impl<'a> Generator<'a> {
             in_offset: None,
             register_writes: Vec::new(),
             counted_starts: Vec::new(),
+            counted_by_masks: Vec::new(),
             bit_starts: Vec::new(),
             flank_scans: BTreeMap::new(),
             counted_search_depths: Vec::new(),
@@ -1923,7 +1928,17 @@ impl<'a> Generator<'a> {
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
                 let value = self.value(&rhs);
                 let target = self.target(&lhs, edge);
-                let pre = format!("let x: {sym} = {value};\n{target}let old = v[slot]; v[slot] = x;\n");
+                // A keeper's cell write that mask checks read back as words (word_stores.rs).
+                let store = match (mode == Mode::Apply && !lhs.steps.is_empty())
+                    .then(|| self.word_store_base(lhs.base))
+                    .flatten()
+                {
+                    Some(base) => {
+                        format!("{}::<{base}>(v, slot, x);", word_stores::WORD_STORE)
+                    }
+                    None => "v[slot] = x;".to_string(),
+                };
+                let pre = format!("let x: {sym} = {value};\n{target}let old = v[slot]; {store}\n");
                 let block = simple(self, &pre, None, "v[slot] = old;");
                 // A completion with a delta pushes it in a delta listing, before writing: no
                 // write and restore of `player` per listed move. An invalid player is left to
@@ -2532,8 +2547,14 @@ impl<'a> Generator<'a> {
         self.delta_places = places.iter().map(|place| self.state_read(place)).collect();
         let mut out = String::new();
         for (mode, node, function) in plain {
-            let attribute =
-                if self.inlined.contains(&(mode, node)) || self.sink_check(mode) { "#[inline(always)]\n" } else { "" };
+            let attribute = if self.inlined.contains(&(mode, node))
+                || self.sink_check(mode)
+                || word_stores::inlined_keeper(mode, &function)
+            {
+                "#[inline(always)]\n"
+            } else {
+                ""
+            };
             out.push_str(&function.replacen("#[inline]\n", attribute, 1));
         }
         out.push_str(&specialised.replace("#[inline]\n", ""));
@@ -2702,7 +2723,7 @@ impl<'a> Generator<'a> {
         if self.uses_byte_scan {
             w.push_str(BYTE_SCAN_IMPORT);
         }
-        if !self.counted_starts.is_empty() {
+        if !self.counted_by_masks.is_empty() {
             w.push_str(counted::COUNTED_IMPORT);
         }
         if !self.bit_starts.is_empty() || !self.flank_scans.is_empty() {
