@@ -534,6 +534,7 @@ v[slot] = old;
 }
 
 /// Node `fourThroughLast_reach_1__fourThroughLast_reach_1`: a mask check, 44 rows of at most 16 terms (mask_checks.rs).
+#[inline(never)]
 fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 let x: u8 = 0;
 let d = !(regula_runtime::compiled::mask_lanes::equal_lanes(v, 0, x) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 16, x) << 16) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 27, x) << 27));
@@ -716,6 +717,7 @@ false
 }
 
 /// Node `fourThroughLast_reach_2__fourThroughLast_reach_2`: a mask check, 44 rows of at most 16 terms (mask_checks.rs).
+#[inline(never)]
 fn r32_33(v: &mut Values, r54: u8, r55: u8) -> bool {
 let x: u8 = 1;
 let d = !(regula_runtime::compiled::mask_lanes::equal_lanes(v, 0, x) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 16, x) << 16) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 27, x) << 27));

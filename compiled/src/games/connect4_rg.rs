@@ -341,6 +341,7 @@ fn m19(v: &mut Values, cx: &mut Search<Values>) {
 }
 
 /// Node `fourSearch`: a mask check, 43 rows of at most 13 terms (mask_checks.rs).
+#[inline(never)]
 fn r11_12(v: &mut Values, r54: u8, r55: u8) -> bool {
 let x: u8 = v[51];
 let d = !(regula_runtime::compiled::mask_lanes::equal_lanes(v, 0, x) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 16, x) << 16) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 26, x) << 26));

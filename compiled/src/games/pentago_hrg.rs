@@ -960,6 +960,7 @@ m117(v, cx);
 }
 
 /// Node `five_reach_1`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
+#[inline(never)]
 fn r22_32(v: &mut Values, r79: u8) -> bool {
 let x: u8 = 0;
 let d = !((regula_runtime::compiled::mask_lanes::equal_lanes(v, 1, x) << 1) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 17, x) << 17) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 21, x) << 21));
@@ -1250,6 +1251,7 @@ false
 }
 
 /// Node `five_reach_2`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
+#[inline(never)]
 fn r53_63(v: &mut Values, r79: u8) -> bool {
 let x: u8 = 1;
 let d = !((regula_runtime::compiled::mask_lanes::equal_lanes(v, 1, x) << 1) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 17, x) << 17) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 21, x) << 21));
@@ -1540,6 +1542,7 @@ false
 }
 
 /// Node `someEmptyCell_reach_1`: a mask check, 1 rows of at most 36 terms (mask_checks.rs).
+#[inline(never)]
 fn r91_93(v: &mut Values, r79: u8) -> bool {
 let x: u8 = 8;
 let d = !((regula_runtime::compiled::mask_lanes::equal_lanes(v, 1, x) << 1) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 17, x) << 17) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 21, x) << 21));

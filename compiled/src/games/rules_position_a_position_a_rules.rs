@@ -385,7 +385,7 @@ v[slot] = old;
 }
 
 /// Node `AnyBegin`: a mask check, 2 rows of at most 36 terms (mask_checks.rs).
-#[inline(always)]
+#[inline(never)]
 fn r7_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 let x: u8 = 45;
 let d = !(regula_runtime::compiled::mask_lanes::equal_lanes(v, 0, x) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 16, x) << 16) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 20, x) << 20));

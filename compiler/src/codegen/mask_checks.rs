@@ -618,7 +618,9 @@ impl Generator<'_> {
             check.rows.len()
         )
         .unwrap();
-        writeln!(body, "#[inline]\n{signature} {{").unwrap();
+        // A check read by lanes stays a call (mask_lanes.rs, "Not inlined").
+        let inline = if lanes.is_some() { "#[inline(never)]" } else { "#[inline]" };
+        writeln!(body, "{inline}\n{signature} {{").unwrap();
         if words.is_empty() {
             // No term reads a cell: the check holds exactly where some term (the empty one) is.
             let holds: Vec<u64> = check.rows.iter().map(|row| !row.is_empty() as u64).collect();

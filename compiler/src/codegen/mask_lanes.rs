@@ -13,6 +13,11 @@
 //! them (`hi < 64`), which pads rows of positive terms in place of the word layout's bit 0.
 //! Exact: the same literals over the same cells, one bit per cell.
 //!
+//! Not inlined: the check function is emitted `#[inline(never)]`. Inlined into connect four
+//! .rg's keeper step, LLVM turned its 13-term `or` into a chain of 13 early-exit branches and
+//! the playouts ran 13 % slower in user time than the word layout's (called, branch-free)
+//! check (0.38 -> 0.43 s for 10^6 playouts, interleaved runs) despite 12 % fewer instructions.
+//!
 //! Cost: per sixteen cells a load, a byte compare, a `pmovmskb`, a shift and an `or`, plus one
 //! broadcast and one `not`; connect four's 42 cells take three loads (the word layout: six words
 //! of five operations, a shift and an `or` each).
