@@ -2619,6 +2619,7 @@ impl<G: CompiledGame> ForwardModel for CompiledModel<G> {
 
 pub mod counted;
 pub mod mask_checks;
+pub mod mask_lanes;
 
 pub mod bit_listing;
 

@@ -960,10 +960,11 @@ m117(v, cx);
 }
 
 /// Node `five_reach_1`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
+#[inline(never)]
 fn r22_32(v: &mut Values, r79: u8) -> bool {
-let x = regula_runtime::compiled::mask_checks::repeated(0);
-let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 33, x)) >> 4);
-(d & 0x8080808080 == 0x0) | (d & 0x808080808000 == 0x0) | (d & 0x8080000000404040 == 0x0) | (d & 0x8000000040404040 == 0x0) | (d & 0x4040404000000020 == 0x0) | (d & 0x4040400000002020 == 0x0) | (d & 0x20202020200000 == 0x0) | (d & 0x2020202020000000 == 0x0) | (d & 0x80004000200090 == 0x0) | (d & 0x40008020004010 == 0x0) | (d & 0x8000400020009000 == 0x0) | (d & 0x4000802000401000 == 0x0) | (d & 0x40002000900040 == 0x0) | (d & 0x4000200090004000 == 0x0) | (d & 0x8040201000000080 == 0x0) | (d & 0x20009000400020 == 0x0) | (d & 0x1010101010 == 0x0) | (d & 0x4020100000008040 == 0x0) | (d & 0x2000900040002000 == 0x0) | (d & 0x101010101000 == 0x0) | (d & 0x90004000200010 == 0x0) | (d & 0x4010002000401000 == 0x0) | (d & 0x9000400020001000 == 0x0) | (d & 0x1000200040100020 == 0x0) | (d & 0x40002000100048 == 0x0) | (d & 0x4000200010004800 == 0x0) | (d & 0x80402010080000 == 0x0) | (d & 0x20001000480020 == 0x0) | (d & 0x1010000000080808 == 0x0) | (d & 0x8040201008000000 == 0x0) | (d & 0x2000100048002000 == 0x0) | (d & 0x1000000008080808 == 0x0)
+let x: u8 = 0;
+let d = !((regula_runtime::compiled::mask_lanes::equal_lanes(v, 1, x) << 1) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 17, x) << 17) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 21, x) << 21));
+(d & 0x3e == 0x0) | (d & 0x7c == 0x0) | (d & 0xf80 == 0x0) | (d & 0x1f00 == 0x0) | (d & 0x3e000 == 0x0) | (d & 0x7c000 == 0x0) | (d & 0xf80000 == 0x0) | (d & 0x1f00000 == 0x0) | (d & 0x2082082 == 0x0) | (d & 0x2108420 == 0x0) | (d & 0x4104104 == 0x0) | (d & 0x4210840 == 0x0) | (d & 0x8208208 == 0x0) | (d & 0x10410410 == 0x0) | (d & 0x20408102 == 0x0) | (d & 0x20820820 == 0x0) | (d & 0x3e000000 == 0x0) | (d & 0x40810204 == 0x0) | (d & 0x41041040 == 0x0) | (d & 0x7c000000 == 0x0) | (d & 0x82082080 == 0x0) | (d & 0x84210800 == 0x0) | (d & 0x104104100 == 0x0) | (d & 0x108421000 == 0x0) | (d & 0x208208200 == 0x0) | (d & 0x410410400 == 0x0) | (d & 0x810204080 == 0x0) | (d & 0x820820800 == 0x0) | (d & 0xf80000000 == 0x0) | (d & 0x1020408100 == 0x0) | (d & 0x1041041000 == 0x0) | (d & 0x1f00000000 == 0x0)
 }
 
 /// Node `five_1`.
@@ -1250,10 +1251,11 @@ false
 }
 
 /// Node `five_reach_2`: a mask check, 1 rows of at most 32 terms (mask_checks.rs).
+#[inline(never)]
 fn r53_63(v: &mut Values, r79: u8) -> bool {
-let x = regula_runtime::compiled::mask_checks::repeated(1);
-let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 33, x)) >> 4);
-(d & 0x8080808080 == 0x0) | (d & 0x808080808000 == 0x0) | (d & 0x8080000000404040 == 0x0) | (d & 0x8000000040404040 == 0x0) | (d & 0x4040404000000020 == 0x0) | (d & 0x4040400000002020 == 0x0) | (d & 0x20202020200000 == 0x0) | (d & 0x2020202020000000 == 0x0) | (d & 0x80004000200090 == 0x0) | (d & 0x40008020004010 == 0x0) | (d & 0x8000400020009000 == 0x0) | (d & 0x4000802000401000 == 0x0) | (d & 0x40002000900040 == 0x0) | (d & 0x4000200090004000 == 0x0) | (d & 0x8040201000000080 == 0x0) | (d & 0x20009000400020 == 0x0) | (d & 0x1010101010 == 0x0) | (d & 0x4020100000008040 == 0x0) | (d & 0x2000900040002000 == 0x0) | (d & 0x101010101000 == 0x0) | (d & 0x90004000200010 == 0x0) | (d & 0x4010002000401000 == 0x0) | (d & 0x9000400020001000 == 0x0) | (d & 0x1000200040100020 == 0x0) | (d & 0x40002000100048 == 0x0) | (d & 0x4000200010004800 == 0x0) | (d & 0x80402010080000 == 0x0) | (d & 0x20001000480020 == 0x0) | (d & 0x1010000000080808 == 0x0) | (d & 0x8040201008000000 == 0x0) | (d & 0x2000100048002000 == 0x0) | (d & 0x1000000008080808 == 0x0)
+let x: u8 = 1;
+let d = !((regula_runtime::compiled::mask_lanes::equal_lanes(v, 1, x) << 1) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 17, x) << 17) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 21, x) << 21));
+(d & 0x3e == 0x0) | (d & 0x7c == 0x0) | (d & 0xf80 == 0x0) | (d & 0x1f00 == 0x0) | (d & 0x3e000 == 0x0) | (d & 0x7c000 == 0x0) | (d & 0xf80000 == 0x0) | (d & 0x1f00000 == 0x0) | (d & 0x2082082 == 0x0) | (d & 0x2108420 == 0x0) | (d & 0x4104104 == 0x0) | (d & 0x4210840 == 0x0) | (d & 0x8208208 == 0x0) | (d & 0x10410410 == 0x0) | (d & 0x20408102 == 0x0) | (d & 0x20820820 == 0x0) | (d & 0x3e000000 == 0x0) | (d & 0x40810204 == 0x0) | (d & 0x41041040 == 0x0) | (d & 0x7c000000 == 0x0) | (d & 0x82082080 == 0x0) | (d & 0x84210800 == 0x0) | (d & 0x104104100 == 0x0) | (d & 0x108421000 == 0x0) | (d & 0x208208200 == 0x0) | (d & 0x410410400 == 0x0) | (d & 0x810204080 == 0x0) | (d & 0x820820800 == 0x0) | (d & 0xf80000000 == 0x0) | (d & 0x1020408100 == 0x0) | (d & 0x1041041000 == 0x0) | (d & 0x1f00000000 == 0x0)
 }
 
 /// Node `five_36`.
@@ -1540,10 +1542,11 @@ false
 }
 
 /// Node `someEmptyCell_reach_1`: a mask check, 1 rows of at most 36 terms (mask_checks.rs).
+#[inline(never)]
 fn r91_93(v: &mut Values, r79: u8) -> bool {
-let x = regula_runtime::compiled::mask_checks::repeated(8);
-let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing(v, 9, x)) >> 1) | ((regula_runtime::compiled::mask_checks::differing(v, 17, x)) >> 2) | ((regula_runtime::compiled::mask_checks::differing(v, 25, x)) >> 3) | ((regula_runtime::compiled::mask_checks::differing_low::<4>(v, 33, x)) >> 4);
-(!d & 0xf0f0f0f0f8f8f8f8) != 0 || (d & 0x0) != 0
+let x: u8 = 8;
+let d = !((regula_runtime::compiled::mask_lanes::equal_lanes(v, 1, x) << 1) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 17, x) << 17) | (regula_runtime::compiled::mask_lanes::equal_lanes(v, 21, x) << 21));
+(!d & 0x1ffffffffe) != 0 || (d & 0x0) != 0
 }
 
 /// Node `someEmptyCell_1`.

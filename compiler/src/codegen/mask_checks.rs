@@ -24,7 +24,8 @@
 //! Emitted: the check's start function computes `d`, one bit per board cell set where the cell
 //! differs from the compared value (`regula_runtime::compiled::mask_checks`, five operations per
 //! eight cells; a word whose used cells are its first 1, 2 or 4 bytes is read by one narrow
-//! load, `differing_low`, so it does not cover slots a delta just wrote as bytes), and the
+//! load, `differing_low`, so it does not cover slots a delta just wrote as bytes; where the used
+//! cells span sixteen slots or more, sixteen cells a load in board order, `mask_lanes.rs`), and the
 //! check is `d & (cells of the term) == (cells that must differ)` or-ed over the terms of the
 //! start slot's row, with no branch. A row of single-cell terms is two mask
 //! tests. Not taken where a row has more than [`MAX_TERMS`] terms, where the exploration takes
@@ -602,7 +603,12 @@ impl Generator<'_> {
             Compared::Literal(symbol) => format!("{symbol}"),
             Compared::Slot(slot) => read(self, slot)?,
         };
-        let (words, bits) = bit_layout(&check, self.plan.state_len as u32);
+        // Sixteen cells a load where the used cells span that many (mask_lanes.rs).
+        let lanes = super::mask_lanes::lane_loads(&check);
+        let (words, bits) = match &lanes {
+            Some(loads) => (loads.clone(), super::mask_lanes::lane_bits(&check)),
+            None => bit_layout(&check, self.plan.state_len as u32),
+        };
         let mut body = String::new();
         let node_name = self.automaton.nodes[node as usize].name.replace('`', "'");
         let term_count: usize = check.rows.iter().map(Vec::len).max().unwrap_or(0);
@@ -612,7 +618,9 @@ impl Generator<'_> {
             check.rows.len()
         )
         .unwrap();
-        writeln!(body, "#[inline]\n{signature} {{").unwrap();
+        // A check read by lanes stays a call (mask_lanes.rs, "Not inlined").
+        let inline = if lanes.is_some() { "#[inline(never)]" } else { "#[inline]" };
+        writeln!(body, "{inline}\n{signature} {{").unwrap();
         if words.is_empty() {
             // No term reads a cell: the check holds exactly where some term (the empty one) is.
             let holds: Vec<u64> = check.rows.iter().map(|row| !row.is_empty() as u64).collect();
@@ -627,8 +635,13 @@ impl Generator<'_> {
             writeln!(body, "}}\n").unwrap();
             return Some(body);
         }
-        writeln!(body, "let x = regula_runtime::compiled::mask_checks::repeated({compared});").unwrap();
-        let parts: Vec<String> = words
+        match &lanes {
+            Some(_) => writeln!(body, "let x: u8 = {compared};").unwrap(),
+            None => writeln!(body, "let x = regula_runtime::compiled::mask_checks::repeated({compared});").unwrap(),
+        }
+        // The word layout's reads (lanes read theirs below).
+        let word_reads: &[u32] = if lanes.is_some() { &[] } else { &words };
+        let parts: Vec<String> = word_reads
             .iter()
             .enumerate()
             .map(|(w, at)| {
@@ -656,12 +669,17 @@ impl Generator<'_> {
         let single = masks.iter().flatten().all(|(cells, _)| cells.count_ones() == 1);
         // Rows of terms without differing cells, of fewer than eight words: `d & cells == 0`
         // per term, padded with bit 0 (always set in `d`).
+        // (Lanes pad with bit 63, set in their `d`.)
         let positive = !single
             && check.start.is_some()
-            && words.len() < 8
+            && (lanes.is_some() || words.len() < 8)
             && masks.iter().flatten().all(|(_, differ)| *differ == 0);
-        let always = if positive { " | 1" } else { "" };
-        writeln!(body, "let d = {}{always};", parts.join(" | ")).unwrap();
+        let padding = if lanes.is_some() { super::mask_lanes::LANE_PADDING } else { 1 };
+        match &lanes {
+            Some(loads) => writeln!(body, "let d = {};", super::mask_lanes::lanes_differing(loads, check.board.0)),
+            None => writeln!(body, "let d = {}{};", parts.join(" | "), if positive { " | 1" } else { "" }),
+        }
+        .unwrap();
         // Rows of one-cell terms: some listed cell equals (a `cells` bit with no `differ` bit is
         // clear in `d`) or differs.
         if single {
@@ -700,11 +718,11 @@ impl Generator<'_> {
                 }
                 Some(index) if positive => {
                     // Rows padded with a term that never holds: bit 0 of `d`, set above and
-                    // no cell's (it would be the eighth word's).
+                    // no cell's (it would be the eighth word's); bit 63 for lanes.
                     let mut flat = Vec::new();
                     for row in &masks {
                         for k in 0..term_count {
-                            flat.push(row.get(k).map_or(1, |(c, _)| *c));
+                            flat.push(row.get(k).map_or(padding, |(c, _)| *c));
                         }
                     }
                     let rows = self.symbol_table(
@@ -801,13 +819,21 @@ pub(crate) mod tests {
 
     /// Whether the check holds on `values`, evaluated as the emitted code does.
     fn mask_holds(check: &MaskCheck, state_len: u32, values: &[u8]) -> bool {
-        let (words, bits) = bit_layout(check, state_len);
         let compared = match check.compared {
             Compared::Literal(symbol) => symbol as u8,
             Compared::Slot(slot) => values[slot as usize],
         };
-        let x = repeated(compared);
-        let d = words.iter().enumerate().fold(0u64, |d, (w, &at)| d | differing(values, at as usize, x) >> w);
+        let (d, bits) = match crate::codegen::mask_lanes::lane_loads(check) {
+            Some(loads) => (
+                crate::codegen::mask_lanes::lanes_d(&loads, check.board.0, values, compared),
+                crate::codegen::mask_lanes::lane_bits(check),
+            ),
+            None => {
+                let (words, bits) = bit_layout(check, state_len);
+                let x = repeated(compared);
+                (words.iter().enumerate().fold(0u64, |d, (w, &at)| d | differing(values, at as usize, x) >> w), bits)
+            }
+        };
         let row = match check.start {
             Some(slot) => check.row_of_symbol[values[slot as usize] as usize] as usize,
             None => 0,

@@ -28,6 +28,7 @@ mod guards;
 mod known;
 mod loops;
 mod mask_checks;
+mod mask_lanes;
 mod member_bits;
 mod offset_keys;
 mod progress;
