@@ -82,6 +82,27 @@ pub fn gather_high_bits(mask: u64) -> u64 {
     }
 }
 
+/// Bit `i` set where `lanes[i] == value`, for sixteen bytes (the sixteen-cell mask checks,
+/// [`super::mask_lanes::equal_lanes`]): on x86-64 one unaligned load, `pcmpeqb` and `pmovmskb`;
+/// elsewhere a byte loop.
+#[inline(always)]
+pub fn equal_bytes16(lanes: &[u8; 16], value: u8) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+        // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline), and the unaligned
+        // load reads exactly the sixteen bytes of `lanes`.
+        unsafe {
+            let bytes = _mm_loadu_si128(lanes.as_ptr().cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(value as i8))) as u32 as u64
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        lanes.iter().enumerate().fold(0u64, |mask, (i, &byte)| mask | ((byte == value) as u64) << i)
+    }
+}
+
 /// Bit `i` set where byte `i` of `word` (little-endian) is `value`: the byte scans' exact
 /// per-byte equality ([`super::byte_scan::byte_eq_mask`], a high bit per byte), then a
 /// multiplication that moves bit `8i` to bit `56 + i` with every partial product on its own bit.

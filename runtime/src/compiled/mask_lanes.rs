@@ -4,7 +4,7 @@
 //!
 //! [`equal_lanes`] gives, for the sixteen one-byte slots from `at`, bit `i` set where slot
 //! `at + i` equals the value. On x86-64 that is one unaligned 16-byte load, a byte compare and a
-//! `pmovmskb` (SSE2, the baseline); a check ORs two to four of them, shifted to the board offsets
+//! `pmovmskb` (SSE2, the baseline; the intrinsics live in `bit_listing.rs`, the one file with `unsafe`); a check ORs two to four of them, shifted to the board offsets
 //! of their first slots, where [`super::mask_checks::differing`] needs five operations per eight
 //! cells, a shift and an `or` each. The bits come out in board order (bit `i` is board offset
 //! `i`), so the generated term masks are the terms' cell sets themselves. Elsewhere a byte loop
@@ -14,20 +14,7 @@
 #[inline(always)]
 pub fn equal_lanes(v: &[u8], at: usize, value: u8) -> u64 {
     let lanes: &[u8; 16] = v[at..at + 16].try_into().expect("sixteen slots");
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
-        // SAFETY: SSE2 is enabled (the cfg above; it is the x86-64 baseline), and the unaligned
-        // load reads the sixteen bytes of `lanes`.
-        unsafe {
-            let bytes = _mm_loadu_si128(lanes.as_ptr().cast::<__m128i>());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(value as i8))) as u32 as u64
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        lanes.iter().enumerate().fold(0u64, |mask, (i, &byte)| mask | ((byte == value) as u64) << i)
-    }
+    super::bit_listing::equal_bytes16(lanes, value)
 }
 
 #[cfg(test)]
