@@ -1,9 +1,10 @@
 //! Every optimisation pass, alone and all together, over every game the repository has (`games/`,
 //! `compiler/test_data/**/ok`, `compiler/test_data/optimize`): the optimised game must validate
 //! without new diagnostics, print and re-parse to itself, and have the same perft counts on the
-//! reference engine as the unoptimised one.
+//! reference engine as the unoptimised one. The code generator's extra step,
+//! `merge_player_twins` after every pass, is checked the same way (set `all+twins`).
 
-use regula_compiler::optimize::{optimize, Pass, PassSet};
+use regula_compiler::optimize::{merge_player_twins, optimize, Pass, PassSet};
 use regula_compiler::{load, rg, SourceFormat};
 use regula_runtime::engine::ForwardModel;
 use regula_runtime::perft::perft;
@@ -65,6 +66,18 @@ fn reference_counts(engine: &ReferenceEngine) -> Vec<u64> {
     counts
 }
 
+/// The pass set name for every pass followed by the code generator's `merge_player_twins`.
+const ALL_AND_TWINS: &str = "all+twins";
+
+/// The game optimised by a named pass set (see [`ALL_AND_TWINS`]).
+fn optimized_by(game: &rg::ast::Game, set_name: &str, passes: &PassSet) -> rg::ast::Game {
+    let (optimized, _) = optimize(game, passes);
+    if set_name == ALL_AND_TWINS {
+        return merge_player_twins(&optimized, passes).unwrap_or(optimized);
+    }
+    optimized
+}
+
 /// A long check over every game in interleaved parts, one `#[test]` each, so the harness spreads the
 /// games over every core: part `k` of `n` checks the games whose place in [`all_games`] is `k`
 /// modulo `n` (the part count is the length of the list, so every game is in exactly one part).
@@ -89,6 +102,7 @@ fn check_validity_and_perft(part: usize, parts: usize) {
     let mut sets: Vec<(String, PassSet)> =
         Pass::ALL.iter().map(|pass| (pass.name().to_string(), PassSet::parse(pass.name()).unwrap())).collect();
     sets.push(("all".into(), PassSet::all()));
+    sets.push((ALL_AND_TWINS.into(), PassSet::all()));
     let mut failures = Vec::new();
     for path in games.iter().skip(part).step_by(parts) {
         let name = path.strip_prefix(workspace_root()).unwrap().display().to_string();
@@ -109,7 +123,7 @@ fn check_validity_and_perft(part: usize, parts: usize) {
         };
         let expected = reference_counts(&engine);
         for (set_name, passes) in &sets {
-            let (optimized, _) = optimize(&loaded.rg, passes);
+            let optimized = optimized_by(&loaded.rg, set_name, passes);
             let printed = rg::print(&optimized);
             let before: std::collections::BTreeSet<&str> = rg::check(&loaded.rg).iter().map(|d| d.code).collect();
             let new_codes: Vec<&str> =
@@ -186,6 +200,7 @@ fn check_playouts(part: usize, parts: usize) {
     let mut sets: Vec<(String, PassSet)> =
         Pass::ALL.iter().map(|pass| (pass.name().to_string(), PassSet::parse(pass.name()).unwrap())).collect();
     sets.push(("all".into(), PassSet::all()));
+    sets.push((ALL_AND_TWINS.into(), PassSet::all()));
     let mut failures = Vec::new();
     for path in all_games().into_iter().skip(part).step_by(parts) {
         let name = path.display().to_string();
@@ -193,7 +208,9 @@ fn check_playouts(part: usize, parts: usize) {
         let Ok(engine) = engine_for(&loaded.rg) else { continue };
         let optimized_engines: Vec<(&String, ReferenceEngine)> = sets
             .iter()
-            .filter_map(|(set_name, passes)| Some((set_name, engine_for(&optimize(&loaded.rg, passes).0).ok()?)))
+            .filter_map(|(set_name, passes)| {
+                Some((set_name, engine_for(&optimized_by(&loaded.rg, set_name, passes)).ok()?))
+            })
             .collect();
         for seed in 0..PLAYOUTS {
             let expected = playout_log(&engine, seed, PLAYOUT_STEPS);

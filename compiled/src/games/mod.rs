@@ -74,7 +74,7 @@ pub mod trumps_cards;
 /// Every compiled game: its corpus name (`folder/file`) and the fingerprint of the optimised
 /// automaton it was generated from.
 pub const GAMES: &[(&str, u64)] = &[
-    ("amazons/amazons.hrg", 13177463496360533709),
+    ("amazons/amazons.hrg", 18263624826931542455),
     ("blocks-alquerque/alquerque.blocks", 2123627611436742588),
     ("blocks-fantian/fantian.blocks", 17345684243381731100),
     ("blocks-fourchess/fourchess.blocks", 3450737604155885374),
@@ -84,14 +84,14 @@ pub const GAMES: &[(&str, u64)] = &[
     ("breakthrough/breakthrough.hrg", 15363228853654322958),
     ("chess/chess.hrg", 10150406241901759953),
     ("connect4/connect4.rg", 14822407333223244048),
-    ("connect4/connect4.hrg", 17397028402965131941),
+    ("connect4/connect4.hrg", 2698234138845826473),
     ("dice/dice.rg", 1029327558058358557),
     ("dicerace/dicerace.hrg", 15027592602964067283),
     ("doudizhu/doudizhu.cards", 3868745511597351380),
     ("draughts/draughts.hrg", 4701390710292206061),
     ("foxgeese/foxgeese.hrg", 17836273945985468248),
-    ("gomoku/gomoku.hrg", 5037184217490111909),
-    ("hex/hex.hrg", 770493837420784319),
+    ("gomoku/gomoku.hrg", 8078107387460878507),
+    ("hex/hex.hrg", 4575288122060980220),
     ("hidden/hidden.rg", 8848236677352839236),
     ("morris/morris.hrg", 10621696917062571536),
     ("pentago/pentago.hrg", 11472979445654683384),
@@ -107,7 +107,7 @@ pub const GAMES: &[(&str, u64)] = &[
     ("rules-shape-sort/shape-sort.rules", 6400947220351371735),
     ("rules-stalemate/stalemate.rules", 4407268900102392200),
     ("tictactoe/tictactoe.rg", 13641717758247164581),
-    ("tictactoe/tictactoe.hrg", 1037148981051893253),
+    ("tictactoe/tictactoe.hrg", 8561282699464851797),
     ("trumps/trumps.cards", 18376459242488519507),
 ];
 

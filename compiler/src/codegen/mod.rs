@@ -56,6 +56,8 @@ use std::fmt::Write;
 pub fn optimized_automaton(file_name: &str, source: &str) -> Result<Automaton, Vec<Diagnostic>> {
     let loaded = crate::load(file_name, source)?;
     let (game, _) = optimize(&loaded.rg, &PassSet::all());
+    // One start node for both players where the game plays two twins in turn.
+    let game = crate::optimize::merge_player_twins(&game, &PassSet::all()).unwrap_or(game);
     Ok(crate::rg::compile_game(game)?.automaton)
 }
 

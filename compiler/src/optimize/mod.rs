@@ -21,6 +21,7 @@ mod inline_reachability;
 mod join_fork_prefixes;
 mod join_fork_suffixes;
 mod merge_accesses;
+mod merge_player_twins;
 mod propagate_constants;
 mod propagate_copies;
 mod prune_dead_assignments;
@@ -284,6 +285,13 @@ pub fn optimize(game: &Game, passes: &PassSet) -> (Game, Vec<PassStats>) {
         entry.runs += 1;
     }
     (automaton.to_game(), stats)
+}
+
+/// Merges two player twins (see `merge_player_twins`; not a [`Pass`]: only the code generator
+/// runs it) and optimises the result again; `None` when the game has no twins.
+pub fn merge_player_twins(game: &Game, passes: &PassSet) -> Option<Game> {
+    let mut automaton = Automaton::from_game(game);
+    (merge_player_twins::run(&mut automaton) > 0).then(|| optimize(&automaton.to_game(), passes).0)
 }
 
 /// Runs one pass once (for showing each pass's effect on its own). Returns the game and the
