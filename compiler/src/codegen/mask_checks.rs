@@ -233,18 +233,9 @@ impl Explorer<'_> {
             self.terms.push(term);
             return Ok(());
         }
-        let mut current: Vec<(u32, u32)> = Vec::new();
-        for &(slot, value) in env.iter() {
-            match current.iter_mut().find(|(s, _)| *s == slot) {
-                Some(entry) => entry.1 = value,
-                None => current.push((slot, value)),
-            }
-        }
-        current.sort_unstable();
-        if path.iter().any(|(n, seen)| *n == node && *seen == current) {
+        if !enter_path(path, node, env) {
             return Ok(());
         }
-        path.push((node, current));
         for edge in self.automaton.nodes[node as usize].edges.clone() {
             let edge = edge as usize;
             let target = self.automaton.edges[edge].target;
@@ -303,6 +294,26 @@ impl Explorer<'_> {
 
 /// The board a check's region compares: the one state map whose cells its comparisons read
 /// through computed keys, with its slots `start..end`.
+/// Pushes `node` onto an exploration's `path` with the latest value of each slot `env` binds,
+/// unless the path already holds that node with those values (a cycle that fixed nothing new),
+/// in which case it returns `false` and the caller stops this branch. Shared by the mask and
+/// shift checks' explorations.
+pub(super) fn enter_path(path: &mut Vec<(u32, Vec<(u32, u32)>)>, node: u32, env: &[(u32, u32)]) -> bool {
+    let mut current: Vec<(u32, u32)> = Vec::new();
+    for &(slot, value) in env {
+        match current.iter_mut().find(|(s, _)| *s == slot) {
+            Some(entry) => entry.1 = value,
+            None => current.push((slot, value)),
+        }
+    }
+    current.sort_unstable();
+    if path.iter().any(|(n, seen)| *n == node && *seen == current) {
+        return false;
+    }
+    path.push((node, current));
+    true
+}
+
 fn board_of(automaton: &Automaton, plan: &Plan, to: u32, region: &[bool]) -> Option<(u32, u32)> {
     let mut boards = BTreeSet::new();
     for (edge, op) in plan.ops.iter().enumerate() {

@@ -48,7 +48,7 @@
 //! window, where the exploration exceeds [`STEP_BUDGET`], in functions specialised for known
 //! values, and where [`super::mask_checks`] takes the check.
 
-use super::mask_checks::constant_cells;
+use super::mask_checks::{constant_cells, enter_path};
 use super::values::ValueSets;
 use super::Generator;
 use regula_runtime::automaton::Automaton;
@@ -223,18 +223,9 @@ impl Explorer<'_> {
             self.terms.insert(term.to_vec());
             return Ok(());
         }
-        let mut current: Vec<(u32, u32)> = Vec::new();
-        for &(slot, value) in env.iter() {
-            match current.iter_mut().find(|(s, _)| *s == slot) {
-                Some(entry) => entry.1 = value,
-                None => current.push((slot, value)),
-            }
-        }
-        current.sort_unstable();
-        if path.iter().any(|(n, seen)| *n == node && *seen == current) {
+        if !enter_path(path, node, env) {
             return Ok(());
         }
-        path.push((node, current));
         for edge in self.automaton.nodes[node as usize].edges.clone() {
             let target = self.automaton.edges[edge as usize].target;
             if target != self.to && !self.region[target as usize] {
