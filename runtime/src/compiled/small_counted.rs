@@ -61,6 +61,8 @@ const fn selects() -> [[u8; 16]; INDICES] {
 /// one index, member `8 × word + byte` at that bit. Each word's high bits are gathered by one
 /// multiplication: byte `i`'s bit (moved to its low bit) times `2^(56 - 7i)` lands at bit
 /// `56 + i`, and every other product at a distinct bit outside 56..64, so nothing carries in.
+/// (Not [`super::bit_listing::gather_high_bits`]'s `pmovmskb`: the round trip through a vector
+/// register lengthens the pick's chain; tic-tac-toe and connect four measured 1-4 % slower.)
 #[inline(always)]
 pub fn marked_bits(masks: &[u64]) -> usize {
     debug_assert!(masks.len() <= 2 && masks.get(1).is_none_or(|&high| high & !0x80 == 0));
