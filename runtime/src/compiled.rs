@@ -2123,10 +2123,24 @@ fn settle_in_place<G: CompiledGame>(
         return Ok(false);
     }
     if keeper_moves_in_play::<G>(state) {
-        settle_after::<G>(state, 1, search)?;
-        return Ok(state.node != G::END);
+        return match settle_rest::<G>(state, search) {
+            None => Ok(state.node != G::END),
+            Some(error) => Err(*error),
+        };
     }
     Ok(true)
+}
+
+/// [`settle_after`] after one keeper move, for [`settle_in_place`]: out of line, with its error
+/// boxed, so that the usual ply's result stays in registers (an error written through memory
+/// made the loop store and reload every ply's `Ok(true)`).
+#[cold]
+#[inline(never)]
+fn settle_rest<G: CompiledGame>(
+    state: &mut CompiledState<G::Values>,
+    search: &mut Search<G::Values>,
+) -> Option<Box<EngineError>> {
+    settle_after::<G>(state, 1, search).err().map(Box::new)
 }
 
 /// Debug builds: the keeper move [`CompiledGame::apply_keeper`] applied to `before` is the one

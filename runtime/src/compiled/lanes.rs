@@ -75,14 +75,15 @@ impl<V: Copy> Lane<V> {
     }
 
     /// One ply of the lane's playout; at its end, records it and starts the next. Returns whether
-    /// a playout is in flight.
+    /// a playout is in flight. The error comes boxed: a result holding the error itself is
+    /// returned through memory, and every ply then stored its `Ok(true)` there and read it back.
     #[inline(always)]
     fn advance<G: CompiledGame<Values = V>>(
         &mut self,
         worker: &mut PlayoutWorker<'_>,
         search: &mut Search<V>,
         max_moves: u64,
-    ) -> Result<bool, (u64, EngineError)> {
+    ) -> Result<bool, Box<(u64, EngineError)>> {
         let goes_on = playout_ply::<G>(
             &mut self.state,
             &mut self.cursor,
@@ -92,7 +93,7 @@ impl<V: Copy> Lane<V> {
             search,
             &mut self.outcome,
         )
-        .map_err(|e| (self.index, e))?;
+        .map_err(|e| Box::new((self.index, e)))?;
         if goes_on {
             return Ok(true);
         }
@@ -107,9 +108,9 @@ impl<V: Copy> Lane<V> {
         worker: &mut PlayoutWorker<'_>,
         search: &mut Search<V>,
         max_moves: u64,
-    ) -> Result<bool, (u64, EngineError)> {
+    ) -> Result<bool, Box<(u64, EngineError)>> {
         record_finished::<G>(worker, &self.state, &mut self.outcome);
-        self.start::<G>(worker, search, max_moves)
+        self.start::<G>(worker, search, max_moves).map_err(Box::new)
     }
 
     /// The error a worker reports when another lane failed with `error`: this lane's own, if its
@@ -196,18 +197,18 @@ pub(super) fn run_two_lanes<G: CompiledGame>(
     while live_a && live_b {
         live_a = match a.advance::<G>(worker, search_a, max_moves) {
             Ok(live) => live,
-            Err(error) => return Err(b.lowest_error::<G>(live_b, error, search_b, max_moves)),
+            Err(error) => return Err(b.lowest_error::<G>(live_b, *error, search_b, max_moves)),
         };
         live_b = match b.advance::<G>(worker, search_b, max_moves) {
             Ok(live) => live,
-            Err(error) => return Err(a.lowest_error::<G>(live_a, error, search_a, max_moves)),
+            Err(error) => return Err(a.lowest_error::<G>(live_a, *error, search_a, max_moves)),
         };
     }
     // Every playout is handed out: the lane still in flight finishes alone.
     let (lane, search) = if live_a { (&mut a, search_a) } else { (&mut b, search_b) };
     let mut live = live_a || live_b;
     while live {
-        live = lane.advance::<G>(worker, search, max_moves)?;
+        live = lane.advance::<G>(worker, search, max_moves).map_err(|error| *error)?;
     }
     Ok(())
 }

@@ -1,41 +1,42 @@
 //! Word stores: a keeper's write of one cell of a small board made as a store of the board's
-//! first word and of the byte after it (spec/codegen.md, "Word stores"; the generator's
-//! `codegen/word_stores.rs`).
+//! first word, after a store of the cell's own byte (spec/codegen.md, "Word stores"; the
+//! generator's `codegen/word_stores.rs`).
 //!
 //! Why: a one-byte store followed soon by an eight-byte load that covers it cannot forward its
 //! value from the store buffer; the load waits until the store reaches the cache. The keeper of
 //! a placement game writes the played cell, then its mask checks load the board a word at a time
 //! (`mask_checks::differing`), and the next ply's listing loads the same word again: both waited
 //! for that byte store. Written as the whole word (loaded, the byte replaced in a register,
-//! stored) and the one byte past it, every later load of either takes its value from the store
-//! buffer. Both are stored whatever the cell, at the same two places, so a later load's address
-//! never waits for the cell's to be known.
+//! stored) after the byte, every later load of the word takes its value from the word's store
+//! (the youngest, which covers it), and a load of a slot past the word from the byte's or an
+//! older one.
 //!
-//! Exact: for a slot among the nine from `BASE`, the word holds the slots from `BASE` as they
-//! were but the written one, and the byte past it is the written value if that is the slot,
-//! else its own value again; every other slot is untouched; any other slot is written as a byte.
-//! So the values are the ones `v[slot] = value` makes, for any slot of `v`.
-//! Cost: a load, three word operations and a second store more than the byte store.
+//! Exact: the byte store writes the slot; the word holds the eight slots from `BASE` as they
+//! were but the written one, if it is among them, which it then holds as written. So the values
+//! are the ones `v[slot] = value` makes, for any slot of `v`.
+//! Cost: a load, three word operations and the word's store more than the byte store.
+//!
+//! Session 29: the byte past the word was stored from `if offset == 8 { value } else { next }`
+//! (a fixed place whatever the slot); LLVM made that a `cmov` from a four-byte load at that
+//! slot, which covers the byte stores the move's delta has just made to the slots after it, so
+//! every keeper move waited for them, on the chain to the next ply's listing (tic-tac-toe
+//! `.rg` 1.07x playouts a second without it).
 
-/// Writes `value` into `v[slot]` as `v[slot] = value` does: for a slot among the nine from
-/// `BASE`, through a store of the eight slots from `BASE` and one of slot `BASE + 8` (see the
-/// module documentation), both at fixed places whatever the slot; any other slot as a byte (a
-/// branch the generator's slots never take). `v` must hold at least `BASE + 9` slots.
+/// Writes `value` into `v[slot]` as `v[slot] = value` does: a byte store of the slot, then a store
+/// of the eight slots from `BASE` with the slot's byte replaced where it is among them (else
+/// stored back unchanged; see the module documentation). `v` must hold at least `BASE + 8`
+/// slots.
 #[inline(always)]
 pub fn store_word_and_next<const BASE: usize>(v: &mut [u8], slot: usize, value: u8) {
     let offset = slot.wrapping_sub(BASE);
-    if offset > 8 {
-        v[slot] = value;
-        return;
-    }
     let word = super::byte_scan::slot_word(v, BASE);
-    let next = v[BASE + 8];
     let shift = 8 * (offset as u32 & 7);
     let mask = if offset < 8 { 0xff << shift } else { 0 };
     let word = (word & !mask) | ((value as u64) << shift & mask);
-    let next = if offset == 8 { value } else { next };
+    // The slot's own byte first: a slot past the word keeps it (the word is stored back
+    // unchanged), one inside it is covered by the word stored next.
+    v[slot] = value;
     v[BASE..BASE + 8].copy_from_slice(&word.to_le_bytes());
-    v[BASE + 8] = next;
 }
 
 #[cfg(test)]
