@@ -602,8 +602,7 @@ None
 fn a8(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = TAB4[(v[44 + OFF0[(v[52] as usize)] as usize] as usize)];
-let o0 = OFF0[(v[52]) as usize];
-let slot = 44usize + o0 as usize;
+let slot = 44usize + (((v[52]).wrapping_sub(9) & 7) as usize);
 let old = v[slot]; regula_runtime::compiled::word_stores::store_word_and_next::<44>(v, slot, x);
 if let Some(node) = a9(v) { return Some(node); }
 v[slot] = old;

@@ -502,8 +502,7 @@ None
 fn a8(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = TAB2[(v[53] as usize)];
-let o0 = OFF0[(v[52]) as usize];
-let slot = 43usize + o0 as usize;
+let slot = 43usize + (((v[52]).wrapping_sub(7) & 7) as usize);
 let old = v[slot]; regula_runtime::compiled::word_stores::store_word_and_next::<43>(v, slot, x);
 if let Some(node) = a9(v) { return Some(node); }
 v[slot] = old;

@@ -399,8 +399,7 @@ None
 fn a6(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = v[10];
-let o0 = OFF0[(v[11]) as usize];
-let slot = 0usize + o0 as usize;
+let slot = 0usize + (((v[11]).wrapping_sub(7) & 15) as usize);
 let old = v[slot]; regula_runtime::compiled::word_stores::store_word_and_next::<0>(v, slot, x);
 if let Some(node) = a7(v) { return Some(node); }
 v[slot] = old;

@@ -14,6 +14,7 @@
 //! nodes where a search can loop (the same analysis as the fast engine, spec/engines.md). Pure:
 //! returns strings, writes no files.
 
+mod affine_cells;
 mod bit_listing;
 mod counted;
 mod counted_search;
@@ -1930,12 +1931,16 @@ impl<'a> Generator<'a> {
             }
             PlanOp::Assign { lhs, rhs, transfer: PlanTransfer::Slot, .. } => {
                 let value = self.value(&rhs);
-                let target = self.target(&lhs, edge);
-                // A keeper's cell write that mask checks read back as words (word_stores.rs).
-                let store = match (mode == Mode::Apply && !lhs.steps.is_empty())
-                    .then(|| self.word_store_base(lhs.base))
-                    .flatten()
-                {
+                // A keeper's cell write that mask checks read back as words (word_stores.rs),
+                // its slot by subtraction where it can be (affine_cells.rs).
+                let word_base =
+                    (mode == Mode::Apply && !lhs.steps.is_empty()).then(|| self.word_store_base(lhs.base)).flatten();
+                let affine = word_base.and_then(|_| self.affine_cell_target(&lhs));
+                let target = match affine {
+                    Some(target) => target,
+                    None => self.target(&lhs, edge),
+                };
+                let store = match word_base {
                     Some(base) => {
                         format!("{}::<{base}>(v, slot, x);", word_stores::WORD_STORE)
                     }

@@ -1,12 +1,13 @@
 //! Word stores: a keeper's write of one cell of a small board that mask checks read, emitted as
-//! a store of the board's first word and of the byte after it (spec/codegen.md, "Word stores";
+//! a store of the cell's byte and then of the board's first word (spec/codegen.md, "Word stores";
 //! runtime `compiled::word_stores::store_word_and_next`).
 //!
 //! Why: a one-byte store cannot forward to a later eight-byte load covering it; the load waits
 //! for the store to reach the cache. A placement game's keeper writes the played cell, its mask
 //! checks then load the board a word at a time, and the next ply's listing loads that word
-//! again. Written as the word (and the byte past it), those loads take the stored values from
-//! the store buffer.
+//! again. Written as the word (after the byte, which the word covers unless the cell is past
+//! it), those loads take the stored values from the store buffer. The slot of such a write is
+//! computed by subtraction where the cells are consecutive (`affine_cells.rs`).
 //!
 //! The shape: the write goes through computed keys (`board[cell] = x`) into a map whose slots
 //! `start..end` are the board of some mask check of the module (`? from -> to` with the shape of
