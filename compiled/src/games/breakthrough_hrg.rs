@@ -153,10 +153,15 @@ None => (0, 65),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(65)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut halves: [u64; 2] = [0; 2];
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, 1) };
+halves[chunk / 8] |= byte_high_bits({ let word = slot_word(v, 0 + 8 * chunk); byte_below_mask(word, 1) }) << (8 * (chunk % 8));
+}
+halves[1] &= (1u64 << 1) - 1;
+for half in 0..2 {
+let mut mask: u64 = halves[half];
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = 64 * half + mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }
@@ -425,10 +430,15 @@ None => (0, 65),
 Some(Some(tag)) => match MEMBER_INDEX1.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(65)), None => (0, 0) },
 Some(None) => (0, 0),
 };
+let mut halves: [u64; 2] = [0; 2];
 for chunk in first / 8..(last + 7) / 8 {
-let mut mask: u64 = { let word = slot_word(v, 0 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) };
+halves[chunk / 8] |= byte_high_bits({ let word = slot_word(v, 0 + 8 * chunk); (byte_at_least_mask(word, 1) & byte_below_mask(word, 2)) }) << (8 * (chunk % 8));
+}
+halves[1] &= (1u64 << 1) - 1;
+for half in 0..2 {
+let mut mask: u64 = halves[half];
 while mask != 0 {
-let i = 8 * chunk + (mask.trailing_zeros() / 8) as usize;
+let i = 64 * half + mask.trailing_zeros() as usize;
 mask &= mask - 1;
 if i < first { continue; }
 if i >= last { break; }

@@ -114,7 +114,9 @@ impl Generator<'_> {
         let filter = self.member_filter(Mode::Moves, edge, slot, &members, &table)?;
         let tests: Vec<ByteTest> = filter.conditions.iter().map(|(_, test)| test.clone()).collect::<Option<_>>()?;
         let words = count.div_ceil(8);
+        // A selected test reads its slot where `c<N>` may not see it (a register): not counted.
         if tests.len() != guards.len()
+            || tests.iter().any(|test| test.selector.is_some())
             || words > regula_runtime::compiled::counted::MAX_MARKED_WORDS
             || tests.iter().any(|test| test.first_slot as usize + 8 * words > plan.state_len)
         {

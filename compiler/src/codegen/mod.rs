@@ -38,6 +38,7 @@ mod ray_skips;
 mod refine;
 mod settled_cells;
 mod shift_checks;
+mod slot_tests;
 mod template;
 mod values;
 mod word_stores;
@@ -301,6 +302,9 @@ struct ByteTest {
     symbols: Vec<u32>,
     complement: bool,
     ranges: Option<Vec<ByteRange>>,
+    /// Compared with a slot's value, not a literal: the test per value (`slot_tests.rs`); the
+    /// fields above are the variant of the slot's initial value.
+    selector: Option<slot_tests::Selector>,
 }
 
 /// One run of a [`ByteTest`]'s symbols: its lowest and highest symbol, each `None` where no
@@ -353,6 +357,15 @@ const BYTE_SCAN_IMPORT: &str = "use regula_runtime::compiled::byte_scan::*;\n";
 /// A [`ByteTest`]'s mask on the word of eight member slots from `8 * chunk` on: per member byte,
 /// its high bit set where the test holds ([`Generator::byte_scan`], counted placements).
 fn byte_test_mask(test: &ByteTest) -> String {
+    let mask = match &test.selector {
+        Some(selector) => selector.mask(literal_byte_test_mask),
+        None => literal_byte_test_mask(test),
+    };
+    format!("{{ let word = slot_word(v, {} + 8 * chunk); {mask} }}", test.first_slot)
+}
+
+/// A [`ByteTest`]'s mask on `word` as compared with a literal (its selector aside).
+fn literal_byte_test_mask(test: &ByteTest) -> String {
     let equal: Vec<String> = match &test.ranges {
         Some(ranges) => ranges
             .iter()
@@ -368,8 +381,11 @@ fn byte_test_mask(test: &ByteTest) -> String {
         None => test.symbols.iter().map(|symbol| format!("byte_eq_mask(word, {symbol})")).collect(),
     };
     let any = if equal.is_empty() { "0".to_string() } else { equal.join(" | ") };
-    let mask = if test.complement { format!("!({any}) & BYTE_HIGH_BITS") } else { any };
-    format!("{{ let word = slot_word(v, {} + 8 * chunk); {mask} }}", test.first_slot)
+    if test.complement {
+        format!("!({any}) & BYTE_HIGH_BITS")
+    } else {
+        any
+    }
 }
 
 /// A member loop's filter ([`Generator::member_filter`]): its guards as conditions on the loop
@@ -1498,7 +1514,9 @@ impl<'a> Generator<'a> {
             match op {
                 PlanOp::Compare { lhs, rhs, transfer: PlanTransfer::Slot, equal } => {
                     let (a, b) = (self.value(lhs), self.value(rhs));
-                    let test = self.byte_test(lhs, rhs, *equal, slot, members, &assigned);
+                    let test = self
+                        .byte_test(lhs, rhs, *equal, slot, members, &assigned)
+                        .or_else(|| self.slot_selected_byte_test(lhs, rhs, *equal, slot, members, &assigned));
                     conditions.push((format!("{a} {} {b}", if *equal { "==" } else { "!=" }), test));
                     last_guard = Some((node, writes.len()));
                     if stops {
@@ -1575,10 +1593,17 @@ impl<'a> Generator<'a> {
                 symbols,
                 complement,
                 ranges: Some(ranges),
+                selector: None,
             });
         }
         let (symbols, complement) = if passing.len() <= failing.len() { (passing, false) } else { (failing, true) };
-        (symbols.len() <= BYTE_TEST_SYMBOLS).then_some(ByteTest { first_slot, symbols, complement, ranges: None })
+        (symbols.len() <= BYTE_TEST_SYMBOLS).then_some(ByteTest {
+            first_slot,
+            symbols,
+            complement,
+            ranges: None,
+            selector: None,
+        })
     }
 
     /// A read that is a function of the member's entry in a state map: `m[x]` (`x` the loop
@@ -3229,11 +3254,13 @@ mod tests {
         assert!(filter.contains(" + i] != "), "{filter}");
         // Behind the filter the body continues below the guard it tested.
         assert_eq!(member_loop_call(&guarded), Some(function_of(&guarded, "checked")), "{guarded}");
-        // A variable assigned on the way is read as its value, the member as its table entry.
+        // A variable assigned on the way is read as its value, the member as its table entry
+        // (`other` holds any cell, too many values for a slot-selected byte test).
         let assigned = placement_module(&[
             ("picked", "copied", "at = board[at]"),
             ("copied", "checked", "at != other"),
-            ("checked", "end", "player = keeper"),
+            ("checked", "widened", "other = Cell(*)"),
+            ("widened", "end", "player = keeper"),
         ]);
         let filter = member_filter_line(&assigned).unwrap_or_else(|| panic!("{assigned}"));
         assert!(filter.contains(" + i]) != "), "{filter}");
