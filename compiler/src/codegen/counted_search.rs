@@ -282,12 +282,14 @@ mod tests {
     fn a_counted_ray_over_a_board_of_64_slots_or_more_is_one_mask_and_a_bit_scan() {
         let module = line_amazons(70, true, true);
         let counting = module.split("if cx.counts_only() {\n").nth(1).expect("a counted ray");
-        // The shot's cells rise along the state: the passing cells below the first stop, with
-        // the four-cell loop kept for a walk that passes the off-board end.
+        // The shot's cells rise along the state: the passing cells below the first stop. The
+        // off-board end always holds `wall` (never `empty`) and bit 127 is on no ray, so the
+        // count is the open scan alone: no end test, no select, no four-cell loop.
         assert!(counting.starts_with("let at = v["), "{counting}");
         assert!(counting.contains("let stops: u128 = !regula_runtime::compiled::ray_counts::equal_bytes_wide(&v[..], "));
-        assert!(counting.contains("cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising(blocked, RAYLEN"));
-        assert!(counting.contains("let p4 = p3 & ("), "{counting}");
+        let ray = counting.split("} else {").next().expect("the counting code");
+        assert!(ray.contains("cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising_open(blocked, RAYLEN"));
+        assert!(!ray.contains("ENDSLOT") && !ray.contains("let p4 = p3 & ("), "{ray}");
         // Twenty cells make a state shorter than one window: the four-cell loop alone.
         assert!(!line_amazons(20, true, true).contains("ray_counts::"));
     }

@@ -23,6 +23,7 @@ mod depths;
 mod distinct;
 mod explore;
 mod fused;
+mod gathered_rings;
 mod graph;
 mod guarded_push;
 mod guards;
@@ -2530,9 +2531,17 @@ impl<'a> Generator<'a> {
         }
         let walked = self.walked_edges(mode, node);
         let hoisted = self.hoisted_guards(&walked, &mut body);
+        // A counting sink lists the squares of the ring walks entered here at once (gathered_rings.rs).
+        let gathered = if mode == Mode::Moves { self.gathered_rings(node) } else { None };
+        if let Some(code) = &gathered {
+            write!(body, "if cx.counts_only() {{\n{code}}} else {{\n").expect("writing to a String");
+        }
         for edge in walked {
             let block = self.edge(mode, edge, &memoised, &hoisted);
             body.push_str(&block);
+        }
+        if gathered.is_some() {
+            body.push_str("}\n");
         }
         if opens_scope {
             writeln!(body, "cx.close_scope(scope);").expect("writing to a String");

@@ -19,6 +19,7 @@
 //! (the four-step loop alone) where symbols are wider than a byte, the state has fewer than 64
 //! slots, or some symbol's ray does not fit.
 
+use super::distinct::SlotFacts;
 use super::{graph, offset_keys, refine, Generator};
 use regula_runtime::compiled::{PlanOperand, PlanPlace};
 
@@ -117,6 +118,57 @@ impl Generator<'_> {
         (a, b, equal): (&PlanOperand, &PlanOperand, bool),
         walk: &str,
     ) -> Option<String> {
+        let (rays, _, value) = self.ring_rays(x, step, (a, b))?;
+        let value = &value;
+        let open = self.open_ray_count(&rays, value, equal);
+        let low: Vec<u64> = rays.masks.iter().map(|&mask| mask as u64).collect();
+        let high: Vec<u64> = rays.masks.iter().map(|&mask| (mask >> 64) as u64).collect();
+        let low = self.symbol_table("RAYLO", "u64", &low, 0);
+        let high = self.symbol_table("RAYHI", "u64", &high, 0);
+        let lengths: Vec<u64> = rays.lengths.iter().map(|&length| length as u64).collect();
+        let lengths = self.symbol_table("RAYLEN", "u8", &lengths, 0);
+        let compared = self.value(value);
+        let bytes =
+            format!("regula_runtime::compiled::ray_counts::equal_bytes_wide(&v[..], {}, {compared})", rays.window);
+        let (stops, op) = if equal { (format!("!{bytes}"), "==") } else { (bytes, "!=") };
+        let scan = format!(
+            "let at = v[{x}] as usize;
+let stops: u128 = {stops};
+let blocked: u128 = stops & (({high}[at] as u128) << 64 | {low}[at] as u128);
+"
+        );
+        if let Some((ahead, ranks)) = open {
+            let ranks = self.table("RANK", "u8", ranks);
+            return Some(format!(
+                "{scan}cx.count_moves(regula_runtime::compiled::ray_counts::{ahead}(blocked, {lengths}[at], &{ranks}));
+"
+            ));
+        }
+        let off = self.off;
+        let ends: Vec<u64> = rays.end_slots.iter().map(|&slot| slot as u64).collect();
+        let ends = self.symbol_table("ENDSLOT", off, &ends, 0);
+        let ranks = self.table("RANK", "u8", rays.ranks.iter().map(|&rank| rank as u64).collect());
+        let ahead = if rays.ascending { "ahead_rising" } else { "ahead_falling" };
+        // One test, taken only by a walk that passes its whole ray and its end (an integer or,
+        // so that the compiler keeps one predictable branch rather than two).
+        Some(format!(
+            "{scan}if (blocked | !(v[{ends}[at] as usize] {op} {compared}) as u128) != 0 {{
+cx.count_moves(regula_runtime::compiled::ray_counts::{ahead}(blocked, {lengths}[at], &{ranks}));
+}} else {{
+{walk}}}
+"
+        ))
+    }
+
+    /// The rays of a ring walk whose step `step` writes `x` and whose guard compares `a` with
+    /// `b` (module docs), the step per symbol, and the guard's side that does not read `x`;
+    /// `None` where the walk is not of that shape or some ray does not fit.
+    pub(super) fn ring_rays(
+        &self,
+        x: u32,
+        step: &PlanOperand,
+        (a, b): (&PlanOperand, &PlanOperand),
+    ) -> Option<(RayCounts, Vec<u32>, PlanOperand)> {
         if self.sym != "u8" {
             return None;
         }
@@ -140,33 +192,26 @@ impl Generator<'_> {
             .collect::<Option<_>>()?;
         let slot_of: Vec<u32> = (0..symbols).map(|s| board_base + board_offsets[s]).collect();
         let rays = ray_counts(&next, &slot_of, self.plan.state_len as u32)?;
-        let low: Vec<u64> = rays.masks.iter().map(|&mask| mask as u64).collect();
-        let high: Vec<u64> = rays.masks.iter().map(|&mask| (mask >> 64) as u64).collect();
-        let low = self.symbol_table("RAYLO", "u64", &low, 0);
-        let high = self.symbol_table("RAYHI", "u64", &high, 0);
-        let off = self.off;
-        let ends: Vec<u64> = rays.end_slots.iter().map(|&slot| slot as u64).collect();
-        let ends = self.symbol_table("ENDSLOT", off, &ends, 0);
-        let lengths: Vec<u64> = rays.lengths.iter().map(|&length| length as u64).collect();
-        let lengths = self.symbol_table("RAYLEN", "u8", &lengths, 0);
-        let ranks = self.table("RANK", "u8", rays.ranks.iter().map(|&rank| rank as u64).collect());
-        let compared = self.value(value);
-        let bytes =
-            format!("regula_runtime::compiled::ray_counts::equal_bytes_wide(&v[..], {}, {compared})", rays.window);
-        let (stops, op) = if equal { (format!("!{bytes}"), "==") } else { (bytes, "!=") };
-        let ahead = if rays.ascending { "ahead_rising" } else { "ahead_falling" };
-        // One test, taken only by a walk that passes its whole ray and its end (an integer or,
-        // so that the compiler keeps one predictable branch rather than two).
-        Some(format!(
-            "let at = v[{x}] as usize;
-let stops: u128 = {stops};
-let blocked: u128 = stops & (({high}[at] as u128) << 64 | {low}[at] as u128);
-if (blocked | !(v[{ends}[at] as usize] {op} {compared}) as u128) != 0 {{
-cx.count_moves(regula_runtime::compiled::ray_counts::{ahead}(blocked, {lengths}[at], &{ranks}));
-}} else {{
-{walk}}}
-"
-        ))
+        Some((rays, next, value.clone()))
+    }
+
+    /// The scan and rank table of a counted ray that needs neither the end test nor the select
+    /// (module docs, "Open rays"), or `None` where either is needed: every end value's guard
+    /// fails in every reachable state, so a walk that passes its whole ray stops at its end and
+    /// counts the ray's length, which the open scan gives where the forced bit lies on no ray.
+    pub(super) fn open_ray_count(
+        &self,
+        rays: &RayCounts,
+        value: &PlanOperand,
+        equal: bool,
+    ) -> Option<(&'static str, Vec<u64>)> {
+        let PlanOperand::Literal(compared) = *value else { return None };
+        let facts = SlotFacts::refined(self.automaton, self.plan, &self.values, self.automaton.symbols.len());
+        if !rays.end_slots.iter().all(|&slot| end_always_fails(&facts, slot, compared, equal)) {
+            return None;
+        }
+        let (forced, ahead) = if rays.ascending { (127, "ahead_rising_open") } else { (0, "ahead_falling_open") };
+        Some((ahead, open_ranks(rays, forced)?))
     }
 
     /// The base and per-symbol offsets of a place read `m[x]` (its other keys known here): the
@@ -187,6 +232,31 @@ cx.count_moves(regula_runtime::compiled::ray_counts::{ahead}(blocked, {lengths}[
         }
         Some((base, keyed?))
     }
+}
+
+/// Whether a walk's guard fails at an end reading `slot` in every reachable state: the slot can
+/// never hold `compared` (guard `==`), or can only hold it (guard `!=`).
+fn end_always_fails(facts: &SlotFacts, slot: u32, compared: u32, equal: bool) -> bool {
+    if equal {
+        return !facts.may_hold(slot, compared);
+    }
+    let Some(set) = facts.sets().get(slot as usize) else { return false };
+    set.iter().enumerate().all(|(word, &bits)| {
+        let own = if compared as usize / 64 == word { 1u64 << (compared % 64) } else { 0 };
+        bits & !own == 0
+    }) && facts.may_hold(slot, compared)
+}
+
+/// The rank table of [`RayCounts::ranks`] with the scan's forced bit (`forced`: 127 for rising
+/// rays, 0 for falling) given rank 255, so that an unblocked ray, whose scan finds that bit,
+/// counts `length - 255 - 1 = length` (wrapping in `u8`); `None` where the bit lies on a ray.
+fn open_ranks(rays: &RayCounts, forced: u32) -> Option<Vec<u64>> {
+    if rays.masks.iter().any(|&mask| mask >> forced & 1 == 1) {
+        return None;
+    }
+    let mut ranks: Vec<u64> = rays.ranks.iter().map(|&rank| rank as u64).collect();
+    ranks[forced as usize] = 255;
+    Some(ranks)
 }
 
 #[cfg(test)]
@@ -233,6 +303,27 @@ mod tests {
         assert_eq!(found.end_slots, [90; 6]);
         // In a state of 120 slots the window is clamped to its last 64 slots.
         assert_eq!(ray_counts(&line(5, false), &slot_of, 120).expect("the line fits").window, 56);
+    }
+
+    #[test]
+    fn an_open_scan_needs_its_forced_bit_off_every_ray_and_an_end_that_always_fails() {
+        let slot_of: Vec<u32> = (0..5).map(|s| 10 + s).chain([0]).collect();
+        let rising = ray_counts(&line(5, true), &slot_of, 80).expect("the line fits");
+        // Bit 127 is on no ray: its rank becomes 255, the others stay.
+        let open = open_ranks(&rising, 127).expect("bit 127 is free");
+        assert_eq!(open[127], 255);
+        assert_eq!(open[10..16], [0, 3, 2, 1, 0, 0]);
+        // Bit 11 is the first square of the ray from symbol 0.
+        assert_eq!(open_ranks(&rising, 11), None);
+        // Slot 0 holds 1 or 2, slot 1 only 3, slot 2 anything of symbols 0..4.
+        let set = |bits: u64| vec![bits];
+        let facts = SlotFacts::from_sets(1, vec![set(0b110), set(0b1000), set(0b1111)]);
+        assert!(end_always_fails(&facts, 0, 3, true));
+        assert!(!end_always_fails(&facts, 0, 2, true));
+        assert!(end_always_fails(&facts, 1, 3, false));
+        assert!(!end_always_fails(&facts, 0, 2, false));
+        assert!(!end_always_fails(&facts, 2, 3, false));
+        assert!(!end_always_fails(&facts, 1, 2, false));
     }
 
     #[test]

@@ -49,6 +49,23 @@ pub fn ahead_falling(blocked: u128, length: u8, ranks: &[u8; 128]) -> usize {
     super::rays::select_unpredictable(blocked == 0, length, before) as usize
 }
 
+/// As [`ahead_rising`] where bit 127 lies on no ray and `ranks[127]` is 255: an unblocked ray's
+/// scan finds the forced bit and counts `length - 255 - 1`, which wraps to `length`, so no
+/// select is needed (two instructions fewer a ray).
+#[inline(always)]
+pub fn ahead_rising_open(blocked: u128, length: u8, ranks: &[u8; 128]) -> usize {
+    let first = (blocked | 1 << 127).trailing_zeros() as usize;
+    length.wrapping_sub(ranks[first]).wrapping_sub(1) as usize
+}
+
+/// As [`ahead_falling`] where bit 0 lies on no ray and `ranks[0]` is 255 (see
+/// [`ahead_rising_open`]).
+#[inline(always)]
+pub fn ahead_falling_open(blocked: u128, length: u8, ranks: &[u8; 128]) -> usize {
+    let first = ((blocked | 1).leading_zeros() ^ 127) as usize;
+    length.wrapping_sub(ranks[first]).wrapping_sub(1) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +114,44 @@ mod tests {
         assert_eq!(ahead_falling(1 << 64 | 1 << 2, 3, &falling), 1);
         assert_eq!(ahead_falling(1 << 2, 3, &falling), 2);
         assert_eq!(ahead_falling(1 << 127, 4, &falling), 0);
+    }
+
+    #[test]
+    fn an_open_scan_counts_what_the_select_counts_where_the_forced_bit_is_on_no_ray() {
+        // The rising line of slots 3, 5, 9, 20 with bit 127 on no ray: its rank 255.
+        let mut ranks = [0u8; 128];
+        for (slot, rank) in [(3, 3), (5, 2), (9, 1), (20, 0), (127, 255)] {
+            ranks[slot] = rank;
+        }
+        assert_eq!(ahead_rising_open(0, 4, &ranks), 4);
+        assert_eq!(ahead_rising_open(0, 0, &ranks), 0);
+        assert_eq!(ahead_rising_open(1 << 3, 4, &ranks), 0);
+        assert_eq!(ahead_rising_open(1 << 9 | 1 << 20, 4, &ranks), 2);
+        assert_eq!(ahead_rising_open(1 << 20, 2, &ranks), 1);
+        // Falling: slots 120, 64, 2 with bit 0 on no ray: its rank 255.
+        let mut falling = [0u8; 128];
+        for (slot, rank) in [(120, 2), (64, 1), (2, 0), (0, 255)] {
+            falling[slot] = rank;
+        }
+        assert_eq!(ahead_falling_open(0, 3, &falling), 3);
+        assert_eq!(ahead_falling_open(0, 9, &falling), 9);
+        assert_eq!(ahead_falling_open(1 << 120, 3, &falling), 0);
+        assert_eq!(ahead_falling_open(1 << 64 | 1 << 2, 3, &falling), 1);
+        assert_eq!(ahead_falling_open(1 << 2, 3, &falling), 2);
+        // Every blocked pattern of a nine-square line agrees with the select's form.
+        let slots: Vec<usize> = (0..9).map(|i| 10 + 11 * i).collect();
+        let mut line = [0u8; 128];
+        for (i, &slot) in slots.iter().enumerate() {
+            line[slot] = (8 - i) as u8;
+        }
+        let mut open = line;
+        open[127] = 255;
+        for pattern in 0u32..1 << 9 {
+            let blocked: u128 =
+                slots.iter().enumerate().filter(|&(i, _)| pattern >> i & 1 == 1).map(|(_, &s)| 1u128 << s).sum();
+            let expected = (0..9).take_while(|&i| pattern >> i & 1 == 0).count();
+            assert_eq!(ahead_rising(blocked, 9, &line), expected);
+            assert_eq!(ahead_rising_open(blocked, 9, &open), expected);
+        }
     }
 }
