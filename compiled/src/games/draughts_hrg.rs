@@ -646,31 +646,32 @@ cx.pop_tag();
 
 /// Node `stepMove_4`.
 fn m56<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+let base: u64 = 0u64 | (v[67] as u64) << 16 | (v[71] as u64) << 32 | (5 as u64) << 40;
 let g64 = TAB5[(v[71] as usize)] == 7;
 let g65 = TAB5[(v[71] as usize)] == 7;
 let g66 = TAB6[(v[71] as usize)] == 7;
 let g67 = TAB6[(v[71] as usize)] == 7;
 {
 if g64 {
-m57(v, cx);
+m57(v, cx, base);
 }
 
 }
 {
 if g65 {
-m59(v, cx);
+m59(v, cx, base);
 }
 
 }
 {
 if g66 {
-m60(v, cx);
+m60(v, cx, base);
 }
 
 }
 {
 if g67 {
-m61(v, cx);
+m61(v, cx, base);
 }
 
 }
@@ -678,12 +679,12 @@ m61(v, cx);
 }
 
 /// Node `stepMove_6`.
-fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB7[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
@@ -691,10 +692,10 @@ v[slot] = old;
 
 /// Node `stepMove_5`.
 #[inline(always)]
-fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
-if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, base | (v[68] as u64) << 24); } else if keep {
 m62(v, cx);
 }
 }
@@ -702,36 +703,36 @@ m62(v, cx);
 }
 
 /// Node `stepMove_8`.
-fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_10`.
-fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_12`.
-fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB11[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
@@ -1460,31 +1461,32 @@ cx.pop_tag();
 
 /// Node `stepMove_25`.
 fn m143<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+let base: u64 = 1u64 | (v[67] as u64) << 16 | (v[71] as u64) << 32 | (5 as u64) << 40;
 let g167 = TAB5[(v[71] as usize)] == 7;
 let g168 = TAB5[(v[71] as usize)] == 7;
 let g169 = TAB6[(v[71] as usize)] == 7;
 let g170 = TAB6[(v[71] as usize)] == 7;
 {
 if g167 {
-m144(v, cx);
+m144(v, cx, base);
 }
 
 }
 {
 if g168 {
-m146(v, cx);
+m146(v, cx, base);
 }
 
 }
 {
 if g169 {
-m147(v, cx);
+m147(v, cx, base);
 }
 
 }
 {
 if g170 {
-m148(v, cx);
+m148(v, cx, base);
 }
 
 }
@@ -1492,12 +1494,12 @@ m148(v, cx);
 }
 
 /// Node `stepMove_27`.
-fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB7[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 
@@ -1505,10 +1507,10 @@ v[slot] = old;
 
 /// Node `stepMove_26`.
 #[inline(always)]
-fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
-if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, base | (v[68] as u64) << 24); } else if keep {
 m149(v, cx);
 }
 }
@@ -1516,36 +1518,36 @@ m149(v, cx);
 }
 
 /// Node `stepMove_29`.
-fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_31`.
-fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_33`.
-fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB11[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 

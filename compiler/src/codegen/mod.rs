@@ -15,6 +15,7 @@
 //! returns strings, writes no files.
 
 mod bit_listing;
+mod carried_bases;
 mod counted;
 mod counted_search;
 mod deltas;
@@ -269,6 +270,8 @@ struct Generator<'a> {
     flank_scans: BTreeMap<(u32, u32), String>,
     /// Per node, the prefix depth of its counted search ([`counted_search`]; 0: none).
     counted_search_depths: Vec<u32>,
+    /// The delta word bases carried down fans of chains into guarded pushes ([`carried_bases`]).
+    carried: carried_bases::CarriedBases,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -466,6 +469,7 @@ impl<'a> Generator<'a> {
             generator.sink_nodes[node] |= counted;
         }
         generator.sink_checks = generator.sink_checks();
+        generator.carried = generator.carried_bases();
         generator
     }
 
@@ -820,6 +824,7 @@ impl<'a> Generator<'a> {
             bit_starts: Vec::new(),
             flank_scans: BTreeMap::new(),
             counted_search_depths: Vec::new(),
+            carried: carried_bases::CarriedBases::default(),
         }
     }
 
@@ -1183,7 +1188,7 @@ impl<'a> Generator<'a> {
                 }
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("{callee}(v, cx)?;\n"),
-            Mode::Moves => format!("{callee}(v, cx);\n"),
+            Mode::Moves => format!("{callee}(v, cx{});\n", carried_bases::base_argument(&self.carried, mode, target)),
             Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} {ring}return true; }}\n"),
             Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} {ring}return Ok(true); }}\n"),
             Mode::Reach { pure: true, .. } => {
@@ -2368,9 +2373,13 @@ impl<'a> Generator<'a> {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
             Mode::Moves if self.sink_nodes[node as usize] => {
-                (format!("fn {name}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "")
+                let base = if self.carried.takes(node) { ", base: u64" } else { "" };
+                (format!("fn {name}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C{base})"), "")
             }
-            Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
+            Mode::Moves => {
+                let base = if self.carried.takes(node) { ", base: u64" } else { "" };
+                (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>{base})"), "")
+            }
             Mode::Apply => (format!("fn {name}(v: &mut Values) -> Option<u32>"), "None"),
             Mode::Reach { pure: true, .. } => {
                 let sym = self.sym;
@@ -2424,6 +2433,11 @@ impl<'a> Generator<'a> {
             writeln!(body, "#[inline]").expect("writing to a String");
         }
         writeln!(body, "{signature} {{").expect("writing to a String");
+        if mode == Mode::Moves {
+            if let Some(base) = self.carried.entries.get(&node) {
+                body.push_str(base);
+            }
+        }
         // A check and the listing it falls back to scan once on a sink (fused.rs).
         let shared = if mode == Mode::Moves { self.shared_scan(node) } else { None };
         if let Some((prelude, _)) = &shared {
