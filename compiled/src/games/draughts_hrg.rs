@@ -28,7 +28,6 @@ static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 173] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-use regula_runtime::compiled::byte_scan::*;
 static CONSTANTS: [Sym; 958] = [78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 71, 72, 73, 74, 75, 76, 77, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 14, 15, 16, 17, 18, 19, 20, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 15, 16, 17, 18, 19, 20, 21, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 7, 7, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 7, 2, 2, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 163, 163];
 static TAB0: [u8; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 0, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS1: [u8; 64] = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77];
@@ -189,10 +188,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(9) | lanes1.matches(10));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -218,10 +215,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(9) | lanes1.matches(10));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -1004,10 +999,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(11) | lanes1.matches(12));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -1033,10 +1026,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(11) | lanes1.matches(12));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;

@@ -27,6 +27,7 @@ mod graph;
 mod guarded_push;
 mod guards;
 mod known;
+mod lane_scans;
 mod loops;
 mod mask_checks;
 mod mask_lanes;
@@ -1668,13 +1669,19 @@ impl<'a> Generator<'a> {
         if passing * BYTE_SCAN_MAX_PASSING.1 > count * BYTE_SCAN_MAX_PASSING.0 {
             return None;
         }
-        self.uses_byte_scan = true;
         let masks: Vec<String> = tests.iter().map(|test| byte_test_mask(test)).collect();
         // The other guards still run per member that passed the byte tests.
         let rest: Vec<&str> =
             filter.conditions.iter().filter(|(_, test)| test.is_none()).map(|(c, _)| c.as_str()).collect();
         let check =
             if rest.is_empty() { String::new() } else { format!("if !({}) {{ continue; }}\n", rest.join(" && ")) };
+        // A scan of more than half a 64-slot window compares sixteen members at once (lane_scans.rs).
+        if count > lane_scans::LANE_SCAN_MIN_MEMBERS {
+            if let Some((head, tail)) = lane_scans::lane_scan(&tests, count, self.plan.state_len, range) {
+                return Some((format!("{head}{check}"), tail));
+            }
+        }
+        self.uses_byte_scan = true;
         if let Some((head, tail)) = member_bits::one_word_scan(&masks.join(" & "), count, range) {
             return Some((format!("{head}{check}"), tail));
         }
