@@ -28,7 +28,6 @@ static GOAL_SLOTS: [usize; 2] = [72, 73];
 static VISIBLE_SLOTS: [usize; 2] = [76, 77];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 173] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
-use regula_runtime::compiled::byte_scan::*;
 static CONSTANTS: [Sym; 958] = [78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 71, 72, 73, 74, 75, 76, 77, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 14, 15, 16, 17, 18, 19, 20, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 78, 78, 78, 78, 78, 78, 78, 78, 78, 15, 16, 17, 18, 19, 20, 21, 78, 23, 24, 25, 26, 27, 28, 29, 78, 31, 32, 33, 34, 35, 36, 37, 78, 39, 40, 41, 42, 43, 44, 45, 78, 47, 48, 49, 50, 51, 52, 53, 78, 55, 56, 57, 58, 59, 60, 61, 78, 63, 64, 65, 66, 67, 68, 69, 78, 78, 78, 78, 22, 23, 24, 25, 26, 27, 28, 78, 30, 31, 32, 33, 34, 35, 36, 78, 38, 39, 40, 41, 42, 43, 44, 78, 46, 47, 48, 49, 50, 51, 52, 78, 54, 55, 56, 57, 58, 59, 60, 78, 62, 63, 64, 65, 66, 67, 68, 78, 70, 71, 72, 73, 74, 75, 76, 78, 78, 78, 78, 78, 78, 78, 78, 78, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 7, 7, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 7, 2, 2, 2, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 163, 163];
 static TAB0: [u8; 256] = [65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 0, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 65, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static MEMBERS1: [u8; 64] = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77];
@@ -189,10 +188,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(9) | lanes1.matches(10));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -218,10 +215,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 9) & byte_below_mask(word, 11)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(9) | lanes1.matches(10));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -646,31 +641,32 @@ cx.pop_tag();
 
 /// Node `stepMove_4`.
 fn m56<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+let base: u64 = 0u64 | (v[67] as u64) << 16 | (v[71] as u64) << 32 | (5 as u64) << 40;
 let g64 = TAB5[(v[71] as usize)] == 7;
 let g65 = TAB5[(v[71] as usize)] == 7;
 let g66 = TAB6[(v[71] as usize)] == 7;
 let g67 = TAB6[(v[71] as usize)] == 7;
 {
 if g64 {
-m57(v, cx);
+m57(v, cx, base);
 }
 
 }
 {
 if g65 {
-m59(v, cx);
+m59(v, cx, base);
 }
 
 }
 {
 if g66 {
-m60(v, cx);
+m60(v, cx, base);
 }
 
 }
 {
 if g67 {
-m61(v, cx);
+m61(v, cx, base);
 }
 
 }
@@ -678,12 +674,12 @@ m61(v, cx);
 }
 
 /// Node `stepMove_6`.
-fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m57<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB7[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
@@ -691,10 +687,10 @@ v[slot] = old;
 
 /// Node `stepMove_5`.
 #[inline(always)]
-fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m58<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
-if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, base | (v[68] as u64) << 24); } else if keep {
 m62(v, cx);
 }
 }
@@ -702,36 +698,36 @@ m62(v, cx);
 }
 
 /// Node `stepMove_8`.
-fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_10`.
-fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m60<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_12`.
-fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m61<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB11[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m58(v, cx);
+m58(v, cx, base);
 v[slot] = old;
 }
 
@@ -1003,10 +999,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(11) | lanes1.matches(12));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -1032,10 +1026,8 @@ None => (0, 64),
 Some(Some(tag)) => match MEMBER_INDEX3.get(tag as usize) { Some(&i) => (i as usize, (i as usize + 1).min(64)), None => (0, 0) },
 Some(None) => (0, 0),
 };
-let mut mask: u64 = 0;
-for chunk in first / 8..(last + 7) / 8 {
-mask |= byte_high_bits({ let word = slot_word(v, 1 + 8 * chunk); (byte_at_least_mask(word, 11) & byte_below_mask(word, 13)) }) << (8 * chunk);
-}
+let lanes1 = regula_runtime::compiled::bit_listing::WindowBytes::new(v[1..65].try_into().expect("64 member slots"));
+let mut mask: u64 = (lanes1.matches(11) | lanes1.matches(12));
 while mask != 0 {
 let i = mask.trailing_zeros() as usize;
 mask &= mask - 1;
@@ -1460,31 +1452,32 @@ cx.pop_tag();
 
 /// Node `stepMove_25`.
 fn m143<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+let base: u64 = 1u64 | (v[67] as u64) << 16 | (v[71] as u64) << 32 | (5 as u64) << 40;
 let g167 = TAB5[(v[71] as usize)] == 7;
 let g168 = TAB5[(v[71] as usize)] == 7;
 let g169 = TAB6[(v[71] as usize)] == 7;
 let g170 = TAB6[(v[71] as usize)] == 7;
 {
 if g167 {
-m144(v, cx);
+m144(v, cx, base);
 }
 
 }
 {
 if g168 {
-m146(v, cx);
+m146(v, cx, base);
 }
 
 }
 {
 if g169 {
-m147(v, cx);
+m147(v, cx, base);
 }
 
 }
 {
 if g170 {
-m148(v, cx);
+m148(v, cx, base);
 }
 
 }
@@ -1492,12 +1485,12 @@ m148(v, cx);
 }
 
 /// Node `stepMove_27`.
-fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m144<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB7[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 
@@ -1505,10 +1498,10 @@ v[slot] = old;
 
 /// Node `stepMove_26`.
 #[inline(always)]
-fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m145<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let keep = v[0 + OFF4[(v[68] as usize)] as usize] == 8;
-if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 1u64 | (v[67] as u64) << 16 | (v[68] as u64) << 24 | (v[71] as u64) << 32 | (x as u64) << 40); } else if keep {
+if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, base | (v[68] as u64) << 24); } else if keep {
 m149(v, cx);
 }
 }
@@ -1516,36 +1509,36 @@ m149(v, cx);
 }
 
 /// Node `stepMove_29`.
-fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m146<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB9[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_31`.
-fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m147<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB10[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 
 }
 
 /// Node `stepMove_33`.
-fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
+fn m148<C: MoveSink<Values>>(v: &mut Values, cx: &mut C, base: u64) {
 {
 let x: u8 = TAB11[(v[67] as usize)];
 let slot = 68usize;
 let old = v[slot]; v[slot] = x;
-m145(v, cx);
+m145(v, cx, base);
 v[slot] = old;
 }
 

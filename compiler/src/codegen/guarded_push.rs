@@ -23,13 +23,46 @@
 //! delta listing the guard is a branch into the target's function as before. Cost: where the
 //! guard fails, a store and an add instead of a predicted branch.
 
-use super::{completes, Generator, Mode, PlanOp, PlanOperand};
+use super::{completes, slot_bits, Generator, Mode, PlanOp, PlanOperand};
 
 impl Generator<'_> {
     /// The code of guard `edge` (its condition `guard`, already written) as a guarded push, or
     /// `None` where the edge is not of the shape (the plain `if` is emitted).
     pub(super) fn guarded_push(&mut self, mode: Mode, edge: usize, guard: &str) -> Option<String> {
-        if mode != Mode::Moves || self.edge_fallible_in_moves(edge) || !self.unpredictable_guard(edge) {
+        if mode != Mode::Moves {
+            return None;
+        }
+        let (completion, slot, site) = self.guarded_push_shape(edge)?;
+        let PlanOp::Assign { rhs, .. } = self.plan.ops[completion].clone() else {
+            return None;
+        };
+        let value = self.value(&rhs);
+        // Below a carried base (carried_bases.rs) the push ors its other fields into it.
+        let word = match self.carried.rest.get(&edge) {
+            Some(rest) => {
+                let bits = slot_bits(self.sym);
+                let slots = &self.deltas.sites[site].slots;
+                rest.iter().fold("base".to_string(), |word, &i| {
+                    let value = if slots[i] == slot { "x".to_string() } else { format!("v[{}]", slots[i]) };
+                    format!("{word} | ({value} as u64) << {}", 16 + bits * i as u32)
+                })
+            }
+            None => self.delta_word(completion, Some((slot, "x")))?,
+        };
+        let cont = self.continue_to(mode, edge, "", None);
+        let sym = self.sym;
+        Some(format!(
+            "{{\nlet keep = {guard};\nif cx.lists_deltas() {{ let x: {sym} = {value}; cx.push_delta_if(keep, {word}); }} \
+             else if keep {{\n{cont}}}\n}}\n"
+        ))
+    }
+
+    /// Whether guard `edge` of the move search is emitted as a guarded push (see the module
+    /// documentation): its completion edge, the fixed slot the completion assigns and the
+    /// completion's delta site.
+    pub(super) fn guarded_push_shape(&self, edge: usize) -> Option<(usize, u32, usize)> {
+        let mode = Mode::Moves;
+        if self.edge_fallible_in_moves(edge) || !self.unpredictable_guard(edge) {
             return None;
         }
         let target = self.automaton.edges[edge].target as usize;
@@ -45,20 +78,10 @@ impl Generator<'_> {
         }
         let slot = self.completes_one_fixed_slot(mode, completion)?;
         let site = self.deltas.site_of_edge[completion]?;
-        if !self.deltas.sites[site].computed.is_empty() {
+        if !self.deltas.sites[site].computed.is_empty() || !matches!(self.plan.ops[completion], PlanOp::Assign { .. }) {
             return None;
         }
-        let PlanOp::Assign { rhs, .. } = self.plan.ops[completion].clone() else {
-            return None;
-        };
-        let value = self.value(&rhs);
-        let word = self.delta_word(completion, Some((slot, "x")))?;
-        let cont = self.continue_to(mode, edge, "", None);
-        let sym = self.sym;
-        Some(format!(
-            "{{\nlet keep = {guard};\nif cx.lists_deltas() {{ let x: {sym} = {value}; cx.push_delta_if(keep, {word}); }} \
-             else if keep {{\n{cont}}}\n}}\n"
-        ))
+        Some((completion, slot, site))
     }
 
     /// Whether guard `edge` (a one-slot comparison with a literal) is one a branch predictor

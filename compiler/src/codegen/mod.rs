@@ -16,6 +16,7 @@
 
 mod affine_cells;
 mod bit_listing;
+mod carried_bases;
 mod counted;
 mod counted_search;
 mod deltas;
@@ -28,6 +29,7 @@ mod graph;
 mod guarded_push;
 mod guards;
 mod known;
+mod lane_scans;
 mod loops;
 mod mask_checks;
 mod mask_lanes;
@@ -272,6 +274,8 @@ struct Generator<'a> {
     flank_scans: BTreeMap<(u32, u32), String>,
     /// Per node, the prefix depth of its counted search ([`counted_search`]; 0: none).
     counted_search_depths: Vec<u32>,
+    /// The delta word bases carried down fans of chains into guarded pushes ([`carried_bases`]).
+    carried: carried_bases::CarriedBases,
 }
 
 /// Where a member loop's body continues behind its filter ([`Generator::member_filter`]):
@@ -484,6 +488,7 @@ impl<'a> Generator<'a> {
             generator.sink_nodes[node] |= counted;
         }
         generator.sink_checks = generator.sink_checks();
+        generator.carried = generator.carried_bases();
         generator
     }
 
@@ -838,6 +843,7 @@ impl<'a> Generator<'a> {
             bit_starts: Vec::new(),
             flank_scans: BTreeMap::new(),
             counted_search_depths: Vec::new(),
+            carried: carried_bases::CarriedBases::default(),
         }
     }
 
@@ -1201,7 +1207,7 @@ impl<'a> Generator<'a> {
                 }
             }
             Mode::Moves if self.fallible_moves[target as usize] => format!("{callee}(v, cx)?;\n"),
-            Mode::Moves => format!("{callee}(v, cx);\n"),
+            Mode::Moves => format!("{callee}(v, cx{});\n", carried_bases::base_argument(&self.carried, mode, target)),
             Mode::Reach { to, pure: true } if target == to => format!("{{ {undo} {ring}return true; }}\n"),
             Mode::Reach { to, pure: false } if target == to => format!("{{ {undo} {ring}return Ok(true); }}\n"),
             Mode::Reach { pure: true, .. } => {
@@ -1690,13 +1696,19 @@ impl<'a> Generator<'a> {
         if passing * BYTE_SCAN_MAX_PASSING.1 > count * BYTE_SCAN_MAX_PASSING.0 {
             return None;
         }
-        self.uses_byte_scan = true;
         let masks: Vec<String> = tests.iter().map(|test| byte_test_mask(test)).collect();
         // The other guards still run per member that passed the byte tests.
         let rest: Vec<&str> =
             filter.conditions.iter().filter(|(_, test)| test.is_none()).map(|(c, _)| c.as_str()).collect();
         let check =
             if rest.is_empty() { String::new() } else { format!("if !({}) {{ continue; }}\n", rest.join(" && ")) };
+        // A scan of more than half a 64-slot window compares sixteen members at once (lane_scans.rs).
+        if count > lane_scans::LANE_SCAN_MIN_MEMBERS {
+            if let Some((head, tail)) = lane_scans::lane_scan(&tests, count, self.plan.state_len, range) {
+                return Some((format!("{head}{check}"), tail));
+            }
+        }
+        self.uses_byte_scan = true;
         if let Some((head, tail)) = member_bits::one_word_scan(&masks.join(" & "), count, range) {
             return Some((format!("{head}{check}"), tail));
         }
@@ -2399,9 +2411,13 @@ impl<'a> Generator<'a> {
                 (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail>"), "Ok(())")
             }
             Mode::Moves if self.sink_nodes[node as usize] => {
-                (format!("fn {name}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C)"), "")
+                let base = if self.carried.takes(node) { ", base: u64" } else { "" };
+                (format!("fn {name}<C: MoveSink<Values>>(v: &mut Values, cx: &mut C{base})"), "")
             }
-            Mode::Moves => (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>)"), ""),
+            Mode::Moves => {
+                let base = if self.carried.takes(node) { ", base: u64" } else { "" };
+                (format!("fn {name}(v: &mut Values, cx: &mut Search<Values>{base})"), "")
+            }
             Mode::Apply => (format!("fn {name}(v: &mut Values) -> Option<u32>"), "None"),
             Mode::Reach { pure: true, .. } => {
                 let sym = self.sym;
@@ -2455,6 +2471,11 @@ impl<'a> Generator<'a> {
             writeln!(body, "#[inline]").expect("writing to a String");
         }
         writeln!(body, "{signature} {{").expect("writing to a String");
+        if mode == Mode::Moves {
+            if let Some(base) = self.carried.entries.get(&node) {
+                body.push_str(base);
+            }
+        }
         // A check and the listing it falls back to scan once on a sink (fused.rs).
         let shared = if mode == Mode::Moves { self.shared_scan(node) } else { None };
         if let Some((prelude, _)) = &shared {
