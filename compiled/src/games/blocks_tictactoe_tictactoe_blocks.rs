@@ -1061,11 +1061,11 @@ v[slot] = old;
 false
 }
 
-/// Node `wins1Red_reach_1`: a mask check, 1 rows of at most 15 terms (mask_checks.rs).
+/// Node `wins1Red_reach_1`: a mask check, 1 rows of at most 8 terms (mask_checks.rs).
 fn r54_61(v: &mut Values, r17: u8, r18: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(0);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<2>(v, 8, x)) >> 1);
-(d & 0x8080 == 0x0) | (d & 0x80000080 == 0x0) | (d & 0x8000000080 == 0x0) | (d & 0x80000000000080 == 0x0) | (d & 0x8000000000000080 == 0x0) | (d & 0xc0 == 0x0) | (d & 0x4080 == 0x0) | (d & 0x80808000 == 0x0) | (d & 0x80808000000000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x8000800080000000 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x80000000c000 == 0x0) | (d & 0x80000080004000 == 0x0) | (d & 0x8000000000004040 == 0x0)
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing_low::<1>(v, 9, x)) >> 1);
+(d & 0x808080 == 0x0) | (d & 0x808080000000 == 0x0) | (d & 0x80000080000080 == 0x0) | (d & 0x80008000800000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x80000000c0 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x8080000000000040 == 0x0)
 }
 
 /// Node `lineHVD3Red_8`.
@@ -1131,11 +1131,11 @@ if v[0 + OFF0[(r17 as usize)] as usize] == 0 {
 false
 }
 
-/// Node `wins1Green_reach_1`: a mask check, 1 rows of at most 15 terms (mask_checks.rs).
+/// Node `wins1Green_reach_1`: a mask check, 1 rows of at most 8 terms (mask_checks.rs).
 fn r64_71(v: &mut Values, r17: u8, r18: u8) -> bool {
 let x = regula_runtime::compiled::mask_checks::repeated(1);
-let d = regula_runtime::compiled::mask_checks::differing(v, 0, x) | ((regula_runtime::compiled::mask_checks::differing_low::<2>(v, 8, x)) >> 1);
-(d & 0x8080 == 0x0) | (d & 0x80000080 == 0x0) | (d & 0x8000000080 == 0x0) | (d & 0x80000000000080 == 0x0) | (d & 0x8000000000000080 == 0x0) | (d & 0xc0 == 0x0) | (d & 0x4080 == 0x0) | (d & 0x80808000 == 0x0) | (d & 0x80808000000000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x8000800080000000 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x80000000c000 == 0x0) | (d & 0x80000080004000 == 0x0) | (d & 0x8000000000004040 == 0x0)
+let d = regula_runtime::compiled::mask_checks::differing(v, 1, x) | ((regula_runtime::compiled::mask_checks::differing_low::<1>(v, 9, x)) >> 1);
+(d & 0x808080 == 0x0) | (d & 0x808080000000 == 0x0) | (d & 0x80000080000080 == 0x0) | (d & 0x80008000800000 == 0x0) | (d & 0x8000008000008000 == 0x0) | (d & 0x80000000c0 == 0x0) | (d & 0x800000800040 == 0x0) | (d & 0x8080000000000040 == 0x0)
 }
 
 /// Node `lineHVD3Green_8`.

@@ -37,6 +37,7 @@ mod ray_skips;
 mod refine;
 mod settled_cells;
 mod shift_checks;
+mod slot_values;
 mod template;
 mod values;
 mod word_stores;
