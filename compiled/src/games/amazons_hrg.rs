@@ -30,8 +30,8 @@ static VALID_PLAYER: [bool; 256] = [true, true, false, false, true, true, false,
 static UNIQUE_STARTS: [bool; 74] = [true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, true];
 static MEMBERS0: [u8; 100] = [9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108];
 static MEMBER_INDEX1: [u16; 256] = [100, 100, 100, 100, 100, 100, 100, 100, 100, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100];
-static OFF2: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
-static TAB3: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB2: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF3: [u16; 256] = [101, 101, 101, 101, 101, 101, 101, 101, 101, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 0, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101];
 static TAB4: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB5: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 10, 11, 12, 13, 14, 15, 16, 17, 18, 109, 20, 21, 22, 23, 24, 25, 26, 27, 28, 109, 30, 31, 32, 33, 34, 35, 36, 37, 38, 109, 40, 41, 42, 43, 44, 45, 46, 47, 48, 109, 50, 51, 52, 53, 54, 55, 56, 57, 58, 109, 60, 61, 62, 63, 64, 65, 66, 67, 68, 109, 70, 71, 72, 73, 74, 75, 76, 77, 78, 109, 80, 81, 82, 83, 84, 85, 86, 87, 88, 109, 90, 91, 92, 93, 94, 95, 96, 97, 98, 109, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB6: [u8; 256] = [109, 109, 109, 109, 109, 109, 109, 109, 109, 109, 9, 10, 11, 12, 13, 14, 15, 16, 17, 109, 19, 20, 21, 22, 23, 24, 25, 26, 27, 109, 29, 30, 31, 32, 33, 34, 35, 36, 37, 109, 39, 40, 41, 42, 43, 44, 45, 46, 47, 109, 49, 50, 51, 52, 53, 54, 55, 56, 57, 109, 59, 60, 61, 62, 63, 64, 65, 66, 67, 109, 69, 70, 71, 72, 73, 74, 75, 76, 77, 109, 79, 80, 81, 82, 83, 84, 85, 86, 87, 109, 89, 90, 91, 92, 93, 94, 95, 96, 97, 109, 99, 100, 101, 102, 103, 104, 105, 106, 107, 109, 109, 109, 109, 109, 109, 109, 109, 109, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -73,7 +73,6 @@ static RAYHI41: [u64; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 static RAYLEN42: [u8; 256] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static RANK43: [u8; 128] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 2, 2, 2, 2, 2, 2, 2, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3, 0, 0, 1, 2, 3, 4, 4, 4, 4, 4, 0, 0, 1, 2, 3, 4, 5, 5, 5, 5, 0, 0, 1, 2, 3, 4, 5, 6, 6, 6, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB44: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static OFF45: [u16; 256] = [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -201,7 +200,7 @@ v[slot] = old;
 /// Node `turn_2`.
 fn m3<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + OFF2[(v[102] as usize)] as usize] == v[106] {
+if v[0 + ((v[102] as usize) - 8)] == v[106] {
 m4(v, cx);
 }
 
@@ -224,7 +223,7 @@ cx.pop_tag();
 fn m5<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = 7;
-let o0 = OFF2[(v[102]) as usize];
+let o0 = (((v[102]) as usize) - 8);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx);
@@ -287,10 +286,10 @@ fn m8<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-v[103] = TAB3[(v[103] as usize)];
+v[103] = TAB2[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -308,7 +307,7 @@ fn m9<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -317,7 +316,7 @@ m11(v, cx);
 }
 }
 {
-v[103] = TAB3[(v[103] as usize)];
+v[103] = TAB2[(v[103] as usize)];
 }
 }
 v[103] = w103;
@@ -335,10 +334,10 @@ m11(v, cx);
 }
 }
 {
-v[103] = TAB3[(v[103] as usize)];
+v[103] = TAB2[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -364,7 +363,7 @@ loop {
 v[103] = TAB4[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -382,7 +381,7 @@ fn m13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -412,7 +411,7 @@ m11(v, cx);
 v[103] = TAB4[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -427,7 +426,7 @@ loop {
 v[103] = TAB5[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -445,7 +444,7 @@ fn m16<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -475,7 +474,7 @@ m11(v, cx);
 v[103] = TAB5[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -490,7 +489,7 @@ loop {
 v[103] = TAB6[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -508,7 +507,7 @@ fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -538,7 +537,7 @@ m11(v, cx);
 v[103] = TAB6[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -553,7 +552,7 @@ loop {
 v[103] = TAB7[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -571,7 +570,7 @@ fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -601,7 +600,7 @@ m11(v, cx);
 v[103] = TAB7[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -616,7 +615,7 @@ loop {
 v[103] = TAB8[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -634,7 +633,7 @@ fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -664,7 +663,7 @@ m11(v, cx);
 v[103] = TAB8[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -679,7 +678,7 @@ loop {
 v[103] = TAB9[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -697,7 +696,7 @@ fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -727,7 +726,7 @@ m11(v, cx);
 v[103] = TAB9[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -742,7 +741,7 @@ loop {
 v[103] = TAB10[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -760,7 +759,7 @@ fn m31<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w103: u8 = v[103];
 loop {
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -790,7 +789,7 @@ m11(v, cx);
 v[103] = TAB10[(v[103] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[103] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[103] as usize)] as usize] == 7) { break; }
 }
 }
 v[103] = w103;
@@ -801,7 +800,7 @@ v[103] = w103;
 fn m33<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
 let x: u8 = v[106];
-let o0 = OFF2[(v[103]) as usize];
+let o0 = OFF3[(v[103]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx);
@@ -870,14 +869,14 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising(blocked, RAYLE
 } else {
 let mut at: u8 = v[104];
 loop {
-let s1: u8 = TAB3[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
-let s2: u8 = TAB3[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
-let s3: u8 = TAB3[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
-let s4: u8 = TAB3[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let s1: u8 = TAB2[(at as usize)];
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
+let s2: u8 = TAB2[(s1 as usize)];
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
+let s3: u8 = TAB2[(s2 as usize)];
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
+let s4: u8 = TAB2[(s3 as usize)];
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -887,10 +886,10 @@ at = s4;
 let w104: u8 = v[104];
 loop {
 {
-v[104] = TAB3[(v[104] as usize)];
+v[104] = TAB2[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -909,7 +908,7 @@ fn m37<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -918,7 +917,7 @@ m39(v, cx);
 }
 }
 {
-v[104] = TAB3[(v[104] as usize)];
+v[104] = TAB2[(v[104] as usize)];
 }
 }
 v[104] = w104;
@@ -936,10 +935,10 @@ m39(v, cx);
 }
 }
 {
-v[104] = TAB3[(v[104] as usize)];
+v[104] = TAB2[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -974,13 +973,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_falling(blocked, RAYL
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB4[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB4[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB4[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB4[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -993,7 +992,7 @@ loop {
 v[104] = TAB4[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1012,7 +1011,7 @@ fn m41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1042,7 +1041,7 @@ m39(v, cx);
 v[104] = TAB4[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1061,13 +1060,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising(blocked, RAYLE
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB5[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB5[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB5[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB5[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -1080,7 +1079,7 @@ loop {
 v[104] = TAB5[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1099,7 +1098,7 @@ fn m44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1129,7 +1128,7 @@ m39(v, cx);
 v[104] = TAB5[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1148,13 +1147,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_falling(blocked, RAYL
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB6[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB6[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB6[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB6[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -1167,7 +1166,7 @@ loop {
 v[104] = TAB6[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1186,7 +1185,7 @@ fn m47<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1216,7 +1215,7 @@ m39(v, cx);
 v[104] = TAB6[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1235,13 +1234,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising(blocked, RAYLE
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB7[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB7[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB7[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB7[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -1254,7 +1253,7 @@ loop {
 v[104] = TAB7[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1273,7 +1272,7 @@ fn m50<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1303,7 +1302,7 @@ m39(v, cx);
 v[104] = TAB7[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1322,13 +1321,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_rising(blocked, RAYLE
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB8[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB8[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB8[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB8[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -1341,7 +1340,7 @@ loop {
 v[104] = TAB8[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1360,7 +1359,7 @@ fn m53<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1390,7 +1389,7 @@ m39(v, cx);
 v[104] = TAB8[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1409,13 +1408,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_falling(blocked, RAYL
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB9[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB9[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB9[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB9[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -1428,7 +1427,7 @@ loop {
 v[104] = TAB9[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1447,7 +1446,7 @@ fn m56<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1477,7 +1476,7 @@ m39(v, cx);
 v[104] = TAB9[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1496,13 +1495,13 @@ cx.count_moves(regula_runtime::compiled::ray_counts::ahead_falling(blocked, RAYL
 let mut at: u8 = v[104];
 loop {
 let s1: u8 = TAB10[(at as usize)];
-let p1 = (v[0 + OFF2[(s1 as usize)] as usize] == 7);
+let p1 = (v[0 + OFF3[(s1 as usize)] as usize] == 7);
 let s2: u8 = TAB10[(s1 as usize)];
-let p2 = p1 & (v[0 + OFF2[(s2 as usize)] as usize] == 7);
+let p2 = p1 & (v[0 + OFF3[(s2 as usize)] as usize] == 7);
 let s3: u8 = TAB10[(s2 as usize)];
-let p3 = p2 & (v[0 + OFF2[(s3 as usize)] as usize] == 7);
+let p3 = p2 & (v[0 + OFF3[(s3 as usize)] as usize] == 7);
 let s4: u8 = TAB10[(s3 as usize)];
-let p4 = p3 & (v[0 + OFF2[(s4 as usize)] as usize] == 7);
+let p4 = p3 & (v[0 + OFF3[(s4 as usize)] as usize] == 7);
 cx.count_moves(p1 as usize + p2 as usize + p3 as usize + p4 as usize);
 if !p4 { break; }
 at = s4;
@@ -1515,7 +1514,7 @@ loop {
 v[104] = TAB10[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1534,7 +1533,7 @@ fn m59<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 let w104: u8 = v[104];
 loop {
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 {
 {
@@ -1564,7 +1563,7 @@ m39(v, cx);
 v[104] = TAB10[(v[104] as usize)];
 }
 {
-if !(v[0 + OFF2[(v[104] as usize)] as usize] == 7) { break; }
+if !(v[0 + OFF3[(v[104] as usize)] as usize] == 7) { break; }
 }
 }
 v[104] = w104;
@@ -1588,7 +1587,7 @@ v[slot] = old;
 fn m62(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[104]) as usize];
+let o0 = OFF3[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m63(v, cx);
@@ -1631,7 +1630,7 @@ v[slot] = old;
 fn m70(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 3;
-let o0 = OFF45[(v[106]) as usize];
+let o0 = (((v[106]) as usize));
 let slot = 107usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m71(v, cx);
@@ -1644,7 +1643,7 @@ v[slot] = old;
 fn m71(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o0 = OFF45[(TAB44[(v[106] as usize)]) as usize];
+let o0 = (((TAB44[(v[106] as usize)]) as usize));
 let slot = 107usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m72(v, cx);
@@ -1686,7 +1685,7 @@ false
 /// Node `canMove_1`.
 fn r65_68(v: &mut Values, r105: u8) -> bool {
 {
-if v[0 + OFF2[(r105 as usize)] as usize] == TAB44[(v[106] as usize)] {
+if v[0 + OFF3[(r105 as usize)] as usize] == TAB44[(v[106] as usize)] {
 if r66_68(v, r105) {  return true; }
 }
 
@@ -1697,7 +1696,7 @@ false
 /// Node `canMove_2`.
 fn r66_68(v: &mut Values, r105: u8) -> bool {
 {
-let x: u8 = TAB3[(r105 as usize)];
+let x: u8 = TAB2[(r105 as usize)];
 if r67_68(v, x) {  return true; }
 }
 {
@@ -1734,7 +1733,7 @@ false
 /// Node `canMove_3`.
 fn r67_68(v: &mut Values, r105: u8) -> bool {
 {
-if v[0 + OFF2[(r105 as usize)] as usize] == 7 {
+if v[0 + OFF3[(r105 as usize)] as usize] == 7 {
 {  return true; }
 }
 
@@ -1759,7 +1758,7 @@ None
 fn a62(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[104]) as usize];
+let o0 = OFF3[(v[104]) as usize];
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a63(v) { return Some(node); }
@@ -1802,7 +1801,7 @@ None
 fn a70(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 3;
-let o0 = OFF45[(v[106]) as usize];
+let o0 = (((v[106]) as usize));
 let slot = 107usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a71(v) { return Some(node); }
@@ -1815,7 +1814,7 @@ None
 fn a71(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 2;
-let o0 = OFF45[(TAB44[(v[106] as usize)]) as usize];
+let o0 = (((TAB44[(v[106] as usize)]) as usize));
 let slot = 107usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a72(v) { return Some(node); }

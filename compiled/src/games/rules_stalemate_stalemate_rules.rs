@@ -35,12 +35,11 @@ static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 
 static TAB2: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB3: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF4: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 5, 10, 15, 20, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
-static OFF5: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-static TAB6: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB7: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB8: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB10: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB5: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB6: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB7: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB8: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -333,7 +332,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m18(v, cx);
 }
 
@@ -403,7 +402,7 @@ m26(v, cx);
 /// Node `Dropped__Atom0_0_counted`.
 fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23(v, cx);
 }
 
@@ -414,7 +413,7 @@ m23(v, cx);
 /// Node `Dropped__Atom0_0_shape`.
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24(v, cx);
 }
 
@@ -464,7 +463,7 @@ m27(v, cx);
 /// Node `Dropped__Atom1_0_counted`.
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28(v, cx);
 }
 
@@ -475,7 +474,7 @@ m28(v, cx);
 /// Node `Dropped__Atom1_0_shape`.
 fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29(v, cx);
 }
 
@@ -487,7 +486,7 @@ m29(v, cx);
 #[inline(always)]
 fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59;
+let keep = CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + ((v[77] as usize) - 41)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -529,7 +528,7 @@ v[slot] = old;
 /// Node `Apply1`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB6[(v[79] as usize)];
+let x: u8 = TAB5[(v[79] as usize)];
 let slot = 79usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx);
@@ -542,7 +541,7 @@ v[slot] = old;
 fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx);
@@ -555,7 +554,7 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx);
@@ -567,7 +566,7 @@ v[slot] = old;
 /// Node `Update4`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB6[(v[78] as usize)];
+let x: u8 = TAB5[(v[78] as usize)];
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
 m1(v, cx);
@@ -597,7 +596,7 @@ false
 /// Node `AnyPick`.
 fn r36_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r37_8(v, r76, r77) {  return true; }
 }
 
@@ -638,7 +637,7 @@ false
 /// Node `Atom0_0_counted`.
 fn r39_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8(v, r76, r77) {  return true; }
 }
 
@@ -649,7 +648,7 @@ false
 /// Node `Atom0_0_shape`.
 fn r40_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8(v, r76, r77) {  return true; }
 }
 
@@ -682,7 +681,7 @@ false
 /// Node `Atom1_0_counted`.
 fn r43_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8(v, r76, r77) {  return true; }
 }
 
@@ -693,7 +692,7 @@ false
 /// Node `Atom1_0_shape`.
 fn r44_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8(v, r76, r77) {  return true; }
 }
 
@@ -704,7 +703,7 @@ false
 /// Node `Atom1_0_pos`.
 fn r45_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(r77 as usize)] as usize] == 59 {
+if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + ((r77 as usize) - 41)] == 59 {
 {  return true; }
 }
 
@@ -917,7 +916,7 @@ None
 /// Node `Apply1`.
 fn a32(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB6[(v[79] as usize)];
+let x: u8 = TAB5[(v[79] as usize)];
 let slot = 79usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a31(v) { return Some(node); }
@@ -930,7 +929,7 @@ None
 fn a33(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a34(v) { return Some(node); }
@@ -943,7 +942,7 @@ None
 fn a34(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a35(v) { return Some(node); }
@@ -955,7 +954,7 @@ None
 /// Node `Update4`.
 fn a35(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB6[(v[78] as usize)];
+let x: u8 = TAB5[(v[78] as usize)];
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a1(v) { return Some(node); }
@@ -1163,7 +1162,7 @@ m26_k77_44(v, cx);
 /// Node `Atom0_0_counted` where v[77] == 41.
 fn r39_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1185,7 +1184,7 @@ false
 /// Node `Atom0_0_counted` where v[77] == 42.
 fn r39_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1207,7 +1206,7 @@ false
 /// Node `Atom0_0_counted` where v[77] == 43.
 fn r39_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1229,7 +1228,7 @@ false
 /// Node `Atom0_0_counted` where v[77] == 44.
 fn r39_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1251,7 +1250,7 @@ false
 /// Node `Dropped__Atom0_0_counted` where v[77] == 41.
 fn m22_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_41(v, cx);
 }
 
@@ -1273,7 +1272,7 @@ m27_k77_41(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[77] == 42.
 fn m22_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_42(v, cx);
 }
 
@@ -1295,7 +1294,7 @@ m27_k77_42(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[77] == 43.
 fn m22_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_43(v, cx);
 }
 
@@ -1317,7 +1316,7 @@ m27_k77_43(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[77] == 44.
 fn m22_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_44(v, cx);
 }
 
@@ -1339,7 +1338,7 @@ m27_k77_44(v, cx);
 /// Node `Atom0_0_shape` where v[77] == 41.
 fn r40_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1350,7 +1349,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 41.
 fn r43_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1361,7 +1360,7 @@ false
 /// Node `Atom0_0_shape` where v[77] == 42.
 fn r40_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1372,7 +1371,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 42.
 fn r43_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1383,7 +1382,7 @@ false
 /// Node `Atom0_0_shape` where v[77] == 43.
 fn r40_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1394,7 +1393,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 43.
 fn r43_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1405,7 +1404,7 @@ false
 /// Node `Atom0_0_shape` where v[77] == 44.
 fn r40_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1416,7 +1415,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 44.
 fn r43_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1427,7 +1426,7 @@ false
 /// Node `Dropped__Atom0_0_shape` where v[77] == 41.
 fn m23_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_41(v, cx);
 }
 
@@ -1438,7 +1437,7 @@ m24_k77_41(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 41.
 fn m27_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_41(v, cx);
 }
 
@@ -1449,7 +1448,7 @@ m28_k77_41(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[77] == 42.
 fn m23_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_42(v, cx);
 }
 
@@ -1460,7 +1459,7 @@ m24_k77_42(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 42.
 fn m27_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_42(v, cx);
 }
 
@@ -1471,7 +1470,7 @@ m28_k77_42(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[77] == 43.
 fn m23_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_43(v, cx);
 }
 
@@ -1482,7 +1481,7 @@ m24_k77_43(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 43.
 fn m27_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_43(v, cx);
 }
 
@@ -1493,7 +1492,7 @@ m28_k77_43(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[77] == 44.
 fn m23_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_44(v, cx);
 }
 
@@ -1504,7 +1503,7 @@ m24_k77_44(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 44.
 fn m27_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_44(v, cx);
 }
 
@@ -1526,7 +1525,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 41.
 fn r44_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1548,7 +1547,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 42.
 fn r44_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1570,7 +1569,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 43.
 fn r44_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1592,7 +1591,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 44.
 fn r44_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1615,7 +1614,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 41.
 fn m28_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_41(v, cx);
 }
 
@@ -1638,7 +1637,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 42.
 fn m28_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_42(v, cx);
 }
 
@@ -1661,7 +1660,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 43.
 fn m28_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_43(v, cx);
 }
 
@@ -1684,7 +1683,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 44.
 fn m28_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_44(v, cx);
 }
 
@@ -1695,7 +1694,7 @@ m29_k77_44(v, cx);
 /// Node `Atom1_0_pos` where v[77] == 41.
 fn r45_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB7[(v[74] as usize)] == 59 {
+if TAB6[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1706,7 +1705,7 @@ false
 /// Node `Atom1_0_pos` where v[77] == 42.
 fn r45_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB8[(v[74] as usize)] == 59 {
+if TAB7[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1717,7 +1716,7 @@ false
 /// Node `Atom1_0_pos` where v[77] == 43.
 fn r45_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB9[(v[74] as usize)] == 59 {
+if TAB8[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1728,7 +1727,7 @@ false
 /// Node `Atom1_0_pos` where v[77] == 44.
 fn r45_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB10[(v[74] as usize)] == 59 {
+if TAB9[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1740,7 +1739,7 @@ false
 #[inline(always)]
 fn m29_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB7[(v[74] as usize)] == 59;
+let keep = TAB6[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -1752,7 +1751,7 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB8[(v[74] as usize)] == 59;
+let keep = TAB7[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -1764,7 +1763,7 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB9[(v[74] as usize)] == 59;
+let keep = TAB8[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -1776,7 +1775,7 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB10[(v[74] as usize)] == 59;
+let keep = TAB9[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
